@@ -1,0 +1,95 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { signRequestOptions } from './signing';
+
+export class TradingServiceApi implements ICredentialType {
+	name = 'tradingServiceApi';
+
+	displayName = 'Trading Service API';
+
+	icon: Icon = {
+		light: 'file:../nodes/TradingService/tradingService.svg',
+		dark: 'file:../nodes/TradingService/tradingService.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-trading-service/n8n-nodes-trading-service#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The access key the service issued; sent in the X-APIKEY header',
+		},
+		{
+			displayName: 'Secret Key',
+			name: 'secretKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The secret that signs every request. It never leaves n8n.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. http://127.0.0.1:8787',
+			description:
+				'Address of the Trading Service, without a trailing path, e.g. the local sandbox or your exchange’s API host',
+		},
+		{
+			displayName: 'Receive Window (Ms)',
+			name: 'recvWindow',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 60000 },
+			default: 5000,
+			description:
+				'How long after its timestamp the service may still accept a request. The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
+		},
+	];
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return signRequestOptions(
+			requestOptions,
+			{
+				apiKey: String(credentials.apiKey ?? ''),
+				secretKey: String(credentials.secretKey ?? ''),
+				baseUrl: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
+				recvWindow: Number(credentials.recvWindow ?? 5000),
+			},
+			Date.now(),
+		);
+	}
+
+	// A signed read: a wrong API key or a wrong secret both fail it.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ $credentials.baseUrl.replace(/\\/+$/, "") }}',
+			url: '/api/v1/account/balanceFlow',
+			method: 'GET',
+			qs: {
+				flowType: 51,
+				startTime: '={{ Date.now() - 60000 }}',
+				endTime: '={{ Date.now() }}',
+				limit: 1,
+			},
+		},
+	};
+}

@@ -1,0 +1,190 @@
+import { createHmac } from 'node:crypto';
+
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+/**
+ * Request signing of the Trading Service (spec §5.3), kept free of n8n types so it can be tested
+ * against fixed vectors: the signature is the lowercase hex HMAC-SHA256 of totalParams, where
+ * totalParams is the query string immediately followed by the body, with no `&` between them.
+ */
+export function sign(totalParams: string, secret: string): string {
+	return createHmac('sha256', secret).update(totalParams, 'utf8').digest('hex');
+}
+
+/** Percent-encodes everything but RFC 3986 unreserved characters (encodeURIComponent leaves `!'()*`). */
+export function encodeRfc3986(value: string): string {
+	return encodeURIComponent(value).replace(
+		/[!'()*]/g,
+		(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
+}
+
+export type ParamValue = string | number | boolean | null | undefined | ParamValue[];
+
+/**
+ * Serialises parameters as `key=value` pairs joined by `&`, in the order given. Arrays repeat the
+ * key; `undefined` and `null` are left out, as axios and qs do for query parameters.
+ */
+export function serializeParams(params: Iterable<[string, ParamValue]>): string {
+	const pairs: string[] = [];
+	const append = (key: string, value: ParamValue) => {
+		if (value === undefined || value === null) return;
+		if (Array.isArray(value)) {
+			for (const element of value) append(key, element);
+			return;
+		}
+		pairs.push(`${encodeRfc3986(key)}=${encodeRfc3986(String(value))}`);
+	};
+	for (const [key, value] of params) append(key, value);
+	return pairs.join('&');
+}
+
+/** The keys the signer owns: a query string being signed again has them removed first. */
+export const SIGNER_OWNED_KEYS = ['timestamp', 'signature'] as const;
+
+/** Splits a raw query string into its `key=value` pairs, keeping their encoding byte for byte. */
+export function splitQuery(query: string): string[] {
+	return query === '' ? [] : query.split('&').filter((pair) => pair !== '');
+}
+
+export function pairKey(pair: string): string {
+	const equals = pair.indexOf('=');
+	return decodeURIComponent((equals === -1 ? pair : pair.slice(0, equals)).replace(/\+/g, ' '));
+}
+
+export interface SignedQuery {
+	/** The query string to send, `signature` last. */
+	query: string;
+	signature: string;
+}
+
+/**
+ * Stamps and signs a request: drops any old `timestamp`/`signature` pair from `query`, appends
+ * `recvWindow` (unless the query has one) and `timestamp`, signs `query + body` and appends the
+ * signature. `body` is the exact string that will be sent ('' when there is none).
+ */
+export function signQuery(
+	query: string,
+	body: string,
+	secret: string,
+	timestamp: number,
+	recvWindow: number,
+): SignedQuery {
+	const pairs = splitQuery(query).filter(
+		(pair) => !(SIGNER_OWNED_KEYS as readonly string[]).includes(pairKey(pair)),
+	);
+	if (!pairs.some((pair) => pairKey(pair) === 'recvWindow')) {
+		pairs.push(`recvWindow=${recvWindow}`);
+	}
+	pairs.push(`timestamp=${timestamp}`);
+	const signedQuery = pairs.join('&');
+	const signature = sign(signedQuery + body, secret);
+	return { query: `${signedQuery}&signature=${signature}`, signature };
+}
+
+/** Request options as n8n hands them to `authenticate`: the `httpRequest` shape, or the legacy `request` shape (`uri`, `form`). */
+type RequestOptionsToSign = IHttpRequestOptions & {
+	uri?: string;
+	form?: IDataObject | string;
+};
+
+export interface TradingServiceCredentials {
+	apiKey: string;
+	secretKey: string;
+	baseUrl: string;
+	recvWindow: number;
+}
+
+const JSON_CONTENT_TYPE = 'application/json';
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+function findHeader(headers: IDataObject, name: string): string | undefined {
+	return Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase());
+}
+
+function setHeader(headers: IDataObject, name: string, value: string) {
+	const existing = findHeader(headers, name);
+	if (existing !== undefined && existing !== name) delete headers[existing];
+	headers[name] = value;
+}
+
+function isEmptyBody(body: unknown): boolean {
+	if (body === undefined || body === null || body === '') return true;
+	if (typeof body === 'object' && !Array.isArray(body)) return Object.keys(body).length === 0;
+	return false;
+}
+
+/**
+ * Turns the body into the exact string that will be sent, so that what is signed is what goes
+ * over the wire. Objects become JSON unless the request asks for a form body; a string body is
+ * taken as already serialised (a second signing pass sees the string the first pass made).
+ */
+function serializeBody(options: RequestOptionsToSign, headers: IDataObject): string {
+	const contentTypeKey = findHeader(headers, 'content-type');
+	const contentType = contentTypeKey ? String(headers[contentTypeKey]) : undefined;
+	const source = isEmptyBody(options.body) && options.form !== undefined ? options.form : options.body;
+	const wantsForm =
+		(contentType?.startsWith(FORM_CONTENT_TYPE) ?? false) ||
+		(isEmptyBody(options.body) && options.form !== undefined);
+	delete options.form;
+	if (isEmptyBody(source)) {
+		delete options.body;
+		return '';
+	}
+	let body: string;
+	if (typeof source === 'string') {
+		body = source;
+		if (contentType === undefined) {
+			const looksLikeJson = /^\s*[[{]/.test(body);
+			setHeader(headers, 'Content-Type', looksLikeJson ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE);
+		}
+	} else if (wantsForm && typeof source === 'object' && !Array.isArray(source)) {
+		body = serializeParams(Object.entries(source as Record<string, ParamValue>));
+		setHeader(headers, 'Content-Type', FORM_CONTENT_TYPE);
+	} else {
+		body = JSON.stringify(source);
+		if (contentType === undefined) setHeader(headers, 'Content-Type', JSON_CONTENT_TYPE);
+	}
+	options.body = body;
+	return body;
+}
+
+/**
+ * Signs one request as spec §5 asks. Pure but for `now`: the query string is serialised here (RFC
+ * 3986, parameter order kept) and appended to the URL, `qs` removed, the body serialised once, so
+ * the signed text is byte for byte what is sent. Signing already signed options again (n8n does
+ * on retry) replaces the old timestamp and signature.
+ */
+export function signRequestOptions(
+	requestOptions: IHttpRequestOptions,
+	credentials: TradingServiceCredentials,
+	now: number,
+): IHttpRequestOptions {
+	const options: RequestOptionsToSign = { ...(requestOptions as RequestOptionsToSign) };
+	const headers: IDataObject = { ...(options.headers ?? {}) };
+	const usesLegacyUri = typeof options.uri === 'string';
+	const target = (usesLegacyUri ? options.uri : options.url) ?? '';
+	if (!usesLegacyUri && !/^https?:\/\//i.test(target) && !options.baseURL) {
+		options.baseURL = credentials.baseUrl;
+	}
+
+	const withoutFragment = target.split('#')[0];
+	const queryStart = withoutFragment.indexOf('?');
+	const path = queryStart === -1 ? withoutFragment : withoutFragment.slice(0, queryStart);
+	const queryParts = [queryStart === -1 ? '' : withoutFragment.slice(queryStart + 1)];
+	if (options.qs !== undefined) {
+		queryParts.push(serializeParams(Object.entries(options.qs as Record<string, ParamValue>)));
+		delete options.qs;
+	}
+	const query = queryParts.filter((part) => part !== '').join('&');
+
+	const body = serializeBody(options, headers);
+	const signed = signQuery(query, body, credentials.secretKey, now, credentials.recvWindow);
+	const signedUrl = `${path}?${signed.query}`;
+	if (usesLegacyUri) options.uri = signedUrl;
+	else options.url = signedUrl;
+
+	setHeader(headers, 'X-APIKEY', credentials.apiKey);
+	options.headers = headers;
+	return options;
+}

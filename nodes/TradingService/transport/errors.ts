@@ -1,0 +1,119 @@
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
+import { ERROR_CODES, LIMITS } from '../constants';
+
+/** A `{code, msg}` rejection from the service, normalised: codes as strings, whatever the body used. */
+export interface ServiceRejection {
+	code: string;
+	msg: string;
+	httpStatus: number;
+}
+
+interface ErrorText {
+	message: string;
+	description: string;
+}
+
+/** What happened and how to fix it, per error code the service is known to use. */
+export function describeRejection(rejection: ServiceRejection, clockOffsetMs?: number): ErrorText {
+	const { code, msg } = rejection;
+	const said = `The service said: "${msg}" (code ${code}).`;
+	switch (code) {
+		case ERROR_CODES.timestampOutsideWindow: {
+			const measured =
+				clockOffsetMs === undefined
+					? ''
+					: ` The service clock is ${Math.abs(clockOffsetMs)} ms ${clockOffsetMs >= 0 ? 'ahead of' : 'behind'} this n8n server's clock.`;
+			return {
+				message: 'The request timestamp was outside the service’s receive window',
+				description: `${said}${measured} Sync the n8n server's clock (NTP), or raise Receive Window in the credential (at most ${LIMITS.maxRecvWindowMs} ms). A timestamp may be at most ${LIMITS.futureToleranceMs} ms ahead of the service clock. Nothing was executed.`,
+			};
+		}
+		case ERROR_CODES.invalidSignature:
+			return {
+				message: 'The service rejected the request signature',
+				description: `${said} Check that the Secret Key in the credential is the one issued with the API Key (no extra spaces). Nothing was executed.`,
+			};
+		case ERROR_CODES.invalidApiKey:
+			return {
+				message: 'The service did not accept the API key',
+				description: `${said} Check the API Key in the credential, that the key is enabled, and that this server's IP is allowed for it. Nothing was executed.`,
+			};
+		case ERROR_CODES.unauthorized:
+			return {
+				message: 'The API key is not allowed to do this',
+				description: `${said} Orders and transfers need a key with trade permission; custody-account records need a master-account key. Use a key with the needed permission. Nothing was executed.`,
+			};
+		case ERROR_CODES.rateLimited:
+			return {
+				message: 'The service’s rate limit was exceeded',
+				description: `${said} Wait a moment and run again, or spread the work over time (fewer items per run, a longer schedule interval). Nothing was executed.`,
+			};
+		case ERROR_CODES.insufficientBalance:
+			return {
+				message: 'The account balance is too low for this request',
+				description: `${said} Lower the quantity or fund the account first. Nothing was executed.`,
+			};
+		case ERROR_CODES.invalidSymbol:
+			return {
+				message: 'The service does not know this symbol',
+				description: `${said} Check the Symbol field (e.g. BTCUSDT, upper case, no separator).`,
+			};
+		case ERROR_CODES.duplicateClientOrderId:
+			return {
+				message: 'An order with this client order ID already exists',
+				description: `${said} The order was placed earlier and was not placed again. Use a new Client Order ID for a new order.`,
+			};
+		case ERROR_CODES.invalidField:
+			return {
+				message: `The service rejected a field: ${msg}`,
+				description: `${said} Correct the field the message names and run again. Nothing was executed.`,
+			};
+		default:
+			return {
+				message: `The service rejected the request: ${msg}`,
+				description: `${said} HTTP status ${rejection.httpStatus}.`,
+			};
+	}
+}
+
+export function rejectionError(
+	node: INode,
+	rejection: ServiceRejection,
+	itemIndex: number | undefined,
+	clockOffsetMs?: number,
+): NodeApiError {
+	const { message, description } = describeRejection(rejection, clockOffsetMs);
+	return new NodeApiError(node, { code: rejection.code, msg: rejection.msg } as JsonObject, {
+		message,
+		description,
+		httpCode: String(rejection.httpStatus),
+		itemIndex,
+	});
+}
+
+/**
+ * A write whose outcome nobody knows: the request may have been applied (a dropped connection, a
+ * timeout, a 5xx). Never retried without proof it is safe; the user is told what to check.
+ */
+export class OutcomeUnknownError extends NodeApiError {
+	readonly outcomeUnknown = true;
+}
+
+export function isOutcomeUnknown(error: unknown): error is OutcomeUnknownError {
+	return error instanceof OutcomeUnknownError;
+}
+
+export function outcomeUnknownError(
+	node: INode,
+	what: string,
+	cause: string,
+	howToCheck: string,
+	itemIndex: number | undefined,
+): OutcomeUnknownError {
+	return new OutcomeUnknownError(node, { cause } as JsonObject, {
+		message: `Unknown outcome: the ${what} may or may not have been executed (${cause})`,
+		description: `The service did not confirm the ${what}, so it was not sent again: sending it again could execute it twice. ${howToCheck} before you run this again.`,
+		itemIndex,
+	});
+}
