@@ -1,0 +1,59 @@
+/**
+ * npm run sandbox [-- --port 8787] [--host 127.0.0.1] [--seed-demo] [--no-rate-limit]
+ * Port: --port, else env SANDBOX_PORT, else 8787 (0 = ephemeral).
+ */
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox } from './index';
+
+function usage(): never {
+	process.stderr.write('usage: npm run sandbox -- [--port N] [--host H] [--seed-demo] [--no-rate-limit]\n');
+	process.exit(2);
+}
+
+async function main(): Promise<void> {
+	const args = process.argv.slice(2);
+	let port = process.env.SANDBOX_PORT !== undefined && process.env.SANDBOX_PORT !== '' ? Number(process.env.SANDBOX_PORT) : 8787;
+	let host = '127.0.0.1';
+	let seedDemo = false;
+	let rateLimit = true;
+	for (let i = 0; i < args.length; i++) {
+		const a = args[i];
+		if (a === '--port') port = Number(args[++i]);
+		else if (a.startsWith('--port=')) port = Number(a.slice(7));
+		else if (a === '--host') host = args[++i] ?? usage();
+		else if (a.startsWith('--host=')) host = a.slice(7);
+		else if (a === '--seed-demo') seedDemo = true;
+		else if (a === '--no-rate-limit') rateLimit = false;
+		else if (a === '--help' || a === '-h') usage();
+		else usage();
+	}
+	if (!Number.isInteger(port) || port < 0 || port > 65535) usage();
+
+	const sb = await startSandbox({ port, host, seedDemo, ...(rateLimit ? {} : { rateLimit: false as const }) });
+	const lines = [
+		`Trading Service sandbox listening on ${sb.baseUrl}`,
+		'',
+		'Demo API keys (X-APIKEY / secret):',
+		...Object.entries(DEMO_KEYS).map(
+			([name, k]) => `  ${name.padEnd(9)} ${k.apiKey.padEnd(22)} ${k.secret}  [${k.permissions.join('+')}, ${k.kind}]`,
+		),
+		'',
+		'Demo accounts:',
+		`  main trading  ${DEMO_ACCOUNTS.mainTrading} (type 1)   main contract ${DEMO_ACCOUNTS.mainContract} (type 3)`,
+		`  custody       ${DEMO_ACCOUNTS.custody} (type 5)   fiat          ${DEMO_ACCOUNTS.fiat} (type 6)`,
+		`  sub trading   ${DEMO_ACCOUNTS.subTrading} (type 1, the sub key's account)`,
+		'',
+		seedDemo ? 'Demo history seeded (funding fees over 30 days, transfers, deposits, trades).' : 'No history seeded (use --seed-demo).',
+		'Press Ctrl+C to stop.',
+	];
+	process.stdout.write(`${lines.join('\n')}\n`);
+	const shutdown = () => {
+		void sb.stop().then(() => process.exit(0));
+	};
+	process.on('SIGINT', shutdown);
+	process.on('SIGTERM', shutdown);
+}
+
+main().catch((e: unknown) => {
+	process.stderr.write(`sandbox failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+	process.exit(1);
+});

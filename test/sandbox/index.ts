@@ -1,0 +1,36 @@
+/**
+ * Local Trading Service sandbox: the oracle for every other test. See README.md beside this file.
+ *
+ *   const sb = await startSandbox();            // ephemeral port on 127.0.0.1
+ *   sb.baseUrl                                  // 'http://127.0.0.1:PORT'
+ *   ...
+ *   await sb.stop();
+ */
+import { SandboxServer } from './server';
+import type { Sandbox, SandboxOptions } from './types';
+
+export { DEMO_ACCOUNTS, DEMO_KEYS, SYMBOLS, INITIAL_BALANCES } from './constants';
+export type {
+	AddRecordInput,
+	DemoKey,
+	FaultKind,
+	FaultPlan,
+	FaultRule,
+	HistoryRecord,
+	Ledger,
+	LedgerOrder,
+	LedgerRequest,
+	LedgerTransfer,
+	OrderData,
+	Permission,
+	RateLimitConfig,
+	Sandbox,
+	SandboxOptions,
+	SeedRecordsOptions,
+} from './types';
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const sb = new SandboxServer(options);
+	await sb.listen();
+	return sb;
+}

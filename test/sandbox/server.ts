@@ -1,0 +1,607 @@
+/**
+ * HTTP layer of the sandbox: routing, authentication (spec section 5), rate limits, fault injection.
+ * The signature check is written straight from spec 5.3 and shares no code with nodes/ or credentials/.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import {
+	ACCOUNT_TYPES,
+	ACCOUNT_TYPE_VALUES,
+	DEFAULT_HISTORY_LIMIT,
+	DEFAULT_RATE_LIMIT,
+	DEFAULT_RECV_WINDOW,
+	DEMO_KEYS,
+	FLOW_TYPES,
+	MAX_BATCH_ORDERS,
+	MAX_HISTORY_LIMIT,
+	MAX_RECV_WINDOW,
+	accountsOf,
+} from './constants';
+import { seedDemoHistory } from './demo';
+import { ApiError, Engine, OrderFail, fieldError, type OrderInput } from './engine';
+import { JsonNumber, parseJson, type JsonValue } from './json';
+import { mulberry32 } from './prng';
+import type {
+	AddRecordInput,
+	DemoKey,
+	FaultKind,
+	FaultPlan,
+	FaultRule,
+	HistoryRecord,
+	Ledger,
+	LedgerRequest,
+	Permission,
+	RateLimitConfig,
+	Sandbox,
+	SandboxOptions,
+	SeedRecordsOptions,
+} from './types';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+interface Resp {
+	status: number;
+	body: string;
+	headers: Record<string, string>;
+	code?: string;
+}
+
+function json(status: number, value: unknown, headers: Record<string, string> = {}): Resp {
+	return { status, body: JSON.stringify(value), headers: { 'Content-Type': 'application/json', ...headers } };
+}
+
+function errorResp(status: number, code: string, msg: string, headers: Record<string, string> = {}): Resp {
+	return { ...json(status, { code, msg }, headers), code };
+}
+
+interface Pair {
+	name: string;
+	value: string;
+	raw: string;
+}
+
+function decodeComponent(s: string, name: string): string {
+	try {
+		return decodeURIComponent(s.replace(/\+/g, ' '));
+	} catch {
+		throw fieldError(name, 'bad percent-encoding');
+	}
+}
+
+/** Split a raw x-www-form-urlencoded string into pairs, keeping each raw segment (empty segments too). */
+function splitPairs(raw: string): Pair[] {
+	if (raw === '') return [];
+	return raw.split('&').map((seg) => {
+		const eq = seg.indexOf('=');
+		const rawName = eq < 0 ? seg : seg.slice(0, eq);
+		const rawValue = eq < 0 ? '' : seg.slice(eq + 1);
+		let name: string;
+		try {
+			name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+		} catch {
+			name = rawName;
+		}
+		return { name, value: rawValue, raw: seg };
+	});
+}
+
+function toParamMap(pairs: Pair[], into: Map<string, string> = new Map()): Map<string, string> {
+	for (const p of pairs) {
+		if (p.raw === '') continue;
+		if (into.has(p.name)) throw fieldError(p.name, 'sent more than once');
+		into.set(p.name, decodeComponent(p.value, p.name));
+	}
+	return into;
+}
+
+function mediaType(req: http.IncomingMessage): string {
+	const ct = req.headers['content-type'];
+	return (ct ?? '').split(';')[0].trim().toLowerCase();
+}
+
+interface Ctx {
+	req: http.IncomingMessage;
+	method: string;
+	path: string;
+	query: string;
+	body: string;
+	serverTime: number;
+}
+
+interface Authed {
+	key: DemoKey;
+	/** Query-string parameters (signature removed). */
+	queryParams: Map<string, string>;
+	/** Query-string plus form-body parameters (signature removed). */
+	allParams: Map<string, string>;
+}
+
+interface Route {
+	method: 'GET' | 'POST';
+	weight: number;
+	signed: boolean;
+	permission?: Permission;
+	handler: (ctx: Ctx, auth: Authed | null) => Resp;
+}
+
+interface ActiveFault {
+	kind: FaultKind;
+	retryAfterSeconds: number;
+}
+
+class RateLimiter {
+	private state = new Map<string, { events: Array<{ at: number; w: number }>; head: number; sum: number }>();
+
+	constructor(public config: RateLimitConfig | false) {}
+
+	clear(): void {
+		this.state.clear();
+	}
+
+	/** Charge `weight` to `apiKey`; returns null when allowed, else seconds until enough weight frees up. */
+	charge(apiKey: string, weight: number, now: number): number | null {
+		const cfg = this.config;
+		if (!cfg) return null;
+		let st = this.state.get(apiKey);
+		if (!st) {
+			st = { events: [], head: 0, sum: 0 };
+			this.state.set(apiKey, st);
+		}
+		while (st.head < st.events.length && st.events[st.head].at <= now - cfg.windowMs) {
+			st.sum -= st.events[st.head].w;
+			st.head++;
+		}
+		if (st.head > 1024 && st.head * 2 > st.events.length) {
+			st.events = st.events.slice(st.head);
+			st.head = 0;
+		}
+		if (st.sum + weight > cfg.maxWeight) {
+			if (weight > cfg.maxWeight) return Math.max(1, Math.ceil(cfg.windowMs / 1000));
+			const need = st.sum + weight - cfg.maxWeight;
+			let freed = 0;
+			let i = st.head;
+			while (freed < need && i < st.events.length) freed += st.events[i++].w;
+			const freeAt = st.events[i - 1].at + cfg.windowMs;
+			return Math.max(1, Math.ceil((freeAt - now) / 1000));
+		}
+		st.events.push({ at: now, w: weight });
+		st.sum += weight;
+		return null;
+	}
+}
+
+const KEYS_BY_API_KEY = new Map<string, DemoKey>(Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]));
+
+export class SandboxServer implements Sandbox {
+	baseUrl = '';
+	readonly ledger: Ledger = { requests: [], transfers: [], orders: [] };
+	private readonly engine: Engine;
+	private readonly baseClock: () => number;
+	private clockOffsetMs = 0;
+	private readonly limiter: RateLimiter;
+	private latencyMs = 0;
+	private rules: FaultRule[] = [];
+	private random: (NonNullable<FaultPlan['random']> & { rnd: () => number }) | null = null;
+	private readonly server: http.Server;
+	private readonly sockets = new Set<Socket>();
+	private readonly routes: Record<string, Route>;
+
+	constructor(private readonly options: SandboxOptions = {}) {
+		this.baseClock = options.now ?? Date.now;
+		this.limiter = new RateLimiter(options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit);
+		this.engine = new Engine(() => this.now(), this.ledger);
+		this.routes = {
+			'/api/v1/time': { method: 'GET', weight: 1, signed: false, handler: () => json(200, { serverTime: this.now() }) },
+			'/api/v1/account/balanceFlow': {
+				method: 'GET',
+				weight: 5,
+				signed: true,
+				permission: 'read',
+				handler: (_ctx, auth) => this.history(auth!),
+			},
+			'/api/v1/account/assetTransfer': {
+				method: 'POST',
+				weight: 1,
+				signed: true,
+				permission: 'trade',
+				handler: (_ctx, auth) => this.transfer(auth!),
+			},
+			'/api/v1/spot/new/order': {
+				method: 'POST',
+				weight: 1,
+				signed: true,
+				permission: 'trade',
+				handler: (ctx, auth) => this.singleOrder(ctx, auth!),
+			},
+			'/api/v1/spot/batchOrders': {
+				method: 'POST',
+				weight: 1,
+				signed: true,
+				permission: 'trade',
+				handler: (ctx, auth) => this.batchOrders(ctx, auth!),
+			},
+		};
+		this.server = http.createServer((req, res) => this.onRequest(req, res));
+		this.server.on('connection', (s: Socket) => {
+			this.sockets.add(s);
+			s.on('close', () => this.sockets.delete(s));
+		});
+		if (options.seedDemo) this.seedDemo();
+	}
+
+	// ---------------------------------------------------------------- lifecycle
+
+	listen(): Promise<void> {
+		const host = this.options.host ?? '127.0.0.1';
+		return new Promise((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(this.options.port ?? 0, host, () => {
+				this.server.off('error', reject);
+				const addr = this.server.address() as AddressInfo;
+				const h = host.includes(':') ? `[${host}]` : host;
+				this.baseUrl = `http://${h}:${addr.port}`;
+				resolve();
+			});
+		});
+	}
+
+	stop(): Promise<void> {
+		return new Promise((resolve) => {
+			this.server.close(() => resolve());
+			for (const s of this.sockets) s.destroy();
+			this.sockets.clear();
+		});
+	}
+
+	reset(): void {
+		this.engine.resetState();
+		this.ledger.requests.length = 0;
+		this.ledger.transfers.length = 0;
+		this.ledger.orders.length = 0;
+		this.clearFaults();
+		this.limiter.config = this.options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : this.options.rateLimit;
+		this.limiter.clear();
+		if (this.options.seedDemo) this.seedDemo();
+	}
+
+	now(): number {
+		return this.baseClock() + this.clockOffsetMs;
+	}
+
+	// ---------------------------------------------------------------- state helpers
+
+	setBalance(accountId: string, coin: string, amount: string): void {
+		this.engine.setBalance(accountId, coin, amount);
+	}
+
+	getBalance(accountId: string, coin: string): string {
+		return this.engine.getBalance(accountId, coin);
+	}
+
+	addRecords(records: AddRecordInput[]): HistoryRecord[] {
+		return this.engine.addRecords(records);
+	}
+
+	seedRecords(opts: SeedRecordsOptions): HistoryRecord[] {
+		return this.engine.seedRecords(opts);
+	}
+
+	seedDemo(): void {
+		seedDemoHistory(this);
+	}
+
+	setFaults(plan: FaultPlan): void {
+		const kinds: FaultKind[] = ['http500', 'http502', 'http503', 'dropBefore', 'dropAfter', 'rateLimit'];
+		for (const r of plan.rules ?? []) {
+			if (!kinds.includes(r.kind)) throw new Error(`unknown fault kind ${String(r.kind)}`);
+		}
+		this.latencyMs = Math.max(0, plan.latencyMs ?? 0);
+		this.clockOffsetMs = plan.clockOffsetMs ?? 0;
+		this.rules = (plan.rules ?? []).map((r) => ({ ...r }));
+		this.random = plan.random ? { ...plan.random, rnd: mulberry32(plan.random.seed) } : null;
+	}
+
+	clearFaults(): void {
+		this.setFaults({});
+	}
+
+	setRateLimit(config: RateLimitConfig | false): void {
+		this.limiter.config = config;
+		this.limiter.clear();
+	}
+
+	// ---------------------------------------------------------------- request pipeline
+
+	private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (c: Buffer) => {
+			size += c.length;
+			if (size <= MAX_BODY_BYTES) chunks.push(c);
+		});
+		req.on('end', () => {
+			void this.handle(req, res, Buffer.concat(chunks).toString('utf8'), size > MAX_BODY_BYTES);
+		});
+		req.on('error', () => undefined);
+	}
+
+	private pickFault(method: string, path: string): ActiveFault | null {
+		for (const r of this.rules) {
+			if (r.times <= 0) continue;
+			if (r.path !== undefined && r.path !== path) continue;
+			if (r.method !== undefined && r.method.toUpperCase() !== method) continue;
+			r.times--;
+			return { kind: r.kind, retryAfterSeconds: r.retryAfterSeconds ?? 1 };
+		}
+		const rp = this.random;
+		if (rp && (!rp.paths || rp.paths.includes(path))) {
+			const x = rp.rnd();
+			let acc = 0;
+			const pick = (p: number | undefined): boolean => {
+				acc += p ?? 0;
+				return x < acc;
+			};
+			if (pick(rp.http5xx)) {
+				const kinds: FaultKind[] = ['http500', 'http502', 'http503'];
+				return { kind: kinds[Math.floor(rp.rnd() * 3)], retryAfterSeconds: 1 };
+			}
+			if (pick(rp.dropBefore)) return { kind: 'dropBefore', retryAfterSeconds: 1 };
+			if (pick(rp.dropAfter)) return { kind: 'dropAfter', retryAfterSeconds: 1 };
+			if (pick(rp.rateLimit)) return { kind: 'rateLimit', retryAfterSeconds: 1 };
+		}
+		return null;
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse, body: string, tooBig: boolean): Promise<void> {
+		const rawUrl = req.url ?? '/';
+		const qi = rawUrl.indexOf('?');
+		const path = qi < 0 ? rawUrl : rawUrl.slice(0, qi);
+		const query = qi < 0 ? '' : rawUrl.slice(qi + 1);
+		const method = (req.method ?? 'GET').toUpperCase();
+		const serverTime = this.now();
+		const hdr = req.headers['x-apikey'];
+		const entry: LedgerRequest = { method, path, query, body, status: 0, weight: this.routes[path]?.weight ?? 0, at: serverTime };
+		if (typeof hdr === 'string') entry.apiKey = hdr;
+		this.ledger.requests.push(entry);
+
+		const fault = this.pickFault(method, path);
+		if (fault) entry.fault = fault.kind;
+		if (fault?.kind === 'dropBefore') {
+			await this.delay();
+			req.socket.destroy();
+			return;
+		}
+
+		let resp: Resp;
+		if (fault && fault.kind !== 'dropAfter') {
+			resp = faultResponse(fault);
+		} else if (tooBig) {
+			resp = errorResp(413, '0001', 'Request body too large');
+		} else {
+			resp = this.process({ req, method, path, query, body, serverTime });
+		}
+		entry.status = resp.status;
+		if (resp.code !== undefined) entry.code = resp.code;
+
+		await this.delay();
+		if (fault?.kind === 'dropAfter') {
+			req.socket.destroy();
+			return;
+		}
+		if (res.destroyed || res.writableEnded) return;
+		res.writeHead(resp.status, { ...resp.headers, 'Content-Length': String(Buffer.byteLength(resp.body)) });
+		res.end(resp.body);
+	}
+
+	private delay(): Promise<void> {
+		const ms = this.latencyMs;
+		return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+	}
+
+	private process(ctx: Ctx): Resp {
+		const route = this.routes[ctx.path];
+		if (!route) return errorResp(404, '-1003', `Unknown path '${ctx.path}'`);
+		if (route.method !== ctx.method) return errorResp(405, '-1003', `Method ${ctx.method} not allowed on '${ctx.path}', use ${route.method}`);
+		try {
+			if (!route.signed) return route.handler(ctx, null);
+			const auth = this.authenticate(ctx, route);
+			if ('status' in auth) return auth;
+			return route.handler(ctx, auth);
+		} catch (e) {
+			if (e instanceof ApiError) return errorResp(e.status, e.code, e.message);
+			return errorResp(500, '-1000', `Internal error; unknown status (${e instanceof Error ? e.message : String(e)})`);
+		}
+	}
+
+	/** Spec section 5: API key, weight, signature, timestamp, permission. */
+	private authenticate(ctx: Ctx, route: Route): Authed | Resp {
+		const apiKey = ctx.req.headers['x-apikey'];
+		const key = typeof apiKey === 'string' ? KEYS_BY_API_KEY.get(apiKey) : undefined;
+		if (!key) throw new ApiError(400, '-2015', 'Invalid API-key, IP, or permissions for action.');
+
+		const retryAfter = this.limiter.charge(key.apiKey, route.weight, Date.now());
+		if (retryAfter !== null) {
+			return errorResp(429, '0003', 'Rate limit exceeded', { 'Retry-After': String(retryAfter) });
+		}
+
+		// 5.3: signature in the query string or in a form body; totalParams = query + body, no '&' between
+		const queryPairs = splitPairs(ctx.query);
+		const isForm = mediaType(ctx.req) === 'application/x-www-form-urlencoded';
+		const bodyPairs = isForm ? splitPairs(ctx.body) : [];
+		const sigPairs = [...queryPairs, ...bodyPairs].filter((p) => p.name === 'signature');
+		if (sigPairs.length === 0) throw fieldError('signature');
+		if (sigPairs.length > 1) throw fieldError('signature', 'sent more than once');
+		const queryText = queryPairs
+			.filter((p) => p.name !== 'signature')
+			.map((p) => p.raw)
+			.join('&');
+		const bodyText = isForm
+			? bodyPairs
+					.filter((p) => p.name !== 'signature')
+					.map((p) => p.raw)
+					.join('&')
+			: ctx.body;
+		const totalParams = queryText + bodyText;
+		const given = decodeComponent(sigPairs[0].value, 'signature');
+		const expected = createHmac('sha256', key.secret).update(totalParams, 'utf8').digest('hex');
+		if (
+			!/^[0-9a-fA-F]{64}$/.test(given) ||
+			!timingSafeEqual(Buffer.from(given.toLowerCase(), 'ascii'), Buffer.from(expected, 'ascii'))
+		) {
+			throw new ApiError(400, '-1022', 'Signature for this request is not valid.');
+		}
+
+		const queryParams = toParamMap(queryPairs.filter((p) => p.name !== 'signature'));
+		const allParams = toParamMap(
+			bodyPairs.filter((p) => p.name !== 'signature'),
+			new Map(queryParams),
+		);
+
+		// 5.4: timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow
+		const ts = allParams.get('timestamp');
+		if (ts === undefined || !/^\d{1,16}$/.test(ts)) throw fieldError('timestamp', 'millisecond timestamp');
+		const rw = allParams.get('recvWindow');
+		let recvWindow = DEFAULT_RECV_WINDOW;
+		if (rw !== undefined) {
+			if (!/^\d{1,10}$/.test(rw) || Number(rw) > MAX_RECV_WINDOW) throw fieldError('recvWindow', `0 to ${MAX_RECV_WINDOW} ms`);
+			recvWindow = Number(rw);
+		}
+		const timestamp = Number(ts);
+		if (!(timestamp < ctx.serverTime + 1000 && ctx.serverTime - timestamp <= recvWindow)) {
+			throw new ApiError(400, '-1021', 'Timestamp for this request is outside of the recvWindow.');
+		}
+
+		if (route.permission && !key.permissions.includes(route.permission)) {
+			throw new ApiError(400, '-1002', `not authorized (this API key lacks the '${route.permission}' permission)`);
+		}
+		return { key, queryParams, allParams };
+	}
+
+	// ---------------------------------------------------------------- endpoints
+
+	private history(auth: Authed): Resp {
+		const p = auth.queryParams;
+		const ms = (name: string): number => {
+			const v = p.get(name);
+			if (v === undefined || !/^\d{1,16}$/.test(v)) throw fieldError(name, 'millisecond timestamp');
+			return Number(v);
+		};
+		const startTime = ms('startTime');
+		const endTime = ms('endTime');
+		const ftRaw = p.get('flowType');
+		if (ftRaw === undefined || !/^\d{1,4}$/.test(ftRaw) || !FLOW_TYPES[Number(ftRaw)]) {
+			throw fieldError('flowType', `one of ${Object.keys(FLOW_TYPES).join(', ')}`);
+		}
+		const flowType = Number(ftRaw);
+		let accountType: number | undefined;
+		const atRaw = p.get('accountType');
+		if (atRaw !== undefined) {
+			if (!/^\d{1,2}$/.test(atRaw) || !ACCOUNT_TYPE_VALUES.includes(Number(atRaw))) {
+				throw fieldError('accountType', `one of ${ACCOUNT_TYPE_VALUES.join(', ')}`);
+			}
+			accountType = Number(atRaw);
+		}
+		let limit = DEFAULT_HISTORY_LIMIT;
+		const limRaw = p.get('limit');
+		if (limRaw !== undefined) {
+			if (!/^\d{1,4}$/.test(limRaw) || Number(limRaw) < 1 || Number(limRaw) > MAX_HISTORY_LIMIT) {
+				throw fieldError('limit', `1 to ${MAX_HISTORY_LIMIT}`);
+			}
+			limit = Number(limRaw);
+		}
+		if (startTime > endTime) throw fieldError('startTime', 'startTime must not be after endTime');
+		if (auth.key.kind === 'sub' && accountType === 5) {
+			throw new ApiError(400, '-1002', 'not authorized (custody records need a master-account API key)');
+		}
+		const accountIds = accountsOf(auth.key).filter((a) => accountType === undefined || ACCOUNT_TYPES[a] === accountType);
+		return json(200, this.engine.queryHistory({ flowType, accountIds, startTime, endTime, limit }));
+	}
+
+	private transfer(auth: Authed): Resp {
+		if (auth.key.kind !== 'master') {
+			throw new ApiError(400, '-1002', 'not authorized (asset transfers need a master-account API key)');
+		}
+		const p = auth.queryParams;
+		const r = this.engine.transfer(auth.key, {
+			fromAccountId: p.get('fromAccountId'),
+			toAccountId: p.get('toAccountId'),
+			coin: p.get('coin'),
+			quantity: p.get('quantity'),
+		});
+		return json(200, { success: true, id: r.id, timestamp: r.timestamp });
+	}
+
+	private singleOrder(ctx: Ctx, auth: Authed): Resp {
+		if (ctx.body !== '' && mediaType(ctx.req) !== 'application/x-www-form-urlencoded') {
+			throw new ApiError(400, '0001', 'Unsupported Content-Type: send order parameters in the query string or an application/x-www-form-urlencoded body');
+		}
+		const input: OrderInput = {};
+		for (const [k, v] of auth.allParams) input[k] = v;
+		try {
+			return json(200, this.engine.placeOrder(auth.key, input, 'single'));
+		} catch (e) {
+			if (e instanceof OrderFail) throw new ApiError(400, e.stringCode, e.message);
+			throw e;
+		}
+	}
+
+	private batchOrders(ctx: Ctx, auth: Authed): Resp {
+		if (mediaType(ctx.req) !== 'application/json') {
+			throw new ApiError(400, '0001', 'Unsupported Content-Type: a batch is an application/json body');
+		}
+		let parsed: JsonValue;
+		try {
+			parsed = parseJson(ctx.body);
+		} catch {
+			throw fieldError('body', 'not valid JSON; expected a JSON array of orders');
+		}
+		if (!Array.isArray(parsed)) throw fieldError('body', 'expected a JSON array of orders');
+		if (parsed.length === 0) throw fieldError('body', 'the batch is empty');
+		if (parsed.length > MAX_BATCH_ORDERS) throw fieldError('body', `at most ${MAX_BATCH_ORDERS} orders per batch`);
+		const symbols = new Set<string>();
+		for (const o of parsed) {
+			if (isObject(o) && typeof o.symbol === 'string' && o.symbol !== '') symbols.add(o.symbol);
+		}
+		if (symbols.size > 1) throw fieldError('symbol', 'all orders of a batch must have the same symbol');
+
+		const result = parsed.map((o) => {
+			if (!isObject(o)) return { code: 1, msg: "Create order failed: Required field 'order' missing or invalid (must be a JSON object)" };
+			try {
+				const order = this.engine.placeOrder(auth.key, o as OrderInput, 'batch');
+				return { code: 0, msg: 'success', order };
+			} catch (e) {
+				if (e instanceof OrderFail) return { code: e.intCode, msg: e.batchMessage };
+				throw e;
+			}
+		});
+		const first = parsed[0];
+		const stpMode =
+			isObject(first) && (first.stpMode === 'EXPIRE_TAKER' || first.stpMode === 'EXPIRE_MAKER') ? first.stpMode : 'EXPIRE_TAKER';
+		return json(200, { code: 0, result, concentration: '', stpMode });
+	}
+}
+
+function isObject(v: JsonValue): v is { [key: string]: JsonValue } {
+	return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
+}
+
+function faultResponse(f: ActiveFault): Resp {
+	switch (f.kind) {
+		case 'http500':
+			return errorResp(500, '-1000', 'Internal error; unknown status');
+		case 'http502':
+			return {
+				status: 502,
+				body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>',
+				headers: { 'Content-Type': 'text/html' },
+			};
+		case 'http503':
+			return errorResp(503, '-1000', 'Service unavailable; try again later');
+		case 'rateLimit':
+			return errorResp(429, '0003', 'Rate limit exceeded', { 'Retry-After': String(f.retryAfterSeconds) });
+		default:
+			throw new Error(`not a response fault: ${f.kind}`);
+	}
+}
