@@ -1,4 +1,4 @@
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { ERROR_CODES, LIMITS } from '../constants';
 
@@ -77,19 +77,30 @@ export function describeRejection(rejection: ServiceRejection, clockOffsetMs?: n
 	}
 }
 
+/** The service answered and refused: nothing was executed. Carries the service's code and message. */
+export class ServiceRejectedError extends NodeApiError {
+	rejection!: ServiceRejection;
+}
+
+export function isServiceRejection(error: unknown, code?: string): error is ServiceRejectedError {
+	return error instanceof ServiceRejectedError && (code === undefined || error.rejection.code === code);
+}
+
 export function rejectionError(
 	node: INode,
 	rejection: ServiceRejection,
 	itemIndex: number | undefined,
 	clockOffsetMs?: number,
-): NodeApiError {
+): ServiceRejectedError {
 	const { message, description } = describeRejection(rejection, clockOffsetMs);
-	return new NodeApiError(node, { code: rejection.code, msg: rejection.msg } as JsonObject, {
+	const error = new ServiceRejectedError(node, { code: rejection.code, msg: rejection.msg } as JsonObject, {
 		message,
 		description,
 		httpCode: String(rejection.httpStatus),
 		itemIndex,
 	});
+	error.rejection = rejection;
+	return error;
 }
 
 /**
@@ -116,4 +127,10 @@ export function outcomeUnknownError(
 		description: `The service did not confirm the ${what}, so it was not sent again: sending it again could execute it twice. ${howToCheck} before you run this again.`,
 		itemIndex,
 	});
+}
+
+/** n8n errors pass through untouched (they carry item index and advice); anything else is wrapped. */
+export function toNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error));
 }

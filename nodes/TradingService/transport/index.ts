@@ -11,9 +11,15 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, ENDPOINTS } from '../constants';
-import { outcomeUnknownError, rejectionError, type ServiceRejection } from './errors';
+import { outcomeUnknownError, rejectionError, toNodeError, type ServiceRejection } from './errors';
 
-export { isOutcomeUnknown, OutcomeUnknownError } from './errors';
+export {
+	isOutcomeUnknown,
+	isServiceRejection,
+	OutcomeUnknownError,
+	ServiceRejectedError,
+	toNodeError,
+} from './errors';
 
 export type TransportContext = IExecuteFunctions | IPollFunctions;
 
@@ -157,7 +163,7 @@ async function attempt(
 		if (code !== undefined && NETWORK_CODES.includes(code)) {
 			return { kind: 'unknown', reason: `${code}: the connection failed before the service answered` };
 		}
-		throw error;
+		throw toNodeError(context.getNode(), error);
 	}
 }
 

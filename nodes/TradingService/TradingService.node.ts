@@ -1,0 +1,47 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import * as account from './actions/account';
+import * as order from './actions/order';
+import { router } from './actions/router';
+
+export class TradingService implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Trading Service',
+		name: 'tradingService',
+		icon: { light: 'file:tradingService.svg', dark: 'file:tradingService.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Read account history, transfer assets and place orders on the Trading Service',
+		defaults: { name: 'Trading Service' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'tradingServiceApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Order', value: 'order' },
+				],
+				default: 'account',
+			},
+			...account.description,
+			...order.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,149 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { ACCOUNT_TYPES, FLOW_TYPES, LIMITS } from '../../constants';
+import {
+	checkHistoryRange,
+	fetchAllHistory,
+	fetchHistoryPage,
+	type HistoryQuery,
+	type HistoryRecord,
+} from '../../helpers/history';
+import { integerInRange, timestampMs } from '../../helpers/validation';
+
+const showFor = { resource: ['account'], operation: ['getHistory'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Flow Type',
+		name: 'flowType',
+		type: 'options',
+		required: true,
+		default: 32,
+		options: FLOW_TYPES.map((flowType) => ({
+			name: flowType.displayName,
+			value: flowType.value,
+			description: `${flowType.specName} (${flowType.value}); kept for ${flowType.retentionDays} days`,
+		})),
+		description: 'Which kind of ledger record to list',
+		displayOptions: { show: showFor },
+	},
+	{
+		displayName: 'Start',
+		name: 'startTime',
+		type: 'dateTime',
+		default: '={{ $now.minus({ hours: 24 }).toISO() }}',
+		description:
+			'Earliest record time (inclusive). Trade and Fee records are kept for 7 days, the others for 30 days.',
+		displayOptions: { show: showFor },
+	},
+	{
+		displayName: 'End',
+		name: 'endTime',
+		type: 'dateTime',
+		default: '={{ $now.toISO() }}',
+		description: 'Latest record time (inclusive)',
+		displayOptions: { show: showFor },
+	},
+	{
+		displayName: 'Account Type',
+		name: 'accountType',
+		type: 'options',
+		default: 0,
+		options: [
+			{ name: 'Any', value: 0, description: 'Do not filter by account type' },
+			...ACCOUNT_TYPES.map((accountType) => ({
+				name: accountType.displayName,
+				value: accountType.value,
+			})),
+		],
+		description: 'Only records of this kind of account',
+		displayOptions: { show: showFor },
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show: showFor },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: LIMITS.historyPageSize },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...showFor, returnAll: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: showFor },
+		options: [
+			{
+				displayName: 'Add Parsed Fields',
+				name: 'addParsedFields',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add changeNumber, totalNumber (JS numbers, may round) and createdIso next to the original string fields, which are kept as they are',
+			},
+			{
+				displayName: 'Clamp Start to Retention Window',
+				name: 'clampToRetention',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to move a Start older than the service keeps records up to the oldest available time, instead of failing',
+			},
+		],
+	},
+];
+
+function withParsedFields(record: HistoryRecord): IDataObject {
+	const created = Number(record.created);
+	return {
+		...record,
+		changeNumber: record.change === undefined ? undefined : Number(record.change),
+		totalNumber: record.total === undefined ? undefined : Number(record.total),
+		createdIso: Number.isFinite(created) ? new Date(created).toISOString() : undefined,
+	};
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const flowType = this.getNodeParameter('flowType', itemIndex) as number;
+	const accountType = this.getNodeParameter('accountType', itemIndex, 0) as number;
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		addParsedFields?: boolean;
+		clampToRetention?: boolean;
+	};
+	const requested: HistoryQuery = {
+		flowType,
+		accountType: accountType === 0 ? undefined : accountType,
+		startTime: timestampMs(node, 'Start', this.getNodeParameter('startTime', itemIndex), itemIndex),
+		endTime: timestampMs(node, 'End', this.getNodeParameter('endTime', itemIndex), itemIndex),
+	};
+	const query = checkHistoryRange(node, requested, Date.now(), options.clampToRetention ?? false, itemIndex);
+
+	let records: HistoryRecord[];
+	if (returnAll) {
+		records = await fetchAllHistory.call(this, query, itemIndex);
+	} else {
+		const limit = integerInRange(
+			node,
+			'Limit',
+			this.getNodeParameter('limit', itemIndex, 50),
+			1,
+			LIMITS.historyPageSize,
+			itemIndex,
+		);
+		records = await fetchHistoryPage.call(this, query, limit, itemIndex);
+	}
+	return options.addParsedFields ? records.map(withParsedFields) : records;
+}

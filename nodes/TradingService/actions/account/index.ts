@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getHistory from './getHistory.operation';
+import * as transferAsset from './transferAsset.operation';
+
+export { getHistory, transferAsset };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['account'] } },
+		options: [
+			{
+				name: 'Get Transaction History',
+				value: 'getHistory',
+				description: 'List ledger records: trades, fees, funding fees, transfers, deposits, withdrawals',
+				action: 'Get transaction history',
+			},
+			{
+				name: 'Transfer Asset',
+				value: 'transferAsset',
+				description: 'Move a coin between the main trading, custody and sub trading accounts',
+				action: 'Transfer an asset between accounts',
+			},
+		],
+		default: 'getHistory',
+	},
+	...getHistory.description,
+	...transferAsset.description,
+];

@@ -1,0 +1,148 @@
+import { NodeApiError, NodeOperationError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
+
+import { DAY_MS, ENDPOINTS, LIMITS, findFlowType } from '../constants';
+import { serviceRequest, type TransportContext } from '../transport';
+import { inputError } from './validation';
+
+/** One account transaction record (spec §2.1), exactly as the service returned it. */
+export interface HistoryRecord extends IDataObject {
+	id: string;
+	created: string;
+}
+
+export interface HistoryQuery {
+	flowType: number;
+	accountType?: number;
+	startTime: number;
+	endTime: number;
+}
+
+/**
+ * A start a little older than the retention window is still accepted: "30 days ago" computed a
+ * moment before the check would otherwise fail. The service simply has nothing that old.
+ */
+export const RETENTION_GRACE_MS = 5 * 60 * 1000;
+
+export function retentionStart(flowType: number, now: number): number {
+	const retentionDays = findFlowType(flowType)?.retentionDays ?? 30;
+	return now - retentionDays * DAY_MS;
+}
+
+/**
+ * Checks a time range against the service's rules before anything is sent: start before end, and
+ * start inside the flow type's retention window, or moved up to it when `clamp` is set.
+ */
+export function checkHistoryRange(
+	node: INode,
+	query: HistoryQuery,
+	now: number,
+	clamp: boolean,
+	itemIndex?: number,
+): HistoryQuery {
+	const flowType = findFlowType(query.flowType);
+	if (flowType === undefined) {
+		throw inputError(node, 'Flow Type', `${query.flowType} is not a flow type the service knows`, 'Pick a flow type from the list.', itemIndex);
+	}
+	const oldest = retentionStart(query.flowType, now);
+	let startTime = query.startTime;
+	if (startTime < oldest - RETENTION_GRACE_MS) {
+		if (!clamp) {
+			throw inputError(
+				node,
+				'Start',
+				`${new Date(startTime).toISOString()} is older than the service keeps ${flowType.displayName} records (${flowType.retentionDays} days, so not before ${new Date(oldest).toISOString()})`,
+				`Move Start to within the last ${flowType.retentionDays} days, or turn on Options > Clamp Start to Retention Window.`,
+				itemIndex,
+			);
+		}
+		startTime = oldest;
+	}
+	if (startTime >= query.endTime) {
+		throw inputError(
+			node,
+			'Start',
+			`Start (${new Date(startTime).toISOString()}) must be before End (${new Date(query.endTime).toISOString()})`,
+			'Set Start to an earlier time than End.',
+			itemIndex,
+		);
+	}
+	return { ...query, startTime };
+}
+
+function unexpectedResponse(node: INode, body: unknown, itemIndex?: number): NodeApiError {
+	return new NodeApiError(node, { body: JSON.stringify(body)?.slice(0, 200) ?? '' } as JsonObject, {
+		message: 'The service answered the history request with something other than a list of records',
+		description: 'Check that Base URL in the credential points at the Trading Service API.',
+		itemIndex,
+	});
+}
+
+/** One request to the history list: the newest `limit` records of the range, newest first. */
+export async function fetchHistoryPage(
+	this: TransportContext,
+	query: HistoryQuery,
+	limit: number,
+	itemIndex?: number,
+): Promise<HistoryRecord[]> {
+	const qs: IDataObject = {
+		startTime: String(query.startTime),
+		endTime: String(query.endTime),
+		limit: String(limit),
+		flowType: query.flowType,
+	};
+	if (query.accountType !== undefined) qs.accountType = query.accountType;
+	const body = await serviceRequest.call(this, {
+		method: 'GET',
+		path: ENDPOINTS.history,
+		qs,
+		kind: 'read',
+		itemIndex,
+	});
+	if (!Array.isArray(body)) throw unexpectedResponse(this.getNode(), body, itemIndex);
+	for (const record of body) {
+		if (record === null || typeof record !== 'object' || typeof record.id !== 'string' || !/^\d+$/.test(String(record.created))) {
+			throw unexpectedResponse(this.getNode(), record, itemIndex);
+		}
+	}
+	return body as HistoryRecord[];
+}
+
+/**
+ * Every record of the range, newest first, each once. The service returns at most 500 records,
+ * newest first, with no cursor; so the walk moves the end bound down to the oldest `created` of
+ * each full page (inclusive, so records sharing that millisecond are not lost) and drops the ids
+ * it has already seen. It stops at the first page that is not full.
+ */
+export async function fetchAllHistory(
+	this: TransportContext,
+	query: HistoryQuery,
+	itemIndex?: number,
+): Promise<HistoryRecord[]> {
+	const pageSize = LIMITS.historyPageSize;
+	const seen = new Set<string>();
+	const records: HistoryRecord[] = [];
+	let endTime = query.endTime;
+	for (;;) {
+		const page = await fetchHistoryPage.call(this, { ...query, endTime }, pageSize, itemIndex);
+		for (const record of page) {
+			if (seen.has(record.id)) continue;
+			seen.add(record.id);
+			records.push(record);
+		}
+		if (page.length < pageSize) return records;
+
+		let oldest = Number(page[0].created);
+		for (const record of page) oldest = Math.min(oldest, Number(record.created));
+		if (oldest >= endTime) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`More than ${pageSize} records share the millisecond ${endTime} (${new Date(endTime).toISOString()}); the service cannot page past them by time`,
+				{
+					description: `${records.length} records were read before this point. The service returns at most ${pageSize} records per request and pages only by time, so the rest of that millisecond cannot be fetched. Narrow the range by Account Type, or contact the exchange.`,
+					itemIndex,
+				},
+			);
+		}
+		endTime = oldest;
+	}
+}

@@ -1,0 +1,145 @@
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+/**
+ * Input checks that run before any request is sent. Each error names the field and the fix;
+ * nothing is trimmed, rounded or otherwise changed behind the user's back.
+ */
+
+const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+const ACCOUNT_ID = /^\d{1,20}$/;
+const SYMBOL = /^[A-Z0-9]{2,32}$/;
+const COIN = /^[A-Za-z0-9]{1,20}$/;
+
+export class InputError extends NodeOperationError {}
+
+export function inputError(node: INode, field: string, problem: string, fix: string, itemIndex?: number) {
+	return new InputError(node, `${field}: ${problem}`, { description: fix, itemIndex });
+}
+
+function describe(value: unknown): string {
+	if (value === '') return 'an empty value';
+	if (value === undefined || value === null) return 'nothing';
+	return `"${typeof value === 'string' ? value : JSON.stringify(value)}"`;
+}
+
+/**
+ * A positive decimal as a string, exactly as given. A JS number is accepted only when its own
+ * text is a plain decimal (1e-7 is not: the user must pass such values as strings).
+ */
+export function positiveDecimal(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+	if (typeof text !== 'string' || !DECIMAL.test(text)) {
+		throw inputError(
+			node,
+			field,
+			`${describe(value)} is not a decimal number`,
+			`Enter ${field} as a plain positive decimal such as 0.015 (digits and one dot, no sign, spaces, commas or exponent). Pass very small or very large values as text, not as numbers.`,
+			itemIndex,
+		);
+	}
+	if (!/[1-9]/.test(text)) {
+		throw inputError(node, field, 'must be greater than zero', `Enter a ${field} above 0.`, itemIndex);
+	}
+	return text;
+}
+
+export function accountId(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+	if (typeof text !== 'string' || !ACCOUNT_ID.test(text)) {
+		throw inputError(
+			node,
+			field,
+			`${describe(value)} is not an account ID`,
+			'Account IDs are numeric strings of up to 20 digits, e.g. 1470000000000000001. Copy the ID of the main trading, custody or sub trading account from the exchange.',
+			itemIndex,
+		);
+	}
+	return text;
+}
+
+export function symbol(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	if (typeof value !== 'string' || !SYMBOL.test(value)) {
+		throw inputError(
+			node,
+			field,
+			`${describe(value)} is not a trading pair symbol`,
+			'Enter the symbol in upper case without separators, e.g. BTCUSDT.',
+			itemIndex,
+		);
+	}
+	return value;
+}
+
+export function coin(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	if (typeof value !== 'string' || !COIN.test(value)) {
+		throw inputError(
+			node,
+			field,
+			`${describe(value)} is not a coin name`,
+			'Enter the coin as the exchange names it, letters and digits only, e.g. USDT.',
+			itemIndex,
+		);
+	}
+	return value;
+}
+
+export function oneOf<T extends string>(
+	node: INode,
+	field: string,
+	value: unknown,
+	allowed: readonly T[],
+	itemIndex?: number,
+): T {
+	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+		throw inputError(
+			node,
+			field,
+			`${describe(value)} is not allowed`,
+			`Use one of: ${allowed.join(', ')}.`,
+			itemIndex,
+		);
+	}
+	return value as T;
+}
+
+/** Milliseconds since the epoch from what n8n date-time fields and expressions produce. */
+export function timestampMs(node: INode, field: string, value: unknown, itemIndex?: number): number {
+	let ms: number = Number.NaN;
+	if (typeof value === 'number') ms = value;
+	else if (typeof value === 'string' && /^\d+$/.test(value)) ms = Number(value);
+	else if (typeof value === 'string' && value !== '') ms = Date.parse(value);
+	else if (value instanceof Date) ms = value.getTime();
+	else if (value !== null && typeof value === 'object' && 'toMillis' in value) {
+		ms = (value as { toMillis: () => number }).toMillis();
+	}
+	if (!Number.isSafeInteger(ms) || ms < 0) {
+		throw inputError(
+			node,
+			field,
+			`${describe(value)} is not a date and time`,
+			`Pick a date and time, or give an ISO 8601 string such as 2026-01-31T12:00:00Z or a millisecond timestamp.`,
+			itemIndex,
+		);
+	}
+	return ms;
+}
+
+export function integerInRange(
+	node: INode,
+	field: string,
+	value: unknown,
+	min: number,
+	max: number,
+	itemIndex?: number,
+): number {
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+		throw inputError(
+			node,
+			field,
+			`${describe(value)} is out of range`,
+			`Enter a whole number from ${min} to ${max}.`,
+			itemIndex,
+		);
+	}
+	return value;
+}
