@@ -93,6 +93,14 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
 		executionId: options.executionId ?? 'harness-execution-1',
 		encryptedRunnerIdentity: undefined,
 		executionContext: undefined,
+		evaluationRunId: undefined,
+		evalLlmMockHandler: undefined,
+		variables: {},
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
 	});
 
 	const startNode = options.nodes[0];

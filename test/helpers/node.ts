@@ -1,0 +1,71 @@
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
+import { TradingService } from '../../nodes/TradingService/TradingService.node';
+import { runWorkflow, type WorkflowRunResult } from '../harness/workflow';
+import { DEMO_KEYS, type DemoKey, type Sandbox } from '../sandbox';
+
+export const NODE_TYPE = 'n8n-nodes-trading-service.tradingService';
+export const NODE_NAME = 'Trading Service';
+
+export interface NodeRun {
+	items: INodeExecutionData[];
+	error: WorkflowRunResult['error'] extends (name: string) => infer E ? E : never;
+	result: WorkflowRunResult;
+	/** Everything the run produced, serialised: for "the secret never appears" checks. */
+	serialised: string;
+}
+
+export interface NodeRunOptions {
+	parameters: IDataObject;
+	inputItems?: INodeExecutionData[];
+	key?: DemoKey;
+	/** Overrides of the credential data (e.g. a wrong secret, another base URL). */
+	credentials?: IDataObject;
+	continueOnFail?: boolean;
+	executionId?: string;
+	nodeName?: string;
+	node?: Partial<INode>;
+}
+
+export function credentialsFor(sandbox: Sandbox, key: DemoKey = DEMO_KEYS.master): IDataObject {
+	return { apiKey: key.apiKey, secretKey: key.secret, baseUrl: sandbox.baseUrl, recvWindow: 5000 };
+}
+
+/** Runs one Trading Service node in-process with n8n's real helpers against the sandbox. */
+export async function runTradingService(sandbox: Sandbox, options: NodeRunOptions): Promise<NodeRun> {
+	const name = options.nodeName ?? NODE_NAME;
+	const node: INode = {
+		id: 'trading-service-node',
+		name,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters as INode['parameters'],
+		credentials: { tradingServiceApi: { id: '1', name: 'Sandbox' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...options.node,
+	};
+	const result = await runWorkflow({
+		nodes: [node],
+		nodeTypes: { [NODE_TYPE]: new TradingService() },
+		credentialTypes: { tradingServiceApi: new TradingServiceApi() },
+		credentials: {
+			tradingServiceApi: { ...credentialsFor(sandbox, options.key), ...options.credentials } as never,
+		},
+		inputItems: options.inputItems,
+		executionId: options.executionId,
+	});
+	const error = result.error(name);
+	return {
+		items: result.output(name),
+		error,
+		result,
+		serialised: JSON.stringify(result.run) + (error ? JSON.stringify({ message: error.message, description: error.description, ...error }) : ''),
+	};
+}
+
+/** Requests the sandbox received on a path (all methods), optionally since an index. */
+export function requestsTo(sandbox: Sandbox, path: string, since = 0) {
+	return sandbox.ledger.requests.slice(since).filter((request) => request.path === path);
+}
