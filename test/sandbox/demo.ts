@@ -1,7 +1,7 @@
 /**
  * A pleasant, deterministic demo history relative to the server clock: funding fees every 8 hours
  * over 30 days, a few transfers, custody and fiat deposits, a withdrawal, a few trades and fees.
- * History only: balances are left as they are.
+ * History only: balances are left as they are; each account's newest total equals its current balance.
  */
 import { DEMO_ACCOUNTS, DAY_MS } from './constants';
 import * as D from './decimal';
@@ -10,6 +10,7 @@ import type { AddRecordInput, HistoryRecord } from './types';
 
 export interface DemoTarget {
 	now(): number;
+	getBalance(accountId: string, coin: string): string;
 	addRecords(records: AddRecordInput[]): HistoryRecord[];
 }
 
@@ -20,12 +21,8 @@ export function seedDemoHistory(sb: DemoTarget): void {
 	const now = sb.now();
 	const rnd = mulberry32(20240501);
 	const recs: AddRecordInput[] = [];
-	const totals = new Map<string, D.Dec>();
 	const move = (accountId: string, coin: string, change: string, created: number, flowTypeValue: number, symbol?: string) => {
-		const key = `${accountId}/${coin}`;
-		const after = D.add(totals.get(key) ?? D.parseDec('10000')!, D.parseDec(change)!);
-		totals.set(key, after);
-		const r: AddRecordInput = { accountId, coin, change, total: D.fmt(after), created: String(created), flowTypeValue };
+		const r: AddRecordInput = { accountId, coin, change, created: String(created), flowTypeValue };
 		if (symbol !== undefined) r.symbol = symbol;
 		recs.push(r);
 	};
@@ -34,15 +31,14 @@ export function seedDemoHistory(sb: DemoTarget): void {
 		return D.fmt({ v: BigInt(units), s: decimals });
 	};
 
-	// Funding fees: every 8 hours (00:00, 08:00, 16:00 UTC) over the last 30 days, two perpetuals.
-	const firstSettlement = Math.ceil((now - 30 * DAY_MS + HOUR_MS) / EIGHT_HOURS) * EIGHT_HOURS;
+	// Funding fees: at every 8-hour settlement (00:00, 08:00, 16:00 UTC) in the last 30 days, two perpetuals.
+	const firstSettlement = (Math.floor((now - 30 * DAY_MS) / EIGHT_HOURS) + 1) * EIGHT_HOURS;
 	for (let t = firstSettlement; t <= now; t += EIGHT_HOURS) {
 		for (const symbol of ['BTCUSDT-PERPETUAL', 'ETHUSDT-PERPETUAL']) {
 			const a = amount(3, 6);
 			move(DEMO_ACCOUNTS.mainContract, 'USDT', rnd() < 0.7 ? `-${a}` : a, t, 32, symbol);
 		}
 	}
-
 	// Transfers (two records each, same created).
 	const transfers: Array<[string, string, string, string, number]> = [
 		[DEMO_ACCOUNTS.custody, DEMO_ACCOUNTS.mainTrading, 'USDT', '5000', 26],
@@ -83,5 +79,15 @@ export function seedDemoHistory(sb: DemoTarget): void {
 		move(DEMO_ACCOUNTS.mainTrading, 'USDT', `-${fee}`, t, 2, symbol);
 	}
 
-	sb.addRecords(recs);
+	// Totals: walk each account/coin backwards from its current balance, so the newest total is the balance.
+	const order = recs.map((r, i) => ({ r, i })).sort((a, b) => Number(a.r.created) - Number(b.r.created) || a.i - b.i);
+	const running = new Map<string, D.Dec>();
+	for (let k = order.length - 1; k >= 0; k--) {
+		const r = order[k].r;
+		const key = `${r.accountId}/${r.coin}`;
+		const after = running.get(key) ?? D.parseDec(sb.getBalance(r.accountId, r.coin ?? 'USDT'))!;
+		r.total = D.fmt(after);
+		running.set(key, D.sub(after, D.parseDec(r.change)!));
+	}
+	sb.addRecords(order.map((o) => o.r));
 }
