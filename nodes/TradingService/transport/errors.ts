@@ -119,12 +119,13 @@ export function outcomeUnknownError(
 	node: INode,
 	what: string,
 	cause: string,
+	detail: string,
 	howToCheck: string,
 	itemIndex: number | undefined,
 ): OutcomeUnknownError {
-	return new OutcomeUnknownError(node, { cause } as JsonObject, {
+	return new OutcomeUnknownError(node, { outcome: 'unknown' } as JsonObject, {
 		message: `Unknown outcome: the ${what} may or may not have been executed (${cause})`,
-		description: `The service did not confirm the ${what}, so it was not sent again: sending it again could execute it twice. ${howToCheck} before you run this again.`,
+		description: `${detail}. The service did not confirm the ${what}, so it was not sent again: sending it again could execute it twice. ${howToCheck} before you run this again.`,
 		itemIndex,
 	});
 }

@@ -65,9 +65,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 type AttemptFailure =
 	| { kind: 'rejected'; rejection: ServiceRejection }
 	| { kind: 'rateLimited'; retryAfterMs?: number; rejection: ServiceRejection }
-	| { kind: 'notSent'; reason: string }
-	| { kind: 'unknown'; reason: string }
+	| { kind: 'notSent'; reason: string; detail: string }
+	| { kind: 'unknown'; reason: string; detail: string }
 	| { kind: 'http'; status: number; reason: string };
+
+// n8n replaces an error message that contains a Node.js error code (ECONNRESET, …) with a generic
+// one, losing what matters here (e.g. "unknown outcome"): codes go in the description only.
 
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 const NETWORK_CODES = ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT'];
@@ -123,8 +126,11 @@ function classifyResponse(response: IN8nHttpFullResponse): { body: unknown } | A
 			rejection: rejection ?? { code: '0003', msg: 'Rate limit exceeded', httpStatus: status },
 		};
 	}
-	if (status >= 500) return { kind: 'unknown', reason: `HTTP ${status} from the service` };
-	if (rejection) return { kind: 'rejected', rejection };
+	if (status >= 500) {
+		return { kind: 'unknown', reason: `the service failed with HTTP ${status}`, detail: `HTTP ${status}` };
+	}
+	// A 404 means the Base URL is wrong, whatever the body says.
+	if (rejection && status !== 404) return { kind: 'rejected', rejection };
 	if (status >= 200 && status < 300) return { body };
 	return {
 		kind: 'http',
@@ -158,10 +164,10 @@ async function attempt(
 	} catch (error) {
 		const code = findErrorCode(error);
 		if (code !== undefined && NOT_SENT_CODES.includes(code)) {
-			return { kind: 'notSent', reason: `${code}: could not connect to the service` };
+			return { kind: 'notSent', reason: 'the connection could not be opened', detail: code };
 		}
 		if (code !== undefined && NETWORK_CODES.includes(code)) {
-			return { kind: 'unknown', reason: `${code}: the connection failed before the service answered` };
+			return { kind: 'unknown', reason: 'the connection failed before the service answered', detail: code };
 		}
 		throw toNodeError(context.getNode(), error);
 	}
@@ -221,10 +227,9 @@ export async function serviceRequest(
 			}
 			case 'notSent':
 				if (!retriesLeft) {
-					throw new NodeApiError(node, { reason: outcome.reason } as JsonObject, {
-						message: `Could not reach the Trading Service (${outcome.reason})`,
-						description:
-							'Check the Base URL in the credential and that the service is reachable from the n8n server. Nothing was sent.',
+					throw new NodeApiError(node, { attempts: retry + 1 } as JsonObject, {
+						message: `Could not reach the Trading Service: ${outcome.reason}`,
+						description: `${outcome.detail} after ${retry + 1} attempts. Check the Base URL in the credential and that the service is reachable from the n8n server. Nothing was sent.`,
 						itemIndex: request.itemIndex,
 					});
 				}
@@ -236,21 +241,22 @@ export async function serviceRequest(
 						node,
 						request.writeName ?? 'request',
 						outcome.reason,
+						outcome.detail,
 						request.howToCheck ?? 'Check the account in the service',
 						request.itemIndex,
 					);
 				}
 				if (!retriesLeft) {
-					throw new NodeApiError(node, { reason: outcome.reason } as JsonObject, {
-						message: `The Trading Service kept failing (${outcome.reason})`,
-						description: `The request was tried ${retry + 1} times. The service may be down or overloaded; try again later.`,
+					throw new NodeApiError(node, { attempts: retry + 1 } as JsonObject, {
+						message: `The Trading Service kept failing: ${outcome.reason}`,
+						description: `${outcome.detail}; the request was tried ${retry + 1} times. The service may be down or overloaded; try again later.`,
 						itemIndex: request.itemIndex,
 					});
 				}
 				await sleep(backoffMs(policy, retry));
 				continue;
 			case 'http':
-				throw new NodeApiError(node, { reason: outcome.reason } as JsonObject, {
+				throw new NodeApiError(node, { status: outcome.status } as JsonObject, {
 					message: `The Trading Service answered ${outcome.reason}`,
 					description:
 						'Check the Base URL in the credential: it should be the service address without a path, e.g. http://127.0.0.1:8787.',
