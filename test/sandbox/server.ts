@@ -322,7 +322,7 @@ export class SandboxServer implements Sandbox {
 			if (size <= MAX_BODY_BYTES) chunks.push(c);
 		});
 		req.on('end', () => {
-			void this.handle(req, res, Buffer.concat(chunks).toString('utf8'), size > MAX_BODY_BYTES);
+			this.handle(req, res, Buffer.concat(chunks).toString('utf8'), size > MAX_BODY_BYTES).catch(() => req.socket.destroy());
 		});
 		req.on('error', () => undefined);
 	}
