@@ -1,0 +1,109 @@
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
+import { requestsTo, runTradingService } from '../../../helpers/node';
+
+const TRANSFER = '/api/v1/account/assetTransfer';
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.reset());
+
+const parameters = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'account',
+	operation: 'transferAsset',
+	fromAccountId: DEMO_ACCOUNTS.mainTrading,
+	toAccountId: DEMO_ACCOUNTS.subTrading,
+	coin: 'USDT',
+	quantity: '12.345678901234567890',
+	...overrides,
+});
+
+describe('Account > Transfer Asset', () => {
+	it('moves the exact decimal quantity, sent in the query string, and emits the response', async () => {
+		const fromBefore = sandbox.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT');
+		const run = await runTradingService(sandbox, { parameters: parameters() });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({ success: true, id: expect.any(String) });
+		expect(sandbox.ledger.transfers).toEqual([
+			expect.objectContaining({ fromAccountId: DEMO_ACCOUNTS.mainTrading, toAccountId: DEMO_ACCOUNTS.subTrading, coin: 'USDT', quantity: '12.34567890123456789' }),
+		]);
+		const [request] = requestsTo(sandbox, TRANSFER);
+		expect(request.method).toBe('POST');
+		expect(request.body).toBe('');
+		expect(request.query).toMatch(/^fromAccountId=10001&toAccountId=20001&coin=USDT&quantity=12\.345678901234567890&recvWindow=5000&timestamp=\d+&signature=/);
+		expect(sandbox.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).not.toBe(fromBefore);
+	});
+
+	it('the transfer shows up in the history of both accounts (flow type 51)', async () => {
+		await runTradingService(sandbox, { parameters: parameters({ quantity: '3' }) });
+		const now = Date.now();
+		const history = await runTradingService(sandbox, {
+			parameters: { resource: 'account', operation: 'getHistory', flowType: 51, accountType: 1, startTime: new Date(now - 60_000).toISOString(), endTime: new Date(now + 1000).toISOString() },
+		});
+		const changes = history.items.map((item) => [item.json.accountId, item.json.change, item.json.flowType]);
+		expect(changes).toEqual(expect.arrayContaining([
+			[DEMO_ACCOUNTS.mainTrading, '-3', 'USER_ACCOUNT_TRANSFER'],
+			[DEMO_ACCOUNTS.subTrading, '3', 'USER_ACCOUNT_TRANSFER'],
+		]));
+		expect(new Set(history.items.map((item) => item.json.created)).size).toBe(1);
+	});
+
+	it.each([
+		[{ fromAccountId: 'main' }, 'From Account ID'],
+		[{ fromAccountId: '={{ "" }}' }, 'From Account ID'],
+		[{ toAccountId: '123456789012345678901' }, 'To Account ID'],
+		[{ toAccountId: DEMO_ACCOUNTS.mainTrading }, 'To Account ID'],
+		[{ coin: '={{ "" }}' }, 'Coin'],
+		[{ coin: 'US DT' }, 'Coin'],
+		[{ quantity: '={{ "" }}' }, 'Quantity'],
+		[{ quantity: '0' }, 'Quantity'],
+		[{ quantity: '-1' }, 'Quantity'],
+		[{ quantity: '1e-7' }, 'Quantity'],
+		[{ quantity: '1,5' }, 'Quantity'],
+		[{ quantity: ' 1' }, 'Quantity'],
+		[{ quantity: 1e-7 }, 'Quantity'],
+	])('refuses %p naming %s, before any request', async (overrides, field) => {
+		const run = await runTradingService(sandbox, { parameters: parameters(overrides) });
+		expect(run.error?.message.startsWith(`${field}: `)).toBe(true);
+		expect(run.error?.description).toBeTruthy();
+		expect(sandbox.ledger.requests).toHaveLength(0);
+	});
+
+	it('an empty required field is refused by n8n itself, naming the parameter', async () => {
+		await expect(runTradingService(sandbox, { parameters: parameters({ coin: '' }) })).rejects.toThrow('Parameter "Coin" is required');
+		expect(sandbox.ledger.requests).toHaveLength(0);
+	});
+
+	it('accepts a quantity given as a plain JS number', async () => {
+		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '={{ 2.5 }}' }) });
+		expect(run.error).toBeUndefined();
+		expect(sandbox.ledger.transfers[0].quantity).toBe('2.5');
+	});
+
+	it.each(['dropAfter', 'dropBefore', 'http500'] as const)(
+		'is never retried when the outcome is unknown (%s): the error says so and how to check',
+		async (kind) => {
+			sandbox.setFaults({ rules: [{ kind, times: 1, path: TRANSFER }] });
+			const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }) });
+			expect(run.error?.message).toMatch(/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/);
+			expect(run.error?.description).toContain('Check the transfer history');
+			expect(requestsTo(sandbox, TRANSFER)).toHaveLength(1);
+			expect(sandbox.ledger.transfers).toHaveLength(kind === 'dropAfter' ? 1 : 0);
+		},
+	);
+
+	it('is retried after a 429, which proves nothing was done, and placed once', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 2, path: TRANSFER, retryAfterSeconds: 0 }] });
+		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }) });
+		expect(run.error).toBeUndefined();
+		expect(requestsTo(sandbox, TRANSFER).map((request) => request.status)).toEqual([429, 429, 200]);
+		expect(sandbox.ledger.transfers).toHaveLength(1);
+	});
+
+	it('a sub-account key may not transfer', async () => {
+		const run = await runTradingService(sandbox, { parameters: parameters(), key: DEMO_KEYS.sub });
+		expect(run.error?.message).toBe('The API key is not allowed to do this');
+	});
+});
