@@ -1,0 +1,150 @@
+import { deriveClientOrderId } from '../../../../nodes/TradingService/helpers/orders';
+import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
+import { NODE_NAME, requestsTo, runTradingService } from '../../../helpers/node';
+
+const NEW_ORDER = '/api/v1/spot/new/order';
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.reset());
+
+const limitOrder = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'create',
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	price: '50000.10',
+	quantity: '0.0100',
+	...overrides,
+});
+const marketOrder = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'create',
+	symbol: 'ETHUSDT',
+	side: 'BUY',
+	type: 'MARKET',
+	marketSizeIn: 'quantity',
+	quantity: '0.5',
+	...overrides,
+});
+
+describe('Order > Create', () => {
+	it('places a LIMIT order with GTC, the default STP mode and a generated client order ID', async () => {
+		const run = await runTradingService(sandbox, { parameters: limitOrder(), executionId: 'exec-1' });
+		expect(run.error).toBeUndefined();
+		const clientOrderId = deriveClientOrderId('exec-1', NODE_NAME, 0, 0);
+		expect(run.items[0].json).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000.1', timeInForce: 'GTC', clientOrderId, status: 'NEW' });
+		const [request] = requestsTo(sandbox, NEW_ORDER);
+		expect(request.query).toMatch(
+			new RegExp(`^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\\.0100&price=50000\\.10&newClientOrderId=${clientOrderId}&recvWindow=5000&timestamp=\\d+&signature=`),
+		);
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('places MARKET orders by quantity or by amount, with IOC', async () => {
+		const byQuantity = await runTradingService(sandbox, { parameters: marketOrder() });
+		expect(byQuantity.items[0].json).toMatchObject({ type: 'MARKET', timeInForce: 'IOC', status: 'FILLED', origQty: '0.5' });
+		const byAmount = await runTradingService(sandbox, { parameters: marketOrder({ marketSizeIn: 'amount', amount: '100', quantity: undefined }) });
+		expect(byAmount.error).toBeUndefined();
+		expect(requestsTo(sandbox, NEW_ORDER)[1].query).toMatch(/&amount=100&/);
+		expect(requestsTo(sandbox, NEW_ORDER)[1].query).not.toMatch(/quantity=/);
+	});
+
+	it('uses the client order ID, STP mode and receive window given', async () => {
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ newClientOrderId: 'row-42', stpMode: 'EXPIRE_MAKER', type: 'LIMIT_MAKER', options: { recvWindow: 20000 } }),
+		});
+		expect(run.items[0].json).toMatchObject({ clientOrderId: 'row-42', type: 'LIMIT_MAKER' });
+		expect(requestsTo(sandbox, NEW_ORDER)[0].query).toMatch(/stpMode=EXPIRE_MAKER&.*newClientOrderId=row-42&recvWindow=20000&timestamp=/);
+	});
+
+	it('a client order ID used before is reported as already placed, not placed twice', async () => {
+		await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-7' }) });
+		const again = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-7' }) });
+		expect(again.error).toBeUndefined();
+		expect(again.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: 'row-7', code: '-1149' });
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('after an unknown outcome, sends the same client order ID again: placed once, reported already placed', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
+		const run = await runTradingService(sandbox, { parameters: limitOrder(), executionId: 'exec-2' });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: deriveClientOrderId('exec-2', NODE_NAME, 0, 0) });
+		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(2);
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('after an unknown outcome where nothing was placed, the retry places the order once', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'http502', times: 1, path: NEW_ORDER }] });
+		const run = await runTradingService(sandbox, { parameters: limitOrder() });
+		expect(run.items[0].json).toMatchObject({ status: 'NEW' });
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('without a client order ID an unknown outcome is never retried', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ options: { generateClientOrderId: false } }) });
+		expect(run.error?.message).toMatch(/^Unknown outcome: the BUY LIMIT order for BTCUSDT may or may not have been executed/);
+		expect(run.error?.description).toContain('Check your open orders and trade history for BTCUSDT');
+		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('n8n Retry On Fail re-runs the node in the same execution: the order is not placed twice', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3, path: NEW_ORDER }] });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder(),
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true });
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('insufficient balance is reported with advice', async () => {
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ quantity: '1000000' }) });
+		expect(run.error?.message).toBe('The account balance is too low for this request');
+	});
+
+	it('a read-only key cannot place orders', async () => {
+		const run = await runTradingService(sandbox, { parameters: limitOrder(), key: DEMO_KEYS.readOnly });
+		expect(run.error?.message).toBe('The API key is not allowed to do this');
+		expect(sandbox.ledger.orders).toHaveLength(0);
+	});
+
+	describe('validates everything before sending, naming the field', () => {
+		it.each([
+			['Symbol', limitOrder({ symbol: 'btcusdt' })],
+			['Symbol', limitOrder({ symbol: 'BTC/USDT' })],
+			['Side', limitOrder({ side: 'HOLD' })],
+			['Type', limitOrder({ type: 'STOP' })],
+			['Price', limitOrder({ price: '={{ "" }}' })],
+			['Price', limitOrder({ price: 'abc' })],
+			['Price', limitOrder({ price: '0.0' })],
+			['Quantity', limitOrder({ quantity: '-0.1' })],
+			['Quantity', limitOrder({ quantity: '1e3' })],
+			['Time In Force', limitOrder({ timeInForce: 'IOC' })],
+			['Time In Force', marketOrder({ timeInForce: 'GTC' })],
+			['Quantity', marketOrder({ quantity: '={{ "" }}' })],
+			['Amount', marketOrder({ marketSizeIn: 'amount', amount: 'ten' })],
+			['Self-Trade Prevention', limitOrder({ stpMode: 'NONE' })],
+			['Client Order ID', limitOrder({ newClientOrderId: 'x'.repeat(256) })],
+			['Client Order ID', limitOrder({ newClientOrderId: 'has space' })],
+			['Receive Window (Ms)', limitOrder({ options: { recvWindow: 60001 } })],
+		])('%s (case %#)', async (field, parameters) => {
+			const run = await runTradingService(sandbox, { parameters });
+			expect(run.error?.message.startsWith(`${field}: `)).toBe(true);
+			expect(run.error?.description).toBeTruthy();
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it('accepts a 255-character client order ID', async () => {
+			const run = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'y'.repeat(255) }) });
+			expect(run.error).toBeUndefined();
+		});
+	});
+});
