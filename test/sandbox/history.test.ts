@@ -242,7 +242,7 @@ describe('seeding', () => {
 		const t1 = Date.now();
 		const a = sb.seedRecords(opts);
 		const seedMs = Date.now() - t1;
-		expect(seedMs).toBeLessThan(2000);
+		expect(seedMs).toBeLessThan(3000); // ~0.3-0.6 s alone; room for a loaded CI machine
 		expect(a).toHaveLength(100_000);
 		sb.reset();
 		const b = sb.seedRecords(opts);
