@@ -169,11 +169,20 @@ export async function withIdempotentRetry<T>(
 	}
 }
 
-/** The order fields as node parameters, shared by Create and the item mode of Create Many. */
-export function orderFieldProperties(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
-	const limitTypes = { ...show, type: ['LIMIT', 'LIMIT_MAKER'] };
-	const market = { ...show, type: ['MARKET'] };
-	return [
+/**
+ * The order fields as node parameters. `single` (Create) shows only what the chosen type takes.
+ * `perItem` (Create Many, fields mapped by expression) shows every field, all optional: the type
+ * varies by item, so which fields apply is checked per item when the node runs.
+ */
+export function orderFieldProperties(
+	show: NonNullable<IDisplayOptions['show']>,
+	layout: 'single' | 'perItem',
+): INodeProperties[] {
+	const single = layout === 'single';
+	const limitTypes = single ? { ...show, type: ['LIMIT', 'LIMIT_MAKER'] } : show;
+	const market = single ? { ...show, type: ['MARKET'] } : show;
+	const typeNote = single ? '' : ' Leave empty when the type does not take it.';
+	const common: INodeProperties[] = [
 		{
 			displayName: 'Symbol',
 			name: 'symbol',
@@ -211,72 +220,100 @@ export function orderFieldProperties(show: NonNullable<IDisplayOptions['show']>)
 			displayName: 'Price',
 			name: 'price',
 			type: 'string',
-			required: true,
+			required: single,
 			default: '',
 			placeholder: 'e.g. 50000.5',
-			description: 'Limit price in the quote coin, as a decimal string',
+			description: `Limit price in the quote coin, as a decimal string; LIMIT and LIMIT_MAKER only.${typeNote}`,
 			displayOptions: { show: limitTypes },
 		},
 		{
 			displayName: 'Quantity',
 			name: 'quantity',
 			type: 'string',
-			required: true,
+			required: single,
 			default: '',
 			placeholder: 'e.g. 0.01',
-			description: 'Order size in the base coin, as a decimal string',
+			description: `Order size in the base coin, as a decimal string.${single ? '' : ' MARKET orders take Quantity or Amount.'}`,
 			displayOptions: { show: limitTypes },
 		},
-		{
-			displayName: 'Market Order Size In',
-			name: 'marketSizeIn',
-			type: 'options',
-			default: 'quantity',
-			options: [
-				{ name: 'Quantity (Base Coin)', value: 'quantity' },
-				{ name: 'Amount (Quote Coin Cash)', value: 'amount' },
-			],
-			description: 'Whether the market order size is a quantity of the base coin or an amount of cash',
-			displayOptions: { show: market },
-		},
-		{
-			displayName: 'Quantity',
-			name: 'quantity',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 0.01',
-			description: 'Order size in the base coin, as a decimal string',
-			displayOptions: { show: { ...market, marketSizeIn: ['quantity'] } },
-		},
-		{
-			displayName: 'Amount',
-			name: 'amount',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 100',
-			description: 'Cash to spend in the quote coin, as a decimal string',
-			displayOptions: { show: { ...market, marketSizeIn: ['amount'] } },
-		},
-		{
-			displayName: 'Time In Force',
-			name: 'timeInForce',
-			type: 'options',
-			default: 'GTC',
-			options: [{ name: 'Good Till Cancelled (GTC)', value: 'GTC' }],
-			description: 'Limit and limit maker orders are good till cancelled',
-			displayOptions: { show: limitTypes },
-		},
-		{
-			displayName: 'Time In Force',
-			name: 'timeInForce',
-			type: 'options',
-			default: 'IOC',
-			options: [{ name: 'Immediate or Cancel (IOC)', value: 'IOC' }],
-			description: 'Market orders are immediate or cancel',
-			displayOptions: { show: market },
-		},
+	];
+	const marketSize: INodeProperties[] = single
+		? [
+				{
+					displayName: 'Market Order Size In',
+					name: 'marketSizeIn',
+					type: 'options',
+					default: 'quantity',
+					options: [
+						{ name: 'Quantity (Base Coin)', value: 'quantity' },
+						{ name: 'Amount (Quote Coin Cash)', value: 'amount' },
+					],
+					description: 'Whether the market order size is a quantity of the base coin or an amount of cash',
+					displayOptions: { show: market },
+				},
+				{
+					displayName: 'Quantity',
+					name: 'quantity',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: 'e.g. 0.01',
+					description: 'Order size in the base coin, as a decimal string',
+					displayOptions: { show: { ...market, marketSizeIn: ['quantity'] } },
+				},
+				{
+					displayName: 'Amount',
+					name: 'amount',
+					type: 'string',
+					required: true,
+					default: '',
+					placeholder: 'e.g. 100',
+					description: 'Cash to spend in the quote coin, as a decimal string',
+					displayOptions: { show: { ...market, marketSizeIn: ['amount'] } },
+				},
+				{
+					displayName: 'Time In Force',
+					name: 'timeInForce',
+					type: 'options',
+					default: 'GTC',
+					options: [{ name: 'Good Till Cancelled (GTC)', value: 'GTC' }],
+					description: 'Limit and limit maker orders are good till cancelled',
+					displayOptions: { show: limitTypes },
+				},
+				{
+					displayName: 'Time In Force',
+					name: 'timeInForce',
+					type: 'options',
+					default: 'IOC',
+					options: [{ name: 'Immediate or Cancel (IOC)', value: 'IOC' }],
+					description: 'Market orders are immediate or cancel',
+					displayOptions: { show: market },
+				},
+			]
+		: [
+				{
+					displayName: 'Amount',
+					name: 'amount',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 100',
+					description: `Cash to spend in the quote coin, as a decimal string; MARKET orders only, instead of Quantity.${typeNote}`,
+					displayOptions: { show },
+				},
+				{
+					displayName: 'Time In Force',
+					name: 'timeInForce',
+					type: 'options',
+					default: '',
+					options: [
+						{ name: 'Default for the Type', value: '', description: 'GTC for LIMIT and LIMIT_MAKER, IOC for MARKET' },
+						{ name: 'Good Till Cancelled (GTC)', value: 'GTC', description: 'LIMIT and LIMIT_MAKER only' },
+						{ name: 'Immediate or Cancel (IOC)', value: 'IOC', description: 'MARKET only' },
+					],
+					displayOptions: { show },
+				},
+			];
+	const identity: INodeProperties[] = [
 		{
 			displayName: 'Client Order ID',
 			name: 'newClientOrderId',
@@ -299,10 +336,14 @@ export function orderFieldProperties(show: NonNullable<IDisplayOptions['show']>)
 			displayOptions: { show },
 		},
 	];
+	return [...common, ...marketSize, ...identity];
 }
 
-/** Reads the order fields of one item from the node parameters (Create, and Create Many item mode). */
-export function readOrderParameters(getParameter: (name: string, fallback: unknown) => unknown): IDataObject {
+/** Reads the order fields of one item from the node parameters, as laid out by `orderFieldProperties`. */
+export function readOrderParameters(
+	getParameter: (name: string, fallback: unknown) => unknown,
+	layout: 'single' | 'perItem',
+): IDataObject {
 	const type = getParameter('type', 'LIMIT');
 	const raw: IDataObject = {
 		symbol: getParameter('symbol', '') as string,
@@ -312,7 +353,12 @@ export function readOrderParameters(getParameter: (name: string, fallback: unkno
 		newClientOrderId: getParameter('newClientOrderId', '') as string,
 		stpMode: getParameter('stpMode', DEFAULT_STP_MODE) as string,
 	};
-	if (type === 'MARKET') {
+	if (layout === 'perItem') {
+		// Every field is read, so a value the type does not take is refused, not dropped.
+		raw.price = getParameter('price', '') as string;
+		raw.quantity = getParameter('quantity', '') as string;
+		raw.amount = getParameter('amount', '') as string;
+	} else if (type === 'MARKET') {
 		const sizeIn = getParameter('marketSizeIn', 'quantity');
 		if (sizeIn === 'amount') raw.amount = getParameter('amount', '') as string;
 		else raw.quantity = getParameter('quantity', '') as string;

@@ -46,7 +46,7 @@ export const description: INodeProperties[] = [
 			'Orders are grouped by symbol and sent 20 per request; each order comes out as its own item',
 		displayOptions: { show: showFor },
 	},
-	...orderFieldProperties({ ...showFor, inputMode: ['items'] }),
+	...orderFieldProperties({ ...showFor, inputMode: ['items'] }, 'perItem'),
 	{
 		displayName: 'Orders (JSON)',
 		name: 'ordersJson',
@@ -90,7 +90,7 @@ interface BatchResultEntry {
 function readOrdersOfItem(context: IExecuteFunctions, itemIndex: number, inputMode: string): OrderParams[] {
 	const node = context.getNode();
 	if (inputMode === 'items') {
-		const raw = readOrderParameters((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
+		const raw = readOrderParameters((name, fallback) => context.getNodeParameter(name, itemIndex, fallback), 'perItem');
 		return [validateOrder(node, raw, parameterLabel, itemIndex)];
 	}
 	let value = context.getNodeParameter('ordersJson', itemIndex);

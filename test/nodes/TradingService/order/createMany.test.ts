@@ -1,0 +1,205 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { deriveClientOrderId } from '../../../../nodes/TradingService/helpers/orders';
+import { startSandbox, type Sandbox } from '../../../sandbox';
+import { NODE_NAME, requestsTo, runTradingService } from '../../../helpers/node';
+
+const BATCH = '/api/v1/spot/batchOrders';
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ rateLimit: false });
+});
+afterAll(async () => sandbox.stop());
+beforeEach(() => sandbox.reset());
+
+/** Item mode: every order field mapped from the input item by expression. */
+const fromItems = (options: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'createMany',
+	inputMode: 'items',
+	symbol: '={{ $json.symbol }}',
+	side: '={{ $json.side }}',
+	type: '={{ $json.type }}',
+	price: '={{ $json.price }}',
+	quantity: '={{ $json.quantity }}',
+	newClientOrderId: '={{ $json.clientOrderId ?? "" }}',
+	options,
+});
+
+function orderItems(count: number, symbolOf: (index: number) => string = () => 'BTCUSDT'): INodeExecutionData[] {
+	return Array.from({ length: count }, (_, index) => ({
+		json: { symbol: symbolOf(index), side: 'BUY', type: 'LIMIT', price: `${100 + index}.5`, quantity: '0.001' },
+	}));
+}
+
+function batchBodies(): Array<Array<Record<string, string>>> {
+	return requestsTo(sandbox, BATCH).map((request) => JSON.parse(request.body));
+}
+
+describe('Order > Create Many', () => {
+	it('groups 45 orders of two symbols into batches of at most 20, one item per order, paired to its input', async () => {
+		const symbolOf = (index: number) => (index % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT');
+		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(45, symbolOf), executionId: 'exec-45' });
+		expect(run.error).toBeUndefined();
+		// 30 BTCUSDT (20 + 10) and 15 ETHUSDT: three requests, each of one symbol.
+		const bodies = batchBodies();
+		expect(bodies.map((body) => [body[0].symbol, body.length])).toEqual([['ETHUSDT', 15], ['BTCUSDT', 20], ['BTCUSDT', 10]]);
+		for (const body of bodies) expect(new Set(body.map((order) => order.symbol)).size).toBe(1);
+		expect(run.items).toHaveLength(45);
+		run.items.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			expect(item.json).toMatchObject({ success: true, code: 0, symbol: symbolOf(index), clientOrderId: deriveClientOrderId('exec-45', NODE_NAME, index, 0) });
+			expect((item.json.order as Record<string, string>).price).toBe(`${100 + index}.5`);
+		});
+		expect(sandbox.ledger.orders).toHaveLength(45);
+		expect(bodies[0][0]).toEqual({
+			symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.001', price: '100.5',
+			newClientOrderId: deriveClientOrderId('exec-45', NODE_NAME, 0, 0),
+		});
+	});
+
+	it('item mode: the type varies per item, each item gives only the fields its type takes', async () => {
+		const parameters = { ...fromItems(), amount: '={{ $json.amount ?? "" }}' };
+		const inputItems = [
+			{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.01' } },
+			{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '50' } },
+			{ json: { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.001' } },
+		];
+		const run = await runTradingService(sandbox, { parameters, inputItems });
+		expect(run.error).toBeUndefined();
+		expect(batchBodies()[0].map((order) => [order.type, order.timeInForce, order.price, order.quantity, order.amount])).toEqual([
+			['LIMIT', 'GTC', '100', '0.01', undefined],
+			['MARKET', 'IOC', undefined, undefined, '50'],
+			['MARKET', 'IOC', undefined, '0.001', undefined],
+		]);
+		const bad = await runTradingService(sandbox, { parameters, inputItems: [{ json: { ...inputItems[1].json, price: '1' } }] });
+		expect(bad.error?.message).toBe('Price: is not used by MARKET orders');
+	});
+
+	it('1,000 input items become 50 requests', async () => {
+		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(1000, (index) => (index < 500 ? 'BTCUSDT' : 'SOLUSDT')) });
+		expect(run.items).toHaveLength(1000);
+		expect(requestsTo(sandbox, BATCH)).toHaveLength(50);
+		expect(sandbox.ledger.orders).toHaveLength(1000);
+	});
+
+	it('partial failure: rejected orders come out with success false and their code, the rest are placed', async () => {
+		const items = orderItems(4);
+		items[1].json.quantity = '1000000'; // more than the balance
+		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.success)).toEqual([true, false, true, true]);
+		expect(run.items[1].json).toMatchObject({ success: false, code: 401, order: null, msg: expect.stringContaining('Create order failed') });
+		expect(run.items[1].pairedItem).toEqual({ item: 1 });
+		expect(sandbox.ledger.orders).toHaveLength(3);
+	});
+
+	it('Fail on Any Rejected Order stops before the next batch', async () => {
+		const items = orderItems(25);
+		items[3].json.quantity = '1000000';
+		const run = await runTradingService(sandbox, { parameters: fromItems({ failOnRejected: true }), inputItems: items });
+		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected: Create order failed/);
+		expect(run.error?.description).toContain('no further batches were sent (1 left)');
+		expect(run.error?.description).toContain('19 order(s) were placed');
+		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
+	});
+
+	it('re-running the same execution (n8n retry) places nothing twice: every order reported already placed', async () => {
+		const items = orderItems(30);
+		await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, executionId: 'exec-rerun' });
+		const again = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, executionId: 'exec-rerun' });
+		expect(again.items).toHaveLength(30);
+		expect(again.items.every((item) => item.json.success === true && item.json.alreadyPlaced === true)).toBe(true);
+		expect(sandbox.ledger.orders).toHaveLength(30);
+		// A new execution is a new set of orders.
+		await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, executionId: 'exec-next' });
+		expect(sandbox.ledger.orders).toHaveLength(60);
+	});
+
+	it('a batch whose outcome is unknown is sent again with the same IDs: no duplicates, nothing lost', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }, { kind: 'http503', times: 1, path: BATCH }] });
+		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
+		expect(run.error).toBeUndefined();
+		expect(run.items.every((item) => item.json.alreadyPlaced === true)).toBe(true);
+		expect(requestsTo(sandbox, BATCH)).toHaveLength(3);
+		expect(sandbox.ledger.orders).toHaveLength(20);
+	});
+
+	it('without client order IDs, a batch whose outcome is unknown is reported, never resent', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
+		const run = await runTradingService(sandbox, { parameters: fromItems({ generateClientOrderId: false }), inputItems: orderItems(5) });
+		expect(run.error?.message).toMatch(/^Unknown outcome: the batch of 5 BTCUSDT orders may or may not have been executed/);
+		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
+	});
+
+	it('JSON mode: orders of each item pooled, grouped and paired back', async () => {
+		const run = await runTradingService(sandbox, {
+			parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson: '={{ JSON.stringify($json.orders) }}' },
+			inputItems: [
+				{ json: { orders: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.01' }, { symbol: 'ETHUSDT', side: 'SELL', type: 'MARKET', quantity: 0.5 }] } },
+				{ json: { orders: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '10', newClientOrderId: 'mine-1' }] } },
+			],
+			executionId: 'exec-json',
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => [item.json.symbol, item.pairedItem])).toEqual([
+			['BTCUSDT', { item: 0 }],
+			['ETHUSDT', { item: 0 }],
+			['BTCUSDT', { item: 1 }],
+		]);
+		expect(run.items[1].json.clientOrderId).toBe(deriveClientOrderId('exec-json', NODE_NAME, 0, 1));
+		expect(run.items[2].json.clientOrderId).toBe('mine-1');
+		expect(batchBodies().map((body) => body.length)).toEqual([2, 1]);
+		expect(batchBodies()[1][0].quantity).toBe('0.5');
+	});
+
+	describe('validation, before any request', () => {
+		const jsonRun = (ordersJson: unknown) =>
+			runTradingService(sandbox, { parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson } });
+
+		it.each([
+			['{"symbol": "BTCUSDT"}', 'Orders (JSON): is not an array'],
+			['[{"symbol": "BTCUSDT"', 'Orders (JSON): is not valid JSON'],
+			['[1]', 'Orders (JSON)[0]: is not an object'],
+			['[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"1"}]', 'Orders (JSON)[0].price: is required for LIMIT orders'],
+			['[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","amount":"2"}]', 'Orders (JSON)[0].amount: MARKET orders take Quantity or Amount, not both'],
+			['[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","qty":"2"}]', 'Orders (JSON)[0].qty: is not an order field'],
+			['[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","price":"2"}]', 'Orders (JSON)[0].price: is not used by MARKET orders'],
+		])('%s', async (ordersJson, message) => {
+			const run = await jsonRun(ordersJson);
+			expect(run.error?.message.startsWith(message)).toBe(true);
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it('one bad item stops the run before anything is sent', async () => {
+			const items = orderItems(30);
+			items[29].json.price = '1,5';
+			const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
+			expect(run.error?.message.startsWith('Price: ')).toBe(true);
+			expect((run.error?.context as { itemIndex?: number })?.itemIndex).toBe(29);
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it('the same client order ID twice in one run is refused', async () => {
+			const items = orderItems(3);
+			items[0].json.clientOrderId = 'dup';
+			items[2].json.clientOrderId = 'dup';
+			const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
+			expect(run.error?.message).toBe('Client Order ID: "dup" is used by more than one order (items 0 and 2)');
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it('with continue on fail, bad items become error items and the good ones are placed', async () => {
+			const items = orderItems(3);
+			items[1].json.side = 'HODL';
+			const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, continueOnFail: true });
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => [item.pairedItem, item.json.success ?? item.json.error])).toEqual([
+				[{ item: 0 }, true],
+				[{ item: 1 }, 'Side: "HODL" is not allowed'],
+				[{ item: 2 }, true],
+			]);
+			expect(sandbox.ledger.orders).toHaveLength(2);
+		});
+	});
+});
