@@ -1,0 +1,158 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { ACCOUNT_TYPES, FLOW_TYPE_VALUES, FLOW_TYPES } from './constants';
+import { EVENTS_WITH_DIRECTION } from './trigger/filters';
+import { DEFAULT_LATE_WINDOW_MINUTES, MAX_LATE_WINDOW_MINUTES, pollTradingService } from './trigger/poll';
+
+/** What each event is called in the trigger, by flow type. */
+const EVENT_NAMES: Record<number, string> = {
+	[FLOW_TYPE_VALUES.trade]: 'Trade',
+	[FLOW_TYPE_VALUES.fee]: 'Trading Fee',
+	[FLOW_TYPE_VALUES.fundingFee]: 'Funding Fee Charged',
+	[FLOW_TYPE_VALUES.transfer]: 'Transfer Between Accounts',
+	[FLOW_TYPE_VALUES.custodyDeposit]: 'Custody Deposit',
+	[FLOW_TYPE_VALUES.custodyWithdraw]: 'Custody Withdrawal',
+	[FLOW_TYPE_VALUES.fiatDeposit]: 'Fiat Deposit',
+	[FLOW_TYPE_VALUES.fiatWithdraw]: 'Fiat Withdrawal',
+};
+
+const EVENT_DETAILS: Record<number, string> = {
+	[FLOW_TYPE_VALUES.trade]: 'A trade fill: one record per coin that moved',
+	[FLOW_TYPE_VALUES.fee]: 'A trading fee taken from the account',
+	[FLOW_TYPE_VALUES.fundingFee]: 'A funding fee settled on a contract position, paid or received (see Direction)',
+	[FLOW_TYPE_VALUES.transfer]: 'A transfer between your accounts (see Direction)',
+	[FLOW_TYPE_VALUES.custodyDeposit]: 'A deposit into the custody account',
+	[FLOW_TYPE_VALUES.custodyWithdraw]: 'A withdrawal from the custody account',
+	[FLOW_TYPE_VALUES.fiatDeposit]: 'A deposit into the fiat account',
+	[FLOW_TYPE_VALUES.fiatWithdraw]: 'A withdrawal from the fiat account',
+};
+
+const eventOptions = FLOW_TYPES.map((flowType) => ({
+	name: EVENT_NAMES[flowType.value] ?? flowType.displayName,
+	value: flowType.value,
+	description: `${EVENT_DETAILS[flowType.value] ?? flowType.displayName}. Flow type ${flowType.value} (${flowType.specName}); kept for ${flowType.retentionDays} days.`,
+})).sort((a, b) => a.name.localeCompare(b.name));
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Fires once for every new record of the chosen kind in the account history, oldest first. The first poll after activation only remembers what already exists; use Fetch Test Event to see the latest record.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		required: true,
+		default: 32,
+		options: eventOptions,
+		description: 'Which kind of account history record starts the workflow',
+	},
+	{
+		displayName: 'Account Type',
+		name: 'accountType',
+		type: 'options',
+		default: 0,
+		options: [
+			{ name: 'Any', value: 0, description: 'Do not filter by account type' },
+			...ACCOUNT_TYPES.map((accountType) => ({ name: accountType.displayName, value: accountType.value })),
+		],
+		description:
+			'Only records of this kind of account. Custody account records need a master-account API key.',
+	},
+	{
+		displayName: 'Direction',
+		name: 'direction',
+		type: 'options',
+		default: 'both',
+		options: [
+			{
+				name: 'Both',
+				value: 'both',
+				description:
+					'Every record. A transfer between two of your accounts shows up twice with a master key: once per account.',
+			},
+			{ name: 'Incoming', value: 'incoming', description: 'Only credits: records with a positive change' },
+			{ name: 'Outgoing', value: 'outgoing', description: 'Only debits: records with a negative change' },
+		],
+		description: 'Whether money came in, went out, or either',
+		displayOptions: { show: { event: EVENTS_WITH_DIRECTION } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Coin',
+				name: 'coin',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. USDT',
+				description:
+					'Only records whose coin is exactly this. The match is exact and case-sensitive: "usdt" does not match USDT.',
+			},
+			{
+				displayName: 'Symbol',
+				name: 'symbol',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. BTCUSDT-PERPETUAL',
+				description:
+					'Only records whose symbol is exactly this (exact, case-sensitive). Funding fee records carry a symbol; records without one never match.',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Late Records Window (Minutes)',
+				name: 'lateWindowMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: MAX_LATE_WINDOW_MINUTES },
+				default: DEFAULT_LATE_WINDOW_MINUTES,
+				description:
+					'How far behind the newest record each poll looks again, for records the service lists late. A record that shows up later than this after its time is not emitted.',
+			},
+		],
+	},
+];
+
+export class TradingServiceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Trading Service Trigger',
+		name: 'tradingServiceTrigger',
+		icon: { light: 'file:tradingService.svg', dark: 'file:tradingService.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
+		description:
+			'Starts the workflow when funding fees, transfers, deposits, withdrawals, trades or fees appear in the Trading Service account history',
+		defaults: { name: 'Trading Service Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'tradingServiceApi', required: true }],
+		properties,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollTradingService.call(this);
+	}
+}
