@@ -60,6 +60,24 @@ export class TradingServiceApi implements ICredentialType {
 			description:
 				'How long after its timestamp the service may still accept a request. The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
 		},
+		{
+			displayName: 'Weight Budget',
+			name: 'weightBudget',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Most request weight the service allows this key per window (history requests weigh 5, others 1). The node then paces its requests to stay under it. 0 leaves pacing to the service: requests answered 429 wait for Retry-After.',
+		},
+		{
+			displayName: 'Weight Window (Seconds)',
+			name: 'weightWindowSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 60,
+			description: 'The window the Weight Budget applies to',
+			displayOptions: { hide: { weightBudget: [0] } },
+		},
 	];
 
 	async authenticate(

@@ -1,6 +1,6 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
 
-import { DAY_MS, ENDPOINTS, LIMITS, findFlowType } from '../constants';
+import { DAY_MS, ENDPOINTS, LIMITS, WEIGHTS, findFlowType } from '../constants';
 import { serviceRequest, type TransportContext } from '../transport';
 import { inputError } from './validation';
 
@@ -96,6 +96,7 @@ export async function fetchHistoryPage(
 		path: ENDPOINTS.history,
 		qs,
 		kind: 'read',
+		weight: WEIGHTS.history,
 		itemIndex,
 	});
 	if (!Array.isArray(body)) throw unexpectedResponse(this.getNode(), body, itemIndex);

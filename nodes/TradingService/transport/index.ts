@@ -10,8 +10,9 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, ENDPOINTS } from '../constants';
+import { CREDENTIAL_TYPE, ENDPOINTS, WEIGHTS } from '../constants';
 import { outcomeUnknownError, rejectionError, toNodeError, type ServiceRejection } from './errors';
+import { limiterFor, type WeightLimiter } from './pacing';
 
 export {
 	isOutcomeUnknown,
@@ -36,6 +37,8 @@ export interface ServiceRequest {
 	 * reported, never guessed.
 	 */
 	kind: 'read' | 'write';
+	/** The endpoint's request weight (spec §8); 1 when the spec gives none. */
+	weight?: number;
 	itemIndex?: number;
 	/** For writes: what the user would be told may have happened ("transfer", "batch of 20 orders"). */
 	writeName?: string;
@@ -143,7 +146,9 @@ async function attempt(
 	context: TransportContext,
 	request: ServiceRequest,
 	policy: RetryPolicy,
+	limiter: WeightLimiter | undefined,
 ): Promise<{ body: unknown } | AttemptFailure> {
+	await limiter?.acquire(request.weight ?? WEIGHTS.default);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: request.path,
@@ -205,8 +210,15 @@ export async function serviceRequest(
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<unknown> {
 	const node = this.getNode();
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const limiter = limiterFor(
+		String(credentials.baseUrl ?? ''),
+		String(credentials.apiKey ?? ''),
+		Number(credentials.weightBudget ?? 0),
+		Number(credentials.weightWindowSeconds ?? 60),
+	);
 	for (let retry = 0; ; retry++) {
-		const outcome = await attempt(this, request, policy);
+		const outcome = await attempt(this, request, policy, limiter);
 		if ('body' in outcome) return outcome.body;
 
 		const retriesLeft = retry < policy.maxRetries;

@@ -8,7 +8,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { ENDPOINTS, ERROR_CODES, LIMITS } from '../../constants';
+import { ENDPOINTS, ERROR_CODES, LIMITS, WEIGHTS } from '../../constants';
 import {
 	deriveClientOrderId,
 	orderFieldProperties,
@@ -214,6 +214,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 						qs,
 						body: batch.map((entry) => entry.order),
 						kind: 'write',
+						weight: WEIGHTS.batchOrders,
 						itemIndex,
 						writeName: `batch of ${batch.length} ${batch[0].order.symbol} orders`,
 						howToCheck: `Check your open orders and trade history for ${batch[0].order.symbol}`,
