@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../nodes/TradingService/constants';
-import { MAX_REMEMBERED_IDS } from '../../nodes/TradingService/trigger/state';
+import { MAX_REMEMBERED_IDS, trimSeen } from '../../nodes/TradingService/trigger/state';
 import { runWorkflow } from '../harness/workflow';
 import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type Sandbox } from '../sandbox';
 import {
@@ -228,6 +228,27 @@ describe('new records between polls', () => {
 			{ accountId: CONTRACT, flowTypeValue: 32, change: '-2', created: String(now - 50) },
 		]);
 		expect(ids(await runner.poll())).toEqual([late.id, newer.id]);
+	});
+
+	it('takes the 500 records the service returns of a millisecond holding more, and goes on instead of failing every poll', async () => {
+		fundingFees(MINUTE);
+		const runner = triggerRunner(sandbox);
+		await runner.poll();
+		const at = sandbox.now() - 2000;
+		const crowded = fundingFeesAt(at, 600);
+		const [older] = fundingFees(10_000);
+
+		const poll = await runner.poll();
+		expect(poll.error).toBeUndefined();
+		// The service lists a millisecond newest id first and never past 500 of them.
+		const reachable = crowded.slice(100).map((record) => record.id);
+		expect(ids(poll)).toEqual([older.id, ...reachable]);
+
+		const idle = await runner.poll();
+		expect(idle.error).toBeUndefined();
+		expect(idle.emitted).toBeNull();
+		const [next] = fundingFees(500);
+		expect(ids(await runner.poll())).toEqual([next.id]);
 	});
 
 	it('picks up after a restart from the state n8n saved (JSON)', async () => {
@@ -493,5 +514,19 @@ describe('poll time budget', () => {
 		const idle = await pollCounting(sandbox, runner);
 		expect(idle.emitted).toBeNull();
 		expect(idle.requests).toHaveLength(1);
+	});
+});
+
+describe('remembered ids', () => {
+	it('drop whole milliseconds, oldest first, moving the floor past them, and never the watermark millisecond', () => {
+		const seen = { '100': ['a', 'b'], '105': ['c'], '110': ['d', 'e'], '120': ['f', 'g', 'h'] };
+		expect(trimSeen(seen, 90, 95, 120, 5)).toEqual({ seen: { '110': ['d', 'e'], '120': ['f', 'g', 'h'] }, floor: 106 });
+		expect(trimSeen(seen, 90, 95, 120, 1)).toEqual({ seen: { '120': ['f', 'g', 'h'] }, floor: 111 });
+		expect(trimSeen(seen, 90, 104, 120, 100)).toEqual({
+			seen: { '105': ['c'], '110': ['d', 'e'], '120': ['f', 'g', 'h'] },
+			floor: 104,
+		});
+		// The floor never moves back.
+		expect(trimSeen(seen, 111, 50, 120, 100).floor).toBe(111);
 	});
 });

@@ -127,8 +127,10 @@ function knownAt(entries: Array<[number, string[]]>): Record<string, string[]> {
 	return known;
 }
 
-function warnOverfull(context: IPollFunctions, walk: WalkResult): void {
+/** Logs the milliseconds that held more records than the service can return, when they held new ones. */
+function warnOverfull(context: IPollFunctions, walk: WalkResult, fresh: HistoryRecord[]): void {
 	for (const created of walk.overfullMilliseconds) {
+		if (!fresh.some((record) => Number(record.created) === created)) continue;
 		context.logger.warn(
 			`Trading Service Trigger: more than ${LIMITS.historyPageSize} records share the millisecond ${created} (${new Date(created).toISOString()}); the service returns at most ${LIMITS.historyPageSize} of them, so any beyond that cannot be read`,
 		);
@@ -199,13 +201,13 @@ async function catchUp(
 		if (pending.to >= startTime) {
 			resumed = true;
 			const walk = await walkHistory.call(this, { ...base, startTime, endTime: pending.to }, { deadline });
-			warnOverfull(this, walk);
 			for (const record of walk.records) {
 				take(
 					record,
 					!groupsHave(pending.known, record.created, record.id) && !groupsHave(state.seen, record.created, record.id),
 				);
 			}
+			warnOverfull(this, walk, fresh);
 			if (walk.resumeTo !== undefined) {
 				const to = walk.resumeTo;
 				resume = {
@@ -231,9 +233,9 @@ async function catchUp(
 		const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
 		const query: HistoryQuery = { ...base, startTime, endTime };
 		const walk = await walkHistory.call(this, query, { stopBelow: state.watermark ?? undefined, deadline });
-		warnOverfull(this, walk);
 		// The range starts at the floor, and every record read at or above the floor is in `seen`.
 		for (const record of walk.records) take(record, !groupsHave(state.seen, record.created, record.id));
+		warnOverfull(this, walk, fresh);
 		if (walk.resumeTo !== undefined) {
 			const from = state.watermark === null ? startTime : Math.max(state.watermark, startTime);
 			const to = walk.resumeTo;
