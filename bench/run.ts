@@ -1,0 +1,333 @@
+/**
+ * npm run bench — benchmarks of the Trading Service node against the sandbox on loopback.
+ * Every comparison is measured side by side in one run; figures are medians of several
+ * repetitions. See bench/README.md for what is compared and the last recorded figures.
+ *
+ * Environment: BENCH_REPS (default 7) repetitions for benches 1 and 2; BENCH_HISTORY_REPS
+ * (default 3) child runs for bench 3; BENCH_ONLY=1,2,3,4 to run a subset.
+ */
+import './preload';
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { requestsTo } from '../test/helpers/node';
+import { DEMO_KEYS, startSandbox, type Sandbox } from '../test/sandbox';
+import { BareClient } from './bareClient';
+import { runFloorNode, runNode } from './nodeRun';
+import { fmtBytes, fmtMs, median, printTable, timed, type Row } from './stats';
+
+const HISTORY = '/api/v1/account/balanceFlow';
+const BATCH = '/api/v1/spot/batchOrders';
+const SINGLE = '/api/v1/spot/new/order';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const REPS = Number(process.env.BENCH_REPS ?? 7);
+const HISTORY_REPS = Number(process.env.BENCH_HISTORY_REPS ?? 3);
+const ONLY = (process.env.BENCH_ONLY ?? '1,2,3,4').split(',').map((part) => part.trim());
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function verdict(met: boolean): Row['verdict'] {
+	return met ? 'met' : 'NOT MET';
+}
+
+// ------------------------------------------------------------------ 1. node overhead
+
+interface OverheadFigures {
+	nodeMs: number;
+	bareMs: number;
+	keepAliveMs: number;
+	floorMs: number;
+	nodeRequests: number;
+	bareRequests: number;
+}
+
+/**
+ * N history calls (limit 50, the same 50 records each) three ways, alternating which goes first:
+ * the node (one workflow run with N input items, one request per item) and the bare client with
+ * the same connection policy as n8n (new connection per call), plus the bare client with
+ * keep-alive for reference. Returns medians.
+ */
+async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, reps: number): Promise<OverheadFigures> {
+	const LIMIT = 50;
+	sandbox.reset();
+	sandbox.setFaults({ latencyMs });
+	const now = Date.now();
+	sandbox.seedRecords({ flowType: 32, count: 2000, startTime: now - 2 * HOUR, endTime: now - 60_000, seed: 7 });
+	const startTime = now - 3 * HOUR;
+	const endTime = now;
+
+	const parameters = {
+		resource: 'account',
+		operation: 'getHistory',
+		flowType: 32,
+		startTime: new Date(startTime).toISOString(),
+		endTime: new Date(endTime).toISOString(),
+		returnAll: false,
+		limit: LIMIT,
+	};
+	const inputItems = Array.from({ length: N }, () => ({ json: {} }));
+	const viaNode = async () => {
+		const before = sandbox.ledger.requests.length;
+		const run = await runNode(sandbox, parameters, inputItems);
+		if (run.error) throw run.error;
+		if (run.items.length !== N * LIMIT) throw new Error(`node returned ${run.items.length} records`);
+		return sandbox.ledger.requests.length - before;
+	};
+	const floorQuery = { startTime: String(startTime), endTime: String(endTime), limit: String(LIMIT), flowType: 32 };
+	const viaFloor = async () => {
+		const run = await runFloorNode(sandbox, floorQuery, inputItems);
+		if (run.error) throw run.error;
+		if (run.items.length !== N * LIMIT) throw new Error(`floor node returned ${run.items.length} records`);
+	};
+	const bareParams: Array<[string, string | number]> = [
+		['startTime', String(startTime)],
+		['endTime', String(endTime)],
+		['limit', String(LIMIT)],
+		['flowType', 32],
+	];
+	const credentials = { apiKey: DEMO_KEYS.master.apiKey, secret: DEMO_KEYS.master.secret, baseUrl: sandbox.baseUrl };
+	const bareWith = (client: BareClient) => async () => {
+		const before = sandbox.ledger.requests.length;
+		for (let call = 0; call < N; call++) {
+			const response = await client.signed('GET', HISTORY, bareParams);
+			if (response.status !== 200 || !Array.isArray(response.body) || response.body.length !== LIMIT) {
+				throw new Error(`bare call failed: ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
+			}
+		}
+		return sandbox.ledger.requests.length - before;
+	};
+	const bare = new BareClient(credentials);
+	const bareKeepAlive = new BareClient(credentials, { keepAlive: true });
+
+	const nodeMs: number[] = [];
+	const bareMs: number[] = [];
+	const keepAliveMs: number[] = [];
+	const floorMs: number[] = [];
+	let nodeRequests = 0;
+	let bareRequests = 0;
+	const warmUps = 2;
+	for (let rep = 0; rep < warmUps + reps; rep++) {
+		// Alternate which side goes first so drift (GC, CPU frequency) hits both alike.
+		const order = rep % 2 === 0 ? ['node', 'bare', 'floor', 'keep'] : ['bare', 'node', 'keep', 'floor'];
+		for (const side of order) {
+			if (side === 'node') {
+				const { ms, value } = await timed(viaNode);
+				nodeRequests = value;
+				if (rep >= warmUps) nodeMs.push(ms);
+			} else if (side === 'bare') {
+				const { ms, value } = await timed(bareWith(bare));
+				bareRequests = value;
+				if (rep >= warmUps) bareMs.push(ms);
+			} else if (side === 'floor') {
+				const { ms } = await timed(viaFloor);
+				if (rep >= warmUps) floorMs.push(ms);
+			} else {
+				const { ms } = await timed(bareWith(bareKeepAlive));
+				if (rep >= warmUps) keepAliveMs.push(ms);
+			}
+		}
+		log(`  bench 1 (latency ${latencyMs} ms) rep ${rep + 1}/${warmUps + reps}`);
+	}
+	bare.close();
+	bareKeepAlive.close();
+	sandbox.clearFaults();
+	return { nodeMs: median(nodeMs), bareMs: median(bareMs), keepAliveMs: median(keepAliveMs), floorMs: median(floorMs), nodeRequests, bareRequests };
+}
+
+async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
+	const N = Number(process.env.BENCH_CALLS ?? 200);
+	const LATENCY = 2;
+	const loopback = await measureOverhead(sandbox, N, 0, REPS);
+	const delayed = await measureOverhead(sandbox, N, LATENCY, Math.max(3, Math.ceil(REPS / 2)));
+	const ratio = loopback.nodeMs / loopback.bareMs;
+	const name = `1. Node overhead (${N} signed history calls, 50 records each)`;
+	const perCall = (ms: number) => `${fmtMs(ms)} (${fmtMs(ms / N)}/call)`;
+	const requestsOk = [loopback, delayed].every((figures) => figures.nodeRequests === N && figures.bareRequests === N);
+	return [
+		{ benchmark: name, measure: 'node execute (1 run, N items), median', value: perCall(loopback.nodeMs), target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'bare node:http + own signer, new connection per call, median', value: perCall(loopback.bareMs), target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'ratio node / bare (same connection policy)', value: ratio.toFixed(3), target: '<= 1.15', verdict: verdict(ratio <= 1.15) },
+		{ benchmark: name, measure: 'n8n floor: minimal node, same helper call per item, median', value: `${perCall(loopback.floorMs)}; node / floor = ${(loopback.nodeMs / loopback.floorMs).toFixed(3)}, floor / bare = ${(loopback.floorMs / loopback.bareMs).toFixed(3)}`, target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'for reference: bare with keep-alive, median', value: `${perCall(loopback.keepAliveMs)}; node / this = ${(loopback.nodeMs / loopback.keepAliveMs).toFixed(2)}`, target: '', verdict: 'info' },
+		{ benchmark: name, measure: `same with ${LATENCY} ms server latency: node / bare`, value: `${perCall(delayed.nodeMs)} / ${perCall(delayed.bareMs)} = ${(delayed.nodeMs / delayed.bareMs).toFixed(3)}`, target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'requests node / bare, each pass', value: `${loopback.nodeRequests} / ${loopback.bareRequests}`, target: `${N} / ${N}`, verdict: verdict(requestsOk) },
+	];
+}
+
+// ------------------------------------------------------------------ 2. batch throughput
+
+async function benchBatch(sandbox: Sandbox): Promise<Row[]> {
+	const ORDERS = 1000;
+	const inputItems = Array.from({ length: ORDERS }, () => ({ json: {} }));
+	const orderFields = { resource: 'order', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.001' };
+	let execution = 0;
+	const runOnce = async (operation: 'createMany' | 'create') => {
+		sandbox.reset();
+		execution++;
+		const parameters: IDataObject = { ...orderFields, operation, ...(operation === 'createMany' ? { inputMode: 'items' } : {}) };
+		const { ms, value: run } = await timed(() =>
+			runNode(sandbox, parameters, inputItems, `bench-${operation}-${execution}`),
+		);
+		if (run.error) throw run.error;
+		const placed = sandbox.ledger.orders.length;
+		const okItems = run.items.filter((item) => operation === 'create' ? typeof item.json.orderId === 'string' : item.json.success === true).length;
+		if (placed !== ORDERS || okItems !== ORDERS || run.items.length !== ORDERS) {
+			throw new Error(`${operation}: ${placed} orders placed, ${okItems}/${run.items.length} items ok`);
+		}
+		return { ms, requests: requestsTo(sandbox, operation === 'createMany' ? BATCH : SINGLE).length, total: sandbox.ledger.requests.length };
+	};
+	const manyMs: number[] = [];
+	const singleMs: number[] = [];
+	let manyRequests = 0;
+	let singleRequests = 0;
+	const warmUps = 1;
+	const reps = Math.max(3, Math.ceil(REPS / 2));
+	for (let rep = 0; rep < warmUps + reps; rep++) {
+		const order: Array<'createMany' | 'create'> = rep % 2 === 0 ? ['createMany', 'create'] : ['create', 'createMany'];
+		for (const operation of order) {
+			const result = await runOnce(operation);
+			if (result.total !== result.requests) throw new Error(`${operation}: unexpected extra requests`);
+			if (operation === 'createMany') {
+				manyRequests = result.requests;
+				if (rep >= warmUps) manyMs.push(result.ms);
+			} else {
+				singleRequests = result.requests;
+				if (rep >= warmUps) singleMs.push(result.ms);
+			}
+		}
+		log(`  bench 2 rep ${rep + 1}/${warmUps + reps}`);
+	}
+	const speedup = median(singleMs) / median(manyMs);
+	const name = `2. Batch throughput (${ORDERS} LIMIT orders, one symbol)`;
+	return [
+		{ benchmark: name, measure: 'requests: Create Many / Create x1000', value: `${manyRequests} / ${singleRequests}`, target: '50 / 1000', verdict: verdict(manyRequests === 50 && singleRequests === 1000) },
+		{ benchmark: name, measure: 'wall time Create Many, median', value: fmtMs(median(manyMs)), target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'wall time 1000 x Create, median', value: fmtMs(median(singleMs)), target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'speed-up Create Many vs Create', value: `${speedup.toFixed(1)}x`, target: '>= 10x', verdict: verdict(speedup >= 10) },
+	];
+}
+
+// ------------------------------------------------------------------ 3. history Return All
+
+interface ChildResult {
+	wallMs: number;
+	records: number;
+	uniqueIds: number;
+	jsonBytes: number;
+	peakHeapGrowth: number;
+	retainedHeapGrowth: number;
+	peakRssGrowth: number;
+	samples: number;
+}
+
+function runChild(env: Record<string, string>): Promise<ChildResult> {
+	const child = path.join(__dirname, 'historyMemory.child.ts');
+	return new Promise((resolve, reject) => {
+		const proc = spawn(process.execPath, ['--expose-gc', '-r', require.resolve('ts-node/register/transpile-only'), child], {
+			env: { ...process.env, ...env },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		let out = '';
+		proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+		proc.on('error', reject);
+		proc.on('exit', (code) => {
+			const line = out.split('\n').find((candidate) => candidate.startsWith('RESULT '));
+			if (code !== 0 || line === undefined) reject(new Error(`history child exited ${code}: ${out}`));
+			else resolve(JSON.parse(line.slice('RESULT '.length)) as ChildResult);
+		});
+	});
+}
+
+async function benchHistory(sandbox: Sandbox): Promise<Row[]> {
+	const COUNT = 100_000;
+	sandbox.reset();
+	const now = Date.now();
+	const startTime = now - 29 * DAY;
+	const endTime = now - 60_000;
+	const seeded = sandbox.seedRecords({ flowType: 32, count: COUNT, startTime, endTime, seed: 11 });
+	const seededJsonBytes = Buffer.byteLength(JSON.stringify(seeded));
+	const results: Array<ChildResult & { requests: number }> = [];
+	for (let rep = 0; rep < HISTORY_REPS; rep++) {
+		const before = sandbox.ledger.requests.length;
+		const result = await runChild({ BENCH_BASE_URL: sandbox.baseUrl, BENCH_START: String(startTime), BENCH_END: String(now) });
+		// The child's warm-up run reads the newest 4 hours first; count only the measured run.
+		const requests = sandbox.ledger.requests.slice(before).filter((request) => request.path === HISTORY);
+		const warmUpRequests = requests.findIndex((request) => new URLSearchParams(request.query).get('startTime') === String(startTime));
+		const measured = requests.length - warmUpRequests;
+		if (result.records !== COUNT || result.uniqueIds !== COUNT) {
+			throw new Error(`Return All returned ${result.records} records (${result.uniqueIds} distinct), expected ${COUNT}`);
+		}
+		results.push({ ...result, requests: measured });
+		log(`  bench 3 rep ${rep + 1}/${HISTORY_REPS}: ${fmtMs(result.wallMs)}, ${measured} requests, peak heap +${fmtBytes(result.peakHeapGrowth)}`);
+	}
+	const pick = (key: keyof (ChildResult & { requests: number })) => median(results.map((result) => result[key]));
+	const jsonBytes = pick('jsonBytes');
+	const peakRatio = pick('peakHeapGrowth') / jsonBytes;
+	const retainedRatio = pick('retainedHeapGrowth') / jsonBytes;
+	const requests = Math.max(...results.map((result) => result.requests));
+	const name = `3. History Return All (${COUNT.toLocaleString('en')} records)`;
+	return [
+		{ benchmark: name, measure: 'requests made (worst run)', value: String(requests), target: '<= 201', verdict: verdict(requests <= 201) },
+		{ benchmark: name, measure: 'records returned / distinct ids', value: `${pick('records')} / ${pick('uniqueIds')}`, target: `${COUNT} / ${COUNT}`, verdict: verdict(pick('records') === COUNT && pick('uniqueIds') === COUNT) },
+		{ benchmark: name, measure: 'wall time, median', value: fmtMs(pick('wallMs')), target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'JSON size of the records', value: `${fmtBytes(jsonBytes)} (seeded: ${fmtBytes(seededJsonBytes)})`, target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'peak heap growth (sampled, incl. garbage), median', value: `${fmtBytes(pick('peakHeapGrowth'))} = ${peakRatio.toFixed(2)}x JSON`, target: '<= 2x JSON', verdict: verdict(peakRatio <= 2) },
+		{ benchmark: name, measure: 'heap retained after GC (output held), median', value: `${fmtBytes(pick('retainedHeapGrowth'))} = ${retainedRatio.toFixed(2)}x JSON`, target: '', verdict: 'info' },
+		{ benchmark: name, measure: 'peak RSS growth, median', value: fmtBytes(pick('peakRssGrowth')), target: '', verdict: 'info' },
+	];
+}
+
+// ------------------------------------------------------------------ 4. trigger idle poll
+
+async function benchTrigger(sandbox: Sandbox): Promise<Row[]> {
+	const triggerFile = path.join(__dirname, '..', 'nodes', 'TradingService', 'TradingServiceTrigger.node.ts');
+	const pollFile = path.join(__dirname, '..', 'test', 'harness', 'poll.ts');
+	if (!existsSync(triggerFile) || !existsSync(pollFile)) {
+		return [{ benchmark: '4. Trigger idle poll', measure: 'requests per poll, nothing new', value: 'trigger not written yet', target: '1', verdict: 'TODO' }];
+	}
+	const { benchTriggerIdlePoll } = await import('./trigger');
+	return benchTriggerIdlePoll(sandbox);
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+	const sandbox = await startSandbox({ rateLimit: false });
+	const rows: Row[] = [];
+	try {
+		const benches: Array<[string, (sb: Sandbox) => Promise<Row[]>]> = [
+			['1', benchOverhead],
+			['2', benchBatch],
+			['3', benchHistory],
+			['4', benchTrigger],
+		];
+		for (const [id, bench] of benches) {
+			if (!ONLY.includes(id)) continue;
+			log(`bench ${id} ...`);
+			rows.push(...(await bench(sandbox)));
+		}
+	} finally {
+		await sandbox.stop();
+	}
+	const memory = Math.round(os.totalmem() / 2 ** 30);
+	process.stdout.write(
+		`\nTrading Service node benchmarks — ${new Date().toISOString()}\n` +
+			`machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? 'unknown'}), ${memory} GiB RAM, node ${process.version}, ${os.platform()} ${os.release()}\n` +
+			`sandbox on loopback, rate limit off; benches 1-2: median of ${REPS} / ${Math.max(3, Math.ceil(REPS / 2))} reps after warm-up; bench 3: median of ${HISTORY_REPS} child processes\n\n`,
+	);
+	printTable(rows);
+	const missed = rows.filter((row) => row.verdict === 'NOT MET');
+	process.stdout.write(missed.length === 0 ? '\nAll targets met.\n' : `\nTargets NOT met: ${missed.map((row) => `${row.benchmark.split(' ')[0]} ${row.measure} = ${row.value}`).join('; ')}\n`);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,845 @@
+/**
+ * Fault injection: every operation of the node against the sandbox's injected 5xx, connection
+ * drops before and after a write was applied, 429 + Retry-After, latency and server clock
+ * offsets. The sandbox's own ledger is the oracle: no order or transfer may exist twice, no
+ * history record may be lost or repeated, every write whose outcome is unknown must be reported
+ * as such (or, with client order IDs, retried and reported alreadyPlaced), every transiently
+ * failing read must end in success.
+ *
+ * Determinism: each scenario has its own sandbox and sends one request at a time, so the
+ * sandbox's seeded fault generator hits the same requests on every run. The scenarios run
+ * concurrently (they wait mostly on the transport's retry backoff), in beforeAll; the tests
+ * then check what each produced.
+ */
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { deriveClientOrderId } from '../../nodes/TradingService/helpers/orders';
+import { NODE_NAME } from '../helpers/node';
+import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../sandbox';
+import {
+	DAY,
+	HOUR,
+	PATHS,
+	Rng,
+	byInputItem,
+	duplicates,
+	errorOf,
+	isUnknownOutcomeFault,
+	mergeTallies,
+	newTally,
+	queryOf,
+	runAndTally,
+	wasApplied,
+	type Tally,
+} from './lib';
+
+jest.setTimeout(180_000);
+
+const sandboxes: Sandbox[] = [];
+async function sandbox(): Promise<Sandbox> {
+	const sb = await startSandbox({ rateLimit: false });
+	sandboxes.push(sb);
+	return sb;
+}
+
+const UNKNOWN = /^Unknown outcome: /;
+
+/** Attempts of one write: requests before the last one may only be 429s (provably not processed). */
+function splitAttempts(attempts: LedgerRequest[]) {
+	const real = attempts.filter((request) => request.fault !== 'rateLimit');
+	return { real, last: attempts[attempts.length - 1] };
+}
+
+// ------------------------------------------------------------------ scenario: transfers
+
+interface TransferCase {
+	from: string;
+	to: string;
+	quantity: string;
+	attempts: LedgerRequest[];
+	output: INodeExecutionData[];
+	/** The Retry-After the sandbox sent with each 429 attempt (rules send 0, random faults 1). */
+	retryAfterMs: Map<LedgerRequest, number>;
+}
+
+async function transferScenario(tally: Tally) {
+	const sb = await sandbox();
+	const rng = new Rng(101);
+	const pairs: Array<[string, string]> = [
+		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.custody],
+		[DEMO_ACCOUNTS.custody, DEMO_ACCOUNTS.mainTrading],
+		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.subTrading],
+		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.mainContract],
+		[DEMO_ACCOUNTS.mainContract, DEMO_ACCOUNTS.mainTrading],
+	];
+	const cases: TransferCase[] = [];
+	let seq = 0;
+	for (let runIndex = 0; runIndex < 15; runIndex++) {
+		sb.setFaults({
+			latencyMs: runIndex % 3 === 0 ? 5 : 0,
+			// The run's first transfer request is answered 429 with Retry-After: 0 ...
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.transfer }],
+			// ... then seeded random faults; a random 429 carries Retry-After: 1.
+			random: { seed: 1000 + runIndex, http5xx: 0.08, dropBefore: 0.06, dropAfter: 0.08, rateLimit: 0.02, paths: [PATHS.transfer] },
+		});
+		const inputs = Array.from({ length: 20 }, () => {
+			seq++;
+			const [from, to] = rng.pick(pairs);
+			// A unique quantity identifies the transfer in the ledger ("0.11", "0.21", ... "0.3001").
+			return { from, to, quantity: `0.${seq}1` };
+		});
+		const run = await runAndTally(sb, tally, {
+			parameters: {
+				resource: 'account',
+				operation: 'transferAsset',
+				fromAccountId: '={{ $json.from }}',
+				toAccountId: '={{ $json.to }}',
+				coin: 'USDT',
+				quantity: '={{ $json.quantity }}',
+			},
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail: true,
+			executionId: `transfers-${runIndex}`,
+		});
+		const outputs = byInputItem(run.items);
+		const transferRequests = run.requests.filter((request) => request.path === PATHS.transfer);
+		inputs.forEach((input, index) => {
+			const attempts = transferRequests.filter((request) => queryOf(request).get('quantity') === input.quantity);
+			const retryAfterMs = new Map<LedgerRequest, number>();
+			for (const attempt of attempts) {
+				if (attempt.fault === 'rateLimit') retryAfterMs.set(attempt, attempt === transferRequests[0] ? 0 : 1000);
+			}
+			cases.push({ ...input, attempts, output: outputs.get(index) ?? [], retryAfterMs });
+		});
+	}
+	return { sb, cases };
+}
+
+// ------------------------------------------------------------------ scenario: single orders, generated client order IDs
+
+interface OrderCase {
+	clientOrderId: string;
+	attempts: LedgerRequest[];
+	output: INodeExecutionData[];
+}
+
+async function singleOrderScenario(tally: Tally) {
+	const sb = await sandbox();
+	const rng = new Rng(202);
+	const cases: OrderCase[] = [];
+	let seq = 0;
+	for (let runIndex = 0; runIndex < 6; runIndex++) {
+		sb.setFaults({
+			latencyMs: runIndex % 2 === 0 ? 3 : 0,
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
+			random: { seed: 2000 + runIndex, http5xx: 0.07, dropBefore: 0.05, dropAfter: 0.07, paths: [PATHS.order] },
+		});
+		const type = runIndex % 2 === 0 ? 'LIMIT' : 'MARKET';
+		const inputs = Array.from({ length: 20 }, () => {
+			seq++;
+			return {
+				symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']),
+				side: rng.pick(['BUY', 'SELL']),
+				price: '10',
+				quantity: `0.0${seq}1`,
+			};
+		});
+		const executionId = `single-orders-${runIndex}`;
+		const run = await runAndTally(sb, tally, {
+			parameters: {
+				resource: 'order',
+				operation: 'create',
+				symbol: '={{ $json.symbol }}',
+				side: '={{ $json.side }}',
+				type,
+				...(type === 'LIMIT' ? { price: '={{ $json.price }}' } : { marketSizeIn: 'quantity' }),
+				quantity: '={{ $json.quantity }}',
+			},
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail: true,
+			executionId,
+		});
+		const outputs = byInputItem(run.items);
+		inputs.forEach((_, index) => {
+			const clientOrderId = deriveClientOrderId(executionId, NODE_NAME, index, 0);
+			const attempts = run.requests.filter(
+				(request) => request.path === PATHS.order && queryOf(request).get('newClientOrderId') === clientOrderId,
+			);
+			cases.push({ clientOrderId, attempts, output: outputs.get(index) ?? [] });
+		});
+	}
+	return { sb, cases };
+}
+
+// ------------------------------------------------------------------ scenario: single orders without client order IDs
+
+interface PlainOrderCase {
+	quantity: string;
+	attempts: LedgerRequest[];
+	output: INodeExecutionData[];
+	retryAfterMs: Map<LedgerRequest, number>;
+}
+
+async function plainOrderScenario(tally: Tally) {
+	const sb = await sandbox();
+	const rng = new Rng(303);
+	const cases: PlainOrderCase[] = [];
+	let seq = 0;
+	for (let runIndex = 0; runIndex < 6; runIndex++) {
+		sb.setFaults({
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
+			random: { seed: 3000 + runIndex, http5xx: 0.08, dropBefore: 0.06, dropAfter: 0.08, rateLimit: 0.02, paths: [PATHS.order] },
+		});
+		const inputs = Array.from({ length: 20 }, () => {
+			seq++;
+			return { symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']), side: rng.pick(['BUY', 'SELL']), quantity: `0.${seq}1` };
+		});
+		const run = await runAndTally(sb, tally, {
+			parameters: {
+				resource: 'order',
+				operation: 'create',
+				symbol: '={{ $json.symbol }}',
+				side: '={{ $json.side }}',
+				type: 'LIMIT',
+				price: '1',
+				quantity: '={{ $json.quantity }}',
+				options: { generateClientOrderId: false },
+			},
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail: true,
+			executionId: `plain-orders-${runIndex}`,
+		});
+		const outputs = byInputItem(run.items);
+		const orderRequests = run.requests.filter((request) => request.path === PATHS.order);
+		inputs.forEach((input, index) => {
+			const attempts = orderRequests.filter((request) => queryOf(request).get('quantity') === input.quantity);
+			const retryAfterMs = new Map<LedgerRequest, number>();
+			for (const attempt of attempts) {
+				if (attempt.fault === 'rateLimit') retryAfterMs.set(attempt, attempt === orderRequests[0] ? 0 : 1000);
+			}
+			cases.push({ quantity: input.quantity, attempts, output: outputs.get(index) ?? [], retryAfterMs });
+		});
+	}
+	return { sb, cases };
+}
+
+// ------------------------------------------------------------------ scenario: Create Many
+
+interface BatchOrderCase {
+	clientOrderId: string;
+	symbol: string;
+	output: INodeExecutionData[];
+}
+
+interface BatchAttempts {
+	body: string;
+	attempts: LedgerRequest[];
+}
+
+async function batchScenario(tally: Tally) {
+	const sb = await sandbox();
+	const rng = new Rng(404);
+	const cases: BatchOrderCase[] = [];
+	const batches: BatchAttempts[] = [];
+	for (let runIndex = 0; runIndex < 6; runIndex++) {
+		sb.setFaults({
+			latencyMs: runIndex % 2 === 1 ? 4 : 0,
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.batch }],
+			random: { seed: 4000 + runIndex, http5xx: 0.12, dropBefore: 0.08, dropAfter: 0.12, paths: [PATHS.batch] },
+		});
+		const count = rng.int(41, 65);
+		const inputs = Array.from({ length: count }, () => ({
+			symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']),
+			side: rng.pick(['BUY', 'SELL']),
+			price: String(rng.int(1, 9)),
+			quantity: `0.00${rng.int(1, 99)}`,
+		}));
+		const executionId = `batches-${runIndex}`;
+		const run = await runAndTally(sb, tally, {
+			parameters: {
+				resource: 'order',
+				operation: 'createMany',
+				inputMode: 'items',
+				symbol: '={{ $json.symbol }}',
+				side: '={{ $json.side }}',
+				type: 'LIMIT',
+				price: '={{ $json.price }}',
+				quantity: '={{ $json.quantity }}',
+			},
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail: true,
+			executionId,
+		});
+		const outputs = byInputItem(run.items);
+		inputs.forEach((input, index) => {
+			cases.push({
+				clientOrderId: deriveClientOrderId(executionId, NODE_NAME, index, 0),
+				symbol: input.symbol,
+				output: outputs.get(index) ?? [],
+			});
+		});
+		// Attempts of one batch carry the same body (the same orders, the same client order IDs).
+		for (const request of run.requests.filter((candidate) => candidate.path === PATHS.batch)) {
+			const known = batches.find((batch) => batch.body === request.body);
+			if (known) known.attempts.push(request);
+			else batches.push({ body: request.body, attempts: [request] });
+		}
+	}
+
+	// The whole execution again (same execution ID, e.g. a retried execution): every order is
+	// recognised by its client order ID, nothing is placed twice.
+	sb.clearFaults();
+	const ordersBefore = sb.ledger.orders.length;
+	const rerunInputs = Array.from({ length: 45 }, (_, index) => ({
+		symbol: ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'][index % 3],
+		side: 'BUY',
+		price: '2',
+		quantity: '0.01',
+	}));
+	const parameters = {
+		resource: 'order',
+		operation: 'createMany',
+		inputMode: 'items',
+		symbol: '={{ $json.symbol }}',
+		side: '={{ $json.side }}',
+		type: 'LIMIT',
+		price: '={{ $json.price }}',
+		quantity: '={{ $json.quantity }}',
+	};
+	const first = await runAndTally(sb, tally, { parameters, inputItems: rerunInputs.map((json) => ({ json })), executionId: 'rerun' });
+	const placedByFirst = sb.ledger.orders.length - ordersBefore;
+	const second = await runAndTally(sb, tally, { parameters, inputItems: rerunInputs.map((json) => ({ json })), executionId: 'rerun' });
+	const placedBySecond = sb.ledger.orders.length - ordersBefore - placedByFirst;
+	return { sb, cases, batches, rerun: { first, second, placedByFirst, placedBySecond } };
+}
+
+// ------------------------------------------------------------------ scenario: history Return All
+
+interface HistoryQuery {
+	flowType: number;
+	accountType?: number;
+	startTime: number;
+	endTime: number;
+}
+
+/** What the service holds for a query, newest first (created desc, then id desc), from the seeded records. */
+function expectedHistory(records: HistoryRecord[], query: HistoryQuery, accountTypeOf: Record<string, number>): string[] {
+	const cmpId = (a: string, b: string) => (a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0);
+	return records
+		.filter(
+			(record) =>
+				record.flowTypeValue === query.flowType &&
+				(query.accountType === undefined || accountTypeOf[record.accountId] === query.accountType) &&
+				Number(record.created) >= query.startTime &&
+				Number(record.created) <= query.endTime,
+		)
+		.sort((a, b) => Number(b.created) - Number(a.created) || cmpId(b.id, a.id))
+		.map((record) => record.id);
+}
+
+const ACCOUNT_TYPE_OF: Record<string, number> = {
+	[DEMO_ACCOUNTS.mainTrading]: 1,
+	[DEMO_ACCOUNTS.mainContract]: 3,
+	[DEMO_ACCOUNTS.custody]: 5,
+	[DEMO_ACCOUNTS.fiat]: 6,
+	[DEMO_ACCOUNTS.subTrading]: 1,
+};
+
+interface ReturnAllCase {
+	query: HistoryQuery;
+	expected: string[];
+	got: string[];
+	error?: string;
+	cleanPages: number;
+	requests: LedgerRequest[];
+}
+
+function historyParameters(query: HistoryQuery, extra: Record<string, unknown> = {}) {
+	return {
+		resource: 'account',
+		operation: 'getHistory',
+		flowType: query.flowType,
+		accountType: query.accountType ?? 0,
+		startTime: new Date(query.startTime).toISOString(),
+		endTime: new Date(query.endTime).toISOString(),
+		...extra,
+	};
+}
+
+async function returnAllScenario(tally: Tally) {
+	const sb = await sandbox();
+	const rng = new Rng(505);
+	const now = sb.now();
+	const seeded: HistoryRecord[] = [
+		// Three records per millisecond: page boundaries fall inside a millisecond.
+		...sb.seedRecords({ flowType: 32, count: 2600, startTime: now - 20 * DAY, endTime: now - HOUR, perMillisecond: 3, seed: 1 }),
+		...sb.seedRecords({ flowType: 51, count: 900, startTime: now - 25 * DAY, endTime: now - HOUR, accountId: DEMO_ACCOUNTS.mainTrading, perMillisecond: 2, seed: 2 }),
+		...sb.seedRecords({ flowType: 51, count: 700, startTime: now - 25 * DAY, endTime: now - HOUR, accountId: DEMO_ACCOUNTS.custody, perMillisecond: 2, seed: 3 }),
+		...sb.seedRecords({ flowType: 1, count: 1400, startTime: now - 6 * DAY, endTime: now - HOUR, seed: 4 }),
+	];
+	const queries: HistoryQuery[] = [];
+	for (let index = 0; index < 12; index++) {
+		const flowType = rng.pick([32, 51, 51, 1]);
+		const span = (flowType === 1 ? 6 : 25) * DAY;
+		const startTime = now - span + rng.int(0, 3) * DAY;
+		const endTime = now - rng.int(0, 48) * HOUR;
+		const accountType = flowType === 51 ? rng.pick([undefined, 1, 5]) : undefined;
+		queries.push({ flowType, accountType, startTime, endTime });
+	}
+	const cases: ReturnAllCase[] = [];
+	for (const [index, query] of queries.entries()) {
+		// Fault-free first: how many pages the walk needs.
+		sb.clearFaults();
+		const clean = await runAndTally(sb, tally, { parameters: historyParameters(query, { returnAll: true }) });
+		sb.setFaults({
+			latencyMs: index % 2 === 0 ? 3 : 0,
+			// Two 429s (Retry-After: 0) in a row first, then seeded 5xx and drops.
+			rules: [{ kind: 'rateLimit', times: 2, retryAfterSeconds: 0, path: PATHS.history }],
+			random: { seed: 5000 + index, http5xx: 0.1, dropBefore: 0.05, dropAfter: 0.05, paths: [PATHS.history] },
+		});
+		const run = await runAndTally(sb, tally, { parameters: historyParameters(query, { returnAll: true }), executionId: `return-all-${index}` });
+		cases.push({
+			query,
+			expected: expectedHistory(seeded, query, ACCOUNT_TYPE_OF),
+			got: run.items.map((item) => String(item.json.id)),
+			error: run.error?.message,
+			cleanPages: clean.requests.length,
+			requests: run.requests,
+		});
+	}
+	sb.clearFaults();
+	return { sb, cases };
+}
+
+// ------------------------------------------------------------------ scenario: history pages (limit)
+
+interface PageCase {
+	limit: number;
+	expected: string[];
+	got: string[];
+	error?: string;
+	attempts: LedgerRequest[];
+}
+
+async function historyPageScenario(tally: Tally) {
+	const sb = await sandbox();
+	const rng = new Rng(606);
+	const now = sb.now();
+	const seeded = sb.seedRecords({ flowType: 32, count: 3000, startTime: now - 10 * DAY, endTime: now - HOUR, perMillisecond: 2, seed: 6 });
+	const cases: PageCase[] = [];
+	for (let runIndex = 0; runIndex < 2; runIndex++) {
+		sb.setFaults({
+			latencyMs: runIndex === 0 ? 2 : 0,
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.history }],
+			random: { seed: 6000 + runIndex, http5xx: 0.08, dropBefore: 0.04, dropAfter: 0.04, paths: [PATHS.history] },
+		});
+		const inputs = Array.from({ length: 100 }, (_, index) => {
+			// Unique windows (the item index in the milliseconds): requests map back to their item.
+			const endTime = now - rng.int(2, 9 * 24) * HOUR - runIndex * 1000 - index;
+			return { startTime: endTime - rng.int(1, 24) * HOUR, endTime, limit: rng.int(1, 40) };
+		});
+		const run = await runAndTally(sb, tally, {
+			parameters: {
+				resource: 'account',
+				operation: 'getHistory',
+				flowType: 32,
+				startTime: '={{ $json.startTime }}',
+				endTime: '={{ $json.endTime }}',
+				returnAll: false,
+				limit: '={{ $json.limit }}',
+			},
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail: true,
+			executionId: `pages-${runIndex}`,
+		});
+		const outputs = byInputItem(run.items);
+		inputs.forEach((input, index) => {
+			const output = outputs.get(index) ?? [];
+			cases.push({
+				limit: input.limit,
+				expected: expectedHistory(seeded, { flowType: 32, startTime: input.startTime, endTime: input.endTime }, ACCOUNT_TYPE_OF).slice(0, input.limit),
+				got: output.filter((item) => errorOf(item) === undefined).map((item) => String(item.json.id)),
+				error: errorOf(output[0]),
+				attempts: run.requests.filter(
+					(request) => request.path === PATHS.history && queryOf(request).get('endTime') === String(input.endTime) && queryOf(request).get('startTime') === String(input.startTime),
+				),
+			});
+		});
+	}
+	sb.clearFaults();
+	return { sb, cases };
+}
+
+// ------------------------------------------------------------------ scenario: server clock offsets
+
+interface ClockCase {
+	offsetMs: number;
+	recvWindow: number;
+	inside: boolean;
+	operation: string;
+	outputs: INodeExecutionData[];
+	requests: LedgerRequest[];
+	ordersPlaced: number;
+	transfersMade: number;
+}
+
+async function clockScenario(tally: Tally) {
+	const sb = await sandbox();
+	const now = sb.now();
+	sb.seedRecords({ flowType: 32, count: 50, startTime: now - 2 * HOUR, endTime: now - HOUR, seed: 7 });
+	// Inside: -1000 < offset <= recvWindow (minus a margin for the request's own travel time).
+	const offsets: Array<[number, number, boolean]> = [
+		[0, 5000, true],
+		[-600, 5000, true],
+		[2500, 5000, true],
+		[4500, 5000, true],
+		[-1600, 5000, false],
+		[-5000, 5000, false],
+		[5600, 5000, false],
+		[30_000, 5000, false],
+		[7000, 10_000, true],
+		[12_000, 10_000, false],
+		[-1600, 10_000, false],
+	];
+	const cases: ClockCase[] = [];
+	let seq = 0;
+	for (const [offsetMs, recvWindow, inside] of offsets) {
+		sb.setFaults({ clockOffsetMs: offsetMs, latencyMs: 2 });
+		const credentials = { recvWindow };
+		const operations: Array<[string, Record<string, unknown>, number]> = [
+			['getHistory', { resource: 'account', operation: 'getHistory', flowType: 32, startTime: new Date(now - 3 * HOUR).toISOString(), endTime: new Date(now).toISOString(), limit: 5 }, 2],
+			['transferAsset', { resource: 'account', operation: 'transferAsset', fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '={{ $json.quantity }}' }, 2],
+			['create', { resource: 'order', operation: 'create', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '3', quantity: '={{ $json.quantity }}' }, 2],
+			['createMany', { resource: 'order', operation: 'createMany', inputMode: 'items', symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '3', quantity: '={{ $json.quantity }}' }, 3],
+		];
+		for (const [operation, parameters, itemCount] of operations) {
+			const ordersBefore = sb.ledger.orders.length;
+			const transfersBefore = sb.ledger.transfers.length;
+			const run = await runAndTally(sb, tally, {
+				parameters,
+				credentials,
+				inputItems: Array.from({ length: itemCount }, () => ({ json: { quantity: `0.${++seq}1` } })),
+				continueOnFail: true,
+				executionId: `clock-${offsetMs}-${recvWindow}-${operation}`,
+			});
+			cases.push({
+				offsetMs,
+				recvWindow,
+				inside,
+				operation,
+				outputs: run.items,
+				requests: run.requests,
+				ordersPlaced: sb.ledger.orders.length - ordersBefore,
+				transfersMade: sb.ledger.transfers.length - transfersBefore,
+			});
+		}
+	}
+	sb.clearFaults();
+	return { sb, cases };
+}
+
+// ------------------------------------------------------------------ run all scenarios
+
+const tallies = {
+	transfers: newTally(),
+	singleOrders: newTally(),
+	plainOrders: newTally(),
+	batches: newTally(),
+	returnAll: newTally(),
+	pages: newTally(),
+	clock: newTally(),
+};
+let transfers: Awaited<ReturnType<typeof transferScenario>>;
+let singleOrders: Awaited<ReturnType<typeof singleOrderScenario>>;
+let plainOrders: Awaited<ReturnType<typeof plainOrderScenario>>;
+let batches: Awaited<ReturnType<typeof batchScenario>>;
+let returnAll: Awaited<ReturnType<typeof returnAllScenario>>;
+let pages: Awaited<ReturnType<typeof historyPageScenario>>;
+let clock: Awaited<ReturnType<typeof clockScenario>>;
+let wallMs = 0;
+
+beforeAll(async () => {
+	const started = Date.now();
+	[transfers, singleOrders, plainOrders, batches, returnAll, pages, clock] = await Promise.all([
+		transferScenario(tallies.transfers),
+		singleOrderScenario(tallies.singleOrders),
+		plainOrderScenario(tallies.plainOrders),
+		batchScenario(tallies.batches),
+		returnAllScenario(tallies.returnAll),
+		historyPageScenario(tallies.pages),
+		clockScenario(tallies.clock),
+	]);
+	wallMs = Date.now() - started;
+});
+
+afterAll(async () => {
+	await Promise.all(sandboxes.map((sb) => sb.stop()));
+});
+
+describe('transfers under 5xx, drops before/after, 429 + Retry-After and latency', () => {
+	it('never moves money twice: at most one processed attempt per transfer, ledger and balances agree', () => {
+		expect(duplicates(transfers.sb.ledger.transfers.map((transfer) => transfer.quantity))).toEqual([]);
+		for (const c of transfers.cases) {
+			const { real } = splitAttempts(c.attempts);
+			expect(real.length).toBeLessThanOrEqual(1);
+			const applied = transfers.sb.ledger.transfers.filter((transfer) => transfer.quantity === c.quantity);
+			expect(applied).toHaveLength(real.filter(wasApplied).length);
+		}
+	});
+
+	it('reports every transfer whose outcome is unknown as such, and every other outcome exactly', () => {
+		const outcomes: Record<string, number> = {};
+		for (const c of transfers.cases) {
+			expect(c.output).toHaveLength(1);
+			const { last } = splitAttempts(c.attempts);
+			const json = c.output[0].json;
+			if (isUnknownOutcomeFault(last)) {
+				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
+				expect(String(json.description)).toMatch(/Transfer Between Accounts|balances/);
+				outcomes[`unknown after ${last.fault}`] = (outcomes[`unknown after ${last.fault}`] ?? 0) + 1;
+			} else {
+				expect(last.status).toBe(200);
+				const applied = transfers.sb.ledger.transfers.find((transfer) => transfer.quantity === c.quantity);
+				expect(json).toEqual({ success: true, id: applied?.id, timestamp: applied?.created });
+				outcomes.confirmed = (outcomes.confirmed ?? 0) + 1;
+			}
+		}
+		// The seeds produce every kind of outcome.
+		expect(Object.keys(outcomes).sort()).toEqual(
+			expect.arrayContaining(['confirmed', 'unknown after dropAfter', 'unknown after dropBefore']),
+		);
+		expect(Object.keys(outcomes).some((key) => /http50[023]/.test(key))).toBe(true);
+	});
+
+	it('retries a 429 only after the Retry-After the service asked for', () => {
+		let honoured = 0;
+		for (const c of transfers.cases) {
+			c.attempts.forEach((attempt, index) => {
+				const wait = c.retryAfterMs.get(attempt);
+				if (wait === undefined || index === c.attempts.length - 1) return;
+				expect(c.attempts[index + 1].at - attempt.at).toBeGreaterThanOrEqual(wait);
+				honoured++;
+			});
+		}
+		expect(honoured).toBeGreaterThan(15);
+	});
+});
+
+describe('single orders with generated client order IDs', () => {
+	it('never places an order twice, whatever the faults', () => {
+		const ledger = singleOrders.sb.ledger.orders;
+		expect(duplicates(ledger.map((order) => order.clientOrderId))).toEqual([]);
+		for (const c of singleOrders.cases) {
+			const { real } = splitAttempts(c.attempts);
+			expect(real.length).toBeGreaterThanOrEqual(1);
+			expect(real.length).toBeLessThanOrEqual(3);
+			const placed = ledger.filter((order) => order.clientOrderId === c.clientOrderId);
+			expect(placed).toHaveLength(real.some(wasApplied) ? 1 : 0);
+		}
+	});
+
+	it('retries an unknown outcome with the same client order ID and reports alreadyPlaced, or reports the unknown outcome', () => {
+		const outcomes: Record<string, number> = {};
+		for (const c of singleOrders.cases) {
+			expect(c.output).toHaveLength(1);
+			const { real, last } = splitAttempts(c.attempts);
+			const json = c.output[0].json;
+			// Every attempt but the last failed with an unknown outcome: retried only then.
+			for (const attempt of real.slice(0, -1)) expect(isUnknownOutcomeFault(attempt)).toBe(true);
+			const placed = singleOrders.sb.ledger.orders.find((order) => order.clientOrderId === c.clientOrderId);
+			if (isUnknownOutcomeFault(last)) {
+				expect(real).toHaveLength(3);
+				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
+				expect(String(json.description)).toContain(c.clientOrderId);
+				outcomes.unknown = (outcomes.unknown ?? 0) + 1;
+			} else if (real.slice(0, -1).some(wasApplied)) {
+				expect(last.code).toBe('-1149');
+				expect(json).toMatchObject({ alreadyPlaced: true, clientOrderId: c.clientOrderId, code: '-1149' });
+				outcomes.alreadyPlaced = (outcomes.alreadyPlaced ?? 0) + 1;
+			} else {
+				expect(last.status).toBe(200);
+				expect(json.orderId).toBe(placed?.orderId);
+				expect(json.clientOrderId).toBe(c.clientOrderId);
+				outcomes[real.length > 1 ? 'placed on retry' : 'placed'] = (outcomes[real.length > 1 ? 'placed on retry' : 'placed'] ?? 0) + 1;
+			}
+		}
+		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'placed on retry', 'alreadyPlaced']));
+	});
+});
+
+describe('single orders without client order IDs (generation off)', () => {
+	it('never sends an order again after an unknown outcome, and reports it as unknown', () => {
+		const ledger = plainOrders.sb.ledger.orders;
+		expect(duplicates(ledger.map((order) => order.origQty))).toEqual([]);
+		let unknown = 0;
+		for (const c of plainOrders.cases) {
+			const { real, last } = splitAttempts(c.attempts);
+			expect(real).toHaveLength(1);
+			expect(c.output).toHaveLength(1);
+			const placed = ledger.filter((order) => order.origQty === c.quantity);
+			expect(placed).toHaveLength(wasApplied(last) ? 1 : 0);
+			if (isUnknownOutcomeFault(last)) {
+				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
+				unknown++;
+			} else {
+				expect(c.output[0].json.orderId).toBe(placed[0].orderId);
+			}
+			c.attempts.forEach((attempt, index) => {
+				const wait = c.retryAfterMs.get(attempt);
+				if (wait !== undefined && index < c.attempts.length - 1) {
+					expect(c.attempts[index + 1].at - attempt.at).toBeGreaterThanOrEqual(wait);
+				}
+			});
+		}
+		expect(unknown).toBeGreaterThan(10);
+	});
+});
+
+describe('Create Many under faults', () => {
+	it('sends batches of at most 20 orders of one symbol', () => {
+		for (const batch of batches.batches) {
+			const orders = JSON.parse(batch.body) as Array<{ symbol: string }>;
+			expect(orders.length).toBeGreaterThan(0);
+			expect(orders.length).toBeLessThanOrEqual(20);
+			expect(new Set(orders.map((order) => order.symbol)).size).toBe(1);
+		}
+	});
+
+	it('never places an order twice; retries a batch only after an unknown outcome, at most twice', () => {
+		const ledger = batches.sb.ledger.orders;
+		expect(duplicates(ledger.map((order) => order.clientOrderId))).toEqual([]);
+		for (const batch of batches.batches) {
+			const { real } = splitAttempts(batch.attempts);
+			expect(real.length).toBeLessThanOrEqual(3);
+			for (const attempt of real.slice(0, -1)) expect(isUnknownOutcomeFault(attempt)).toBe(true);
+			const ids = (JSON.parse(batch.body) as Array<{ newClientOrderId: string }>).map((order) => order.newClientOrderId);
+			const placed = ledger.filter((order) => ids.includes(order.clientOrderId));
+			expect(placed).toHaveLength(real.some(wasApplied) ? ids.length : 0);
+		}
+	});
+
+	it('reports each order: placed, alreadyPlaced after a lost response, or an unknown outcome', () => {
+		const outcomes: Record<string, number> = {};
+		for (const c of batches.cases) {
+			expect(c.output).toHaveLength(1);
+			const batch = batches.batches.find((candidate) => candidate.body.includes(`"${c.clientOrderId}"`));
+			expect(batch).toBeDefined();
+			const { real, last } = splitAttempts(batch!.attempts);
+			const json = c.output[0].json;
+			if (isUnknownOutcomeFault(last)) {
+				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
+				outcomes.unknown = (outcomes.unknown ?? 0) + 1;
+			} else {
+				expect(json).toMatchObject({ success: true, clientOrderId: c.clientOrderId, symbol: c.symbol });
+				const earlierApplied = real.slice(0, -1).some(wasApplied);
+				if (earlierApplied) {
+					expect(json.alreadyPlaced).toBe(true);
+					outcomes.alreadyPlaced = (outcomes.alreadyPlaced ?? 0) + 1;
+				} else {
+					expect(json.alreadyPlaced).toBeUndefined();
+					expect((json.order as { clientOrderId?: string }).clientOrderId).toBe(c.clientOrderId);
+					outcomes.placed = (outcomes.placed ?? 0) + 1;
+				}
+			}
+		}
+		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'alreadyPlaced', 'unknown']));
+	});
+
+	it('a re-run of the same execution places nothing again and reports every order alreadyPlaced', () => {
+		const { first, second, placedByFirst, placedBySecond } = batches.rerun;
+		expect(first.error).toBeUndefined();
+		expect(placedByFirst).toBe(45);
+		expect(first.requests.filter((request) => request.path === PATHS.batch)).toHaveLength(3);
+		expect(second.error).toBeUndefined();
+		expect(second.items).toHaveLength(45);
+		for (const item of second.items) expect(item.json).toMatchObject({ success: true, alreadyPlaced: true, code: -1149 });
+		expect(placedBySecond).toBe(0);
+		expect(second.requests.filter((request) => request.path === PATHS.batch)).toHaveLength(3);
+	});
+});
+
+describe('history Return All under 5xx, drops, 429 and latency', () => {
+	it('returns every record exactly once, in order, whatever the faults', () => {
+		for (const c of returnAll.cases) {
+			expect(c.error).toBeUndefined();
+			expect(duplicates(c.got)).toEqual([]);
+			expect(c.got).toEqual(c.expected);
+		}
+		expect(returnAll.cases.reduce((sum, c) => sum + c.expected.length, 0)).toBeGreaterThan(5000);
+	});
+
+	it('retries each failed page until it succeeds, and asks for no page more than needed', () => {
+		let faulted = 0;
+		for (const c of returnAll.cases) {
+			const ok = c.requests.filter((request) => request.fault === undefined);
+			expect(ok.every((request) => request.status === 200)).toBe(true);
+			expect(ok).toHaveLength(c.cleanPages);
+			faulted += c.requests.length - ok.length;
+		}
+		expect(faulted).toBeGreaterThan(25);
+	});
+});
+
+describe('history pages under faults', () => {
+	it('every read ends in success with exactly the records asked for', () => {
+		let retried = 0;
+		for (const c of pages.cases) {
+			expect(c.error).toBeUndefined();
+			expect(c.got).toEqual(c.expected);
+			const last = c.attempts[c.attempts.length - 1];
+			expect(last.fault).toBeUndefined();
+			expect(last.status).toBe(200);
+			expect(c.attempts.slice(0, -1).every((attempt) => attempt.fault !== undefined)).toBe(true);
+			if (c.attempts.length > 1) retried++;
+		}
+		expect(retried).toBeGreaterThan(20);
+	});
+});
+
+describe('server clock offsets inside and outside the receive window', () => {
+	it('inside the window every operation succeeds', () => {
+		for (const c of clock.cases.filter((candidate) => candidate.inside)) {
+			for (const item of c.outputs) expect(errorOf(item)).toBeUndefined();
+			if (c.operation === 'transferAsset') expect(c.transfersMade).toBe(2);
+			if (c.operation === 'create') expect(c.ordersPlaced).toBe(2);
+			if (c.operation === 'createMany') expect(c.ordersPlaced).toBe(3);
+		}
+	});
+
+	it('outside it every operation is rejected once, not retried, nothing executed, and the offset is reported', () => {
+		for (const c of clock.cases.filter((candidate) => !candidate.inside)) {
+			expect(c.ordersPlaced + c.transfersMade).toBe(0);
+			expect(c.outputs.length).toBeGreaterThan(0);
+			const signed = c.requests.filter((request) => request.path !== PATHS.time);
+			// One request per item (per batch for Create Many), each answered -1021.
+			expect(signed.every((request) => request.code === '-1021')).toBe(true);
+			expect(signed).toHaveLength(c.operation === 'createMany' ? 1 : 2);
+			for (const item of c.outputs) {
+				expect(errorOf(item)).toMatch(/receive window/);
+				const description = String(item.json.description);
+				expect(description).toContain('Nothing was executed');
+				const measured = /The service clock is (\d+) ms (ahead of|behind)/.exec(description);
+				expect(measured).not.toBeNull();
+				const signedOffset = Number(measured![1]) * (measured![2] === 'behind' ? -1 : 1);
+				expect(Math.abs(signedOffset - c.offsetMs)).toBeLessThan(250);
+			}
+		}
+	});
+});
+
+describe('totals', () => {
+	it('≥ 1,000 calls across all operations, with every kind of fault, and no secret anywhere', () => {
+		const total = mergeTallies(Object.values(tallies));
+		const byScenario = Object.fromEntries(Object.entries(tallies).map(([name, tally]) => [name, tally.requests]));
+		// eslint-disable-next-line no-console
+		console.log(
+			`fault suite: ${total.requests} requests in ${total.runs} workflow runs, ${(wallMs / 1000).toFixed(1)} s\n` +
+				`requests by scenario: ${JSON.stringify(byScenario)}\nfaults by kind: ${JSON.stringify(total.faults)}`,
+		);
+		expect(total.requests).toBeGreaterThanOrEqual(1000);
+		for (const kind of ['http500', 'http502', 'http503', 'dropBefore', 'dropAfter', 'rateLimit', 'clockRejected']) {
+			expect(total.faults[kind] ?? 0).toBeGreaterThan(5);
+		}
+		expect(total.secretLeaks).toEqual([]);
+	});
+});
