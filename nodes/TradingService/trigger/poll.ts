@@ -107,7 +107,7 @@ export function oldestFirst(a: HistoryRecord, b: HistoryRecord): number {
 }
 
 function pollDeadline(context: IPollFunctions, startedAt: number): number | undefined {
-	// n8n 2.38 added the poll time budget; older hosts have none and read the whole backlog at once.
+	// Recent n8n gives each poll a time budget; older hosts have none and read the whole backlog at once.
 	const getBudget = (context as Partial<IPollFunctions>).getPollBudgetMs;
 	if (typeof getBudget !== 'function') return undefined;
 	const budget: unknown = getBudget.call(context);
