@@ -77,6 +77,21 @@ describe('first activation', () => {
 		expect(second.requests).toHaveLength(1);
 	});
 
+	it('with more than 500 existing records, still emits nothing and the next idle poll is one request', async () => {
+		const now = sandbox.now();
+		sandbox.seedRecords({ flowType: 32, count: 1200, startTime: now - 5 * MINUTE, endTime: now - 1000, perMillisecond: 3 });
+		const runner = triggerRunner(sandbox);
+		const first = await pollCounting(sandbox, runner);
+		expect(first.emitted).toBeNull();
+		expect(first.requests).toHaveLength(1);
+
+		const idle = await pollCounting(sandbox, runner);
+		expect(idle.emitted).toBeNull();
+		expect(idle.requests).toHaveLength(1);
+		const [fee] = fundingFees(500);
+		expect(ids(await runner.poll())).toEqual([fee.id]);
+	});
+
 	it('with no records yet, emits nothing and then the first record that appears', async () => {
 		const runner = triggerRunner(sandbox);
 		expect((await runner.poll()).emitted).toBeNull();
