@@ -208,7 +208,7 @@ async function catchUp(
 				);
 			}
 			warnOverfull(this, walk, fresh);
-			if (walk.resumeTo !== undefined) {
+			if (walk.resumeTo !== undefined && walk.resumeTo >= pending.from) {
 				const to = walk.resumeTo;
 				resume = {
 					from: pending.from,
@@ -236,14 +236,15 @@ async function catchUp(
 		// The range starts at the floor, and every record read at or above the floor is in `seen`.
 		for (const record of walk.records) take(record, !groupsHave(state.seen, record.created, record.id));
 		warnOverfull(this, walk, fresh);
-		if (walk.resumeTo !== undefined) {
-			const from = state.watermark === null ? startTime : Math.max(state.watermark, startTime);
+		const from = state.watermark === null ? startTime : Math.max(state.watermark, startTime);
+		if (walk.resumeTo !== undefined && walk.resumeTo >= from) {
 			const to = walk.resumeTo;
 			resume = {
 				from,
 				to,
 				known: knownAt([
 					[from, state.seen[String(from)] ?? []],
+					[from, idsAt(read, from)],
 					[to, idsAt(walk.records, to)],
 				]),
 			};
