@@ -532,6 +532,56 @@ describe('poll time budget', () => {
 	});
 });
 
+describe('randomized polling', () => {
+	it('over many polls with bursts, shared milliseconds, late records, budget stops, failures and restarts, emits every new record exactly once', async () => {
+		let seed = 20261121;
+		const random = () => {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			return seed / 2147483648;
+		};
+		const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+
+		const helper = new FlakyCredentialsHelper(sandbox);
+		let staticData = triggerRunner(sandbox).savedStaticData();
+		let newest = sandbox.now() - 10 * MINUTE;
+		sandbox.addRecords([{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(newest) }]);
+		const mustEmit = new Set<string>();
+		const emitted = new Map<string, number>();
+
+		const poll = async (budget: number | undefined) => {
+			const runner = triggerRunner(sandbox, { staticData, pollBudgetMs: budget, credentialsHelper: helper });
+			const outcome = await runner.poll();
+			for (const id of ids(outcome)) emitted.set(id, (emitted.get(id) ?? 0) + 1);
+			staticData = runner.savedStaticData();
+			return outcome;
+		};
+		await poll(undefined);
+
+		for (let round = 0; round < 40; round++) {
+			const count = [0, 3, 40, 600, 1100][int(0, 4)];
+			const fresh = [];
+			for (let index = 0; index < count; index++) {
+				newest += int(0, 3);
+				fresh.push({ accountId: CONTRACT, flowTypeValue: 32, change: `-0.${index + 1}`, created: String(newest) });
+			}
+			for (const record of sandbox.addRecords(fresh)) mustEmit.add(record.id);
+			if (random() < 0.3) {
+				sandbox.addRecords([{ accountId: CONTRACT, flowTypeValue: 32, change: '-9', created: String(newest - int(1, 4 * MINUTE)) }]);
+			}
+			if (random() < 0.2) helper.breakRequest(int(1, 2));
+			await poll(random() < 0.5 ? 1 : undefined);
+		}
+		helper.breakCalls.clear();
+		for (let round = 0; round < 10; round++) {
+			const outcome = await poll(undefined);
+			if (outcome.emitted === null && (await poll(undefined)).emitted === null) break;
+		}
+
+		for (const id of mustEmit) expect([id, emitted.get(id)]).toEqual([id, 1]);
+		for (const [id, times] of emitted) expect([id, times]).toEqual([id, 1]);
+	});
+});
+
 describe('remembered ids', () => {
 	it('drop whole milliseconds, oldest first, moving the floor past them, and never the watermark millisecond', () => {
 		const seen = { '100': ['a', 'b'], '105': ['c'], '110': ['d', 'e'], '120': ['f', 'g', 'h'] };
