@@ -321,8 +321,10 @@ export interface InstalledPackage {
 	packageDir: string;
 	name: string;
 	version: string;
-	/** The tarball `npm pack` made (deleted after unpacking unless keepTarball). */
-	tarball: string;
+	/** File name of the tarball `npm pack` made. */
+	tarballName: string;
+	/** Where the tarball was kept (`<userFolder>/<name>.tgz`) if keepTarball; else it is deleted. */
+	tarballPath?: string;
 	/** Node/credential files listed in package.json's "n8n" section, relative to packageDir. */
 	nodes: string[];
 	credentials: string[];
@@ -389,7 +391,7 @@ export async function packAndInstallPackage(
 		};
 		await fsp.writeFile(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
 
-		let kept = tarball;
+		let kept: string | undefined;
 		if (options.keepTarball) {
 			kept = path.join(userFolder, path.basename(tarball));
 			await fsp.copyFile(tarball, kept);
@@ -398,7 +400,8 @@ export async function packAndInstallPackage(
 			packageDir,
 			name: pkg.name,
 			version: pkg.version,
-			tarball: kept,
+			tarballName: path.basename(tarball),
+			tarballPath: kept,
 			nodes: pkg.n8n?.nodes ?? [],
 			credentials: pkg.n8n?.credentials ?? [],
 		};
@@ -499,6 +502,9 @@ export async function createN8nEnv(options: CreateN8nEnvOptions): Promise<N8nEnv
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		// The sandbox listens on 127.0.0.1: keep n8n's SSRF guard (off by default in 2.41) off.
 		N8N_SSRF_PROTECTION_ENABLED: 'false',
+
+		// Manual (REST "run") executions must be kept for GET /rest/executions/<id> (default true).
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
 
 		N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
 
@@ -802,9 +808,13 @@ export interface N8nInstance {
 	getWorkflow(cookie: string, workflowId: string): Promise<Record<string, unknown>>;
 	/**
 	 * Run a workflow as the editor's "Execute workflow" button does, from the named trigger node:
-	 * POST /rest/workflows/<id>/run {"triggerToStartFrom":{"name":…}}. For a polling trigger n8n
-	 * calls its poll() once in manual mode (it fails with "No data" style errors only if the node
-	 * throws; an empty poll ends the run after the trigger). Waits for the execution to finish.
+	 * POST /rest/workflows/<id>/run {"triggerToStartFrom":{"name":…}} (n8n 2.41.1 runs the stored
+	 * workflow; no workflowData needed), then waits for the execution and returns it with data.
+	 * For a polling trigger n8n calls poll() once with getMode() === 'manual'; static data changed
+	 * by that poll is NOT saved (manual runs never persist it), so every such run starts from the
+	 * same state. If poll() returns null the run succeeds with no trigger output and the nodes after
+	 * it do not run. If poll() throws, status is 'error' and data.resultData.error says why.
+	 * (For mode 'trigger' with persisted static data, use activateWorkflow/publishWorkflow.)
 	 */
 	runWorkflowFromTrigger(
 		cookie: string,
@@ -826,7 +836,12 @@ export interface N8nInstance {
 		count: number,
 		options?: { timeoutMs?: number; mode?: string },
 	): Promise<RestExecution[]>;
-	/** Publish (activate) the current version from the running server: POST /rest/workflows/<id>/activate. */
+	/**
+	 * Publish (activate) the current version in the running server: POST
+	 * /rest/workflows/<id>/activate {versionId}. Its triggers register at once: a polling trigger
+	 * polls immediately (mode 'trigger'; an execution is stored only if poll() returned data;
+	 * static data is saved) and then on its schedule. Wait with waitForExecutions(…, {mode:'trigger'}).
+	 */
 	activateWorkflow(cookie: string, workflowId: string): Promise<Record<string, unknown>>;
 	deactivateWorkflow(cookie: string, workflowId: string): Promise<Record<string, unknown>>;
 	/** SIGTERM n8n's process group, SIGKILL after 10 s; resolves once it has exited. Idempotent. */
