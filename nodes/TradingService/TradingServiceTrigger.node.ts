@@ -7,7 +7,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { ACCOUNT_TYPES, FLOW_TYPE_VALUES, FLOW_TYPES } from './constants';
+import { FLOW_TYPE_VALUES, FLOW_TYPES } from './constants';
+import { ACCOUNT_TYPE_OPTIONS } from './helpers/descriptions';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';
 import { DEFAULT_LATE_WINDOW_MINUTES, MAX_LATE_WINDOW_MINUTES, pollTradingService } from './trigger/poll';
 
@@ -62,10 +63,7 @@ const properties: INodeProperties[] = [
 		name: 'accountType',
 		type: 'options',
 		default: 0,
-		options: [
-			{ name: 'Any', value: 0, description: 'Do not filter by account type' },
-			...ACCOUNT_TYPES.map((accountType) => ({ name: accountType.displayName, value: accountType.value })),
-		],
+		options: ACCOUNT_TYPE_OPTIONS,
 		description:
 			'Only records of this kind of account. Custody account records need a master-account API key.',
 	},

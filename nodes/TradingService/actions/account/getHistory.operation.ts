@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ACCOUNT_TYPES, FLOW_TYPES, LIMITS } from '../../constants';
+import { FLOW_TYPES, LIMITS } from '../../constants';
+import { ACCOUNT_TYPE_OPTIONS } from '../../helpers/descriptions';
 import {
 	checkHistoryRange,
 	fetchAllHistory,
@@ -49,13 +50,7 @@ export const description: INodeProperties[] = [
 		name: 'accountType',
 		type: 'options',
 		default: 0,
-		options: [
-			{ name: 'Any', value: 0, description: 'Do not filter by account type' },
-			...ACCOUNT_TYPES.map((accountType) => ({
-				name: accountType.displayName,
-				value: accountType.value,
-			})),
-		],
+		options: ACCOUNT_TYPE_OPTIONS,
 		description: 'Only records of this kind of account',
 		displayOptions: { show: showFor },
 	},
