@@ -99,7 +99,7 @@ export class TradingServiceApi implements ICredentialType {
 	// A signed read: a wrong API key or a wrong secret both fail it.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ $credentials.baseUrl.replace(/\\/+$/, "") }}',
+			baseURL: '={{ $credentials.baseUrl }}',
 			url: '/api/v1/account/balanceFlow',
 			method: 'GET',
 			qs: {

@@ -165,6 +165,11 @@ export function signRequestOptions(
 	const usesLegacyUri = typeof options.uri === 'string';
 	const target = (usesLegacyUri ? options.uri : options.url) ?? '';
 	if (!usesLegacyUri && !/^https?:\/\//i.test(target) && !options.baseURL) {
+		if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
+			throw new Error(
+				`The credential's Base URL "${credentials.baseUrl}" is not an http(s) address: enter the service address, e.g. http://127.0.0.1:8787`,
+			);
+		}
 		options.baseURL = credentials.baseUrl;
 	}
 

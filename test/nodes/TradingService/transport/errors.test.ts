@@ -117,3 +117,11 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 		expect(JSON.stringify(credentialsFor(sandbox))).toContain(DEMO_KEYS.master.secret); // the check above can fail
 	});
 });
+
+describe('credential problems are named before anything is sent', () => {
+	it.each(['', 'api.exchange.example', 'ftp://127.0.0.1'])('a Base URL of %p', async (baseUrl) => {
+		const run = await runTradingService(sandbox, { parameters: history(), credentials: { baseUrl } });
+		expect(run.error?.message).toContain(`The credential's Base URL "${baseUrl}" is not an http(s) address`);
+		expect(sandbox.ledger.requests).toHaveLength(0);
+	});
+});
