@@ -1,0 +1,236 @@
+/**
+ * The example workflows in examples/, run with `n8n execute` in a real n8n 2.41.1 that loads the
+ * package the way users install it (npm pack -> <user folder>/.n8n/nodes/node_modules), against
+ * the sandbox in this process. Asserts the items n8n produced and the sandbox's own ledger of what
+ * was placed and transferred.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { DEMO_ACCOUNTS } from '../sandbox';
+import {
+	EXAMPLES,
+	NODE_TYPES,
+	SANDBOX_CREDENTIAL,
+	findNode,
+	loadAllExamples,
+	loadExample,
+	withCredential,
+	withManualTrigger,
+	type Workflow,
+} from './lib/examples';
+import { BAD_CREDENTIAL, describeE2E, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from './lib/fixture';
+import { executeWorkflow, getNodeError, getNodeItems, type ExecuteResult, type N8nRun } from './lib/n8n';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The scheduled-transfer example with a Manual Trigger in place of its Schedule Trigger. */
+const MANUAL_TRANSFER_ID = 'tsSchedTransferM';
+/** The same, with the wrong-secret credential. */
+const BAD_TRANSFER_ID = 'tsSchedTransferX';
+
+function manualTransfer(): Workflow {
+	return withManualTrigger(loadExample('scheduledTransfer'), EXAMPLES.scheduledTransfer.trigger, MANUAL_TRANSFER_ID);
+}
+
+describeE2E('examples in a real n8n (n8n execute)', () => {
+	let fx: E2eFixture;
+
+	beforeAll(async () => {
+		fx = await setUpN8nWithSandbox({
+			prefix: 'n8n-e2e-examples-',
+			workflows: [
+				...loadAllExamples(),
+				manualTransfer(),
+				withCredential(manualTransfer(), BAD_CREDENTIAL, BAD_TRANSFER_ID),
+			],
+		});
+	});
+
+	afterAll(async () => {
+		await fx?.cleanup();
+	});
+
+	beforeEach(() => {
+		fx.sb.reset();
+	});
+
+	/** Runs a workflow; fails with n8n's output if it produced no run data. Checks no secret leaked. */
+	async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
+		const result = await executeWorkflow(fx.env, workflowId);
+		if (!result.run) {
+			throw new Error(`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+		}
+		const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
+		expect(leakedSecrets(everything, fx.secrets)).toEqual([]);
+		return result as ExecuteResult & { run: N8nRun };
+	}
+
+	function expectOk(result: ExecuteResult): void {
+		if (!result.ok) {
+			throw new Error(`workflow failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-2000)}`);
+		}
+	}
+
+	test('every example is a workflow of the installed package, with a fixed id and the sandbox credential', () => {
+		const dist = path.join(fx.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-trading-service');
+		const installed = JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+		expect(installed.n8n.nodes.length).toBe(2);
+		for (const workflow of loadAllExamples()) {
+			expect(workflow.id).toMatch(/^[A-Za-z0-9]{16}$/);
+			expect(workflow.active).toBe(false);
+			const ours = workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-trading-service.'));
+			expect(ours.length).toBeGreaterThan(0);
+			for (const node of ours) {
+				expect(Object.values(NODE_TYPES)).toContain(node.type);
+				expect(node.credentials).toEqual({ tradingServiceApi: { ...SANDBOX_CREDENTIAL } });
+			}
+			// Every connection joins two nodes of the workflow.
+			const names = new Set(workflow.nodes.map((node) => node.name));
+			for (const [source, outputs] of Object.entries(workflow.connections)) {
+				expect(names).toContain(source);
+				for (const list of Object.values(outputs).flat()) for (const c of list) expect(names).toContain(c.node);
+			}
+		}
+	});
+
+	test('batch orders: 45 items from a Code node -> Create Many -> 45 items, each paired to its order, in 3 batch requests', async () => {
+		const ex = EXAMPLES.batchOrders;
+		const result = await run(ex.id);
+		expectOk(result);
+
+		const list = getNodeItems(result.run, ex.list);
+		expect(list).toHaveLength(45);
+		const bySymbol = (symbol: string) => list.filter((item) => item.symbol === symbol).length;
+		expect([bySymbol('BTCUSDT'), bySymbol('ETHUSDT')]).toEqual([25, 20]);
+
+		const task = result.run.data.resultData.runData[ex.createMany][0];
+		const items = task.data!.main![0]!;
+		expect(items).toHaveLength(45);
+		items.forEach((item, index) => {
+			// Output i is the order of input item i: pairing survives the regrouping by symbol.
+			expect(item.pairedItem).toEqual({ item: index });
+			const input = list[index];
+			const json = item.json as { success: boolean; code: number; msg: string; symbol: string; clientOrderId: string; order: Record<string, string> };
+			expect(json).toMatchObject({ success: true, code: 0, msg: 'success', symbol: input.symbol });
+			expect(json.order).toMatchObject({
+				symbol: input.symbol,
+				side: input.side,
+				type: 'LIMIT',
+				price: input.price,
+				origQty: input.quantity,
+				status: 'NEW',
+				timeInForce: 'GTC',
+				accountId: DEMO_ACCOUNTS.mainTrading,
+			});
+			expect(json.clientOrderId).toBe(json.order.clientOrderId);
+			expect(json).not.toHaveProperty('alreadyPlaced');
+		});
+		const clientIds = items.map((item) => (item.json as { clientOrderId: string }).clientOrderId);
+		expect(new Set(clientIds).size).toBe(45);
+
+		// The sandbox's own record: 3 requests (BTCUSDT 20 + 5, ETHUSDT 20), 45 orders, none twice.
+		const requests = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/batchOrders');
+		expect(requests).toHaveLength(3);
+		expect(requests.every((r) => r.status === 200)).toBe(true);
+		const batches = requests.map((r) => JSON.parse(r.body) as Array<{ symbol: string }>);
+		expect(batches.map((b) => `${b[0].symbol}:${b.length}`).sort()).toEqual(['BTCUSDT:20', 'BTCUSDT:5', 'ETHUSDT:20']);
+		for (const batch of batches) expect(new Set(batch.map((o) => o.symbol)).size).toBe(1);
+		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/new/order')).toHaveLength(0);
+		expect(fx.sb.ledger.orders).toHaveLength(45);
+		expect(fx.sb.ledger.orders.every((o) => o.via === 'batch')).toBe(true);
+		expect(fx.sb.ledger.orders.map((o) => o.clientOrderId).sort()).toEqual([...clientIds].sort());
+	});
+
+	test('scheduled transfer (Manual Trigger variant): one transfer 10001 -> 20001, and its two history records', async () => {
+		const ex = EXAMPLES.scheduledTransfer;
+		// The variant is made from the example: same nodes apart from the trigger.
+		const original = loadExample('scheduledTransfer');
+		const variant = manualTransfer();
+		expect(findNode(original, ex.trigger).type).toBe('n8n-nodes-base.scheduleTrigger');
+		expect(findNode(variant, 'Manual Trigger').type).toBe('n8n-nodes-base.manualTrigger');
+		expect(variant.nodes.filter((n) => n.name !== 'Manual Trigger')).toEqual(original.nodes.filter((n) => n.name !== ex.trigger));
+
+		const result = await run(MANUAL_TRANSFER_ID);
+		expectOk(result);
+
+		const [transfer, ...moreTransfers] = getNodeItems(result.run, ex.transfer);
+		expect(moreTransfers).toHaveLength(0);
+		expect(transfer).toMatchObject({ success: true });
+		expect(transfer.id).toMatch(/^\d+$/);
+		expect(transfer.timestamp).toMatch(/^\d+$/);
+
+		const records = getNodeItems(result.run, ex.check);
+		expect(records.map((r) => [r.accountId, r.coin, r.change, r.flowTypeValue, r.created]).sort()).toEqual([
+			[DEMO_ACCOUNTS.mainTrading, 'USDT', '-25', 51, transfer.timestamp],
+			[DEMO_ACCOUNTS.subTrading, 'USDT', '25', 51, transfer.timestamp],
+		]);
+		expect(records.every((r) => r.flowType === 'USER_ACCOUNT_TRANSFER' && typeof r.createdIso === 'string')).toBe(true);
+
+		// Exactly one transfer, one request, and the balances moved once.
+		expect(fx.sb.ledger.transfers).toEqual([
+			expect.objectContaining({ id: transfer.id, fromAccountId: '10001', toAccountId: '20001', coin: 'USDT', quantity: '25' }),
+		]);
+		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/assetTransfer')).toHaveLength(1);
+		expect(fx.sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).toBe('99975');
+		expect(fx.sb.getBalance(DEMO_ACCOUNTS.subTrading, 'USDT')).toBe('10025');
+	});
+
+	test('history export: Return All over a seeded 29-day range returns every seeded record once, and the CSV has them all', async () => {
+		const ex = EXAMPLES.historyExport;
+		const now = fx.sb.now();
+		// 1,234 funding fees inside the range (3 pages of 500), plus records the query must not return:
+		// older funding fees, and transfers in the same range.
+		const seeded = fx.sb.seedRecords({ flowType: 32, count: 1234, startTime: now - 29 * DAY_MS + 3600_000, endTime: now - 60_000, seed: 7 });
+		fx.sb.seedRecords({ flowType: 32, count: 40, startTime: now - 29.9 * DAY_MS, endTime: now - 29.2 * DAY_MS, seed: 8 });
+		fx.sb.seedRecords({ flowType: 51, count: 30, startTime: now - 20 * DAY_MS, endTime: now - 60_000, seed: 9 });
+
+		const result = await run(ex.id);
+		expectOk(result);
+
+		const records = getNodeItems(result.run, ex.history);
+		expect(records).toHaveLength(seeded.length);
+		const ids = records.map((r) => r.id as string);
+		expect(new Set(ids).size).toBe(seeded.length);
+		expect([...ids].sort()).toEqual(seeded.map((r) => r.id).sort());
+		expect(records.every((r) => r.flowTypeValue === 32 && typeof r.symbol === 'string' && typeof r.createdIso === 'string')).toBe(true);
+		const pages = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/balanceFlow');
+		expect(pages.length).toBeGreaterThanOrEqual(3);
+		expect(pages.every((r) => r.status === 200)).toBe(true);
+
+		// Convert to File wrote one CSV (n8n keeps binary data on disk): a header and one row per record.
+		const [file] = result.run.data.resultData.runData[ex.csv][0].data!.main![0]!;
+		const binary = (file as { binary?: { data?: { id?: string; fileName?: string; mimeType?: string } } }).binary?.data;
+		expect(binary).toMatchObject({ fileName: 'funding-fees.csv', mimeType: 'text/csv' });
+		expect(binary!.id).toMatch(/^filesystem-v2:/);
+		const csv = fs.readFileSync(path.join(fx.userFolder, '.n8n', 'storage', binary!.id!.slice('filesystem-v2:'.length)), 'utf8').replace(/^\uFEFF/, ''); // n8n writes a BOM
+		const lines = csv.split(/\r?\n/).filter((line) => line !== '');
+		expect(lines).toHaveLength(seeded.length + 1);
+		const header = lines[0].split(',').map((cell) => cell.replace(/"/g, ''));
+		expect(header).toContain('id');
+		const idColumn = header.indexOf('id');
+		expect(lines.slice(1).map((line) => line.split(',')[idColumn].replace(/"/g, '')).sort()).toEqual([...ids].sort());
+	});
+
+	test('wrong secret: the run fails at the transfer with an error that names the signature; no secret in any output; nothing transferred', async () => {
+		const ex = EXAMPLES.scheduledTransfer;
+		const result = await run(BAD_TRANSFER_ID);
+		expect(result.ok).toBe(false);
+		expect(result.exitCode).not.toBe(0);
+
+		const error = getNodeError(result.run, ex.transfer);
+		expect(error).toBeDefined();
+		expect(result.error?.node?.name).toBe(ex.transfer);
+		expect(error!.message).toMatch(/signature/i);
+		expect(String(error!.description)).toMatch(/Secret Key/);
+		expect(String(error!.description)).toMatch(/-1022/);
+		expect(Object.keys(result.run.data.resultData.runData)).not.toContain(ex.check);
+
+		// The service refused it: no transfer, balances unchanged.
+		const requests = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/assetTransfer');
+		expect(requests.length).toBeGreaterThanOrEqual(1);
+		expect(requests.every((r) => r.code === '-1022')).toBe(true);
+		expect(fx.sb.ledger.transfers).toHaveLength(0);
+		expect(fx.sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).toBe('100000');
+	});
+});

@@ -1,0 +1,158 @@
+/**
+ * The example workflows in `examples/` and what the e2e tests, the demo and the editor screenshot
+ * need around them: the sandbox credential they reference, their node names, and variants made
+ * from them in code (a Manual Trigger in place of the Schedule Trigger for `n8n execute`, another
+ * credential, a different poll schedule). The examples themselves are the only hand-written copies.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import type { N8nCredential } from './n8n';
+
+export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', '..', 'examples');
+
+/** The credential every example references (`credentials.tradingServiceApi`). */
+export const SANDBOX_CREDENTIAL = { id: 'sandbox-cred', name: 'Trading Service Sandbox' } as const;
+export const CREDENTIAL_TYPE = 'tradingServiceApi';
+
+/** Node types of the package as n8n registers them when installed in `.n8n/nodes`. */
+export const NODE_TYPES = {
+	action: 'n8n-nodes-trading-service.tradingService',
+	trigger: 'n8n-nodes-trading-service.tradingServiceTrigger',
+} as const;
+
+/** File name, workflow id and node names of each example. */
+export const EXAMPLES = {
+	fundingFeeAlert: {
+		file: 'funding-fee-alert.json',
+		id: 'tsFundingAlert01',
+		trigger: 'Funding Fee Charged',
+		message: 'Alert Message',
+	},
+	scheduledTransfer: {
+		file: 'scheduled-transfer.json',
+		id: 'tsSchedTransfer1',
+		trigger: 'Every Day at 09:00',
+		transfer: 'Transfer 25 USDT to Sub Account',
+		check: 'Check Transfer in History',
+	},
+	batchOrders: {
+		file: 'batch-orders.json',
+		id: 'tsBatchOrders001',
+		trigger: 'Manual Trigger',
+		list: 'Order List',
+		createMany: 'Create Many Orders',
+	},
+	historyExport: {
+		file: 'history-export.json',
+		id: 'tsHistoryExport1',
+		trigger: 'Manual Trigger',
+		history: 'Get Funding Fees (29 Days)',
+		csv: 'CSV File',
+	},
+} as const;
+
+export type ExampleKey = keyof typeof EXAMPLES;
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	[key: string]: unknown;
+}
+
+export interface WorkflowConnection {
+	node: string;
+	type: string;
+	index: number;
+}
+
+export interface Workflow {
+	id: string;
+	name: string;
+	active: boolean;
+	nodes: WorkflowNode[];
+	connections: Record<string, Record<string, WorkflowConnection[][]>>;
+	settings?: Record<string, unknown>;
+	pinData?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+/** A fresh (deep) copy of an example workflow as stored in `examples/`. */
+export function loadExample(key: ExampleKey): Workflow {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, EXAMPLES[key].file), 'utf8')) as Workflow;
+}
+
+export function loadAllExamples(): Workflow[] {
+	return (Object.keys(EXAMPLES) as ExampleKey[]).map(loadExample);
+}
+
+export function findNode(workflow: Workflow, name: string): WorkflowNode {
+	const node = workflow.nodes.find((n) => n.name === name);
+	if (!node) throw new Error(`workflow ${workflow.id} has no node "${name}" (has: ${workflow.nodes.map((n) => n.name).join(', ')})`);
+	return node;
+}
+
+/** Rename a node, and every connection from or to it. */
+export function renameNode(workflow: Workflow, from: string, to: string): void {
+	findNode(workflow, from).name = to;
+	const connections: Workflow['connections'] = {};
+	for (const [source, outputs] of Object.entries(workflow.connections)) {
+		for (const targets of Object.values(outputs)) {
+			for (const list of targets) for (const c of list) if (c.node === from) c.node = to;
+		}
+		connections[source === from ? to : source] = outputs;
+	}
+	workflow.connections = connections;
+}
+
+/**
+ * A variant of `workflow` that starts with a Manual Trigger (named "Manual Trigger") in place of
+ * `triggerName` (e.g. the Schedule Trigger), so that `n8n execute` can run it. Same nodes and
+ * connections otherwise; a new id/name so that it can sit beside the original.
+ */
+export function withManualTrigger(workflow: Workflow, triggerName: string, id: string): Workflow {
+	const variant = JSON.parse(JSON.stringify(workflow)) as Workflow;
+	const trigger = findNode(variant, triggerName);
+	renameNode(variant, triggerName, 'Manual Trigger');
+	Object.assign(trigger, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+	variant.id = id;
+	variant.name = `${workflow.name} (manual start)`;
+	return variant;
+}
+
+/** A variant whose Trading Service nodes all use another credential. */
+export function withCredential(workflow: Workflow, credential: { id: string; name: string }, id: string): Workflow {
+	const variant = JSON.parse(JSON.stringify(workflow)) as Workflow;
+	for (const node of variant.nodes) {
+		if (node.credentials?.[CREDENTIAL_TYPE]) node.credentials[CREDENTIAL_TYPE] = { ...credential };
+	}
+	variant.id = id;
+	variant.name = `${workflow.name} (${credential.name})`;
+	return variant;
+}
+
+/** The credential the examples reference, pointing at a sandbox (by default with its master key). */
+export function sandboxCredential(
+	baseUrl: string,
+	key: { apiKey: string; secret: string },
+	options: { id?: string; name?: string; secretKey?: string } = {},
+): N8nCredential {
+	return {
+		id: options.id ?? SANDBOX_CREDENTIAL.id,
+		name: options.name ?? SANDBOX_CREDENTIAL.name,
+		type: CREDENTIAL_TYPE,
+		data: {
+			apiKey: key.apiKey,
+			secretKey: options.secretKey ?? key.secret,
+			baseUrl,
+			recvWindow: 5000,
+			weightBudget: 0,
+			weightWindowSeconds: 60,
+		},
+	};
+}

@@ -1,0 +1,86 @@
+/**
+ * Shared set-up of the e2e test files: a sandbox in this process (127.0.0.1, ephemeral port), a
+ * fresh n8n user folder with the package installed from `npm pack` (as n8n installs community
+ * packages), the sandbox credentials imported with `n8n import:credentials`, and the given
+ * workflows imported with `n8n import:workflow`.
+ */
+import { randomBytes } from 'crypto';
+
+import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { SANDBOX_CREDENTIAL, sandboxCredential, type Workflow } from './examples';
+import {
+	createN8nEnv,
+	createTempUserFolder,
+	ensureRuntime,
+	importCredentials,
+	importWorkflow,
+	packAndInstallPackage,
+	removeUserFolder,
+	type N8nEnv,
+} from './n8n';
+
+/** A credential like the examples' one, but with a wrong secret (same API key). */
+export const BAD_CREDENTIAL = { id: 'sandbox-cred-bad', name: 'Trading Service Sandbox (wrong secret)' } as const;
+
+export interface E2eFixture {
+	sb: Sandbox;
+	env: N8nEnv;
+	userFolder: string;
+	/** The wrong secret stored in BAD_CREDENTIAL: must never show up in any output. */
+	badSecret: string;
+	/** Every secret the tests must never see in n8n's output or run data. */
+	secrets: string[];
+	cleanup(): Promise<void>;
+}
+
+export async function setUpN8nWithSandbox(options: {
+	prefix: string;
+	workflows: Workflow[];
+	sandbox?: SandboxOptions;
+}): Promise<E2eFixture> {
+	// Fails with a clear message if install.sh was not run (npm run test:e2e runs it first).
+	await ensureRuntime({ quiet: true });
+	const sb = await startSandbox({ port: 0, host: '127.0.0.1', ...(options.sandbox ?? {}) });
+	let userFolder: string | undefined;
+	try {
+		userFolder = await createTempUserFolder(options.prefix);
+		await packAndInstallPackage(userFolder);
+		const env = await createN8nEnv({ userFolder });
+		const badSecret = `wrong-secret-${randomBytes(8).toString('hex')}`;
+		await importCredentials(env, [
+			sandboxCredential(sb.baseUrl, DEMO_KEYS.master),
+			sandboxCredential(sb.baseUrl, DEMO_KEYS.master, { ...BAD_CREDENTIAL, secretKey: badSecret }),
+		]);
+		if (options.workflows.length > 0) await importWorkflow(env, options.workflows);
+		const folder = userFolder;
+		return {
+			sb,
+			env,
+			userFolder: folder,
+			badSecret,
+			secrets: [badSecret, DEMO_KEYS.master.secret],
+			async cleanup() {
+				await sb.stop();
+				if (process.env.E2E_KEEP_USER_FOLDER) process.stderr.write(`e2e: kept ${folder}\n`);
+				else await removeUserFolder(folder);
+			},
+		};
+	} catch (error) {
+		await sb.stop();
+		if (userFolder) await removeUserFolder(userFolder);
+		throw error;
+	}
+}
+
+export { SANDBOX_CREDENTIAL };
+
+/** Names of the secrets found in `text` (empty when none is there). */
+export function leakedSecrets(text: string, secrets: string[]): string[] {
+	return secrets.filter((secret) => text.includes(secret));
+}
+
+/**
+ * describe() in an e2e run (jest.e2e.config.js sets TRADING_SERVICE_E2E=1); describe.skip when the
+ * unit-test config picks these files up (they match its `*.test.ts` too).
+ */
+export const describeE2E = process.env.TRADING_SERVICE_E2E === '1' ? describe : describe.skip;
