@@ -13,8 +13,11 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
+import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
 import { deriveClientOrderId } from '../../nodes/TradingService/helpers/orders';
-import { NODE_NAME } from '../helpers/node';
+import { PollRunner } from '../harness/poll';
+import { NODE_NAME, credentialsFor } from '../helpers/node';
 import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../sandbox';
 import {
 	DAY,
@@ -28,7 +31,9 @@ import {
 	mergeTallies,
 	newTally,
 	queryOf,
+	requestText,
 	runAndTally,
+	secretIn,
 	wasApplied,
 	type Tally,
 } from './lib';
@@ -538,6 +543,107 @@ async function clockScenario(tally: Tally) {
 	return { sb, cases };
 }
 
+// ------------------------------------------------------------------ scenario: trigger polls
+
+interface PollCase {
+	round: number;
+	/** Records added since the previous poll. */
+	added: string[];
+	emitted: string[];
+	error?: string;
+	requests: LedgerRequest[];
+	stateChanged: boolean;
+}
+
+const TRIGGER_TYPE = 'n8n-nodes-trading-service.tradingServiceTrigger';
+
+/**
+ * An active trigger polling the funding fee history while records keep arriving (bursts larger
+ * than a page, up to 3 per millisecond, a few listed up to 3 s late) under seeded 5xx, drops and
+ * 429s; some polls fail outright (server clock outside the receive window) and must change
+ * nothing, so that the next poll catches up.
+ *
+ * Records arrive in time order on a timeline of their own (20 minutes ago onwards), so "late"
+ * means exactly what the test says. Records listed later than that, behind more than a page of
+ * newer ones, are lost: see knownBugs.test.ts.
+ */
+async function triggerScenario(tally: Tally) {
+	const sb = await sandbox();
+	const rng = new Rng(808);
+	const runner = new PollRunner({
+		node: {
+			id: 'trigger',
+			name: 'Trading Service Trigger',
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { event: 32 },
+			credentials: { tradingServiceApi: { id: '1', name: 'Sandbox' } },
+		},
+		nodeTypes: { [TRIGGER_TYPE]: new TradingServiceTrigger() },
+		credentialTypes: { tradingServiceApi: new TradingServiceApi() },
+		credentials: { tradingServiceApi: credentialsFor(sb) as never },
+	});
+	let timeline = sb.now() - 20 * 60_000;
+	const record = (created: number) => ({ accountId: DEMO_ACCOUNTS.mainContract, flowTypeValue: 32, change: `-0.${rng.int(1, 999)}`, created: String(created) });
+	/** `count` records after everything so far, `perMillisecond` at a time, 20-60 ms apart. */
+	const arrive = (count: number, perMillisecond = 1): string[] => {
+		const records: Array<ReturnType<typeof record>> = [];
+		while (records.length < count) {
+			timeline += rng.int(20, 60);
+			for (let k = 0; k < perMillisecond && records.length < count; k++) records.push(record(timeline));
+		}
+		return sb.addRecords(records).map((added) => added.id);
+	};
+	/** Records listed late: up to 3 s older than the newest record, fewer than a page behind it. */
+	const arriveLate = (count: number): string[] =>
+		sb.addRecords(Array.from({ length: count }, () => record(timeline - rng.int(1, 3000)))).map((added) => added.id);
+	const poll = async (round: number, added: string[]): Promise<PollCase> => {
+		const before = sb.ledger.requests.length;
+		const outcome = await runner.poll();
+		const requests = sb.ledger.requests.slice(before);
+		tally.runs++;
+		tally.requests += requests.length;
+		for (const request of requests) {
+			if (request.fault !== undefined) tally.faults[request.fault] = (tally.faults[request.fault] ?? 0) + 1;
+			if (request.code === '-1021') tally.faults.clockRejected = (tally.faults.clockRejected ?? 0) + 1;
+			if (secretIn(requestText(request))) tally.secretLeaks.push('trigger request carried a secret');
+		}
+		const visible = JSON.stringify(outcome.items) + String(outcome.error?.message ?? '') + String(outcome.error?.description ?? '') + String(outcome.error?.stack ?? '');
+		if (secretIn(visible)) tally.secretLeaks.push(`trigger poll ${round}: output or error contains a secret`);
+		const stateChanged = runner.staticDataChanged();
+		runner.markSaved();
+		return { round, added, emitted: outcome.items.map((item) => String(item.json.id)), error: outcome.error?.message, requests, stateChanged };
+	};
+
+	// History that exists before activation: never emitted.
+	const before = arrive(800, 2);
+	const baseline = await poll(0, []);
+	const cases: PollCase[] = [];
+	for (let round = 1; round <= 40; round++) {
+		let added: string[];
+		if (round % 10 === 5) added = arrive(1200, 3);
+		else if (round % 4 === 0) added = [];
+		else if (round % 7 === 3) added = [...arrive(rng.int(1, 40), rng.int(1, 3)), ...arriveLate(rng.int(1, 5))];
+		else added = arrive(rng.int(1, 60), rng.int(1, 3));
+		const fail = round % 9 === 0;
+		sb.setFaults({
+			latencyMs: round % 3 === 0 ? 3 : 0,
+			...(fail ? { clockOffsetMs: 8000 } : {}),
+			rules: round % 5 === 0 ? [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.history }] : [],
+			random: { seed: 8000 + round, http5xx: 0.1, dropBefore: 0.05, dropAfter: 0.05, paths: [PATHS.history] },
+		});
+		cases.push(await poll(round, added));
+	}
+	// A last clean poll catches up on anything a failed poll left.
+	sb.clearFaults();
+	cases.push(await poll(41, []));
+	// And idle polls: nothing new, one request each, no state change.
+	const idle: PollCase[] = [];
+	for (let round = 42; round < 47; round++) idle.push(await poll(round, []));
+	return { sb, before, baseline, cases, idle };
+}
+
 // ------------------------------------------------------------------ run all scenarios
 
 const tallies = {
@@ -548,6 +654,7 @@ const tallies = {
 	returnAll: newTally(),
 	pages: newTally(),
 	clock: newTally(),
+	trigger: newTally(),
 };
 let transfers: Awaited<ReturnType<typeof transferScenario>>;
 let singleOrders: Awaited<ReturnType<typeof singleOrderScenario>>;
@@ -556,11 +663,12 @@ let batches: Awaited<ReturnType<typeof batchScenario>>;
 let returnAll: Awaited<ReturnType<typeof returnAllScenario>>;
 let pages: Awaited<ReturnType<typeof historyPageScenario>>;
 let clock: Awaited<ReturnType<typeof clockScenario>>;
+let trigger: Awaited<ReturnType<typeof triggerScenario>>;
 let wallMs = 0;
 
 beforeAll(async () => {
 	const started = Date.now();
-	[transfers, singleOrders, plainOrders, batches, returnAll, pages, clock] = await Promise.all([
+	[transfers, singleOrders, plainOrders, batches, returnAll, pages, clock, trigger] = await Promise.all([
 		transferScenario(tallies.transfers),
 		singleOrderScenario(tallies.singleOrders),
 		plainOrderScenario(tallies.plainOrders),
@@ -568,6 +676,7 @@ beforeAll(async () => {
 		returnAllScenario(tallies.returnAll),
 		historyPageScenario(tallies.pages),
 		clockScenario(tallies.clock),
+		triggerScenario(tallies.trigger),
 	]);
 	wallMs = Date.now() - started;
 });
@@ -823,6 +932,40 @@ describe('server clock offsets inside and outside the receive window', () => {
 				const signedOffset = Number(measured![1]) * (measured![2] === 'behind' ? -1 : 1);
 				expect(Math.abs(signedOffset - c.offsetMs)).toBeLessThan(250);
 			}
+		}
+	});
+});
+
+describe('trigger polls under faults, failed polls and bursts', () => {
+	it('emits every record that arrived after activation exactly once, and none from before', () => {
+		expect(trigger.baseline.error).toBeUndefined();
+		expect(trigger.baseline.emitted).toEqual([]);
+		const emitted = trigger.cases.flatMap((c) => c.emitted);
+		const added = trigger.cases.flatMap((c) => c.added);
+		expect(duplicates(emitted)).toEqual([]);
+		expect([...emitted].sort()).toEqual([...added].sort());
+		expect(emitted.filter((id) => trigger.before.includes(id))).toEqual([]);
+		expect(added.length).toBeGreaterThan(4000);
+	});
+
+	it('a poll that fails emits nothing and changes no state; transient faults are retried within the poll', () => {
+		const failed = trigger.cases.filter((c) => c.error !== undefined);
+		expect(failed.length).toBeGreaterThanOrEqual(4);
+		for (const c of failed) {
+			expect(c.error).toMatch(/receive window/);
+			expect(c.emitted).toEqual([]);
+			expect(c.stateChanged).toBe(false);
+		}
+		const retried = trigger.cases.filter((c) => c.error === undefined && c.requests.some((request) => request.fault !== undefined));
+		expect(retried.length).toBeGreaterThan(10);
+	});
+
+	it('an idle poll is one request and changes nothing', () => {
+		for (const c of trigger.idle) {
+			expect(c.error).toBeUndefined();
+			expect(c.emitted).toEqual([]);
+			expect(c.requests).toHaveLength(1);
+			expect(c.stateChanged).toBe(false);
 		}
 	});
 });
