@@ -19,7 +19,8 @@ import {
 	withManualTrigger,
 	type Workflow,
 } from './lib/examples';
-import { BAD_CREDENTIAL, describeE2E, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from './lib/fixture';
+import { describeE2E } from './lib/describe-e2e';
+import { BAD_CREDENTIAL, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from './lib/fixture';
 import { executeWorkflow, getNodeError, getNodeItems, type ExecuteResult, type N8nRun } from './lib/n8n';
 
 const DAY_MS = 24 * 3600 * 1000;

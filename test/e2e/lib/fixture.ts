@@ -19,6 +19,12 @@ import {
 	type N8nEnv,
 } from './n8n';
 
+/**
+ * Extra n8n env for these runs: the MCP server registry module fetches a list from n8n's servers
+ * at start (there is no network here: it only logs an error); nothing here uses it.
+ */
+export const QUIET_N8N_ENV: Record<string, string> = { N8N_DISABLED_MODULES: 'mcp-registry' };
+
 /** A credential like the examples' one, but with a wrong secret (same API key). */
 export const BAD_CREDENTIAL = { id: 'sandbox-cred-bad', name: 'Trading Service Sandbox (wrong secret)' } as const;
 
@@ -45,7 +51,7 @@ export async function setUpN8nWithSandbox(options: {
 	try {
 		userFolder = await createTempUserFolder(options.prefix);
 		await packAndInstallPackage(userFolder);
-		const env = await createN8nEnv({ userFolder });
+		const env = await createN8nEnv({ userFolder, extra: QUIET_N8N_ENV });
 		const badSecret = `wrong-secret-${randomBytes(8).toString('hex')}`;
 		await importCredentials(env, [
 			sandboxCredential(sb.baseUrl, DEMO_KEYS.master),
@@ -78,9 +84,3 @@ export { SANDBOX_CREDENTIAL };
 export function leakedSecrets(text: string, secrets: string[]): string[] {
 	return secrets.filter((secret) => text.includes(secret));
 }
-
-/**
- * describe() in an e2e run (jest.e2e.config.js sets TRADING_SERVICE_E2E=1); describe.skip when the
- * unit-test config picks these files up (they match its `*.test.ts` too).
- */
-export const describeE2E = process.env.TRADING_SERVICE_E2E === '1' ? describe : describe.skip;
