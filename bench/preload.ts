@@ -24,6 +24,10 @@ function fn(implementation?: AnyFunction) {
 		current = next;
 		return mockFunction;
 	};
+	mockFunction.mockReturnValue = (value: unknown) => {
+		current = () => value;
+		return mockFunction;
+	};
 	mockFunction.mockClear = () => mockFunction;
 	mockFunction.mockReset = () => mockFunction;
 	return mockFunction;

@@ -24,26 +24,29 @@ afterAll(async () => {
 
 // ------------------------------------------------------------------ value pools
 
-const BAD_DECIMALS: unknown[] = [
+/** Any value an item's JSON can hold. */
+type Value = IDataObject[string];
+
+const BAD_DECIMALS: Value[] = [
 	'1e-7', '-1', '0', '1,5', ' 1', '1 ', '', '0.000', '.5', '5.', 'abc', '1.2.3', '+1', '0x10', '１', '00.5',
 	'1e5', 'NaN', 'Infinity', '--1', '1_000', '٣', '0.0', '-0.5', '1/2', '$1', '1.5e3', ' ', '\t1', '1\n',
 	1e-7, -1, 0, 1e21, -0.001, Number.NaN, Number.POSITIVE_INFINITY, null, true, false, {}, [], ['1'],
 ];
-const BAD_ACCOUNT_IDS: unknown[] = [
+const BAD_ACCOUNT_IDS: Value[] = [
 	'', 'abc', '12a', '-1', '1.5', '1'.repeat(21), ' 10001', '10001 ', '10 001', '１０００１', '0x10', '1e5', '+10001',
 	null, 1.5, -5, true, {}, [], '10001;10005', '10001\n',
 ];
-const BAD_COINS: unknown[] = ['', 'US DT', 'USDT!', 'A'.repeat(21), 'ü', '-', 'USDT\n', 'US.DT', null, 123, true, {}, ['USDT']];
-const BAD_SYMBOLS: unknown[] = ['', 'btcusdt', 'BTC-USDT', 'B', 'A'.repeat(33), 'BTC USDT', 'BTC/USDT', 'BTCUSDT ', 'ßTC', null, 123, {}, ['BTCUSDT']];
-const BAD_SIDES: unknown[] = ['HOLD', 'buy', 'Sell', 'BUY ', 'B', 0, 1, true, {}];
+const BAD_COINS: Value[] = ['', 'US DT', 'USDT!', 'A'.repeat(21), 'ü', '-', 'USDT\n', 'US.DT', null, 123, true, {}, ['USDT']];
+const BAD_SYMBOLS: Value[] = ['', 'btcusdt', 'BTC-USDT', 'B', 'A'.repeat(33), 'BTC USDT', 'BTC/USDT', 'BTCUSDT ', 'ßTC', null, 123, {}, ['BTCUSDT']];
+const BAD_SIDES: Value[] = ['HOLD', 'buy', 'Sell', 'BUY ', 'B', 0, 1, true, {}];
 // Not here: strings V8's Date.parse turns into some date although they are not valid ISO 8601
 // ("-1" and "1" become 2001-01-01, "2026-02-30" becomes 2026-03-02): see knownBugs.test.ts.
-const BAD_TIMES: unknown[] = ['yesterday', 'abc', -5, 1.5, '2026-13-45T00:00:00Z', 'not a date', true, {}, [], '12:00', '2026-01-01T25:00:00Z'];
-const BAD_FLOW_TYPES: unknown[] = [0, 3, 5, 31, 50, 52, 99, 901, 999, -1, 1.5, 'abc', '32', null, true];
-const BAD_LIMITS: unknown[] = [0, 501, -1, 2.5, 1e9, '10', '', 'all', Number.NaN, true, {}, 1000, -500];
-const BAD_CLIENT_IDS: unknown[] = ['x'.repeat(256), 'y'.repeat(300), 'has space', 'tab\tid', 'ünïcode', 'new\nline', ' lead', 123, true, {}];
-const BAD_STP: unknown[] = ['NONE', 'expire_taker', 'EXPIRE', 'CANCEL_BOTH', 1, true];
-const BAD_RECV_WINDOWS: unknown[] = [0, -1, 60_001, 1.5, 1e9, '5000', Number.NaN];
+const BAD_TIMES: Value[] = ['yesterday', 'abc', -5, 1.5, '2026-13-45T00:00:00Z', 'not a date', true, {}, [], '12:00', '2026-01-01T25:00:00Z'];
+const BAD_FLOW_TYPES: Value[] = [0, 3, 5, 31, 50, 52, 99, 901, 999, -1, 1.5, 'abc', '32', null, true];
+const BAD_LIMITS: Value[] = [0, 501, -1, 2.5, 1e9, '10', '', 'all', Number.NaN, true, {}, 1000, -500];
+const BAD_CLIENT_IDS: Value[] = ['x'.repeat(256), 'y'.repeat(300), 'has space', 'tab\tid', 'ünïcode', 'new\nline', ' lead', 123, true, {}];
+const BAD_STP: Value[] = ['NONE', 'expire_taker', 'EXPIRE', 'CANCEL_BOTH', 1, true];
+const BAD_RECV_WINDOWS: Value[] = [0, -1, 60_001, 1.5, 1e9, '5000', Number.NaN];
 
 // ------------------------------------------------------------------ cases
 
@@ -188,7 +191,7 @@ function generateCases(seed: number): BadCase[] {
 	}
 
 	// Create Many, JSON mode: one bad order hidden among 1-24 valid ones of mixed symbols.
-	const jsonShape: Array<[unknown, string]> = [
+	const jsonShape: Array<[Value, string]> = [
 		['[{', 'Orders (JSON)'],
 		['{"symbol":"BTCUSDT"}', 'Orders (JSON)'],
 		['"orders"', 'Orders (JSON)'],
@@ -197,7 +200,7 @@ function generateCases(seed: number): BadCase[] {
 		[{ symbol: 'BTCUSDT' }, 'Orders (JSON)'],
 	];
 	for (const [orders, label] of jsonShape) add('json', jsonParameters, { orders }, label);
-	const orderFieldFaults: Array<[string, unknown[], (order: IDataObject) => boolean]> = [
+	const orderFieldFaults: Array<[string, Value[], (order: IDataObject) => boolean]> = [
 		['symbol', BAD_SYMBOLS, () => true],
 		['side', BAD_SIDES, () => true],
 		['type', ['STOP', 'limit', 'MARKET_MAKER', 1, null], () => true],
@@ -226,7 +229,7 @@ function generateCases(seed: number): BadCase[] {
 			// Structural faults of one order.
 			const structural = rng.int(0, 5);
 			if (structural === 0) {
-				orders[position] = rng.pick([1, 'order', null, [order]]) as IDataObject;
+				orders[position] = rng.pick<Value>([1, 'order', null, [order]]) as unknown as IDataObject;
 				add('json', jsonParameters, { orders: rng.chance(0.5) ? orders : JSON.stringify(orders) }, `Orders (JSON)[${position}]`);
 				continue;
 			}

@@ -11,7 +11,7 @@
  * concurrently (they wait mostly on the transport's retry backoff), in beforeAll; the tests
  * then check what each produced.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
@@ -492,26 +492,27 @@ async function clockScenario(tally: Tally) {
 	const sb = await sandbox();
 	const now = sb.now();
 	sb.seedRecords({ flowType: 32, count: 50, startTime: now - 2 * HOUR, endTime: now - HOUR, seed: 7 });
-	// Inside: -1000 < offset <= recvWindow (minus a margin for the request's own travel time).
+	// Inside: -1000 < offset <= recvWindow; every case keeps ≥ 900 ms from the edges, so a slow
+	// machine's travel time cannot move a request across.
 	const offsets: Array<[number, number, boolean]> = [
 		[0, 5000, true],
 		[-600, 5000, true],
 		[2500, 5000, true],
-		[4500, 5000, true],
-		[-1600, 5000, false],
+		[4000, 5000, true],
+		[-2500, 5000, false],
 		[-5000, 5000, false],
 		[5600, 5000, false],
 		[30_000, 5000, false],
 		[7000, 10_000, true],
 		[12_000, 10_000, false],
-		[-1600, 10_000, false],
+		[-2500, 10_000, false],
 	];
 	const cases: ClockCase[] = [];
 	let seq = 0;
 	for (const [offsetMs, recvWindow, inside] of offsets) {
 		sb.setFaults({ clockOffsetMs: offsetMs, latencyMs: 2 });
 		const credentials = { recvWindow };
-		const operations: Array<[string, Record<string, unknown>, number]> = [
+		const operations: Array<[string, IDataObject, number]> = [
 			['getHistory', { resource: 'account', operation: 'getHistory', flowType: 32, startTime: new Date(now - 3 * HOUR).toISOString(), endTime: new Date(now).toISOString(), limit: 5 }, 2],
 			['transferAsset', { resource: 'account', operation: 'transferAsset', fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '={{ $json.quantity }}' }, 2],
 			['create', { resource: 'order', operation: 'create', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '3', quantity: '={{ $json.quantity }}' }, 2],
@@ -726,7 +727,7 @@ describe('transfers under 5xx, drops before/after, 429 + Retry-After and latency
 			c.attempts.forEach((attempt, index) => {
 				const wait = c.retryAfterMs.get(attempt);
 				if (wait === undefined || index === c.attempts.length - 1) return;
-				expect(c.attempts[index + 1].at - attempt.at).toBeGreaterThanOrEqual(wait);
+				expect(c.attempts[index + 1].at - attempt.at).toBeGreaterThanOrEqual(wait - 5);
 				honoured++;
 			});
 		}
@@ -796,7 +797,7 @@ describe('single orders without client order IDs (generation off)', () => {
 			c.attempts.forEach((attempt, index) => {
 				const wait = c.retryAfterMs.get(attempt);
 				if (wait !== undefined && index < c.attempts.length - 1) {
-					expect(c.attempts[index + 1].at - attempt.at).toBeGreaterThanOrEqual(wait);
+					expect(c.attempts[index + 1].at - attempt.at).toBeGreaterThanOrEqual(wait - 5);
 				}
 			});
 		}
@@ -930,7 +931,7 @@ describe('server clock offsets inside and outside the receive window', () => {
 				const measured = /The service clock is (\d+) ms (ahead of|behind)/.exec(description);
 				expect(measured).not.toBeNull();
 				const signedOffset = Number(measured![1]) * (measured![2] === 'behind' ? -1 : 1);
-				expect(Math.abs(signedOffset - c.offsetMs)).toBeLessThan(250);
+				expect(Math.abs(signedOffset - c.offsetMs)).toBeLessThan(500);
 			}
 		}
 	});

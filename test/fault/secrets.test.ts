@@ -6,6 +6,8 @@
  * - A request the node signed, with one parameter changed after signing (or one added, dropped
  *   or moved, or the body altered), is rejected by the sandbox with -1022 and changes nothing.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { LedgerRequest } from '../sandbox';
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import { rawRequest, type RawResponse } from '../sandbox/testClient';
@@ -67,7 +69,7 @@ describe('the secret never appears', () => {
 		type Mode = {
 			name: string;
 			setup?: (modeSandbox: Sandbox) => void;
-			credentials?: (modeSandbox: Sandbox) => Record<string, unknown>;
+			credentials?: (modeSandbox: Sandbox) => IDataObject;
 			fails: (operation: unknown) => boolean;
 			only?: unknown[];
 		};
