@@ -3,7 +3,7 @@
  * Every comparison is measured side by side in one run; figures are medians of several
  * repetitions. See bench/README.md for what is compared and the last recorded figures.
  *
- * Environment: BENCH_REPS (default 7) repetitions for benches 1 and 2; BENCH_HISTORY_REPS
+ * Environment: BENCH_REPS (default 9) repetitions for benches 1 and 2; BENCH_HISTORY_REPS
  * (default 3) child runs for bench 3; BENCH_ONLY=1,2,3,4 to run a subset.
  */
 import './preload';
@@ -27,7 +27,7 @@ const SINGLE = '/api/v1/spot/new/order';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-const REPS = Number(process.env.BENCH_REPS ?? 7);
+const REPS = Number(process.env.BENCH_REPS ?? 9);
 const HISTORY_REPS = Number(process.env.BENCH_HISTORY_REPS ?? 3);
 const ONLY = (process.env.BENCH_ONLY ?? '1,2,3,4').split(',').map((part) => part.trim());
 
