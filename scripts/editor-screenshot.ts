@@ -1,0 +1,60 @@
+/**
+ * Screenshot of the Trading Service node in n8n's editor, for the README:
+ *
+ *   npm run screenshot:editor            # builds, installs the n8n runtime (cached), writes docs/editor-batch-orders.png
+ *   npm run screenshot:editor -- --out /tmp/shot.png
+ *
+ * Starts the sandbox and a real n8n 2.41.1 with the package installed from `npm pack` and the
+ * examples imported, signs in with Debian's chromium (playwright-core; never a browser download),
+ * checks the Resource and Operation dropdowns, runs the batch-orders example from the editor, and
+ * saves the Create Many node's panel with its Operation dropdown open. The same steps run as a
+ * test in test/e2e/editor.e2e.test.ts.
+ */
+import * as path from 'path';
+
+import { checkEditor, findChromium } from '../test/e2e/lib/editor';
+import { loadAllExamples } from '../test/e2e/lib/examples';
+import { setUpN8nWithSandbox } from '../test/e2e/lib/fixture';
+import { REPO_ROOT, startN8n, type N8nInstance } from '../test/e2e/lib/n8n';
+
+function log(message: string): void {
+	process.stderr.write(`[screenshot] ${message}\n`);
+}
+
+async function main(): Promise<void> {
+	const outIndex = process.argv.indexOf('--out');
+	const out = path.resolve(outIndex > 0 ? process.argv[outIndex + 1] : path.join(REPO_ROOT, 'docs', 'editor-batch-orders.png'));
+	const chromiumPath = findChromium();
+	if (!chromiumPath) {
+		throw new Error('no chromium found (set CHROMIUM_PATH, or install it: apt-get install -y chromium)');
+	}
+	log(`chromium: ${chromiumPath}`);
+	const fx = await setUpN8nWithSandbox({ prefix: 'n8n-screenshot-', workflows: loadAllExamples() });
+	let n8n: N8nInstance | undefined;
+	try {
+		log('starting n8n');
+		n8n = await startN8n(fx.env);
+		const result = await checkEditor({ n8n, chromiumPath, screenshotPath: out, log });
+		log(`Resource: ${result.resources.join(', ')}`);
+		log(`Operation (Account): ${result.accountOperations.join(', ')}`);
+		log(`Operation (Order): ${result.orderOperations.join(', ')}`);
+		log(`Create Many output: ${result.outputItemsText}`);
+		const expected = [
+			[result.resources, ['Account', 'Order']],
+			[result.accountOperations, ['Get Transaction History', 'Transfer Asset']],
+			[result.orderOperations, ['Create', 'Create Many']],
+		] as const;
+		for (const [got, want] of expected) {
+			if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`expected ${want.join(', ')}; the editor shows ${got.join(', ')}`);
+		}
+		console.log(out);
+	} finally {
+		await n8n?.stop();
+		await fx.cleanup();
+	}
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`[screenshot] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.exitCode = 1;
+});

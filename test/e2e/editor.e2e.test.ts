@@ -1,0 +1,76 @@
+/**
+ * The node in n8n's editor: a real n8n 2.41.1 (`n8n start`) with the package installed as users
+ * install it and the examples imported, driven by playwright-core with Debian's chromium. Checks
+ * the Resource and Operation dropdowns, runs the batch-orders example from the editor, and saves a
+ * screenshot of the Create Many node's panel (to a temp dir; E2E_SCREENSHOT_PATH overrides;
+ * `npm run screenshot:editor` writes docs/editor-batch-orders.png).
+ *
+ * Skips, saying why, only when no chromium is installed (`apt-get install -y chromium`; CI's
+ * .ci/run installs it).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { DEMO_ACCOUNTS } from '../sandbox';
+import { describeE2E } from './lib/describe-e2e';
+import { checkEditor, findChromium, CHROMIUM_CANDIDATES, VIEWPORT, type EditorCheck } from './lib/editor';
+import { loadAllExamples } from './lib/examples';
+import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from './lib/fixture';
+import { startN8n, type N8nInstance } from './lib/n8n';
+
+const chromiumPath = findChromium();
+if (!chromiumPath && process.env.TRADING_SERVICE_E2E === '1') {
+	process.stderr.write(
+		`\n[editor.e2e] SKIPPED: no chromium found (${process.env.CHROMIUM_PATH ? `CHROMIUM_PATH=${process.env.CHROMIUM_PATH}` : CHROMIUM_CANDIDATES.join(', ')}). Install it with: apt-get install -y chromium\n\n`,
+	);
+}
+const describeWithChromium = chromiumPath ? describeE2E : describe.skip;
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(file: string): { width: number; height: number } {
+	const header = fs.readFileSync(file).subarray(0, 24);
+	expect(header.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+	return { width: header.readUInt32BE(16), height: header.readUInt32BE(20) };
+}
+
+describeWithChromium(`the Trading Service node in n8n's editor (chromium${chromiumPath ? ` at ${chromiumPath}` : ': not found, skipped'})`, () => {
+	let fx: E2eFixture;
+	let n8n: N8nInstance;
+	let result: EditorCheck;
+	const screenshotPath =
+		process.env.E2E_SCREENSHOT_PATH ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-shot-')), 'editor-batch-orders.png');
+
+	beforeAll(async () => {
+		fx = await setUpN8nWithSandbox({ prefix: 'n8n-e2e-editor-', workflows: loadAllExamples() });
+		n8n = await startN8n(fx.env);
+		result = await checkEditor({ n8n, chromiumPath: chromiumPath!, screenshotPath });
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		if (n8n && fx) expect(leakedSecrets(n8n.logs(), fx.secrets)).toEqual([]);
+		await fx?.cleanup();
+	});
+
+	test('the Resource dropdown lists Account and Order', () => {
+		expect(result.resources).toEqual(['Account', 'Order']);
+	});
+
+	test('the Operation dropdown lists every operation: Account -> Get Transaction History, Transfer Asset; Order -> Create, Create Many', () => {
+		expect(result.accountOperations).toEqual(['Get Transaction History', 'Transfer Asset']);
+		expect(result.orderOperations).toEqual(['Create', 'Create Many']);
+	});
+
+	test('"Execute workflow" in the editor runs the batch-orders example: 45 items out, 45 orders in the sandbox', () => {
+		expect(result.outputItemsText).toMatch(/^45 items/);
+		expect(fx.sb.ledger.orders).toHaveLength(45);
+		expect(fx.sb.ledger.orders.every((o) => o.accountId === DEMO_ACCOUNTS.mainTrading && o.via === 'batch')).toBe(true);
+		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/batchOrders')).toHaveLength(3);
+	});
+
+	test('the screenshot of the node panel is a PNG of the whole window', () => {
+		expect(fs.statSync(screenshotPath).size).toBeGreaterThan(20_000);
+		expect(pngSize(screenshotPath)).toEqual(VIEWPORT);
+	});
+});

@@ -1,0 +1,159 @@
+/**
+ * The package's node seen in n8n's editor, with playwright-core driving Debian's chromium (never a
+ * downloaded browser). Used by test/e2e/editor.e2e.test.ts and scripts/editor-screenshot.ts.
+ *
+ * Signs in through the sign-in form, opens the scheduled-transfer example and reads the Resource
+ * and Operation dropdowns of its Trading Service node (resource Account), then opens the
+ * batch-orders example, runs it with "Execute workflow" (against the sandbox the credential points
+ * at), opens the Create Many node's panel, opens its Operation dropdown (resource Order), and
+ * takes a screenshot of the panel with the dropdown open.
+ */
+import * as fs from 'fs';
+import * as fsp from 'fs/promises';
+import * as os from 'os';
+import * as path from 'path';
+
+import type { BrowserContext, Page } from 'playwright-core';
+
+import { EXAMPLES } from './examples';
+import type { N8nInstance } from './n8n';
+
+/** Where Debian's `chromium` package puts the browser; CHROMIUM_PATH overrides. */
+export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+export function findChromium(): string | undefined {
+	const fromEnv = process.env.CHROMIUM_PATH;
+	if (fromEnv) return fs.existsSync(fromEnv) ? fromEnv : undefined;
+	return CHROMIUM_CANDIDATES.find((candidate) => fs.existsSync(candidate));
+}
+
+export const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+export const VIEWPORT = { width: 1600, height: 1000 };
+
+export interface EditorCheck {
+	/** Resource dropdown of the Trading Service node. */
+	resources: string[];
+	/** Operation dropdown with resource Account (the scheduled-transfer example's Transfer node). */
+	accountOperations: string[];
+	/** Operation dropdown with resource Order (the batch-orders example's Create Many node). */
+	orderOperations: string[];
+	/** Item count the Create Many node's output panel shows after "Execute workflow". */
+	outputItemsText: string;
+	screenshotPath: string;
+}
+
+/** A browser with a fresh profile directory, removed on close. */
+export async function launchChromium(executablePath: string): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+	// Imported here so that loading this module does not need playwright-core to be installed.
+	const { chromium } = await import('playwright-core');
+	const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'chromium-profile-'));
+	const context = await chromium.launchPersistentContext(userDataDir, {
+		executablePath,
+		headless: true,
+		args: CHROMIUM_FLAGS,
+		viewport: VIEWPORT,
+		deviceScaleFactor: 1,
+		timeout: 60_000,
+	});
+	return {
+		context,
+		async close() {
+			await context.close().catch(() => undefined);
+			await fsp.rm(userDataDir, { recursive: true, force: true });
+		},
+	};
+}
+
+export async function signIn(page: Page, n8n: N8nInstance): Promise<void> {
+	await page.goto(`${n8n.baseUrl}/signin`);
+	await page.locator('[data-test-id="emailOrLdapLoginId"] input').fill(n8n.owner.email);
+	await page.locator('[data-test-id="password"] input').fill(n8n.owner.password);
+	await page.locator('[data-test-id="form-submit-button"]').click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
+}
+
+async function openWorkflow(page: Page, n8n: N8nInstance, workflowId: string, nodeName: string): Promise<void> {
+	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`);
+	await canvasNode(page, nodeName).waitFor({ timeout: 60_000 });
+}
+
+function canvasNode(page: Page, nodeName: string) {
+	return page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+}
+
+async function openNodePanel(page: Page, nodeName: string): Promise<void> {
+	await canvasNode(page, nodeName).dblclick();
+	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').waitFor({ timeout: 30_000 });
+}
+
+/** Opens a dropdown parameter of the open node panel and returns its option names, leaving it open. */
+async function openDropdown(page: Page, parameter: string): Promise<string[]> {
+	const input = page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"]`);
+	await input.click();
+	const listId = await input.locator('input[role="combobox"]').getAttribute('aria-controls');
+	const options = listId
+		? page.locator(`[id="${listId}"] [role="option"] .option-headline`)
+		: page.locator('.el-select-dropdown:visible [role="option"] .option-headline');
+	await options.first().waitFor({ state: 'visible', timeout: 15_000 });
+	await page.waitForTimeout(400); // the opening animation, for the screenshot
+	return (await options.allInnerTexts()).map((text) => text.trim());
+}
+
+async function closeDropdown(page: Page): Promise<void> {
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(300);
+}
+
+/** Runs the whole check and writes the screenshot to `screenshotPath` (PNG). */
+export async function checkEditor(options: {
+	n8n: N8nInstance;
+	chromiumPath: string;
+	screenshotPath: string;
+	log?: (message: string) => void;
+}): Promise<EditorCheck> {
+	const log = options.log ?? (() => undefined);
+	const { n8n } = options;
+	const browser = await launchChromium(options.chromiumPath);
+	try {
+		const page = await browser.context.newPage();
+		page.setDefaultTimeout(30_000);
+		log('signing in');
+		await signIn(page, n8n);
+
+		log('scheduled-transfer example: the Transfer node (resource Account)');
+		await openWorkflow(page, n8n, EXAMPLES.scheduledTransfer.id, EXAMPLES.scheduledTransfer.transfer);
+		await openNodePanel(page, EXAMPLES.scheduledTransfer.transfer);
+		const resources = await openDropdown(page, 'resource');
+		await closeDropdown(page);
+		const accountOperations = await openDropdown(page, 'operation');
+		await closeDropdown(page);
+
+		log('batch-orders example: Execute workflow, then the Create Many node (resource Order)');
+		const ex = EXAMPLES.batchOrders;
+		await openWorkflow(page, n8n, ex.id, ex.createMany);
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		// The canvas labels the node's output with its item count once the run is done.
+		const outputLabel = page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${ex.createMany}"]`);
+		await outputLabel.filter({ hasText: /\d+ items?/ }).waitFor({ timeout: 120_000 });
+		await openNodePanel(page, ex.createMany);
+		const outputItemsText = (await page.locator('[data-test-id="output-panel"] [data-test-id="ndv-items-count"]').first().innerText()).trim();
+		const orderOperations = await openDropdown(page, 'operation');
+
+		await fsp.mkdir(path.dirname(options.screenshotPath), { recursive: true });
+		await page.screenshot({ path: options.screenshotPath });
+		log(`screenshot: ${options.screenshotPath}`);
+		await closeDropdown(page);
+		return { resources, accountOperations, orderOperations, outputItemsText, screenshotPath: options.screenshotPath };
+	} finally {
+		await browser.close();
+	}
+}
