@@ -39,11 +39,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 			}
 			const records = await execute.call(this, itemIndex);
-			returnData.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
-					itemData: { item: itemIndex },
-				}),
-			);
+			// One push per record: spreading 100,000+ records into push() overflows the call stack.
+			for (const record of records) returnData.push({ json: record, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const { message, description } = error as Error & { description?: string | null };

@@ -170,19 +170,16 @@ export async function withIdempotentRetry<T>(
 }
 
 /**
- * The order fields as node parameters. `single` (Create) shows only what the chosen type takes.
- * `perItem` (Create Many, fields mapped by expression) shows every field, all optional: the type
- * varies by item, so which fields apply is checked per item when the node runs.
+ * The order fields as node parameters, for Create and the item mode of Create Many. Price, Amount
+ * and Time In Force show only for the types that take them. None of the type-dependent fields is
+ * marked required, and each time-in-force has its own parameter: when Type is an expression
+ * (mapped per item, or filled by an AI agent) n8n cannot tell which of them apply, so it shows
+ * them all. The rules are checked per order when the node runs.
  */
-export function orderFieldProperties(
-	show: NonNullable<IDisplayOptions['show']>,
-	layout: 'single' | 'perItem',
-): INodeProperties[] {
-	const single = layout === 'single';
-	const limitTypes = single ? { ...show, type: ['LIMIT', 'LIMIT_MAKER'] } : show;
-	const market = single ? { ...show, type: ['MARKET'] } : show;
-	const typeNote = single ? '' : ' Leave empty when the type does not take it.';
-	const common: INodeProperties[] = [
+export function orderFieldProperties(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+	const limitTypes = { ...show, type: ['LIMIT', 'LIMIT_MAKER'] };
+	const market = { ...show, type: ['MARKET'] };
+	return [
 		{
 			displayName: 'Symbol',
 			name: 'symbol',
@@ -220,100 +217,47 @@ export function orderFieldProperties(
 			displayName: 'Price',
 			name: 'price',
 			type: 'string',
-			required: single,
 			default: '',
 			placeholder: 'e.g. 50000.5',
-			description: `Limit price in the quote coin, as a decimal string; LIMIT and LIMIT_MAKER only.${typeNote}`,
+			description: 'Limit price in the quote coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; not used by MARKET.',
 			displayOptions: { show: limitTypes },
 		},
 		{
 			displayName: 'Quantity',
 			name: 'quantity',
 			type: 'string',
-			required: single,
 			default: '',
 			placeholder: 'e.g. 0.01',
-			description: `Order size in the base coin, as a decimal string.${single ? '' : ' MARKET orders take Quantity or Amount.'}`,
+			description: 'Order size in the base coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; MARKET orders take Quantity or Amount.',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Amount',
+			name: 'amount',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 100',
+			description: 'Cash to spend in the quote coin, as a decimal string: MARKET orders only, instead of Quantity',
+			displayOptions: { show: market },
+		},
+		{
+			displayName: 'Time In Force',
+			name: 'timeInForceLimit',
+			type: 'options',
+			default: 'GTC',
+			options: [{ name: 'Good Till Cancelled (GTC)', value: 'GTC' }],
+			description: 'Limit and limit maker orders are good till cancelled',
 			displayOptions: { show: limitTypes },
 		},
-	];
-	const marketSize: INodeProperties[] = single
-		? [
-				{
-					displayName: 'Market Order Size In',
-					name: 'marketSizeIn',
-					type: 'options',
-					default: 'quantity',
-					options: [
-						{ name: 'Quantity (Base Coin)', value: 'quantity' },
-						{ name: 'Amount (Quote Coin Cash)', value: 'amount' },
-					],
-					description: 'Whether the market order size is a quantity of the base coin or an amount of cash',
-					displayOptions: { show: market },
-				},
-				{
-					displayName: 'Quantity',
-					name: 'quantity',
-					type: 'string',
-					required: true,
-					default: '',
-					placeholder: 'e.g. 0.01',
-					description: 'Order size in the base coin, as a decimal string',
-					displayOptions: { show: { ...market, marketSizeIn: ['quantity'] } },
-				},
-				{
-					displayName: 'Amount',
-					name: 'amount',
-					type: 'string',
-					required: true,
-					default: '',
-					placeholder: 'e.g. 100',
-					description: 'Cash to spend in the quote coin, as a decimal string',
-					displayOptions: { show: { ...market, marketSizeIn: ['amount'] } },
-				},
-				{
-					displayName: 'Time In Force',
-					name: 'timeInForce',
-					type: 'options',
-					default: 'GTC',
-					options: [{ name: 'Good Till Cancelled (GTC)', value: 'GTC' }],
-					description: 'Limit and limit maker orders are good till cancelled',
-					displayOptions: { show: limitTypes },
-				},
-				{
-					displayName: 'Time In Force',
-					name: 'timeInForce',
-					type: 'options',
-					default: 'IOC',
-					options: [{ name: 'Immediate or Cancel (IOC)', value: 'IOC' }],
-					description: 'Market orders are immediate or cancel',
-					displayOptions: { show: market },
-				},
-			]
-		: [
-				{
-					displayName: 'Amount',
-					name: 'amount',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. 100',
-					description: `Cash to spend in the quote coin, as a decimal string; MARKET orders only, instead of Quantity.${typeNote}`,
-					displayOptions: { show },
-				},
-				{
-					displayName: 'Time In Force',
-					name: 'timeInForce',
-					type: 'options',
-					default: '',
-					options: [
-						{ name: 'Default for the Type', value: '', description: 'GTC for LIMIT and LIMIT_MAKER, IOC for MARKET' },
-						{ name: 'Good Till Cancelled (GTC)', value: 'GTC', description: 'LIMIT and LIMIT_MAKER only' },
-						{ name: 'Immediate or Cancel (IOC)', value: 'IOC', description: 'MARKET only' },
-					],
-					displayOptions: { show },
-				},
-			];
-	const identity: INodeProperties[] = [
+		{
+			displayName: 'Time In Force (Market)',
+			name: 'timeInForceMarket',
+			type: 'options',
+			default: 'IOC',
+			options: [{ name: 'Immediate or Cancel (IOC)', value: 'IOC' }],
+			description: 'Market orders are immediate or cancel',
+			displayOptions: { show: market },
+		},
 		{
 			displayName: 'Client Order ID',
 			name: 'newClientOrderId',
@@ -336,37 +280,25 @@ export function orderFieldProperties(
 			displayOptions: { show },
 		},
 	];
-	return [...common, ...marketSize, ...identity];
 }
 
-/** Reads the order fields of one item from the node parameters, as laid out by `orderFieldProperties`. */
-export function readOrderParameters(
-	getParameter: (name: string, fallback: unknown) => unknown,
-	layout: 'single' | 'perItem',
-): IDataObject {
+/**
+ * Reads the order fields of one item from the node parameters. Every field is read whatever the
+ * type, so a value the type does not take is refused by `validateOrder`, never dropped.
+ */
+export function readOrderParameters(getParameter: (name: string, fallback: unknown) => unknown): IDataObject {
 	const type = getParameter('type', 'LIMIT');
-	const raw: IDataObject = {
+	return {
 		symbol: getParameter('symbol', '') as string,
 		side: getParameter('side', '') as string,
 		type: type as string,
-		timeInForce: getParameter('timeInForce', '') as string,
+		timeInForce: getParameter(type === 'MARKET' ? 'timeInForceMarket' : 'timeInForceLimit', '') as string,
+		price: getParameter('price', '') as string,
+		quantity: getParameter('quantity', '') as string,
+		amount: getParameter('amount', '') as string,
 		newClientOrderId: getParameter('newClientOrderId', '') as string,
 		stpMode: getParameter('stpMode', DEFAULT_STP_MODE) as string,
 	};
-	if (layout === 'perItem') {
-		// Every field is read, so a value the type does not take is refused, not dropped.
-		raw.price = getParameter('price', '') as string;
-		raw.quantity = getParameter('quantity', '') as string;
-		raw.amount = getParameter('amount', '') as string;
-	} else if (type === 'MARKET') {
-		const sizeIn = getParameter('marketSizeIn', 'quantity');
-		if (sizeIn === 'amount') raw.amount = getParameter('amount', '') as string;
-		else raw.quantity = getParameter('quantity', '') as string;
-	} else {
-		raw.price = getParameter('price', '') as string;
-		raw.quantity = getParameter('quantity', '') as string;
-	}
-	return raw;
 }
 
 export const ORDER_FIELD_LABELS: Record<string, string> = {

@@ -1,5 +1,7 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
+import { ACCOUNT_TYPES } from '../constants';
+
 /**
  * Input checks that run before any request is sent. Each error names the field and the fix;
  * nothing is trimmed, rounded or otherwise changed behind the user's back.
@@ -102,12 +104,35 @@ export function oneOf<T extends string>(
 	return value as T;
 }
 
-/** Milliseconds since the epoch from what n8n date-time fields and expressions produce. */
+const ISO_DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** An ISO 8601 date or date-time whose every part exists (no 30 February, no hour 25). */
+function parseIsoDateTime(text: string): number {
+	const match = ISO_DATE_TIME.exec(text);
+	if (match === null) return Number.NaN;
+	const [, year, month, day, hour = '0', minute = '0', second = '0'] = match;
+	const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+	const partsExist =
+		calendar.getUTCMonth() === Number(month) - 1 &&
+		calendar.getUTCDate() === Number(day) &&
+		Number(hour) < 24 &&
+		Number(minute) < 60 &&
+		Number(second) < 60;
+	// Date.parse reads a date-time without an offset in the n8n server's local time zone.
+	return partsExist ? Date.parse(text.replace(' ', 'T')) : Number.NaN;
+}
+
+/**
+ * Milliseconds since the epoch from what n8n date-time fields and expressions produce: ISO 8601
+ * strings, millisecond timestamps (numbers or digit strings), JS dates and Luxon DateTimes.
+ * Anything else is refused rather than guessed at (Date.parse would take "March 7" as 2001).
+ */
 export function timestampMs(node: INode, field: string, value: unknown, itemIndex?: number): number {
 	let ms: number = Number.NaN;
 	if (typeof value === 'number') ms = value;
 	else if (typeof value === 'string' && /^\d+$/.test(value)) ms = Number(value);
-	else if (typeof value === 'string' && value !== '') ms = Date.parse(value);
+	else if (typeof value === 'string') ms = parseIsoDateTime(value.trim() === value ? value : '');
 	else if (value instanceof Date) ms = value.getTime();
 	else if (value !== null && typeof value === 'object' && 'toMillis' in value) {
 		ms = (value as { toMillis: () => number }).toMillis();
@@ -117,7 +142,7 @@ export function timestampMs(node: INode, field: string, value: unknown, itemInde
 			node,
 			field,
 			`${describe(value)} is not a date and time`,
-			`Pick a date and time, or give an ISO 8601 string such as 2026-01-31T12:00:00Z or a millisecond timestamp.`,
+			'Pick a date and time, or give an ISO 8601 string such as 2026-01-31T12:00:00Z or a millisecond timestamp.',
 			itemIndex,
 		);
 	}
@@ -142,4 +167,17 @@ export function integerInRange(
 		);
 	}
 	return value;
+}
+
+/** 0 (any account type) or one of the account types of spec §2.3. */
+export function accountTypeValue(node: INode, value: unknown, itemIndex?: number): number {
+	const number = typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value;
+	if (number === 0 || ACCOUNT_TYPES.some((accountType) => accountType.value === number)) return number as number;
+	throw inputError(
+		node,
+		'Account Type',
+		`${describe(value)} is not an account type`,
+		`Use Any (0) or one of: ${ACCOUNT_TYPES.map((accountType) => `${accountType.displayName} (${accountType.value})`).join(', ')}.`,
+		itemIndex,
+	);
 }

@@ -5,9 +5,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { ACCOUNT_TYPES, LIMITS, findFlowType, type FlowType } from '../constants';
+import { LIMITS, findFlowType, type FlowType } from '../constants';
 import { fetchHistoryPage, retentionStart, type HistoryQuery, type HistoryRecord } from '../helpers/history';
-import { inputError, integerInRange, oneOf } from '../helpers/validation';
+import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';
 import {
 	EVENTS_WITH_DIRECTION,
 	describeFilter,
@@ -68,10 +68,7 @@ function readSettings(context: IPollFunctions): Settings {
 	if (flowType === undefined) {
 		throw inputError(node, 'Event', `${JSON.stringify(event)} is not an event this trigger knows`, 'Pick an event from the list.');
 	}
-	const accountTypeValue = Number(context.getNodeParameter('accountType', 0));
-	if (accountTypeValue !== 0 && !ACCOUNT_TYPES.some((type) => type.value === accountTypeValue)) {
-		throw inputError(node, 'Account Type', `${accountTypeValue} is not an account type`, 'Pick an account type from the list, or Any.');
-	}
+	const accountType = accountTypeValue(node, context.getNodeParameter('accountType', 0));
 	const direction: Direction = EVENTS_WITH_DIRECTION.includes(flowType.value)
 		? oneOf(node, 'Direction', context.getNodeParameter('direction', 'both'), ['both', 'incoming', 'outgoing'] as const)
 		: 'both';
@@ -86,7 +83,7 @@ function readSettings(context: IPollFunctions): Settings {
 	);
 	return {
 		flowType,
-		accountType: accountTypeValue === 0 ? undefined : accountTypeValue,
+		accountType: accountType === 0 ? undefined : accountType,
 		filter: {
 			direction,
 			coin: exactFilterValue(node, 'Coin', filters.coin),
@@ -232,7 +229,10 @@ async function catchUp(
 		const startTime = Math.max(state.floor, bounds.start);
 		const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
 		const query: HistoryQuery = { ...base, startTime, endTime };
-		const walk = await walkHistory.call(this, query, { stopBelow: state.watermark ?? undefined, deadline });
+		// Down to the floor, not only to the watermark: a record listed late inside the window is
+		// read even when more than a page of newer records arrived since. (An account with more than
+		// 500 records per window pays one request per further 500.)
+		const walk = await walkHistory.call(this, query, { deadline });
 		// The range starts at the floor, and every record read at or above the floor is in `seen`.
 		for (const record of walk.records) take(record, !groupsHave(state.seen, record.created, record.id));
 		warnOverfull(this, walk, fresh);

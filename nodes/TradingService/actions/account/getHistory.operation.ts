@@ -9,7 +9,7 @@ import {
 	type HistoryQuery,
 	type HistoryRecord,
 } from '../../helpers/history';
-import { integerInRange, timestampMs } from '../../helpers/validation';
+import { accountTypeValue, integerInRange, timestampMs } from '../../helpers/validation';
 
 const showFor = { resource: ['account'], operation: ['getHistory'] };
 
@@ -112,7 +112,7 @@ function withParsedFields(record: HistoryRecord): IDataObject {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const flowType = this.getNodeParameter('flowType', itemIndex) as number;
-	const accountType = this.getNodeParameter('accountType', itemIndex, 0) as number;
+	const accountType = accountTypeValue(node, this.getNodeParameter('accountType', itemIndex, 0), itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		addParsedFields?: boolean;

@@ -41,7 +41,7 @@ export const orderOptions: INodeProperties = {
 };
 
 export const description: INodeProperties[] = [
-	...orderFieldProperties(showFor, 'single'),
+	...orderFieldProperties(showFor),
 	{ ...orderOptions, displayOptions: { show: showFor } },
 ];
 
@@ -61,7 +61,7 @@ export function readOrderOptions(this: IExecuteFunctions, itemIndex: number): Or
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const options = readOrderOptions.call(this, itemIndex);
-	const raw = readOrderParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback), 'single');
+	const raw = readOrderParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 	const order = validateOrder(node, raw, parameterLabel, itemIndex);
 	if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
 		order.newClientOrderId = deriveClientOrderId(this.getExecutionId(), node.name, itemIndex, 0);

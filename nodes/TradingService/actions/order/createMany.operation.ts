@@ -46,7 +46,7 @@ export const description: INodeProperties[] = [
 			'Orders are grouped by symbol and sent 20 per request; each order comes out as its own item',
 		displayOptions: { show: showFor },
 	},
-	...orderFieldProperties({ ...showFor, inputMode: ['items'] }, 'perItem'),
+	...orderFieldProperties({ ...showFor, inputMode: ['items'] }),
 	{
 		displayName: 'Orders (JSON)',
 		name: 'ordersJson',
@@ -77,6 +77,8 @@ export const description: INodeProperties[] = [
 /** One order of the run, with where it came from. */
 interface PendingOrder {
 	itemIndex: number;
+	/** Position among the orders of its item (JSON mode may give many). */
+	orderIndex: number;
 	order: OrderParams;
 }
 
@@ -90,7 +92,7 @@ interface BatchResultEntry {
 function readOrdersOfItem(context: IExecuteFunctions, itemIndex: number, inputMode: string): OrderParams[] {
 	const node = context.getNode();
 	if (inputMode === 'items') {
-		const raw = readOrderParameters((name, fallback) => context.getNodeParameter(name, itemIndex, fallback), 'perItem');
+		const raw = readOrderParameters((name, fallback) => context.getNodeParameter(name, itemIndex, fallback));
 		return [validateOrder(node, raw, parameterLabel, itemIndex)];
 	}
 	let value = context.getNodeParameter('ordersJson', itemIndex);
@@ -146,18 +148,23 @@ function resultItem(pending: PendingOrder, entry: BatchResultEntry): INodeExecut
 	return { json, pairedItem: { item: pending.itemIndex } };
 }
 
-function errorItem(error: Error & { description?: string | null }, itemIndex: number): INodeExecutionData {
-	return {
-		json: { error: error.message, description: error.description ?? undefined },
-		pairedItem: { item: itemIndex },
-	};
+/** An error as an item; for an order of a failed batch, the order it is about, so it can be checked. */
+function errorItem(error: Error & { description?: string | null }, itemIndex: number, order?: OrderParams): INodeExecutionData {
+	const json: IDataObject = { error: error.message, description: error.description ?? undefined };
+	if (order !== undefined) {
+		json.success = false;
+		json.symbol = order.symbol;
+		json.clientOrderId = order.newClientOrderId ?? null;
+		json.request = { ...order };
+	}
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 /** Create Many handles all input items at once: orders of different items share batches. */
 export async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
-	// One slot per input item, filled with its output items in input order.
+	// One slot per order, per input item: output comes in input order whatever the batching.
 	const outputs: INodeExecutionData[][] = items.map(() => []);
 	const pending: PendingOrder[] = [];
 	const options: OrderOptions = items.length > 0 ? readOrderOptions.call(this, 0) : {};
@@ -188,7 +195,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 					seenClientIds.set(id, itemIndex);
 				}
 			});
-			pending.push(...orders.map((order) => ({ itemIndex, order })));
+			orders.forEach((order, orderIndex) => pending.push({ itemIndex, orderIndex, order }));
 		} catch (error) {
 			if (!continueOnFail) throw toNodeError(node, error);
 			outputs[itemIndex].push(errorItem(error as Error, itemIndex));
@@ -230,11 +237,15 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 			entries = response.result as BatchResultEntry[];
 		} catch (error) {
 			if (!continueOnFail) throw toNodeError(node, error);
-			for (const entry of batch) outputs[entry.itemIndex].push(errorItem(error as Error, entry.itemIndex));
+			for (const entry of batch) {
+				outputs[entry.itemIndex][entry.orderIndex] = errorItem(error as Error, entry.itemIndex, entry.order);
+			}
 			continue;
 		}
 
-		batch.forEach((entry, position) => outputs[entry.itemIndex].push(resultItem(entry, entries[position])));
+		batch.forEach((entry, position) => {
+			outputs[entry.itemIndex][entry.orderIndex] = resultItem(entry, entries[position]);
+		});
 
 		const rejected = batch.filter((_, position) => {
 			const code = String(entries[position].code ?? 0);
@@ -253,5 +264,5 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 			);
 		}
 	}
-	return outputs.flat();
+	return outputs.flat().filter((item) => item !== undefined);
 }

@@ -26,7 +26,6 @@ const marketOrder = (overrides: Record<string, unknown> = {}) => ({
 	symbol: 'ETHUSDT',
 	side: 'BUY',
 	type: 'MARKET',
-	marketSizeIn: 'quantity',
 	quantity: '0.5',
 	...overrides,
 });
@@ -47,10 +46,30 @@ describe('Order > Create', () => {
 	it('places MARKET orders by quantity or by amount, with IOC', async () => {
 		const byQuantity = await runTradingService(sandbox, { parameters: marketOrder() });
 		expect(byQuantity.items[0].json).toMatchObject({ type: 'MARKET', timeInForce: 'IOC', status: 'FILLED', origQty: '0.5' });
-		const byAmount = await runTradingService(sandbox, { parameters: marketOrder({ marketSizeIn: 'amount', amount: '100', quantity: undefined }) });
+		const byAmount = await runTradingService(sandbox, { parameters: marketOrder({ amount: '100', quantity: '' }) });
 		expect(byAmount.error).toBeUndefined();
 		expect(requestsTo(sandbox, NEW_ORDER)[1].query).toMatch(/&amount=100&/);
 		expect(requestsTo(sandbox, NEW_ORDER)[1].query).not.toMatch(/quantity=/);
+	});
+
+	it('a MARKET order with both Quantity and Amount is refused', async () => {
+		const run = await runTradingService(sandbox, { parameters: marketOrder({ amount: '100' }) });
+		expect(run.error?.message).toBe('Amount: MARKET orders take Quantity or Amount, not both');
+		expect(sandbox.ledger.requests).toHaveLength(0);
+	});
+
+	it('Type mapped from each item (or set by an AI agent): each order gets its own fields and time in force', async () => {
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ type: '={{ $json.type }}', price: '={{ $json.price ?? "" }}', quantity: '={{ $json.quantity ?? "" }}', amount: '={{ $json.amount ?? "" }}' }),
+			inputItems: [
+				{ json: { type: 'LIMIT', price: '10', quantity: '0.1' } },
+				{ json: { type: 'MARKET', amount: '20' } },
+				{ json: { type: 'LIMIT_MAKER', price: '11', quantity: '0.1' } },
+			],
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => [item.json.type, item.json.timeInForce])).toEqual([['LIMIT', 'GTC'], ['MARKET', 'IOC'], ['LIMIT_MAKER', 'GTC']]);
+		expect(sandbox.ledger.orders).toHaveLength(3);
 	});
 
 	it('uses the client order ID, STP mode and receive window given', async () => {
@@ -127,10 +146,10 @@ describe('Order > Create', () => {
 			['Price', limitOrder({ price: '0.0' })],
 			['Quantity', limitOrder({ quantity: '-0.1' })],
 			['Quantity', limitOrder({ quantity: '1e3' })],
-			['Time In Force', limitOrder({ timeInForce: 'IOC' })],
-			['Time In Force', marketOrder({ timeInForce: 'GTC' })],
+			['Time In Force', limitOrder({ timeInForceLimit: 'IOC' })],
+			['Time In Force', marketOrder({ timeInForceMarket: 'GTC' })],
 			['Quantity', marketOrder({ quantity: '={{ "" }}' })],
-			['Amount', marketOrder({ marketSizeIn: 'amount', amount: 'ten' })],
+			['Amount', marketOrder({ quantity: '', amount: 'ten' })],
 			['Self-Trade Prevention', limitOrder({ stpMode: 'NONE' })],
 			['Client Order ID', limitOrder({ newClientOrderId: 'x'.repeat(256) })],
 			['Client Order ID', limitOrder({ newClientOrderId: 'has space' })],
