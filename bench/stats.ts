@@ -6,10 +6,13 @@ export function median(values: number[]): number {
 	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+/** Wall time, and CPU time of this process (user + system: client and in-process sandbox alike). */
+export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
 	const start = process.hrtime.bigint();
+	const cpu = process.cpuUsage();
 	const value = await work();
-	return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+	const used = process.cpuUsage(cpu);
+	return { ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1000, value };
 }
 
 export function fmtMs(ms: number): string {
