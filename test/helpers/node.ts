@@ -61,7 +61,7 @@ export async function runTradingService(sandbox: Sandbox, options: NodeRunOption
 		items: result.output(name),
 		error,
 		result,
-		serialised: JSON.stringify(result.run) + (error ? JSON.stringify({ message: error.message, description: error.description, ...error }) : ''),
+		serialised: JSON.stringify(result.run) + (error ? JSON.stringify({ ...error, message: error.message, description: error.description, stack: error.stack }) : ''),
 	};
 }
 

@@ -40,7 +40,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			const records = await execute.call(this, itemIndex);
 			// One push per record: spreading 100,000+ records into push() overflows the call stack.
-			for (const record of records) returnData.push({ json: record, pairedItem: { item: itemIndex } });
+			// The items of one input share its pairedItem object: it is never changed.
+			const pairedItem = { item: itemIndex };
+			for (const record of records) returnData.push({ json: record, pairedItem });
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const { message, description } = error as Error & { description?: string | null };

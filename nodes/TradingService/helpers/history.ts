@@ -120,20 +120,22 @@ export async function fetchAllHistory(
 	itemIndex?: number,
 ): Promise<HistoryRecord[]> {
 	const pageSize = LIMITS.historyPageSize;
-	const seen = new Set<string>();
 	const records: HistoryRecord[] = [];
 	let endTime = query.endTime;
+	// Only records of the end bound's millisecond can come again on the next page: those ids are
+	// all that needs remembering, not every id read (100,000 records would keep 100,000 ids).
+	let idsAtEnd = new Set<string>();
 	for (;;) {
 		const page = await fetchHistoryPage.call(this, { ...query, endTime }, pageSize, itemIndex);
 		for (const record of page) {
-			if (seen.has(record.id)) continue;
-			seen.add(record.id);
+			if (Number(record.created) === endTime && idsAtEnd.has(record.id)) continue;
 			records.push(record);
 		}
 		if (page.length < pageSize) return records;
 
 		let oldest = Number(page[0].created);
 		for (const record of page) oldest = Math.min(oldest, Number(record.created));
+		idsAtEnd = new Set(page.filter((record) => Number(record.created) === oldest).map((record) => record.id));
 		if (oldest >= endTime) {
 			throw new NodeOperationError(
 				this.getNode(),

@@ -154,7 +154,7 @@ describe('Order > Create Many', () => {
 	});
 
 	describe('validation, before any request', () => {
-		const jsonRun = (ordersJson: unknown) =>
+		const jsonRun = (ordersJson: string) =>
 			runTradingService(sandbox, { parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson } });
 
 		it.each([
