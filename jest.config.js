@@ -4,6 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	// The e2e suites run in a real n8n: `npm run test:e2e` (jest.e2e.config.js).
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

@@ -109,5 +109,24 @@ export class TradingServiceApi implements ICredentialType {
 				limit: 1,
 			},
 		},
+		// n8n shows only the HTTP status text otherwise; the service answers 400 for a bad key,
+		// a bad signature and a clock outside the receive window alike.
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 400,
+					message:
+						'The service refused the signed request: check the API Key and the Secret Key (they must belong together), and that this server’s clock is right',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'No Trading Service at this Base URL: enter the service address without a path',
+				},
+			},
+		],
 	};
 }

@@ -148,8 +148,9 @@ function generateCases(seed: number): BadCase[] {
 		for (const value of BAD_FLOW_TYPES) add(group, parameters, { ...validHistory, flowType: value }, 'Flow Type');
 		for (let index = 0; index < 12; index++) {
 			const end = now - rng.int(0, 5 * 24) * HOUR;
-			add(group, parameters, { ...validHistory, start: iso(end + rng.int(0, 48) * HOUR), end: iso(end) }, 'Start');
-			add(group, parameters, { ...validHistory, start: end, end }, 'Start');
+			// Start after End (equal is a valid one-millisecond range: both bounds are inclusive).
+			add(group, parameters, { ...validHistory, start: iso(end + rng.int(1, 48) * HOUR), end: iso(end) }, 'Start');
+			add(group, parameters, { ...validHistory, start: end + 1, end }, 'Start');
 		}
 		for (const [flowType, days] of [[1, 7], [2, 7], [32, 30], [51, 30], [900, 30], [904, 30], [906, 30], [910, 30]]) {
 			for (let index = 0; index < 3; index++) {

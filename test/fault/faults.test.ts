@@ -15,9 +15,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
-import { deriveClientOrderId } from '../../nodes/TradingService/helpers/orders';
 import { PollRunner } from '../harness/poll';
-import { NODE_NAME, credentialsFor } from '../helpers/node';
+import { credentialsFor, derivedClientOrderId } from '../helpers/node';
 import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../sandbox';
 import {
 	DAY,
@@ -166,7 +165,7 @@ async function singleOrderScenario(tally: Tally) {
 		});
 		const outputs = byInputItem(run.items);
 		inputs.forEach((_, index) => {
-			const clientOrderId = deriveClientOrderId(executionId, NODE_NAME, index, 0);
+			const clientOrderId = derivedClientOrderId(executionId, index, 0);
 			const attempts = run.requests.filter(
 				(request) => request.path === PATHS.order && queryOf(request).get('newClientOrderId') === clientOrderId,
 			);
@@ -278,7 +277,7 @@ async function batchScenario(tally: Tally) {
 		const outputs = byInputItem(run.items);
 		inputs.forEach((input, index) => {
 			cases.push({
-				clientOrderId: deriveClientOrderId(executionId, NODE_NAME, index, 0),
+				clientOrderId: derivedClientOrderId(executionId, index, 0),
 				symbol: input.symbol,
 				output: outputs.get(index) ?? [],
 			});

@@ -1,7 +1,10 @@
+import { Container } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingService } from '../../nodes/TradingService/TradingService.node';
+import { deriveClientOrderId } from '../../nodes/TradingService/helpers/orders';
 import { runWorkflow, type WorkflowRunResult } from '../harness/workflow';
 import { DEMO_KEYS, type DemoKey, type Sandbox } from '../sandbox';
 
@@ -68,4 +71,10 @@ export async function runTradingService(sandbox: Sandbox, options: NodeRunOption
 /** Requests the sandbox received on a path (all methods), optionally since an index. */
 export function requestsTo(sandbox: Sandbox, path: string, since = 0) {
 	return sandbox.ledger.requests.slice(since).filter((request) => request.path === path);
+}
+
+/** The client order ID the node derives for an order of this run (instance id as n8n-core has it). */
+export function derivedClientOrderId(executionId: string, itemIndex: number, orderIndex = 0, nodeName = NODE_NAME): string {
+	const { instanceId } = Container.get(InstanceSettings);
+	return deriveClientOrderId({ instanceId, executionId, nodeName }, itemIndex, orderIndex);
 }

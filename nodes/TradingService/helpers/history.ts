@@ -29,7 +29,7 @@ export function retentionStart(flowType: number, now: number): number {
 }
 
 /**
- * Checks a time range against the service's rules before anything is sent: start before end, and
+ * Checks a time range against the service's rules before anything is sent: start not after end, and
  * start inside the flow type's retention window, or moved up to it when `clamp` is set.
  */
 export function checkHistoryRange(
@@ -57,12 +57,12 @@ export function checkHistoryRange(
 		}
 		startTime = oldest;
 	}
-	if (startTime >= query.endTime) {
+	if (startTime > query.endTime) {
 		throw inputError(
 			node,
 			'Start',
-			`Start (${new Date(startTime).toISOString()}) must be before End (${new Date(query.endTime).toISOString()})`,
-			'Set Start to an earlier time than End.',
+			`Start (${new Date(startTime).toISOString()}) is after End (${new Date(query.endTime).toISOString()})`,
+			'Set Start to End or earlier: both bounds are inclusive.',
 			itemIndex,
 		);
 	}

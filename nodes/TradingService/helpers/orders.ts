@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 
-import { sleep, type IDataObject, type IDisplayOptions, type INode, type INodeProperties } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IDisplayOptions,
+	type IExecuteFunctions,
+	type INode,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	DEFAULT_STP_MODE,
@@ -134,13 +141,32 @@ export function validateOrder(
 	return order;
 }
 
+/** Where an order was placed from: one execution of one node of one n8n instance. */
+export interface OrderOrigin {
+	/** n8n's instance id: execution ids restart at 1 in every n8n database. */
+	instanceId: string;
+	executionId: string;
+	nodeName: string;
+}
+
 /**
  * A client order ID that is the same every time the same execution places the same order, so a
- * retry within the execution is recognised by the service as a duplicate instead of a new order.
+ * retry within the execution is recognised by the service as a duplicate instead of a new order,
+ * and different for any other execution, node or n8n instance.
  */
-export function deriveClientOrderId(executionId: string, nodeName: string, itemIndex: number, orderIndex: number): string {
-	const digest = createHash('sha256').update(`${executionId}\u0000${nodeName}\u0000${itemIndex}\u0000${orderIndex}`).digest('hex');
+export function deriveClientOrderId(origin: OrderOrigin, itemIndex: number, orderIndex: number): string {
+	const digest = createHash('sha256')
+		.update([origin.instanceId, origin.executionId, origin.nodeName, itemIndex, orderIndex].join('\u0000'))
+		.digest('hex');
 	return `n8n-${digest.slice(0, 32)}`;
+}
+
+export function orderOrigin(context: IExecuteFunctions): OrderOrigin {
+	return {
+		instanceId: context.getInstanceId() ?? '',
+		executionId: context.getExecutionId() ?? '',
+		nodeName: context.getNode().name,
+	};
 }
 
 /** How often a write whose outcome is unknown is sent again, when client order IDs make that safe. */

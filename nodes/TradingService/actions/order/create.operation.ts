@@ -4,6 +4,7 @@ import { ENDPOINTS, ERROR_CODES, LIMITS } from '../../constants';
 import {
 	deriveClientOrderId,
 	orderFieldProperties,
+	orderOrigin,
 	parameterLabel,
 	readOrderParameters,
 	validateOrder,
@@ -64,7 +65,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const raw = readOrderParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 	const order = validateOrder(node, raw, parameterLabel, itemIndex);
 	if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
-		order.newClientOrderId = deriveClientOrderId(this.getExecutionId(), node.name, itemIndex, 0);
+		order.newClientOrderId = deriveClientOrderId(orderOrigin(this), itemIndex, 0);
 	}
 
 	const qs: IDataObject = { ...order };

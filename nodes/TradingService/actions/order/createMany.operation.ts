@@ -12,6 +12,7 @@ import { ENDPOINTS, ERROR_CODES, LIMITS, WEIGHTS } from '../../constants';
 import {
 	deriveClientOrderId,
 	orderFieldProperties,
+	orderOrigin,
 	parameterLabel,
 	readOrderParameters,
 	validateOrder,
@@ -171,6 +172,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 	const failOnRejected = (this.getNodeParameter('options', 0, {}) as IDataObject).failOnRejected === true;
 
 	// Everything is validated before the first request.
+	const origin = orderOrigin(this);
 	const seenClientIds = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -178,7 +180,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 			const orders = readOrdersOfItem(this, itemIndex, inputMode);
 			orders.forEach((order, orderIndex) => {
 				if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
-					order.newClientOrderId = deriveClientOrderId(this.getExecutionId(), node.name, itemIndex, orderIndex);
+					order.newClientOrderId = deriveClientOrderId(origin, itemIndex, orderIndex);
 				}
 				const id = order.newClientOrderId;
 				if (id !== undefined) {

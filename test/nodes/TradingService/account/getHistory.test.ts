@@ -149,11 +149,19 @@ describe('Account > Get Transaction History', () => {
 			expect(run.error).toBeUndefined();
 		});
 
-		it('start not before end', async () => {
+		it('start after end', async () => {
 			const now = Date.now();
-			const run = await runTradingService(sandbox, { parameters: parameters({ startTime: new Date(now).toISOString(), endTime: new Date(now).toISOString() }) });
-			expect(run.error?.message).toMatch(/^Start: Start \(.*\) must be before End/);
+			const run = await runTradingService(sandbox, { parameters: parameters({ startTime: new Date(now + 1).toISOString(), endTime: new Date(now).toISOString() }) });
+			expect(run.error?.message).toMatch(/^Start: Start \(.*\) is after End/);
 			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it('start equal to end reads that one millisecond (both bounds inclusive)', async () => {
+			const created = Date.now() - 5000;
+			const [record] = sandbox.addRecords([{ accountId: DEMO_ACCOUNTS.mainTrading, flowTypeValue: 32, change: '-1', created: String(created), symbol: 'BTCUSDT' }]);
+			sandbox.addRecords([{ accountId: DEMO_ACCOUNTS.mainTrading, flowTypeValue: 32, change: '-1', created: String(created + 1), symbol: 'BTCUSDT' }]);
+			const run = await runTradingService(sandbox, { parameters: parameters({ startTime: created, endTime: created }) });
+			expect(run.items.map((item) => item.json.id)).toEqual([record.id]);
 		});
 
 		it.each([

@@ -1,6 +1,6 @@
 import { deriveClientOrderId } from '../../../../nodes/TradingService/helpers/orders';
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
-import { NODE_NAME, requestsTo, runTradingService } from '../../../helpers/node';
+import { derivedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
 
 const NEW_ORDER = '/api/v1/spot/new/order';
 let sandbox: Sandbox;
@@ -34,7 +34,7 @@ describe('Order > Create', () => {
 	it('places a LIMIT order with GTC, the default STP mode and a generated client order ID', async () => {
 		const run = await runTradingService(sandbox, { parameters: limitOrder(), executionId: 'exec-1' });
 		expect(run.error).toBeUndefined();
-		const clientOrderId = deriveClientOrderId('exec-1', NODE_NAME, 0, 0);
+		const clientOrderId = derivedClientOrderId('exec-1', 0, 0);
 		expect(run.items[0].json).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000.1', timeInForce: 'GTC', clientOrderId, status: 'NEW' });
 		const [request] = requestsTo(sandbox, NEW_ORDER);
 		expect(request.query).toMatch(
@@ -92,7 +92,7 @@ describe('Order > Create', () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
 		const run = await runTradingService(sandbox, { parameters: limitOrder(), executionId: 'exec-2' });
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: deriveClientOrderId('exec-2', NODE_NAME, 0, 0) });
+		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: derivedClientOrderId('exec-2', 0, 0) });
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(2);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
@@ -165,5 +165,24 @@ describe('Order > Create', () => {
 			const run = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'y'.repeat(255) }) });
 			expect(run.error).toBeUndefined();
 		});
+	});
+});
+
+describe('deriveClientOrderId', () => {
+	const origin = { instanceId: 'instance-a', executionId: '1', nodeName: 'Trading Service' };
+	it('is stable for the same order of the same execution, node and n8n instance', () => {
+		expect(deriveClientOrderId(origin, 3, 1)).toBe(deriveClientOrderId({ ...origin }, 3, 1));
+		expect(deriveClientOrderId(origin, 3, 1)).toMatch(/^n8n-[0-9a-f]{32}$/);
+	});
+	it('differs across n8n instances (execution ids restart at 1 in every database), executions, nodes, items and orders', () => {
+		const ids = new Set([
+			deriveClientOrderId(origin, 0, 0),
+			deriveClientOrderId({ ...origin, instanceId: 'instance-b' }, 0, 0),
+			deriveClientOrderId({ ...origin, executionId: '2' }, 0, 0),
+			deriveClientOrderId({ ...origin, nodeName: 'Other' }, 0, 0),
+			deriveClientOrderId(origin, 1, 0),
+			deriveClientOrderId(origin, 0, 1),
+		]);
+		expect(ids.size).toBe(6);
 	});
 });

@@ -1,8 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { deriveClientOrderId } from '../../../../nodes/TradingService/helpers/orders';
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { NODE_NAME, requestsTo, runTradingService } from '../../../helpers/node';
+import { derivedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
 
 const BATCH = '/api/v1/spot/batchOrders';
 let sandbox: Sandbox;
@@ -48,13 +47,13 @@ describe('Order > Create Many', () => {
 		expect(run.items).toHaveLength(45);
 		run.items.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toMatchObject({ success: true, code: 0, symbol: symbolOf(index), clientOrderId: deriveClientOrderId('exec-45', NODE_NAME, index, 0) });
+			expect(item.json).toMatchObject({ success: true, code: 0, symbol: symbolOf(index), clientOrderId: derivedClientOrderId('exec-45', index, 0) });
 			expect((item.json.order as Record<string, string>).price).toBe(`${100 + index}.5`);
 		});
 		expect(sandbox.ledger.orders).toHaveLength(45);
 		expect(bodies[0][0]).toEqual({
 			symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.001', price: '100.5',
-			newClientOrderId: deriveClientOrderId('exec-45', NODE_NAME, 0, 0),
+			newClientOrderId: derivedClientOrderId('exec-45', 0, 0),
 		});
 	});
 
@@ -147,7 +146,7 @@ describe('Order > Create Many', () => {
 			['ETHUSDT', { item: 0 }],
 			['BTCUSDT', { item: 1 }],
 		]);
-		expect(run.items[1].json.clientOrderId).toBe(deriveClientOrderId('exec-json', NODE_NAME, 0, 1));
+		expect(run.items[1].json.clientOrderId).toBe(derivedClientOrderId('exec-json', 0, 1));
 		expect(run.items[2].json.clientOrderId).toBe('mine-1');
 		expect(batchBodies().map((body) => body.length)).toEqual([2, 1]);
 		expect(batchBodies()[1][0].quantity).toBe('0.5');
