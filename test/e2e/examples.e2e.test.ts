@@ -238,15 +238,12 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 });
 
 /**
- * Known bug in the package (nodes/, not fixed here): Create / Create Many derive the client order
- * ID of an order without one from (execution id, node name, item, order index). n8n's execution
- * ids are a per-database counter (1, 2, 3, ...), so a second n8n instance (a new container without
- * the old database, a staging next to production, a reinstall) trading on the same account repeats
- * the ids of the first; the service refuses them as duplicates, and the node reports those orders
- * as `success: true, alreadyPlaced: true` although they were never placed.
- * `test.failing`: passes while the bug is there; once fixed, jest reports it, then make it `test`.
+ * Generated client order IDs must not repeat across n8n instances: execution ids are a
+ * per-database counter (1, 2, 3, ...), so a second instance (a new container without the old
+ * database, a staging next to production) would repeat them; the node uses a random per-execution
+ * nonce instead (helpers/orders.ts clientOrderIdPrefix). Found by this suite.
  */
-describeE2E('KNOWN BUG: generated client order IDs repeat across n8n instances', () => {
+describeE2E('generated client order IDs do not repeat across n8n instances', () => {
 	let fx: E2eFixture;
 	let twin: string;
 
@@ -277,7 +274,7 @@ describeE2E('KNOWN BUG: generated client order IDs repeat across n8n instances',
 		expect(secondItems).toHaveLength(45);
 	});
 
-	test.failing('the second instance places its 45 orders instead of reporting them as already placed', () => {
+	test('the second instance places its 45 orders instead of reporting them as already placed', () => {
 		expect(secondItems).toHaveLength(45);
 		expect(secondItems.filter((item) => item.alreadyPlaced === true)).toHaveLength(0);
 		expect(fx.sb.ledger.orders).toHaveLength(90);

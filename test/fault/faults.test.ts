@@ -16,7 +16,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
 import { PollRunner } from '../harness/poll';
-import { credentialsFor, derivedClientOrderId } from '../helpers/node';
+import { credentialsFor, generatedClientOrderId } from '../helpers/node';
 import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../sandbox';
 import {
 	DAY,
@@ -165,10 +165,13 @@ async function singleOrderScenario(tally: Tally) {
 		});
 		const outputs = byInputItem(run.items);
 		inputs.forEach((_, index) => {
-			const clientOrderId = derivedClientOrderId(executionId, index, 0);
+			// The node generated this item's client order ID; every attempt for the item carries it.
+			const generated = generatedClientOrderId(index);
 			const attempts = run.requests.filter(
-				(request) => request.path === PATHS.order && queryOf(request).get('newClientOrderId') === clientOrderId,
+				(request) => request.path === PATHS.order && generated.test(queryOf(request).get('newClientOrderId') ?? ''),
 			);
+			const clientOrderId = queryOf(attempts[0]).get('newClientOrderId') ?? '';
+			expect(attempts.every((request) => queryOf(request).get('newClientOrderId') === clientOrderId)).toBe(true);
 			cases.push({ clientOrderId, attempts, output: outputs.get(index) ?? [] });
 		});
 	}
@@ -277,7 +280,7 @@ async function batchScenario(tally: Tally) {
 		const outputs = byInputItem(run.items);
 		inputs.forEach((input, index) => {
 			cases.push({
-				clientOrderId: derivedClientOrderId(executionId, index, 0),
+				clientOrderId: String(outputs.get(index)?.[0]?.json.clientOrderId ?? ''),
 				symbol: input.symbol,
 				output: outputs.get(index) ?? [],
 			});
@@ -290,8 +293,9 @@ async function batchScenario(tally: Tally) {
 		}
 	}
 
-	// The whole execution again (same execution ID, e.g. a retried execution): every order is
-	// recognised by its client order ID, nothing is placed twice.
+	// The whole workflow run again (a new execution) with a business key mapped into Client Order
+	// ID, as the README advises: every order is recognised by its ID, nothing is placed twice.
+	// (Retries within one execution reuse the generated IDs: see test/nodes/.../createMany.test.ts.)
 	sb.clearFaults();
 	const ordersBefore = sb.ledger.orders.length;
 	const rerunInputs = Array.from({ length: 45 }, (_, index) => ({
@@ -299,6 +303,7 @@ async function batchScenario(tally: Tally) {
 		side: 'BUY',
 		price: '2',
 		quantity: '0.01',
+		rowId: `sheet-row-${index}`,
 	}));
 	const parameters = {
 		resource: 'order',
@@ -309,10 +314,11 @@ async function batchScenario(tally: Tally) {
 		type: 'LIMIT',
 		price: '={{ $json.price }}',
 		quantity: '={{ $json.quantity }}',
+		newClientOrderId: '={{ $json.rowId }}',
 	};
 	const first = await runAndTally(sb, tally, { parameters, inputItems: rerunInputs.map((json) => ({ json })), executionId: 'rerun' });
 	const placedByFirst = sb.ledger.orders.length - ordersBefore;
-	const second = await runAndTally(sb, tally, { parameters, inputItems: rerunInputs.map((json) => ({ json })), executionId: 'rerun' });
+	const second = await runAndTally(sb, tally, { parameters, inputItems: rerunInputs.map((json) => ({ json })), executionId: 'rerun-2' });
 	const placedBySecond = sb.ledger.orders.length - ordersBefore - placedByFirst;
 	return { sb, cases, batches, rerun: { first, second, placedByFirst, placedBySecond } };
 }
@@ -861,7 +867,7 @@ describe('Create Many under faults', () => {
 		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'alreadyPlaced', 'unknown']));
 	});
 
-	it('a re-run of the same execution places nothing again and reports every order alreadyPlaced', () => {
+	it('a re-run with a business key as Client Order ID places nothing again and reports every order alreadyPlaced', () => {
 		const { first, second, placedByFirst, placedBySecond } = batches.rerun;
 		expect(first.error).toBeUndefined();
 		expect(placedByFirst).toBe(45);

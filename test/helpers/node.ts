@@ -1,10 +1,7 @@
-import { Container } from '@n8n/di';
-import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingService } from '../../nodes/TradingService/TradingService.node';
-import { deriveClientOrderId } from '../../nodes/TradingService/helpers/orders';
 import { runWorkflow, type WorkflowRunResult } from '../harness/workflow';
 import { DEMO_KEYS, type DemoKey, type Sandbox } from '../sandbox';
 
@@ -73,8 +70,7 @@ export function requestsTo(sandbox: Sandbox, path: string, since = 0) {
 	return sandbox.ledger.requests.slice(since).filter((request) => request.path === path);
 }
 
-/** The client order ID the node derives for an order of this run (instance id as n8n-core has it). */
-export function derivedClientOrderId(executionId: string, itemIndex: number, orderIndex = 0, nodeName = NODE_NAME): string {
-	const { instanceId } = Container.get(InstanceSettings);
-	return deriveClientOrderId({ instanceId, executionId, nodeName }, itemIndex, orderIndex);
+/** A client order ID the node generated for order `orderIndex` of item `itemIndex` in run `runIndex` of the node. */
+export function generatedClientOrderId(itemIndex: number, orderIndex = 0, runIndex = 0): RegExp {
+	return new RegExp(`^n8n-[0-9a-f]{24}-${runIndex}-${itemIndex}-${orderIndex}$`);
 }

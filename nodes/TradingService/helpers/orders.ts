@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 import {
 	sleep,
@@ -141,32 +141,25 @@ export function validateOrder(
 	return order;
 }
 
-/** Where an order was placed from: one execution of one node of one n8n instance. */
-export interface OrderOrigin {
-	/** n8n's instance id: execution ids restart at 1 in every n8n database. */
-	instanceId: string;
-	executionId: string;
-	nodeName: string;
-}
-
 /**
- * A client order ID that is the same every time the same execution places the same order, so a
- * retry within the execution is recognised by the service as a duplicate instead of a new order,
- * and different for any other execution, node or n8n instance.
+ * Client order IDs this node generates. The service refuses an ID it has seen, so a retry that
+ * sends the same IDs cannot place an order twice. The IDs must therefore be the same for every
+ * attempt of one run of the node (n8n's Retry On Fail, the node's own retry after an unknown
+ * outcome, a retried execution, which resumes with the failed one's data), and different for
+ * anything else: another execution, a later run of the node in a loop, another n8n instance.
+ * Execution ids cannot give that (they restart at 1 in every n8n database), so each execution gets
+ * a random nonce kept in the node's execution context, which n8n carries across those retries,
+ * plus the node's run index.
  */
-export function deriveClientOrderId(origin: OrderOrigin, itemIndex: number, orderIndex: number): string {
-	const digest = createHash('sha256')
-		.update([origin.instanceId, origin.executionId, origin.nodeName, itemIndex, orderIndex].join('\u0000'))
-		.digest('hex');
-	return `n8n-${digest.slice(0, 32)}`;
+export function clientOrderIdPrefix(context: IExecuteFunctions): string {
+	const store = typeof context.getContext === 'function' ? context.getContext('node') : {};
+	if (typeof store.clientOrderIdNonce !== 'string') store.clientOrderIdNonce = randomBytes(12).toString('hex');
+	const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
+	return `n8n-${store.clientOrderIdNonce as string}-${runIndex}`;
 }
 
-export function orderOrigin(context: IExecuteFunctions): OrderOrigin {
-	return {
-		instanceId: context.getInstanceId() ?? '',
-		executionId: context.getExecutionId() ?? '',
-		nodeName: context.getNode().name,
-	};
+export function deriveClientOrderId(prefix: string, itemIndex: number, orderIndex: number): string {
+	return `${prefix}-${itemIndex}-${orderIndex}`;
 }
 
 /** How often a write whose outcome is unknown is sent again, when client order IDs make that safe. */

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { ENDPOINTS, ERROR_CODES, LIMITS } from '../../constants';
 import {
+	clientOrderIdPrefix,
 	deriveClientOrderId,
 	orderFieldProperties,
-	orderOrigin,
 	parameterLabel,
 	readOrderParameters,
 	validateOrder,
@@ -65,7 +65,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const raw = readOrderParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 	const order = validateOrder(node, raw, parameterLabel, itemIndex);
 	if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
-		order.newClientOrderId = deriveClientOrderId(orderOrigin(this), itemIndex, 0);
+		order.newClientOrderId = deriveClientOrderId(clientOrderIdPrefix(this), itemIndex, 0);
 	}
 
 	const qs: IDataObject = { ...order };

@@ -10,9 +10,9 @@ import {
 
 import { ENDPOINTS, ERROR_CODES, LIMITS, WEIGHTS } from '../../constants';
 import {
+	clientOrderIdPrefix,
 	deriveClientOrderId,
 	orderFieldProperties,
-	orderOrigin,
 	parameterLabel,
 	readOrderParameters,
 	validateOrder,
@@ -172,7 +172,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 	const failOnRejected = (this.getNodeParameter('options', 0, {}) as IDataObject).failOnRejected === true;
 
 	// Everything is validated before the first request.
-	const origin = orderOrigin(this);
+	const idPrefix = clientOrderIdPrefix(this);
 	const seenClientIds = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -180,7 +180,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 			const orders = readOrdersOfItem(this, itemIndex, inputMode);
 			orders.forEach((order, orderIndex) => {
 				if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
-					order.newClientOrderId = deriveClientOrderId(origin, itemIndex, orderIndex);
+					order.newClientOrderId = deriveClientOrderId(idPrefix, itemIndex, orderIndex);
 				}
 				const id = order.newClientOrderId;
 				if (id !== undefined) {

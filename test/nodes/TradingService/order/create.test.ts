@@ -1,6 +1,5 @@
-import { deriveClientOrderId } from '../../../../nodes/TradingService/helpers/orders';
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
-import { derivedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
+import { generatedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
 
 const NEW_ORDER = '/api/v1/spot/new/order';
 let sandbox: Sandbox;
@@ -32,10 +31,11 @@ const marketOrder = (overrides: Record<string, unknown> = {}) => ({
 
 describe('Order > Create', () => {
 	it('places a LIMIT order with GTC, the default STP mode and a generated client order ID', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder(), executionId: 'exec-1' });
+		const run = await runTradingService(sandbox, { parameters: limitOrder() });
 		expect(run.error).toBeUndefined();
-		const clientOrderId = derivedClientOrderId('exec-1', 0, 0);
-		expect(run.items[0].json).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000.1', timeInForce: 'GTC', clientOrderId, status: 'NEW' });
+		const clientOrderId = run.items[0].json.clientOrderId as string;
+		expect(clientOrderId).toMatch(generatedClientOrderId(0));
+		expect(run.items[0].json).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000.1', timeInForce: 'GTC', status: 'NEW' });
 		const [request] = requestsTo(sandbox, NEW_ORDER);
 		expect(request.query).toMatch(
 			new RegExp(`^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\\.0100&price=50000\\.10&newClientOrderId=${clientOrderId}&recvWindow=5000&timestamp=\\d+&signature=`),
@@ -90,9 +90,11 @@ describe('Order > Create', () => {
 
 	it('after an unknown outcome, sends the same client order ID again: placed once, reported already placed', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
-		const run = await runTradingService(sandbox, { parameters: limitOrder(), executionId: 'exec-2' });
+		const run = await runTradingService(sandbox, { parameters: limitOrder() });
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: derivedClientOrderId('exec-2', 0, 0) });
+		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: expect.stringMatching(generatedClientOrderId(0)) });
+		const sent = requestsTo(sandbox, NEW_ORDER).map((request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1]);
+		expect(sent[0]).toBe(sent[1]);
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(2);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
@@ -168,21 +170,12 @@ describe('Order > Create', () => {
 	});
 });
 
-describe('deriveClientOrderId', () => {
-	const origin = { instanceId: 'instance-a', executionId: '1', nodeName: 'Trading Service' };
-	it('is stable for the same order of the same execution, node and n8n instance', () => {
-		expect(deriveClientOrderId(origin, 3, 1)).toBe(deriveClientOrderId({ ...origin }, 3, 1));
-		expect(deriveClientOrderId(origin, 3, 1)).toMatch(/^n8n-[0-9a-f]{32}$/);
-	});
-	it('differs across n8n instances (execution ids restart at 1 in every database), executions, nodes, items and orders', () => {
-		const ids = new Set([
-			deriveClientOrderId(origin, 0, 0),
-			deriveClientOrderId({ ...origin, instanceId: 'instance-b' }, 0, 0),
-			deriveClientOrderId({ ...origin, executionId: '2' }, 0, 0),
-			deriveClientOrderId({ ...origin, nodeName: 'Other' }, 0, 0),
-			deriveClientOrderId(origin, 1, 0),
-			deriveClientOrderId(origin, 0, 1),
-		]);
-		expect(ids.size).toBe(6);
+describe('generated client order IDs', () => {
+	it('differ between executions (and so between n8n instances, whose execution ids both start at 1)', async () => {
+		const first = await runTradingService(sandbox, { parameters: limitOrder(), executionId: '1' });
+		const second = await runTradingService(sandbox, { parameters: limitOrder(), executionId: '1' });
+		expect(first.items[0].json.clientOrderId).not.toBe(second.items[0].json.clientOrderId);
+		expect(second.items[0].json.alreadyPlaced).toBeUndefined();
+		expect(sandbox.ledger.orders).toHaveLength(2);
 	});
 });

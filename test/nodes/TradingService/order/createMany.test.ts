@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../sandbox';
-import { derivedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
+import { generatedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
 
 const BATCH = '/api/v1/spot/batchOrders';
 let sandbox: Sandbox;
@@ -47,13 +47,13 @@ describe('Order > Create Many', () => {
 		expect(run.items).toHaveLength(45);
 		run.items.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toMatchObject({ success: true, code: 0, symbol: symbolOf(index), clientOrderId: derivedClientOrderId('exec-45', index, 0) });
+			expect(item.json).toMatchObject({ success: true, code: 0, symbol: symbolOf(index), clientOrderId: expect.stringMatching(generatedClientOrderId(index)) });
 			expect((item.json.order as Record<string, string>).price).toBe(`${100 + index}.5`);
 		});
 		expect(sandbox.ledger.orders).toHaveLength(45);
 		expect(bodies[0][0]).toEqual({
 			symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.001', price: '100.5',
-			newClientOrderId: derivedClientOrderId('exec-45', 0, 0),
+			newClientOrderId: run.items[0].json.clientOrderId,
 		});
 	});
 
@@ -103,16 +103,21 @@ describe('Order > Create Many', () => {
 		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
 	});
 
-	it('re-running the same execution (n8n retry) places nothing twice: every order reported already placed', async () => {
-		const items = orderItems(30);
-		await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, executionId: 'exec-rerun' });
-		const again = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, executionId: 'exec-rerun' });
-		expect(again.items).toHaveLength(30);
-		expect(again.items.every((item) => item.json.success === true && item.json.alreadyPlaced === true)).toBe(true);
-		expect(sandbox.ledger.orders).toHaveLength(30);
+	it('n8n Retry On Fail re-runs the node with the same IDs: nothing placed twice, every order reported already placed', async () => {
+		// Every attempt of the first run is cut off after the service placed the orders.
+		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3, path: BATCH }] });
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems(),
+			inputItems: orderItems(20),
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(20);
+		expect(run.items.every((item) => item.json.success === true && item.json.alreadyPlaced === true)).toBe(true);
+		expect(sandbox.ledger.orders).toHaveLength(20);
 		// A new execution is a new set of orders.
-		await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, executionId: 'exec-next' });
-		expect(sandbox.ledger.orders).toHaveLength(60);
+		await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
+		expect(sandbox.ledger.orders).toHaveLength(40);
 	});
 
 	it('a batch whose outcome is unknown is sent again with the same IDs: no duplicates, nothing lost', async () => {
@@ -146,7 +151,7 @@ describe('Order > Create Many', () => {
 			['ETHUSDT', { item: 0 }],
 			['BTCUSDT', { item: 1 }],
 		]);
-		expect(run.items[1].json.clientOrderId).toBe(derivedClientOrderId('exec-json', 0, 1));
+		expect(run.items[1].json.clientOrderId).toMatch(generatedClientOrderId(0, 1));
 		expect(run.items[2].json.clientOrderId).toBe('mine-1');
 		expect(batchBodies().map((body) => body.length)).toEqual([2, 1]);
 		expect(batchBodies()[1][0].quantity).toBe('0.5');
