@@ -200,6 +200,23 @@ function backoffMs(policy: RetryPolicy, retry: number, retryAfterMs?: number): n
 	return Math.min(retryAfterMs ?? policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
 }
 
+// The limiter of each node run, so the credential is read (and decrypted) once per run, not once
+// per request on top of the read n8n's request helper makes.
+const limiterOfRun = new WeakMap<TransportContext, WeightLimiter | undefined>();
+
+async function limiterOf(context: TransportContext): Promise<WeightLimiter | undefined> {
+	if (limiterOfRun.has(context)) return limiterOfRun.get(context);
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const limiter = limiterFor(
+		String(credentials.baseUrl ?? ''),
+		String(credentials.apiKey ?? ''),
+		Number(credentials.weightBudget ?? 0),
+		Number(credentials.weightWindowSeconds ?? 60),
+	);
+	limiterOfRun.set(context, limiter);
+	return limiter;
+}
+
 /**
  * The one place the package talks to the service. Every attempt goes through the credential's
  * `authenticate`, so each is freshly timestamped and signed.
@@ -210,13 +227,7 @@ export async function serviceRequest(
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<unknown> {
 	const node = this.getNode();
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const limiter = limiterFor(
-		String(credentials.baseUrl ?? ''),
-		String(credentials.apiKey ?? ''),
-		Number(credentials.weightBudget ?? 0),
-		Number(credentials.weightWindowSeconds ?? 60),
-	);
+	const limiter = await limiterOf(this);
 	for (let retry = 0; ; retry++) {
 		const outcome = await attempt(this, request, policy, limiter);
 		if ('body' in outcome) return outcome.body;
