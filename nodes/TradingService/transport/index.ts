@@ -282,7 +282,9 @@ export async function serviceRequest(
 				throw new NodeApiError(node, { status: outcome.status } as JsonObject, {
 					message: `The Trading Service answered ${outcome.reason}`,
 					description:
-						'Check the Base URL in the credential: it should be the service address without a path, e.g. http://127.0.0.1:8787.',
+						outcome.status === 404
+							? 'Check the Base URL in the credential: it should be the service address without a path, e.g. http://127.0.0.1:8787.'
+							: 'The answer carried no service error code. Check the Base URL and the API key in the credential, and any proxy between n8n and the service.',
 					httpCode: String(outcome.status),
 					itemIndex: request.itemIndex,
 				});
