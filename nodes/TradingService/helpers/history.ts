@@ -108,44 +108,92 @@ export async function fetchHistoryPage(
 	return body as HistoryRecord[];
 }
 
+export interface WalkOptions {
+	/**
+	 * More than a page of records in one millisecond cannot be paged past by time. `fail` stops
+	 * with an error (the action node: the user asked for all records); `skip` keeps the page the
+	 * service returned and goes on below that millisecond (the trigger: an error would repeat on
+	 * every poll and block all later events).
+	 */
+	overfull: 'fail' | 'skip';
+	/** `Date.now()` after which no further page is fetched. The first page is always fetched. */
+	deadline?: number;
+}
+
+export interface WalkResult {
+	/** Every record read, each once, newest first. */
+	records: HistoryRecord[];
+	/** Requests sent. */
+	pages: number;
+	/**
+	 * Set when the deadline stopped the walk: records with `created` below `resumeTo` have not been
+	 * read, and at `resumeTo` only some may have been.
+	 */
+	resumeTo?: number;
+	/** Milliseconds skipped over although the service could not return all their records. */
+	overfullMilliseconds: number[];
+}
+
 /**
  * Every record of the range, newest first, each once. The service returns at most 500 records,
  * newest first, with no cursor; so the walk moves the end bound down to the oldest `created` of
- * each full page (inclusive, so records sharing that millisecond are not lost) and drops the ids
- * it has already seen. It stops at the first page that is not full.
+ * each full page (inclusive, so records sharing that millisecond are not lost) and drops the
+ * records of that millisecond it has already read. It stops at the first page that is not full.
  */
+export async function walkHistory(
+	this: TransportContext,
+	query: HistoryQuery,
+	options: WalkOptions,
+	itemIndex?: number,
+): Promise<WalkResult> {
+	const pageSize = LIMITS.historyPageSize;
+	const result: WalkResult = { records: [], pages: 0, overfullMilliseconds: [] };
+	let endTime = query.endTime;
+	// Only records of the end bound's millisecond can come again on the next page: those ids are
+	// all that needs remembering, not every id read (100,000 records would keep 100,000 ids).
+	let idsAtEnd = new Set<string>();
+	while (endTime >= query.startTime) {
+		if (result.pages > 0 && options.deadline !== undefined && Date.now() >= options.deadline) {
+			result.resumeTo = endTime;
+			return result;
+		}
+		const page = await fetchHistoryPage.call(this, { ...query, endTime }, pageSize, itemIndex);
+		result.pages++;
+		for (const record of page) {
+			if (Number(record.created) === endTime && idsAtEnd.has(record.id)) continue;
+			result.records.push(record);
+		}
+		if (page.length < pageSize) return result;
+
+		let oldest = Number(page[0].created);
+		for (const record of page) oldest = Math.min(oldest, Number(record.created));
+		if (oldest < endTime) {
+			idsAtEnd = new Set(page.filter((record) => Number(record.created) === oldest).map((record) => record.id));
+			endTime = oldest;
+			continue;
+		}
+		if (options.overfull === 'fail') {
+			throw new NodeOperationError(
+				this.getNode(),
+				`More than ${pageSize} records share the millisecond ${endTime} (${new Date(endTime).toISOString()}); the service cannot page past them by time`,
+				{
+					description: `${result.records.length} records were read before this point. The service returns at most ${pageSize} records per request and pages only by time, so the rest of that millisecond cannot be fetched. Narrow the range by Account Type, or contact the exchange.`,
+					itemIndex,
+				},
+			);
+		}
+		result.overfullMilliseconds.push(endTime);
+		idsAtEnd = new Set();
+		endTime -= 1;
+	}
+	return result;
+}
+
+/** Every record of the range (Return All); fails when a millisecond holds more than a page. */
 export async function fetchAllHistory(
 	this: TransportContext,
 	query: HistoryQuery,
 	itemIndex?: number,
 ): Promise<HistoryRecord[]> {
-	const pageSize = LIMITS.historyPageSize;
-	const records: HistoryRecord[] = [];
-	let endTime = query.endTime;
-	// Only records of the end bound's millisecond can come again on the next page: those ids are
-	// all that needs remembering, not every id read (100,000 records would keep 100,000 ids).
-	let idsAtEnd = new Set<string>();
-	for (;;) {
-		const page = await fetchHistoryPage.call(this, { ...query, endTime }, pageSize, itemIndex);
-		for (const record of page) {
-			if (Number(record.created) === endTime && idsAtEnd.has(record.id)) continue;
-			records.push(record);
-		}
-		if (page.length < pageSize) return records;
-
-		let oldest = Number(page[0].created);
-		for (const record of page) oldest = Math.min(oldest, Number(record.created));
-		idsAtEnd = new Set(page.filter((record) => Number(record.created) === oldest).map((record) => record.id));
-		if (oldest >= endTime) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`More than ${pageSize} records share the millisecond ${endTime} (${new Date(endTime).toISOString()}); the service cannot page past them by time`,
-				{
-					description: `${records.length} records were read before this point. The service returns at most ${pageSize} records per request and pages only by time, so the rest of that millisecond cannot be fetched. Narrow the range by Account Type, or contact the exchange.`,
-					itemIndex,
-				},
-			);
-		}
-		endTime = oldest;
-	}
+	return (await walkHistory.call(this, query, { overfull: 'fail' }, itemIndex)).records;
 }

@@ -6,7 +6,14 @@ import {
 } from 'n8n-workflow';
 
 import { LIMITS, findFlowType, type FlowType } from '../constants';
-import { fetchHistoryPage, retentionStart, type HistoryQuery, type HistoryRecord } from '../helpers/history';
+import {
+	fetchHistoryPage,
+	retentionStart,
+	walkHistory,
+	type HistoryQuery,
+	type HistoryRecord,
+	type WalkResult,
+} from '../helpers/history';
 import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';
 import {
 	EVENTS_WITH_DIRECTION,
@@ -29,7 +36,6 @@ import {
 	type ResumePoint,
 	type TriggerState,
 } from './state';
-import { walkHistory, type WalkResult } from './walk';
 
 export const DEFAULT_LATE_WINDOW_MINUTES = 10;
 export const MAX_LATE_WINDOW_MINUTES = 60;
@@ -197,7 +203,7 @@ async function catchUp(
 		resume = undefined;
 		if (pending.to >= startTime) {
 			resumed = true;
-			const walk = await walkHistory.call(this, { ...base, startTime, endTime: pending.to }, { deadline });
+			const walk = await walkHistory.call(this, { ...base, startTime, endTime: pending.to }, { overfull: 'skip', deadline });
 			for (const record of walk.records) {
 				take(
 					record,
@@ -232,7 +238,7 @@ async function catchUp(
 		// Down to the floor, not only to the watermark: a record listed late inside the window is
 		// read even when more than a page of newer records arrived since. (An account with more than
 		// 500 records per window pays one request per further 500.)
-		const walk = await walkHistory.call(this, query, { deadline });
+		const walk = await walkHistory.call(this, query, { overfull: 'skip', deadline });
 		// The range starts at the floor, and every record read at or above the floor is in `seen`.
 		for (const record of walk.records) take(record, !groupsHave(state.seen, record.created, record.id));
 		warnOverfull(this, walk, fresh);
