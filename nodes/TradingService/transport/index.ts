@@ -10,7 +10,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, ENDPOINTS, WEIGHTS } from '../constants';
+import { CREDENTIAL_TYPE, ENDPOINTS, ERROR_CODES, WEIGHTS } from '../constants';
 import { outcomeUnknownError, rejectionError, toNodeError, type ServiceRejection } from './errors';
 import { limiterFor, type WeightLimiter } from './pacing';
 
@@ -126,7 +126,7 @@ function classifyResponse(response: IN8nHttpFullResponse): { body: unknown } | A
 		return {
 			kind: 'rateLimited',
 			retryAfterMs: parseRetryAfter(response.headers),
-			rejection: rejection ?? { code: '0003', msg: 'Rate limit exceeded', httpStatus: status },
+			rejection: rejection ?? { code: ERROR_CODES.rateLimited, msg: 'Rate limit exceeded', httpStatus: status },
 		};
 	}
 	if (status >= 500) {
@@ -236,13 +236,13 @@ export async function serviceRequest(
 		switch (outcome.kind) {
 			case 'rejected': {
 				const offset =
-					outcome.rejection.code === '-1021' ? await measureClockOffset(this) : undefined;
+					outcome.rejection.code === ERROR_CODES.timestampOutsideWindow ? await measureClockOffset(this) : undefined;
 				throw rejectionError(node, outcome.rejection, request.itemIndex, offset);
 			}
 			case 'rateLimited': {
 				// A 429 proves nothing was processed: safe to retry reads and writes alike.
-				const wait = outcome.retryAfterMs ?? policy.baseDelayMs * 2 ** retry;
-				if (!retriesLeft || wait > policy.maxDelayMs) {
+				// A Retry-After longer than the longest wait fails now rather than being cut short.
+				if (!retriesLeft || (outcome.retryAfterMs ?? 0) > policy.maxDelayMs) {
 					throw rejectionError(node, outcome.rejection, request.itemIndex);
 				}
 				await sleep(backoffMs(policy, retry, outcome.retryAfterMs));
