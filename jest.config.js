@@ -1,9 +1,10 @@
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
+	// Every folder that holds tests: a moved test must not silently stop running.
+	roots: ['<rootDir>/test', '<rootDir>/sandbox'],
 	testMatch: ['**/*.test.ts'],
-	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	setupFiles: ['<rootDir>/test/support/setup-env.ts'],
 	// The e2e suites run in a real n8n: `npm run test:e2e` (jest.e2e.config.js).
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
 	transform: {

@@ -1,5 +1,5 @@
 /**
- * End-to-end tests in a real n8n 2.x (see test/e2e/ and scripts/n8n-runtime/README.md).
+ * End-to-end tests in a real n8n 2.x (see test/e2e/ and tools/n8n-runtime/README.md).
  * Run with `npm run test:e2e`: it builds the package and installs the n8n runtime (cached) first.
  * The tests start n8n processes and a sandbox, so they run one file at a time with long timeouts.
  */
@@ -9,7 +9,7 @@ module.exports = {
 	rootDir: __dirname,
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
-	setupFiles: ['<rootDir>/test/e2e/setup-e2e.ts'],
+	setupFiles: ['<rootDir>/test/support/setup-e2e.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

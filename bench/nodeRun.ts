@@ -1,6 +1,6 @@
 /**
- * Runs the Trading Service node through the test harness (test/harness/workflow.ts: n8n-core's
- * real WorkflowExecute and request helpers), like test/helpers/node.ts's runTradingService but
+ * Runs the Trading Service node through the test harness (tools/harness/workflow.ts: n8n-core's
+ * real WorkflowExecute and request helpers), like tools/harness/node.ts's runTradingService but
  * without its JSON serialisation of the whole run (a test-only step that would be charged to the
  * node: ~10 ms per 10,000 output items).
  */
@@ -8,9 +8,9 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../credentials/TradingServiceApi.credentials';
 import { TradingService } from '../nodes/TradingService/TradingService.node';
-import { runWorkflow } from '../test/harness/workflow';
-import { NODE_NAME, NODE_TYPE, credentialsFor } from '../test/helpers/node';
-import type { Sandbox } from '../test/sandbox';
+import { runWorkflow } from '../tools/harness/workflow';
+import { NODE_NAME, NODE_TYPE, credentialsFor } from '../tools/harness/node';
+import type { Sandbox } from '../sandbox';
 import { FLOOR_NODE_TYPE, FloorNode } from './floorNode';
 
 export interface BenchNodeRun {

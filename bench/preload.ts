@@ -6,7 +6,7 @@
  *    order (.js, .json, .node, then ts-node's .ts); Jest tries .ts before .json. Moving .json and
  *    .node behind .ts gives the Jest order.
  *
- * 2. The test harness (test/harness/workflow.ts) builds n8n's additional data with jest-mock-extended,
+ * 2. The test harness (tools/harness/workflow.ts) builds n8n's additional data with jest-mock-extended,
  * which imports `@jest/globals` and refuses to load outside Jest. The benchmarks run the real
  * harness under plain Node, so this module answers `require('@jest/globals')` with the one thing
  * jest-mock-extended uses: `jest.fn`. The stand-in does not record calls (a recording mock would

@@ -15,8 +15,8 @@ import * as path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { requestsTo } from '../test/helpers/node';
-import { DEMO_KEYS, startSandbox, type Sandbox } from '../test/sandbox';
+import { requestsTo } from '../tools/harness/node';
+import { DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import { BareClient } from './bareClient';
 import { runFloorNode, runNode } from './nodeRun';
 import { fmtBytes, fmtMs, median, printTable, timed, type Row } from './stats';
@@ -306,7 +306,7 @@ async function benchHistory(sandbox: Sandbox): Promise<Row[]> {
 
 async function benchTrigger(sandbox: Sandbox): Promise<Row[]> {
 	const triggerFile = path.join(__dirname, '..', 'nodes', 'TradingService', 'TradingServiceTrigger.node.ts');
-	const pollFile = path.join(__dirname, '..', 'test', 'harness', 'poll.ts');
+	const pollFile = path.join(__dirname, '..', 'tools', 'harness', 'poll.ts');
 	if (!existsSync(triggerFile) || !existsSync(pollFile)) {
 		return [{ benchmark: '4. Trigger idle poll', measure: 'requests per poll, nothing new', value: 'trigger not written yet', target: '1', verdict: 'TODO' }];
 	}

@@ -1,6 +1,6 @@
 /**
  * Bench 4: the trigger's idle poll. An active trigger (n8n-core's PollTriggerExecutor and
- * PollContext via test/harness/poll.ts, event: funding fee, default 10-minute late records window)
+ * PollContext via tools/harness/poll.ts, event: funding fee, default 10-minute late records window)
  * over 3,000 records of the last hour; after the first poll (baseline), 50 polls with nothing new;
  * then 1,200 new records arrive, one poll emits them, and 50 more idle polls follow. An idle poll
  * re-reads the late records window (500 records per request), so it costs one request while the
@@ -8,9 +8,9 @@
  */
 import { TradingServiceApi } from '../credentials/TradingServiceApi.credentials';
 import { TradingServiceTrigger } from '../nodes/TradingService/TradingServiceTrigger.node';
-import { PollRunner } from '../test/harness/poll';
-import { credentialsFor } from '../test/helpers/node';
-import { DEMO_ACCOUNTS, type Sandbox } from '../test/sandbox';
+import { PollRunner } from '../tools/harness/poll';
+import { credentialsFor } from '../tools/harness/node';
+import { DEMO_ACCOUNTS, type Sandbox } from '../sandbox';
 import { fmtMs, median, timed, type Row } from './stats';
 
 const HISTORY = '/api/v1/account/balanceFlow';

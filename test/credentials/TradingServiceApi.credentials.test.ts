@@ -4,7 +4,7 @@ import axios from 'axios';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
-import { DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
+import { DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
 
 const credential = new TradingServiceApi();
 const SECRET = DEMO_KEYS.master.secret;

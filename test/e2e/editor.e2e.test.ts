@@ -12,12 +12,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { DEMO_ACCOUNTS } from '../sandbox';
-import { describeE2E } from './lib/describe-e2e';
-import { checkEditor, findChromium, CHROMIUM_CANDIDATES, VIEWPORT, type EditorCheck } from './lib/editor';
-import { loadAllExamples } from './lib/examples';
-import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from './lib/fixture';
-import { startN8n, type N8nInstance } from './lib/n8n';
+import { DEMO_ACCOUNTS } from '../../sandbox';
+import { describeE2E } from '../support/describe-e2e';
+import { checkEditor, findChromium, CHROMIUM_CANDIDATES, VIEWPORT, type EditorCheck } from '../../tools/n8n/editor';
+import { loadAllExamples } from '../../tools/n8n/examples';
+import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import { startN8n, type N8nInstance } from '../../tools/n8n/n8n';
 
 const chromiumPath = findChromium();
 if (!chromiumPath && process.env.TRADING_SERVICE_E2E === '1') {

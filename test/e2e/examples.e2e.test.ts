@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { DEMO_ACCOUNTS } from '../sandbox';
+import { DEMO_ACCOUNTS } from '../../sandbox';
 import {
 	EXAMPLES,
 	NODE_TYPES,
@@ -19,10 +19,10 @@ import {
 	withCredential,
 	withManualTrigger,
 	type Workflow,
-} from './lib/examples';
-import { describeE2E } from './lib/describe-e2e';
-import { BAD_CREDENTIAL, QUIET_N8N_ENV, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from './lib/fixture';
-import { createN8nEnv, executeWorkflow, getNodeError, getNodeItems, type ExecuteResult, type N8nRun } from './lib/n8n';
+} from '../../tools/n8n/examples';
+import { describeE2E } from '../support/describe-e2e';
+import { BAD_CREDENTIAL, QUIET_N8N_ENV, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import { createN8nEnv, executeWorkflow, getNodeError, getNodeItems, type ExecuteResult, type N8nRun } from '../../tools/n8n/n8n';
 
 const DAY_MS = 24 * 3600 * 1000;
 

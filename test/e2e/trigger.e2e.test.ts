@@ -10,11 +10,11 @@
  *  - activation: POST /rest/workflows/<id>/activate polls at once in trigger mode (the first poll
  *    only stores its watermark) and then on the node's Poll Times schedule.
  */
-import { DEMO_ACCOUNTS, type HistoryRecord } from '../sandbox';
-import { CREDENTIAL_TYPE, EXAMPLES, SANDBOX_CREDENTIAL, findNode, loadExample, type Workflow } from './lib/examples';
-import { describeE2E } from './lib/describe-e2e';
-import { BAD_CREDENTIAL, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from './lib/fixture';
-import { getNodeItems, startN8n, type N8nInstance, type RestExecution } from './lib/n8n';
+import { DEMO_ACCOUNTS, type HistoryRecord } from '../../sandbox';
+import { CREDENTIAL_TYPE, EXAMPLES, SANDBOX_CREDENTIAL, findNode, loadExample, type Workflow } from '../../tools/n8n/examples';
+import { describeE2E } from '../support/describe-e2e';
+import { BAD_CREDENTIAL, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import { getNodeItems, startN8n, type N8nInstance, type RestExecution } from '../../tools/n8n/n8n';
 
 const ex = EXAMPLES.fundingFeeAlert;
 const HOUR_MS = 3600_000;

@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../sandbox';
+import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../../sandbox';
 import { DAY, HOUR, PATHS, Rng, byInputItem, errorOf, newTally, runAndTally, type Tally } from './lib';
 
 jest.setTimeout(120_000);

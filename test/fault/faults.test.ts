@@ -15,9 +15,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
-import { PollRunner } from '../harness/poll';
-import { credentialsFor, generatedClientOrderId } from '../helpers/node';
-import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../sandbox';
+import { PollRunner } from '../../tools/harness/poll';
+import { credentialsFor, generatedClientOrderId } from '../../tools/harness/node';
+import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
 import {
 	DAY,
 	HOUR,

@@ -7,9 +7,9 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { runTradingService, type NodeRun, type NodeRunOptions } from '../helpers/node';
-import { DEMO_KEYS, type LedgerRequest, type Sandbox } from '../sandbox';
-import { mulberry32 } from '../sandbox/prng';
+import { runTradingService, type NodeRun, type NodeRunOptions } from '../../tools/harness/node';
+import { DEMO_KEYS, type LedgerRequest, type Sandbox } from '../../sandbox';
+import { mulberry32 } from '../../sandbox/prng';
 
 export const PATHS = {
 	history: '/api/v1/account/balanceFlow',

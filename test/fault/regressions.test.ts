@@ -6,9 +6,9 @@
  */
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
-import { PollRunner } from '../harness/poll';
-import { credentialsFor } from '../helpers/node';
-import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../sandbox';
+import { PollRunner } from '../../tools/harness/poll';
+import { credentialsFor } from '../../tools/harness/node';
+import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../../sandbox';
 import { HOUR, PATHS, byInputItem, errorOf, newTally, runAndTally } from './lib';
 
 let sb: Sandbox;

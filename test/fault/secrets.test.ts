@@ -8,9 +8,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { LedgerRequest } from '../sandbox';
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
-import { rawRequest, type RawResponse } from '../sandbox/testClient';
+import type { LedgerRequest } from '../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
+import { rawRequest, type RawResponse } from '../../sandbox/testClient';
 import { HOUR, PATHS, SECRETS, newTally, requestText, runAndTally, secretIn, type Tally } from './lib';
 
 jest.setTimeout(60_000);

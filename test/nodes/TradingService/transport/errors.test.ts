@@ -1,5 +1,5 @@
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
-import { credentialsFor, requestsTo, runTradingService } from '../../../helpers/node';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../../sandbox';
+import { credentialsFor, requestsTo, runTradingService } from '../../../../tools/harness/node';
 
 // The transport's error mapping, seen through the node over real HTTP against the sandbox.
 let sandbox: Sandbox;

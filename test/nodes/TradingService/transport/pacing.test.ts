@@ -1,7 +1,7 @@
 import { WeightLimiter } from '../../../../nodes/TradingService/transport/pacing';
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
-import { startSandbox, type Sandbox } from '../../../sandbox';
-import { requestsTo, runTradingService } from '../../../helpers/node';
+import { startSandbox, type Sandbox } from '../../../../sandbox';
+import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 
 describe('WeightLimiter', () => {
 	function fakeClock() {

@@ -1,6 +1,6 @@
 /**
  * The package's node seen in n8n's editor, with playwright-core driving Debian's chromium (never a
- * downloaded browser). Used by test/e2e/editor.e2e.test.ts and scripts/editor-screenshot.ts.
+ * downloaded browser). Used by test/e2e/editor.e2e.test.ts and tools/editor-screenshot.ts.
  *
  * Signs in through the sign-in form, opens the scheduled-transfer example and reads the Resource
  * and Operation dropdowns of its Trading Service node (resource Account), then opens the

@@ -9,7 +9,7 @@
  * (default: a free one).
  *
  * Steps: `npm run build`; the n8n runtime (n8n 2.41.1 + Node 24 from npm, installed once into
- * .n8n-runtime/ by scripts/n8n-runtime/install.sh, ~5 min cold, cached after); the sandbox with
+ * .n8n-runtime/ by tools/n8n-runtime/install.sh, ~5 min cold, cached after); the sandbox with
  * its demo history on 127.0.0.1; a fresh n8n user folder in .n8n-demo/ with the package installed
  * from `npm pack` as n8n installs community packages, the credential "Trading Service Sandbox"
  * and the examples/ workflows imported; `n8n start`; each example run as the editor's "Execute
@@ -18,9 +18,9 @@
 import * as fsp from 'fs/promises';
 import * as path from 'path';
 
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../test/sandbox';
-import { EXAMPLES, loadAllExamples, sandboxCredential } from '../test/e2e/lib/examples';
-import { QUIET_N8N_ENV } from '../test/e2e/lib/fixture';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
+import { EXAMPLES, loadAllExamples, sandboxCredential } from './n8n/examples';
+import { QUIET_N8N_ENV } from './n8n/fixture';
 import {
 	PACKAGE_NAME,
 	REPO_ROOT,
@@ -36,7 +36,7 @@ import {
 	startN8n,
 	type N8nInstance,
 	type RestExecution,
-} from '../test/e2e/lib/n8n';
+} from './n8n/n8n';
 
 const USER_FOLDER = path.join(REPO_ROOT, '.n8n-demo');
 const started = Date.now();
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
 	const build = await runProcess('npm', ['run', 'build'], { env: process.env, cwd: REPO_ROOT, timeoutMs: 10 * 60_000 });
 	if (build.exitCode !== 0) throw new Error(`npm run build failed:\n${(build.stdout + build.stderr).slice(-3000)}`);
 
-	step('n8n runtime: scripts/n8n-runtime/install.sh (cached after the first run; the first takes ~5 min)');
+	step('n8n runtime: tools/n8n-runtime/install.sh (cached after the first run; the first takes ~5 min)');
 	await ensureRuntime();
 
 	sandbox = await startSandbox({ port: option('--sandbox-port') ?? 0, host: '127.0.0.1', seedDemo: true });

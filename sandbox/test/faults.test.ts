@@ -1,5 +1,5 @@
-import { DEMO_KEYS, startSandbox, type Sandbox } from './index';
-import { TestClient, rawRequest } from './testClient';
+import { DEMO_KEYS, startSandbox, type Sandbox } from '../index';
+import { TestClient, rawRequest } from '../testClient';
 
 let sb: Sandbox;
 let master: TestClient;

@@ -1,6 +1,6 @@
-import { DAY_MS } from '../../../../nodes/TradingService/constants';
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
-import { requestsTo, runTradingService } from '../../../helpers/node';
+import { DAY_MS } from '../../../../../nodes/TradingService/constants';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
 const HISTORY = '/api/v1/account/balanceFlow';
 let sandbox: Sandbox;

@@ -1,7 +1,7 @@
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type HistoryRecord, type Sandbox } from './index';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type HistoryRecord, type Sandbox } from '../index';
 import { createHash } from 'node:crypto';
 
-import { TestClient } from './testClient';
+import { TestClient } from '../testClient';
 
 const digest = (recs: HistoryRecord[]) => createHash('sha256').update(JSON.stringify(recs)).digest('hex');
 

@@ -1,5 +1,5 @@
-import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
-import { generatedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
+import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { generatedClientOrderId, requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
 const NEW_ORDER = '/api/v1/spot/new/order';
 let sandbox: Sandbox;

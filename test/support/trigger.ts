@@ -1,9 +1,9 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { TradingServiceApi } from '../../../credentials/TradingServiceApi.credentials';
-import { TradingServiceTrigger } from '../../../nodes/TradingService/TradingServiceTrigger.node';
-import { TestCredentialsHelper } from '../../harness/credentials';
-import { PollRunner, type PollOutcome } from '../../harness/poll';
+import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
+import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
+import { TestCredentialsHelper } from '../../tools/harness/credentials';
+import { PollRunner, type PollOutcome } from '../../tools/harness/poll';
 import { DEMO_KEYS, type LedgerRequest, type Sandbox } from '../../sandbox';
 
 export const HISTORY_PATH = '/api/v1/account/balanceFlow';

@@ -2,7 +2,7 @@
  * Drive a real n8n 2.x headlessly, the way users run it, for the e2e tests and the demo.
  *
  * The n8n runtime (n8n@2.41.1 + Node 24, both from npm) is installed by
- * `scripts/n8n-runtime/install.sh` into `<repo>/.n8n-runtime/` (see scripts/n8n-runtime/README.md).
+ * `tools/n8n-runtime/install.sh` into `<repo>/.n8n-runtime/` (see tools/n8n-runtime/README.md).
  * This module runs under the repo's Node 20 (jest/ts-jest, ts-node) and spawns that runtime's
  * Node 24 with n8n's entry point; nothing here imports n8n itself.
  *
@@ -41,8 +41,8 @@ import * as path from 'path';
 // Paths and runtime
 // ---------------------------------------------------------------------------------------------
 
-/** Repository root (this file lives in test/e2e/lib/). */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+/** Repository root (this file lives in tools/n8n/). */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 /** npm name of the package under test; n8n node types are `<PACKAGE_NAME>.<nodeName>`. */
 export const PACKAGE_NAME = 'n8n-nodes-trading-service';
 /** Where `install.sh` puts the runtime unless N8N_RUNTIME_DIR says otherwise. */
@@ -80,7 +80,7 @@ export function isRuntimeInstalled(runtime: N8nRuntime = getRuntime()): boolean 
 }
 
 /**
- * Run scripts/n8n-runtime/install.sh (fast when the cache is complete: it checks the stamp and
+ * Run tools/n8n-runtime/install.sh (fast when the cache is complete: it checks the stamp and
  * exits in ~1 s; a cold install takes ~5-8 min). Progress goes to this process's stderr unless
  * `quiet`. Throws with the script's output tail on failure.
  */
@@ -544,7 +544,7 @@ export function bcryptHash(password: string, runtime: N8nRuntime = getRuntime())
 	if (cached) return cached;
 	const modulePath = path.join(runtime.dir, 'node_modules', 'bcryptjs');
 	if (!fs.existsSync(modulePath)) {
-		throw new Error(`bcryptjs not found in ${runtime.dir}: install the n8n runtime first (scripts/n8n-runtime/install.sh)`);
+		throw new Error(`bcryptjs not found in ${runtime.dir}: install the n8n runtime first (tools/n8n-runtime/install.sh)`);
 	}
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const bcrypt = require(modulePath) as { hashSync(s: string, rounds: number): string };
@@ -578,7 +578,7 @@ export interface N8nCliOptions {
 export async function runN8nCli(env: N8nEnv, args: string[], options: N8nCliOptions = {}): Promise<ProcessResult> {
 	const runtime = options.runtime ?? getRuntime();
 	if (!fs.existsSync(runtime.n8nBin)) {
-		throw new Error(`n8n is not installed in ${runtime.dir}: run scripts/n8n-runtime/install.sh (or ensureRuntime())`);
+		throw new Error(`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`);
 	}
 	const spawnEnv = await childEnv(env);
 	return await runProcess(runtime.nodeBin, [runtime.n8nBin, ...args], {
@@ -857,7 +857,7 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 	installExitHook();
 	const runtime = options.runtime ?? getRuntime();
 	if (!fs.existsSync(runtime.n8nBin)) {
-		throw new Error(`n8n is not installed in ${runtime.dir}: run scripts/n8n-runtime/install.sh (or ensureRuntime())`);
+		throw new Error(`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`);
 	}
 	const port = options.port ?? (await getFreePort());
 	const spawnEnv = await childEnv({ ...env, N8N_PORT: String(port), N8N_LISTEN_ADDRESS: '127.0.0.1' });

@@ -1,7 +1,7 @@
-import { DAY_MS } from '../../nodes/TradingService/constants';
-import { MAX_REMEMBERED_IDS, trimSeen } from '../../nodes/TradingService/trigger/state';
-import { runWorkflow } from '../harness/workflow';
-import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type Sandbox } from '../sandbox';
+import { DAY_MS } from '../../../nodes/TradingService/constants';
+import { MAX_REMEMBERED_IDS, trimSeen } from '../../../nodes/TradingService/trigger/state';
+import { runWorkflow } from '../../../tools/harness/workflow';
+import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type Sandbox } from '../../../sandbox';
 import {
 	FlakyCredentialsHelper,
 	HISTORY_PATH,
@@ -14,7 +14,7 @@ import {
 	queryParam,
 	triggerNode,
 	triggerRunner,
-} from './trigger/setup';
+} from '../../support/trigger';
 
 const MINUTE = 60_000;
 const CONTRACT = DEMO_ACCOUNTS.mainContract;

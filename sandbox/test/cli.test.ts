@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
-import { DEMO_KEYS, startSandbox, type HistoryRecord } from './index';
-import { TestClient, rawRequest } from './testClient';
+import { DEMO_KEYS, startSandbox, type HistoryRecord } from '../index';
+import { TestClient, rawRequest } from '../testClient';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -13,7 +13,7 @@ describe('npm run sandbox (cli.ts)', () => {
 	});
 
 	it('listens on 127.0.0.1 (SANDBOX_PORT=0: ephemeral), prints URL, keys, secrets and accounts, seeds the demo', async () => {
-		child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/sandbox/cli.ts', '--seed-demo'], {
+		child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'sandbox/cli.ts', '--seed-demo'], {
 			cwd: ROOT,
 			env: { ...process.env, SANDBOX_PORT: '0' },
 			stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,8 +2,8 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingService } from '../../nodes/TradingService/TradingService.node';
-import { runWorkflow, type WorkflowRunResult } from '../harness/workflow';
-import { DEMO_KEYS, type DemoKey, type Sandbox } from '../sandbox';
+import { runWorkflow, type WorkflowRunResult } from './workflow';
+import { DEMO_KEYS, type DemoKey, type Sandbox } from '../../sandbox';
 
 export const NODE_TYPE = 'n8n-nodes-trading-service.tradingService';
 export const NODE_NAME = 'Trading Service';

@@ -1,5 +1,5 @@
-import { DEMO_KEYS, startSandbox, type Sandbox } from './index';
-import { TestClient, hmacHex, rawRequest } from './testClient';
+import { DEMO_KEYS, startSandbox, type Sandbox } from '../index';
+import { TestClient, hmacHex, rawRequest } from '../testClient';
 
 const T0 = 1_800_000_000_000;
 let clock = T0;

@@ -12,10 +12,10 @@
  */
 import * as path from 'path';
 
-import { checkEditor, findChromium } from '../test/e2e/lib/editor';
-import { loadAllExamples } from '../test/e2e/lib/examples';
-import { setUpN8nWithSandbox } from '../test/e2e/lib/fixture';
-import { REPO_ROOT, startN8n, type N8nInstance } from '../test/e2e/lib/n8n';
+import { checkEditor, findChromium } from './n8n/editor';
+import { loadAllExamples } from './n8n/examples';
+import { setUpN8nWithSandbox } from './n8n/fixture';
+import { REPO_ROOT, startN8n, type N8nInstance } from './n8n/n8n';
 
 function log(message: string): void {
 	process.stderr.write(`[screenshot] ${message}\n`);

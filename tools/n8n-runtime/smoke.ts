@@ -1,9 +1,9 @@
 /**
- * Smoke test of the real-n8n runtime and of test/e2e/lib/n8n.ts.
+ * Smoke test of the real-n8n runtime and of tools/n8n/n8n.ts.
  *
- *   npx ts-node --transpile-only scripts/n8n-runtime/smoke.ts [--keep]
+ *   npx ts-node --transpile-only tools/n8n-runtime/smoke.ts [--keep]
  *
- * 1. installs the runtime (or reuses the cache) via scripts/n8n-runtime/install.sh;
+ * 1. installs the runtime (or reuses the cache) via tools/n8n-runtime/install.sh;
  * 2. in a fresh temporary user folder, imports and executes (`n8n execute`) a workflow made of
  *    core nodes only: Manual Trigger -> Set -> Code (the Code node runs in n8n's task runner);
  * 3. if the package is built (dist/nodes/TradingService/TradingService.node.js), installs it the
@@ -27,7 +27,7 @@ import {
 	removeUserFolder,
 	startN8n,
 	type N8nInstance,
-} from '../../test/e2e/lib/n8n';
+} from '../n8n/n8n';
 
 const timings: Array<[string, number]> = [];
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {

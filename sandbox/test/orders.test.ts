@@ -1,5 +1,5 @@
-import { DEMO_KEYS, startSandbox, type HistoryRecord, type Sandbox } from './index';
-import { TestClient } from './testClient';
+import { DEMO_KEYS, startSandbox, type HistoryRecord, type Sandbox } from '../index';
+import { TestClient } from '../testClient';
 
 const T0 = 1_800_000_000_000;
 let sb: Sandbox;

@@ -1,5 +1,5 @@
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../sandbox';
-import { requestsTo, runTradingService } from '../../../helpers/node';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
 const TRANSFER = '/api/v1/account/assetTransfer';
 let sandbox: Sandbox;

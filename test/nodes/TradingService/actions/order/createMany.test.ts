@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../sandbox';
-import { generatedClientOrderId, requestsTo, runTradingService } from '../../../helpers/node';
+import { startSandbox, type Sandbox } from '../../../../../sandbox';
+import { generatedClientOrderId, requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
 const BATCH = '/api/v1/spot/batchOrders';
 let sandbox: Sandbox;

@@ -9,7 +9,7 @@ import * as path from 'path';
 
 import type { N8nCredential } from './n8n';
 
-export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', '..', 'examples');
+export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 
 /** The credential every example references (`credentials.tradingServiceApi`). */
 export const SANDBOX_CREDENTIAL = { id: 'sandbox-cred', name: 'Trading Service Sandbox' } as const;

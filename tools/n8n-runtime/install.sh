@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install the pinned n8n 2.x runtime (n8n + Node 24, both from npm) into <repo>/.n8n-runtime/.
 #
-#   scripts/n8n-runtime/install.sh           # install, or reuse a complete install (cached)
-#   scripts/n8n-runtime/install.sh --force   # reinstall from scratch
+#   tools/n8n-runtime/install.sh           # install, or reuse a complete install (cached)
+#   tools/n8n-runtime/install.sh --force   # reinstall from scratch
 #
 # Environment:
 #   N8N_RUNTIME_DIR   install here instead of <repo>/.n8n-runtime
