@@ -7,9 +7,11 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { LIMITS, PATHS } from '../nodes/TradingService/constants';
 import { signRequestOptions } from './signing';
 
 export class TradingServiceApi implements ICredentialType {
+	// n8n's scanner reads the name as a literal: this is CREDENTIAL_TYPE.
 	name = 'tradingServiceApi';
 
 	displayName = 'Trading Service API';
@@ -47,7 +49,7 @@ export class TradingServiceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'e.g. http://127.0.0.1:8787',
+			placeholder: 'e.g. https://api.example.com',
 			description:
 				'Address of the Trading Service, without a trailing path, e.g. the local sandbox or your exchange’s API host',
 		},
@@ -55,7 +57,8 @@ export class TradingServiceApi implements ICredentialType {
 			displayName: 'Receive Window (Ms)',
 			name: 'recvWindow',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 60000 },
+			typeOptions: { minValue: 1, maxValue: LIMITS.maxRecvWindowMs },
+			// n8n's lint reads defaults as literals: this is LIMITS.defaultRecvWindowMs.
 			default: 5000,
 			description:
 				'How long after its timestamp the service may still accept a request. The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
@@ -90,7 +93,7 @@ export class TradingServiceApi implements ICredentialType {
 				apiKey: String(credentials.apiKey ?? ''),
 				secretKey: String(credentials.secretKey ?? ''),
 				baseUrl: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
-				recvWindow: Number(credentials.recvWindow ?? 5000),
+				recvWindow: Number(credentials.recvWindow ?? LIMITS.defaultRecvWindowMs),
 			},
 			Date.now(),
 		);
@@ -100,11 +103,11 @@ export class TradingServiceApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl }}',
-			url: '/api/v1/account/balanceFlow',
+			url: PATHS.history,
 			method: 'GET',
 			qs: {
 				flowType: 51,
-				startTime: '={{ Date.now() - 60000 }}',
+				startTime: `={{ Date.now() - ${LIMITS.maxRecvWindowMs} }}`,
 				endTime: '={{ Date.now() }}',
 				limit: 1,
 			},

@@ -167,7 +167,7 @@ export function signRequestOptions(
 	if (!usesLegacyUri && !/^https?:\/\//i.test(target) && !options.baseURL) {
 		if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
 			throw new Error(
-				`The credential's Base URL "${credentials.baseUrl}" is not an http(s) address: enter the service address, e.g. http://127.0.0.1:8787`,
+				`The credential's Base URL "${credentials.baseUrl}" is not an http(s) address: enter the service address, e.g. https://api.example.com`,
 			);
 		}
 		options.baseURL = credentials.baseUrl;

@@ -7,38 +7,21 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { FLOW_TYPE_VALUES, FLOW_TYPES } from './constants';
-import { ACCOUNT_TYPE_OPTIONS } from './helpers/descriptions';
+import { FLOW_TYPES } from './constants';
+import { optionsCollection } from './descriptions/common';
+import { ACCOUNT_TYPE_OPTIONS } from './descriptions/account';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';
 import { DEFAULT_LATE_WINDOW_MINUTES, MAX_LATE_WINDOW_MINUTES, pollTradingService } from './trigger/poll';
 
-/** What each event is called in the trigger, by flow type. */
-const EVENT_NAMES: Record<number, string> = {
-	[FLOW_TYPE_VALUES.trade]: 'Trade',
-	[FLOW_TYPE_VALUES.fee]: 'Trading Fee',
-	[FLOW_TYPE_VALUES.fundingFee]: 'Funding Fee Charged',
-	[FLOW_TYPE_VALUES.transfer]: 'Transfer Between Accounts',
-	[FLOW_TYPE_VALUES.custodyDeposit]: 'Custody Deposit',
-	[FLOW_TYPE_VALUES.custodyWithdraw]: 'Custody Withdrawal',
-	[FLOW_TYPE_VALUES.fiatDeposit]: 'Fiat Deposit',
-	[FLOW_TYPE_VALUES.fiatWithdraw]: 'Fiat Withdrawal',
-};
-
-const EVENT_DETAILS: Record<number, string> = {
-	[FLOW_TYPE_VALUES.trade]: 'A trade fill: one record per coin that moved',
-	[FLOW_TYPE_VALUES.fee]: 'A trading fee taken from the account',
-	[FLOW_TYPE_VALUES.fundingFee]: 'A funding fee settled on a contract position, paid or received (see Direction)',
-	[FLOW_TYPE_VALUES.transfer]: 'A transfer between your accounts (see Direction)',
-	[FLOW_TYPE_VALUES.custodyDeposit]: 'A deposit into the custody account',
-	[FLOW_TYPE_VALUES.custodyWithdraw]: 'A withdrawal from the custody account',
-	[FLOW_TYPE_VALUES.fiatDeposit]: 'A deposit into the fiat account',
-	[FLOW_TYPE_VALUES.fiatWithdraw]: 'A withdrawal from the fiat account',
-};
+/** What the subtitle shows for each event, by flow type value. */
+const EVENT_NAMES: Record<number, string> = Object.fromEntries(
+	FLOW_TYPES.map((flowType) => [flowType.value, flowType.eventName]),
+);
 
 const eventOptions = FLOW_TYPES.map((flowType) => ({
-	name: EVENT_NAMES[flowType.value] ?? flowType.displayName,
+	name: flowType.eventName,
 	value: flowType.value,
-	description: `${EVENT_DETAILS[flowType.value] ?? flowType.displayName}. Flow type ${flowType.value} (${flowType.specName}); kept for ${flowType.retentionDays} days.`,
+	description: `${flowType.eventDetail}. Flow type ${flowType.value} (${flowType.specName}); kept for ${flowType.retentionDays} days.`,
 })).sort((a, b) => a.name.localeCompare(b.name));
 
 const properties: INodeProperties[] = [
@@ -112,24 +95,17 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Late Records Window (Minutes)',
-				name: 'lateWindowMinutes',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: MAX_LATE_WINDOW_MINUTES },
-				default: DEFAULT_LATE_WINDOW_MINUTES,
-				description:
-					'How far behind the newest record each poll looks again, for records the service lists late. A record that shows up later than this after its time is not emitted.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Late Records Window (Minutes)',
+			name: 'lateWindowMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_LATE_WINDOW_MINUTES },
+			default: DEFAULT_LATE_WINDOW_MINUTES,
+			description:
+				'How far behind the newest record each poll looks again, for records the service lists late. A record that shows up later than this after its time is not emitted.',
+		},
+	]),
 ];
 
 export class TradingServiceTrigger implements INodeType {

@@ -1,7 +1,7 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { DAY_MS, ENDPOINTS, LIMITS, WEIGHTS, findFlowType } from '../constants';
-import { serviceRequest, type TransportContext } from '../transport';
+import { DAY_MS, LIMITS, findFlowType } from '../constants';
+import { ENDPOINTS, serviceRequest, type TransportContext } from '../transport';
 import { inputError } from './validation';
 
 /** One account transaction record (spec §2.1), exactly as the service returned it. */
@@ -21,7 +21,7 @@ export interface HistoryQuery {
  * A start a little older than the retention window is still accepted: "30 days ago" computed a
  * moment before the check would otherwise fail. The service simply has nothing that old.
  */
-export const RETENTION_GRACE_MS = 5 * 60 * 1000;
+const RETENTION_GRACE_MS = 5 * 60 * 1000;
 
 export function retentionStart(flowType: number, now: number): number {
 	const retentionDays = findFlowType(flowType)?.retentionDays ?? 30;
@@ -69,14 +69,6 @@ export function checkHistoryRange(
 	return { ...query, startTime };
 }
 
-function unexpectedResponse(node: INode, body: unknown, itemIndex?: number): NodeApiError {
-	return new NodeApiError(node, { body: JSON.stringify(body)?.slice(0, 200) ?? '' } as JsonObject, {
-		message: 'The service answered the history request with something other than a list of records',
-		description: 'Check that Base URL in the credential points at the Trading Service API.',
-		itemIndex,
-	});
-}
-
 /** One request to the history list: the newest `limit` records of the range, newest first. */
 export async function fetchHistoryPage(
 	this: TransportContext,
@@ -91,20 +83,8 @@ export async function fetchHistoryPage(
 		flowType: query.flowType,
 	};
 	if (query.accountType !== undefined) qs.accountType = query.accountType;
-	const body = await serviceRequest.call(this, {
-		method: 'GET',
-		path: ENDPOINTS.history,
-		qs,
-		kind: 'read',
-		weight: WEIGHTS.history,
-		itemIndex,
-	});
-	if (!Array.isArray(body)) throw unexpectedResponse(this.getNode(), body, itemIndex);
-	for (const record of body) {
-		if (record === null || typeof record !== 'object' || typeof record.id !== 'string' || !/^\d+$/.test(String(record.created))) {
-			throw unexpectedResponse(this.getNode(), record, itemIndex);
-		}
-	}
+	// The endpoint's response check guarantees a list of records with an id and a created time.
+	const body = await serviceRequest.call(this, ENDPOINTS.history, { qs, itemIndex });
 	return body as HistoryRecord[];
 }
 
@@ -118,6 +98,10 @@ export interface WalkOptions {
 	overfull: 'fail' | 'skip';
 	/** `Date.now()` after which no further page is fetched. The first page is always fetched. */
 	deadline?: number;
+	/** Most pages to fetch; the walk then stops as at the deadline. */
+	maxPages?: number;
+	/** Stops the walk after the page in which a record first satisfies this. */
+	until?: (record: HistoryRecord) => boolean;
 }
 
 export interface WalkResult {
@@ -126,10 +110,12 @@ export interface WalkResult {
 	/** Requests sent. */
 	pages: number;
 	/**
-	 * Set when the deadline stopped the walk: records with `created` below `resumeTo` have not been
-	 * read, and at `resumeTo` only some may have been.
+	 * Set when the deadline or `maxPages` stopped the walk: records with `created` below `resumeTo`
+	 * have not been read, and at `resumeTo` only some may have been.
 	 */
 	resumeTo?: number;
+	/** Set when `until` stopped the walk. */
+	found?: HistoryRecord;
 	/** Milliseconds skipped over although the service could not return all their records. */
 	overfullMilliseconds: number[];
 }
@@ -153,7 +139,8 @@ export async function walkHistory(
 	// all that needs remembering, not every id read (100,000 records would keep 100,000 ids).
 	let idsAtEnd = new Set<string>();
 	while (endTime >= query.startTime) {
-		if (result.pages > 0 && options.deadline !== undefined && Date.now() >= options.deadline) {
+		const pastDeadline = options.deadline !== undefined && Date.now() >= options.deadline;
+		if (result.pages > 0 && (pastDeadline || result.pages === options.maxPages)) {
 			result.resumeTo = endTime;
 			return result;
 		}
@@ -162,8 +149,9 @@ export async function walkHistory(
 		for (const record of page) {
 			if (Number(record.created) === endTime && idsAtEnd.has(record.id)) continue;
 			result.records.push(record);
+			if (result.found === undefined && options.until?.(record) === true) result.found = record;
 		}
-		if (page.length < pageSize) return result;
+		if (page.length < pageSize || result.found !== undefined) return result;
 
 		let oldest = Number(page[0].created);
 		for (const record of page) oldest = Math.min(oldest, Number(record.created));

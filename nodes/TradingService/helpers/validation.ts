@@ -12,10 +12,8 @@ const ACCOUNT_ID = /^\d{1,20}$/;
 const SYMBOL = /^[A-Z0-9]{2,32}$/;
 const COIN = /^[A-Za-z0-9]{1,20}$/;
 
-export class InputError extends NodeOperationError {}
-
 export function inputError(node: INode, field: string, problem: string, fix: string, itemIndex?: number) {
-	return new InputError(node, `${field}: ${problem}`, { description: fix, itemIndex });
+	return new NodeOperationError(node, `${field}: ${problem}`, { description: fix, itemIndex });
 }
 
 function describe(value: unknown): string {
@@ -59,30 +57,20 @@ export function accountId(node: INode, field: string, value: unknown, itemIndex?
 	return text;
 }
 
-export function symbol(node: INode, field: string, value: unknown, itemIndex?: number): string {
-	if (typeof value !== 'string' || !SYMBOL.test(value)) {
-		throw inputError(
-			node,
-			field,
-			`${describe(value)} is not a trading pair symbol`,
-			'Enter the symbol in upper case without separators, e.g. BTCUSDT.',
-			itemIndex,
-		);
+/** A string that matches `pattern` exactly, or an error naming `field`, what was wrong and the fix. */
+function matching(node: INode, field: string, value: unknown, pattern: RegExp, what: string, fix: string, itemIndex?: number): string {
+	if (typeof value !== 'string' || !pattern.test(value)) {
+		throw inputError(node, field, `${describe(value)} is not ${what}`, fix, itemIndex);
 	}
 	return value;
 }
 
+export function symbol(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	return matching(node, field, value, SYMBOL, 'a trading pair symbol', 'Enter the symbol in upper case without separators, e.g. BTCUSDT.', itemIndex);
+}
+
 export function coin(node: INode, field: string, value: unknown, itemIndex?: number): string {
-	if (typeof value !== 'string' || !COIN.test(value)) {
-		throw inputError(
-			node,
-			field,
-			`${describe(value)} is not a coin name`,
-			'Enter the coin as the exchange names it, letters and digits only, e.g. USDT.',
-			itemIndex,
-		);
-	}
-	return value;
+	return matching(node, field, value, COIN, 'a coin name', 'Enter the coin as the exchange names it, letters and digits only, e.g. USDT.', itemIndex);
 }
 
 export function oneOf<T extends string>(

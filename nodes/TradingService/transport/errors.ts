@@ -15,7 +15,7 @@ interface ErrorText {
 }
 
 /** What happened and how to fix it, per error code the service is known to use. */
-export function describeRejection(rejection: ServiceRejection, clockOffsetMs?: number): ErrorText {
+function describeRejection(rejection: ServiceRejection, clockOffsetMs?: number): ErrorText {
 	const { code, msg } = rejection;
 	const said = `The service said: "${msg}" (code ${code}).`;
 	switch (code) {
@@ -126,6 +126,55 @@ export function outcomeUnknownError(
 	return new OutcomeUnknownError(node, { outcome: 'unknown' } as JsonObject, {
 		message: `Unknown outcome: the ${what} may or may not have been executed (${cause})`,
 		description: `${detail}. The service did not confirm the ${what}, so it was not sent again: sending it again could execute it twice. ${howToCheck} before you run this again.`,
+		itemIndex,
+	});
+}
+
+/** The service could not be reached: nothing was sent. */
+export function notReachableError(node: INode, reason: string, detail: string, attempts: number, itemIndex?: number): NodeApiError {
+	return new NodeApiError(node, { attempts } as JsonObject, {
+		message: `Could not reach the Trading Service: ${reason}`,
+		description: `${detail} after ${attempts} attempts. Check the Base URL in the credential and that the service is reachable from the n8n server. Nothing was sent.`,
+		itemIndex,
+	});
+}
+
+/** A read that failed on every attempt (5xx, dropped connections). */
+export function keptFailingError(node: INode, reason: string, detail: string, attempts: number, itemIndex?: number): NodeApiError {
+	return new NodeApiError(node, { attempts } as JsonObject, {
+		message: `The Trading Service kept failing: ${reason}`,
+		description: `${detail}; the request was tried ${attempts} times. The service may be down or overloaded; try again later.`,
+		itemIndex,
+	});
+}
+
+/** An HTTP error status without a service error code. */
+export function httpStatusError(node: INode, status: number, reason: string, itemIndex?: number): NodeApiError {
+	return new NodeApiError(node, { status } as JsonObject, {
+		message: `The Trading Service answered ${reason}`,
+		description:
+			status === 404
+				? 'Check the Base URL in the credential: it should be the service address (scheme and host, e.g. https://api.example.com) without a path.'
+				: 'The answer carried no service error code. Check the Base URL and the API key in the credential, and any proxy between n8n and the service.',
+		httpCode: String(status),
+		itemIndex,
+	});
+}
+
+/** A 2xx answer whose shape the package cannot use; for a write, the user is told what to check. */
+export function unexpectedResponseError(
+	node: INode,
+	problem: string,
+	body: unknown,
+	howToCheck: string | undefined,
+	itemIndex?: number,
+): NodeApiError {
+	return new NodeApiError(node, { response: JSON.stringify(body)?.slice(0, 300) ?? '' } as JsonObject, {
+		message: problem,
+		description:
+			howToCheck === undefined
+				? 'Check that Base URL in the credential points at the Trading Service API.'
+				: `Results cannot be matched to what was sent. ${howToCheck} before running again.`,
 		itemIndex,
 	});
 }

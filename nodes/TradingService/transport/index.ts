@@ -1,50 +1,30 @@
 import {
-	NodeApiError,
 	sleep,
-	type IDataObject,
 	type IExecuteFunctions,
-	type IHttpRequestMethods,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type IPollFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, ENDPOINTS, ERROR_CODES, WEIGHTS } from '../constants';
-import { outcomeUnknownError, rejectionError, toNodeError, type ServiceRejection } from './errors';
+import { CREDENTIAL_TYPE, ERROR_CODES } from '../constants';
+import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
+import {
+	httpStatusError,
+	isOutcomeUnknown,
+	keptFailingError,
+	notReachableError,
+	outcomeUnknownError,
+	rejectionError,
+	toNodeError,
+	unexpectedResponseError,
+	type ServiceRejection,
+} from './errors';
 import { limiterFor, type WeightLimiter } from './pacing';
 
-export {
-	isOutcomeUnknown,
-	isServiceRejection,
-	OutcomeUnknownError,
-	ServiceRejectedError,
-	toNodeError,
-} from './errors';
+export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
+export { isOutcomeUnknown, isServiceRejection, toNodeError } from './errors';
 
 export type TransportContext = IExecuteFunctions | IPollFunctions;
-
-export interface ServiceRequest {
-	method: IHttpRequestMethods;
-	path: string;
-	/** Query parameters, serialised in this order by the credential. */
-	qs?: IDataObject;
-	/** Sent as JSON. */
-	body?: IDataObject | IDataObject[];
-	/**
-	 * `read`: retried on rate limits, 5xx and network failures. `write`: retried only when the
-	 * service proves it did nothing (429, connection refused); otherwise an unknown outcome is
-	 * reported, never guessed.
-	 */
-	kind: 'read' | 'write';
-	/** The endpoint's request weight (spec §8); 1 when the spec gives none. */
-	weight?: number;
-	itemIndex?: number;
-	/** For writes: what the user would be told may have happened ("transfer", "batch of 20 orders"). */
-	writeName?: string;
-	/** For writes: how the user can find out whether it happened. */
-	howToCheck?: string;
-}
 
 export interface RetryPolicy {
 	/** Further attempts after the first, for reads and for provably unprocessed writes. */
@@ -63,6 +43,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxDelayMs: 60000,
 	timeoutMs: 30000,
 };
+
+/** How often a write whose outcome is unknown is sent again, when the endpoint says that is safe. */
+const IDEMPOTENT_RETRIES = 2;
+const IDEMPOTENT_RETRY_DELAY_MS = 500;
 
 /** Why an attempt failed, in the terms that decide whether another attempt is safe. */
 type AttemptFailure =
@@ -144,14 +128,15 @@ function classifyResponse(response: IN8nHttpFullResponse): { body: unknown } | A
 
 async function attempt(
 	context: TransportContext,
-	request: ServiceRequest,
+	endpoint: Endpoint,
+	request: EndpointRequest,
 	policy: RetryPolicy,
 	limiter: WeightLimiter | undefined,
 ): Promise<{ body: unknown } | AttemptFailure> {
-	await limiter?.acquire(request.weight ?? WEIGHTS.default);
+	await limiter?.acquire(endpoint.weight);
 	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: request.path,
+		method: endpoint.method,
+		url: endpoint.path,
 		qs: request.qs,
 		body: request.body,
 		json: true,
@@ -183,8 +168,8 @@ async function measureClockOffset(context: TransportContext): Promise<number | u
 	try {
 		const before = Date.now();
 		const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
-			method: 'GET',
-			url: ENDPOINTS.serverTime,
+			method: ENDPOINTS.serverTime.method,
+			url: ENDPOINTS.serverTime.path,
 			json: true,
 			timeout: 5000,
 		})) as { serverTime?: unknown };
@@ -218,76 +203,83 @@ async function limiterOf(context: TransportContext): Promise<WeightLimiter | und
 }
 
 /**
- * The one place the package talks to the service. Every attempt goes through the credential's
- * `authenticate`, so each is freshly timestamped and signed.
+ * One request with the transport's own retries: reads on rate limits, 5xx and network failures;
+ * writes only when the service proves it did nothing (429, connection refused). Every attempt goes
+ * through the credential's `authenticate`, so each is freshly timestamped and signed.
  */
-export async function serviceRequest(
-	this: TransportContext,
-	request: ServiceRequest,
-	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+async function send(
+	context: TransportContext,
+	endpoint: Endpoint,
+	request: EndpointRequest,
+	policy: RetryPolicy,
 ): Promise<unknown> {
-	const node = this.getNode();
-	const limiter = await limiterOf(this);
+	const node = context.getNode();
+	const { itemIndex } = request;
+	const limiter = await limiterOf(context);
 	for (let retry = 0; ; retry++) {
-		const outcome = await attempt(this, request, policy, limiter);
+		const outcome = await attempt(context, endpoint, request, policy, limiter);
 		if ('body' in outcome) return outcome.body;
 
 		const retriesLeft = retry < policy.maxRetries;
 		switch (outcome.kind) {
 			case 'rejected': {
 				const offset =
-					outcome.rejection.code === ERROR_CODES.timestampOutsideWindow ? await measureClockOffset(this) : undefined;
-				throw rejectionError(node, outcome.rejection, request.itemIndex, offset);
+					outcome.rejection.code === ERROR_CODES.timestampOutsideWindow ? await measureClockOffset(context) : undefined;
+				throw rejectionError(node, outcome.rejection, itemIndex, offset);
 			}
 			case 'rateLimited': {
 				// A 429 proves nothing was processed: safe to retry reads and writes alike.
 				// A Retry-After longer than the longest wait fails now rather than being cut short.
 				if (!retriesLeft || (outcome.retryAfterMs ?? 0) > policy.maxDelayMs) {
-					throw rejectionError(node, outcome.rejection, request.itemIndex);
+					throw rejectionError(node, outcome.rejection, itemIndex);
 				}
 				await sleep(backoffMs(policy, retry, outcome.retryAfterMs));
 				continue;
 			}
 			case 'notSent':
-				if (!retriesLeft) {
-					throw new NodeApiError(node, { attempts: retry + 1 } as JsonObject, {
-						message: `Could not reach the Trading Service: ${outcome.reason}`,
-						description: `${outcome.detail} after ${retry + 1} attempts. Check the Base URL in the credential and that the service is reachable from the n8n server. Nothing was sent.`,
-						itemIndex: request.itemIndex,
-					});
-				}
+				if (!retriesLeft) throw notReachableError(node, outcome.reason, outcome.detail, retry + 1, itemIndex);
 				await sleep(backoffMs(policy, retry));
 				continue;
 			case 'unknown':
-				if (request.kind === 'write') {
-					throw outcomeUnknownError(
-						node,
-						request.writeName ?? 'request',
-						outcome.reason,
-						outcome.detail,
-						request.howToCheck ?? 'Check the account in the service',
-						request.itemIndex,
-					);
+				if (endpoint.write !== undefined) {
+					const { what, howToCheck } = endpoint.write.describe(request);
+					throw outcomeUnknownError(node, what, outcome.reason, outcome.detail, howToCheck, itemIndex);
 				}
-				if (!retriesLeft) {
-					throw new NodeApiError(node, { attempts: retry + 1 } as JsonObject, {
-						message: `The Trading Service kept failing: ${outcome.reason}`,
-						description: `${outcome.detail}; the request was tried ${retry + 1} times. The service may be down or overloaded; try again later.`,
-						itemIndex: request.itemIndex,
-					});
-				}
+				if (!retriesLeft) throw keptFailingError(node, outcome.reason, outcome.detail, retry + 1, itemIndex);
 				await sleep(backoffMs(policy, retry));
 				continue;
 			case 'http':
-				throw new NodeApiError(node, { status: outcome.status } as JsonObject, {
-					message: `The Trading Service answered ${outcome.reason}`,
-					description:
-						outcome.status === 404
-							? 'Check the Base URL in the credential: it should be the service address without a path, e.g. http://127.0.0.1:8787.'
-							: 'The answer carried no service error code. Check the Base URL and the API key in the credential, and any proxy between n8n and the service.',
-					httpCode: String(outcome.status),
-					itemIndex: request.itemIndex,
-				});
+				throw httpStatusError(node, outcome.status, outcome.reason, itemIndex);
 		}
+	}
+}
+
+/**
+ * The one place the package talks to the service: an endpoint from the table plus the request's
+ * parameters. A write whose outcome is unknown is sent again only when the endpoint says that
+ * cannot execute it twice (client order IDs); a 2xx answer of the wrong shape is an error here, so
+ * operations only ever see usable answers. Throws only n8n errors.
+ */
+export async function serviceRequest(
+	this: TransportContext,
+	endpoint: Endpoint,
+	request: EndpointRequest = {},
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): Promise<unknown> {
+	const idempotent = endpoint.write?.isIdempotent?.(request) === true;
+	for (let retry = 0; ; retry++) {
+		let body: unknown;
+		try {
+			body = await send(this, endpoint, request, policy);
+		} catch (error) {
+			if (!idempotent || !isOutcomeUnknown(error) || retry >= IDEMPOTENT_RETRIES) throw toNodeError(this.getNode(), error);
+			await sleep(IDEMPOTENT_RETRY_DELAY_MS * 2 ** retry);
+			continue;
+		}
+		const problem = endpoint.checkResponse?.(body, request);
+		if (problem !== undefined) {
+			throw unexpectedResponseError(this.getNode(), problem, body, endpoint.write?.describe(request).howToCheck, request.itemIndex);
+		}
+		return body;
 	}
 }

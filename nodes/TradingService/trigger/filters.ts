@@ -1,17 +1,15 @@
 import type { INode } from 'n8n-workflow';
 
-import { FLOW_TYPE_VALUES } from '../constants';
+import { FLOW_TYPES } from '../constants';
 import type { HistoryRecord } from '../helpers/history';
 import { inputError } from '../helpers/validation';
 
 export type Direction = 'both' | 'incoming' | 'outgoing';
 
 /** Events whose records can be credits or debits, so Direction means something. */
-export const EVENTS_WITH_DIRECTION: number[] = [
-	FLOW_TYPE_VALUES.transfer,
-	FLOW_TYPE_VALUES.fundingFee,
-	FLOW_TYPE_VALUES.trade,
-];
+export const EVENTS_WITH_DIRECTION: number[] = FLOW_TYPES.filter((flowType) => flowType.hasDirection).map(
+	(flowType) => flowType.value,
+);
 
 export interface RecordFilter {
 	direction: Direction;
@@ -19,10 +17,6 @@ export interface RecordFilter {
 	coin?: string;
 	/** Exact, case-sensitive match on the record's `symbol`; records without one never match. */
 	symbol?: string;
-}
-
-export function hasClientSideFilter(filter: RecordFilter): boolean {
-	return filter.direction !== 'both' || filter.coin !== undefined || filter.symbol !== undefined;
 }
 
 /**
@@ -46,7 +40,7 @@ export function exactFilterValue(node: INode, field: string, value: unknown): st
 }
 
 /** 1 for a credit (positive change), -1 for a debit (negative), 0 for zero or no change. */
-export function changeSign(change: unknown): -1 | 0 | 1 {
+function changeSign(change: unknown): -1 | 0 | 1 {
 	const text = typeof change === 'number' ? String(change) : change;
 	if (typeof text !== 'string' || !/[1-9]/.test(text)) return 0;
 	return text.trim().startsWith('-') ? -1 : 1;

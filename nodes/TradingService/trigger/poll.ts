@@ -10,7 +10,6 @@ import {
 	fetchHistoryPage,
 	retentionStart,
 	walkHistory,
-	type HistoryQuery,
 	type HistoryRecord,
 	type WalkResult,
 } from '../helpers/history';
@@ -19,7 +18,6 @@ import {
 	EVENTS_WITH_DIRECTION,
 	describeFilter,
 	exactFilterValue,
-	hasClientSideFilter,
 	matchesFilter,
 	type Direction,
 	type RecordFilter,
@@ -175,88 +173,113 @@ interface CatchUp {
 	fresh: HistoryRecord[];
 }
 
-/** Every poll after the first: read what is new since the watermark. Nothing is stored here. */
-async function catchUp(
+/** What one poll's catch-up has read so far: every record once, and which of them are new. */
+class CatchUpReader {
+	readonly read: HistoryRecord[] = [];
+	readonly fresh: HistoryRecord[] = [];
+	private readonly handled = new Set<string>();
+
+	constructor(
+		private readonly context: IPollFunctions,
+		private readonly settings: Settings,
+		readonly deadline: number | undefined,
+	) {}
+
+	get pastDeadline(): boolean {
+		return this.deadline !== undefined && Date.now() >= this.deadline;
+	}
+
+	/**
+	 * Reads `startTime`..`endTime`, newest first, taking each record once. When the deadline stops
+	 * the walk at or above `resumeFrom`, returns where the next poll goes on: down to `resumeFrom`,
+	 * with the ids already read at both ends so none is emitted twice.
+	 */
+	async readRange(
+		startTime: number,
+		endTime: number,
+		isNew: (record: HistoryRecord) => boolean,
+		resumeFrom: number,
+		knownAtResumeFrom: string[],
+		knownAtEnd: string[] = [],
+	): Promise<ResumePoint | undefined> {
+		const walk = await walkHistory.call(
+			this.context,
+			{ flowType: this.settings.flowType.value, accountType: this.settings.accountType, startTime, endTime },
+			{ overfull: 'skip', deadline: this.deadline },
+		);
+		for (const record of walk.records) {
+			if (this.handled.has(record.id)) continue;
+			this.handled.add(record.id);
+			this.read.push(record);
+			if (isNew(record)) this.fresh.push(record);
+		}
+		warnOverfull(this.context, walk, this.fresh);
+		if (walk.resumeTo === undefined || walk.resumeTo < resumeFrom) return undefined;
+		const to = walk.resumeTo;
+		return {
+			from: resumeFrom,
+			to,
+			known: knownAt([
+				[resumeFrom, [...knownAtResumeFrom, ...idsAt(this.read, resumeFrom)]],
+				[to, idsAt(walk.records, to)],
+				[to, to === endTime ? knownAtEnd : []],
+			]),
+		};
+	}
+}
+
+/** Step 1: a catch-up the previous poll had to leave unfinished goes first. */
+async function resumeCatchUp(
 	this: IPollFunctions,
-	settings: Settings,
+	reader: CatchUpReader,
+	state: TriggerState,
+	pending: ResumePoint,
+	bounds: Bounds,
+): Promise<{ resumed: boolean; resume?: ResumePoint }> {
+	const startTime = Math.max(pending.from, bounds.start);
+	if (pending.to < startTime) {
+		this.logger.warn(
+			'Trading Service Trigger: part of an unfinished catch-up is older than the service keeps records; it was dropped',
+		);
+		return { resumed: false };
+	}
+	const resume = await reader.readRange(
+		startTime,
+		pending.to,
+		(record) => !groupsHave(pending.known, record.created, record.id) && !groupsHave(state.seen, record.created, record.id),
+		pending.from,
+		pending.known[String(pending.from)] ?? [],
+		pending.known[String(pending.to)] ?? [],
+	);
+	return { resumed: true, resume };
+}
+
+/**
+ * Step 2, the regular read: from the floor (the watermark minus the late records window) to now.
+ * Down to the floor, not only to the watermark: a record listed late inside the window is read
+ * even when more than a page of newer records arrived since. (An account with more than 500
+ * records per window pays one request per further 500.)
+ */
+async function readSinceFloor(
+	reader: CatchUpReader,
 	state: TriggerState,
 	bounds: Bounds,
-	deadline: number | undefined,
-): Promise<CatchUp> {
-	const base = { flowType: settings.flowType.value, accountType: settings.accountType };
-	const read: HistoryRecord[] = [];
-	const fresh: HistoryRecord[] = [];
-	const handled = new Set<string>();
-	const take = (record: HistoryRecord, isNew: boolean) => {
-		if (handled.has(record.id)) return;
-		handled.add(record.id);
-		read.push(record);
-		if (isNew) fresh.push(record);
-	};
+): Promise<ResumePoint | undefined> {
+	const startTime = Math.max(state.floor, bounds.start);
+	const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
+	const from = state.watermark === null ? startTime : Math.max(state.watermark, startTime);
+	// The range starts at the floor, and every record read at or above the floor is in `seen`.
+	return await reader.readRange(
+		startTime,
+		endTime,
+		(record) => !groupsHave(state.seen, record.created, record.id),
+		from,
+		state.seen[String(from)] ?? [],
+	);
+}
 
-	// 1. A catch-up the previous poll had to leave unfinished goes first.
-	let resume: ResumePoint | undefined = state.resume;
-	let resumed = false;
-	if (resume !== undefined) {
-		const pending: ResumePoint = resume;
-		const startTime = Math.max(pending.from, bounds.start);
-		resume = undefined;
-		if (pending.to >= startTime) {
-			resumed = true;
-			const walk = await walkHistory.call(this, { ...base, startTime, endTime: pending.to }, { overfull: 'skip', deadline });
-			for (const record of walk.records) {
-				take(
-					record,
-					!groupsHave(pending.known, record.created, record.id) && !groupsHave(state.seen, record.created, record.id),
-				);
-			}
-			warnOverfull(this, walk, fresh);
-			if (walk.resumeTo !== undefined && walk.resumeTo >= pending.from) {
-				const to = walk.resumeTo;
-				resume = {
-					from: pending.from,
-					to,
-					known: knownAt([
-						[pending.from, pending.known[String(pending.from)] ?? []],
-						[to, idsAt(walk.records, to)],
-						[to, to === pending.to ? (pending.known[String(to)] ?? []) : []],
-					]),
-				};
-			}
-		} else {
-			this.logger.warn(
-				'Trading Service Trigger: part of an unfinished catch-up is older than the service keeps records; it was dropped',
-			);
-		}
-	}
-
-	// 2. The regular read: from the floor (the watermark minus the late records window) to now.
-	if (resume === undefined && !(resumed && deadline !== undefined && Date.now() >= deadline)) {
-		const startTime = Math.max(state.floor, bounds.start);
-		const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
-		const query: HistoryQuery = { ...base, startTime, endTime };
-		// Down to the floor, not only to the watermark: a record listed late inside the window is
-		// read even when more than a page of newer records arrived since. (An account with more than
-		// 500 records per window pays one request per further 500.)
-		const walk = await walkHistory.call(this, query, { overfull: 'skip', deadline });
-		// The range starts at the floor, and every record read at or above the floor is in `seen`.
-		for (const record of walk.records) take(record, !groupsHave(state.seen, record.created, record.id));
-		warnOverfull(this, walk, fresh);
-		const from = state.watermark === null ? startTime : Math.max(state.watermark, startTime);
-		if (walk.resumeTo !== undefined && walk.resumeTo >= from) {
-			const to = walk.resumeTo;
-			resume = {
-				from,
-				to,
-				known: knownAt([
-					[from, state.seen[String(from)] ?? []],
-					[from, idsAt(read, from)],
-					[to, idsAt(walk.records, to)],
-				]),
-			};
-		}
-	}
-
+/** Step 3: the state after this poll's reads; nothing is stored here. */
+function nextState(settings: Settings, state: TriggerState, read: HistoryRecord[], resume: ResumePoint | undefined): TriggerState {
 	let watermark = state.watermark;
 	const seen = copyGroups(state.seen);
 	for (const record of read) {
@@ -274,42 +297,46 @@ async function catchUp(
 		seen: trimmed.seen,
 	};
 	if (resume !== undefined) next.resume = resume;
-	return { state: next, fresh };
+	return next;
 }
 
-/** "Fetch Test Event": the newest record that passes the filters. Reads state, never writes it. */
+/** Every poll after the first: read what is new since the watermark. */
+async function catchUp(
+	this: IPollFunctions,
+	settings: Settings,
+	state: TriggerState,
+	bounds: Bounds,
+	deadline: number | undefined,
+): Promise<CatchUp> {
+	const reader = new CatchUpReader(this, settings, deadline);
+	let resumed = false;
+	let resume: ResumePoint | undefined;
+	if (state.resume !== undefined) {
+		({ resumed, resume } = await resumeCatchUp.call(this, reader, state, state.resume, bounds));
+	}
+	if (resume === undefined && !(resumed && reader.pastDeadline)) {
+		resume = await readSinceFloor(reader, state, bounds);
+	}
+	return { state: nextState(settings, state, reader.read, resume), fresh: reader.fresh };
+}
+
+/**
+ * "Fetch Test Event": the newest record that passes the filters, read with the same page walk as
+ * Return All, at most a few pages deep. Reads state, never writes it.
+ */
 async function fetchTestEvent(
 	this: IPollFunctions,
 	settings: Settings,
 	bounds: Bounds,
 ): Promise<INodeExecutionData[]> {
-	const filtered = hasClientSideFilter(settings.filter);
-	const limit = filtered ? LIMITS.historyPageSize : 1;
-	const seenIds = new Set<string>();
-	let newest: HistoryRecord | undefined;
-	let endTime = bounds.end;
-	let exhausted = false;
-	for (let page = 0; page < MANUAL_MAX_PAGES && !exhausted; page++) {
-		const records = await fetchHistoryPage.call(
-			this,
-			{ flowType: settings.flowType.value, accountType: settings.accountType, startTime: bounds.start, endTime },
-			limit,
-		);
-		for (const record of records) {
-			if (seenIds.has(record.id)) continue;
-			seenIds.add(record.id);
-			newest ??= record;
-			if (matchesFilter(record, settings.filter)) return [{ json: record }];
-		}
-		if (records.length < limit) {
-			exhausted = true;
-			break;
-		}
-		const oldest = Math.min(...records.map((record) => Number(record.created)));
-		endTime = oldest >= endTime ? endTime - 1 : oldest;
-		if (endTime < bounds.start) exhausted = true;
-	}
+	const walk = await walkHistory.call(
+		this,
+		{ flowType: settings.flowType.value, accountType: settings.accountType, startTime: bounds.start, endTime: bounds.end },
+		{ overfull: 'skip', maxPages: MANUAL_MAX_PAGES, until: (record) => matchesFilter(record, settings.filter) },
+	);
+	if (walk.found !== undefined) return [{ json: walk.found }];
 
+	const newest = walk.records[0];
 	const eventName = settings.flowType.displayName;
 	const days = settings.flowType.retentionDays;
 	if (newest === undefined) {
@@ -317,7 +344,7 @@ async function fetchTestEvent(
 			description: `The service keeps ${eventName} records for ${days} days and has none${settings.accountType === undefined ? '' : ' for this Account Type'}. The trigger will fire on the next one that appears once the workflow is active.`,
 		});
 	}
-	const where = exhausted ? `in the last ${days} days` : `among the newest ${seenIds.size} records`;
+	const where = walk.resumeTo === undefined ? `in the last ${days} days` : `among the newest ${walk.records.length} records`;
 	const newestHas = [
 		`coin "${String(newest.coin ?? '')}"`,
 		newest.symbol === undefined ? 'no symbol' : `symbol "${String(newest.symbol)}"`,

@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { FLOW_TYPES, LIMITS } from '../../constants';
-import { ACCOUNT_TYPE_OPTIONS } from '../../helpers/descriptions';
+import { optionsCollection } from '../../descriptions/common';
+import { ACCOUNT_TYPE_OPTIONS } from '../../descriptions/account';
 import {
 	checkHistoryRange,
 	fetchAllHistory,
@@ -11,9 +12,7 @@ import {
 } from '../../helpers/history';
 import { accountTypeValue, integerInRange, timestampMs } from '../../helpers/validation';
 
-const showFor = { resource: ['account'], operation: ['getHistory'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Flow Type',
 		name: 'flowType',
@@ -26,7 +25,6 @@ export const description: INodeProperties[] = [
 			description: `${flowType.specName} (${flowType.value}); kept for ${flowType.retentionDays} days`,
 		})),
 		description: 'Which kind of ledger record to list',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'Start',
@@ -35,7 +33,6 @@ export const description: INodeProperties[] = [
 		default: '={{ $now.minus({ hours: 24 }).toISO() }}',
 		description:
 			'Earliest record time (inclusive). Trade and Fee records are kept for 7 days, the others for 30 days.',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'End',
@@ -43,7 +40,6 @@ export const description: INodeProperties[] = [
 		type: 'dateTime',
 		default: '={{ $now.toISO() }}',
 		description: 'Latest record time (inclusive)',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'Account Type',
@@ -52,7 +48,6 @@ export const description: INodeProperties[] = [
 		default: 0,
 		options: ACCOUNT_TYPE_OPTIONS,
 		description: 'Only records of this kind of account',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'Return All',
@@ -60,7 +55,6 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'Limit',
@@ -69,35 +63,29 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: LIMITS.historyPageSize },
 		default: 50,
 		description: 'Max number of results to return',
-		displayOptions: { show: { ...showFor, returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [
-			{
-				displayName: 'Add Parsed Fields',
-				name: 'addParsedFields',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to add changeNumber, totalNumber (JS numbers, may round) and createdIso next to the original string fields, which are kept as they are',
-			},
-			{
-				displayName: 'Clamp Start to Retention Window',
-				name: 'clampToRetention',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to move a Start older than the service keeps records up to the oldest available time, instead of failing',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Add Parsed Fields',
+			name: 'addParsedFields',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to add changeNumber, totalNumber (JS numbers, may round) and createdIso next to the original string fields, which are kept as they are',
+		},
+		{
+			displayName: 'Clamp Start to Retention Window',
+			name: 'clampToRetention',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to move a Start older than the service keeps records up to the oldest available time, instead of failing',
+		},
+	]),
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['getHistory'] } }, properties);
 
 function withParsedFields(record: HistoryRecord): IDataObject {
 	const created = Number(record.created);

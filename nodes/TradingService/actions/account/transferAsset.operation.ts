@@ -1,12 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../constants';
 import { accountId, coin, inputError, positiveDecimal } from '../../helpers/validation';
-import { serviceRequest } from '../../transport';
+import { ENDPOINTS, serviceRequest } from '../../transport';
 
-const showFor = { resource: ['account'], operation: ['transferAsset'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'From Account ID',
 		name: 'fromAccountId',
@@ -15,7 +12,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 1470000000000000001',
 		description: 'Numeric ID of the account to take the coin from (main trading, custody or sub trading account)',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'To Account ID',
@@ -25,7 +21,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 1470000000000000002',
 		description: 'Numeric ID of the account to credit; must differ from From Account ID',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'Coin',
@@ -34,7 +29,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. USDT',
-		displayOptions: { show: showFor },
 	},
 	{
 		displayName: 'Quantity',
@@ -44,9 +38,10 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 100.5',
 		description: 'Amount of the coin to move, as a decimal string; sent exactly as entered',
-		displayOptions: { show: showFor },
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['transferAsset'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const node = this.getNode();
@@ -58,16 +53,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const transferCoin = coin(node, 'Coin', this.getNodeParameter('coin', itemIndex), itemIndex);
 	const quantity = positiveDecimal(node, 'Quantity', this.getNodeParameter('quantity', itemIndex), itemIndex);
 
-	const response = await serviceRequest.call(this, {
-		method: 'POST',
-		path: ENDPOINTS.assetTransfer,
-		// The spec sends transfer parameters in the query string.
+	// The spec sends transfer parameters in the query string.
+	const response = await serviceRequest.call(this, ENDPOINTS.assetTransfer, {
 		qs: { fromAccountId: from, toAccountId: to, coin: transferCoin, quantity },
-		kind: 'write',
 		itemIndex,
-		writeName: `transfer of ${quantity} ${transferCoin} from ${from} to ${to}`,
-		howToCheck:
-			'Check the transfer history (Trading Service > Get Transaction History, Flow Type: Transfer Between Accounts) or the account balances',
 	});
 	return [response as IDataObject];
 }

@@ -1,0 +1,140 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { DEFAULT_STP_MODE, LIMITS, ORDER_SIDES, ORDER_TYPES, STP_MODES, TIME_IN_FORCE_BY_TYPE, type OrderType } from '../constants';
+import { inputError, oneOf, positiveDecimal, symbol } from './validation';
+
+/** An order ready to send: every value a string, in the order the service documents them. */
+export interface OrderParams extends IDataObject {
+	symbol: string;
+	side: string;
+	type: string;
+	timeInForce: string;
+	quantity?: string;
+	amount?: string;
+	price?: string;
+	newClientOrderId?: string;
+	stpMode: string;
+}
+
+/** The fields an order may carry (spec §4.3). Anything else is refused rather than dropped. */
+export const ORDER_FIELDS = [
+	'symbol',
+	'side',
+	'type',
+	'quantity',
+	'amount',
+	'price',
+	'newClientOrderId',
+	'timeInForce',
+	'stpMode',
+] as const;
+
+const CLIENT_ORDER_ID = /^[\x21-\x7e]+$/;
+
+function isAbsent(value: unknown): boolean {
+	return value === undefined || value === null || value === '';
+}
+
+/**
+ * Checks one order against the spec's rules and builds what is sent. `label` turns a field name
+ * into what the user calls it (a parameter's display name, or `orders[3].price` in JSON).
+ */
+export function validateOrder(
+	node: INode,
+	raw: IDataObject,
+	label: (field: string) => string,
+	itemIndex?: number,
+): OrderParams {
+	for (const key of Object.keys(raw)) {
+		if (!(ORDER_FIELDS as readonly string[]).includes(key)) {
+			throw inputError(node, label(key), 'is not an order field', `Remove it. Order fields are: ${ORDER_FIELDS.join(', ')}.`, itemIndex);
+		}
+	}
+	const order: OrderParams = {
+		symbol: symbol(node, label('symbol'), raw.symbol, itemIndex),
+		side: oneOf(node, label('side'), raw.side, ORDER_SIDES, itemIndex),
+		type: oneOf(node, label('type'), raw.type, ORDER_TYPES, itemIndex),
+		timeInForce: '',
+		stpMode: DEFAULT_STP_MODE,
+	};
+	const type = order.type as OrderType;
+	const allowedTimeInForce = TIME_IN_FORCE_BY_TYPE[type];
+	if (isAbsent(raw.timeInForce)) {
+		order.timeInForce = allowedTimeInForce;
+	} else if (raw.timeInForce !== allowedTimeInForce) {
+		throw inputError(
+			node,
+			label('timeInForce'),
+			`"${String(raw.timeInForce)}" is not allowed for ${type} orders`,
+			`${type} orders take time in force ${allowedTimeInForce} only (GTC for LIMIT and LIMIT_MAKER, IOC for MARKET).`,
+			itemIndex,
+		);
+	} else {
+		order.timeInForce = allowedTimeInForce;
+	}
+
+	if (type === 'MARKET') {
+		if (!isAbsent(raw.price)) {
+			throw inputError(node, label('price'), 'is not used by MARKET orders', 'Remove the price, or use a LIMIT order.', itemIndex);
+		}
+		const hasQuantity = !isAbsent(raw.quantity);
+		const hasAmount = !isAbsent(raw.amount);
+		if (hasQuantity === hasAmount) {
+			throw inputError(
+				node,
+				label(hasQuantity ? 'amount' : 'quantity'),
+				hasQuantity ? 'MARKET orders take Quantity or Amount, not both' : 'a MARKET order needs Quantity or Amount',
+				'Give exactly one: Quantity (in the base coin) or Amount (cash in the quote coin).',
+				itemIndex,
+			);
+		}
+		if (hasQuantity) order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
+		else order.amount = positiveDecimal(node, label('amount'), raw.amount, itemIndex);
+	} else {
+		if (!isAbsent(raw.amount)) {
+			throw inputError(node, label('amount'), `is for MARKET orders only`, `${type} orders take Quantity and Price; remove Amount.`, itemIndex);
+		}
+		if (isAbsent(raw.price)) {
+			throw inputError(node, label('price'), `is required for ${type} orders`, 'Enter the limit price as a decimal, e.g. 50000.5.', itemIndex);
+		}
+		if (isAbsent(raw.quantity)) {
+			throw inputError(node, label('quantity'), `is required for ${type} orders`, 'Enter the quantity in the base coin as a decimal, e.g. 0.01.', itemIndex);
+		}
+		order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
+		order.price = positiveDecimal(node, label('price'), raw.price, itemIndex);
+	}
+
+	if (!isAbsent(raw.stpMode)) order.stpMode = oneOf(node, label('stpMode'), raw.stpMode, STP_MODES, itemIndex);
+	if (!isAbsent(raw.newClientOrderId)) {
+		const clientOrderId = raw.newClientOrderId;
+		if (typeof clientOrderId !== 'string' || clientOrderId.length > LIMITS.clientOrderIdLength || !CLIENT_ORDER_ID.test(clientOrderId)) {
+			throw inputError(
+				node,
+				label('newClientOrderId'),
+				typeof clientOrderId === 'string' && clientOrderId.length > LIMITS.clientOrderIdLength
+					? `is ${clientOrderId.length} characters long`
+					: 'is not a valid client order ID',
+				`Use 1 to ${LIMITS.clientOrderIdLength} printable characters without spaces.`,
+				itemIndex,
+			);
+		}
+		order.newClientOrderId = clientOrderId;
+	}
+	return order;
+}
+
+const ORDER_FIELD_LABELS: Record<string, string> = {
+	symbol: 'Symbol',
+	side: 'Side',
+	type: 'Type',
+	price: 'Price',
+	quantity: 'Quantity',
+	amount: 'Amount',
+	timeInForce: 'Time In Force',
+	newClientOrderId: 'Client Order ID',
+	stpMode: 'Self-Trade Prevention',
+};
+
+export function parameterLabel(field: string): string {
+	return ORDER_FIELD_LABELS[field] ?? field;
+}
