@@ -6,32 +6,16 @@
  * re-reads the late records window (500 records per request), so it costs one request while the
  * window holds at most 500 records, more after a burst.
  */
-import { TradingServiceApi } from '../credentials/TradingServiceApi.credentials';
-import { TradingServiceTrigger } from '../nodes/TradingService/TradingServiceTrigger.node';
-import { PollRunner } from '../tools/harness/poll';
-import { credentialsFor } from '../tools/harness/node';
+import type { PollRunner } from '../tools/harness/poll';
+import { triggerRunner } from '../tools/harness/trigger';
 import { DEMO_ACCOUNTS, type Sandbox } from '../sandbox';
 import { fmtMs, median, timed, type Row } from './stats';
 
 const HISTORY = '/api/v1/account/balanceFlow';
-const TYPE = 'n8n-nodes-trading-service.tradingServiceTrigger';
 const POLLS = 50;
 
 function newRunner(sandbox: Sandbox): PollRunner {
-	return new PollRunner({
-		node: {
-			id: 'trigger',
-			name: 'Trading Service Trigger',
-			type: TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { event: 32 },
-			credentials: { tradingServiceApi: { id: '1', name: 'Sandbox' } },
-		},
-		nodeTypes: { [TYPE]: new TradingServiceTrigger() },
-		credentialTypes: { tradingServiceApi: new TradingServiceApi() },
-		credentials: { tradingServiceApi: credentialsFor(sandbox) as never },
-	});
+	return triggerRunner(sandbox);
 }
 
 async function measure(sandbox: Sandbox) {

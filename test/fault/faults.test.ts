@@ -13,10 +13,8 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
-import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
-import { PollRunner } from '../../tools/harness/poll';
-import { credentialsFor, generatedClientOrderId } from '../../tools/harness/node';
+import { generatedClientOrderId } from '../../tools/harness/node';
+import { triggerRunner } from '../../tools/harness/trigger';
 import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
 import {
 	DAY,
@@ -561,7 +559,6 @@ interface PollCase {
 	stateChanged: boolean;
 }
 
-const TRIGGER_TYPE = 'n8n-nodes-trading-service.tradingServiceTrigger';
 
 /**
  * An active trigger polling the funding fee history while records keep arriving (bursts larger
@@ -576,20 +573,7 @@ const TRIGGER_TYPE = 'n8n-nodes-trading-service.tradingServiceTrigger';
 async function triggerScenario(tally: Tally) {
 	const sb = await sandbox();
 	const rng = new Rng(808);
-	const runner = new PollRunner({
-		node: {
-			id: 'trigger',
-			name: 'Trading Service Trigger',
-			type: TRIGGER_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { event: 32 },
-			credentials: { tradingServiceApi: { id: '1', name: 'Sandbox' } },
-		},
-		nodeTypes: { [TRIGGER_TYPE]: new TradingServiceTrigger() },
-		credentialTypes: { tradingServiceApi: new TradingServiceApi() },
-		credentials: { tradingServiceApi: credentialsFor(sb) as never },
-	});
+	const runner = triggerRunner(sb);
 	let timeline = sb.now() - 20 * 60_000;
 	const record = (created: number) => ({ accountId: DEMO_ACCOUNTS.mainContract, flowTypeValue: 32, change: `-0.${rng.int(1, 999)}`, created: String(created) });
 	/** `count` records after everything so far, `perMillisecond` at a time, 20-60 ms apart. */

@@ -4,10 +4,7 @@
  * goes in a knownBugs.test.ts beside this file as `it.failing` (Jest passes it while the bug is
  * there and fails it once fixed), then moves here as a plain `it`.
  */
-import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
-import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
-import { PollRunner } from '../../tools/harness/poll';
-import { credentialsFor } from '../../tools/harness/node';
+import { triggerRunner } from '../../tools/harness/trigger';
 import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../../sandbox';
 import { HOUR, PATHS, byInputItem, errorOf, newTally, runAndTally } from './lib';
 
@@ -156,21 +153,7 @@ describe('The trigger emits records listed late inside the window, also behind m
 	// (stopBelow): a record listed late, well inside the window, was read only if it was among
 	// the newest 500 records; behind 550 newer ones it was never emitted.
 	it('a record listed 110 s late, inside the 10-minute window, behind 550 newer records, is emitted', async () => {
-		const type = 'n8n-nodes-trading-service.tradingServiceTrigger';
-		const runner = new PollRunner({
-			node: {
-				id: 'trigger',
-				name: 'Trading Service Trigger',
-				type,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { event: 32 },
-				credentials: { tradingServiceApi: { id: '1', name: 'Sandbox' } },
-			},
-			nodeTypes: { [type]: new TradingServiceTrigger() },
-			credentialTypes: { tradingServiceApi: new TradingServiceApi() },
-			credentials: { tradingServiceApi: credentialsFor(sb) as never },
-		});
+		const runner = triggerRunner(sb);
 		const t0 = sb.now() - 5 * 60_000;
 		const fee = (created: number) => ({ accountId: DEMO_ACCOUNTS.mainContract, flowTypeValue: 32, change: '-0.1', created: String(created) });
 		sb.addRecords([fee(t0)]);

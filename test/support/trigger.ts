@@ -1,46 +1,20 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+/** Test-only helpers around the one trigger runner (tools/harness/trigger.ts). */
+import type { IDataObject } from 'n8n-workflow';
 
-import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
-import { TradingServiceTrigger } from '../../nodes/TradingService/TradingServiceTrigger.node';
 import { TestCredentialsHelper } from '../../tools/harness/credentials';
-import { PollRunner, type PollOutcome } from '../../tools/harness/poll';
-import { DEMO_KEYS, type LedgerRequest, type Sandbox } from '../../sandbox';
+import { credentialsFor } from '../../tools/harness/node';
+import type { PollOutcome, PollRunner } from '../../tools/harness/poll';
+import { triggerCredentialTypes } from '../../tools/harness/trigger';
+import type { LedgerRequest, Sandbox } from '../../sandbox';
+
+export { TRIGGER_TYPE, triggerNode, triggerRunner, triggerNodeTypes, triggerCredentialTypes } from '../../tools/harness/trigger';
 
 export const HISTORY_PATH = '/api/v1/account/balanceFlow';
-export const TRIGGER_TYPE = 'n8n-nodes-trading-service.tradingServiceTrigger';
 
-export interface TriggerRunnerOptions {
-	parameters?: IDataObject;
-	staticData?: IDataObject;
-	pollBudgetMs?: number;
-	secretKey?: string;
-	credentialsHelper?: TestCredentialsHelper;
+/** Credential data by credential type, as n8n-core's runWorkflow takes it. */
+export function triggerCredentials(sandbox: Sandbox) {
+	return { tradingServiceApi: credentialsFor(sandbox) as never };
 }
-
-export function credentialsFor(sandbox: Sandbox, secretKey = DEMO_KEYS.master.secret) {
-	return {
-		tradingServiceApi: {
-			apiKey: DEMO_KEYS.master.apiKey,
-			secretKey,
-			baseUrl: sandbox.baseUrl,
-			recvWindow: 5000,
-		},
-	};
-}
-
-export function triggerNode(parameters: IDataObject = {}): INode {
-	return {
-		id: 'trigger-node-1',
-		name: 'Trading Service Trigger',
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { event: 32, ...parameters },
-		credentials: { tradingServiceApi: { id: '1', name: 'Trading Service account' } },
-	};
-}
-
-export const credentialTypes = { tradingServiceApi: new TradingServiceApi() };
 
 /** Signs chosen requests (counted from 1 across the helper's life) with a wrong secret. */
 export class FlakyCredentialsHelper extends TestCredentialsHelper {
@@ -48,7 +22,7 @@ export class FlakyCredentialsHelper extends TestCredentialsHelper {
 	readonly breakCalls = new Set<number>();
 
 	constructor(sandbox: Sandbox) {
-		super(credentialTypes, credentialsFor(sandbox));
+		super(triggerCredentialTypes, triggerCredentials(sandbox));
 	}
 
 	/** Breaks the n-th request from now on (1 = the next one). */
@@ -64,21 +38,6 @@ export class FlakyCredentialsHelper extends TestCredentialsHelper {
 		return await super.authenticate(used, typeName, requestOptions);
 	}
 }
-export const nodeTypes = { [TRIGGER_TYPE]: new TradingServiceTrigger() };
-
-/** One active workflow with the trigger, polling the sandbox through n8n-core. */
-export function triggerRunner(sandbox: Sandbox, options: TriggerRunnerOptions = {}): PollRunner {
-	return new PollRunner({
-		node: triggerNode(options.parameters),
-		nodeTypes,
-		credentialTypes,
-		credentials: credentialsFor(sandbox, options.secretKey),
-		credentialsHelper: options.credentialsHelper,
-		staticData: options.staticData,
-		pollBudgetMs: options.pollBudgetMs,
-	});
-}
-
 export function historyRequests(sandbox: Sandbox): LedgerRequest[] {
 	return sandbox.ledger.requests.filter((request) => request.path === HISTORY_PATH);
 }

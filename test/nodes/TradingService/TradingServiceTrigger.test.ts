@@ -5,11 +5,11 @@ import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type Sandbox } from '.
 import {
 	FlakyCredentialsHelper,
 	HISTORY_PATH,
-	credentialTypes,
-	credentialsFor,
+	triggerCredentialTypes,
+	triggerCredentials,
 	historyRequests,
 	ids,
-	nodeTypes,
+	triggerNodeTypes,
 	pollCounting,
 	queryParam,
 	triggerNode,
@@ -435,9 +435,9 @@ describe('Fetch Test Event (manual mode)', () => {
 		const records = fundingFees(MINUTE, 2 * MINUTE);
 		const run = await runWorkflow({
 			nodes: [triggerNode()],
-			nodeTypes,
-			credentialTypes,
-			credentials: credentialsFor(sandbox),
+			nodeTypes: triggerNodeTypes,
+			credentialTypes: triggerCredentialTypes,
+			credentials: triggerCredentials(sandbox),
 			mode: 'manual',
 		});
 		expect(run.error('Trading Service Trigger')).toBeUndefined();
