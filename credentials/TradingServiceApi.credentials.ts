@@ -70,7 +70,7 @@ export class TradingServiceApi implements ICredentialType {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				'Most request weight the service allows this key per window (history requests weigh 5, others 1). The node then paces its requests to stay under it. 0 leaves pacing to the service: requests answered 429 wait for Retry-After.',
+				'Most request weight the service allows this key per window (history requests weigh 5, others 1). The node then paces its requests to stay under it. The Weight Budget is per process: each n8n process (main, every worker) keeps its own, so with several processes enter the budget ÷ number of processes. 0 leaves pacing to the service: requests answered 429 wait for Retry-After.',
 		},
 		{
 			displayName: 'Weight Window (Seconds)',
