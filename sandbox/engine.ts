@@ -16,6 +16,7 @@ import {
 	accountsOf,
 	tradingAccountOf,
 } from './constants';
+import { CODES, intCode, type CodeInfo } from './codes';
 import * as D from './decimal';
 import { JsonNumber, type JsonValue } from './json';
 import { mulberry32 } from './prng';
@@ -43,8 +44,13 @@ export class ApiError extends Error {
 	}
 }
 
+/** An error answer with a code of the family's table; `detail` is appended to its message. */
+export function apiError(info: CodeInfo, detail?: string): ApiError {
+	return new ApiError(info.status, info.code, detail ? `${info.msg} (${detail})` : info.msg);
+}
+
 export function fieldError(name: string, detail?: string): ApiError {
-	return new ApiError(400, '0001', `Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`);
+	return new ApiError(400, CODES.invalidField.code, `Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`);
 }
 
 export type OrderFailKind = 'field' | 'symbol' | 'duplicate' | 'insufficient';
@@ -64,10 +70,15 @@ export class OrderFail extends Error {
 		return `Create order failed: ${this.message}${this.message.includes(`'${this.field}'`) ? '' : ` (field '${this.field}')`}`;
 	}
 	get stringCode(): string {
-		return { field: '0001', symbol: '-1121', duplicate: '-1149', insufficient: '0401' }[this.kind];
+		return {
+			field: CODES.invalidField.code,
+			symbol: CODES.instrumentNotFound.code,
+			duplicate: CODES.duplicateOrder.code,
+			insufficient: CODES.insufficientAsset.code,
+		}[this.kind];
 	}
 	get intCode(): number {
-		return { field: 1, symbol: -1121, duplicate: -1149, insufficient: 401 }[this.kind];
+		return intCode(this.stringCode);
 	}
 }
 
@@ -295,20 +306,18 @@ export class Engine {
 	): { id: string; timestamp: string } {
 		const own = accountsOf(key);
 		const from = p.fromAccountId;
-		if (from === undefined || !/^\d+$/.test(from) || !own.includes(from)) {
-			throw fieldError('fromAccountId', 'must be the numeric id of one of your accounts');
-		}
+		if (from === undefined || !/^\d+$/.test(from)) throw fieldError('fromAccountId', 'numeric account id');
 		const to = p.toAccountId;
-		if (to === undefined || !/^\d+$/.test(to) || !own.includes(to)) {
-			throw fieldError('toAccountId', 'must be the numeric id of one of your accounts');
-		}
-		if (from === to) throw fieldError('toAccountId', 'must differ from fromAccountId');
+		if (to === undefined || !/^\d+$/.test(to)) throw fieldError('toAccountId', 'numeric account id');
+		if (!own.includes(from)) throw apiError(CODES.invalidFromAccount, `'${from}' is not one of your accounts`);
+		if (!own.includes(to)) throw apiError(CODES.invalidToAccount, `'${to}' is not one of your accounts`);
+		if (from === to) throw apiError(CODES.sameAccountTransfer);
 		const coin = p.coin;
 		if (coin === undefined || !/^[A-Z0-9]{1,20}$/.test(coin)) throw fieldError('coin');
 		const qtyStr = positiveDecimal(p.quantity, 'quantity', fieldError);
 		if (qtyStr === null) throw fieldError('quantity');
 		const qty = D.parseDec(qtyStr)!;
-		if (D.cmp(this.bal(from, coin), qty) < 0) throw new ApiError(400, '0401', 'Insufficient asset');
+		if (D.cmp(this.bal(from, coin), qty) < 0) throw apiError(CODES.insufficientAsset);
 		const created = String(this.clock());
 		this.writeMove(from, coin, 51, D.neg(qty), created);
 		this.writeMove(to, coin, 51, qty, created);
@@ -324,7 +333,7 @@ export class Engine {
 		const symbolV = input.symbol;
 		if (typeof symbolV !== 'string' || symbolV === '') throw orderFieldFail('symbol');
 		const info = SYMBOLS[symbolV];
-		if (!info) throw new OrderFail('symbol', `Invalid symbol '${symbolV}'`, 'symbol');
+		if (!info) throw new OrderFail('symbol', `${CODES.instrumentNotFound.msg}: '${symbolV}'`, 'symbol');
 
 		const side = optString(input, 'side');
 		if (side !== 'BUY' && side !== 'SELL') throw orderFieldFail('side', 'BUY or SELL');
@@ -362,7 +371,9 @@ export class Engine {
 			used = new Set();
 			this.clientOrderIds.set(accountId, used);
 		}
-		if (clientOrderId !== null && used.has(clientOrderId)) throw new OrderFail('duplicate', 'Duplicate client order id', 'newClientOrderId');
+		if (clientOrderId !== null && used.has(clientOrderId)) {
+			throw new OrderFail('duplicate', `${CODES.duplicateOrder.msg}: clientOrderId '${clientOrderId}' is already in use`, 'newClientOrderId');
+		}
 
 		// balances
 		const base = info.base;
@@ -378,16 +389,16 @@ export class Engine {
 			cost = D.mul(execQty, last);
 			fee = D.mul(cost, feeRate);
 			if (side === 'BUY') {
-				if (D.cmp(this.bal(accountId, quote), D.add(cost, fee)) < 0) throw new OrderFail('insufficient', 'Insufficient asset', amount !== null ? 'amount' : 'quantity');
+				if (D.cmp(this.bal(accountId, quote), D.add(cost, fee)) < 0) throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
 			} else if (D.cmp(this.bal(accountId, base), execQty) < 0) {
-				throw new OrderFail('insufficient', 'Insufficient asset', amount !== null ? 'amount' : 'quantity');
+				throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
 			}
 		} else {
 			const q = D.parseDec(quantity!)!;
 			if (side === 'BUY') {
-				if (D.cmp(this.bal(accountId, quote), D.mul(q, D.parseDec(price!)!)) < 0) throw new OrderFail('insufficient', 'Insufficient asset', amount !== null ? 'amount' : 'quantity');
+				if (D.cmp(this.bal(accountId, quote), D.mul(q, D.parseDec(price!)!)) < 0) throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
 			} else if (D.cmp(this.bal(accountId, base), q) < 0) {
-				throw new OrderFail('insufficient', 'Insufficient asset', amount !== null ? 'amount' : 'quantity');
+				throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
 			}
 		}
 

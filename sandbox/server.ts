@@ -19,8 +19,9 @@ import {
 	MAX_RECV_WINDOW,
 	accountsOf,
 } from './constants';
+import { CODES } from './codes';
 import { seedDemoHistory } from './demo';
-import { ApiError, Engine, OrderFail, fieldError, type OrderInput } from './engine';
+import { ApiError, Engine, OrderFail, apiError, fieldError, type OrderInput } from './engine';
 import { JsonNumber, parseJson, type JsonValue } from './json';
 import { mulberry32 } from './prng';
 import type {
@@ -35,6 +36,7 @@ import type {
 	Permission,
 	RateLimitConfig,
 	Sandbox,
+	SandboxBehaviour,
 	SandboxOptions,
 	SeedRecordsOptions,
 } from './types';
@@ -172,6 +174,8 @@ class RateLimiter {
 	}
 }
 
+const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = { signatureErrorCode: '0002' };
+
 const KEYS_BY_API_KEY = new Map<string, DemoKey>(Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]));
 
 export class SandboxServer implements Sandbox {
@@ -187,11 +191,13 @@ export class SandboxServer implements Sandbox {
 	private readonly server: http.Server;
 	private readonly sockets = new Set<Socket>();
 	private readonly routes: Record<string, Route>;
+	private behaviour: Required<SandboxBehaviour> = { ...DEFAULT_BEHAVIOUR };
 
 	constructor(private readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
 		this.limiter = new RateLimiter(options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit);
 		this.engine = new Engine(() => this.now(), this.ledger);
+		this.behaviour = { ...DEFAULT_BEHAVIOUR, ...(options.behaviour ?? {}) };
 		this.routes = {
 			'/api/v1/time': { method: 'GET', weight: 1, signed: false, handler: () => json(200, { serverTime: this.now() }) },
 			'/api/v1/account/balanceFlow': {
@@ -263,6 +269,7 @@ export class SandboxServer implements Sandbox {
 		this.clearFaults();
 		this.limiter.config = this.options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : this.options.rateLimit;
 		this.limiter.clear();
+		this.behaviour = { ...DEFAULT_BEHAVIOUR, ...(this.options.behaviour ?? {}) };
 		if (this.options.seedDemo) this.seedDemo();
 	}
 
@@ -310,6 +317,10 @@ export class SandboxServer implements Sandbox {
 	setRateLimit(config: RateLimitConfig | false): void {
 		this.limiter.config = config;
 		this.limiter.clear();
+	}
+
+	setBehaviour(behaviour: SandboxBehaviour): void {
+		this.behaviour = { ...this.behaviour, ...behaviour };
 	}
 
 	// ---------------------------------------------------------------- request pipeline
@@ -378,7 +389,7 @@ export class SandboxServer implements Sandbox {
 		if (fault && fault.kind !== 'dropAfter') {
 			resp = faultResponse(fault);
 		} else if (tooBig) {
-			resp = errorResp(413, '0001', 'Request body too large');
+			resp = errorResp(413, CODES.invalidField.code, "Required field 'body' missing or invalid (request body too large)");
 		} else {
 			resp = this.process({ req, method, path, query, body, serverTime });
 		}
@@ -402,8 +413,11 @@ export class SandboxServer implements Sandbox {
 
 	private process(ctx: Ctx): Resp {
 		const route = this.routes[ctx.path];
-		if (!route) return errorResp(404, '-1003', `Unknown path '${ctx.path}'`);
-		if (route.method !== ctx.method) return errorResp(405, '-1003', `Method ${ctx.method} not allowed on '${ctx.path}', use ${route.method}`);
+		const unsupported = CODES.unsupportedOperation;
+		if (!route) return errorResp(404, unsupported.code, `${unsupported.msg} (unknown path '${ctx.path}')`);
+		if (route.method !== ctx.method) {
+			return errorResp(405, unsupported.code, `${unsupported.msg} (method ${ctx.method} not allowed on '${ctx.path}', use ${route.method})`);
+		}
 		try {
 			if (!route.signed) return route.handler(ctx, null);
 			const auth = this.authenticate(ctx, route);
@@ -411,7 +425,7 @@ export class SandboxServer implements Sandbox {
 			return route.handler(ctx, auth);
 		} catch (e) {
 			if (e instanceof ApiError) return errorResp(e.status, e.code, e.message);
-			return errorResp(500, '-1000', `Internal error; unknown status (${e instanceof Error ? e.message : String(e)})`);
+			return errorResp(500, CODES.unknownError.code, `${CODES.unknownError.msg} (${e instanceof Error ? e.message : String(e)})`);
 		}
 	}
 
@@ -419,11 +433,11 @@ export class SandboxServer implements Sandbox {
 	private authenticate(ctx: Ctx, route: Route): Authed | Resp {
 		const apiKey = ctx.req.headers['x-apikey'];
 		const key = typeof apiKey === 'string' ? KEYS_BY_API_KEY.get(apiKey) : undefined;
-		if (!key) throw new ApiError(400, '-2015', 'Invalid API-key, IP, or permissions for action.');
+		if (!key) throw apiError(CODES.invalidApiKey, typeof apiKey === 'string' ? 'unknown X-APIKEY' : 'X-APIKEY header missing');
 
 		const retryAfter = this.limiter.charge(key.apiKey, route.weight, Date.now());
 		if (retryAfter !== null) {
-			return errorResp(429, '0003', 'Rate limit exceeded', { 'Retry-After': String(retryAfter) });
+			return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, { 'Retry-After': String(retryAfter) });
 		}
 
 		// 5.3: signature in the query string or in a form body; totalParams = query + body, no '&' between
@@ -450,7 +464,7 @@ export class SandboxServer implements Sandbox {
 			!/^[0-9a-fA-F]{64}$/.test(given) ||
 			!timingSafeEqual(Buffer.from(given.toLowerCase(), 'ascii'), Buffer.from(expected, 'ascii'))
 		) {
-			throw new ApiError(400, '-1022', 'Signature for this request is not valid.');
+			throw new ApiError(CODES.badSignature.status, this.behaviour.signatureErrorCode, CODES.badSignature.msg);
 		}
 
 		const queryParams = toParamMap(queryPairs.filter((p) => p.name !== 'signature'));
@@ -470,11 +484,11 @@ export class SandboxServer implements Sandbox {
 		}
 		const timestamp = Number(ts);
 		if (!(timestamp < ctx.serverTime + 1000 && ctx.serverTime - timestamp <= recvWindow)) {
-			throw new ApiError(400, '-1021', 'Timestamp for this request is outside of the recvWindow.');
+			throw apiError(CODES.timestampOutsideWindow);
 		}
 
 		if (route.permission && !key.permissions.includes(route.permission)) {
-			throw new ApiError(400, '-1002', `not authorized (this API key lacks the '${route.permission}' permission)`);
+			throw apiError(CODES.noPermission, `this API key lacks the '${route.permission}' permission`);
 		}
 		return { key, queryParams, allParams };
 	}
@@ -513,7 +527,7 @@ export class SandboxServer implements Sandbox {
 		}
 		if (startTime > endTime) throw fieldError('startTime', 'startTime must not be after endTime');
 		if (auth.key.kind === 'sub' && accountType === 5) {
-			throw new ApiError(400, '-1002', 'not authorized (custody records need a master-account API key)');
+			throw apiError(CODES.noPermission, 'custody records need a master-account API key');
 		}
 		const accountIds = accountsOf(auth.key).filter((a) => accountType === undefined || ACCOUNT_TYPES[a] === accountType);
 		return json(200, this.engine.queryHistory({ flowType, accountIds, startTime, endTime, limit }));
@@ -521,7 +535,7 @@ export class SandboxServer implements Sandbox {
 
 	private transfer(auth: Authed): Resp {
 		if (auth.key.kind !== 'master') {
-			throw new ApiError(400, '-1002', 'not authorized (asset transfers need a master-account API key)');
+			throw apiError(CODES.noPermission, 'asset transfers need a master-account API key');
 		}
 		const p = auth.queryParams;
 		const r = this.engine.transfer(auth.key, {
@@ -530,12 +544,13 @@ export class SandboxServer implements Sandbox {
 			coin: p.get('coin'),
 			quantity: p.get('quantity'),
 		});
-		return json(200, { success: true, id: r.id, timestamp: r.timestamp });
+		// The family's answer (CCXT comments): the transfer id is `orderId`, the time a JSON number.
+		return json(200, { success: true, timestamp: Number(r.timestamp), clientOrderId: '', orderId: r.id });
 	}
 
 	private singleOrder(ctx: Ctx, auth: Authed): Resp {
 		if (ctx.body !== '' && mediaType(ctx.req) !== 'application/x-www-form-urlencoded') {
-			throw new ApiError(400, '0001', 'Unsupported Content-Type: send order parameters in the query string or an application/x-www-form-urlencoded body');
+			throw fieldError('Content-Type', 'send order parameters in the query string or an application/x-www-form-urlencoded body');
 		}
 		const input: OrderInput = {};
 		for (const [k, v] of auth.allParams) input[k] = v;
@@ -549,7 +564,7 @@ export class SandboxServer implements Sandbox {
 
 	private batchOrders(ctx: Ctx, auth: Authed): Resp {
 		if (mediaType(ctx.req) !== 'application/json') {
-			throw new ApiError(400, '0001', 'Unsupported Content-Type: a batch is an application/json body');
+			throw fieldError('Content-Type', 'a batch is an application/json body');
 		}
 		let parsed: JsonValue;
 		try {
@@ -559,7 +574,7 @@ export class SandboxServer implements Sandbox {
 		}
 		if (!Array.isArray(parsed)) throw fieldError('body', 'expected a JSON array of orders');
 		if (parsed.length === 0) throw fieldError('body', 'the batch is empty');
-		if (parsed.length > MAX_BATCH_ORDERS) throw fieldError('body', `at most ${MAX_BATCH_ORDERS} orders per batch`);
+		if (parsed.length > MAX_BATCH_ORDERS) throw apiError(CODES.batchTooLarge, `at most ${MAX_BATCH_ORDERS} orders per batch`);
 		const symbols = new Set<string>();
 		for (const o of parsed) {
 			if (isObject(o) && typeof o.symbol === 'string' && o.symbol !== '') symbols.add(o.symbol);
@@ -567,7 +582,9 @@ export class SandboxServer implements Sandbox {
 		if (symbols.size > 1) throw fieldError('symbol', 'all orders of a batch must have the same symbol');
 
 		const result = parsed.map((o) => {
-			if (!isObject(o)) return { code: 1, msg: "Create order failed: Required field 'order' missing or invalid (must be a JSON object)" };
+			if (!isObject(o)) {
+				return { code: Number(CODES.invalidField.code), msg: "Create order failed: Required field 'order' missing or invalid (must be a JSON object)" };
+			}
 			try {
 				const order = this.engine.placeOrder(auth.key, o as OrderInput, 'batch');
 				return { code: 0, msg: 'success', order };
@@ -590,7 +607,7 @@ function isObject(v: JsonValue): v is { [key: string]: JsonValue } {
 function faultResponse(f: ActiveFault): Resp {
 	switch (f.kind) {
 		case 'http500':
-			return errorResp(500, '-1000', 'Internal error; unknown status');
+			return errorResp(500, CODES.unknownError.code, CODES.unknownError.msg);
 		case 'http502':
 			return {
 				status: 502,
@@ -598,9 +615,9 @@ function faultResponse(f: ActiveFault): Resp {
 				headers: { 'Content-Type': 'text/html' },
 			};
 		case 'http503':
-			return errorResp(503, '-1000', 'Service unavailable; try again later');
+			return errorResp(503, CODES.internalError.code, `${CODES.internalError.msg} (service unavailable; try again later)`);
 		case 'rateLimit':
-			return errorResp(429, '0003', 'Rate limit exceeded', { 'Retry-After': String(f.retryAfterSeconds) });
+			return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, { 'Retry-After': String(f.retryAfterSeconds) });
 		default:
 			throw new Error(`not a response fault: ${f.kind}`);
 	}

@@ -33,6 +33,17 @@ export interface SandboxOptions {
 	now?: () => number;
 	/** Extension: seed the demo history (same as `npm run sandbox -- --seed-demo`). */
 	seedDemo?: boolean;
+	/** Answer variants where the family's answers differ from the spec's samples; see SandboxBehaviour. */
+	behaviour?: SandboxBehaviour;
+}
+
+/**
+ * Answer variants. Each default follows the spec; the alternative is an answer this exchange family
+ * is documented or observed to give, so a test can prove the node reads both.
+ */
+export interface SandboxBehaviour {
+	/** Code of a signature mismatch: '0002' (default, the family's table) or '0001' (a family doc page); same message. */
+	signatureErrorCode?: '0002' | '0001';
 }
 
 export interface HistoryRecord {
@@ -170,6 +181,8 @@ export interface Sandbox {
 	setFaults(plan: FaultPlan): void;
 	clearFaults(): void;
 	setRateLimit(config: RateLimitConfig | false): void;
+	/** Change answer variants (merged into the current ones); reset() goes back to the start options. */
+	setBehaviour(behaviour: SandboxBehaviour): void;
 	/** Extension: write the demo history (funding fees, transfers, deposits, trades) relative to now(). */
 	seedDemo(): void;
 	ledger: Ledger;

@@ -44,9 +44,11 @@ describe('unknown paths and methods', () => {
 	it('404 for an unknown path, 405 for a wrong method', async () => {
 		const a = await rawRequest(sb.baseUrl, { method: 'GET', url: '/api/v1/nope' });
 		expect(a.status).toBe(404);
-		expect(a.json.code).toBe('-1003');
+		expect(a.json.code).toBe('-1020');
+		expect(a.json.msg).toMatch(/^Unsupported operation/);
 		const b = await rawRequest(sb.baseUrl, { method: 'POST', url: '/api/v1/time' });
 		expect(b.status).toBe(405);
+		expect(b.json.code).toBe('-1020');
 	});
 });
 
@@ -92,7 +94,7 @@ describe('signature (spec 5.3)', () => {
 			headers: { 'X-APIKEY': DEMO_KEYS.master.apiKey, 'Content-Type': 'application/x-www-form-urlencoded' },
 		});
 		expect(r3.status).toBe(400);
-		expect(r3.json).toEqual({ code: '-1022', msg: 'Signature for this request is not valid.' });
+		expect(r3.json).toEqual({ code: '0002', msg: 'Incorrect signature' });
 	});
 
 	it('accepts a signature over query + JSON body (batch)', async () => {
@@ -102,7 +104,7 @@ describe('signature (spec 5.3)', () => {
 		// JSON body tampered after signing
 		const req = master.build({ method: 'POST', path: '/api/v1/spot/batchOrders', json: JSON.stringify([limitOrder]) });
 		const bad = await rawRequest(sb.baseUrl, { ...req, body: req.body!.replace('0.01', '0.02') });
-		expect(bad.json.code).toBe('-1022');
+		expect(bad.json.code).toBe('0002');
 	});
 
 	it('removes the signature pair wherever it sits in the query', async () => {
@@ -123,18 +125,26 @@ describe('signature (spec 5.3)', () => {
 	it('rejects a tampered parameter', async () => {
 		const r = await master.history(historyQuery, { mangleQuery: (q) => q.replace('flowType=32', 'flowType=51') });
 		expect(r.status).toBe(400);
-		expect(r.json.code).toBe('-1022');
+		expect(r.json.code).toBe('0002');
 		const req = master.build({ method: 'POST', path: ORDER, form: limitOrder, signatureIn: 'query' });
 		const tampered = await rawRequest(sb.baseUrl, { ...req, body: req.body!.replace('price=40000', 'price=4000') });
-		expect(tampered.json.code).toBe('-1022');
+		expect(tampered.json.code).toBe('0002');
 	});
 
 	it('rejects a signature made with another secret, a malformed one, and one sent twice', async () => {
 		const other = master.withCredentials({ apiKey: DEMO_KEYS.master.apiKey, secret: DEMO_KEYS.sub.secret });
-		expect((await other.history(historyQuery)).json.code).toBe('-1022');
-		expect((await master.history(historyQuery, { mangleSignature: () => 'zz' })).json.code).toBe('-1022');
+		expect((await other.history(historyQuery)).json.code).toBe('0002');
+		expect((await master.history(historyQuery, { mangleSignature: () => 'zz' })).json.code).toBe('0002');
 		const twice = await master.history(historyQuery, { mangleQuery: (q) => `${q}&signature=00` });
 		expect(twice.json.code).toBe('0001');
+	});
+
+	it('answers a bad signature with 0001 instead of 0002 when told to (the same message text)', async () => {
+		sb.setBehaviour({ signatureErrorCode: '0001' });
+		const r = await master.history(historyQuery, { mangleSignature: () => '0'.repeat(64) });
+		expect([r.status, r.json]).toEqual([400, { code: '0001', msg: 'Incorrect signature' }]);
+		sb.reset();
+		expect((await master.history(historyQuery, { mangleSignature: () => '0'.repeat(64) })).json.code).toBe('0002');
 	});
 
 	it('requires signature and timestamp', async () => {
@@ -149,12 +159,12 @@ describe('signature (spec 5.3)', () => {
 });
 
 describe('API key (spec 5.2) and permissions (5.1)', () => {
-	it('rejects a missing or unknown X-APIKEY with -2015', async () => {
+	it('rejects a missing or unknown X-APIKEY with 0102', async () => {
 		const none = await master.history(historyQuery, { apiKey: null });
 		expect(none.status).toBe(400);
-		expect(none.json).toEqual({ code: '-2015', msg: 'Invalid API-key, IP, or permissions for action.' });
+		expect(none.json).toEqual({ code: '0102', msg: 'Invalid APIKey (X-APIKEY header missing)' });
 		const unknown = await master.history(historyQuery, { apiKey: 'who-is-this' });
-		expect(unknown.json.code).toBe('-2015');
+		expect(unknown.json).toEqual({ code: '0102', msg: 'Invalid APIKey (unknown X-APIKEY)' });
 	});
 
 	it('a read-only key reads history but cannot trade or transfer', async () => {
@@ -162,11 +172,11 @@ describe('API key (spec 5.2) and permissions (5.1)', () => {
 		expect((await ro.history(historyQuery)).status).toBe(200);
 		const o = await ro.order(limitOrder);
 		expect(o.status).toBe(400);
-		expect(o.json.code).toBe('-1002');
+		expect(o.json).toEqual({ code: '-1005', msg: "No permission (this API key lacks the 'trade' permission)" });
 		const b = await ro.batch([limitOrder]);
-		expect(b.json.code).toBe('-1002');
+		expect(b.json.code).toBe('-1005');
 		const t = await ro.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '1' });
-		expect(t.json.code).toBe('-1002');
+		expect(t.json.code).toBe('-1005');
 		expect(sb.ledger.orders).toHaveLength(0);
 		expect(sb.ledger.transfers).toHaveLength(0);
 	});
@@ -179,7 +189,7 @@ describe('timestamp rule (spec 5.4): timestamp < serverTime + 1000 && serverTime
 		expect((await at(T0 + 999)).status).toBe(200);
 		const r = await at(T0 + 1000);
 		expect(r.status).toBe(400);
-		expect(r.json).toEqual({ code: '-1021', msg: 'Timestamp for this request is outside of the recvWindow.' });
+		expect(r.json).toEqual({ code: '-1021', msg: 'Timestamp for this request is outside of the recvWindow' });
 		expect((await at(T0 + 1001)).json.code).toBe('-1021');
 	});
 
@@ -229,7 +239,7 @@ describe('ledger', () => {
 		await master.history(historyQuery);
 		expect(sb.ledger.requests.map((r) => [r.path, r.status, r.code, r.weight])).toEqual([
 			['/api/v1/time', 200, undefined, 1],
-			[HISTORY, 400, '-2015', 5],
+			[HISTORY, 400, '0102', 5],
 			[HISTORY, 200, undefined, 5],
 		]);
 		expect(sb.ledger.requests[2].apiKey).toBe(DEMO_KEYS.master.apiKey);

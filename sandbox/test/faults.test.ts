@@ -74,7 +74,7 @@ describe('fault injection', () => {
 		});
 		const a = await master.transfer(move);
 		expect(a.status).toBe(500);
-		expect(a.json).toEqual({ code: '-1000', msg: 'Internal error; unknown status' });
+		expect(a.json).toEqual({ code: '-1000', msg: 'An unknown error occurred while processing the request' });
 		const b = await master.transfer(move);
 		expect(b.status).toBe(502);
 		expect(b.headers['content-type']).toMatch(/text\/html/);
@@ -121,12 +121,12 @@ describe('fault injection', () => {
 		expect(sb.ledger.requests[0]).toMatchObject({ path: TRANSFER, status: 200, fault: 'dropAfter' });
 	});
 
-	it('dropAfter on an order: retrying with the same client order id is answered -1149, never a second fill', async () => {
+	it('dropAfter on a resting order: retrying with the same client order id is answered -1141 (Duplicate order)', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: ORDER }] });
 		const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'retry-me' };
 		await expect(master.order(order)).rejects.toThrow();
 		const retry = await master.order(order);
-		expect(retry.json.code).toBe('-1149');
+		expect(retry.json.code).toBe('-1141');
 		expect(sb.getBalance('10001', 'BTC')).toBe('11');
 		expect(sb.ledger.orders).toHaveLength(1);
 	});

@@ -33,12 +33,12 @@ describe('POST /api/v1/account/assetTransfer', () => {
 	it('moves the balance exactly and writes two flowType 51 records with one created', async () => {
 		const r = await master.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.1' });
 		expect(r.status).toBe(200);
-		expect(r.json).toEqual({ success: true, id: expect.stringMatching(/^\d{1,20}$/), timestamp: String(T0) });
+		expect(r.json).toEqual({ success: true, timestamp: T0, clientOrderId: '', orderId: expect.stringMatching(/^\d{1,20}$/) });
 		await master.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.2' });
 		expect(sb.getBalance('10001', 'USDT')).toBe('99999.7');
 		expect(sb.getBalance('10005', 'USDT')).toBe('250000.3');
 		expect(sb.ledger.transfers).toEqual([
-			{ id: r.json.id, fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.1', created: String(T0), apiKey: DEMO_KEYS.master.apiKey },
+			{ id: r.json.orderId, fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.1', created: String(T0), apiKey: DEMO_KEYS.master.apiKey },
 			expect.objectContaining({ quantity: '0.2' }),
 		]);
 
@@ -87,13 +87,13 @@ describe('POST /api/v1/account/assetTransfer', () => {
 		// rule 3: custody records need a master key
 		const c = await transfers(sub, 5);
 		expect(c.status).toBe(400);
-		expect(c.json).toEqual({ code: '-1002', msg: 'not authorized (custody records need a master-account API key)' });
+		expect(c.json).toEqual({ code: '-1005', msg: 'No permission (custody records need a master-account API key)' });
 	});
 
 	it('a sub key cannot transfer', async () => {
 		const r = await sub.transfer({ fromAccountId: '20001', toAccountId: '10001', coin: 'USDT', quantity: '1' });
 		expect(r.status).toBe(400);
-		expect(r.json.code).toBe('-1002');
+		expect(r.json.code).toBe('-1005');
 		expect(sb.getBalance('20001', 'USDT')).toBe('10000');
 	});
 
@@ -111,8 +111,6 @@ describe('POST /api/v1/account/assetTransfer', () => {
 
 	it.each([
 		[{ toAccountId: '10005', coin: 'USDT', quantity: '1' }, 'fromAccountId'],
-		[{ fromAccountId: '10001', toAccountId: '10001', coin: 'USDT', quantity: '1' }, 'toAccountId'],
-		[{ fromAccountId: '10001', toAccountId: '99999', coin: 'USDT', quantity: '1' }, 'toAccountId'],
 		[{ fromAccountId: 'abc', toAccountId: '10005', coin: 'USDT', quantity: '1' }, 'fromAccountId'],
 		[{ fromAccountId: '10001', toAccountId: '10005', quantity: '1' }, 'coin'],
 		[{ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT' }, 'quantity'],
@@ -125,6 +123,17 @@ describe('POST /api/v1/account/assetTransfer', () => {
 		expect(r.json.code).toBe('0001');
 		expect(r.json.msg).toContain(`'${field}'`);
 		expect(sb.ledger.transfers).toHaveLength(0);
+	});
+
+	it.each([
+		[{ fromAccountId: '99999', toAccountId: '10005' }, { code: '-1172', msg: "Invalid from account id ('99999' is not one of your accounts)" }],
+		[{ fromAccountId: '10001', toAccountId: '99999' }, { code: '-1173', msg: "Invalid to account id ('99999' is not one of your accounts)" }],
+		[{ fromAccountId: '10001', toAccountId: '10001' }, { code: '-1174', msg: 'Transfer not allowed between the same account' }],
+	])('rejects accounts %j with the family code %j', async (accounts, answer) => {
+		const r = await master.transfer({ ...accounts, coin: 'USDT', quantity: '1' });
+		expect([r.status, r.json]).toEqual([400, answer]);
+		expect(sb.ledger.transfers).toHaveLength(0);
+		expect(sb.getBalance('10001', 'USDT')).toBe('100000');
 	});
 
 	it('reads its parameters from the query string only', async () => {

@@ -96,11 +96,11 @@ describe('POST /api/v1/spot/new/order', () => {
 		expect((await master.order({ ...limitBuy, stpMode: 'EXPIRE_TAKER' })).status).toBe(200);
 	});
 
-	it('rejects an unknown symbol with -1121', async () => {
+	it('rejects an unknown symbol with 0201 (Instrument not found)', async () => {
 		const r = await master.order({ ...limitBuy, symbol: 'DOGEUSDT' });
 		expect(r.status).toBe(400);
-		expect(r.json.code).toBe('-1121');
-		expect((await master.order({ ...limitBuy, symbol: 'btcusdt' })).json.code).toBe('-1121');
+		expect(r.json).toEqual({ code: '0201', msg: "Instrument not found: 'DOGEUSDT'" });
+		expect((await master.order({ ...limitBuy, symbol: 'btcusdt' })).json.code).toBe('0201');
 	});
 
 	it('rejects insufficient balance with 0401 (BUY checks quote, SELL checks base)', async () => {
@@ -167,7 +167,7 @@ describe('duplicate client order id (unique per account, across both endpoints)'
 		expect((await master.order({ ...limitBuy, newClientOrderId: 'dup' })).status).toBe(200);
 		const again = await master.order({ ...limitBuy, newClientOrderId: 'dup' });
 		expect(again.status).toBe(400);
-		expect(again.json).toEqual({ code: '-1149', msg: 'Duplicate client order id' });
+		expect(again.json).toEqual({ code: '-1141', msg: "Duplicate order: clientOrderId 'dup' is already in use" });
 		expect(sb.ledger.orders).toHaveLength(1);
 	});
 
@@ -178,10 +178,10 @@ describe('duplicate client order id (unique per account, across both endpoints)'
 			{ ...limitBuy, newClientOrderId: 'b' },
 			{ ...limitBuy, newClientOrderId: 'b' },
 		]);
-		expect(b.json.result.map((x: { code: number }) => x.code)).toEqual([-1149, 0, -1149]);
-		expect(b.json.result[0].msg).toMatch(/^Create order failed: Duplicate client order id/);
+		expect(b.json.result.map((x: { code: number }) => x.code)).toEqual([-1141, 0, -1141]);
+		expect(b.json.result[0].msg).toMatch(/^Create order failed: Duplicate order/);
 		expect(b.json.result[0].msg).toContain('newClientOrderId');
-		expect((await master.order({ ...limitBuy, newClientOrderId: 'b' })).json.code).toBe('-1149');
+		expect((await master.order({ ...limitBuy, newClientOrderId: 'b' })).json.code).toBe('-1141');
 		// a market order retried with the same id is not filled twice
 		await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'm' });
 		await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'm' });
@@ -236,10 +236,10 @@ describe('POST /api/v1/spot/batchOrders', () => {
 		for (const x of res.slice(2)) expect(x.msg).toContain("'quantity'");
 	});
 
-	it('reports an unknown symbol per order with -1121', async () => {
+	it('reports an unknown symbol per order with 201 (the integer form of 0201)', async () => {
 		const r = await master.batch([{ ...limitBuy, symbol: 'XYZUSDT' }, { ...limitBuy, symbol: 'XYZUSDT' }]);
 		expect(r.status).toBe(200);
-		expect(r.json.result.map((x: { code: number }) => x.code)).toEqual([-1121, -1121]);
+		expect(r.json.result.map((x: { code: number }) => x.code)).toEqual([201, 201]);
 		expect(r.json.result[0].msg).toContain('symbol');
 	});
 
@@ -249,7 +249,6 @@ describe('POST /api/v1/spot/batchOrders', () => {
 	});
 
 	it.each([
-		['more than 20 orders', JSON.stringify(Array.from({ length: 21 }, () => limitBuy))],
 		['mixed symbols', JSON.stringify([limitBuy, { ...limitBuy, symbol: 'ETHUSDT', price: '3000' }])],
 		['an empty array', '[]'],
 		['an object', JSON.stringify(limitBuy)],
@@ -258,6 +257,12 @@ describe('POST /api/v1/spot/batchOrders', () => {
 		const r = await master.batch(body);
 		expect(r.status).toBe(400);
 		expect(r.json.code).toBe('0001');
+		expect(sb.ledger.orders).toHaveLength(0);
+	});
+
+	it('rejects more than 20 orders with -2022 (Order batch size exceeds the limit)', async () => {
+		const r = await master.batch(Array.from({ length: 21 }, () => limitBuy));
+		expect([r.status, r.json]).toEqual([400, { code: '-2022', msg: 'Order batch size exceeds the limit (at most 20 orders per batch)' }]);
 		expect(sb.ledger.orders).toHaveLength(0);
 	});
 
