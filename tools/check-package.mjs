@@ -118,7 +118,7 @@ const linkProblems = [];
 for (const file of linkSources) {
 	const text = readFileSync(path.join(root, file), 'utf8');
 	for (const url of text.match(ownRepoUrl) ?? []) {
-		if (repoBase && url !== repoBase && !url.startsWith(`${repoBase}/`) && !url.startsWith(`${repoBase}#`)) {
+		if (repoBase && ![repoBase, `${repoBase}.git`].includes(url) && !url.startsWith(`${repoBase}/`) && !url.startsWith(`${repoBase}#`)) {
 			linkProblems.push(`${file}: ${url} is not under ${repoBase}`);
 		}
 	}
