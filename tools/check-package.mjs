@@ -36,16 +36,21 @@ if (process.argv.includes('--before-publish')) {
 }
 
 const failures = [];
-// TEMPORARY while the README rewrite and the typecheck script land: reported, not failed.
-const PENDING = [/^README\.md/, /^links to this repository/, /^workflows:/];
-function check(name, problems) {
-	if (problems.length === 0) {
-		console.log(`ok    ${name}`);
-	} else if (PENDING.some((pattern) => pattern.test(name))) {
-		console.error(`WARN  ${name}\n      ${problems.join('\n      ')}`);
-	} else {
+// TEMPORARY, while files and scripts that other work adds this session land (docs/safety.md,
+// docs/queue-mode.md, an example, `npm run typecheck`): a link to a missing file or a missing script
+// is reported, not failed. Remove once they exist.
+const PENDING = /(which does not exist|which package\.json does not define)$/;
+function check(name, allProblems) {
+	const problems = [...new Set(allProblems)];
+	const pending = problems.filter((problem) => PENDING.test(problem));
+	const failing = problems.filter((problem) => !PENDING.test(problem));
+	if (failing.length > 0) {
 		failures.push(name);
-		console.error(`FAIL  ${name}\n      ${problems.join('\n      ')}`);
+		console.error(`FAIL  ${name}\n      ${failing.join('\n      ')}`);
+	} else if (pending.length > 0) {
+		console.error(`WARN  ${name}\n      ${pending.join('\n      ')}`);
+	} else {
+		console.log(`ok    ${name}`);
 	}
 }
 
