@@ -117,6 +117,11 @@ function filesUnder(dir, pattern) {
 		.filter((entry) => entry.isFile() && pattern.test(entry.name))
 		.map((entry) => path.relative(root, path.join(entry.parentPath ?? entry.path, entry.name)));
 }
+// GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens.
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const readmeAnchors = [...readme.matchAll(/^#{1,6}\s+(.+)$/gm)].map(([, heading]) =>
+	heading.trim().toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s/g, '-'),
+);
 const linkSources = ['README.md', ...filesUnder('docs', /\.md$/), ...filesUnder('nodes', /\.(ts|json)$/), ...filesUnder('credentials', /\.ts$/)];
 const ownRepoUrl = new RegExp(`https://github\\.com/[\\w.-]+/${pkg.name.replace(/[.-]/g, '\\$&')}\\b[^\\s)'"\`>]*`, 'g');
 const linkProblems = [];
@@ -126,6 +131,10 @@ for (const file of linkSources) {
 		if (repoBase && ![repoBase, `${repoBase}.git`].includes(url) && !url.startsWith(`${repoBase}/`) && !url.startsWith(`${repoBase}#`)) {
 			linkProblems.push(`${file}: ${url} is not under ${repoBase}`);
 		}
+		const anchor = repoBase && url.startsWith(`${repoBase}#`) ? url.slice(repoBase.length + 1) : undefined;
+		if (anchor !== undefined && anchor !== 'readme' && !readmeAnchors.includes(anchor)) {
+			linkProblems.push(`${file}: ${url} names #${anchor}, which is no heading of README.md`);
+		}
 	}
 	if (/(^|[^\w])\.\.\/shared\/|(^|[\s(`'"])shared\/(spec|notes)\//.test(text)) {
 		linkProblems.push(`${file} refers to shared/, which is outside the repository`);
@@ -133,7 +142,6 @@ for (const file of linkSources) {
 }
 check('links to this repository use repository.url; nothing refers to files outside it', linkProblems);
 
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const readmeLines = readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0);
 const readmeProblems = [];
 if (readmeLines > 250) readmeProblems.push(`README.md has ${readmeLines} lines; the user README keeps to 250 (the rest belongs in docs/)`);
@@ -143,10 +151,7 @@ for (const [, target] of readme.matchAll(/\]\(\s*<?([^)\s>]+)/g)) {
 	}
 }
 for (const [, anchor] of readme.matchAll(/\]\(#([^)]+)\)/g)) {
-	const headings = [...readme.matchAll(/^#{1,6}\s+(.+)$/gm)].map(([, heading]) =>
-		heading.trim().toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s/g, '-'),
-	);
-	if (!headings.includes(anchor)) readmeProblems.push(`README.md links to #${anchor}, which is no heading`);
+	if (!readmeAnchors.includes(anchor)) readmeProblems.push(`README.md links to #${anchor}, which is no heading`);
 }
 for (const [, relative] of readme.matchAll(new RegExp(`${repoBase.replace(/[.]/g, '\\.')}/(?:blob|tree|raw)/main/([^)\\s#]+)`, 'g'))) {
 	if (!existsSync(path.join(root, relative))) readmeProblems.push(`README.md links to ${relative}, which does not exist`);
