@@ -47,7 +47,7 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-trading-service';
 /** Where `install.sh` puts the runtime unless N8N_RUNTIME_DIR says otherwise. */
 export const DEFAULT_RUNTIME_DIR = path.join(REPO_ROOT, '.n8n-runtime');
-export const INSTALL_SCRIPT = path.join(REPO_ROOT, 'scripts', 'n8n-runtime', 'install.sh');
+export const INSTALL_SCRIPT = path.join(REPO_ROOT, 'tools', 'n8n-runtime', 'install.sh');
 
 export interface N8nRuntime {
 	/** The install directory (`.n8n-runtime/`). */
@@ -1082,6 +1082,73 @@ export function parseFlatted(text: string): unknown {
 		return out;
 	};
 	return resolve(0);
+}
+
+/** A long-running n8n command other than `start` (e.g. `worker`), see spawnN8n. */
+export interface N8nProcess {
+	/** Pid of the process-group leader (the watchdog). */
+	readonly pid: number;
+	/** The env it was started with (N8N_E2E_* removed), broker port included. */
+	readonly env: N8nEnv;
+	/** True once it has exited. */
+	readonly exited: boolean;
+	/** Everything it printed so far. */
+	logs(): string;
+	/** SIGTERM to its process group, SIGKILL after `graceMs` (default 10 s); resolves once it exited. Idempotent. */
+	stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * `n8n <args>` (e.g. `['worker', '--concurrency=1']`) as a long-running process, with the same
+ * watchdog, process group and exit hooks as startN8n. Readiness is the caller's (a worker answers
+ * on its QUEUE_HEALTH_CHECK_PORT). Keeps the env's N8N_RUNNERS_BROKER_PORT when `keepBrokerPort`
+ * (the caller chose one), else gives it a fresh one.
+ */
+export async function spawnN8n(
+	env: N8nEnv,
+	args: string[],
+	options: { runtime?: N8nRuntime; onOutput?: (chunk: string) => void; keepBrokerPort?: boolean } = {},
+): Promise<N8nProcess> {
+	installExitHook();
+	const runtime = options.runtime ?? getRuntime();
+	if (!fs.existsSync(runtime.n8nBin)) {
+		throw new Error(`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`);
+	}
+	const spawnEnv = await childEnv(env, options.keepBrokerPort === true);
+	const child = spawnWatched(runtime, [runtime.n8nBin, ...args], spawnEnv, env.N8N_USER_FOLDER);
+	liveChildren.add(child);
+	let output = '';
+	const onData = (c: string) => {
+		output += c;
+		options.onOutput?.(c);
+	};
+	child.stdout!.setEncoding('utf8').on('data', onData);
+	child.stderr!.setEncoding('utf8').on('data', onData);
+	let exited = false;
+	child.once('exit', () => {
+		exited = true;
+		liveChildren.delete(child);
+	});
+	child.once('error', (err) => {
+		output += `\n[spawn error] ${err.message}\n`;
+	});
+	let stopping: Promise<void> | undefined;
+	return {
+		get pid() {
+			return child.pid ?? -1;
+		},
+		env: spawnEnv,
+		get exited() {
+			return exited;
+		},
+		logs: () => output,
+		stop(graceMs = 10_000) {
+			stopping ??= terminate(child, graceMs).then(() => {
+				liveChildren.delete(child);
+			});
+			return stopping;
+		},
+	};
 }
 
 /** Synchronously kill every n8n process this module started (for emergency cleanup hooks). */
