@@ -56,6 +56,11 @@ export const CODES = {
 
 export type CodeName = keyof typeof CODES;
 
+/** The family's message for a code of the table, if the sandbox knows it. */
+export function msgOf(code: string): string | undefined {
+	return Object.values(CODES).find((x) => x.code === code)?.msg;
+}
+
 /** The codes that mean "the request may have been executed; the outcome is unknown". */
 export const UNKNOWN_OUTCOME_CODES: readonly string[] = [
 	CODES.unknownError.code,

@@ -1,137 +1,58 @@
 /**
- * Sandbox state: balances, history records, orders, transfers. No HTTP here.
+ * Sandbox state: balances (total and locked), history records, transfers, and the order book.
+ * No HTTP here.
  */
 import {
 	ACCOUNT_TYPES,
-	BASE_QTY_SCALE,
 	DEFAULT_FUNDING_SYMBOLS,
-	FEE_RATE,
 	FLOW_TYPES,
 	INITIAL_BALANCES,
-	MAX_CLIENT_ORDER_ID_LENGTH,
-	ORDER_ID_BASE,
 	RECORD_ID_BASE,
-	SYMBOLS,
 	TRANSFER_ID_BASE,
 	accountsOf,
 	tradingAccountOf,
 } from './constants';
-import { CODES, intCode, type CodeInfo } from './codes';
+import { CODES } from './codes';
 import * as D from './decimal';
-import { JsonNumber, type JsonValue } from './json';
+import { apiError, fieldError, positiveDecimal } from './errors';
+import { OrderBook, type OrderInput, type Wallet } from './orders';
 import { mulberry32 } from './prng';
 import { RecordStore } from './store';
-import type {
-	AddRecordInput,
-	DemoKey,
-	HistoryRecord,
-	Ledger,
-	OrderData,
-	OrderSide,
-	OrderType,
-	SeedRecordsOptions,
-	TimeInForce,
-} from './types';
+import type { AddRecordInput, BalanceLine, DemoKey, HistoryRecord, Ledger, OrderData, SeedRecordsOptions } from './types';
 
-/** An API error: HTTP status and top-level string code. */
-export class ApiError extends Error {
-	constructor(
-		public readonly status: number,
-		public readonly code: string,
-		msg: string,
-	) {
-		super(msg);
-	}
-}
-
-/** An error answer with a code of the family's table; `detail` is appended to its message. */
-export function apiError(info: CodeInfo, detail?: string): ApiError {
-	return new ApiError(info.status, info.code, detail ? `${info.msg} (${detail})` : info.msg);
-}
-
-export function fieldError(name: string, detail?: string): ApiError {
-	return new ApiError(400, CODES.invalidField.code, `Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`);
-}
-
-export type OrderFailKind = 'field' | 'symbol' | 'duplicate' | 'insufficient';
-
-/** Per-order failure; mapped to a string code (single endpoint) or an integer code (batch). */
-export class OrderFail extends Error {
-	constructor(
-		public readonly kind: OrderFailKind,
-		msg: string,
-		/** The field at fault (named in the batch message). */
-		public readonly field: string,
-	) {
-		super(msg);
-	}
-	/** Message of a batch result entry: "Create order failed: <reason naming the field>". */
-	get batchMessage(): string {
-		return `Create order failed: ${this.message}${this.message.includes(`'${this.field}'`) ? '' : ` (field '${this.field}')`}`;
-	}
-	get stringCode(): string {
-		return {
-			field: CODES.invalidField.code,
-			symbol: CODES.instrumentNotFound.code,
-			duplicate: CODES.duplicateOrder.code,
-			insufficient: CODES.insufficientAsset.code,
-		}[this.kind];
-	}
-	get intCode(): number {
-		return intCode(this.stringCode);
-	}
-}
-
-function orderFieldFail(name: string, detail?: string): OrderFail {
-	return new OrderFail('field', `Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`, name);
-}
-
-/** Order parameters: strings (query/form) or JSON values (batch). */
-export type OrderInput = Record<string, JsonValue | undefined>;
-
-/** Validate a positive plain decimal (string or JSON number literal) and return it canonical; null when absent. */
-export function positiveDecimal(v: JsonValue | undefined, name: string, fail: (n: string, d?: string) => Error): string | null {
-	if (v === undefined || v === null) return null;
-	let s: string;
-	if (typeof v === 'string') s = v;
-	else if (v instanceof JsonNumber) s = v.raw;
-	else throw fail(name, 'must be a decimal number or string');
-	if (!D.PLAIN_DECIMAL_RE.test(s)) throw fail(name, 'must be a positive plain decimal, no sign or exponent');
-	const frac = s.split('.')[1];
-	if (frac && frac.length > D.MAX_SCALE) throw fail(name, `at most ${D.MAX_SCALE} decimal places`);
-	const d = D.parseDec(s)!;
-	if (!D.isPositive(d)) throw fail(name, 'must be greater than zero');
-	return D.fmt(d);
-}
-
-function optString(input: OrderInput, name: string): string | null {
-	const v = input[name];
-	if (v === undefined || v === null) return null;
-	if (typeof v === 'string') return v;
-	throw orderFieldFail(name, 'must be a string');
-}
+export { ApiError, OrderFail, apiError, fieldError, positiveDecimal } from './errors';
+export type { OrderInput } from './orders';
 
 export class Engine {
 	readonly store = new RecordStore();
+	readonly orders: OrderBook;
+	/** Total balance per account and coin (free + locked). */
 	private balances = new Map<string, Map<string, D.Dec>>();
-	private clientOrderIds = new Map<string, Set<string>>();
+	/** Amount locked by resting orders, per account and coin. */
+	private locks = new Map<string, Map<string, D.Dec>>();
 	private recordSeq = RECORD_ID_BASE;
-	private orderSeq = ORDER_ID_BASE;
 	private transferSeq = TRANSFER_ID_BASE;
 
 	constructor(
 		private readonly clock: () => number,
 		private readonly ledger: Ledger,
 	) {
+		const wallet: Wallet = {
+			free: (a, c) => this.free(a, c),
+			lock: (a, c, d) => this.putIn(this.locks, a, c, D.add(this.lockedOf(a, c), d)),
+			unlock: (a, c, d) => this.putIn(this.locks, a, c, D.sub(this.lockedOf(a, c), d)),
+			move: (a, c, f, d, created, symbol) => this.writeMove(a, c, f, d, created, symbol),
+		};
+		this.orders = new OrderBook(clock, wallet, ledger);
 		this.resetState();
 	}
 
 	resetState(): void {
 		this.store.clear();
 		this.balances.clear();
-		this.clientOrderIds.clear();
+		this.locks.clear();
+		this.orders.clear();
 		this.recordSeq = RECORD_ID_BASE;
-		this.orderSeq = ORDER_ID_BASE;
 		this.transferSeq = TRANSFER_ID_BASE;
 		for (const [acc, coins] of Object.entries(INITIAL_BALANCES)) {
 			for (const [coin, amount] of Object.entries(coins)) this.setBalance(acc, coin, amount);
@@ -148,24 +69,54 @@ export class Engine {
 		return this.balances.get(accountId)?.get(coin) ?? D.ZERO;
 	}
 
-	private putBal(accountId: string, coin: string, d: D.Dec): void {
-		let m = this.balances.get(accountId);
+	private lockedOf(accountId: string, coin: string): D.Dec {
+		return this.locks.get(accountId)?.get(coin) ?? D.ZERO;
+	}
+
+	private free(accountId: string, coin: string): D.Dec {
+		return D.sub(this.bal(accountId, coin), this.lockedOf(accountId, coin));
+	}
+
+	private putIn(map: Map<string, Map<string, D.Dec>>, accountId: string, coin: string, d: D.Dec): void {
+		let m = map.get(accountId);
 		if (!m) {
 			m = new Map();
-			this.balances.set(accountId, m);
+			map.set(accountId, m);
 		}
 		m.set(coin, d);
 	}
 
+	private putBal(accountId: string, coin: string, d: D.Dec): void {
+		this.putIn(this.balances, accountId, coin, d);
+	}
+
+	/** Set the total balance of a coin; it may not go below what resting orders lock. */
 	setBalance(accountId: string, coin: string, amount: string): void {
 		this.checkAccount(accountId);
 		const d = D.parseDec(amount);
 		if (!d || d.v < 0n) throw new Error(`balance must be a non-negative decimal string: ${amount}`);
+		if (D.cmp(d, this.lockedOf(accountId, coin)) < 0) {
+			throw new Error(`balance ${amount} is below the ${D.fmt(this.lockedOf(accountId, coin))} ${coin} locked by resting orders`);
+		}
 		this.putBal(accountId, coin, d);
 	}
 
+	/** Total balance (free + locked). */
 	getBalance(accountId: string, coin: string): string {
 		return D.fmt(this.bal(accountId, coin));
+	}
+
+	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string } {
+		return { free: D.fmt(this.free(accountId, coin)), locked: D.fmt(this.lockedOf(accountId, coin)), total: D.fmt(this.bal(accountId, coin)) };
+	}
+
+	/** Every coin the account has held, sorted by name, zero balances included. */
+	balanceLines(accountId: string): BalanceLine[] {
+		const coins = new Set([...(this.balances.get(accountId)?.keys() ?? []), ...(this.locks.get(accountId)?.keys() ?? [])]);
+		return [...coins].sort().map((coin) => {
+			const b = this.getBalanceDetail(accountId, coin);
+			return { asset: coin, assetId: coin, assetName: coin, total: b.total, free: b.free, locked: b.locked };
+		});
 	}
 
 	// ---- records ----
@@ -317,7 +268,7 @@ export class Engine {
 		const qtyStr = positiveDecimal(p.quantity, 'quantity', fieldError);
 		if (qtyStr === null) throw fieldError('quantity');
 		const qty = D.parseDec(qtyStr)!;
-		if (D.cmp(this.bal(from, coin), qty) < 0) throw apiError(CODES.insufficientAsset);
+		if (D.cmp(this.free(from, coin), qty) < 0) throw apiError(CODES.insufficientAsset);
 		const created = String(this.clock());
 		this.writeMove(from, coin, 51, D.neg(qty), created);
 		this.writeMove(to, coin, 51, qty, created);
@@ -328,116 +279,9 @@ export class Engine {
 
 	// ---- orders ----
 
-	/** Validate and place one order; throws OrderFail. */
-	placeOrder(key: DemoKey, input: OrderInput, via: 'single' | 'batch'): OrderData {
-		const symbolV = input.symbol;
-		if (typeof symbolV !== 'string' || symbolV === '') throw orderFieldFail('symbol');
-		const info = SYMBOLS[symbolV];
-		if (!info) throw new OrderFail('symbol', `${CODES.instrumentNotFound.msg}: '${symbolV}'`, 'symbol');
-
-		const side = optString(input, 'side');
-		if (side !== 'BUY' && side !== 'SELL') throw orderFieldFail('side', 'BUY or SELL');
-		const type = optString(input, 'type');
-		if (type !== 'LIMIT' && type !== 'MARKET' && type !== 'LIMIT_MAKER') throw orderFieldFail('type', 'LIMIT, MARKET or LIMIT_MAKER');
-
-		const tifIn = optString(input, 'timeInForce');
-		const tif: TimeInForce = type === 'MARKET' ? 'IOC' : 'GTC';
-		if (tifIn !== null && tifIn !== tif) throw orderFieldFail('timeInForce', `${type} orders take ${tif}`);
-
-		const price = positiveDecimal(input.price, 'price', orderFieldFail);
-		const quantity = positiveDecimal(input.quantity, 'quantity', orderFieldFail);
-		const amount = positiveDecimal(input.amount, 'amount', orderFieldFail);
-		if (type === 'MARKET') {
-			if (price !== null) throw orderFieldFail('price', 'MARKET orders take no price');
-			if (quantity !== null && amount !== null) throw orderFieldFail('amount', 'MARKET orders take exactly one of quantity or amount');
-			if (quantity === null && amount === null) throw orderFieldFail('quantity', 'MARKET orders need quantity or amount');
-			if (amount !== null && side !== 'BUY') throw orderFieldFail('amount', 'amount (quote cash) is for MARKET BUY orders only');
-		} else {
-			if (price === null) throw orderFieldFail('price', `${type} orders need price`);
-			if (quantity === null) throw orderFieldFail('quantity', `${type} orders need quantity`);
-			if (amount !== null) throw orderFieldFail('amount', 'amount is for MARKET orders only');
-		}
-
-		const stp = optString(input, 'stpMode');
-		if (stp !== null && stp !== 'EXPIRE_TAKER' && stp !== 'EXPIRE_MAKER') throw orderFieldFail('stpMode', 'EXPIRE_TAKER or EXPIRE_MAKER');
-
-		let clientOrderId = optString(input, 'newClientOrderId');
-		if (clientOrderId !== null && (clientOrderId.length === 0 || clientOrderId.length > MAX_CLIENT_ORDER_ID_LENGTH)) {
-			throw orderFieldFail('newClientOrderId', `1 to ${MAX_CLIENT_ORDER_ID_LENGTH} characters`);
-		}
-		const accountId = tradingAccountOf(key);
-		let used = this.clientOrderIds.get(accountId);
-		if (!used) {
-			used = new Set();
-			this.clientOrderIds.set(accountId, used);
-		}
-		if (clientOrderId !== null && used.has(clientOrderId)) {
-			throw new OrderFail('duplicate', `${CODES.duplicateOrder.msg}: clientOrderId '${clientOrderId}' is already in use`, 'newClientOrderId');
-		}
-
-		// balances
-		const base = info.base;
-		const quote = info.quote;
-		const last = D.parseDec(info.last)!;
-		const feeRate = D.parseDec(FEE_RATE)!;
-		let execQty = D.ZERO;
-		let cost = D.ZERO;
-		let fee = D.ZERO;
-		if (type === 'MARKET') {
-			execQty = quantity !== null ? D.parseDec(quantity)! : D.divTrunc(D.parseDec(amount!)!, last, BASE_QTY_SCALE);
-			if (!D.isPositive(execQty)) throw orderFieldFail('amount', 'too small for one unit step of the base coin');
-			cost = D.mul(execQty, last);
-			fee = D.mul(cost, feeRate);
-			if (side === 'BUY') {
-				if (D.cmp(this.bal(accountId, quote), D.add(cost, fee)) < 0) throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
-			} else if (D.cmp(this.bal(accountId, base), execQty) < 0) {
-				throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
-			}
-		} else {
-			const q = D.parseDec(quantity!)!;
-			if (side === 'BUY') {
-				if (D.cmp(this.bal(accountId, quote), D.mul(q, D.parseDec(price!)!)) < 0) throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
-			} else if (D.cmp(this.bal(accountId, base), q) < 0) {
-				throw new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
-			}
-		}
-
-		// place
-		const orderId = (this.orderSeq++).toString();
-		if (clientOrderId === null) {
-			clientOrderId = orderId;
-			while (used.has(clientOrderId)) clientOrderId = `${clientOrderId}x`;
-		}
-		used.add(clientOrderId);
-		const transactTime = String(this.clock());
-		if (type === 'MARKET') {
-			if (side === 'BUY') {
-				this.writeMove(accountId, base, 1, execQty, transactTime, symbolV);
-				this.writeMove(accountId, quote, 1, D.neg(cost), transactTime, symbolV);
-			} else {
-				this.writeMove(accountId, base, 1, D.neg(execQty), transactTime, symbolV);
-				this.writeMove(accountId, quote, 1, cost, transactTime, symbolV);
-			}
-			this.writeMove(accountId, quote, 2, D.neg(fee), transactTime, symbolV);
-		}
-		const order: OrderData = {
-			accountId,
-			symbol: symbolV,
-			symbolName: symbolV,
-			clientOrderId,
-			orderId,
-			transactTime,
-			price: type === 'MARKET' ? '0' : price!,
-			origQty: quantity ?? '0',
-			executedQty: D.fmt(execQty),
-			status: type === 'MARKET' ? 'FILLED' : 'NEW',
-			timeInForce: tif,
-			type: type as OrderType,
-			side: side as OrderSide,
-			reqAmount: amount ?? '0',
-		};
-		this.ledger.orders.push({ ...order, via, apiKey: key.apiKey });
-		return order;
+	/** Place (or with `test`, only validate) one order on the key's trading account; throws OrderFail. */
+	placeOrder(key: DemoKey, input: OrderInput, via: 'single' | 'batch', test = false): OrderData | null {
+		return this.orders.place({ accountId: tradingAccountOf(key), apiKey: key.apiKey }, input, via, test);
 	}
 }
 

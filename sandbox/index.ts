@@ -10,21 +10,29 @@ import { SandboxServer } from './server';
 import type { Sandbox, SandboxOptions } from './types';
 
 export { DEMO_ACCOUNTS, DEMO_KEYS, SYMBOLS, INITIAL_BALANCES } from './constants';
+export { CODES, UNKNOWN_OUTCOME_CODES } from './codes';
+export { FAULT_KINDS } from './faults';
 export type {
 	AddRecordInput,
+	BalanceLine,
+	CancelAnswer,
 	DemoKey,
 	FaultKind,
 	FaultPlan,
 	FaultRule,
 	HistoryRecord,
 	Ledger,
+	LedgerCancel,
 	LedgerOrder,
 	LedgerRequest,
 	LedgerTransfer,
 	OrderData,
+	OrderStatus,
+	OrderView,
 	Permission,
 	RateLimitConfig,
 	Sandbox,
+	SandboxBehaviour,
 	SandboxOptions,
 	SeedRecordsOptions,
 } from './types';

@@ -6,6 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import { CODES, intCode } from './codes';
 import {
 	ACCOUNT_TYPES,
 	ACCOUNT_TYPE_VALUES,
@@ -18,11 +19,15 @@ import {
 	MAX_HISTORY_LIMIT,
 	MAX_RECV_WINDOW,
 	accountsOf,
+	tradingAccountOf,
 } from './constants';
-import { CODES } from './codes';
 import { seedDemoHistory } from './demo';
-import { ApiError, Engine, OrderFail, apiError, fieldError, type OrderInput } from './engine';
+import { Engine } from './engine';
+import { ApiError, OrderFail, apiError, fieldError } from './errors';
+import { FAULT_KINDS, faultAnswer, phaseOf, type ActiveFault } from './faults';
+import { RateLimiter, decodeComponent, mediaType, splitPairs, toParamMap } from './http';
 import { JsonNumber, parseJson, type JsonValue } from './json';
+import type { OrderInput } from './orders';
 import { mulberry32 } from './prng';
 import type {
 	AddRecordInput,
@@ -33,6 +38,7 @@ import type {
 	HistoryRecord,
 	Ledger,
 	LedgerRequest,
+	OrderView,
 	Permission,
 	RateLimitConfig,
 	Sandbox,
@@ -43,64 +49,24 @@ import type {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+type Method = 'GET' | 'POST' | 'DELETE';
+
 interface Resp {
 	status: number;
-	body: string;
 	headers: Record<string, string>;
+	/** A JSON value, serialized when sent. */
+	value?: unknown;
+	/** A raw body (when `value` is absent). */
+	raw?: string | Buffer;
 	code?: string;
 }
 
 function json(status: number, value: unknown, headers: Record<string, string> = {}): Resp {
-	return { status, body: JSON.stringify(value), headers: { 'Content-Type': 'application/json', ...headers } };
+	return { status, value, headers: { 'Content-Type': 'application/json', ...headers } };
 }
 
 function errorResp(status: number, code: string, msg: string, headers: Record<string, string> = {}): Resp {
 	return { ...json(status, { code, msg }, headers), code };
-}
-
-interface Pair {
-	name: string;
-	value: string;
-	raw: string;
-}
-
-function decodeComponent(s: string, name: string): string {
-	try {
-		return decodeURIComponent(s.replace(/\+/g, ' '));
-	} catch {
-		throw fieldError(name, 'bad percent-encoding');
-	}
-}
-
-/** Split a raw x-www-form-urlencoded string into pairs, keeping each raw segment (empty segments too). */
-function splitPairs(raw: string): Pair[] {
-	if (raw === '') return [];
-	return raw.split('&').map((seg) => {
-		const eq = seg.indexOf('=');
-		const rawName = eq < 0 ? seg : seg.slice(0, eq);
-		const rawValue = eq < 0 ? '' : seg.slice(eq + 1);
-		let name: string;
-		try {
-			name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-		} catch {
-			name = rawName;
-		}
-		return { name, value: rawValue, raw: seg };
-	});
-}
-
-function toParamMap(pairs: Pair[], into: Map<string, string> = new Map()): Map<string, string> {
-	for (const p of pairs) {
-		if (p.raw === '') continue;
-		if (into.has(p.name)) throw fieldError(p.name, 'sent more than once');
-		into.set(p.name, decodeComponent(p.value, p.name));
-	}
-	return into;
-}
-
-function mediaType(req: http.IncomingMessage): string {
-	const ct = req.headers['content-type'];
-	return (ct ?? '').split(';')[0].trim().toLowerCase();
 }
 
 interface Ctx {
@@ -110,6 +76,7 @@ interface Ctx {
 	query: string;
 	body: string;
 	serverTime: number;
+	fault: ActiveFault | null;
 }
 
 interface Authed {
@@ -121,66 +88,28 @@ interface Authed {
 }
 
 interface Route {
-	method: 'GET' | 'POST';
 	weight: number;
 	signed: boolean;
 	permission?: Permission;
 	handler: (ctx: Ctx, auth: Authed | null) => Resp;
 }
 
-interface ActiveFault {
-	kind: FaultKind;
-	retryAfterSeconds: number;
-}
-
-class RateLimiter {
-	private state = new Map<string, { events: Array<{ at: number; w: number }>; head: number; sum: number }>();
-
-	constructor(public config: RateLimitConfig | false) {}
-
-	clear(): void {
-		this.state.clear();
-	}
-
-	/** Charge `weight` to `apiKey`; returns null when allowed, else seconds until enough weight frees up. */
-	charge(apiKey: string, weight: number, now: number): number | null {
-		const cfg = this.config;
-		if (!cfg) return null;
-		let st = this.state.get(apiKey);
-		if (!st) {
-			st = { events: [], head: 0, sum: 0 };
-			this.state.set(apiKey, st);
-		}
-		while (st.head < st.events.length && st.events[st.head].at <= now - cfg.windowMs) {
-			st.sum -= st.events[st.head].w;
-			st.head++;
-		}
-		if (st.head > 1024 && st.head * 2 > st.events.length) {
-			st.events = st.events.slice(st.head);
-			st.head = 0;
-		}
-		if (st.sum + weight > cfg.maxWeight) {
-			if (weight > cfg.maxWeight) return Math.max(1, Math.ceil(cfg.windowMs / 1000));
-			const need = st.sum + weight - cfg.maxWeight;
-			let freed = 0;
-			let i = st.head;
-			while (freed < need && i < st.events.length) freed += st.events[i++].w;
-			const freeAt = st.events[i - 1].at + cfg.windowMs;
-			return Math.max(1, Math.ceil((freeAt - now) / 1000));
-		}
-		st.events.push({ at: now, w: weight });
-		st.sum += weight;
-		return null;
-	}
-}
-
-const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = { signatureErrorCode: '0002' };
+const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
+	signatureErrorCode: '0002',
+	batchSuccessCode: 0,
+	batchEntryCodes: 'integer',
+};
 
 const KEYS_BY_API_KEY = new Map<string, DemoKey>(Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]));
 
+/** The spot trading accounts a key may read orders of: master sees its sub account's orders too. */
+function orderAccountsOf(key: DemoKey): string[] {
+	return key.kind === 'master' ? accountsOf(key).filter((a) => ACCOUNT_TYPES[a] === 1) : [tradingAccountOf(key)];
+}
+
 export class SandboxServer implements Sandbox {
 	baseUrl = '';
-	readonly ledger: Ledger = { requests: [], transfers: [], orders: [] };
+	readonly ledger: Ledger = { requests: [], transfers: [], orders: [], cancels: [] };
 	private readonly engine: Engine;
 	private readonly baseClock: () => number;
 	private clockOffsetMs = 0;
@@ -190,44 +119,34 @@ export class SandboxServer implements Sandbox {
 	private random: (NonNullable<FaultPlan['random']> & { rnd: () => number }) | null = null;
 	private readonly server: http.Server;
 	private readonly sockets = new Set<Socket>();
-	private readonly routes: Record<string, Route>;
-	private behaviour: Required<SandboxBehaviour> = { ...DEFAULT_BEHAVIOUR };
+	private readonly routes: Record<string, Partial<Record<Method, Route>>>;
+	private behaviour: Required<SandboxBehaviour>;
 
 	constructor(private readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
 		this.limiter = new RateLimiter(options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit);
 		this.engine = new Engine(() => this.now(), this.ledger);
 		this.behaviour = { ...DEFAULT_BEHAVIOUR, ...(options.behaviour ?? {}) };
+		const read = (weight: number, handler: (ctx: Ctx, auth: Authed) => Resp): Route => ({
+			weight,
+			signed: true,
+			permission: 'read',
+			handler: (ctx, auth) => handler(ctx, auth!),
+		});
+		const trade = (weight: number, handler: (ctx: Ctx, auth: Authed) => Resp): Route => ({
+			weight,
+			signed: true,
+			permission: 'trade',
+			handler: (ctx, auth) => handler(ctx, auth!),
+		});
+		// Weights: spec section 8 where it gives one, else CCXT's hashkey.ts.
 		this.routes = {
-			'/api/v1/time': { method: 'GET', weight: 1, signed: false, handler: () => json(200, { serverTime: this.now() }) },
-			'/api/v1/account/balanceFlow': {
-				method: 'GET',
-				weight: 5,
-				signed: true,
-				permission: 'read',
-				handler: (_ctx, auth) => this.history(auth!),
-			},
-			'/api/v1/account/assetTransfer': {
-				method: 'POST',
-				weight: 1,
-				signed: true,
-				permission: 'trade',
-				handler: (_ctx, auth) => this.transfer(auth!),
-			},
-			'/api/v1/spot/new/order': {
-				method: 'POST',
-				weight: 1,
-				signed: true,
-				permission: 'trade',
-				handler: (ctx, auth) => this.singleOrder(ctx, auth!),
-			},
-			'/api/v1/spot/batchOrders': {
-				method: 'POST',
-				weight: 1,
-				signed: true,
-				permission: 'trade',
-				handler: (ctx, auth) => this.batchOrders(ctx, auth!),
-			},
+			'/api/v1/time': { GET: { weight: 1, signed: false, handler: () => json(200, { serverTime: this.now() }) } },
+			'/api/v1/account/balanceFlow': { GET: read(5, (ctx, auth) => this.history(ctx, auth)) },
+			'/api/v1/account/assetTransfer': { POST: trade(1, (_ctx, auth) => this.transfer(auth)) },
+			'/api/v1/spot/new/order': { POST: trade(1, (ctx, auth) => this.singleOrder(ctx, auth)) },
+			'/api/v1/spot/batchOrders': { POST: trade(1, (ctx, auth) => this.batchOrders(ctx, auth)) },
+			'/api/v1/spot/order': { GET: read(1, (_ctx, auth) => this.queryOrder(auth)) },
 		};
 		this.server = http.createServer((req, res) => this.onRequest(req, res));
 		this.server.on('connection', (s: Socket) => {
@@ -266,6 +185,7 @@ export class SandboxServer implements Sandbox {
 		this.ledger.requests.length = 0;
 		this.ledger.transfers.length = 0;
 		this.ledger.orders.length = 0;
+		this.ledger.cancels.length = 0;
 		this.clearFaults();
 		this.limiter.config = this.options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : this.options.rateLimit;
 		this.limiter.clear();
@@ -299,10 +219,13 @@ export class SandboxServer implements Sandbox {
 		seedDemoHistory(this);
 	}
 
+	getOrder(orderId: string): OrderView | undefined {
+		return this.engine.orders.getView(orderId);
+	}
+
 	setFaults(plan: FaultPlan): void {
-		const kinds: FaultKind[] = ['http500', 'http502', 'http503', 'dropBefore', 'dropAfter', 'rateLimit'];
 		for (const r of plan.rules ?? []) {
-			if (!kinds.includes(r.kind)) throw new Error(`unknown fault kind ${String(r.kind)}`);
+			if (!FAULT_KINDS.includes(r.kind)) throw new Error(`unknown fault kind ${String(r.kind)}`);
 		}
 		this.latencyMs = Math.max(0, plan.latencyMs ?? 0);
 		this.clockOffsetMs = plan.clockOffsetMs ?? 0;
@@ -344,7 +267,7 @@ export class SandboxServer implements Sandbox {
 			if (r.path !== undefined && r.path !== path) continue;
 			if (r.method !== undefined && r.method.toUpperCase() !== method) continue;
 			r.times--;
-			return { kind: r.kind, retryAfterSeconds: r.retryAfterSeconds ?? 1 };
+			return { kind: r.kind, rule: r };
 		}
 		const rp = this.random;
 		if (rp && (!rp.paths || rp.paths.includes(path))) {
@@ -354,13 +277,16 @@ export class SandboxServer implements Sandbox {
 				acc += p ?? 0;
 				return x < acc;
 			};
-			if (pick(rp.http5xx)) {
-				const kinds: FaultKind[] = ['http500', 'http502', 'http503'];
-				return { kind: kinds[Math.floor(rp.rnd() * 3)], retryAfterSeconds: 1 };
-			}
-			if (pick(rp.dropBefore)) return { kind: 'dropBefore', retryAfterSeconds: 1 };
-			if (pick(rp.dropAfter)) return { kind: 'dropAfter', retryAfterSeconds: 1 };
-			if (pick(rp.rateLimit)) return { kind: 'rateLimit', retryAfterSeconds: 1 };
+			const of = (kind: FaultKind): ActiveFault => ({ kind, rule: { kind, times: 1 } });
+			const oneOf = (kinds: FaultKind[]): ActiveFault => of(kinds[Math.floor(rp.rnd() * kinds.length)]);
+			if (pick(rp.http5xx)) return oneOf(['http500', 'http502', 'http503']);
+			if (pick(rp.dropBefore)) return of('dropBefore');
+			if (pick(rp.dropAfter)) return of('dropAfter');
+			if (pick(rp.rateLimit)) return of('rateLimit');
+			if (pick(rp.http5xxAfter)) return oneOf(['http500After', 'http502After', 'http503After']);
+			if (pick(rp.unknownBefore)) return of('unknownBefore');
+			if (pick(rp.unknownAfter)) return of('unknownAfter');
+			if (pick(rp.batchReorder)) return of('batchReorder');
 		}
 		return null;
 	}
@@ -373,25 +299,31 @@ export class SandboxServer implements Sandbox {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const serverTime = this.now();
 		const hdr = req.headers['x-apikey'];
-		const entry: LedgerRequest = { method, path, query, body, status: 0, weight: this.routes[path]?.weight ?? 0, at: serverTime };
+		const weight = this.routes[path]?.[method as Method]?.weight ?? 0;
+		const entry: LedgerRequest = { method, path, query, body, status: 0, weight, at: serverTime };
 		if (typeof hdr === 'string') entry.apiKey = hdr;
 		this.ledger.requests.push(entry);
 
 		const fault = this.pickFault(method, path);
 		if (fault) entry.fault = fault.kind;
-		if (fault?.kind === 'dropBefore') {
+		const phase = fault ? phaseOf(fault.kind) : null;
+		if (phase === 'dropBefore') {
 			await this.delay();
 			req.socket.destroy();
 			return;
 		}
 
 		let resp: Resp;
-		if (fault && fault.kind !== 'dropAfter') {
-			resp = faultResponse(fault);
+		if (fault && phase === 'before') {
+			resp = this.fromFault(fault, method, path);
 		} else if (tooBig) {
 			resp = errorResp(413, CODES.invalidField.code, "Required field 'body' missing or invalid (request body too large)");
 		} else {
-			resp = this.process({ req, method, path, query, body, serverTime });
+			resp = this.process({ req, method, path, query, body, serverTime, fault });
+			if (fault && phase === 'after') {
+				entry.appliedStatus = resp.status;
+				if (fault.kind !== 'dropAfter') resp = this.fromFault(fault, method, path);
+			}
 		}
 		entry.status = resp.status;
 		if (resp.code !== undefined) entry.code = resp.code;
@@ -402,8 +334,15 @@ export class SandboxServer implements Sandbox {
 			return;
 		}
 		if (res.destroyed || res.writableEnded) return;
-		res.writeHead(resp.status, { ...resp.headers, 'Content-Length': String(Buffer.byteLength(resp.body)) });
-		res.end(resp.body);
+		const payload = resp.value !== undefined ? JSON.stringify(resp.value) : (resp.raw ?? '');
+		res.writeHead(resp.status, { ...resp.headers, 'Content-Length': String(Buffer.byteLength(payload)) });
+		res.end(payload);
+	}
+
+	private fromFault(fault: ActiveFault, method: string, path: string): Resp {
+		const a = faultAnswer(fault, method, path);
+		if (a.value !== undefined) return { ...json(a.status, a.value, a.headers), code: a.code };
+		return { status: a.status, raw: a.text ?? '', headers: a.headers };
 	}
 
 	private delay(): Promise<void> {
@@ -412,11 +351,13 @@ export class SandboxServer implements Sandbox {
 	}
 
 	private process(ctx: Ctx): Resp {
-		const route = this.routes[ctx.path];
+		const routes = this.routes[ctx.path];
 		const unsupported = CODES.unsupportedOperation;
-		if (!route) return errorResp(404, unsupported.code, `${unsupported.msg} (unknown path '${ctx.path}')`);
-		if (route.method !== ctx.method) {
-			return errorResp(405, unsupported.code, `${unsupported.msg} (method ${ctx.method} not allowed on '${ctx.path}', use ${route.method})`);
+		if (!routes) return errorResp(404, unsupported.code, `${unsupported.msg} (unknown path '${ctx.path}')`);
+		const route = routes[ctx.method as Method];
+		if (!route) {
+			const allowed = Object.keys(routes).join(' or ');
+			return errorResp(405, unsupported.code, `${unsupported.msg} (method ${ctx.method} not allowed on '${ctx.path}', use ${allowed})`);
 		}
 		try {
 			if (!route.signed) return route.handler(ctx, null);
@@ -495,7 +436,7 @@ export class SandboxServer implements Sandbox {
 
 	// ---------------------------------------------------------------- endpoints
 
-	private history(auth: Authed): Resp {
+	private history(_ctx: Ctx, auth: Authed): Resp {
 		const p = auth.queryParams;
 		const ms = (name: string): number => {
 			const v = p.get(name);
@@ -557,7 +498,7 @@ export class SandboxServer implements Sandbox {
 		try {
 			return json(200, this.engine.placeOrder(auth.key, input, 'single'));
 		} catch (e) {
-			if (e instanceof OrderFail) throw new ApiError(400, e.stringCode, e.message);
+			if (e instanceof OrderFail) throw e.toApiError();
 			throw e;
 		}
 	}
@@ -581,44 +522,78 @@ export class SandboxServer implements Sandbox {
 		}
 		if (symbols.size > 1) throw fieldError('symbol', 'all orders of a batch must have the same symbol');
 
-		const result = parsed.map((o) => {
+		const stringCodes = this.behaviour.batchEntryCodes === 'string';
+		const entryCode = (code: string): number | string => (stringCodes ? code : intCode(code));
+		const okCode = stringCodes ? '0000' : 0;
+		let result: Array<Record<string, unknown> | null> = parsed.map((o) => {
 			if (!isObject(o)) {
-				return { code: Number(CODES.invalidField.code), msg: "Create order failed: Required field 'order' missing or invalid (must be a JSON object)" };
+				return {
+					code: entryCode(CODES.invalidField.code),
+					msg: "Create order failed: Required field 'order' missing or invalid (must be a JSON object)",
+				};
 			}
 			try {
 				const order = this.engine.placeOrder(auth.key, o as OrderInput, 'batch');
-				return { code: 0, msg: 'success', order };
+				return { code: okCode, msg: 'success', order };
 			} catch (e) {
-				if (e instanceof OrderFail) return { code: e.intCode, msg: e.batchMessage };
+				if (e instanceof OrderFail) return { code: entryCode(e.stringCode), msg: e.batchMessage };
 				throw e;
 			}
 		});
 		const first = parsed[0];
 		const stpMode =
 			isObject(first) && (first.stpMode === 'EXPIRE_TAKER' || first.stpMode === 'EXPIRE_MAKER') ? first.stpMode : 'EXPIRE_TAKER';
-		return json(200, { code: 0, result, concentration: '', stpMode });
+		let code: number | string = this.behaviour.batchSuccessCode;
+		switch (ctx.fault?.kind) {
+			case 'batchReorder':
+				result = [...result].reverse();
+				break;
+			case 'batchCode0000':
+				code = '0000';
+				break;
+			case 'batchTopCodeNonZero':
+				code = CODES.unknownError.code;
+				break;
+			case 'batchNullEntry':
+				result = [...result.slice(0, -1), null];
+				break;
+			case 'batchEntryNoCode':
+				result = result.map((e) => {
+					if (e === null) return e;
+					const { code: _dropped, ...rest } = e;
+					return rest;
+				});
+				break;
+			default:
+				break;
+		}
+		return json(200, { code, result, concentration: '', stpMode });
+	}
+
+	private queryOrder(auth: Authed): Resp {
+		const p = auth.queryParams;
+		const accounts = this.orderAccounts(auth.key, p.get('accountId'));
+		const orderId = p.get('orderId');
+		const clientOrderId = p.get('origClientOrderId');
+		if (orderId === undefined && clientOrderId === undefined) throw fieldError('orderId', 'send orderId or origClientOrderId');
+		if (orderId !== undefined && !/^\d{1,20}$/.test(orderId)) throw fieldError('orderId', 'numeric order id');
+		if (orderId === undefined && clientOrderId === '') throw fieldError('origClientOrderId');
+		// orderId wins when both are sent
+		const o = this.engine.orders.find(accounts, orderId !== undefined ? { orderId } : { clientOrderId });
+		if (!o) throw apiError(CODES.orderNotFound);
+		return json(200, this.engine.orders.view(o));
+	}
+
+	/** The trading accounts an order read covers: the optional accountId (must be visible to the key) or all visible. */
+	private orderAccounts(key: DemoKey, accountId: string | undefined): string[] {
+		const visible = orderAccountsOf(key);
+		if (accountId === undefined) return visible;
+		if (!/^\d{1,20}$/.test(accountId)) throw fieldError('accountId', 'numeric account id');
+		if (!visible.includes(accountId)) throw apiError(CODES.accountNotAllowed, `'${accountId}' is not a trading account of this key`);
+		return [accountId];
 	}
 }
 
 function isObject(v: JsonValue): v is { [key: string]: JsonValue } {
 	return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
-}
-
-function faultResponse(f: ActiveFault): Resp {
-	switch (f.kind) {
-		case 'http500':
-			return errorResp(500, CODES.unknownError.code, CODES.unknownError.msg);
-		case 'http502':
-			return {
-				status: 502,
-				body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>',
-				headers: { 'Content-Type': 'text/html' },
-			};
-		case 'http503':
-			return errorResp(503, CODES.internalError.code, `${CODES.internalError.msg} (service unavailable; try again later)`);
-		case 'rateLimit':
-			return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, { 'Retry-After': String(f.retryAfterSeconds) });
-		default:
-			throw new Error(`not a response fault: ${f.kind}`);
-	}
 }

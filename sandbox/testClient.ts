@@ -72,7 +72,7 @@ export interface Credentials {
 }
 
 export interface SignedCall {
-	method: 'GET' | 'POST';
+	method: 'GET' | 'POST' | 'DELETE';
 	path: string;
 	/** Query parameters (timestamp is added here unless given in `body` or `timestamp: null`). */
 	query?: Params;
@@ -157,5 +157,10 @@ export class TestClient {
 	batch(orders: unknown, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
 		const json = typeof orders === 'string' ? orders : JSON.stringify(orders);
 		return this.call({ method: 'POST', path: '/api/v1/spot/batchOrders', json, ...extra });
+	}
+
+	/** GET /api/v1/spot/order (orderId or origClientOrderId). */
+	queryOrder(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'GET', path: '/api/v1/spot/order', query: params, ...extra });
 	}
 }

@@ -44,6 +44,13 @@ export interface SandboxOptions {
 export interface SandboxBehaviour {
 	/** Code of a signature mismatch: '0002' (default, the family's table) or '0001' (a family doc page); same message. */
 	signatureErrorCode?: '0002' | '0001';
+	/** Top-level `code` of a batch answer: 0 (default, spec 4.3 sample) or "0000" (the family's answers). */
+	batchSuccessCode?: 0 | '0000';
+	/**
+	 * Per-order `code` of a batch answer: 'integer' (default, spec 4.3: 0, 401, -1141) or 'string'
+	 * (the family's answers: "0000", "0401", "-1141").
+	 */
+	batchEntryCodes?: 'integer' | 'string';
 }
 
 export interface HistoryRecord {
@@ -61,7 +68,8 @@ export interface HistoryRecord {
 	symbol?: string;
 }
 
-export type OrderStatus = 'NEW' | 'FILLED';
+/** NEW and PARTIALLY_FILLED are open; the others are final. */
+export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PARTIALLY_CANCELED';
 export type OrderSide = 'BUY' | 'SELL';
 export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
 export type TimeInForce = 'GTC' | 'IOC';
@@ -81,6 +89,65 @@ export interface OrderData {
 	type: OrderType;
 	side: OrderSide;
 	reqAmount: string;
+}
+
+/**
+ * An order as the query endpoints answer it (GET /api/v1/spot/order, openOrders, tradeOrders): the
+ * family's query shape, a superset of OrderData. Ids, times and decimals are strings.
+ */
+export interface OrderView {
+	accountId: string;
+	exchangeId: string;
+	symbol: string;
+	symbolName: string;
+	clientOrderId: string;
+	orderId: string;
+	price: string;
+	origQty: string;
+	executedQty: string;
+	cumulativeQuoteQty: string;
+	cummulativeQuoteQty: string;
+	avgPrice: string;
+	status: OrderStatus;
+	timeInForce: TimeInForce;
+	type: OrderType;
+	side: OrderSide;
+	stopPrice: string;
+	icebergQty: string;
+	time: string;
+	updateTime: string;
+	isWorking: boolean;
+	reqAmount: string;
+	stpMode: 'EXPIRE_TAKER' | 'EXPIRE_MAKER';
+	feeCoin: string;
+	feeAmount: string;
+	sumFeeAmount: string;
+}
+
+/** Answer of DELETE /api/v1/spot/order (the family's cancel shape). */
+export interface CancelAnswer {
+	accountId: string;
+	symbol: string;
+	clientOrderId: string;
+	orderId: string;
+	transactTime: string;
+	price: string;
+	origQty: string;
+	executedQty: string;
+	status: OrderStatus;
+	timeInForce: TimeInForce;
+	type: OrderType;
+	side: OrderSide;
+}
+
+/** One balance line of GET /api/v1/account. */
+export interface BalanceLine {
+	asset: string;
+	assetId: string;
+	assetName: string;
+	total: string;
+	free: string;
+	locked: string;
 }
 
 export interface LedgerRequest {
@@ -103,6 +170,11 @@ export interface LedgerRequest {
 	at: number;
 	/** Fault kind applied to this request, if any. */
 	fault?: string;
+	/**
+	 * For a fault that acts after processing (e.g. http500After, unknownAfter, dropAfter): the HTTP
+	 * status the request's own processing produced (200 = the write was applied).
+	 */
+	appliedStatus?: number;
 }
 
 export interface LedgerTransfer {
@@ -115,15 +187,62 @@ export interface LedgerTransfer {
 	apiKey: string;
 }
 
+/** An order as placed (the create answer at that moment); its later state: Sandbox.getOrder(orderId). */
 export type LedgerOrder = OrderData & { via: 'single' | 'batch'; apiKey: string };
+
+/** An applied cancel. */
+export interface LedgerCancel {
+	orderId: string;
+	clientOrderId: string;
+	accountId: string;
+	/** Status after the cancel: CANCELED or PARTIALLY_CANCELED. */
+	status: OrderStatus;
+	via: 'single' | 'symbol' | 'ids';
+	apiKey: string;
+	/** Server clock when applied. */
+	at: number;
+}
 
 export interface Ledger {
 	requests: LedgerRequest[];
 	transfers: LedgerTransfer[];
+	/** Placed orders (an order test places nothing and is not here). */
 	orders: LedgerOrder[];
+	cancels: LedgerCancel[];
 }
 
-export type FaultKind = 'http500' | 'http502' | 'http503' | 'dropBefore' | 'dropAfter' | 'rateLimit';
+/**
+ * Fault kinds (README.md, "Fault injection"). "Before" kinds answer without processing; "after"
+ * kinds process the request (a write is applied) and then answer wrongly or not at all; batch kinds
+ * shape a batch answer the way the family's answers may look.
+ */
+export type FaultKind =
+	// before processing: nothing is applied
+	| 'http500'
+	| 'http502'
+	| 'http503'
+	| 'rateLimit'
+	| 'dropBefore'
+	/** An unknown-outcome code (-1146 order create, -1147 cancel, -1007 other), nothing applied. */
+	| 'unknownBefore'
+	// after processing: the write is applied
+	| 'dropAfter'
+	| 'http500After'
+	| 'http502After'
+	| 'http503After'
+	/** The write is applied, then answered with an unknown-outcome code (as unknownBefore). */
+	| 'unknownAfter'
+	// batch answers (POST /api/v1/spot/batchOrders); orders are placed as usual
+	/** result[] in reverse order. */
+	| 'batchReorder'
+	/** Top-level code "0000" for this answer. */
+	| 'batchCode0000'
+	/** Top-level code "-1000" although result[] is present and orders were placed. */
+	| 'batchTopCodeNonZero'
+	/** The last result[] entry replaced by null (its order may have been placed). */
+	| 'batchNullEntry'
+	/** No `code` in any result[] entry. */
+	| 'batchEntryNoCode';
 
 export interface FaultRule {
 	kind: FaultKind;
@@ -134,6 +253,10 @@ export interface FaultRule {
 	method?: string;
 	/** For rateLimit: value of Retry-After in seconds; default 1. */
 	retryAfterSeconds?: number;
+	/** For unknownBefore/unknownAfter: the code to answer (default by request, see FaultKind). */
+	code?: string;
+	/** For unknownBefore/unknownAfter: the HTTP status (default 400, as the family answers every code). */
+	status?: number;
 }
 
 export interface FaultPlan {
@@ -146,6 +269,11 @@ export interface FaultPlan {
 		dropBefore?: number;
 		dropAfter?: number;
 		rateLimit?: number;
+		/** http500After / http502After / http503After, one of the three drawn. */
+		http5xxAfter?: number;
+		unknownBefore?: number;
+		unknownAfter?: number;
+		batchReorder?: number;
 		paths?: string[];
 	};
 }
@@ -185,5 +313,7 @@ export interface Sandbox {
 	setBehaviour(behaviour: SandboxBehaviour): void;
 	/** Extension: write the demo history (funding fees, transfers, deposits, trades) relative to now(). */
 	seedDemo(): void;
+	/** An order's current state in the query shape, or undefined for an unknown id. */
+	getOrder(orderId: string): OrderView | undefined;
 	ledger: Ledger;
 }

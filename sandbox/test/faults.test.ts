@@ -123,12 +123,22 @@ describe('fault injection', () => {
 
 	it('dropAfter on a resting order: retrying with the same client order id is answered -1141 (Duplicate order)', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: ORDER }] });
-		const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'retry-me' };
+		const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '40000', newClientOrderId: 'retry-me' };
 		await expect(master.order(order)).rejects.toThrow();
 		const retry = await master.order(order);
 		expect(retry.json.code).toBe('-1141');
-		expect(sb.getBalance('10001', 'BTC')).toBe('11');
 		expect(sb.ledger.orders).toHaveLength(1);
+		expect(sb.ledger.requests[0]).toMatchObject({ fault: 'dropAfter', status: 200, appliedStatus: 200 });
+	});
+
+	it('dropAfter on a MARKET order: the same client order id sent again fills a second time', async () => {
+		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: ORDER }] });
+		const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.5', newClientOrderId: 'retry-me' };
+		await expect(master.order(order)).rejects.toThrow();
+		const retry = await master.order(order);
+		expect(retry.status).toBe(200);
+		expect(sb.getBalance('10001', 'BTC')).toBe('11');
+		expect(sb.ledger.orders).toHaveLength(2);
 	});
 
 	it('latency is added before every response', async () => {

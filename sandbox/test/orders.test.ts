@@ -162,7 +162,7 @@ describe('POST /api/v1/spot/new/order', () => {
 	});
 });
 
-describe('duplicate client order id (unique per account, across both endpoints)', () => {
+describe('duplicate client order id (unique among the account\'s OPEN orders, across both endpoints)', () => {
 	it('single then single', async () => {
 		expect((await master.order({ ...limitBuy, newClientOrderId: 'dup' })).status).toBe(200);
 		const again = await master.order({ ...limitBuy, newClientOrderId: 'dup' });
@@ -182,10 +182,20 @@ describe('duplicate client order id (unique per account, across both endpoints)'
 		expect(b.json.result[0].msg).toMatch(/^Create order failed: Duplicate order/);
 		expect(b.json.result[0].msg).toContain('newClientOrderId');
 		expect((await master.order({ ...limitBuy, newClientOrderId: 'b' })).json.code).toBe('-1141');
-		// a market order retried with the same id is not filled twice
-		await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'm' });
-		await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'm' });
-		expect(sb.getBalance('10001', 'BTC')).toBe('11');
+	});
+
+	it('a filled MARKET order does not hold its id: a blind re-send with the same id fills twice', async () => {
+		const m = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1', newClientOrderId: 'm' };
+		const first = await master.order(m);
+		const second = await master.order(m);
+		expect([first.status, first.json.status, second.status, second.json.status]).toEqual([200, 'FILLED', 200, 'FILLED']);
+		expect(second.json.orderId).not.toBe(first.json.orderId);
+		expect(sb.getBalance('10001', 'BTC')).toBe('10.2');
+		expect(sb.ledger.orders.map((o) => o.clientOrderId)).toEqual(['m', 'm']);
+		// within one batch too
+		const b = await master.batch([m, m]);
+		expect(b.json.result.map((x: { code: number }) => x.code)).toEqual([0, 0]);
+		expect(sb.getBalance('10001', 'BTC')).toBe('10.4');
 	});
 
 	it('is per account: the sub key may reuse the master key id; rejected orders do not take the id', async () => {
