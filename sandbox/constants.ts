@@ -113,7 +113,10 @@ export const MAX_BATCH_ORDERS = 20;
 export const MAX_CLIENT_ORDER_ID_LENGTH = 255;
 export const DEFAULT_FUNDING_SYMBOLS = ['BTCUSDT-PERPETUAL', 'ETHUSDT-PERPETUAL'];
 
-/** First ids handed out (19 digits: larger than Number.MAX_SAFE_INTEGER on purpose). */
-export const RECORD_ID_BASE = 1_600_000_000_000_000_000n;
-export const ORDER_ID_BASE = 1_950_000_000_000_000_000n;
-export const TRANSFER_ID_BASE = 1_700_000_000_000_000_000n;
+/**
+ * First ids handed out: 19 digits, larger than Number.MAX_SAFE_INTEGER, and not multiples of 256,
+ * so that even the first id read as a JS number comes out wrong.
+ */
+export const RECORD_ID_BASE = 1_600_000_000_000_000_033n;
+export const ORDER_ID_BASE = 1_950_000_000_000_000_017n;
+export const TRANSFER_ID_BASE = 1_700_000_000_000_000_065n;

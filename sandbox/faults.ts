@@ -30,7 +30,41 @@ const PHASES: Record<FaultKind, FaultPhase> = {
 	batchTopCodeNonZero: 'inline',
 	batchNullEntry: 'inline',
 	batchEntryNoCode: 'inline',
+	redirectSameHost: 'before',
+	redirectOtherHost: 'before',
+	redirectLoop: 'before',
+	ipBan: 'before',
+	transferSuccessFalse: 'before',
+	dripFeed: 'after',
+	answerHtml: 'after',
+	answerNull: 'after',
+	answerEmptyString: 'after',
+	answerEmptyBody: 'after',
+	answerTrue: 'after',
+	answerTruncated: 'after',
+	answerBadGzip: 'after',
+	numericIds: 'inline',
+	historyOversize: 'inline',
+	historyOldestFirst: 'inline',
 };
+
+/** After-faults that send the request's real answer, wrongly (or not at all), instead of replacing it. */
+export const SEND_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(['dropAfter', 'dripFeed', 'answerTruncated', 'answerBadGzip']);
+
+export const MALFORMED_KINDS: FaultKind[] = [
+	'answerHtml',
+	'answerNull',
+	'answerEmptyString',
+	'answerEmptyBody',
+	'answerTrue',
+	'answerTruncated',
+	'answerBadGzip',
+];
+
+export const REDIRECT_KINDS: FaultKind[] = ['redirectSameHost', 'redirectOtherHost', 'redirectLoop'];
+
+/** The sandbox path of redirectLoop: it redirects to itself, hop after hop. */
+export const REDIRECT_LOOP_PATH = '/__sandbox/redirect-loop';
 
 export const FAULT_KINDS = Object.keys(PHASES) as FaultKind[];
 
@@ -70,9 +104,51 @@ function errorAnswer(status: number, code: string, msg: string, headers: Record<
 	return { status, value: { code, msg }, headers, code };
 }
 
-/** The answer of a `before` or `after` fault that replaces the endpoint's answer (not for drops). */
-export function faultAnswer(f: ActiveFault, method: string, path: string): FaultAnswer {
+/** Where a redirect fault points. */
+export interface RedirectTargets {
+	/** The sandbox's own base URL. */
+	self: string;
+	/** The other host's base URL. */
+	other: string;
+	/** Path plus query of the request, e.g. '/api/v1/x?a=1'. */
+	url: string;
+}
+
+const MAINTENANCE_PAGE = '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>';
+
+/** The answer of a `before` or `after` fault that replaces the endpoint's answer (not for SEND_FAULTS). */
+export function faultAnswer(f: ActiveFault, method: string, path: string, targets: RedirectTargets): FaultAnswer {
+	const redirect = (location: string): FaultAnswer => ({
+		status: f.rule.redirectStatus ?? 307,
+		text: '',
+		headers: { Location: location },
+	});
 	switch (f.kind) {
+		case 'redirectSameHost':
+			if (f.rule.location !== undefined) return redirect(f.rule.location);
+			return redirect(f.rule.redirectStatus === 303 ? `${targets.self}/api/v1/time` : `${targets.self}${targets.url}`);
+		case 'redirectOtherHost':
+			return redirect(`${targets.other}${targets.url}`);
+		case 'redirectLoop':
+			return redirect(`${targets.self}${REDIRECT_LOOP_PATH}?status=${f.rule.redirectStatus ?? 307}&hop=1`);
+		case 'ipBan': {
+			const seconds = f.rule.retryAfterSeconds ?? 120;
+			return errorAnswer(418, CODES.ipBanned.code, `${CODES.ipBanned.msg} (IP banned for ${seconds} s)`, {
+				'Retry-After': String(seconds),
+			});
+		}
+		case 'transferSuccessFalse':
+			return { status: 200, value: { success: false }, headers: {} };
+		case 'answerHtml':
+			return { status: 200, text: MAINTENANCE_PAGE, headers: { 'Content-Type': 'text/html; charset=utf-8' } };
+		case 'answerNull':
+			return { status: 200, text: 'null', headers: { 'Content-Type': 'application/json' } };
+		case 'answerEmptyString':
+			return { status: 200, text: '""', headers: { 'Content-Type': 'application/json' } };
+		case 'answerEmptyBody':
+			return { status: 200, text: '', headers: { 'Content-Type': 'application/json' } };
+		case 'answerTrue':
+			return { status: 200, text: 'true', headers: { 'Content-Type': 'application/json' } };
 		case 'http500':
 		case 'http500After':
 			return errorAnswer(500, CODES.unknownError.code, CODES.unknownError.msg);

@@ -24,10 +24,20 @@ import {
 import { seedDemoHistory } from './demo';
 import { Engine } from './engine';
 import { ApiError, OrderFail, apiError, fieldError } from './errors';
-import { FAULT_KINDS, faultAnswer, phaseOf, type ActiveFault } from './faults';
+import {
+	FAULT_KINDS,
+	MALFORMED_KINDS,
+	REDIRECT_KINDS,
+	REDIRECT_LOOP_PATH,
+	SEND_FAULTS,
+	faultAnswer,
+	phaseOf,
+	type ActiveFault,
+} from './faults';
 import { RateLimiter, decodeComponent, mediaType, splitPairs, toParamMap } from './http';
-import { JsonNumber, parseJson, type JsonValue } from './json';
+import { JsonNumber, parseJson, stringifyWithRawIds, type JsonValue } from './json';
 import type { OrderInput } from './orders';
+import { OtherHostServer } from './otherHost';
 import { mulberry32 } from './prng';
 import type {
 	AddRecordInput,
@@ -121,6 +131,9 @@ export class SandboxServer implements Sandbox {
 	private readonly sockets = new Set<Socket>();
 	private readonly routes: Record<string, Partial<Record<Method, Route>>>;
 	private behaviour: Required<SandboxBehaviour>;
+	readonly otherHost = new OtherHostServer();
+	/** Timers of answers still being drip-fed; cleared by stop(). */
+	private readonly drips = new Set<NodeJS.Timeout>();
 
 	constructor(private readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
@@ -158,9 +171,10 @@ export class SandboxServer implements Sandbox {
 
 	// ---------------------------------------------------------------- lifecycle
 
-	listen(): Promise<void> {
+	async listen(): Promise<void> {
 		const host = this.options.host ?? '127.0.0.1';
-		return new Promise((resolve, reject) => {
+		await this.otherHost.listen(host);
+		await new Promise<void>((resolve, reject) => {
 			this.server.once('error', reject);
 			this.server.listen(this.options.port ?? 0, host, () => {
 				this.server.off('error', reject);
@@ -172,12 +186,15 @@ export class SandboxServer implements Sandbox {
 		});
 	}
 
-	stop(): Promise<void> {
-		return new Promise((resolve) => {
+	async stop(): Promise<void> {
+		for (const t of this.drips) clearTimeout(t);
+		this.drips.clear();
+		await new Promise<void>((resolve) => {
 			this.server.close(() => resolve());
 			for (const s of this.sockets) s.destroy();
 			this.sockets.clear();
 		});
+		await this.otherHost.stop();
 	}
 
 	reset(): void {
@@ -186,6 +203,7 @@ export class SandboxServer implements Sandbox {
 		this.ledger.transfers.length = 0;
 		this.ledger.orders.length = 0;
 		this.ledger.cancels.length = 0;
+		this.otherHost.clear();
 		this.clearFaults();
 		this.limiter.config = this.options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : this.options.rateLimit;
 		this.limiter.clear();
@@ -287,6 +305,18 @@ export class SandboxServer implements Sandbox {
 			if (pick(rp.unknownBefore)) return of('unknownBefore');
 			if (pick(rp.unknownAfter)) return of('unknownAfter');
 			if (pick(rp.batchReorder)) return of('batchReorder');
+			if (pick(rp.redirect)) {
+				const f = oneOf(REDIRECT_KINDS);
+				f.rule.redirectStatus = rp.rnd() < 0.5 ? 303 : 307;
+				return f;
+			}
+			if (pick(rp.malformed)) return oneOf(MALFORMED_KINDS);
+			if (pick(rp.dripFeed)) return { kind: 'dripFeed', rule: { kind: 'dripFeed', times: 1, dripIntervalMs: rp.dripIntervalMs } };
+			if (pick(rp.ipBan)) return of('ipBan');
+			if (pick(rp.transferSuccessFalse)) return of('transferSuccessFalse');
+			if (pick(rp.numericIds)) return of('numericIds');
+			if (pick(rp.historyOversize)) return of('historyOversize');
+			if (pick(rp.historyOldestFirst)) return of('historyOldestFirst');
 		}
 		return null;
 	}
@@ -304,6 +334,20 @@ export class SandboxServer implements Sandbox {
 		if (typeof hdr === 'string') entry.apiKey = hdr;
 		this.ledger.requests.push(entry);
 
+		if (path === REDIRECT_LOOP_PATH) {
+			// every hop of a redirect loop redirects again; no rule is used up by the hops
+			const q = new URLSearchParams(query);
+			const status = [301, 302, 303, 307, 308].includes(Number(q.get('status'))) ? Number(q.get('status')) : 307;
+			const hop = Number(q.get('hop')) || 1;
+			entry.fault = 'redirectLoop';
+			entry.status = status;
+			await this.delay();
+			if (res.destroyed) return;
+			res.writeHead(status, { Location: `${this.baseUrl}${REDIRECT_LOOP_PATH}?status=${status}&hop=${hop + 1}`, 'Content-Length': '0' });
+			res.end();
+			return;
+		}
+
 		const fault = this.pickFault(method, path);
 		if (fault) entry.fault = fault.kind;
 		const phase = fault ? phaseOf(fault.kind) : null;
@@ -315,14 +359,14 @@ export class SandboxServer implements Sandbox {
 
 		let resp: Resp;
 		if (fault && phase === 'before') {
-			resp = this.fromFault(fault, method, path);
+			resp = this.fromFault(fault, method, path, rawUrl);
 		} else if (tooBig) {
 			resp = errorResp(413, CODES.invalidField.code, "Required field 'body' missing or invalid (request body too large)");
 		} else {
 			resp = this.process({ req, method, path, query, body, serverTime, fault });
 			if (fault && phase === 'after') {
 				entry.appliedStatus = resp.status;
-				if (fault.kind !== 'dropAfter') resp = this.fromFault(fault, method, path);
+				if (!SEND_FAULTS.has(fault.kind)) resp = this.fromFault(fault, method, path, rawUrl);
 			}
 		}
 		entry.status = resp.status;
@@ -334,13 +378,52 @@ export class SandboxServer implements Sandbox {
 			return;
 		}
 		if (res.destroyed || res.writableEnded) return;
-		const payload = resp.value !== undefined ? JSON.stringify(resp.value) : (resp.raw ?? '');
-		res.writeHead(resp.status, { ...resp.headers, 'Content-Length': String(Buffer.byteLength(payload)) });
-		res.end(payload);
+		const text =
+			resp.value === undefined ? (resp.raw ?? '') : fault?.kind === 'numericIds' ? stringifyWithRawIds(resp.value) : JSON.stringify(resp.value);
+		const payload = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
+		const headers = { ...resp.headers, 'Content-Length': String(payload.length) };
+		switch (fault?.kind) {
+			case 'dripFeed':
+				res.writeHead(resp.status, headers);
+				this.drip(res, payload, Math.max(1, fault.rule.dripIntervalMs ?? 50));
+				return;
+			case 'answerTruncated':
+				// Content-Length promises the whole answer; half of it arrives, then the connection closes
+				res.writeHead(resp.status, headers);
+				res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => req.socket.destroy());
+				return;
+			case 'answerBadGzip':
+				res.writeHead(resp.status, { ...headers, 'Content-Encoding': 'gzip' });
+				res.end(payload);
+				return;
+			default:
+				res.writeHead(resp.status, headers);
+				res.end(payload);
+		}
 	}
 
-	private fromFault(fault: ActiveFault, method: string, path: string): Resp {
-		const a = faultAnswer(fault, method, path);
+	/** Send `payload` one byte every `intervalMs`, stopping if the client goes away. */
+	private drip(res: http.ServerResponse, payload: Buffer, intervalMs: number): void {
+		let i = 0;
+		const next = () => {
+			if (res.destroyed) return;
+			if (i >= payload.length) {
+				res.end();
+				return;
+			}
+			res.write(payload.subarray(i, i + 1));
+			i++;
+			const t = setTimeout(() => {
+				this.drips.delete(t);
+				next();
+			}, intervalMs);
+			this.drips.add(t);
+		};
+		next();
+	}
+
+	private fromFault(fault: ActiveFault, method: string, path: string, rawUrl: string): Resp {
+		const a = faultAnswer(fault, method, path, { self: this.baseUrl, other: this.otherHost.url, url: rawUrl });
 		if (a.value !== undefined) return { ...json(a.status, a.value, a.headers), code: a.code };
 		return { status: a.status, raw: a.text ?? '', headers: a.headers };
 	}
@@ -436,7 +519,7 @@ export class SandboxServer implements Sandbox {
 
 	// ---------------------------------------------------------------- endpoints
 
-	private history(_ctx: Ctx, auth: Authed): Resp {
+	private history(ctx: Ctx, auth: Authed): Resp {
 		const p = auth.queryParams;
 		const ms = (name: string): number => {
 			const v = p.get(name);
@@ -471,7 +554,11 @@ export class SandboxServer implements Sandbox {
 			throw apiError(CODES.noPermission, 'custody records need a master-account API key');
 		}
 		const accountIds = accountsOf(auth.key).filter((a) => accountType === undefined || ACCOUNT_TYPES[a] === accountType);
-		return json(200, this.engine.queryHistory({ flowType, accountIds, startTime, endTime, limit }));
+		const fault = ctx.fault;
+		// historyOversize: more records than asked for; historyOldestFirst: the page in ascending order
+		const extra = fault?.kind === 'historyOversize' ? Math.max(1, fault.rule.extraRecords ?? limit) : 0;
+		const page = this.engine.queryHistory({ flowType, accountIds, startTime, endTime, limit: limit + extra });
+		return json(200, fault?.kind === 'historyOldestFirst' ? page.reverse() : page);
 	}
 
 	private transfer(auth: Authed): Resp {

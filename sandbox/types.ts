@@ -242,7 +242,43 @@ export type FaultKind =
 	/** The last result[] entry replaced by null (its order may have been placed). */
 	| 'batchNullEntry'
 	/** No `code` in any result[] entry. */
-	| 'batchEntryNoCode';
+	| 'batchEntryNoCode'
+	// redirects (answered without processing; the redirected request may then be processed)
+	/** 3xx (redirectStatus, default 307) back to this host: the same URL, or /api/v1/time for a 303. */
+	| 'redirectSameHost'
+	/** 3xx to the same path and query on `sandbox.otherHost`, which records what reaches it. */
+	| 'redirectOtherHost'
+	/** 3xx to a sandbox path that redirects to itself forever. */
+	| 'redirectLoop'
+	// other answers before processing
+	/** HTTP 418 (IP ban), code -3145, Retry-After (retryAfterSeconds, default 120). */
+	| 'ipBan'
+	/** HTTP 200 `{"success": false}`; nothing is applied. */
+	| 'transferSuccessFalse'
+	// after processing: the write is applied, the answer is malformed or slow
+	/** The real answer, one byte every dripIntervalMs (default 50). */
+	| 'dripFeed'
+	/** HTTP 200 with an HTML page. */
+	| 'answerHtml'
+	/** HTTP 200, JSON `null`. */
+	| 'answerNull'
+	/** HTTP 200, JSON `""`. */
+	| 'answerEmptyString'
+	/** HTTP 200 with an empty body. */
+	| 'answerEmptyBody'
+	/** HTTP 200, JSON `true`. */
+	| 'answerTrue'
+	/** The real answer's first half, then the connection is closed (Content-Length says more). */
+	| 'answerTruncated'
+	/** The real answer sent as is under `Content-Encoding: gzip` (not a gzip stream). */
+	| 'answerBadGzip'
+	// inline: processed normally, answered differently
+	/** Ids (orderId, accountId, id, lastOrderId, userId) written as bare JSON integers, every digit verbatim. */
+	| 'numericIds'
+	/** A history page with more records than the requested limit (extraRecords more, default limit more). */
+	| 'historyOversize'
+	/** A history page oldest first (the same records, ascending). */
+	| 'historyOldestFirst';
 
 export interface FaultRule {
 	kind: FaultKind;
@@ -257,6 +293,14 @@ export interface FaultRule {
 	code?: string;
 	/** For unknownBefore/unknownAfter: the HTTP status (default 400, as the family answers every code). */
 	status?: number;
+	/** For redirect kinds: the 3xx status; default 307. */
+	redirectStatus?: 301 | 302 | 303 | 307 | 308;
+	/** For redirectSameHost: the Location to send instead of the default. */
+	location?: string;
+	/** For dripFeed: milliseconds between bytes; default 50. */
+	dripIntervalMs?: number;
+	/** For historyOversize: records beyond the requested limit; default the limit itself. */
+	extraRecords?: number;
 }
 
 export interface FaultPlan {
@@ -274,8 +318,45 @@ export interface FaultPlan {
 		unknownBefore?: number;
 		unknownAfter?: number;
 		batchReorder?: number;
+		/** redirectSameHost / redirectOtherHost / redirectLoop with status 303 or 307, drawn. */
+		redirect?: number;
+		/** One of answerHtml, answerNull, answerEmptyString, answerEmptyBody, answerTrue, answerTruncated, answerBadGzip. */
+		malformed?: number;
+		dripFeed?: number;
+		/** Byte interval of random drip feeds; default 50. */
+		dripIntervalMs?: number;
+		ipBan?: number;
+		transferSuccessFalse?: number;
+		numericIds?: number;
+		historyOversize?: number;
+		historyOldestFirst?: number;
 		paths?: string[];
 	};
+}
+
+/** A request that reached `sandbox.otherHost`. */
+export interface CaughtRequest {
+	method: string;
+	/** Path and query as received. */
+	url: string;
+	/** Header names in lower case, as Node reports them. */
+	headers: Record<string, string | string[] | undefined>;
+	body: string;
+}
+
+export interface OtherHostReply {
+	status?: number;
+	headers?: Record<string, string>;
+	body?: string;
+}
+
+/** The second listener redirect faults point to ("another host"). */
+export interface OtherHost {
+	/** e.g. 'http://127.0.0.2:PORT'. */
+	url: string;
+	requests: CaughtRequest[];
+	/** What it answers every request with; default 200 `{"success":true,"timestamp":1,"clientOrderId":"","orderId":"1"}`. */
+	setReply(reply: OtherHostReply): void;
 }
 
 export type AddRecordInput = Partial<HistoryRecord> & {
@@ -313,6 +394,8 @@ export interface Sandbox {
 	setBehaviour(behaviour: SandboxBehaviour): void;
 	/** Extension: write the demo history (funding fees, transfers, deposits, trades) relative to now(). */
 	seedDemo(): void;
+	/** The other host redirect faults point to; reset() clears its requests and reply. */
+	otherHost: OtherHost;
 	/** An order's current state in the query shape, or undefined for an unknown id. */
 	getOrder(orderId: string): OrderView | undefined;
 	ledger: Ledger;
