@@ -29,7 +29,13 @@ const DAY = 24 * HOUR;
 
 const REPS = Number(process.env.BENCH_REPS ?? 9);
 const HISTORY_REPS = Number(process.env.BENCH_HISTORY_REPS ?? 3);
-const ONLY = (process.env.BENCH_ONLY ?? '1,2,3,4').split(',').map((part) => part.trim());
+/** `npm run bench -- --only 1,5` (or `--only=5`), else BENCH_ONLY, else every bench. */
+function onlyFromArgs(argv: string[]): string | undefined {
+	const index = argv.findIndex((arg) => arg === '--only' || arg.startsWith('--only='));
+	if (index === -1) return undefined;
+	return argv[index].includes('=') ? argv[index].slice('--only='.length) : argv[index + 1];
+}
+const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5').split(',').map((part) => part.trim());
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -316,6 +322,24 @@ async function benchTrigger(sandbox: Sandbox): Promise<Row[]> {
 
 // ------------------------------------------------------------------ main
 
+// ------------------------------------------------------------------ 5. real n8n
+
+/** Bench 5's details (its table by way, the chains' split, the CPU profile), printed after the table. */
+const details: string[] = [];
+
+async function benchReal(sandbox: Sandbox): Promise<Row[]> {
+	const { benchRealN8n } = await import('./realN8n');
+	const { profileMarkdown } = await import('./cpuProfile');
+	const result = await benchRealN8n(sandbox);
+	if (result.skipped === undefined) {
+		details.push(`Bench 5 by way (${new Date().toISOString()}, load ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}):\n\n${result.markdown}`);
+	}
+	for (const { key, summary } of result.profiles) {
+		details.push(`Bench 5 CPU profile of way ${key} (${summary.profileFile}):\n\n${profileMarkdown(summary)}`);
+	}
+	return result.rows;
+}
+
 async function main(): Promise<void> {
 	const sandbox = await startSandbox({ rateLimit: false });
 	const rows: Row[] = [];
@@ -325,6 +349,7 @@ async function main(): Promise<void> {
 			['2', benchBatch],
 			['3', benchHistory],
 			['4', benchTrigger],
+			['5', benchReal],
 		];
 		for (const [id, bench] of benches) {
 			if (!ONLY.includes(id)) continue;
@@ -341,6 +366,7 @@ async function main(): Promise<void> {
 			`sandbox on loopback, rate limit off; benches 1-2: median of ${REPS} reps after warm-up; bench 3: median of ${HISTORY_REPS} child processes\n\n`,
 	);
 	printTable(rows);
+	for (const detail of details) process.stdout.write(`\n${detail}\n`);
 	const missed = rows.filter((row) => row.verdict === 'NOT MET');
 	process.stdout.write(missed.length === 0 ? '\nAll targets met.\n' : `\nTargets NOT met: ${missed.map((row) => `${row.benchmark.split(' ')[0]} ${row.measure} = ${row.value}`).join('; ')}\n`);
 }

@@ -1,0 +1,326 @@
+/**
+ * Workflows of bench 5 (real n8n): each "way" of placing orders or reading history, as users build
+ * it in the editor. Every workflow starts with a Manual Trigger and a fixed JSON input (a Set node
+ * in raw JSON mode and a Split Out node, so no Code node runs before the measured part: n8n's task
+ * runner would otherwise be warmed up by the input and not by the way measured). Only the
+ * `measured` nodes' `executionTime` counts.
+ */
+import { DEMO_KEYS } from '../sandbox';
+
+export const NODE_TYPE = 'n8n-nodes-trading-service.tradingService';
+export const TRADING_CREDENTIAL = { id: 'benchTradingCred', name: 'Trading Service Sandbox (bench)' } as const;
+export const CRYPTO_CREDENTIAL = { id: 'benchCryptoCred1', name: 'HMAC secret (bench)' } as const;
+export const HEADER_AUTH_CREDENTIAL = { id: 'benchHeaderAuth1', name: 'API key header (bench)' } as const;
+
+/** The window of the history ways; records are seeded inside it before each run. */
+export interface HistoryWindow {
+	startTime: number;
+	endTime: number;
+}
+
+export type WayKind = 'orders' | 'history';
+
+export interface Way {
+	/** Short key: a, b, c, … (issue #15's letters). */
+	key: string;
+	label: string;
+	kind: WayKind;
+	/** Input items (orders or history calls). */
+	count: number;
+	/** Requests the way must send. */
+	requests: number;
+	/** Nodes whose executionTime is summed. */
+	measured: string[];
+	/** The node whose output items are checked. */
+	outputNode: string;
+	/** Output items expected from `outputNode`. */
+	outputItems: number;
+	/** Mapped expressions evaluated per item by the measured nodes. */
+	expressionsPerItem: number;
+	workflow: BenchWorkflow;
+	/** For a way that needs a node feature that may not exist yet. */
+	requires?: 'autoMap';
+}
+
+export interface BenchWorkflow {
+	id: string;
+	name: string;
+	active: boolean;
+	nodes: Array<Record<string, unknown>>;
+	connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+	settings: Record<string, unknown>;
+}
+
+const ORDER = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100.5', quantity: '0.001' } as const;
+const ORDER_PATH = '/api/v1/spot/new/order';
+const HISTORY_PATH = '/api/v1/account/balanceFlow';
+const BATCH_SIZE = 20;
+const HISTORY_LIMIT = 50;
+/**
+ * The chain stamps all timestamps in its Code node, before the first request: with 1,000 orders
+ * the last request leaves seconds later, past the service's recommended 5,000 ms. Users of the
+ * chain have to raise it; the node stamps each request when it sends it.
+ */
+const CHAIN_RECV_WINDOW = 60_000;
+
+/** The items the input nodes produce: orders (with a column that is not an order field), or history calls. */
+function inputRows(kind: WayKind, count: number): Array<Record<string, unknown>> {
+	return Array.from({ length: count }, (_, index) =>
+		kind === 'orders' ? { row_number: index + 2, ...ORDER } : { call: index },
+	);
+}
+
+function baseNodes(kind: WayKind, count: number): Array<Record<string, unknown>> {
+	return [
+		{ id: 'trigger', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'input-json',
+			name: 'Input JSON',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [200, 0],
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows: inputRows(kind, count) }), options: {} },
+		},
+		{
+			id: 'split-out',
+			name: 'One Item per Row',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: { fieldToSplitOut: 'rows', options: {} },
+		},
+	];
+}
+
+function chainConnections(names: string[]): BenchWorkflow['connections'] {
+	const all = ['Manual Trigger', 'Input JSON', 'One Item per Row', ...names];
+	const connections: BenchWorkflow['connections'] = {};
+	for (let index = 0; index < all.length - 1; index++) {
+		connections[all[index]] = { main: [[{ node: all[index + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+function workflow(id: string, name: string, kind: WayKind, count: number, nodes: Array<Record<string, unknown>>): BenchWorkflow {
+	return {
+		id,
+		name,
+		active: false,
+		nodes: [...baseNodes(kind, count), ...nodes.map((node, index) => ({ position: [600 + 200 * index, 0], ...node }))],
+		connections: chainConnections(nodes.map((node) => String(node.name))),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** n8n workflow ids are 16 characters here (as the e2e examples'). */
+function workflowId(key: string, count: number): string {
+	return `bench5${key}${String(count).padStart(10 - key.length, '0')}`.slice(0, 16).padEnd(16, '0');
+}
+
+const EXPRESSION_FIELDS = ['symbol', 'side', 'type', 'price', 'quantity'] as const;
+
+/** The order fields, those in `mapped` as expressions reading the item (`={{ $json.price }}`), the rest fixed. */
+function orderParameters(mapped: readonly string[]): Record<string, unknown> {
+	const fields: Record<string, unknown> = {};
+	for (const field of EXPRESSION_FIELDS) fields[field] = mapped.includes(field) ? `={{ $json.${field} }}` : ORDER[field];
+	return fields;
+}
+
+function tradingNode(name: string, parameters: Record<string, unknown>, typeVersion = 1): Record<string, unknown> {
+	return {
+		id: 'trading-service',
+		name,
+		type: NODE_TYPE,
+		typeVersion,
+		parameters,
+		credentials: { tradingServiceApi: { ...TRADING_CREDENTIAL } },
+	};
+}
+
+/** The chain's Code node: builds each item's query string and timestamp (and, in way c, signs it). */
+function chainCode(kind: WayKind, window: HistoryWindow, signInCode: boolean): string {
+	const params =
+		kind === 'orders'
+			? `[
+		['symbol', row.symbol], ['side', row.side], ['type', row.type], ['timeInForce', 'GTC'],
+		['price', row.price], ['quantity', row.quantity], ['newClientOrderId', 'chain-' + $execution.id + '-' + index],
+		['recvWindow', ${CHAIN_RECV_WINDOW}], ['timestamp', Date.now()],
+	]`
+			: `[
+		['startTime', '${window.startTime}'], ['endTime', '${window.endTime}'], ['limit', '${HISTORY_LIMIT}'], ['flowType', 32],
+		['recvWindow', ${CHAIN_RECV_WINDOW}], ['timestamp', Date.now()],
+	]`;
+	return [
+		signInCode ? `const crypto = require('crypto');\nconst secret = '${DEMO_KEYS.master.secret}';` : '',
+		'const items = $input.all();',
+		'const out = [];',
+		'for (let index = 0; index < items.length; index++) {',
+		'\tconst row = items[index].json;',
+		`\tconst query = ${params}.map(([key, value]) => key + '=' + encodeURIComponent(String(value))).join('&');`,
+		signInCode
+			? "\tout.push({ json: { query, signature: crypto.createHmac('sha256', secret).update(query).digest('hex') } });"
+			: '\tout.push({ json: { query } });',
+		'}',
+		'return out;',
+	]
+		.filter((line) => line !== '')
+		.join('\n');
+}
+
+/** How the chain's HTTP Request sends the API key: a plain header parameter, or n8n's Header Auth credential. */
+type ApiKeyIn = 'parameter' | 'credential';
+
+function chainNodes(kind: WayKind, baseUrl: string, window: HistoryWindow, signInCode: boolean, apiKeyIn: ApiKeyIn): Array<Record<string, unknown>> {
+	const path = kind === 'orders' ? ORDER_PATH : HISTORY_PATH;
+	const nodes: Array<Record<string, unknown>> = [
+		{
+			id: 'code',
+			name: signInCode ? 'Build and Sign Query' : 'Build Query',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			parameters: { jsCode: chainCode(kind, window, signInCode) },
+		},
+	];
+	if (!signInCode) {
+		nodes.push({
+			id: 'crypto',
+			name: 'HMAC SHA256',
+			type: 'n8n-nodes-base.crypto',
+			typeVersion: 2,
+			parameters: { action: 'hmac', type: 'SHA256', value: '={{ $json.query }}', dataPropertyName: 'signature', encoding: 'hex' },
+			credentials: { crypto: { ...CRYPTO_CREDENTIAL } },
+		});
+	}
+	const url = `=${baseUrl}${path}?{{ $json.query }}&signature={{ $json.signature }}`;
+	const method = kind === 'orders' ? 'POST' : 'GET';
+	nodes.push({
+		id: 'http',
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters:
+			apiKeyIn === 'parameter'
+				? {
+						method,
+						url,
+						sendHeaders: true,
+						headerParameters: { parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }] },
+						options: {},
+					}
+				: { method, url, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {} },
+		...(apiKeyIn === 'credential' ? { credentials: { httpHeaderAuth: { ...HEADER_AUTH_CREDENTIAL } } } : {}),
+	});
+	return nodes;
+}
+
+function chainWay(
+	key: string,
+	label: string,
+	kind: WayKind,
+	count: number,
+	baseUrl: string,
+	window: HistoryWindow,
+	signInCode: boolean,
+	apiKeyIn: ApiKeyIn = 'parameter',
+): Way {
+	const nodes = chainNodes(kind, baseUrl, window, signInCode, apiKeyIn);
+	const names = nodes.map((node) => String(node.name));
+	return {
+		key,
+		label,
+		kind,
+		count,
+		requests: count,
+		measured: names,
+		outputNode: 'HTTP Request',
+		outputItems: kind === 'orders' ? count : count * HISTORY_LIMIT,
+		// Crypto's value and the HTTP Request's URL; way c: the URL only.
+		expressionsPerItem: signInCode ? 1 : 2,
+		workflow: workflow(workflowId(key, count), `Bench 5 ${key}: ${label}`, kind, count, nodes),
+	};
+}
+
+function nodeWay(
+	key: string,
+	label: string,
+	count: number,
+	parameters: Record<string, unknown>,
+	expressionsPerItem: number,
+	options: { batch?: boolean; requires?: 'autoMap'; typeVersion?: number } = {},
+): Way {
+	const name = 'Trading Service';
+	return {
+		key,
+		label,
+		kind: 'orders',
+		count,
+		requests: options.batch ? Math.ceil(count / BATCH_SIZE) : count,
+		measured: [name],
+		outputNode: name,
+		outputItems: count,
+		expressionsPerItem,
+		requires: options.requires,
+		workflow: workflow(workflowId(key, count), `Bench 5 ${key}: ${label}`, 'orders', count, [
+			tradingNode(name, parameters, options.typeVersion),
+		]),
+	};
+}
+
+export interface WayOptions {
+	baseUrl: string;
+	historyWindow: HistoryWindow;
+	/** Node version that offers Create Many's auto-mapped input, if any. */
+	autoMapVersion?: number;
+}
+
+/** Every way of bench 5, in issue #15's order (a–i). */
+export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions): Way[] {
+	const all = EXPRESSION_FIELDS;
+	const create = (mapped: readonly string[]) => ({ resource: 'order', operation: 'create', ...orderParameters(mapped) });
+	const createMany = (mapped: readonly string[]) => ({ resource: 'order', operation: 'createMany', inputMode: 'items', ...orderParameters(mapped) });
+	const autoMap = { resource: 'order', operation: 'createMany', inputMode: 'autoMap' };
+	const autoMapWay = (key: string, count: number) =>
+		nodeWay(key, 'Create Many, auto-mapped fields', count, autoMap, 0, { batch: true, requires: 'autoMap', typeVersion: autoMapVersion ?? 1 });
+	const chain = 'chain: Code → Crypto (HMAC) → HTTP Request';
+	const ways: Way[] = [
+		nodeWay('a', 'Create, 5 mapped expressions', 200, create(all), 5),
+		nodeWay('a2', 'Create, 2 mapped expressions (price, quantity)', 200, create(['price', 'quantity']), 2),
+		chainWay('b', chain, 'orders', 200, baseUrl, historyWindow, false),
+		chainWay('b2', `${chain}, API key in a Header Auth credential`, 'orders', 200, baseUrl, historyWindow, false, 'credential'),
+		chainWay('c', 'chain: Code with HMAC (require crypto) → HTTP Request', 'orders', 200, baseUrl, historyWindow, true),
+		nodeWay('d', 'Create Many, 5 mapped expressions', 200, createMany(all), 5, { batch: true }),
+		nodeWay('e', 'Create, all fields fixed', 200, create([]), 0),
+		nodeWay('f', 'Create Many, all fields fixed', 200, createMany([]), 0, { batch: true }),
+		autoMapWay('i', 200),
+		chainWay('gb', chain, 'orders', 1000, baseUrl, historyWindow, false),
+		nodeWay('gd', 'Create Many, 5 mapped expressions', 1000, createMany(all), 5, { batch: true }),
+		nodeWay('gf', 'Create Many, all fields fixed', 1000, createMany([]), 0, { batch: true }),
+		autoMapWay('gi', 1000),
+	];
+	const historyParameters = {
+		resource: 'account',
+		operation: 'getHistory',
+		flowType: 32,
+		startTime: new Date(historyWindow.startTime).toISOString(),
+		endTime: new Date(historyWindow.endTime).toISOString(),
+		returnAll: false,
+		limit: HISTORY_LIMIT,
+	};
+	ways.push({
+		key: 'h',
+		label: 'node: Get History, fixed fields',
+		kind: 'history',
+		count: 200,
+		requests: 200,
+		measured: ['Trading Service'],
+		outputNode: 'Trading Service',
+		outputItems: 200 * HISTORY_LIMIT,
+		expressionsPerItem: 0,
+		workflow: workflow(workflowId('h', 200), 'Bench 5 h: Get History', 'history', 200, [tradingNode('Trading Service', historyParameters)]),
+	});
+	ways.push(chainWay('hb', 'chain: Code → Crypto (HMAC) → HTTP Request (GET)', 'history', 200, baseUrl, historyWindow, false));
+	return ways;
+}
+
+export const HISTORY_RECORDS = { flowType: 32, count: 2000, seed: 7 } as const;
+export const PATHS = { order: ORDER_PATH, batch: '/api/v1/spot/batchOrders', history: HISTORY_PATH } as const;
