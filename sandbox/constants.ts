@@ -102,6 +102,9 @@ export const FLOW_TYPES: Record<number, { flowType: string; flowName: string; re
 
 export const ACCOUNT_TYPE_VALUES = [1, 3, 5, 6];
 
+/** userId of GET /api/v1/account (one demo user owns every account). */
+export const DEMO_USER_ID = '1830000000000000011';
+
 export const DAY_MS = 86_400_000;
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { windowMs: 60_000, maxWeight: 6000 };

@@ -14,10 +14,12 @@ import {
 	DEFAULT_RATE_LIMIT,
 	DEFAULT_RECV_WINDOW,
 	DEMO_KEYS,
+	DEMO_USER_ID,
 	FLOW_TYPES,
 	MAX_BATCH_ORDERS,
 	MAX_HISTORY_LIMIT,
 	MAX_RECV_WINDOW,
+	SYMBOLS,
 	accountsOf,
 	tradingAccountOf,
 } from './constants';
@@ -36,8 +38,18 @@ import {
 } from './faults';
 import { RateLimiter, decodeComponent, mediaType, splitPairs, toParamMap } from './http';
 import { JsonNumber, parseJson, stringifyWithRawIds, type JsonValue } from './json';
-import type { OrderInput } from './orders';
+import {
+	DEFAULT_CANCEL_ALL_LIMIT,
+	DEFAULT_OPEN_ORDERS_LIMIT,
+	MAX_CANCEL_ALL_LIMIT,
+	MAX_CANCEL_IDS,
+	MAX_OPEN_ORDERS_LIMIT,
+	OrderBook,
+	type OrderInput,
+	type OrderListFilter,
+} from './orders';
 import { OtherHostServer } from './otherHost';
+import { cmpId } from './store';
 import { mulberry32 } from './prng';
 import type {
 	AddRecordInput,
@@ -48,6 +60,7 @@ import type {
 	HistoryRecord,
 	Ledger,
 	LedgerRequest,
+	OrderSide,
 	OrderView,
 	Permission,
 	RateLimitConfig,
@@ -108,6 +121,8 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	signatureErrorCode: '0002',
 	batchSuccessCode: 0,
 	batchEntryCodes: 'integer',
+	cancelOpenOrdersAnswer: 'documented',
+	cancelByIdsAllCancelled: 'emptyArray',
 };
 
 const KEYS_BY_API_KEY = new Map<string, DemoKey>(Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]));
@@ -159,7 +174,18 @@ export class SandboxServer implements Sandbox {
 			'/api/v1/account/assetTransfer': { POST: trade(1, (_ctx, auth) => this.transfer(auth)) },
 			'/api/v1/spot/new/order': { POST: trade(1, (ctx, auth) => this.singleOrder(ctx, auth)) },
 			'/api/v1/spot/batchOrders': { POST: trade(1, (ctx, auth) => this.batchOrders(ctx, auth)) },
-			'/api/v1/spot/order': { GET: read(1, (_ctx, auth) => this.queryOrder(auth)) },
+			'/api/v1/spot/order': {
+				GET: read(1, (_ctx, auth) => this.queryOrder(auth)),
+				DELETE: trade(1, (_ctx, auth) => this.cancelOrder(auth)),
+			},
+			'/api/v1/spot/orderTest': { POST: trade(1, (ctx, auth) => this.testOrder(ctx, auth)) },
+			'/api/v1/spot/openOrders': {
+				GET: read(1, (_ctx, auth) => this.openOrders(auth)),
+				DELETE: trade(5, (_ctx, auth) => this.cancelOpenOrders(auth)),
+			},
+			'/api/v1/spot/tradeOrders': { GET: read(5, (_ctx, auth) => this.pastOrders(auth)) },
+			'/api/v1/spot/cancelOrderByIds': { DELETE: trade(5, (_ctx, auth) => this.cancelOrdersByIds(auth)) },
+			'/api/v1/account': { GET: read(1, (_ctx, auth) => this.account(auth)) },
 		};
 		this.server = http.createServer((req, res) => this.onRequest(req, res));
 		this.server.on('connection', (s: Socket) => {
@@ -239,6 +265,18 @@ export class SandboxServer implements Sandbox {
 
 	getOrder(orderId: string): OrderView | undefined {
 		return this.engine.orders.getView(orderId);
+	}
+
+	fillOrder(orderId: string, quantity?: string): OrderView {
+		return this.engine.orders.fill(orderId, quantity);
+	}
+
+	advanceOrders(symbol?: string): OrderView[] {
+		return this.engine.orders.advance(symbol);
+	}
+
+	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string } {
+		return this.engine.getBalanceDetail(accountId, coin);
 	}
 
 	setFaults(plan: FaultPlan): void {
@@ -576,18 +614,24 @@ export class SandboxServer implements Sandbox {
 		return json(200, { success: true, timestamp: Number(r.timestamp), clientOrderId: '', orderId: r.id });
 	}
 
-	private singleOrder(ctx: Ctx, auth: Authed): Resp {
+	private singleOrder(ctx: Ctx, auth: Authed, test = false): Resp {
 		if (ctx.body !== '' && mediaType(ctx.req) !== 'application/x-www-form-urlencoded') {
 			throw fieldError('Content-Type', 'send order parameters in the query string or an application/x-www-form-urlencoded body');
 		}
 		const input: OrderInput = {};
 		for (const [k, v] of auth.allParams) input[k] = v;
 		try {
-			return json(200, this.engine.placeOrder(auth.key, input, 'single'));
+			const placed = this.engine.placeOrder(auth.key, input, 'single', test);
+			return json(200, test ? {} : placed);
 		} catch (e) {
 			if (e instanceof OrderFail) throw e.toApiError();
 			throw e;
 		}
+	}
+
+	/** POST /api/v1/spot/orderTest: every check of a single order (balance and client order id too), nothing placed; answers {}. */
+	private testOrder(ctx: Ctx, auth: Authed): Resp {
+		return this.singleOrder(ctx, auth, true);
 	}
 
 	private batchOrders(ctx: Ctx, auth: Authed): Resp {
@@ -669,6 +713,137 @@ export class SandboxServer implements Sandbox {
 		const o = this.engine.orders.find(accounts, orderId !== undefined ? { orderId } : { clientOrderId });
 		if (!o) throw apiError(CODES.orderNotFound);
 		return json(200, this.engine.orders.view(o));
+	}
+
+	/** DELETE /api/v1/spot/order: cancel one order by orderId or clientOrderId (orderId wins). */
+	private cancelOrder(auth: Authed): Resp {
+		const p = auth.allParams;
+		const orderId = p.get('orderId');
+		const clientOrderId = p.get('clientOrderId');
+		if (orderId === undefined && clientOrderId === undefined) throw fieldError('orderId', 'send orderId or clientOrderId');
+		if (orderId !== undefined && !/^\d{1,20}$/.test(orderId)) throw fieldError('orderId', 'numeric order id');
+		if (orderId === undefined && clientOrderId === '') throw fieldError('clientOrderId');
+		const o = this.engine.orders.find(orderAccountsOf(auth.key), orderId !== undefined ? { orderId } : { clientOrderId });
+		if (!o) throw apiError(CODES.orderNotOnBook);
+		return json(200, this.engine.orders.cancel(o, 'single', auth.key.apiKey));
+	}
+
+	/** Optional symbol (known, else 0201), side and paging order id of the order lists. */
+	private orderFilter(p: Map<string, string>, pageParam: string): OrderListFilter {
+		const f: OrderListFilter = {};
+		const symbol = p.get('symbol');
+		if (symbol !== undefined) {
+			if (symbol === '') throw fieldError('symbol');
+			if (!SYMBOLS[symbol]) throw apiError(CODES.instrumentNotFound, `'${symbol}'`);
+			f.symbol = symbol;
+		}
+		const side = p.get('side');
+		if (side !== undefined) {
+			if (side !== 'BUY' && side !== 'SELL') throw fieldError('side', 'BUY or SELL');
+			f.side = side as OrderSide;
+		}
+		const from = p.get(pageParam);
+		if (from !== undefined) {
+			if (!/^\d{1,20}$/.test(from)) throw fieldError(pageParam, 'numeric order id');
+			f.beforeOrderId = from;
+		}
+		return f;
+	}
+
+	private limitParam(p: Map<string, string>, dflt: number, max: number, cap: boolean): number {
+		const raw = p.get('limit');
+		if (raw === undefined) return dflt;
+		if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || (!cap && Number(raw) > max)) throw fieldError('limit', `1 to ${max}`);
+		return Math.min(Number(raw), max);
+	}
+
+	/**
+	 * GET /api/v1/spot/openOrders, newest first. As the family documents it for a master key without
+	 * accountId: the main trading account first, then, when that gave fewer than 500, the sub account.
+	 */
+	private openOrders(auth: Authed): Resp {
+		const p = auth.queryParams;
+		const accounts = this.orderAccounts(auth.key, p.get('accountId'));
+		const f = this.orderFilter(p, 'fromOrderId');
+		const limit = this.limitParam(p, DEFAULT_OPEN_ORDERS_LIMIT, MAX_OPEN_ORDERS_LIMIT, false);
+		const out = this.engine.orders.list(accounts[0], true, f, limit);
+		for (const acc of accounts.slice(1)) {
+			if (out.length >= DEFAULT_OPEN_ORDERS_LIMIT || out.length >= limit) break;
+			out.push(...this.engine.orders.list(acc, true, f, limit - out.length));
+		}
+		return json(200, out.map((o) => this.engine.orders.view(o)));
+	}
+
+	/** GET /api/v1/spot/tradeOrders: final orders (filled, cancelled) of the last 90 days, newest first, paged by orderId. */
+	private pastOrders(auth: Authed): Resp {
+		const p = auth.queryParams;
+		const accounts = this.orderAccounts(auth.key, p.get('accountId'));
+		const f = this.orderFilter(p, 'orderId');
+		const limit = this.limitParam(p, DEFAULT_OPEN_ORDERS_LIMIT, MAX_OPEN_ORDERS_LIMIT, false);
+		const ms = (name: string): number | undefined => {
+			const v = p.get(name);
+			if (v === undefined) return undefined;
+			if (!/^\d{1,16}$/.test(v)) throw fieldError(name, 'millisecond timestamp');
+			return Number(v);
+		};
+		const startTime = ms('startTime');
+		const endTime = ms('endTime');
+		if (startTime !== undefined && endTime !== undefined && startTime > endTime) {
+			throw fieldError('startTime', 'startTime must not be after endTime');
+		}
+		f.startTime = Math.max(startTime ?? 0, this.engine.orders.pastCutoff());
+		if (endTime !== undefined) f.endTime = endTime;
+		const all = accounts.flatMap((acc) => this.engine.orders.list(acc, false, f, limit));
+		all.sort((a, b) => cmpId(b.orderId, a.orderId));
+		return json(200, all.slice(0, limit).map((o) => this.engine.orders.view(o)));
+	}
+
+	/**
+	 * DELETE /api/v1/spot/openOrders: the key's own trading account only (a master key's sub account
+	 * is left alone), newest first, at most `limit` (default 100, at most 200) per request.
+	 */
+	private cancelOpenOrders(auth: Authed): Resp {
+		const p = auth.allParams;
+		const f = this.orderFilter(p, 'fromOrderId');
+		const limit = this.limitParam(p, DEFAULT_CANCEL_ALL_LIMIT, MAX_CANCEL_ALL_LIMIT, true);
+		const orders = this.engine.orders.list(tradingAccountOf(auth.key), true, f, limit);
+		for (const o of orders) this.engine.orders.cancel(o, 'symbol', auth.key.apiKey);
+		if (this.behaviour.cancelOpenOrdersAnswer === 'successOnly') return json(200, { success: true });
+		const lastOrderId = orders.length > 0 ? orders[orders.length - 1].orderId : '0';
+		return json(200, { code: '0', message: 'success', timestamp: this.now(), lastOrderId });
+	}
+
+	/**
+	 * DELETE /api/v1/spot/cancelOrderByIds: `ids` comma-separated (at most 100). `result` lists only
+	 * the ids that were not cancelled, each with its code as a string.
+	 */
+	private cancelOrdersByIds(auth: Authed): Resp {
+		const raw = auth.allParams.get('ids');
+		if (raw === undefined || raw === '') throw fieldError('ids', 'comma-separated order ids');
+		const ids = raw.split(',');
+		if (ids.some((id) => !/^\d{1,20}$/.test(id))) throw fieldError('ids', 'comma-separated numeric order ids');
+		if (ids.length > MAX_CANCEL_IDS) throw apiError(CODES.batchTooLarge, `at most ${MAX_CANCEL_IDS} ids per request`);
+		const failed: Array<{ orderId: string; code: string }> = [];
+		for (const orderId of ids) {
+			const o = this.engine.orders.find(orderAccountsOf(auth.key), { orderId });
+			const err = o ? OrderBook.finalError(o) : apiError(CODES.orderNotOnBook);
+			if (err) failed.push({ orderId, code: err.code });
+			else this.engine.orders.cancel(o!, 'ids', auth.key.apiKey);
+		}
+		const result = failed.length === 0 && this.behaviour.cancelByIdsAllCancelled === 'null' ? null : failed;
+		return json(200, { code: '0000', result });
+	}
+
+	/** GET /api/v1/account: balances of the key's trading account, or of `accountId` (one of the key's accounts). */
+	private account(auth: Authed): Resp {
+		const accountId = auth.queryParams.get('accountId');
+		let acc = tradingAccountOf(auth.key);
+		if (accountId !== undefined) {
+			if (!/^\d{1,20}$/.test(accountId)) throw fieldError('accountId', 'numeric account id');
+			if (!accountsOf(auth.key).includes(accountId)) throw apiError(CODES.accountNotAllowed, `'${accountId}' is not one of your accounts`);
+			acc = accountId;
+		}
+		return json(200, { balances: this.engine.balanceLines(acc), userId: DEMO_USER_ID });
 	}
 
 	/** The trading accounts an order read covers: the optional accountId (must be visible to the key) or all visible. */

@@ -163,4 +163,40 @@ export class TestClient {
 	queryOrder(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
 		return this.call({ method: 'GET', path: '/api/v1/spot/order', query: params, ...extra });
 	}
+
+	/** GET /api/v1/spot/openOrders. */
+	openOrders(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'GET', path: '/api/v1/spot/openOrders', query: params, ...extra });
+	}
+
+	/** GET /api/v1/spot/tradeOrders (past orders). */
+	tradeOrders(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'GET', path: '/api/v1/spot/tradeOrders', query: params, ...extra });
+	}
+
+	/** DELETE /api/v1/spot/order (orderId or clientOrderId), parameters in the query string. */
+	cancelOrder(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'DELETE', path: '/api/v1/spot/order', query: params, ...extra });
+	}
+
+	/** DELETE /api/v1/spot/openOrders (symbol, side, fromOrderId, limit). */
+	cancelOpenOrders(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'DELETE', path: '/api/v1/spot/openOrders', query: params, ...extra });
+	}
+
+	/** DELETE /api/v1/spot/cancelOrderByIds (ids comma-separated). */
+	cancelOrdersByIds(ids: string[] | string, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		const value = Array.isArray(ids) ? ids.join(',') : ids;
+		return this.call({ method: 'DELETE', path: '/api/v1/spot/cancelOrderByIds', query: { ids: value }, ...extra });
+	}
+
+	/** GET /api/v1/account (balances). */
+	account(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'GET', path: '/api/v1/account', query: params, ...extra });
+	}
+
+	/** POST /api/v1/spot/orderTest, parameters as a form body like order(). */
+	orderTest(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'POST', path: '/api/v1/spot/orderTest', form: params, ...extra });
+	}
 }

@@ -51,6 +51,14 @@ export interface SandboxBehaviour {
 	 * (the family's answers: "0000", "0401", "-1141").
 	 */
 	batchEntryCodes?: 'integer' | 'string';
+	/**
+	 * Answer of DELETE /api/v1/spot/openOrders: 'documented' (default, the family's docs:
+	 * {"code": "0", "message": "success", "timestamp": ms, "lastOrderId": "<id>"}) or 'successOnly'
+	 * ({"success": true}, as CCXT shows the family answering).
+	 */
+	cancelOpenOrdersAnswer?: 'documented' | 'successOnly';
+	/** `result` of DELETE /api/v1/spot/cancelOrderByIds when every id was cancelled: [] (default) or null (the family's docs). */
+	cancelByIdsAllCancelled?: 'emptyArray' | 'null';
 }
 
 export interface HistoryRecord {
@@ -398,5 +406,18 @@ export interface Sandbox {
 	otherHost: OtherHost;
 	/** An order's current state in the query shape, or undefined for an unknown id. */
 	getOrder(orderId: string): OrderView | undefined;
+	/**
+	 * Fill a resting order at its limit price: `quantity` (a decimal string; default all that
+	 * remains). NEW -> PARTIALLY_FILLED -> FILLED; balances, locks and TRADE/FEE records follow.
+	 * Throws for an unknown or final order, or a quantity above what remains.
+	 */
+	fillOrder(orderId: string, quantity?: string): OrderView;
+	/**
+	 * One step for every open order (of `symbol`, if given), oldest first: NEW fills half its
+	 * quantity (PARTIALLY_FILLED), PARTIALLY_FILLED fills the rest (FILLED). Returns the orders stepped.
+	 */
+	advanceOrders(symbol?: string): OrderView[];
+	/** Free, locked (by resting orders) and total balance of a coin. getBalance() is the total. */
+	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string };
 	ledger: Ledger;
 }

@@ -21,7 +21,7 @@ const hist = async (flowType: number, c: TestClient = master) =>
 	(await c.history({ flowType, startTime: T0 - 1000, endTime: T0, limit: 500 })).json as HistoryRecord[];
 
 describe('POST /api/v1/spot/new/order', () => {
-	it('places a LIMIT order that rests NEW (nothing reserved, no records), ids and decimals as strings', async () => {
+	it('places a LIMIT order that rests NEW (its cost locked, no records), ids and decimals as strings', async () => {
 		const r = await master.order({ ...limitBuy, newClientOrderId: 'my-1' });
 		expect(r.status).toBe(200);
 		expect(r.json).toEqual({
@@ -42,6 +42,7 @@ describe('POST /api/v1/spot/new/order', () => {
 		});
 		expect(Number(r.json.orderId)).toBeGreaterThan(Number.MAX_SAFE_INTEGER); // hence strings
 		expect(sb.getBalance('10001', 'USDT')).toBe('100000');
+		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({ free: '99600', locked: '400', total: '100000' });
 		expect(await hist(1)).toEqual([]);
 		expect(sb.ledger.orders).toEqual([{ ...r.json, via: 'single', apiKey: DEMO_KEYS.master.apiKey }]);
 	});
