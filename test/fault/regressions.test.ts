@@ -2,10 +2,11 @@
  * Regression tests for bugs the fault suite and the benchmarks found in code outside test/fault
  * (node, trigger), since fixed: each checks the correct behaviour. A bug found and not yet fixed
  * goes in a knownBugs.test.ts beside this file as `it.failing` (Jest passes it while the bug is
- * there and fails it once fixed), then moves here as a plain `it`.
+ * there and fails it once fixed), then moves here as a plain `it`. The defects of issue 11 were
+ * committed here as `it.failing` first, then flipped with their fix.
  */
 import { triggerRunner } from '../../tools/harness/trigger';
-import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
 import { HOUR, PATHS, byInputItem, errorOf, newTally, runAndTally } from './lib';
 
 let sb: Sandbox;
@@ -166,5 +167,222 @@ describe('The trigger emits records listed late inside the window, also behind m
 		const [late] = sb.addRecords([fee(watermark - 110_000)]);
 		const poll = await runner.poll();
 		expect(poll.items.map((item) => item.json.id)).toEqual([late.id]);
+	});
+});
+
+// ------------------------------------------------------------------ issue 11: money safety, part 1
+//
+// Each numbered defect of issue 11, reproduced through n8n-core's real executor (Retry On Fail as
+// the node's Settings set it) against the sandbox, whose ledger says what really happened.
+
+const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
+const NEW_ORDER = '/api/v1/spot/new/order';
+const QUERY_ORDER = '/api/v1/spot/order';
+
+const transferTo = (quantity: string) => ({
+	resource: 'account',
+	operation: 'transferAsset',
+	fromAccountId: DEMO_ACCOUNTS.mainTrading,
+	toAccountId: DEMO_ACCOUNTS.subTrading,
+	coin: 'USDT',
+	quantity,
+});
+const limitOrder = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'create',
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	price: '10',
+	quantity: '0.01',
+	...overrides,
+});
+const batchOf = (count: number, options: Record<string, unknown> = {}) => ({
+	parameters: {
+		resource: 'order',
+		operation: 'createMany',
+		inputMode: 'items',
+		symbol: 'BTCUSDT',
+		side: 'BUY',
+		type: 'LIMIT',
+		price: '={{ $json.price }}',
+		quantity: '0.01',
+		options,
+	},
+	inputItems: Array.from({ length: count }, (_, index) => ({ json: { price: `${index + 1}` } })),
+});
+/** The outcome a run reports for an item or for its error. */
+const outcomeOf = (run: { items: Array<{ json: Record<string, unknown> }>; error?: { context?: unknown } }, index = 0) =>
+	run.error ? (run.error.context as { outcome?: string } | undefined)?.outcome : run.items[index]?.json.outcome;
+
+describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
+	it.failing('a transfer committed but unanswered: exactly one transfer, reported unknown', async () => {
+		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: PATHS.transfer }] });
+		const run = await runAndTally(sb, tally, { parameters: transferTo('1.5'), node: RETRY_ON_FAIL });
+		expect(sb.ledger.transfers).toHaveLength(1);
+		expect(run.error?.message).toMatch(/^Unknown outcome/);
+		expect(outcomeOf(run)).toBe('unknown');
+	});
+
+	it.failing('two transfers, item 1 refused (balance): item 0 moves once, not once per try', async () => {
+		const run = await runAndTally(sb, tally, {
+			parameters: transferTo('={{ $json.quantity }}'),
+			inputItems: [{ json: { quantity: '2' } }, { json: { quantity: '99999999999' } }],
+			node: RETRY_ON_FAIL,
+		});
+		expect(run.error?.message).toBe('The account balance is too low for this request');
+		expect(sb.ledger.transfers).toHaveLength(1);
+	});
+
+	it.failing('with Continue On Fail, item 0 failing makes n8n re-run the node: item 1 still moves once', async () => {
+		const run = await runAndTally(sb, tally, {
+			parameters: transferTo('={{ $json.quantity }}'),
+			inputItems: [{ json: { quantity: '99999999999' } }, { json: { quantity: '3' } }],
+			node: RETRY_ON_FAIL,
+			continueOnFail: true,
+		});
+		expect(sb.ledger.transfers).toHaveLength(1);
+		expect(errorOf(run.items[0])).toBe('The account balance is too low for this request');
+		expect(run.items[0].json.outcome).toBe('rejected');
+		expect(run.items[1].json.outcome).toBe('placed');
+	});
+
+	it.failing('orders without a client order ID, item 1 refused: item 0 is placed once', async () => {
+		const run = await runAndTally(sb, tally, {
+			parameters: limitOrder({ quantity: '={{ $json.quantity }}', options: { generateClientOrderId: false } }),
+			inputItems: [{ json: { quantity: '0.01' } }, { json: { quantity: '99999999' } }],
+			node: RETRY_ON_FAIL,
+		});
+		expect(sb.ledger.orders).toHaveLength(1);
+		expect(run.error?.message).toBe('The account balance is too low for this request');
+		expect(outcomeOf(run)).toBe('rejected');
+	});
+});
+
+describe('issue 11, defect 2: a placed order is reported as placed', () => {
+	it.failing('committed, connection dropped: reported placed with the order, placed once', async () => {
+		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
+		const run = await runAndTally(sb, tally, { parameters: limitOrder({ newClientOrderId: 'row-1' }) });
+		expect(run.error?.message).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', clientOrderId: 'row-1', orderId: sb.ledger.orders[0]?.orderId });
+		expect(sb.ledger.orders).toHaveLength(1);
+	});
+
+	it.failing('a batch entry with -1149 (create order failed) is rejected, not "already placed"', async () => {
+		sb.otherHost.setReply({
+			status: 200,
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ code: 0, result: [{ code: -1149, msg: 'Create order failed' }] }),
+		});
+		const run = await runAndTally(sb, tally, { ...batchOf(1, { generateClientOrderId: false }), credentials: { baseUrl: sb.otherHost.url } });
+		expect(run.items[0].json).toMatchObject({ success: false, outcome: 'rejected', code: -1149 });
+		expect(run.items[0].json.alreadyPlaced).toBeUndefined();
+	});
+});
+
+describe('issue 11, defect 3: top-level codes are numbers', () => {
+	it.failing('a batch answered with code "0000" is placed', async () => {
+		sb.setFaults({ rules: [{ kind: 'batchCode0000', times: 1, path: PATHS.batch }] });
+		const run = await runAndTally(sb, tally, batchOf(3));
+		expect(run.error?.message).toBeUndefined();
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'placed', 'placed']);
+	});
+
+	it.failing('a non-zero top-level code with result[] keeps the per-order results', async () => {
+		sb.setFaults({ rules: [{ kind: 'batchTopCodeNonZero', times: 1, path: PATHS.batch }] });
+		const run = await runAndTally(sb, tally, batchOf(3, { generateClientOrderId: false }));
+		expect(run.error?.message).toBeUndefined();
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'placed', 'placed']);
+		expect(sb.ledger.orders).toHaveLength(3);
+	});
+});
+
+describe('issue 11, defect 4: batch results are matched by client order ID', () => {
+	it.failing('results in reverse order: every item gets its own order', async () => {
+		sb.setFaults({ rules: [{ kind: 'batchReorder', times: 1, path: PATHS.batch }] });
+		const run = await runAndTally(sb, tally, batchOf(3));
+		expect(run.items.map((item) => (item.json.order as { price?: string } | null)?.price)).toEqual(['1', '2', '3']);
+		for (const item of run.items) {
+			expect((item.json.order as { clientOrderId?: string }).clientOrderId).toBe(item.json.clientOrderId);
+		}
+	});
+
+	it.failing('entries without a code (and no IDs to look up by) are unknown, not placed', async () => {
+		sb.setFaults({ rules: [{ kind: 'batchEntryNoCode', times: 1, path: PATHS.batch }] });
+		const run = await runAndTally(sb, tally, { ...batchOf(2, { generateClientOrderId: false }), continueOnFail: true });
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['unknown', 'unknown']);
+	});
+
+	it.failing('a null entry with Continue On Fail: an item per order, the null one looked up and found placed', async () => {
+		sb.setFaults({ rules: [{ kind: 'batchNullEntry', times: 1, path: PATHS.batch }] });
+		const run = await runAndTally(sb, tally, { ...batchOf(3), continueOnFail: true });
+		expect(run.error?.message).toBeUndefined();
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'placed', 'placed']);
+		expect(sb.ledger.orders).toHaveLength(3);
+	});
+});
+
+describe('issue 11, defect 5: unknown outcomes are not rejections', () => {
+	it.failing('a transfer answered -1007 (timeout, executed): unknown, not "rejected"', async () => {
+		sb.setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: PATHS.transfer }] });
+		const run = await runAndTally(sb, tally, { parameters: transferTo('4') });
+		expect(run.error?.message).toMatch(/^Unknown outcome/);
+		expect(outcomeOf(run)).toBe('unknown');
+		expect(sb.ledger.transfers).toHaveLength(1);
+	});
+
+	it.failing('an order answered -1146 (creation timeout) but placed: looked up, reported placed', async () => {
+		sb.setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: NEW_ORDER }] });
+		const run = await runAndTally(sb, tally, { parameters: limitOrder() });
+		expect(run.error?.message).toBeUndefined();
+		expect(outcomeOf(run)).toBe('placed');
+		expect(sb.ledger.orders).toHaveLength(1);
+		expect(sb.ledger.requests.some((request) => request.path === QUERY_ORDER && request.method === 'GET')).toBe(true);
+	});
+
+	it.failing('unknown, then a 429 on a later attempt: never "Nothing was executed" for a placed order', async () => {
+		sb.setFaults({
+			rules: [
+				{ kind: 'dropAfter', times: 1, path: NEW_ORDER },
+				{ kind: 'rateLimit', times: 20, path: NEW_ORDER, retryAfterSeconds: 0 },
+			],
+		});
+		const run = await runAndTally(sb, tally, { parameters: limitOrder() });
+		expect(run.error?.description ?? '').not.toContain('Nothing was executed');
+		expect(outcomeOf(run)).toBe('placed');
+		expect(sb.ledger.orders).toHaveLength(1);
+	});
+});
+
+describe('issue 11, defect 6: Create refuses two items with the same client order ID', () => {
+	it.failing('before any request, naming the field', async () => {
+		const run = await runAndTally(sb, tally, {
+			parameters: limitOrder({ newClientOrderId: '={{ $json.id }}' }),
+			inputItems: [{ json: { id: 'same' } }, { json: { id: 'other' } }, { json: { id: 'same' } }],
+		});
+		expect(run.error?.message).toBe('Client Order ID: "same" is used by more than one order (items 0 and 2)');
+		expect(run.requests).toEqual([]);
+	});
+});
+
+describe('issue 11, defect 7: error codes of the exchange family', () => {
+	it.failing('a wrong secret (0002) gets the secret advice', async () => {
+		const run = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { secretKey: 'not-the-secret' } });
+		expect(run.error?.message).toBe('The service rejected the request signature');
+		expect(run.error?.description).toContain('Secret Key');
+		expect(outcomeOf(run)).toBe('rejected');
+	});
+
+	it.failing('the signature text under another code (0001) gets the same advice', async () => {
+		sb.setBehaviour({ signatureErrorCode: '0001' });
+		const run = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { secretKey: 'not-the-secret' } });
+		expect(run.error?.message).toBe('The service rejected the request signature');
+	});
+
+	it.failing('an unknown API key (0102) and a key without permission (-1005) get their advice', async () => {
+		const badKey = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { apiKey: 'nobody' } });
+		expect(badKey.error?.message).toBe('The service did not accept the API key');
+		const readOnly = await runAndTally(sb, tally, { parameters: transferTo('1'), key: DEMO_KEYS.readOnly });
+		expect(readOnly.error?.message).toBe('The API key is not allowed to do this');
 	});
 });
