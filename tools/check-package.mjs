@@ -188,7 +188,7 @@ if (ci) {
 	for (const trigger of ['push', 'pull_request', 'workflow_call']) {
 		if (!(trigger in triggers)) workflowProblems.push(`ci.yml does not run on ${trigger}`);
 	}
-	for (const command of ['npm ci --ignore-scripts', 'npm run lint', 'npm run typecheck', 'npm run build', 'npm run check:package', 'npm test', 'npm run test:e2e']) {
+	for (const command of ['npm ci --ignore-scripts', 'npm run lint', 'npm run typecheck', 'npm run build', 'npm run check:package', 'npm test', 'npm run test:e2e', 'npm run test:queue']) {
 		if (!runs(ci).includes(command)) workflowProblems.push(`ci.yml does not run "${command}"`);
 	}
 }
