@@ -1,0 +1,110 @@
+import { JsonSyntaxError, MAX_JSON_DEPTH, parseJsonKeepingDigits } from '../../../../nodes/TradingService/transport/json';
+
+describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => {
+	it.each([
+		['9007199254740991', 9007199254740991],
+		['-9007199254740991', -9007199254740991],
+		['9007199254740992', '9007199254740992'],
+		['-9007199254740992', '-9007199254740992'],
+		['1470000000000000000001', '1470000000000000000001'],
+		['18446744073709551615', '18446744073709551615'],
+		['{"orderId":1992830482934820385,"price":"10"}', { orderId: '1992830482934820385', price: '10' }],
+		['[1,12345678901234567890,3]', [1, '12345678901234567890', 3]],
+		['{"a":{"b":[{"id":99999999999999999999}]}}', { a: { b: [{ id: '99999999999999999999' }] } }],
+	])('%s', (text, expected) => {
+		expect(parseJsonKeepingDigits(text)).toEqual(expected);
+	});
+
+	it('decimals and exponents stay numbers, as JSON.parse reads them', () => {
+		expect(parseJsonKeepingDigits('[1.5, 1e30, -2.5E-3, 12345678901234567890.5, 0, -0]')).toEqual([1.5, 1e30, -2.5e-3, 12345678901234567890.5, 0, -0]);
+	});
+});
+
+describe('parseJsonKeepingDigits agrees with JSON.parse elsewhere', () => {
+	it.each([
+		'{}',
+		'[]',
+		'null',
+		'true',
+		'false',
+		'""',
+		'0',
+		' \t\r\n {"a" : [ 1 , 2 ] } \n',
+		'{"a":1,"a":2}',
+		'"\\u00e9\\n\\t\\"\\\\\\/\\b\\f\\r"',
+		'"\\ud83d\\ude00 and é and 😀"',
+		'"\\ud800"',
+		'{"success":true,"timestamp":1764000000000,"clientOrderId":"","orderId":"1992830482934820385"}',
+		'[{"id":"1","created":"1764000000000","change":"-0.00000001"},{"id":"2","created":"1764000000000","change":"5"}]',
+		'{"code":-1146,"msg":"Order creation status unknown"}',
+		'{"nested":[[[[{"x":[null,true,false,"s",-1.25e+2]}]]]]}',
+	])('%s', (text) => {
+		expect(parseJsonKeepingDigits(text)).toEqual(JSON.parse(text));
+	});
+
+	it('a "__proto__" key is an own data property, as with JSON.parse', () => {
+		const parsed = parseJsonKeepingDigits('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+		expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+		expect(Object.keys(parsed)).toEqual(['__proto__', 'a']);
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		expect(parsed).toEqual(JSON.parse('{"__proto__":{"polluted":true},"a":1}'));
+	});
+});
+
+describe('parseJsonKeepingDigits refuses what JSON.parse refuses', () => {
+	it.each([
+		'',
+		' ',
+		'<html><body>Bad gateway</body></html>',
+		'{"a":1',
+		'{"a":1,}',
+		'[1,]',
+		'[1 2]',
+		'{a:1}',
+		"{'a':1}",
+		'01',
+		'-',
+		'1.',
+		'.5',
+		'1e',
+		'+1',
+		'0x10',
+		'NaN',
+		'tru',
+		'nul',
+		'"abc',
+		'"a\u0001b"',
+		'"\\x41"',
+		'"\\u12G4"',
+		'{"a":1}{"b":2}',
+		'{"a":1} x',
+		'[12345678901234567890',
+		'{12345678901234567890:1}',
+	])('%p', (text) => {
+		expect(() => JSON.parse(text)).toThrow(SyntaxError);
+		expect(() => parseJsonKeepingDigits(text)).toThrow(JsonSyntaxError);
+	});
+
+	it(`nesting deeper than ${MAX_JSON_DEPTH} levels is refused, not a stack overflow`, () => {
+		expect(parseJsonKeepingDigits('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH))).toBeDefined();
+		expect(() => parseJsonKeepingDigits('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1))).toThrow(/Nesting deeper/);
+		expect(() => parseJsonKeepingDigits('['.repeat(100_000))).toThrow(JsonSyntaxError);
+	});
+});
+
+describe('parseJsonKeepingDigits: integers under ID keys are always text', () => {
+	const ids = new Set(['id', 'orderId', 'accountId']);
+	it.each([
+		['{"orderId":5,"accountId":10001,"qty":5}', { orderId: '5', accountId: '10001', qty: 5 }],
+		['{"orderId":-0,"id":1992830482934820385}', { orderId: '-0', id: '1992830482934820385' }],
+		['[{"id":7,"nested":{"id":8}},{"id":"9"}]', [{ id: '7', nested: { id: '8' } }, { id: '9' }]],
+		['{"id":1.5,"orderId":2e3,"accountId":null}', { id: 1.5, orderId: 2000, accountId: null }],
+		['{"other":{"orderId":[1]}}', { other: { orderId: [1] } }],
+	])('%s', (text, expected) => {
+		expect(parseJsonKeepingDigits(text, ids)).toEqual(expected);
+	});
+
+	it.each(['{"id":01}', '{"id":-}', '{"id":1.}', '{"id":1e}', '{"id":5 6}'])('still refuses %p', (text) => {
+		expect(() => parseJsonKeepingDigits(text, ids)).toThrow(JsonSyntaxError);
+	});
+});
