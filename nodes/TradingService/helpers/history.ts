@@ -1,4 +1,4 @@
-import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS, findFlowType } from '../constants';
 import { ENDPOINTS, serviceRequest, type TransportContext } from '../transport';
@@ -84,8 +84,43 @@ export async function fetchHistoryPage(
 	};
 	if (query.accountType !== undefined) qs.accountType = query.accountType;
 	// The endpoint's response check guarantees a list of records with an id and a created time.
-	const body = await serviceRequest.call(this, ENDPOINTS.history, { qs, itemIndex });
-	return body as HistoryRecord[];
+	const page = (await serviceRequest.call(this, ENDPOINTS.history, { qs, itemIndex })) as HistoryRecord[];
+	checkHistoryPage(this.getNode(), page, limit, itemIndex);
+	return page;
+}
+
+/**
+ * A history page that breaks the service's promises: more records than asked for, or not newest
+ * first. Paging by time relies on both, so such a page is never used. `problem` lets the trigger
+ * tell an unordered page (warned about, retried on the next poll) from the rest.
+ */
+export class HistoryPageError extends NodeApiError {
+	problem!: 'oversize' | 'unordered';
+}
+
+/** Throws HistoryPageError for a page longer than `limit` or not newest first. */
+export function checkHistoryPage(node: INode, page: HistoryRecord[], limit: number, itemIndex?: number): void {
+	if (page.length > limit) {
+		const error = new HistoryPageError(node, { records: page.length, limit } as JsonObject, {
+			message: `The service returned ${page.length} history records for a request of at most ${limit}: more records than asked for`,
+			description:
+				'Such a page cannot be paged by time, so none of it was used. Check that Base URL in the credential points at the Trading Service API, then run again.',
+			itemIndex,
+		});
+		error.problem = 'oversize';
+		throw error;
+	}
+	for (let index = 1; index < page.length; index++) {
+		if (Number(page[index].created) > Number(page[index - 1].created)) {
+			const error = new HistoryPageError(node, { position: index } as JsonObject, {
+				message: 'The service returned a history page that is not newest first',
+				description: `Record ${index} (created ${page[index].created}) is newer than record ${index - 1} (created ${page[index - 1].created}). Paging by time relies on the service's order, so none of the page was used: records could otherwise be missed. Run again; if it keeps happening, the service is not the Trading Service API this node expects.`,
+				itemIndex,
+			});
+			error.problem = 'unordered';
+			throw error;
+		}
+	}
 }
 
 export interface WalkOptions {

@@ -7,6 +7,7 @@ import {
 
 import { LIMITS, findFlowType, type FlowType } from '../constants';
 import {
+	HistoryPageError,
 	fetchHistoryPage,
 	retentionStart,
 	walkHistory,
@@ -14,6 +15,7 @@ import {
 	type WalkResult,
 } from '../helpers/history';
 import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';
+import { toNodeError } from '../transport';
 import {
 	EVENTS_WITH_DIRECTION,
 	describeFilter,
@@ -116,18 +118,6 @@ function pollDeadline(context: IPollFunctions, startedAt: number): number | unde
 	return startedAt + budget * BUDGET_SHARE;
 }
 
-function idsAt(records: HistoryRecord[], created: number): string[] {
-	return records.filter((record) => Number(record.created) === created).map((record) => record.id);
-}
-
-function knownAt(entries: Array<[number, string[]]>): Record<string, string[]> {
-	const known: Record<string, string[]> = {};
-	for (const [created, ids] of entries) {
-		for (const id of ids) addToGroups(known, String(created), id);
-	}
-	return known;
-}
-
 /** Logs the milliseconds that held more records than the service can return, when they held new ones. */
 function warnOverfull(context: IPollFunctions, walk: WalkResult, fresh: HistoryRecord[]): void {
 	for (const created of walk.overfullMilliseconds) {
@@ -191,16 +181,16 @@ class CatchUpReader {
 
 	/**
 	 * Reads `startTime`..`endTime`, newest first, taking each record once. When the deadline stops
-	 * the walk at or above `resumeFrom`, returns where the next poll goes on: down to `resumeFrom`,
-	 * with the ids already read at both ends so none is emitted twice.
+	 * the walk, returns where the next poll goes on: the whole rest of the range, down to
+	 * `startTime` (the floor, for the regular read: a record listed late inside the late records
+	 * window is not skipped), with the ids already handled in it, so none is emitted twice.
+	 * `known`: ids handled before this poll, by `created`.
 	 */
 	async readRange(
 		startTime: number,
 		endTime: number,
 		isNew: (record: HistoryRecord) => boolean,
-		resumeFrom: number,
-		knownAtResumeFrom: string[],
-		knownAtEnd: string[] = [],
+		known: Array<Record<string, string[]>>,
 	): Promise<ResumePoint | undefined> {
 		const walk = await walkHistory.call(
 			this.context,
@@ -214,17 +204,19 @@ class CatchUpReader {
 			if (isNew(record)) this.fresh.push(record);
 		}
 		warnOverfull(this.context, walk, this.fresh);
-		if (walk.resumeTo === undefined || walk.resumeTo < resumeFrom) return undefined;
+		if (walk.resumeTo === undefined) return undefined;
 		const to = walk.resumeTo;
-		return {
-			from: resumeFrom,
-			to,
-			known: knownAt([
-				[resumeFrom, [...knownAtResumeFrom, ...idsAt(this.read, resumeFrom)]],
-				[to, idsAt(walk.records, to)],
-				[to, to === endTime ? knownAtEnd : []],
-			]),
-		};
+		const inRange = (created: number) => created >= startTime && created <= to;
+		const handled: Record<string, string[]> = {};
+		for (const groups of known) {
+			for (const [created, ids] of Object.entries(groups)) {
+				if (inRange(Number(created))) for (const id of ids) addToGroups(handled, created, id);
+			}
+		}
+		for (const record of this.read) {
+			if (inRange(Number(record.created))) addToGroups(handled, record.created, record.id);
+		}
+		return { from: startTime, to, known: handled };
 	}
 }
 
@@ -247,9 +239,7 @@ async function resumeCatchUp(
 		startTime,
 		pending.to,
 		(record) => !groupsHave(pending.known, record.created, record.id) && !groupsHave(state.seen, record.created, record.id),
-		pending.from,
-		pending.known[String(pending.from)] ?? [],
-		pending.known[String(pending.to)] ?? [],
+		[pending.known, state.seen],
 	);
 	return { resumed: true, resume };
 }
@@ -258,7 +248,9 @@ async function resumeCatchUp(
  * Step 2, the regular read: from the floor (the watermark minus the late records window) to now.
  * Down to the floor, not only to the watermark: a record listed late inside the window is read
  * even when more than a page of newer records arrived since. (An account with more than 500
- * records per window pays one request per further 500.)
+ * records per window pays one request per further 500.) Stopped by the time budget, it resumes
+ * down to the floor too: the floor moves up with the newest record read, so a resume that stopped
+ * at the old watermark would skip the late window below it for good.
  */
 async function readSinceFloor(
 	reader: CatchUpReader,
@@ -267,15 +259,8 @@ async function readSinceFloor(
 ): Promise<ResumePoint | undefined> {
 	const startTime = Math.max(state.floor, bounds.start);
 	const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
-	const from = state.watermark === null ? startTime : Math.max(state.watermark, startTime);
 	// The range starts at the floor, and every record read at or above the floor is in `seen`.
-	return await reader.readRange(
-		startTime,
-		endTime,
-		(record) => !groupsHave(state.seen, record.created, record.id),
-		from,
-		state.seen[String(from)] ?? [],
-	);
+	return await reader.readRange(startTime, endTime, (record) => !groupsHave(state.seen, record.created, record.id), [state.seen]);
 }
 
 /** Step 3: the state after this poll's reads; nothing is stored here. */
@@ -378,12 +363,21 @@ export async function pollTradingService(this: IPollFunctions): Promise<INodeExe
 	const staticData = this.getWorkflowStaticData('node');
 	const query = queryKey(settings.flowType.value, settings.accountType);
 	const state = readState(staticData, query);
-	if (state === undefined) {
-		writeState(staticData, await takeBaseline.call(this, settings, bounds, query));
+	let result: CatchUp;
+	try {
+		if (state === undefined) {
+			writeState(staticData, await takeBaseline.call(this, settings, bounds, query));
+			return null;
+		}
+		result = await catchUp.call(this, settings, state, bounds, pollDeadline(this, startedAt));
+	} catch (error) {
+		// A page out of order says nothing reliable about what is new: this poll stops without
+		// emitting or moving the watermark, and the next one reads the same range again. Failing
+		// the poll instead would report an error on every poll while the service misbehaves.
+		if (!(error instanceof HistoryPageError && error.problem === 'unordered')) throw toNodeError(this.getNode(), error);
+		this.logger.warn(`Trading Service Trigger: ${error.message}; this poll emitted nothing and the next poll reads the same range again`);
 		return null;
 	}
-
-	const result = await catchUp.call(this, settings, state, bounds, pollDeadline(this, startedAt));
 	// An idle poll leaves the static data untouched, so n8n has nothing to save.
 	if (JSON.stringify(result.state) !== JSON.stringify(state)) writeState(staticData, result.state);
 
