@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../nodes/TradingService/constants';
+import { checkCredentialData, credentialProblemMessage } from '../nodes/TradingService/transport/credentialChecks';
 import { signRequestOptions } from './signing';
 
 export class TradingServiceApi implements ICredentialType {
@@ -87,16 +88,10 @@ export class TradingServiceApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return signRequestOptions(
-			requestOptions,
-			{
-				apiKey: String(credentials.apiKey ?? ''),
-				secretKey: String(credentials.secretKey ?? ''),
-				baseUrl: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
-				recvWindow: Number(credentials.recvWindow ?? LIMITS.defaultRecvWindowMs),
-			},
-			Date.now(),
-		);
+		// The node checks the same before sending anything; this also covers n8n's credential test.
+		const check = checkCredentialData(credentials);
+		if (!check.ok) throw new Error(`${credentialProblemMessage(check.problem)}. ${check.problem.fix}`);
+		return signRequestOptions(requestOptions, check.credentials, Date.now());
 	}
 
 	// A signed read: a wrong API key or a wrong secret both fail it.

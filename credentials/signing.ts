@@ -166,9 +166,8 @@ export function signRequestOptions(
 	const target = (usesLegacyUri ? options.uri : options.url) ?? '';
 	if (!usesLegacyUri && !/^https?:\/\//i.test(target) && !options.baseURL) {
 		if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
-			throw new Error(
-				`The credential's Base URL "${credentials.baseUrl}" is not an http(s) address: enter the service address, e.g. https://api.example.com`,
-			);
+			// Never the value itself: a Base URL may carry a password.
+			throw new Error("The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com");
 		}
 		options.baseURL = credentials.baseUrl;
 	}

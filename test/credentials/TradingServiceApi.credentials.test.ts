@@ -160,12 +160,12 @@ describe('TradingServiceApi credential', () => {
 		it('is refused with a wrong secret, and a tampered parameter is refused', async () => {
 			const wrong = await send({ method: 'GET', url: '/api/v1/account/balanceFlow', qs: { startTime: '1', endTime: '2', flowType: 51 } }, 'not-the-secret');
 			expect(wrong.status).toBe(400);
-			expect(wrong.body.code).toBe('-1022');
+			expect(wrong.body.code).toBe('0002');
 			const signed = await authenticate({ method: 'GET', url: '/api/v1/account/balanceFlow', qs: { startTime: '1', endTime: '2', flowType: 51 } }, { baseUrl: sandbox.baseUrl });
 			const tampered = signed.url.replace('flowType=51', 'flowType=32');
 			const response = await axios.get(`${sandbox.baseUrl}${tampered}`, { headers: signed.headers as Record<string, string>, validateStatus: () => true });
 			expect(response.status).toBe(400);
-			expect(response.data.code).toBe('-1022');
+			expect(response.data.code).toBe('0002');
 		});
 	});
 });

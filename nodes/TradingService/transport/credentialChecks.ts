@@ -1,0 +1,98 @@
+import { LIMITS } from '../constants';
+
+/**
+ * Checks of the credential's fields, made before any request is sent (by the transport) and again
+ * when signing (the credential's `authenticate`, which also serves n8n's credential test). Pure,
+ * and no message ever repeats a field's value: a Base URL may carry a password, a key is a secret.
+ */
+
+export interface CheckedCredentials {
+	apiKey: string;
+	secretKey: string;
+	/** Scheme, host and any path prefix, without a trailing slash. */
+	baseUrl: string;
+	recvWindow: number;
+}
+
+export interface CredentialProblem {
+	/** The field's display name in the credential. */
+	field: 'API Key' | 'Secret Key' | 'Base URL' | 'Receive Window';
+	/** What is wrong, completing "The credential's <field> …". */
+	problem: string;
+	/** How to fix it. */
+	fix: string;
+}
+
+export type CredentialCheck = { ok: true; credentials: CheckedCredentials } | { ok: false; problem: CredentialProblem };
+
+const BASE_URL_EXAMPLE = 'Enter the service address only, e.g. https://api.example.com';
+
+function checkBaseUrl(value: unknown): string | CredentialProblem {
+	const problem = (what: string, fix = BASE_URL_EXAMPLE): CredentialProblem => ({ field: 'Base URL', problem: what, fix });
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (text === '') return problem('is empty');
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return problem('is not a web address');
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('must start with https:// or http://');
+	if (url.username !== '' || url.password !== '') {
+		return problem(
+			'contains a user name or password (user:password@)',
+			`Remove it: the service authenticates with the API Key and Secret Key, and a password in the URL would be sent to it. ${BASE_URL_EXAMPLE}`,
+		);
+	}
+	if (url.search !== '' || text.includes('?')) return problem('contains a query (?…)', `Remove it. ${BASE_URL_EXAMPLE}`);
+	if (url.hash !== '' || text.includes('#')) return problem('contains a fragment (#…)', `Remove it. ${BASE_URL_EXAMPLE}`);
+	let path = url.pathname;
+	while (path.endsWith('/')) path = path.slice(0, -1);
+	return `${url.protocol}//${url.host}${path}`;
+}
+
+function checkKey(field: 'API Key' | 'Secret Key', value: unknown): CredentialProblem | undefined {
+	const text = typeof value === 'string' ? value : '';
+	if (text === '') return { field, problem: 'is empty', fix: `Enter the ${field} the service issued.` };
+	if (text.trim() !== text) {
+		return { field, problem: 'starts or ends with a space', fix: `Enter the ${field} exactly as the service issued it, without spaces.` };
+	}
+	return undefined;
+}
+
+function checkRecvWindow(value: unknown): number | CredentialProblem {
+	const number = value === undefined || value === null || value === '' ? LIMITS.defaultRecvWindowMs : Number(value);
+	if (!Number.isInteger(number) || number < 1 || number > LIMITS.maxRecvWindowMs) {
+		return {
+			field: 'Receive Window',
+			problem: `must be a whole number of milliseconds from 1 to ${LIMITS.maxRecvWindowMs}`,
+			fix: `Enter ${LIMITS.defaultRecvWindowMs} (the service's default) unless requests fail because of clock drift.`,
+		};
+	}
+	return number;
+}
+
+/** The credential's fields, checked and normalised, or the first problem found. */
+export function checkCredentialData(data: Record<string, unknown>): CredentialCheck {
+	const baseUrl = checkBaseUrl(data.baseUrl);
+	if (typeof baseUrl !== 'string') return { ok: false, problem: baseUrl };
+	const keyProblem = checkKey('API Key', data.apiKey) ?? checkKey('Secret Key', data.secretKey);
+	if (keyProblem !== undefined) return { ok: false, problem: keyProblem };
+	const recvWindow = checkRecvWindow(data.recvWindow);
+	if (typeof recvWindow !== 'number') return { ok: false, problem: recvWindow };
+	return {
+		ok: true,
+		credentials: { apiKey: String(data.apiKey), secretKey: String(data.secretKey), baseUrl, recvWindow },
+	};
+}
+
+/** "The credential's Base URL contains a query (?…)". */
+export function credentialProblemMessage(problem: CredentialProblem): string {
+	return `The credential's ${problem.field} ${problem.problem}`;
+}
+
+/** The first problem of the credential's fields, or undefined when they are usable. */
+export function credentialProblemOf(data: Record<string, unknown>): CredentialProblem | undefined {
+	const check = checkCredentialData(data);
+	return check.ok ? undefined : check.problem;
+}

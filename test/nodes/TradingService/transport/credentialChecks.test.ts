@@ -1,0 +1,95 @@
+import { TradingServiceApi } from '../../../../credentials/TradingServiceApi.credentials';
+import {
+	checkCredentialData,
+	credentialProblemMessage,
+	credentialProblemOf,
+} from '../../../../nodes/TradingService/transport/credentialChecks';
+
+const valid = { apiKey: 'key-1', secretKey: 'secret-1', baseUrl: 'https://api.example.com', recvWindow: 5000 };
+
+describe('checkCredentialData: Base URL', () => {
+	it.each([
+		['https://api.example.com', 'https://api.example.com'],
+		['  https://api.example.com/  ', 'https://api.example.com'],
+		['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+		['HTTPS://API.Example.com//', 'https://api.example.com'],
+		['https://gateway.example.com/trading/', 'https://gateway.example.com/trading'],
+	])('%p is used as %p', (baseUrl, expected) => {
+		const check = checkCredentialData({ ...valid, baseUrl });
+		expect(check.ok && check.credentials.baseUrl).toBe(expected);
+	});
+
+	it.each([
+		['', /is empty/],
+		['   ', /is empty/],
+		[undefined, /is empty/],
+		['trading.internal', /not a web address/],
+		['ftp://api.example.com', /https:\/\/ or http:\/\//],
+		['file:///etc/passwd', /https:\/\/ or http:\/\//],
+		['https://user:hunter2@api.example.com', /user name or password/],
+		['https://user@api.example.com', /user name or password/],
+		['https://api.example.com?x=1', /query/],
+		['https://api.example.com/?', /query/],
+		['https://api.example.com#top', /fragment/],
+		['https://api.example.com/#', /fragment/],
+	])('%p: refused, the value never echoed', (baseUrl, problem) => {
+		const found = credentialProblemOf({ ...valid, baseUrl });
+		expect(found?.field).toBe('Base URL');
+		expect(found?.problem).toMatch(problem);
+		const text = `${credentialProblemMessage(found!)} ${found!.fix}`;
+		if (typeof baseUrl === 'string' && baseUrl.trim() !== '') expect(text).not.toContain(baseUrl.trim());
+		expect(text).not.toContain('hunter2');
+	});
+});
+
+describe('checkCredentialData: keys and Receive Window', () => {
+	it.each([
+		[{ apiKey: '' }, 'API Key', /is empty/],
+		[{ apiKey: undefined }, 'API Key', /is empty/],
+		[{ secretKey: '' }, 'Secret Key', /is empty/],
+		[{ secretKey: ' secret-1' }, 'Secret Key', /space/],
+		[{ apiKey: 'key-1\n' }, 'API Key', /space/],
+		[{ recvWindow: Number.NaN }, 'Receive Window', /1 to 60000/],
+		[{ recvWindow: 0 }, 'Receive Window', /1 to 60000/],
+		[{ recvWindow: -5 }, 'Receive Window', /1 to 60000/],
+		[{ recvWindow: 60001 }, 'Receive Window', /1 to 60000/],
+		[{ recvWindow: 999999 }, 'Receive Window', /1 to 60000/],
+		[{ recvWindow: 2.5 }, 'Receive Window', /whole number/],
+		[{ recvWindow: 'soon' }, 'Receive Window', /whole number/],
+	])('%p: %s %p', (override, field, problem) => {
+		const found = credentialProblemOf({ ...valid, ...override });
+		expect(found?.field).toBe(field);
+		expect(found?.problem).toMatch(problem);
+		expect(`${found?.problem} ${found?.fix}`).not.toContain('secret-1');
+	});
+
+	it.each([
+		[1, 1],
+		[60000, 60000],
+		[undefined, 5000],
+		['', 5000],
+		['3000', 3000],
+	])('Receive Window %p is %p', (recvWindow, expected) => {
+		const check = checkCredentialData({ ...valid, recvWindow });
+		expect(check.ok && check.credentials.recvWindow).toBe(expected);
+	});
+});
+
+describe("the credential's authenticate checks the same before signing", () => {
+	const credential = new TradingServiceApi();
+	it('a Base URL with a password: refused, without the password', async () => {
+		const signing = credential.authenticate({ ...valid, baseUrl: 'https://me:hunter2@api.example.com' }, { url: '/api/v1/time' });
+		await expect(signing).rejects.toThrow(/^The credential's Base URL contains a user name or password/);
+		await expect(signing).rejects.not.toThrow(/hunter2/);
+	});
+
+	it('Receive Window 0: refused', async () => {
+		await expect(credential.authenticate({ ...valid, recvWindow: 0 }, { url: '/api/v1/time' })).rejects.toThrow(/Receive Window/);
+	});
+
+	it('a trimmed Base URL is what the request goes to', async () => {
+		const signed = await credential.authenticate({ ...valid, baseUrl: ' https://api.example.com/ ' }, { url: '/api/v1/time' });
+		expect(signed.baseURL).toBe('https://api.example.com');
+		expect(signed.url).toMatch(/recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);
+	});
+});
