@@ -91,8 +91,8 @@ export async function fetchHistoryPage(
 
 /**
  * A history page that breaks the service's promises: more records than asked for, or not newest
- * first. Paging by time relies on both, so such a page is never used. `problem` lets the trigger
- * tell an unordered page (warned about, retried on the next poll) from the rest.
+ * first. Paging by time relies on both, so such a page is never used: the action node fails, the
+ * trigger warns and stops its poll (trigger/poll.ts).
  */
 export class HistoryPageError extends NodeApiError {
 	problem!: 'oversize' | 'unordered';

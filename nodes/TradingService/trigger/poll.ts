@@ -371,10 +371,11 @@ export async function pollTradingService(this: IPollFunctions): Promise<INodeExe
 		}
 		result = await catchUp.call(this, settings, state, bounds, pollDeadline(this, startedAt));
 	} catch (error) {
-		// A page out of order says nothing reliable about what is new: this poll stops without
-		// emitting or moving the watermark, and the next one reads the same range again. Failing
-		// the poll instead would report an error on every poll while the service misbehaves.
-		if (!(error instanceof HistoryPageError && error.problem === 'unordered')) throw toNodeError(this.getNode(), error);
+		// A page out of order, or longer than asked for, says nothing reliable about what is new:
+		// this poll stops without emitting or moving the watermark, and the next one reads the same
+		// range again. Failing the poll instead would report an error on every poll while the
+		// service misbehaves.
+		if (!(error instanceof HistoryPageError)) throw toNodeError(this.getNode(), error);
 		this.logger.warn(`Trading Service Trigger: ${error.message}; this poll emitted nothing and the next poll reads the same range again`);
 		return null;
 	}
