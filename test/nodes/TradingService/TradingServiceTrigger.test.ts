@@ -301,7 +301,7 @@ describe('failed polls', () => {
 		expect(failed.error?.message).toBe('The service rejected the request signature');
 		expect(failed.emitted).toBeNull();
 		expect(failed.committed).toBe(false);
-		expect(failed.requests.map((request) => request.code)).toEqual(['-1022']);
+		expect(failed.requests.map((request) => request.code)).toEqual(['0002']);
 		expect(runner.nodeStaticData()).toEqual(before);
 
 		const next = await runner.poll();
