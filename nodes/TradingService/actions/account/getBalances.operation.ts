@@ -1,0 +1,33 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { optionsCollection } from '../../descriptions/common';
+import { ENDPOINTS, serviceRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	optionsCollection([
+		{
+			displayName: 'Hide Zero Balances',
+			name: 'hideZeroBalances',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to leave out coins whose total balance is zero',
+		},
+	]),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['getBalances'] } }, properties);
+
+/** Whether a decimal string is zero ("0", "0.00000000"): compared as text, never as a JS number. */
+function isZero(value: unknown): boolean {
+	return !/[1-9]/.test(String(value ?? '0'));
+}
+
+/**
+ * GET /api/v1/account: the balances of the key's trading account, one item per coin, with the
+ * service's fields unchanged (asset, free, locked, total as decimal strings).
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const { hideZeroBalances = false } = this.getNodeParameter('options', itemIndex, {}) as { hideZeroBalances?: boolean };
+	const answer = (await serviceRequest.call(this, ENDPOINTS.account, { itemIndex })) as { balances: IDataObject[] };
+	return hideZeroBalances ? answer.balances.filter((balance) => !isZero(balance.total)) : answer.balances;
+}

@@ -1,0 +1,25 @@
+import { NodeApiError, updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
+
+import { ERROR_CODES } from '../../constants';
+import { orderReferenceFields } from '../../descriptions/orderLookup';
+import { describeReference, lookupQuery, orderReference } from '../../helpers/orderIds';
+import { ENDPOINTS, isServiceRejection, serviceRequest } from '../../transport';
+
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, orderReferenceFields);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const reference = orderReference(node, this.getNodeParameter('orderId', itemIndex, ''), this.getNodeParameter('clientOrderId', itemIndex, ''), itemIndex);
+	try {
+		return [(await serviceRequest.call(this, ENDPOINTS.queryOrder, { qs: lookupQuery(reference), itemIndex })) as IDataObject];
+	} catch (error) {
+		if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) throw error;
+		const field = 'orderId' in reference ? 'Order ID' : 'Client Order ID';
+		throw new NodeApiError(node, error.rejection as unknown as JsonObject, {
+			message: `${field}: the service has no ${describeReference(reference).replace(/^the /, '')}`,
+			description: `The service said: "${error.rejection.msg}" (code ${error.rejection.code}). Check the ${field}: it must be an order of this API key's account (orders of a sub account need its key or the master key).`,
+			httpCode: String(error.rejection.httpStatus),
+			itemIndex,
+		});
+	}
+}

@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * Order ID and Client Order ID, for Get and Cancel: the order is named by exactly one of them
+ * (checked when the node runs, so either may come from an expression or an AI agent).
+ */
+export const orderReferenceFields: INodeProperties[] = [
+	{
+		displayName: 'Order ID',
+		name: 'orderId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1470000000000000123',
+		description:
+			'The numeric ID the service gave the order (the orderId field of an order, up to 20 digits, as text). Give this or Client Order ID, not both.',
+	},
+	{
+		displayName: 'Client Order ID',
+		name: 'clientOrderId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. row-42',
+		description: 'The client order ID the order was placed with (the clientOrderId field of an order). Give this or Order ID, not both.',
+	},
+];
