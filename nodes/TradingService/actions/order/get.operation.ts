@@ -3,7 +3,7 @@ import { NodeApiError, updateDisplayOptions, type IDataObject, type IExecuteFunc
 import { ERROR_CODES } from '../../constants';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, lookupQuery, orderReference } from '../../helpers/orderIds';
-import { ENDPOINTS, isServiceRejection, serviceRequest } from '../../transport';
+import { ENDPOINTS, isServiceRejection, serviceRequest, toNodeError } from '../../transport';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, orderReferenceFields);
 
@@ -13,7 +13,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	try {
 		return [(await serviceRequest.call(this, ENDPOINTS.queryOrder, { qs: lookupQuery(reference), itemIndex })) as IDataObject];
 	} catch (error) {
-		if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) throw error;
+		if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) throw toNodeError(node, error);
 		const field = 'orderId' in reference ? 'Order ID' : 'Client Order ID';
 		throw new NodeApiError(node, error.rejection as unknown as JsonObject, {
 			message: `${field}: the service has no ${describeReference(reference).replace(/^the /, '')}`,

@@ -12,7 +12,7 @@ afterAll(async () => sandbox.stop());
 beforeEach(() => sandbox.reset());
 
 const bySymbol = (overrides: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'cancelMany', cancelBy: 'symbol', symbol: 'BTCUSDT', ...overrides });
-const byIds = (orderIds: unknown, overrides: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'cancelMany', cancelBy: 'ids', orderIds, ...overrides });
+const byIds = (orderIds: string, overrides: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'cancelMany', cancelBy: 'ids', orderIds, ...overrides });
 const openCount = (symbol?: string) =>
 	sandbox.ledger.orders.filter((order) => (symbol === undefined || order.symbol === symbol) && ['NEW', 'PARTIALLY_FILLED'].includes(sandbox.getOrder(order.orderId)!.status)).length;
 
