@@ -18,7 +18,7 @@ export class TradingService implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Read account history, transfer assets and place orders on the Trading Service',
+		description: 'Place, get, list and cancel spot orders, read balances and account history, and transfer assets on the Trading Service',
 		defaults: { name: 'Trading Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
