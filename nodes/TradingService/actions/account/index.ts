@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as getBalances from './getBalances.operation';
 import * as getHistory from './getHistory.operation';
 import * as transferAsset from './transferAsset.operation';
 
-export { getHistory, transferAsset };
+export { getBalances, getHistory, transferAsset };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +14,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['account'] } },
 		options: [
+			{
+				name: 'Get Balances',
+				value: 'getBalances',
+				description: 'Get the trading account balances: one item per coin with its free, locked (held by open orders) and total quantity',
+				action: 'Get account balances',
+			},
 			{
 				name: 'Get Transaction History',
 				value: 'getHistory',
@@ -28,6 +35,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getHistory',
 	},
+	...getBalances.description,
 	...getHistory.description,
 	...transferAsset.description,
 ];

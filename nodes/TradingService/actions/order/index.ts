@@ -1,9 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as cancel from './cancel.operation';
+import * as cancelMany from './cancelMany.operation';
 import * as create from './create.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+// Last: it imports the router, which reads the other operations of this module when it loads.
 import * as createMany from './createMany.operation';
 
-export { create, createMany };
+export { cancel, cancelMany, create, createMany, get, getMany };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +18,20 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['order'] } },
 		options: [
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				description:
+					'Cancel one open order, given its Order ID or its Client Order ID. An order already filled or cancelled gives an item with outcome "rejected" and the reason.',
+				action: 'Cancel an order',
+			},
+			{
+				name: 'Cancel Many',
+				value: 'cancelMany',
+				description:
+					'Cancel every open order of one symbol (one summary item), or the orders of a list of order IDs (one item per ID, each with its outcome)',
+				action: 'Cancel many orders',
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -25,9 +44,26 @@ export const description: INodeProperties[] = [
 				description: 'Place many orders, 20 per request, one output item per order',
 				action: 'Create many orders',
 			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one order with its status, filled quantity and prices, given its Order ID or its Client Order ID',
+				action: 'Get an order',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description:
+					'List open orders (or past filled and cancelled orders), optionally of one symbol, newest first: one item per order with its orderId, status and creation time',
+				action: 'Get many orders',
+			},
 		],
 		default: 'create',
 	},
 	...create.description,
 	...createMany.description,
+	...get.description,
+	...getMany.description,
+	...cancel.description,
+	...cancelMany.description,
 ];
