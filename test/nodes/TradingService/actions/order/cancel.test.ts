@@ -134,6 +134,21 @@ describe('Order > Cancel', () => {
 		expect(deletes()).toHaveLength(1);
 	});
 
+	it('n8n Retry On Fail after an unknown outcome: the re-run looks the order up from the write ledger instead of cancelling blindly', async () => {
+		const [orderId] = await placeRestingOrders(sandbox, 1);
+		sandbox.setFaults({
+			rules: [
+				{ kind: 'dropAfter', times: 1, path: ORDER, method: 'DELETE' },
+				{ kind: 'ipBan', times: 1, path: ORDER, method: 'GET' },
+			],
+		});
+		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', cancelled: true, confirmedByLookup: true, orderId, status: 'CANCELED' });
+		expect(deletes()).toHaveLength(1);
+		expect(lookups()).toHaveLength(2);
+	});
+
 	it.each([
 		['no ID', {}, 'Order ID: is empty, and so is Client Order ID'],
 		['both IDs', { orderId: '123', clientOrderId: 'row-1' }, 'Order ID: and Client Order ID are both set'],
