@@ -1,14 +1,33 @@
-import type { IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse, IPollFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type INode,
+	type IPollFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, ERROR_CODES } from '../constants';
 import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import { toNodeError, type ServiceRejection } from './errors';
 import type { WeightLimiter } from './pacing';
+import { AttemptDeadline, MAX_ANSWER_BYTES, discardBody, readBody, type BodyRead } from './body';
+import { parseJsonKeepingDigits } from './json';
 
 /**
  * One HTTP attempt and what its answer means: the only code that calls n8n's request helper.
  * The retry decisions on top of it live in index.ts.
  */
+
+/**
+ * Fields that hold IDs (spec: long, up to 20 digits): an integer there is kept as text whatever
+ * its size, so an ID is a string in every item, as when the service sends it quoted.
+ */
+const ID_FIELDS: ReadonlySet<string> = new Set(['id', 'orderId', 'accountId', 'userId', 'lastOrderId', 'fromAccountId', 'toAccountId']);
+
+/** The family's code for an IP ban (HTTP 418), used when the answer carries none. */
+const IP_BAN_CODE = '-3145';
 
 export type TransportContext = IExecuteFunctions | IPollFunctions;
 
@@ -67,24 +86,56 @@ function asRejection(body: unknown, httpStatus: number): ServiceRejection | unde
 	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
 }
 
-function parseBody(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
+/** Why an answer's body could not be used, as a failure of the attempt. */
+function unreadable(read: Exclude<BodyRead, { ok: true }>, isWrite: boolean, policy: RetryPolicy, node: INode): AttemptFailure {
+	switch (read.failure) {
+		case 'deadline':
+			// Past the deadline the service may still be working on the request: a read is tried
+			// again, a write is unknown.
+			return { kind: 'unknown', reason: `the service did not answer within ${policy.timeoutMs / 1000} s`, detail: 'ETIMEDOUT' };
+		case 'broken':
+			return { kind: 'unknown', reason: 'the answer broke off before it was complete', detail: read.code };
+		case 'tooLarge': {
+			const reason = `the answer was larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`;
+			if (isWrite) return { kind: 'unknown', reason, detail: 'Answer too large' };
+			// A service that floods a read would flood it again: no retry.
+			throw new NodeApiError(node, { reason } as JsonObject, {
+				message: `The Trading Service's answer was too large: ${reason}`,
+				description:
+					'The node stopped reading it. Check that Base URL in the credential points at the Trading Service API, or narrow the request (a shorter time range).',
+			});
+		}
 	}
 }
 
-/** Classifies a full response: the parsed body on success, the failure otherwise. */
-function classifyResponse(response: IN8nHttpFullResponse): { body: unknown } | AttemptFailure {
-	const status = response.statusCode;
-	const body = parseBody(response.body);
+/**
+ * Classifies an answer: the parsed body on success, the failure otherwise. Integers beyond 2^53
+ * come back as strings (json.ts). A 2xx answer that is not JSON is unknown: the request was written
+ * and something answered, but nobody can tell what the service did.
+ */
+function classifyResponse(status: number, headers: IN8nHttpFullResponse['headers'], text: string): { body: unknown } | AttemptFailure {
+	let body: unknown = text;
+	let isJson = true;
+	try {
+		body = parseJsonKeepingDigits(text, ID_FIELDS);
+	} catch {
+		isJson = false;
+	}
 	const rejection = asRejection(body, status);
-	if (status === 429 || status === 418) {
+	if (status === 418) {
+		// An IP ban in this API family: retrying only prolongs it.
+		const ban: ServiceRejection & { retryAfterMs?: number } = {
+			code: rejection?.code ?? IP_BAN_CODE,
+			msg: rejection?.msg ?? 'IP banned',
+			httpStatus: status,
+			retryAfterMs: parseRetryAfter(headers),
+		};
+		return { kind: 'rejected', rejection: ban };
+	}
+	if (status === 429) {
 		return {
 			kind: 'rateLimited',
-			retryAfterMs: parseRetryAfter(response.headers),
+			retryAfterMs: parseRetryAfter(headers),
 			rejection: rejection ?? { code: ERROR_CODES.rateLimited, msg: 'Rate limit exceeded', httpStatus: status },
 		};
 	}
@@ -93,7 +144,9 @@ function classifyResponse(response: IN8nHttpFullResponse): { body: unknown } | A
 	}
 	// A 404 means the Base URL is wrong, whatever the body says.
 	if (rejection && status !== 404) return { kind: 'rejected', rejection };
-	if (status >= 200 && status < 300) return { body };
+	if (status >= 200 && status < 300) {
+		return isJson ? { body } : { kind: 'unknown', reason: 'the service answered with something that is not JSON', detail: 'Unreadable answer' };
+	}
 	return {
 		kind: 'http',
 		status,
@@ -109,23 +162,43 @@ export async function attempt(
 	limiter: WeightLimiter | undefined,
 ): Promise<{ body: unknown } | AttemptFailure> {
 	await limiter?.acquire(endpoint.weight);
+	const isWrite = endpoint.write !== undefined;
 	const options: IHttpRequestOptions = {
 		method: endpoint.method,
 		url: endpoint.path,
 		qs: request.qs,
 		body: request.body,
 		json: true,
+		// A redirect would carry the signed request and the API key wherever the Location points,
+		// and a 303 would turn a write into a GET of another path.
+		disableFollowRedirect: true,
+		// The body as a stream, read here with the attempt's deadline and a byte cap (body.ts).
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: policy.timeoutMs,
 	};
+	const deadline = new AttemptDeadline(Date.now() + policy.timeoutMs);
 	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(
-			context,
-			CREDENTIAL_TYPE,
-			options,
-		)) as IN8nHttpFullResponse;
-		return classifyResponse(response);
+		const sending = context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options) as Promise<IN8nHttpFullResponse>;
+		const response = await Promise.race([sending, deadline.passed]);
+		if (response === 'deadline') {
+			// The helper cannot be aborted: let the answer go when it comes.
+			sending.then((late) => discardBody(late?.body), () => undefined);
+			return unreadable({ ok: false, failure: 'deadline' }, isWrite, policy, context.getNode());
+		}
+		const status = response.statusCode;
+		if (status >= 300 && status < 400) {
+			discardBody(response.body);
+			return {
+				kind: 'http',
+				status,
+				reason: `HTTP ${status}, a redirect: signed requests are never sent on to another address`,
+			};
+		}
+		const read = await readBody(response.body, deadline);
+		if (!read.ok) return unreadable(read, isWrite, policy, context.getNode());
+		return classifyResponse(status, response.headers, read.text);
 	} catch (error) {
 		const code = findErrorCode(error);
 		if (code !== undefined && NOT_SENT_CODES.includes(code)) {
@@ -135,23 +208,45 @@ export async function attempt(
 			return { kind: 'unknown', reason: 'the connection failed before the service answered', detail: code };
 		}
 		throw toNodeError(context.getNode(), error);
+	} finally {
+		deadline.cancel();
 	}
 }
 
+const CLOCK_CHECK_TIMEOUT_MS = 5000;
+
 /** Asks the service for its clock, to tell the user how far off theirs is. Best effort. */
 export async function measureClockOffset(context: TransportContext): Promise<number | undefined> {
+	const deadline = new AttemptDeadline(Date.now() + CLOCK_CHECK_TIMEOUT_MS);
 	try {
 		const before = Date.now();
-		const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
+		const sending = context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
 			method: ENDPOINTS.serverTime.method,
 			url: ENDPOINTS.serverTime.path,
 			json: true,
-			timeout: 5000,
-		})) as { serverTime?: unknown };
-		const serverTime = Number(response?.serverTime);
+			disableFollowRedirect: true,
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: CLOCK_CHECK_TIMEOUT_MS,
+		}) as Promise<IN8nHttpFullResponse>;
+		const response = await Promise.race([sending, deadline.passed]);
+		if (response === 'deadline') {
+			sending.then((late) => discardBody(late?.body), () => undefined);
+			return undefined;
+		}
+		if (response.statusCode !== 200) {
+			discardBody(response.body);
+			return undefined;
+		}
+		const read = await readBody(response.body, deadline, 64 * 1024);
+		if (!read.ok) return undefined;
+		const serverTime = Number((parseJsonKeepingDigits(read.text) as { serverTime?: unknown } | null)?.serverTime);
 		if (!Number.isFinite(serverTime)) return undefined;
 		return Math.round(serverTime - (before + Date.now()) / 2);
 	} catch {
 		return undefined;
+	} finally {
+		deadline.cancel();
 	}
 }
