@@ -13,12 +13,29 @@ export const PATHS = {
 	assetTransfer: '/api/v1/account/assetTransfer',
 	newOrder: '/api/v1/spot/new/order',
 	batchOrders: '/api/v1/spot/batchOrders',
+	/** Query one order by orderId or origClientOrderId: how the node reconciles an unknown outcome. */
+	queryOrder: '/api/v1/spot/order',
+	/** Cancel one order (DELETE on the query path). */
+	cancelOrder: '/api/v1/spot/order',
+	/** GET: open orders; DELETE: cancel the open orders of a symbol. */
+	openOrders: '/api/v1/spot/openOrders',
+	cancelOrderByIds: '/api/v1/spot/cancelOrderByIds',
+	/** Past (final) orders of the last 90 days. */
+	tradeOrders: '/api/v1/spot/tradeOrders',
+	/** Validates an order like newOrder and places nothing. */
+	orderTest: '/api/v1/spot/orderTest',
+	/** Balances of the key's trading account. */
+	account: '/api/v1/account',
 } as const;
 
 /** Request weights (spec §8). Endpoints the spec gives no weight are counted as 1. */
 export const WEIGHTS = {
 	history: 5,
 	batchOrders: 1,
+	/** The family's weights for these (CCXT hashkey.ts): cancelling many and past orders cost 5. */
+	cancelOpenOrders: 5,
+	cancelOrderByIds: 5,
+	tradeOrders: 5,
 	default: 1,
 } as const;
 
@@ -28,6 +45,16 @@ export const LIMITS = {
 	/** Most orders in one batch request; all of one symbol (spec §4.3). */
 	ordersPerBatch: 20,
 	clientOrderIdLength: 255,
+	/** Most orders one open-orders or past-orders request returns (the family's `limit` maximum). */
+	ordersPageSize: 1000,
+	/** Open orders of a master key: the sub account's follow the main account's only when those are fewer than this. */
+	openOrdersMainAccountPage: 500,
+	/** Most order IDs one cancel-by-IDs request takes (more: -2022). */
+	cancelIdsPerRequest: 100,
+	/** Most open orders one cancel-by-symbol request cancels (the family cuts larger limits to this). */
+	cancelOpenOrdersPerRequest: 200,
+	/** How far back past orders are kept (the family's tradeOrders: 90 days). */
+	pastOrdersDays: 90,
 	/** recvWindow default (spec §5.4 recommends ≤ 5000), and the largest value the credential accepts. */
 	defaultRecvWindowMs: 5000,
 	maxRecvWindowMs: 60000,
@@ -97,17 +124,54 @@ export const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 export const DEFAULT_STP_MODE = 'EXPIRE_TAKER';
 
 /**
- * Error codes the service answers with (spec §7 lists none; these are the public exchange API's,
- * as the sandbox implements them). Top-level bodies carry them as strings, batch results as integers.
+ * Error codes the service answers with. The spec names none (§7: "not shown"); every code here is
+ * from the public error table of the exchange family the spec describes (as kept in CCXT's
+ * hashkey.ts, `exceptions.exact`); docs/error-codes.md gives each one's source and meaning.
+ * Top-level answers carry them as strings ("0401"), batch entries as numbers (401): compare them
+ * by number (transport/errors.ts `sameCode`), never as text.
  */
 export const ERROR_CODES = {
 	invalidField: '0001',
+	invalidSignature: '0002',
 	rateLimited: '0003',
+	invalidApiKey: '0102',
+	accountNotAllowed: '0104',
+	instrumentNotFound: '0201',
+	orderNotFound: '0211',
 	insufficientBalance: '0401',
+	unknownError: '-1000',
+	internalError: '-1001',
 	unauthorized: '-1002',
+	noPermission: '-1005',
+	executionUnknown: '-1006',
+	serverTimeout: '-1007',
+	unsupportedOperation: '-1020',
 	timestampOutsideWindow: '-1021',
-	invalidSignature: '-1022',
-	invalidSymbol: '-1121',
-	duplicateClientOrderId: '-1149',
-	invalidApiKey: '-2015',
+	orderPartiallyCancelled: '-1138',
+	orderFilled: '-1139',
+	duplicateClientOrderId: '-1141',
+	orderCancelled: '-1142',
+	orderNotOnBook: '-1143',
+	orderCreateTimeout: '-1146',
+	orderCancelTimeout: '-1147',
+	orderCreateFailed: '-1149',
+	invalidFromAccount: '-1172',
+	invalidToAccount: '-1173',
+	sameAccountTransfer: '-1174',
+	batchTooLarge: '-2022',
+	ipBanned: '-3145',
+	invalidSymbols: '-100010',
 } as const;
+
+/**
+ * Codes after which a write may or may not have been executed (the family's "execution status
+ * unknown", timeouts and internal errors): never a rejection.
+ */
+export const UNKNOWN_OUTCOME_CODES: readonly string[] = [
+	ERROR_CODES.unknownError,
+	ERROR_CODES.internalError,
+	ERROR_CODES.executionUnknown,
+	ERROR_CODES.serverTimeout,
+	ERROR_CODES.orderCreateTimeout,
+	ERROR_CODES.orderCancelTimeout,
+];

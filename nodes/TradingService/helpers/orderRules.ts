@@ -138,3 +138,14 @@ const ORDER_FIELD_LABELS: Record<string, string> = {
 export function parameterLabel(field: string): string {
 	return ORDER_FIELD_LABELS[field] ?? field;
 }
+
+/** Two orders of one run with the same client order ID: refused before anything is sent. */
+export function duplicateClientOrderIdError(node: INode, clientOrderId: string, firstItem: number, itemIndex: number) {
+	return inputError(
+		node,
+		'Client Order ID',
+		`"${clientOrderId}" is used by more than one order (items ${firstItem} and ${itemIndex})`,
+		'Give every order its own client order ID: the service refuses an ID an open order holds, so the second order would not be placed and would be reported as the first.',
+		itemIndex,
+	);
+}

@@ -10,7 +10,7 @@ import {
 
 import { CREDENTIAL_TYPE, ERROR_CODES } from '../constants';
 import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
-import { toNodeError, type ServiceRejection } from './errors';
+import { isZeroCode, toNodeError, type ServiceRejection } from './errors';
 import type { WeightLimiter } from './pacing';
 import { AttemptDeadline, MAX_ANSWER_BYTES, discardBody, readBody, type BodyRead } from './body';
 import { parseJsonKeepingDigits } from './json';
@@ -82,7 +82,11 @@ function asRejection(body: unknown, httpStatus: number): ServiceRejection | unde
 	const { code, msg } = body as { code?: unknown; msg?: unknown };
 	if (code === undefined || code === null) return undefined;
 	const codeText = String(code);
-	if (codeText === '0' || codeText === '200') return undefined;
+	// Success is numeric zero in any spelling the family uses (0, "0", "0000").
+	if (isZeroCode(code) || codeText === '200') return undefined;
+	// A 2xx answer with per-entry results (a batch) is read entry by entry, whatever its top-level
+	// code: entries may have been placed. Unknown-outcome codes are told apart in index.ts.
+	if (httpStatus >= 200 && httpStatus < 300 && Array.isArray((body as { result?: unknown }).result)) return undefined;
 	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
 }
 

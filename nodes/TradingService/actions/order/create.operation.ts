@@ -1,42 +1,50 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { ERROR_CODES } from '../../constants';
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
 import { deriveClientOrderId } from '../../helpers/clientOrderIds';
-import { parameterLabel, validateOrder } from '../../helpers/orderRules';
-import { ENDPOINTS, isServiceRejection, serviceRequest, toNodeError } from '../../transport';
+import { duplicateClientOrderIdError, parameterLabel, validateOrder } from '../../helpers/orderRules';
+import { fingerprint, WriteLedger } from '../../transport/ledger';
 import { generatedIdPrefix, readOrderOptions } from './context';
+import { placeSingleOrder } from './placeOrder';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['order'], operation: ['create'] } },
 	[...orderFields, orderOptions],
 );
 
+/**
+ * Checked before the first order is sent: two items with the same Client Order ID would be one
+ * order to the service (it refuses an ID an open order holds), so the second would come out as the
+ * first. Returns the error of each item that repeats an earlier item's ID.
+ */
+export function checkItems(this: IExecuteFunctions, itemCount: number): Map<number, Error> {
+	const errors = new Map<number, Error>();
+	const itemOfClientId = new Map<string, number>();
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		let id: unknown;
+		try {
+			id = this.getNodeParameter('newClientOrderId', itemIndex, '');
+		} catch {
+			continue; // the item's own validation names the problem
+		}
+		if (typeof id !== 'string' || id === '') continue;
+		const firstItem = itemOfClientId.get(id);
+		if (firstItem === undefined) itemOfClientId.set(id, itemIndex);
+		else errors.set(itemIndex, duplicateClientOrderIdError(this.getNode(), id, firstItem, itemIndex));
+	}
+	return errors;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const options = readOrderOptions.call(this, itemIndex);
 	const raw = readOrderParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 	const order = validateOrder(this.getNode(), raw, parameterLabel, itemIndex);
+	// The fingerprint is of the order as the user gave it: a generated ID is derived from the slot.
+	const slot = new WriteLedger(this).slot(String(itemIndex), fingerprint('newOrder', order));
 	if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
-		order.newClientOrderId = deriveClientOrderId(generatedIdPrefix.call(this), itemIndex, 0);
+		order.newClientOrderId = deriveClientOrderId(generatedIdPrefix.call(this), itemIndex, 0, slot.version);
 	}
-
 	const qs: IDataObject = { ...order };
 	if (options.recvWindow !== undefined) qs.recvWindow = options.recvWindow;
-	try {
-		return [(await serviceRequest.call(this, ENDPOINTS.newOrder, { qs, itemIndex })) as IDataObject];
-	} catch (error) {
-		// The ID was used before: this order (or one with the same business key) is already placed.
-		if (isServiceRejection(error, ERROR_CODES.duplicateClientOrderId)) {
-			return [
-				{
-					alreadyPlaced: true,
-					clientOrderId: order.newClientOrderId,
-					symbol: order.symbol,
-					code: error.rejection.code,
-					msg: error.rejection.msg,
-				},
-			];
-		}
-		throw toNodeError(this.getNode(), error);
-	}
+	return [await placeSingleOrder.call(this, order, qs, slot, itemIndex)];
 }
