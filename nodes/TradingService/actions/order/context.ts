@@ -2,12 +2,17 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { LIMITS } from '../../constants';
 import { clientOrderIdPrefix } from '../../helpers/clientOrderIds';
+import { readGuardrails, type GuardrailOptions, type Guardrails } from '../../helpers/guardrails';
 import { integerInRange } from '../../helpers/validation';
 
-export interface OrderOptions {
+export interface OrderOptions extends GuardrailOptions {
 	generateClientOrderId?: boolean;
 	recvWindow?: number;
 	failOnRejected?: boolean;
+	/** Create only: have the exchange check the order without placing it. */
+	testOnly?: boolean;
+	/** The guardrail options, checked (helpers/guardrails.ts). */
+	guardrails?: Guardrails;
 }
 
 /** The order options of one item, checked before anything is sent. */
@@ -16,7 +21,7 @@ export function readOrderOptions(this: IExecuteFunctions, itemIndex: number): Or
 	if (options.recvWindow !== undefined) {
 		integerInRange(this.getNode(), 'Receive Window (Ms)', options.recvWindow, 1, LIMITS.maxRecvWindowMs, itemIndex);
 	}
-	return options;
+	return { ...options, guardrails: readGuardrails(this.getNode(), options, itemIndex) };
 }
 
 /**
