@@ -691,8 +691,9 @@ export class SandboxServer implements Sandbox {
 			case 'batchEntryNoCode':
 				result = result.map((e) => {
 					if (e === null) return e;
-					const { code: _dropped, ...rest } = e;
-					return rest;
+					const withoutCode: Record<string, unknown> = { ...e };
+					delete withoutCode.code;
+					return withoutCode;
 				});
 				break;
 			default:

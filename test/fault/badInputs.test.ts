@@ -326,7 +326,6 @@ describe('generated bad inputs', () => {
 
 	it('are at least 1,000, across every operation', () => {
 		const groups = new Set(CASES.map((badCase) => badCase.group));
-		// eslint-disable-next-line no-console
 		console.log(`bad inputs: ${CASES.length} cases in ${tally.runs} runs, groups: ${[...groups].join(', ')}`);
 		expect(CASES.length).toBeGreaterThanOrEqual(1000);
 		for (const group of ['transfer', 'history', 'historyAll', 'create-LIMIT', 'createMany-LIMIT', 'create-MARKET-amount', 'json']) {
