@@ -37,7 +37,7 @@ if (process.argv.includes('--before-publish')) {
 
 const failures = [];
 // TEMPORARY, while files and scripts that other work adds this session land (docs/safety.md,
-// docs/queue-mode.md, an example, `npm run typecheck`): a link to a missing file or a missing script
+// docs/queue-mode.md, an example): a link to a missing file or a missing script
 // is reported, not failed. Remove once they exist.
 const PENDING = /(which does not exist|which package\.json does not define)$/;
 function check(name, allProblems) {
