@@ -103,7 +103,9 @@ function describeRejection(rejection: ServiceRejection, clockOffsetMs?: number):
 			description: `${said} Check that the Secret Key in the credential is the one issued with the API Key (no extra spaces). Nothing was executed.`,
 		};
 	}
-	if (code === ERROR_CODES.invalidApiKey || /api[- ]?key/i.test(msg)) {
+	// A permission code wins over the text: its message names the API key too ("this API key lacks …").
+	const permissionCode = [ERROR_CODES.unauthorized, ERROR_CODES.noPermission, ERROR_CODES.accountNotAllowed].some((known) => known === code);
+	if (code === ERROR_CODES.invalidApiKey || (!permissionCode && /api[- ]?key/i.test(msg))) {
 		return {
 			message: 'The service did not accept the API key',
 			description: `${said} Check the API Key in the credential, that the key is enabled, and that this server's IP is allowed for it. Nothing was executed.`,

@@ -89,7 +89,8 @@ export class WriteLedger {
 		const records = this.records[slot] ?? {};
 		const entry = records[requestFingerprint];
 		const others = Object.values(records).map((other) => other.v ?? 0);
-		const version = entry?.v ?? (others.length === 0 ? 0 : Math.max(...others) + 1);
+		// A recorded request keeps its version (absent: 0); a new one takes the next.
+		const version = entry !== undefined ? (entry.v ?? 0) : others.length === 0 ? 0 : Math.max(...others) + 1;
 		return {
 			entry,
 			version,
