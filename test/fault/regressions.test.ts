@@ -216,7 +216,7 @@ const outcomeOf = (run: { items: Array<{ json: Record<string, unknown> }>; error
 	run.error ? (run.error.context as { outcome?: string } | undefined)?.outcome : run.items[index]?.json.outcome;
 
 describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
-	it.failing('a transfer committed but unanswered: exactly one transfer, reported unknown', async () => {
+	it('a transfer committed but unanswered: exactly one transfer, reported unknown', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: PATHS.transfer }] });
 		const run = await runAndTally(sb, tally, { parameters: transferTo('1.5'), node: RETRY_ON_FAIL });
 		expect(sb.ledger.transfers).toHaveLength(1);
@@ -224,7 +224,7 @@ describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
 		expect(outcomeOf(run)).toBe('unknown');
 	});
 
-	it.failing('two transfers, item 1 refused (balance): item 0 moves once, not once per try', async () => {
+	it('two transfers, item 1 refused (balance): item 0 moves once, not once per try', async () => {
 		const run = await runAndTally(sb, tally, {
 			parameters: transferTo('={{ $json.quantity }}'),
 			inputItems: [{ json: { quantity: '2' } }, { json: { quantity: '99999999999' } }],
@@ -234,7 +234,7 @@ describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
 		expect(sb.ledger.transfers).toHaveLength(1);
 	});
 
-	it.failing('with Continue On Fail, item 0 failing makes n8n re-run the node: item 1 still moves once', async () => {
+	it('with Continue On Fail, item 0 failing makes n8n re-run the node: item 1 still moves once', async () => {
 		const run = await runAndTally(sb, tally, {
 			parameters: transferTo('={{ $json.quantity }}'),
 			inputItems: [{ json: { quantity: '99999999999' } }, { json: { quantity: '3' } }],
@@ -247,7 +247,7 @@ describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
 		expect(run.items[1].json.outcome).toBe('placed');
 	});
 
-	it.failing('orders without a client order ID, item 1 refused: item 0 is placed once', async () => {
+	it('orders without a client order ID, item 1 refused: item 0 is placed once', async () => {
 		const run = await runAndTally(sb, tally, {
 			parameters: limitOrder({ quantity: '={{ $json.quantity }}', options: { generateClientOrderId: false } }),
 			inputItems: [{ json: { quantity: '0.01' } }, { json: { quantity: '99999999' } }],
@@ -260,7 +260,7 @@ describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
 });
 
 describe('issue 11, defect 2: a placed order is reported as placed', () => {
-	it.failing('committed, connection dropped: reported placed with the order, placed once', async () => {
+	it('committed, connection dropped: reported placed with the order, placed once', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
 		const run = await runAndTally(sb, tally, { parameters: limitOrder({ newClientOrderId: 'row-1' }) });
 		expect(run.error?.message).toBeUndefined();
@@ -268,7 +268,7 @@ describe('issue 11, defect 2: a placed order is reported as placed', () => {
 		expect(sb.ledger.orders).toHaveLength(1);
 	});
 
-	it.failing('a batch entry with -1149 (create order failed) is rejected, not "already placed"', async () => {
+	it('a batch entry with -1149 (create order failed) is rejected, not "already placed"', async () => {
 		sb.otherHost.setReply({
 			status: 200,
 			headers: { 'Content-Type': 'application/json' },
@@ -281,14 +281,14 @@ describe('issue 11, defect 2: a placed order is reported as placed', () => {
 });
 
 describe('issue 11, defect 3: top-level codes are numbers', () => {
-	it.failing('a batch answered with code "0000" is placed', async () => {
+	it('a batch answered with code "0000" is placed', async () => {
 		sb.setFaults({ rules: [{ kind: 'batchCode0000', times: 1, path: PATHS.batch }] });
 		const run = await runAndTally(sb, tally, batchOf(3));
 		expect(run.error?.message).toBeUndefined();
 		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'placed', 'placed']);
 	});
 
-	it.failing('a non-zero top-level code with result[] keeps the per-order results', async () => {
+	it('a non-zero top-level code with result[] keeps the per-order results', async () => {
 		sb.setFaults({ rules: [{ kind: 'batchTopCodeNonZero', times: 1, path: PATHS.batch }] });
 		const run = await runAndTally(sb, tally, batchOf(3, { generateClientOrderId: false }));
 		expect(run.error?.message).toBeUndefined();
@@ -298,7 +298,7 @@ describe('issue 11, defect 3: top-level codes are numbers', () => {
 });
 
 describe('issue 11, defect 4: batch results are matched by client order ID', () => {
-	it.failing('results in reverse order: every item gets its own order', async () => {
+	it('results in reverse order: every item gets its own order', async () => {
 		sb.setFaults({ rules: [{ kind: 'batchReorder', times: 1, path: PATHS.batch }] });
 		const run = await runAndTally(sb, tally, batchOf(3));
 		expect(run.items.map((item) => (item.json.order as { price?: string } | null)?.price)).toEqual(['1', '2', '3']);
@@ -307,13 +307,13 @@ describe('issue 11, defect 4: batch results are matched by client order ID', () 
 		}
 	});
 
-	it.failing('entries without a code (and no IDs to look up by) are unknown, not placed', async () => {
+	it('entries without a code (and no IDs to look up by) are unknown, not placed', async () => {
 		sb.setFaults({ rules: [{ kind: 'batchEntryNoCode', times: 1, path: PATHS.batch }] });
 		const run = await runAndTally(sb, tally, { ...batchOf(2, { generateClientOrderId: false }), continueOnFail: true });
 		expect(run.items.map((item) => item.json.outcome)).toEqual(['unknown', 'unknown']);
 	});
 
-	it.failing('a null entry with Continue On Fail: an item per order, the null one looked up and found placed', async () => {
+	it('a null entry with Continue On Fail: an item per order, the null one looked up and found placed', async () => {
 		sb.setFaults({ rules: [{ kind: 'batchNullEntry', times: 1, path: PATHS.batch }] });
 		const run = await runAndTally(sb, tally, { ...batchOf(3), continueOnFail: true });
 		expect(run.error?.message).toBeUndefined();
@@ -323,7 +323,7 @@ describe('issue 11, defect 4: batch results are matched by client order ID', () 
 });
 
 describe('issue 11, defect 5: unknown outcomes are not rejections', () => {
-	it.failing('a transfer answered -1007 (timeout, executed): unknown, not "rejected"', async () => {
+	it('a transfer answered -1007 (timeout, executed): unknown, not "rejected"', async () => {
 		sb.setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: PATHS.transfer }] });
 		const run = await runAndTally(sb, tally, { parameters: transferTo('4') });
 		expect(run.error?.message).toMatch(/^Unknown outcome/);
@@ -331,7 +331,7 @@ describe('issue 11, defect 5: unknown outcomes are not rejections', () => {
 		expect(sb.ledger.transfers).toHaveLength(1);
 	});
 
-	it.failing('an order answered -1146 (creation timeout) but placed: looked up, reported placed', async () => {
+	it('an order answered -1146 (creation timeout) but placed: looked up, reported placed', async () => {
 		sb.setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: NEW_ORDER }] });
 		const run = await runAndTally(sb, tally, { parameters: limitOrder() });
 		expect(run.error?.message).toBeUndefined();
@@ -340,7 +340,7 @@ describe('issue 11, defect 5: unknown outcomes are not rejections', () => {
 		expect(sb.ledger.requests.some((request) => request.path === QUERY_ORDER && request.method === 'GET')).toBe(true);
 	});
 
-	it.failing('unknown, then a 429 on a later attempt: never "Nothing was executed" for a placed order', async () => {
+	it('unknown, then a 429 on a later attempt: never "Nothing was executed" for a placed order', async () => {
 		sb.setFaults({
 			rules: [
 				{ kind: 'dropAfter', times: 1, path: NEW_ORDER },
@@ -355,7 +355,7 @@ describe('issue 11, defect 5: unknown outcomes are not rejections', () => {
 });
 
 describe('issue 11, defect 6: Create refuses two items with the same client order ID', () => {
-	it.failing('before any request, naming the field', async () => {
+	it('before any request, naming the field', async () => {
 		const run = await runAndTally(sb, tally, {
 			parameters: limitOrder({ newClientOrderId: '={{ $json.id }}' }),
 			inputItems: [{ json: { id: 'same' } }, { json: { id: 'other' } }, { json: { id: 'same' } }],
@@ -366,20 +366,20 @@ describe('issue 11, defect 6: Create refuses two items with the same client orde
 });
 
 describe('issue 11, defect 7: error codes of the exchange family', () => {
-	it.failing('a wrong secret (0002) gets the secret advice', async () => {
+	it('a wrong secret (0002) gets the secret advice', async () => {
 		const run = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { secretKey: 'not-the-secret' } });
 		expect(run.error?.message).toBe('The service rejected the request signature');
 		expect(run.error?.description).toContain('Secret Key');
 		expect(outcomeOf(run)).toBe('rejected');
 	});
 
-	it.failing('the signature text under another code (0001) gets the same advice', async () => {
+	it('the signature text under another code (0001) gets the same advice', async () => {
 		sb.setBehaviour({ signatureErrorCode: '0001' });
 		const run = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { secretKey: 'not-the-secret' } });
 		expect(run.error?.message).toBe('The service rejected the request signature');
 	});
 
-	it.failing('an unknown API key (0102) and a key without permission (-1005) get their advice', async () => {
+	it('an unknown API key (0102) and a key without permission (-1005) get their advice', async () => {
 		const badKey = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { apiKey: 'nobody' } });
 		expect(badKey.error?.message).toBe('The service did not accept the API key');
 		const readOnly = await runAndTally(sb, tally, { parameters: transferTo('1'), key: DEMO_KEYS.readOnly });

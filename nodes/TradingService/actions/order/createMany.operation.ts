@@ -358,7 +358,8 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 			} catch (error) {
 				const outcome = outcomeOf(error) ?? 'unknown';
 				for (const pending of batch) {
-					if (outcome === 'unknown') await settlement.reconcile(pending, (error as Error).message);
+					// Without a client order ID there is nothing to look up: the batch's own error says what to check.
+					if (outcome === 'unknown' && pending.order.newClientOrderId !== undefined) await settlement.reconcile(pending, (error as Error).message);
 					else settlement.failed(pending, error as Error, outcome);
 				}
 				continue;

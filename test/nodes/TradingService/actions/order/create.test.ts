@@ -2,6 +2,9 @@ import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
 import { generatedClientOrderId, requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
 const NEW_ORDER = '/api/v1/spot/new/order';
+const QUERY_ORDER = '/api/v1/spot/order';
+/** The outcome an error reports (every error about a write carries one). */
+const errorOutcome = (run: { error?: { context?: unknown } }) => (run.error?.context as { outcome?: string } | undefined)?.outcome;
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
@@ -80,29 +83,52 @@ describe('Order > Create', () => {
 		expect(requestsTo(sandbox, NEW_ORDER)[0].query).toMatch(/stpMode=EXPIRE_MAKER&.*newClientOrderId=row-42&recvWindow=20000&timestamp=/);
 	});
 
-	it('a client order ID used before is reported as already placed, not placed twice', async () => {
-		await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-7' }) });
+	it('a client order ID an open order holds: the service refuses it (-1141), the lookup finds that order, reported placed and already placed', async () => {
+		const first = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-7' }) });
 		const again = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-7' }) });
 		expect(again.error).toBeUndefined();
-		expect(again.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: 'row-7', code: '-1149' });
+		expect(again.items[0].json).toMatchObject({ outcome: 'placed', alreadyPlaced: true, clientOrderId: 'row-7', orderId: first.items[0].json.orderId });
+		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(1);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
-	it('after an unknown outcome, sends the same client order ID again: placed once, reported already placed', async () => {
+	it('a client order ID held by an open order of other fields: rejected, nothing placed', async () => {
+		await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-8' }) });
+		const other = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-8', price: '40000' }) });
+		expect(other.error?.message).toBe('An open order already uses this client order ID');
+		expect(errorOutcome(other)).toBe('rejected');
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('committed but unanswered: looked up by its client order ID, reported placed, sent once', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
 		const run = await runTradingService(sandbox, { parameters: limitOrder() });
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true, clientOrderId: expect.stringMatching(generatedClientOrderId(0)) });
-		const sent = requestsTo(sandbox, NEW_ORDER).map((request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1]);
-		expect(sent[0]).toBe(sent[1]);
-		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(2);
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			clientOrderId: expect.stringMatching(generatedClientOrderId(0)),
+			orderId: sandbox.ledger.orders[0]?.orderId,
+		});
+		expect(run.items[0].json.alreadyPlaced).toBeUndefined();
+		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
+		expect(requestsTo(sandbox, QUERY_ORDER)[0].query).toContain(`origClientOrderId=${run.items[0].json.clientOrderId as string}`);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
-	it('after an unknown outcome where nothing was placed, the retry places the order once', async () => {
+	it('unanswered and not placed: sent once more with the same ID only after the lookup proves it can no longer be executed', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'http502', times: 1, path: NEW_ORDER }] });
 		const run = await runTradingService(sandbox, { parameters: limitOrder() });
-		expect(run.items[0].json).toMatchObject({ status: 'NEW' });
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', status: 'NEW' });
+		const sent = requestsTo(sandbox, NEW_ORDER).map((request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1]);
+		expect(sent).toHaveLength(2);
+		expect(sent[0]).toBe(sent[1]);
+		// Looked up before sending again, and the resend came after the first attempt's recvWindow.
+		const lookups = requestsTo(sandbox, QUERY_ORDER);
+		expect(lookups.length).toBeGreaterThanOrEqual(1);
+		const [firstSend, resend] = requestsTo(sandbox, NEW_ORDER);
+		const signedAt = Number(/timestamp=(\d+)/.exec(firstSend.query)?.[1]);
+		expect(sandbox.ledger.requests.indexOf(lookups[0])).toBeLessThan(sandbox.ledger.requests.indexOf(resend));
+		expect(Number(/timestamp=(\d+)/.exec(resend.query)?.[1])).toBeGreaterThan(signedAt + 5000);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
@@ -111,18 +137,40 @@ describe('Order > Create', () => {
 		const run = await runTradingService(sandbox, { parameters: limitOrder({ options: { generateClientOrderId: false } }) });
 		expect(run.error?.message).toMatch(/^Unknown outcome: the BUY LIMIT order for BTCUSDT may or may not have been executed/);
 		expect(run.error?.description).toContain('Check your open orders and trade history for BTCUSDT');
+		expect(errorOutcome(run)).toBe('unknown');
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
+		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(0);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
-	it('n8n Retry On Fail re-runs the node in the same execution: the order is not placed twice', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3, path: NEW_ORDER }] });
+	it('n8n Retry On Fail re-runs the node after item 1 is refused: item 0 comes from the write ledger, placed once', async () => {
 		const run = await runTradingService(sandbox, {
-			parameters: limitOrder(),
-			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+			parameters: limitOrder({ quantity: '={{ $json.quantity }}' }),
+			inputItems: [{ json: { quantity: '0.01' } }, { json: { quantity: '1000000' } }],
+			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 		});
+		expect(run.error?.message).toBe('The account balance is too low for this request');
+		expect(errorOutcome(run)).toBe('rejected');
+		const sentIds = requestsTo(sandbox, NEW_ORDER).map((request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1]);
+		// Item 0 once, item 1 (refused, so sent again on each try) three times.
+		expect(sentIds.filter((id) => generatedClientOrderId(0).test(id ?? ''))).toHaveLength(1);
+		expect(sentIds).toHaveLength(4);
+		expect(sandbox.ledger.orders).toHaveLength(1);
+	});
+
+	it('n8n Retry On Fail after an unknown outcome: the next try settles it by lookup, never sending it again', async () => {
+		// The order is committed unanswered, and every lookup of the first try fails: unknown.
+		sandbox.setFaults({
+			rules: [
+				{ kind: 'dropAfter', times: 1, path: NEW_ORDER },
+				{ kind: 'http503', times: 6, path: QUERY_ORDER },
+			],
+		});
+		const run = await runTradingService(sandbox, { parameters: limitOrder(), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ alreadyPlaced: true });
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', orderId: sandbox.ledger.orders[0]?.orderId });
+		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
+		expect(requestsTo(sandbox, QUERY_ORDER).length).toBeGreaterThan(6);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
@@ -134,6 +182,7 @@ describe('Order > Create', () => {
 	it('a read-only key cannot place orders', async () => {
 		const run = await runTradingService(sandbox, { parameters: limitOrder(), key: DEMO_KEYS.readOnly });
 		expect(run.error?.message).toBe('The API key is not allowed to do this');
+		expect(errorOutcome(run)).toBe('rejected');
 		expect(sandbox.ledger.orders).toHaveLength(0);
 	});
 

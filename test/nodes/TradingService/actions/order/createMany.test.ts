@@ -4,6 +4,7 @@ import { startSandbox, type Sandbox } from '../../../../../sandbox';
 import { generatedClientOrderId, requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
 const BATCH = '/api/v1/spot/batchOrders';
+const QUERY_ORDER = '/api/v1/spot/order';
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
@@ -88,6 +89,7 @@ describe('Order > Create Many', () => {
 		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.success)).toEqual([true, false, true, true]);
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'rejected', 'placed', 'placed']);
 		expect(run.items[1].json).toMatchObject({ success: false, code: 401, order: null, msg: expect.stringContaining('Create order failed') });
 		expect(run.items[1].pairedItem).toEqual({ item: 1 });
 		expect(sandbox.ledger.orders).toHaveLength(3);
@@ -103,37 +105,59 @@ describe('Order > Create Many', () => {
 		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
 	});
 
-	it('n8n Retry On Fail re-runs the node with the same IDs: nothing placed twice, every order reported already placed', async () => {
-		// Every attempt of the first run is cut off after the service placed the orders.
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3, path: BATCH }] });
-		const run = await runTradingService(sandbox, {
-			parameters: fromItems(),
-			inputItems: orderItems(20),
-			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
-		});
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(20);
-		expect(run.items.every((item) => item.json.success === true && item.json.alreadyPlaced === true)).toBe(true);
-		expect(sandbox.ledger.orders).toHaveLength(20);
-		// A new execution is a new set of orders.
-		await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
-		expect(sandbox.ledger.orders).toHaveLength(40);
-	});
-
-	it('a batch whose outcome is unknown is sent again with the same IDs: no duplicates, nothing lost', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }, { kind: 'http503', times: 1, path: BATCH }] });
+	it('a batch committed but unanswered: every order looked up by its client order ID and reported placed, nothing sent twice', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
 		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
 		expect(run.error).toBeUndefined();
-		expect(run.items.every((item) => item.json.alreadyPlaced === true)).toBe(true);
-		expect(requestsTo(sandbox, BATCH)).toHaveLength(3);
+		expect(run.items).toHaveLength(20);
+		expect(run.items.every((item) => item.json.outcome === 'placed' && item.json.success === true)).toBe(true);
+		expect(run.items.map((item) => (item.json.order as { clientOrderId: string }).clientOrderId)).toEqual(run.items.map((item) => item.json.clientOrderId));
+		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
+		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(20);
 		expect(sandbox.ledger.orders).toHaveLength(20);
+	});
+
+	it('a batch refused unanswered (503, nothing placed): sent once more with the same IDs after the lookups prove nothing can still be executed', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'http503', times: 1, path: BATCH }] });
+		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
+		expect(run.error).toBeUndefined();
+		expect(run.items.every((item) => item.json.outcome === 'placed')).toBe(true);
+		const [first, again] = requestsTo(sandbox, BATCH);
+		expect(requestsTo(sandbox, BATCH)).toHaveLength(2);
+		expect(again.body).toBe(first.body);
+		expect(Number(/timestamp=(\d+)/.exec(again.query)?.[1])).toBeGreaterThan(Number(/timestamp=(\d+)/.exec(first.query)?.[1]) + 5000);
+		expect(requestsTo(sandbox, QUERY_ORDER).length).toBeGreaterThanOrEqual(20);
+		expect(sandbox.ledger.orders).toHaveLength(20);
+	});
+
+	it('n8n Retry On Fail re-runs the node after a rejection: the placed orders come from the write ledger, none placed twice', async () => {
+		const items = orderItems(25);
+		items[3].json.quantity = '1000000';
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems({ failOnRejected: true }),
+			inputItems: items,
+			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+		});
+		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected/);
+		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('rejected');
+		// Try 1: orders 0-19 (3 refused); tries 2 and 3: order 3 again, with 20-24 placed on try 2 only.
+		const batches = requestsTo(sandbox, BATCH).map((request) => (JSON.parse(request.body) as unknown[]).length);
+		expect(batches).toEqual([20, 6, 1]);
+		const ids = sandbox.ledger.orders.map((order) => order.clientOrderId);
+		expect(ids).toHaveLength(24);
+		expect(new Set(ids).size).toBe(24);
+		// A new execution is a new set of orders.
+		await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
+		expect(sandbox.ledger.orders).toHaveLength(44);
 	});
 
 	it('without client order IDs, a batch whose outcome is unknown is reported, never resent', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
 		const run = await runTradingService(sandbox, { parameters: fromItems({ generateClientOrderId: false }), inputItems: orderItems(5) });
 		expect(run.error?.message).toMatch(/^Unknown outcome: the batch of 5 BTCUSDT orders may or may not have been executed/);
+		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('unknown');
 		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
+		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(0);
 	});
 
 	it('JSON mode: orders of each item pooled, grouped and paired back', async () => {
