@@ -54,14 +54,24 @@ function verdictOf(sent: OrderParams, entry: unknown): EntryVerdict {
 	return { kind: 'rejected', entry: result };
 }
 
+/** Whether an entry placed an order other than the one sent at its position. */
+function placedAnotherOrder(sent: OrderParams, entry: unknown): boolean {
+	if (!isObject(entry) || !isZeroCode(entry.code) || !isObject(entry.order)) return false;
+	const sameId = sent.newClientOrderId === undefined || entry.order.clientOrderId === sent.newClientOrderId;
+	return !sameId || !matchesSentOrder(sent, entry.order);
+}
+
 /**
  * Matches the entries of a batch answer to the orders sent, and reads each. Entries are matched by
- * client order ID; position is a fallback, used only where it provably agrees: every entry that
- * names an ID sits at that order's position (or none names one) and the counts agree. An order no
- * entry can be matched to is unknown.
+ * client order ID. Position is a fallback for entries that carry no ID (a refused entry has only a
+ * code and a message), used only where it provably agrees: the counts agree, every entry that
+ * names an ID sits at that order's position, and every placed entry paired by position is the
+ * order sent there. Otherwise the orders paired by position are unknown (then looked up by ID, or
+ * reported), never rejected: a refusal at the wrong position may belong to a placed order.
  */
 export function readBatchResults(sent: OrderParams[], result: unknown[]): EntryVerdict[] {
 	const matched: Array<unknown> = new Array(sent.length).fill(undefined);
+	const pairedByPosition: boolean[] = new Array(sent.length).fill(false);
 	const sentIds = sent.map((order) => order.newClientOrderId);
 	// With an order that has no client order ID, the service fills in IDs of its own: only position counts.
 	const byId = sentIds.every((id) => id !== undefined);
@@ -80,15 +90,25 @@ export function readBatchResults(sent: OrderParams[], result: unknown[]): EntryV
 		});
 		if (positionAgrees) {
 			result.forEach((entry, position) => {
-				if (entryClientOrderId(entry) === undefined && matched[position] === undefined) matched[position] = entry;
+				if (entryClientOrderId(entry) !== undefined || matched[position] !== undefined) return;
+				matched[position] = entry;
+				pairedByPosition[position] = true;
 			});
 		}
 	} else if (positionAgrees) {
-		result.forEach((entry, position) => (matched[position] = entry));
+		result.forEach((entry, position) => {
+			matched[position] = entry;
+			pairedByPosition[position] = true;
+		});
 	}
-	return sent.map((order, index) =>
-		matched[index] === undefined && !positionAgrees && !byId
-			? { kind: 'unknown', reason: `the batch answer has ${result.length} results for ${sent.length} orders` }
-			: verdictOf(order, matched[index]),
-	);
+	const positionRefuted = sent.some((order, index) => pairedByPosition[index] && placedAnotherOrder(order, matched[index]));
+	return sent.map((order, index): EntryVerdict => {
+		if (pairedByPosition[index] && positionRefuted) {
+			return { kind: 'unknown', reason: 'the batch answer lists its results in another order than the orders sent, so this order\'s result cannot be told' };
+		}
+		if (matched[index] === undefined && !positionAgrees && !byId) {
+			return { kind: 'unknown', reason: `the batch answer has ${result.length} results for ${sent.length} orders` };
+		}
+		return verdictOf(order, matched[index]);
+	});
 }
