@@ -55,13 +55,15 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 	it('unknown API key', async () => {
 		const run = await runTradingService(sandbox, { parameters: history(), credentials: { apiKey: 'nobody' } });
 		expect(run.error?.message).toBe('The service did not accept the API key');
-		expect(run.error?.description).toContain('(code -2015)');
+		expect(run.error?.description).toContain('(code 0102)');
 	});
 
 	it('missing permission: a read-only key cannot transfer', async () => {
 		const run = await runTradingService(sandbox, { parameters: transfer(), key: DEMO_KEYS.readOnly });
 		expect(run.error?.message).toBe('The API key is not allowed to do this');
 		expect(run.error?.description).toContain('trade permission');
+		expect(run.error?.description).toContain('(code -1005)');
+		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('rejected');
 		expect(sandbox.ledger.transfers).toHaveLength(0);
 	});
 

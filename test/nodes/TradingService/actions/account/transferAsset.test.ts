@@ -2,6 +2,8 @@ import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../.
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
 const TRANSFER = '/api/v1/account/assetTransfer';
+/** The outcome an error reports (every error about a write carries one). */
+const outcomeOf = (run: { error?: { context?: unknown } }) => (run.error?.context as { outcome?: string } | undefined)?.outcome;
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
@@ -25,7 +27,9 @@ describe('Account > Transfer Asset', () => {
 		const run = await runTradingService(sandbox, { parameters: parameters() });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
-		expect(run.items[0].json).toMatchObject({ success: true, id: expect.any(String) });
+		// The family's answer: success, the transfer's ID as orderId (a 64-bit ID, kept a string), a time.
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', success: true, orderId: expect.stringMatching(/^\d{19}$/) });
+		expect(run.items[0].json.orderId).toBe(sandbox.ledger.transfers[0]?.id);
 		expect(sandbox.ledger.transfers).toEqual([
 			expect.objectContaining({ fromAccountId: DEMO_ACCOUNTS.mainTrading, toAccountId: DEMO_ACCOUNTS.subTrading, coin: 'USDT', quantity: '12.34567890123456789' }),
 		]);
@@ -89,6 +93,7 @@ describe('Account > Transfer Asset', () => {
 			const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }) });
 			expect(run.error?.message).toMatch(/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/);
 			expect(run.error?.description).toContain('Check the transfer history');
+			expect(outcomeOf(run)).toBe('unknown');
 			expect(requestsTo(sandbox, TRANSFER)).toHaveLength(1);
 			expect(sandbox.ledger.transfers).toHaveLength(kind === 'dropAfter' ? 1 : 0);
 		},
@@ -105,5 +110,39 @@ describe('Account > Transfer Asset', () => {
 	it('a sub-account key may not transfer', async () => {
 		const run = await runTradingService(sandbox, { parameters: parameters(), key: DEMO_KEYS.sub });
 		expect(run.error?.message).toBe('The API key is not allowed to do this');
+		expect(outcomeOf(run)).toBe('rejected');
+	});
+
+	it('answered success: false: rejected, nothing moved, and sent again when n8n re-runs the node', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'transferSuccessFalse', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', success: true });
+		expect(requestsTo(sandbox, TRANSFER)).toHaveLength(2);
+		expect(sandbox.ledger.transfers).toHaveLength(1);
+	});
+
+	it('unknown, then n8n re-runs the node: refused with the unknown-outcome message, never sent again', async () => {
+		sandbox.setFaults({ rules: [{ kind: 'http503After', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }), node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } });
+		expect(run.error?.message).toMatch(/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/);
+		expect(run.error?.description).toContain('Check the transfer history');
+		expect(outcomeOf(run)).toBe('unknown');
+		expect(requestsTo(sandbox, TRANSFER)).toHaveLength(1);
+		expect(sandbox.ledger.transfers).toHaveLength(1);
+	});
+
+	it('with Continue On Fail, an error in item 0 makes n8n re-run the node: the placed transfer of item 1 is answered from the write ledger', async () => {
+		const run = await runTradingService(sandbox, {
+			parameters: parameters({ quantity: '={{ $json.quantity }}' }),
+			inputItems: [{ json: { quantity: '99999999999' } }, { json: { quantity: '1' } }],
+			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+			continueOnFail: true,
+		});
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['rejected', 'placed']);
+		expect(run.items[1].json).toMatchObject({ replayed: true, success: true, orderId: sandbox.ledger.transfers[0]?.id });
+		// Item 0 (refused, it moved nothing) is sent on each of the 3 tries; item 1 once.
+		expect(requestsTo(sandbox, TRANSFER).map((request) => /quantity=([^&]+)/.exec(request.query)?.[1])).toEqual(['99999999999', '1', '99999999999', '99999999999']);
+		expect(sandbox.ledger.transfers).toHaveLength(1);
 	});
 });
