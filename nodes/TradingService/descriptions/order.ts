@@ -125,8 +125,17 @@ export function readOrderParameters(getParameter: (name: string, fallback: unkno
 	};
 }
 
-/** Options shared by Create and Create Many. */
+/** Options shared by Create and Create Many, the guardrails among them (helpers/guardrails.ts). */
 export const orderOptions: INodeProperties = optionsCollection([
+	{
+		displayName: 'Allowed Symbols',
+		name: 'allowedSymbols',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. BTCUSDT, ETHUSDT',
+		description:
+			'Guardrail: the only symbols this node may place orders for, separated by commas. An order for any other symbol is refused before anything is sent. Empty: any symbol.',
+	},
 	{
 		displayName: 'Generate Client Order ID',
 		name: 'generateClientOrderId',
@@ -134,6 +143,23 @@ export const orderOptions: INodeProperties = optionsCollection([
 		default: true,
 		description:
 			'Whether to give an order without a Client Order ID one derived from the execution, node and item, so that a retry within this execution cannot place it twice. Off: an order whose outcome is unknown is never retried.',
+	},
+	{
+		displayName: 'Max Order Amount',
+		name: 'maxOrderAmount',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1000',
+		description:
+			'Guardrail: the most one order may be worth in the quote coin (Price × Quantity, or a MARKET order’s Amount), as a decimal. A larger order is refused before anything is sent; a MARKET order by Quantity is refused too, as its price is unknown until it trades. Empty: no limit.',
+	},
+	{
+		displayName: 'Max Order Quantity',
+		name: 'maxOrderQuantity',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 0.5',
+		description: 'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent. Empty: no limit.',
 	},
 	{
 		displayName: 'Receive Window (Ms)',

@@ -6,10 +6,28 @@ import { duplicateClientOrderIdError, parameterLabel, validateOrder } from '../.
 import { fingerprint, WriteLedger } from '../../transport/ledger';
 import { generatedIdPrefix, readOrderOptions } from './context';
 import { placeSingleOrder } from './placeOrder';
+import { testOrder } from './testOrder';
+import { checkGuardrails } from '../../helpers/guardrails';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['order'], operation: ['create'] } },
-	[...orderFields, orderOptions],
+	[
+		...orderFields,
+		{
+			...orderOptions,
+			options: [
+				...(orderOptions.options ?? []),
+				{
+					displayName: 'Test Only',
+					name: 'testOnly',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to only have the exchange check the order (fields, symbol, balance), through its order-test endpoint, without placing it. Use it to try a workflow before it goes live.',
+				},
+			],
+		},
+	],
 );
 
 /**
@@ -39,6 +57,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = readOrderOptions.call(this, itemIndex);
 	const raw = readOrderParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
 	const order = validateOrder(this.getNode(), raw, parameterLabel, itemIndex);
+	checkGuardrails(this.getNode(), order, options.guardrails ?? {}, parameterLabel, itemIndex);
+	if (options.testOnly === true) {
+		// Nothing is placed, so no ledger slot and no generated client order ID.
+		const testQs: IDataObject = { ...order };
+		if (options.recvWindow !== undefined) testQs.recvWindow = options.recvWindow;
+		return [await testOrder.call(this, order, testQs, itemIndex)];
+	}
 	// The fingerprint is of the order as the user gave it: a generated ID is derived from the slot.
 	const slot = new WriteLedger(this).slot(String(itemIndex), fingerprint('newOrder', order));
 	if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {

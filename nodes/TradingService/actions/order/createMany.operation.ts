@@ -18,6 +18,7 @@ import { reconcileOrder } from '../../transport/reconcile';
 import { errorItemJson } from '../router';
 import { readBatchResults, type BatchResultEntry, type EntryVerdict } from './batchResults';
 import { generatedIdPrefix, readOrderOptions, type OrderOptions } from './context';
+import { checkGuardrails } from '../../helpers/guardrails';
 import { markInFlight, orderUnknownError, replayedOrder, storedOrderResult, unknownEntry } from './outcomes';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
@@ -132,7 +133,11 @@ function validateAll(context: IExecuteFunctions, itemCount: number, options: Ord
 	const itemOfClientId = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			const orders = readOrdersOfItem(context, itemIndex).map(({ raw, label }) => validateOrder(node, raw, label, itemIndex));
+			const orders = readOrdersOfItem(context, itemIndex).map(({ raw, label }) => {
+				const order = validateOrder(node, raw, label, itemIndex);
+				checkGuardrails(node, order, options.guardrails ?? {}, label, itemIndex);
+				return order;
+			});
 			const ofItem = orders.map((order, orderIndex): PendingOrder => {
 				const slot = ledger.slot(`${itemIndex}.${orderIndex}`, fingerprint('newOrder', order));
 				if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {

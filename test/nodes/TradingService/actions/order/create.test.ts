@@ -228,3 +228,40 @@ describe('generated client order IDs', () => {
 		expect(sandbox.ledger.orders).toHaveLength(2);
 	});
 });
+
+describe('Order > Create > Test Only', () => {
+	it('sends the order to the order-test endpoint (weight 1) and places nothing', async () => {
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'try-1', options: { testOnly: true } }) });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({ testOnly: true, valid: true, placed: false, symbol: 'BTCUSDT', price: '50000.10', quantity: '0.0100', clientOrderId: 'try-1' });
+		expect(run.items[0].json).not.toHaveProperty('outcome');
+		const tests = requestsTo(sandbox, '/api/v1/spot/orderTest');
+		expect(tests).toHaveLength(1);
+		expect(tests[0]).toMatchObject({ method: 'POST', weight: 1 });
+		expect(tests[0].query).toMatch(/^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\.0100&price=50000\.10&newClientOrderId=try-1&/);
+		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(0);
+		expect(sandbox.ledger.orders).toHaveLength(0);
+		expect(sandbox.ledger.requests).toHaveLength(1);
+	});
+
+	it('without a Client Order ID none is generated, and nothing is placed', async () => {
+		const run = await runTradingService(sandbox, { parameters: marketOrder({ options: { testOnly: true } }) });
+		expect(run.items[0].json).toMatchObject({ testOnly: true, placed: false, type: 'MARKET' });
+		expect(run.items[0].json).not.toHaveProperty('clientOrderId');
+		expect(requestsTo(sandbox, '/api/v1/spot/orderTest')[0].query).not.toMatch(/newClientOrderId=/);
+		expect(sandbox.ledger.orders).toHaveLength(0);
+	});
+
+	it('an order the exchange would refuse gets its error (insufficient balance), outcome rejected', async () => {
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ quantity: '1000', options: { testOnly: true } }), continueOnFail: true });
+		expect(run.items[0].json).toMatchObject({ outcome: 'rejected', error: 'The account balance is too low for this request' });
+		expect(sandbox.ledger.orders).toHaveLength(0);
+	});
+
+	it('bad input is refused before the test request', async () => {
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ price: '', options: { testOnly: true } }) });
+		expect(run.error?.message).toMatch(/^Price: /);
+		expect(sandbox.ledger.requests).toHaveLength(0);
+	});
+});
