@@ -142,7 +142,7 @@ function describeRejection(rejection: ServiceRejection, clockOffsetMs?: number):
 		case ERROR_CODES.instrumentNotFound:
 		case ERROR_CODES.invalidSymbols:
 			return {
-				message: 'The service does not know this symbol',
+				message: 'Symbol: the service does not know this symbol',
 				description: `${said} Check the Symbol field (e.g. BTCUSDT, upper case, no separator). Nothing was executed.`,
 			};
 		case ERROR_CODES.duplicateClientOrderId:

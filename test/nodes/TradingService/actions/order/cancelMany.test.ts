@@ -60,7 +60,7 @@ describe('Order > Cancel Many > by symbol', () => {
 
 	it('an unknown symbol gets the exchange’s error naming Symbol, with outcome rejected', async () => {
 		const run = await runTradingService(sandbox, { parameters: bySymbol({ symbol: 'DOGEUSDT' }), continueOnFail: true });
-		expect(run.items[0].json).toMatchObject({ outcome: 'rejected', error: 'The service does not know this symbol' });
+		expect(run.items[0].json).toMatchObject({ outcome: 'rejected', error: 'Symbol: the service does not know this symbol' });
 		expect(run.items[0].json.description).toContain('Check the Symbol field');
 	});
 

@@ -73,7 +73,7 @@ describe('Order > Get Many', () => {
 
 	it('an unknown symbol gets the exchange’s error, mapped to a message that names Symbol', async () => {
 		const run = await runTradingService(sandbox, { parameters: getMany({ symbol: 'DOGEUSDT' }) });
-		expect(run.error?.message).toBe('The service does not know this symbol');
+		expect(run.error?.message).toBe('Symbol: the service does not know this symbol');
 		expect(run.error?.description).toContain('Check the Symbol field');
 		expect(run.error?.description).toContain('code 0201');
 		expect(requestsTo(sandbox, OPEN)).toHaveLength(1);
