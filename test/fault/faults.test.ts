@@ -25,7 +25,12 @@ import {
 	duplicates,
 	errorOf,
 	isUnknownOutcomeFault,
+	FORCED_FAULTS,
+	WRITE_KINDS,
+	matrixRun,
 	mergeTallies,
+	violationOf,
+	type MatrixRun,
 	newTally,
 	queryOf,
 	requestText,
@@ -983,5 +988,107 @@ describe('totals', () => {
 			expect(total.faults[kind] ?? 0).toBeGreaterThan(5);
 		}
 		expect(total.secretLeaks).toEqual([]);
+	});
+});
+
+// ------------------------------------------------------------------ money safety under Retry On Fail (issue 11)
+
+/**
+ * Every write kind x Retry On Fail (3 tries, no wait) on/off x Continue On Fail on/off, each run
+ * with a fault forced on its first write request (drop or 5xx after commit, unknown-outcome codes
+ * before and after, drops and 5xx before, re-ordered batch results) and seeded random faults after
+ * it. The sandbox's ledger is the oracle for each item's report.
+ */
+describe('money safety: every write under faults, with and without Retry On Fail and Continue On Fail', () => {
+	const RUNS_PER_CELL = Number(process.env.FAULT_MATRIX_RUNS_PER_CELL ?? 40);
+	const LANES = 16;
+	const runs: MatrixRun[] = [];
+	const lanes: Sandbox[] = [];
+
+	beforeAll(async () => {
+		const plan: Array<{ kind: (typeof WRITE_KINDS)[number]; retryOnFail: boolean; continueOnFail: boolean; seed: number }> = [];
+		let seed = 11_000;
+		for (let round = 0; round < RUNS_PER_CELL; round++) {
+			for (const kind of WRITE_KINDS) {
+				for (const retryOnFail of [false, true]) {
+					for (const continueOnFail of [false, true]) plan.push({ kind, retryOnFail, continueOnFail, seed: seed++ });
+				}
+			}
+		}
+		for (let lane = 0; lane < LANES; lane++) lanes.push(await sandbox());
+		let next = 0;
+		// Each lane runs one node run at a time on its own sandbox (reset per run); lanes overlap
+		// while runs wait on lookups, backoff and the receive window.
+		await Promise.all(
+			lanes.map(async (sb) => {
+				for (let index = next++; index < plan.length; index = next++) {
+					const cell = plan[index];
+					runs.push(await matrixRun(sb, { ...cell, name: `safety-${cell.seed}` }));
+				}
+			}),
+		);
+		const verdicts = runs.flatMap((run) => run.verdicts);
+		const table: Record<string, Record<string, number>> = {};
+		for (const run of runs) {
+			const cell = `${run.kind} retry=${run.retryOnFail ? 'on' : 'off'} cof=${run.continueOnFail ? 'on' : 'off'}`;
+			const row = (table[cell] ??= { runs: 0, faulted: 0, writes: 0, placed: 0, rejected: 0, unknown: 0, notReported: 0, committedAfterFault: 0, violations: 0 });
+			row.runs++;
+			if (run.faults.length > 0) row.faulted++;
+			for (const verdict of run.verdicts) {
+				row.writes++;
+				if (verdict.reported === 'none') row.notReported++;
+				else if (verdict.reported !== 'missing') row[verdict.reported]++;
+				if (verdict.faultAfterCommit && verdict.committed > 0) row.committedAfterFault++;
+				if (violationOf(verdict)) row.violations++;
+			}
+		}
+		const count = (kind: string) => verdicts.filter((verdict) => violationOf(verdict) === kind).length;
+		console.log(
+			[
+				`money safety: ${runs.length} runs (${runs.filter((run) => run.faults.length > 0).length} faulted), ${verdicts.length} writes`,
+				`committed more than intended: ${count('committedTwice')}`,
+				`reported placed but not placed (or another order): ${count('placedNotPlaced')}`,
+				`reported rejected / "nothing was executed" but placed: ${count('rejectedButPlaced')}`,
+				`no outcome reported: ${count('noOutcome')}`,
+				...Object.entries(table).map(([cell, row]) => `  ${cell}: ${JSON.stringify(row)}`),
+			].join('\n'),
+		);
+	}, 290_000);
+
+	const violations = (kind: string) =>
+		runs.flatMap((run) => run.verdicts.filter((verdict) => violationOf(verdict) === kind).map((verdict) => ({ ...verdict, faults: run.faults.join(',') })));
+
+	it('covers at least 1,000 faulted runs over every write kind and setting, with every forced fault', () => {
+		expect(runs.filter((run) => run.faults.length > 0).length).toBeGreaterThanOrEqual(1000);
+		const faults = new Set(runs.flatMap((run) => run.faults));
+		for (const kind of [...FORCED_FAULTS, 'batchReorder']) expect([kind, faults.has(kind)]).toEqual([kind, true]);
+		for (const kind of WRITE_KINDS) {
+			for (const retryOnFail of [false, true]) {
+				for (const continueOnFail of [false, true]) {
+					const cell = runs.filter((run) => run.kind === kind && run.retryOnFail === retryOnFail && run.continueOnFail === continueOnFail);
+					expect([kind, retryOnFail, continueOnFail, cell.length]).toEqual([kind, retryOnFail, continueOnFail, RUNS_PER_CELL]);
+				}
+			}
+		}
+		// The checks below can only fail if writes were committed and their answers lost: there are many.
+		const lostAnswers = runs.flatMap((run) => run.verdicts).filter((verdict) => verdict.faultAfterCommit && verdict.committed > 0);
+		expect(lostAnswers.filter((verdict) => verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
+		expect(lostAnswers.filter((verdict) => !verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
+	});
+
+	it('commits no write more than intended', () => {
+		expect(violations('committedTwice')).toEqual([]);
+	});
+
+	it('reports no write placed that was not (and no order as another item\'s order)', () => {
+		expect(violations('placedNotPlaced')).toEqual([]);
+	});
+
+	it('reports no write rejected or "nothing was executed" that was placed', () => {
+		expect(violations('rejectedButPlaced')).toEqual([]);
+	});
+
+	it('every write the node reports on carries one outcome: placed, rejected or unknown', () => {
+		expect(violations('noOutcome')).toEqual([]);
 	});
 });
