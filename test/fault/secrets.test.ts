@@ -4,7 +4,8 @@
  * - The secret key never appears in anything the node produces (items, errors, descriptions, run
  *   data, console output) nor in anything it sends, in success and in every failure mode.
  * - A request the node signed, with one parameter changed after signing (or one added, dropped
- *   or moved, or the body altered), is rejected by the sandbox with -1022 and changes nothing.
+ *   or moved, or the body altered), is rejected by the sandbox with 0002 (the family's invalid
+ *   signature) and changes nothing.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -14,6 +15,9 @@ import { rawRequest, type RawResponse } from '../../sandbox/testClient';
 import { HOUR, PATHS, SECRETS, newTally, requestText, runAndTally, secretIn, type Tally } from './lib';
 
 jest.setTimeout(60_000);
+
+/** The order lookup (query-order endpoint) that settles an order's unknown outcome. */
+const QUERY_ORDER = '/api/v1/spot/order';
 
 let sb: Sandbox;
 const tally: Tally = newTally();
@@ -76,18 +80,28 @@ describe('the secret never appears', () => {
 		const always = () => true;
 		const modes: Mode[] = [
 			{ name: 'success', fails: () => false },
-			{ name: 'wrong secret (-1022)', credentials: () => ({ secretKey: `${DEMO_KEYS.master.secret}-old` }), fails: always },
+			{ name: 'wrong secret (0002)', credentials: () => ({ secretKey: `${DEMO_KEYS.master.secret}-old` }), fails: always },
 			{ name: 'secret of another key', credentials: () => ({ secretKey: DEMO_KEYS.sub.secret }), fails: always },
-			{ name: 'unknown API key (-2015)', credentials: () => ({ apiKey: 'not-a-key' }), fails: always },
-			{ name: 'read-only key (-1002)', credentials: () => ({ apiKey: DEMO_KEYS.readOnly.apiKey, secretKey: DEMO_KEYS.readOnly.secret }), fails: isWrite },
+			{ name: 'unknown API key (0102)', credentials: () => ({ apiKey: 'not-a-key' }), fails: always },
+			{ name: 'read-only key (-1005)', credentials: () => ({ apiKey: DEMO_KEYS.readOnly.apiKey, secretKey: DEMO_KEYS.readOnly.secret }), fails: isWrite },
 			{ name: 'clock outside the window (-1021)', setup: (modeSandbox) => modeSandbox.setFaults({ clockOffsetMs: 9000 }), fails: always },
 			// One fault each: a read recovers on retry, and so does an order (its generated client
 			// order ID makes a retry safe); a transfer is reported as an unknown outcome.
 			{ name: 'HTTP 500', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http500', times: 1 }] }), fails: (operation) => operation === 'transferAsset' },
 			{ name: 'HTTP 502 (HTML body)', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http502', times: 1 }] }), fails: (operation) => operation === 'transferAsset' },
 			{ name: 'connection dropped before', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropBefore', times: 1 }] }), fails: (operation) => operation === 'transferAsset' },
-			// Three in a row: orders give up after two retries; the read still recovers.
-			{ name: 'connection dropped after, three times', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3 }] }), fails: isWrite },
+			// Three in a row: an order committed unanswered is found by its client order ID (the
+			// lookups retried past the drops) and reported placed; the read recovers; a transfer has
+			// nothing to look up by and is reported as an unknown outcome.
+			{ name: 'connection dropped after, three times', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3 }] }), fails: (operation) => operation === 'transferAsset' },
+			// Committed unanswered and every lookup failing: the order's outcome stays unknown (the
+			// unknown-outcome error, its description and the lookup's failure are checked too).
+			{
+				name: 'committed unanswered, lookups failing',
+				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1 }, { kind: 'http500', times: 6, path: QUERY_ORDER }] }),
+				fails: always,
+				only: ['create', 'transferAsset'],
+			},
 			{ name: 'rate limited beyond the wait limit', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 50, retryAfterSeconds: 3600 }] }), fails: always },
 			{ name: 'wrong path under the base URL (404)', credentials: (modeSandbox) => ({ baseUrl: `${modeSandbox.baseUrl}/wrong` }), fails: always },
 			// Retried with backoff (7.75 s in all), so one run only.
@@ -161,7 +175,7 @@ function nudge(value: string): string {
 	return `${value}x`;
 }
 
-describe('a signed request with one parameter changed is rejected (-1022) and changes nothing', () => {
+describe('a signed request with one parameter changed is rejected (0002, bad signature) and changes nothing', () => {
 	let captured: LedgerRequest[];
 	beforeAll(async () => {
 		sb.reset();
@@ -204,7 +218,7 @@ describe('a signed request with one parameter changed is rejected (-1022) and ch
 			const response = await replay(variant.request, variant.query, variant.body);
 			answers.push({ what: variant.what, status: response.status, code: response.json?.code });
 		}
-		expect(answers.filter((answer) => answer.status !== 400 || answer.code !== '-1022')).toEqual([]);
+		expect(answers.filter((answer) => answer.status !== 400 || answer.code !== '0002')).toEqual([]);
 		expect(variants.length).toBeGreaterThan(40);
 		expect(sb.ledger.orders.length).toBe(ordersBefore);
 		expect(sb.ledger.transfers.length).toBe(transfersBefore);
