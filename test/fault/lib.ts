@@ -324,7 +324,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	});
 
 	const itemCount = rng.int(2, 3);
-	const inputs = Array.from({ length: itemCount }, (_, index) => {
+	const inputs = Array.from({ length: itemCount }, (_, index): Record<string, string> => {
 		// A unique quantity names the item's write in the ledger; a huge one is refused (balance).
 		const refused = rng.chance(0.2);
 		const quantity = refused ? `9999999.${index + 1}` : `0.0${index + 1}${rng.int(1, 9)}`;
