@@ -7,7 +7,6 @@ import {
 	HISTORY_PATH,
 	triggerCredentialTypes,
 	triggerCredentials,
-	historyRequests,
 	ids,
 	triggerNodeTypes,
 	pollCounting,
