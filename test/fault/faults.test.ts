@@ -711,7 +711,7 @@ describe('transfers under 5xx, drops before/after, 429 + Retry-After and latency
 			} else {
 				expect(last.status).toBe(200);
 				const applied = transfers.sb.ledger.transfers.find((transfer) => transfer.quantity === c.quantity);
-				expect(json).toEqual({ success: true, id: applied?.id, timestamp: applied?.created });
+				expect(json).toMatchObject({ outcome: 'placed', success: true, orderId: applied?.id });
 				outcomes.confirmed = (outcomes.confirmed ?? 0) + 1;
 			}
 		}
@@ -749,32 +749,32 @@ describe('single orders with generated client order IDs', () => {
 		}
 	});
 
-	it('retries an unknown outcome with the same client order ID and reports alreadyPlaced, or reports the unknown outcome', () => {
+	it('settles an unknown outcome by looking the order up: placed with the service\'s order, re-sent only when proven not placed, else unknown', () => {
 		const outcomes: Record<string, number> = {};
 		for (const c of singleOrders.cases) {
 			expect(c.output).toHaveLength(1);
-			const { real, last } = splitAttempts(c.attempts);
+			const { real } = splitAttempts(c.attempts);
 			const json = c.output[0].json;
-			// Every attempt but the last failed with an unknown outcome: retried only then.
-			for (const attempt of real.slice(0, -1)) expect(isUnknownOutcomeFault(attempt)).toBe(true);
-			const placed = singleOrders.sb.ledger.orders.find((order) => order.clientOrderId === c.clientOrderId);
-			if (isUnknownOutcomeFault(last)) {
-				expect(real).toHaveLength(3);
+			// An attempt is sent again only after one whose outcome was unknown and which the service did not apply.
+			for (const attempt of real.slice(0, -1)) {
+				expect(isUnknownOutcomeFault(attempt)).toBe(true);
+				expect(wasApplied(attempt)).toBe(false);
+			}
+			const placed = singleOrders.sb.ledger.orders.filter((order) => order.clientOrderId === c.clientOrderId);
+			expect(placed.length).toBeLessThanOrEqual(1);
+			if (placed.length === 1) {
+				expect(json).toMatchObject({ outcome: 'placed', orderId: placed[0].orderId, clientOrderId: c.clientOrderId });
+				const lostAnswer = real.some((attempt) => attempt.fault !== undefined && attempt.appliedStatus === 200);
+				const kind = lostAnswer ? 'placed, answer lost' : real.length > 1 ? 'placed on re-send' : 'placed';
+				outcomes[kind] = (outcomes[kind] ?? 0) + 1;
+			} else {
+				expect(json.outcome).toBe('unknown');
 				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
 				expect(String(json.description)).toContain(c.clientOrderId);
 				outcomes.unknown = (outcomes.unknown ?? 0) + 1;
-			} else if (real.slice(0, -1).some(wasApplied)) {
-				expect(last.code).toBe('-1149');
-				expect(json).toMatchObject({ alreadyPlaced: true, clientOrderId: c.clientOrderId, code: '-1149' });
-				outcomes.alreadyPlaced = (outcomes.alreadyPlaced ?? 0) + 1;
-			} else {
-				expect(last.status).toBe(200);
-				expect(json.orderId).toBe(placed?.orderId);
-				expect(json.clientOrderId).toBe(c.clientOrderId);
-				outcomes[real.length > 1 ? 'placed on retry' : 'placed'] = (outcomes[real.length > 1 ? 'placed on retry' : 'placed'] ?? 0) + 1;
 			}
 		}
-		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'placed on retry', 'alreadyPlaced']));
+		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'placed, answer lost']));
 	});
 });
 
@@ -829,31 +829,28 @@ describe('Create Many under faults', () => {
 		}
 	});
 
-	it('reports each order: placed, alreadyPlaced after a lost response, or an unknown outcome', () => {
+	it('reports each order as the ledger has it: placed with its order (also after a lost answer), else unknown', () => {
 		const outcomes: Record<string, number> = {};
 		for (const c of batches.cases) {
 			expect(c.output).toHaveLength(1);
 			const batch = batches.batches.find((candidate) => candidate.body.includes(`"${c.clientOrderId}"`));
 			expect(batch).toBeDefined();
-			const { real, last } = splitAttempts(batch!.attempts);
+			const { real } = splitAttempts(batch!.attempts);
 			const json = c.output[0].json;
-			if (isUnknownOutcomeFault(last)) {
+			const placed = batches.sb.ledger.orders.filter((order) => order.clientOrderId === c.clientOrderId);
+			expect(placed.length).toBeLessThanOrEqual(1);
+			if (placed.length === 1) {
+				expect(json).toMatchObject({ outcome: 'placed', success: true, clientOrderId: c.clientOrderId, symbol: c.symbol });
+				expect((json.order as { orderId?: string }).orderId).toBe(placed[0].orderId);
+				const lostAnswer = real.some((attempt) => attempt.fault !== undefined && attempt.appliedStatus === 200);
+				outcomes[lostAnswer ? 'placed, answer lost' : 'placed'] = (outcomes[lostAnswer ? 'placed, answer lost' : 'placed'] ?? 0) + 1;
+			} else {
+				expect(json.outcome).toBe('unknown');
 				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
 				outcomes.unknown = (outcomes.unknown ?? 0) + 1;
-			} else {
-				expect(json).toMatchObject({ success: true, clientOrderId: c.clientOrderId, symbol: c.symbol });
-				const earlierApplied = real.slice(0, -1).some(wasApplied);
-				if (earlierApplied) {
-					expect(json.alreadyPlaced).toBe(true);
-					outcomes.alreadyPlaced = (outcomes.alreadyPlaced ?? 0) + 1;
-				} else {
-					expect(json.alreadyPlaced).toBeUndefined();
-					expect((json.order as { clientOrderId?: string }).clientOrderId).toBe(c.clientOrderId);
-					outcomes.placed = (outcomes.placed ?? 0) + 1;
-				}
 			}
 		}
-		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'alreadyPlaced', 'unknown']));
+		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'placed, answer lost']));
 	});
 
 	it('a re-run with a business key as Client Order ID places nothing again and reports every order alreadyPlaced', () => {
@@ -863,7 +860,7 @@ describe('Create Many under faults', () => {
 		expect(first.requests.filter((request) => request.path === PATHS.batch)).toHaveLength(3);
 		expect(second.error).toBeUndefined();
 		expect(second.items).toHaveLength(45);
-		for (const item of second.items) expect(item.json).toMatchObject({ success: true, alreadyPlaced: true, code: -1149 });
+		for (const item of second.items) expect(item.json).toMatchObject({ outcome: 'placed', success: true, alreadyPlaced: true });
 		expect(placedBySecond).toBe(0);
 		expect(second.requests.filter((request) => request.path === PATHS.batch)).toHaveLength(3);
 	});
@@ -1031,7 +1028,7 @@ describe('money safety: every write under faults, with and without Retry On Fail
 		const table: Record<string, Record<string, number>> = {};
 		for (const run of runs) {
 			const cell = `${run.kind} retry=${run.retryOnFail ? 'on' : 'off'} cof=${run.continueOnFail ? 'on' : 'off'}`;
-			const row = (table[cell] ??= { runs: 0, faulted: 0, writes: 0, placed: 0, rejected: 0, unknown: 0, notReported: 0, committedAfterFault: 0, violations: 0 });
+			const row = (table[cell] ??= { runs: 0, faulted: 0, writes: 0, placed: 0, rejected: 0, unknown: 0, notReported: 0, committedAfterFault: 0, reportedFromRerun: 0, violations: 0 });
 			row.runs++;
 			if (run.faults.length > 0) row.faulted++;
 			for (const verdict of run.verdicts) {
@@ -1040,6 +1037,7 @@ describe('money safety: every write under faults, with and without Retry On Fail
 				else if (verdict.reported !== 'missing') row[verdict.reported]++;
 				if (verdict.faultAfterCommit && verdict.committed > 0) row.committedAfterFault++;
 				if (violationOf(verdict)) row.violations++;
+				if (verdict.fromRerun) row.reportedFromRerun++;
 			}
 		}
 		const count = (kind: string) => verdicts.filter((verdict) => violationOf(verdict) === kind).length;
@@ -1074,6 +1072,10 @@ describe('money safety: every write under faults, with and without Retry On Fail
 		const lostAnswers = runs.flatMap((run) => run.verdicts).filter((verdict) => verdict.faultAfterCommit && verdict.committed > 0);
 		expect(lostAnswers.filter((verdict) => verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
 		expect(lostAnswers.filter((verdict) => !verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
+		// n8n's Retry On Fail really re-ran the node (reports from a re-run), and only where it is on.
+		const fromRerun = runs.flatMap((run) => run.verdicts).filter((verdict) => verdict.fromRerun);
+		expect(fromRerun.filter((verdict) => verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
+		expect(fromRerun.filter((verdict) => !verdict.retryOnFail)).toEqual([]);
 	});
 
 	it('commits no write more than intended', () => {

@@ -224,6 +224,8 @@ export interface WriteVerdict {
 	ledgerOrderId?: string;
 	/** A fault hit a write request of this item that the sandbox applied (committed, answer lost or garbled). */
 	faultAfterCommit: boolean;
+	/** The report comes from a re-run of the node (n8n's Retry On Fail): a replayed result or the ledger's refusal. */
+	fromRerun: boolean;
 	detail: string;
 }
 
@@ -364,6 +366,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		let claimsNothingExecuted = false;
 		let reportedOrderId: string | undefined;
 		let detail = '';
+		let fromRerun = false;
 		const items = outputs.get(itemIndex) ?? [];
 		if (items.length > 0) {
 			const report = reportOf(items[0].json as Record<string, unknown>);
@@ -371,11 +374,13 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 			claimsNothingExecuted = report.claimsNothingExecuted;
 			reportedOrderId = report.reported === 'placed' ? reportedOrderIdOf(items[0].json as Record<string, unknown>) : undefined;
 			detail = items.length === 1 ? report.text.trim() : `${items.length} items for one write`;
+			fromRerun = items[0].json.replayed === true || /an earlier try of this node run/.test(report.text);
 		} else if (error !== undefined && errorItem === itemIndex) {
 			const report = reportOf({ outcome: error.context?.outcome, error: error.message, description: error.description });
 			reported = report.reported;
 			claimsNothingExecuted = report.claimsNothingExecuted;
 			detail = report.text.trim();
+			fromRerun = /an earlier try of this node run/.test(report.text);
 		} else if (error !== undefined && errorItem === undefined) {
 			reported = 'missing';
 			detail = `the run failed without naming an item: ${error.message}`;
@@ -392,6 +397,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 			reportedOrderId,
 			ledgerOrderId: isTransfer ? sb.ledger.transfers.find((transfer) => transfer.quantity === input.quantity)?.id : committedOrders[0]?.orderId,
 			faultAfterCommit,
+			fromRerun,
 			detail,
 		};
 	});
