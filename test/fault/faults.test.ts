@@ -975,7 +975,6 @@ describe('totals', () => {
 	it('≥ 1,000 calls across all operations, with every kind of fault, and no secret anywhere', () => {
 		const total = mergeTallies(Object.values(tallies));
 		const byScenario = Object.fromEntries(Object.entries(tallies).map(([name, tally]) => [name, tally.requests]));
-		// eslint-disable-next-line no-console
 		console.log(
 			`fault suite: ${total.requests} requests in ${total.runs} workflow runs, ${(wallMs / 1000).toFixed(1)} s\n` +
 				`requests by scenario: ${JSON.stringify(byScenario)}\nfaults by kind: ${JSON.stringify(total.faults)}`,
