@@ -27,7 +27,6 @@ export interface ProfileOptions {
 	items: number;
 	runs: number;
 	nodeTimesMs: number[];
-	skipFirstWindows?: number;
 	gapMs?: number;
 }
 

@@ -12,9 +12,12 @@
  * touched.
  *
  * Env: BENCH_N8N_REPS (3), BENCH_N8N_WAYS (e.g. "a,b,e"; default all), BENCH_N8N_SOURCE
- * (worktree | a git revision), BENCH_N8N_MODE (server: one `n8n start`, runs through the REST
- * API, warm; cli: one `n8n execute` per run, cold), BENCH_N8N_PROFILE=1 (also profile way e with
- * --cpu-prof, see cpuProfile.ts), BENCH_N8N_ENGINE (n8n's N8N_EXPRESSION_ENGINE, default n8n's).
+ * (worktree | a git revision), BENCH_N8N_PATCH (patch files, -p1, applied to the copy: measure a
+ * change before making it), BENCH_N8N_COMPARE (patch files: run "before" and "after" side by side
+ * in two n8n instances, alternating run by run), BENCH_N8N_LATENCY_MS (20; 0: no latency pass) and
+ * BENCH_N8N_LATENCY_WAYS (a2,b,d,e,f,i,h,hb), BENCH_N8N_MODE (server: one `n8n start`, runs through the REST
+ * API, warm; cli: one `n8n execute` per run, cold), BENCH_N8N_PROFILE=1 or a list of ways (also
+ * profile way e, or those, with --cpu-prof, see cpuProfile.ts), BENCH_N8N_ENGINE (n8n's N8N_EXPRESSION_ENGINE, default n8n's).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -59,6 +62,14 @@ export interface RealN8nConfig {
 	reps: number;
 	ways?: string[];
 	source: string;
+	/** Patch files applied to the copy before it is built (experiments; the repo is not touched). */
+	patches: string[];
+	/**
+	 * Patch files of an "after" variant: the package is then installed twice (as built, and with
+	 * these patches on top) in two n8n instances, and every run alternates between them, so both
+	 * see the same machine load.
+	 */
+	compare: string[];
 	mode: 'server' | 'cli';
 	/** Ways to profile with --cpu-prof (empty: none). */
 	profile: string[];
@@ -78,6 +89,8 @@ export function realN8nConfigFromEnv(): RealN8nConfig {
 		reps: Number(process.env.BENCH_N8N_REPS ?? 3),
 		ways: ways && ways.length > 0 ? ways : undefined,
 		source: process.env.BENCH_N8N_SOURCE ?? 'worktree',
+		patches: list(process.env.BENCH_N8N_PATCH ?? ''),
+		compare: list(process.env.BENCH_N8N_COMPARE ?? ''),
 		mode: process.env.BENCH_N8N_MODE === 'cli' ? 'cli' : 'server',
 		profile: list(process.env.BENCH_N8N_PROFILE === '1' ? 'e' : process.env.BENCH_N8N_PROFILE ?? ''),
 		engine: process.env.BENCH_N8N_ENGINE,
@@ -92,7 +105,7 @@ export function realN8nConfigFromEnv(): RealN8nConfig {
  * Copies the package sources (the working tree, or `revision` from git) to a temporary folder and
  * builds them there (tsc + the icon copy), with the repo's node_modules linked in.
  */
-async function buildPackageCopy(source: string): Promise<string> {
+async function buildPackageCopy(source: string, patches: string[]): Promise<string> {
 	const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-package-'));
 	const entries = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'gulpfile.js'];
 	if (source === 'worktree') {
@@ -100,6 +113,11 @@ async function buildPackageCopy(source: string): Promise<string> {
 	} else {
 		const archive = execFileSync('git', ['archive', source, ...entries], { cwd: REPO_ROOT, maxBuffer: 64 * 2 ** 20 });
 		execFileSync('tar', ['-x', '-C', stage], { input: archive });
+	}
+	// Experiments (e.g. a transport change measured before it is made): patches applied to the copy only.
+	for (const patch of patches) {
+		const applied = await runProcess('patch', ['-p1', '--forward', '-d', stage, '-i', path.resolve(patch)], { env: process.env, timeoutMs: 60_000 });
+		if (applied.exitCode !== 0) throw new Error(`bench 5: ${patch} does not apply to the ${source} sources:\n${applied.stdout}${applied.stderr}`);
 	}
 	await fsp.symlink(path.join(REPO_ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
 	for (const [label, script, args] of [
@@ -231,17 +249,17 @@ async function runWay(runner: Runner, sandbox: Sandbox, way: Way, window: Histor
 // ------------------------------------------------------------------ setup
 
 interface Installed {
+	label: string;
 	env: N8nEnv;
 	userFolder: string;
 	stage: string;
 	ways: Way[];
 	autoMap?: number;
-	window: HistoryWindow;
 }
 
-async function install(sandbox: Sandbox, config: RealN8nConfig): Promise<Installed> {
-	log(`  bench 5: building the package from the ${config.source} sources`);
-	const stage = await buildPackageCopy(config.source);
+async function install(sandbox: Sandbox, config: RealN8nConfig, label: string, patches: string[], window: HistoryWindow): Promise<Installed> {
+	log(`  bench 5${label ? ` (${label})` : ''}: building the package from the ${config.source} sources${patches.length > 0 ? ` with ${patches.join(', ')}` : ''}`);
+	const stage = await buildPackageCopy(config.source, patches);
 	const autoMap = autoMapVersion(stage);
 	const userFolder = await createTempUserFolder('n8n-bench-');
 	await packAndInstallPackage(userFolder, { repoRoot: stage });
@@ -264,19 +282,24 @@ async function install(sandbox: Sandbox, config: RealN8nConfig): Promise<Install
 		{ id: CRYPTO_CREDENTIAL.id, name: CRYPTO_CREDENTIAL.name, type: 'crypto', data: { hmacSecret: DEMO_KEYS.master.secret } },
 		{ id: HEADER_AUTH_CREDENTIAL.id, name: HEADER_AUTH_CREDENTIAL.name, type: 'httpHeaderAuth', data: { name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey } },
 	]);
-	const now = Date.now();
-	const window = { startTime: now - 3 * HOUR, endTime: now };
 	const ways = allWays({ baseUrl: sandbox.baseUrl, historyWindow: window, autoMapVersion: autoMap }).filter(
 		(way) => config.ways === undefined || config.ways.includes(way.key),
 	);
 	await importWorkflow(env, ways.filter((way) => way.requires !== 'autoMap' || autoMap !== undefined).map((way) => way.workflow));
-	return { env, userFolder, stage, ways, autoMap, window };
+	return { label, env, userFolder, stage, ways, autoMap };
+}
+
+async function uninstall(installed: Installed): Promise<void> {
+	await removeUserFolder(installed.userFolder);
+	await fsp.rm(installed.stage, { recursive: true, force: true });
 }
 
 // ------------------------------------------------------------------ the bench
 
 export interface WayResult {
 	way: Way;
+	/** The package variant ('' unless BENCH_N8N_COMPARE: 'before' / 'after'). */
+	variant: string;
 	latencyMs: number;
 	runs: RunFigures[];
 	unavailable?: string;
@@ -301,9 +324,9 @@ function chainKey(way: Way): string {
 	return way.count === 1000 ? 'gb' : 'b';
 }
 
-/** The table of bench 5 for one latency (markdown, also printed). */
-export function realN8nTable(results: WayResult[], latencyMs: number): string {
-	const own = results.filter((result) => result.latencyMs === latencyMs);
+/** The table of bench 5 for one latency and variant (markdown, also printed). */
+export function realN8nTable(results: WayResult[], latencyMs: number, variant = ''): string {
+	const own = results.filter((result) => result.latencyMs === latencyMs && result.variant === variant);
 	const lines = [
 		'| Way | Items | Node time, median (min–max) | Per item | Chain ÷ this (> 1: faster than the chain) | Requests | Expr./item | Load (1 min) |',
 		'|---|---|---|---|---|---|---|---|',
@@ -327,11 +350,26 @@ export function realN8nTable(results: WayResult[], latencyMs: number): string {
 	return lines.join('\n');
 }
 
+/** Before / after, way by way (BENCH_N8N_COMPARE). */
+export function comparisonTable(results: WayResult[]): string {
+	const lines = ['| Way | Items | Latency | Before, median | After, median | After ÷ before |', '|---|---|---|---|---|---|'];
+	for (const before of results.filter((result) => result.variant === 'before')) {
+		const after = results.find((result) => result.variant === 'after' && result.way.key === before.way.key && result.latencyMs === before.latencyMs);
+		const beforeMs = medianMs(before);
+		const afterMs = medianMs(after);
+		if (beforeMs === undefined || afterMs === undefined) continue;
+		lines.push(
+			`| ${before.way.key}. ${before.way.label} | ${before.way.count} | ${before.latencyMs} ms | ${fmtMs(beforeMs)} (${perItem(beforeMs, before.way.count)}/item) | ${fmtMs(afterMs)} (${perItem(afterMs, before.way.count)}/item) | ${(afterMs / beforeMs).toFixed(2)} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
 /** Per-node split of the chains, for the README. */
 export function chainSplit(results: WayResult[]): string {
 	const lines: string[] = [];
-	for (const { way, runs, latencyMs } of results) {
-		if (way.measured.length < 2 || runs.length === 0) continue;
+	for (const { way, runs, latencyMs, variant } of results) {
+		if (way.measured.length < 2 || runs.length === 0 || variant === 'after') continue;
 		const parts = way.measured.map((name) => `${name} ${fmtMs(median(runs.map((run) => run.perNode[name])))}`);
 		lines.push(`* ${way.key} (${way.count}${latencyMs > 0 ? `, ${latencyMs} ms latency` : ''}): ${parts.join(' + ')}`);
 	}
@@ -341,7 +379,7 @@ export function chainSplit(results: WayResult[]): string {
 export interface RealN8nResult {
 	rows: Row[];
 	markdown: string;
-	profiles: Array<{ key: string; summary: ProfileSummary }>;
+	profiles: Array<{ key: string; variant: string; summary: ProfileSummary }>;
 	skipped?: string;
 }
 
@@ -351,26 +389,38 @@ export async function benchRealN8n(sandbox: Sandbox, config: RealN8nConfig = rea
 		const skipped = 'skipped: the n8n runtime is not installed (bash tools/n8n-runtime/install.sh, ~5 min, 2.8 GB)';
 		return { rows: [{ benchmark: name, measure: 'bench 5', value: skipped, target: '', verdict: 'info' }], markdown: skipped, profiles: [], skipped };
 	}
-	const installed = await install(sandbox, config);
+	const now = Date.now();
+	const window: HistoryWindow = { startTime: now - 3 * HOUR, endTime: now };
+	const variants: Array<[string, string[]]> =
+		config.compare.length > 0 ? [['before', config.patches], ['after', [...config.patches, ...config.compare]]] : [['', config.patches]];
+	const installs: Installed[] = [];
+	const runners = new Map<string, Runner>();
 	const results: WayResult[] = [];
-	for (const latencyMs of config.latencyMs > 0 ? [0, config.latencyMs] : [0]) {
-		for (const way of installed.ways) {
-			if (latencyMs > 0 && !config.latencyWays.includes(way.key)) continue;
-			const unavailable = way.requires === 'autoMap' && installed.autoMap === undefined ? 'mode not available' : undefined;
-			results.push({ way, latencyMs, runs: [], unavailable });
-		}
-	}
-	let runner: Runner | undefined;
+	const profiles: RealN8nResult['profiles'] = [];
 	try {
-		runner = config.mode === 'cli' ? cliRunner(installed.env) : await serverRunner(installed.env);
-		// One warm-up round, then the measured rounds; every round runs each way once, so drift
-		// (load from other work on the machine) spreads over all ways alike.
+		for (const [label, patches] of variants) installs.push(await install(sandbox, config, label, patches, window));
+		for (const latencyMs of config.latencyMs > 0 ? [0, config.latencyMs] : [0]) {
+			for (const way of installs[0].ways) {
+				if (latencyMs > 0 && !config.latencyWays.includes(way.key)) continue;
+				for (const installed of installs) {
+					const own = installed.ways.find((candidate) => candidate.key === way.key)!;
+					const unavailable = own.requires === 'autoMap' && installed.autoMap === undefined ? 'mode not available' : undefined;
+					results.push({ way: own, variant: installed.label, latencyMs, runs: [], unavailable });
+				}
+			}
+		}
+		for (const installed of installs) {
+			runners.set(installed.label, config.mode === 'cli' ? cliRunner(installed.env) : await serverRunner(installed.env));
+		}
+		// One warm-up round, then the measured rounds; every round runs each way once (in each
+		// variant, one after the other), so drift (load from other work on the machine) spreads
+		// over all ways and variants alike.
 		for (let round = 0; round <= config.reps; round++) {
 			for (const result of results) {
 				if (result.unavailable !== undefined) continue;
-				const label = `${result.way.key}${result.latencyMs > 0 ? ` (+${result.latencyMs} ms)` : ''}`;
+				const label = `${result.way.key}${result.variant ? ` ${result.variant}` : ''}${result.latencyMs > 0 ? ` (+${result.latencyMs} ms)` : ''}`;
 				try {
-					const figures = await runWay(runner, sandbox, result.way, installed.window, result.latencyMs);
+					const figures = await runWay(runners.get(result.variant)!, sandbox, result.way, window, result.latencyMs);
 					if (round > 0) result.runs.push(figures);
 					log(`  bench 5 ${round === 0 ? 'warm-up' : `round ${round}/${config.reps}`} ${label}: ${fmtMs(figures.ms)}, ${figures.requests} requests, load ${figures.load.toFixed(2)}`);
 				} catch (error) {
@@ -380,71 +430,72 @@ export async function benchRealN8n(sandbox: Sandbox, config: RealN8nConfig = rea
 				}
 			}
 		}
+		for (const runner of runners.values()) await runner.stop();
+		runners.clear();
+		for (const installed of installs) {
+			for (const key of config.profile) {
+				const summary = await profileWay(sandbox, installed, key, window);
+				if (summary) profiles.push({ key, variant: installed.label, summary });
+			}
+		}
 	} finally {
-		await runner?.stop();
+		for (const runner of runners.values()) await runner.stop();
+		for (const installed of installs) await uninstall(installed);
 	}
 
-	const profiles: RealN8nResult['profiles'] = [];
-	for (const key of config.profile) {
-		const summary = await profileWay(sandbox, installed, key);
-		if (summary) profiles.push({ key, summary });
-	}
-
-	await removeUserFolder(installed.userFolder);
-	await fsp.rm(installed.stage, { recursive: true, force: true });
-
-	const rows = results.map(({ way, runs, unavailable, latencyMs }): Row => {
+	const rows = results.map(({ way, runs, unavailable, latencyMs, variant }): Row => {
 		const value =
 			unavailable !== undefined || runs.length === 0
 				? `n/a (${unavailable ?? 'not run'})`
 				: `${fmtMs(median(runs.map((run) => run.ms)))} (${perItem(median(runs.map((run) => run.ms)), way.count)}/item), ${[...new Set(runs.map((run) => run.requests))].join('/')} requests, load ${loadRange(runs)}`;
 		const latency = latencyMs > 0 ? `, +${latencyMs} ms latency` : '';
-		return { benchmark: name, measure: `${way.key}. ${way.label}, ${way.count} items${latency}`, value, target: '', verdict: 'info' };
+		return { benchmark: name, measure: `${variant ? `${variant}: ` : ''}${way.key}. ${way.label}, ${way.count} items${latency}`, value, target: '', verdict: 'info' };
 	});
-	rows.push(...targetRows(name, results));
-	const markdown = [
-		`Loopback (no added latency), ${config.mode === 'cli' ? 'one `n8n execute` per run' : 'one `n8n start`, manual runs through the REST API'}, median of ${config.reps} runs after a warm-up round:`,
-		'',
-		realN8nTable(results, 0),
-		...(config.latencyMs > 0 ? ['', `Same, with ${config.latencyMs} ms of added server latency per request:`, '', realN8nTable(results, config.latencyMs)] : []),
-		'',
-		'Chains, per node (median):',
-		'',
-		chainSplit(results),
-	].join('\n');
-	return { rows, markdown, profiles };
+	for (const [label] of variants) rows.push(...targetRows(name, results.filter((result) => result.variant === label), label));
+	const how = config.mode === 'cli' ? 'one `n8n execute` per run' : 'one `n8n start`, manual runs through the REST API';
+	const sections: string[] = [];
+	for (const [label] of variants) {
+		const title = label ? ` — ${label}` : '';
+		sections.push(`Loopback (no added latency)${title}, ${how}, median of ${config.reps} runs after a warm-up round:`, '', realN8nTable(results, 0, label), '');
+		if (config.latencyMs > 0) {
+			sections.push(`Same, with ${config.latencyMs} ms of added server latency per request${title}:`, '', realN8nTable(results, config.latencyMs, label), '');
+		}
+	}
+	if (config.compare.length > 0) sections.push(`Before → after (${config.compare.join(', ')}), runs alternating between the two n8n instances:`, '', comparisonTable(results), '');
+	sections.push('Chains, per node (median):', '', chainSplit(results));
+	return { rows, markdown: sections.join('\n'), profiles };
 }
 
 /** Issue #15's targets in real n8n, as far as the ways measured allow (loopback figures). */
-function targetRows(name: string, results: WayResult[]): Row[] {
+function targetRows(name: string, results: WayResult[], variant: string): Row[] {
 	const perOrder = (key: string) => {
 		const result = results.find((candidate) => candidate.way.key === key && candidate.latencyMs === 0);
 		const ms = medianMs(result);
 		return ms === undefined || result === undefined ? undefined : ms / result.way.count;
 	};
 	const rows: Row[] = [];
-	const ratio = (chain: string, way: string, target: number, measure: string, targetText: string) => {
+	const prefix = variant ? `${variant}: ` : '';
+	const ratio = (chain: string, way: string, target: number | undefined, measure: string, targetText: string) => {
 		const chainPerItem = perOrder(chain);
 		const wayPerItem = perOrder(way);
 		if (chainPerItem === undefined || wayPerItem === undefined) {
-			rows.push({ benchmark: name, measure, value: 'n/a', target: targetText, verdict: 'TODO' });
+			rows.push({ benchmark: name, measure: prefix + measure, value: 'n/a', target: targetText, verdict: target === undefined ? 'info' : 'TODO' });
 			return;
 		}
 		const factor = chainPerItem / wayPerItem;
 		rows.push({
 			benchmark: name,
-			measure,
+			measure: prefix + measure,
 			value: `${factor.toFixed(2)}× (${wayPerItem.toFixed(2)} vs ${chainPerItem.toFixed(2)} ms/order)`,
 			target: targetText,
-			verdict: factor >= target ? 'met' : 'NOT MET',
+			verdict: target === undefined ? 'info' : factor >= target ? 'met' : 'NOT MET',
 		});
 	};
 	ratio('b', 'i', 10, 'target: Create Many auto-mapped (i) vs chain (b), 200 orders: chain ÷ node per order', '>= 10×');
 	ratio('gb', 'gi', 10, 'target: Create Many auto-mapped (gi) vs chain (gb), 1,000 orders', '>= 10×');
 	ratio('b', 'a2', 1, 'target: Create, 2 mapped expressions (a2) vs chain (b, maps 2)', '>= 1×');
 	ratio('b', 'e', 1.5, 'target: Create, fixed fields (e) vs chain (b)', '>= 1.5×');
-	ratio('b', 'a', 0, 'for reference: Create, 5 mapped expressions (a) vs chain (b)', '');
-	rows[rows.length - 1].verdict = 'info';
+	ratio('b', 'a', undefined, 'for reference: Create, 5 mapped expressions (a) vs chain (b)', '');
 	return rows;
 }
 
@@ -455,34 +506,41 @@ function targetRows(name: string, results: WayResult[]): Row[] {
  * gaps), stops n8n (the profile is written at exit) and summarises the samples taken while the
  * package's code was running.
  */
-async function profileWay(sandbox: Sandbox, installed: Installed, key: string): Promise<ProfileSummary | undefined> {
+async function profileWay(sandbox: Sandbox, installed: Installed, key: string, window: HistoryWindow): Promise<ProfileSummary | undefined> {
 	const way = installed.ways.find((candidate) => candidate.key === key);
 	if (way === undefined) return undefined;
-	const profileDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-cpuprof-'));
-	log(`  bench 5: CPU profile of way ${key} (profiles in ${profileDir})`);
-	const runner = await serverRunner(installed.env, { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` });
-	const nodeTimes: number[] = [];
-	try {
-		for (let round = 0; round < 5; round++) {
-			const figures = await runWay(runner, sandbox, way, installed.window, 0);
-			if (round >= 2) nodeTimes.push(figures.ms);
-			await new Promise((resolve) => setTimeout(resolve, 1500));
+	const runs = 3;
+	let summary: ProfileSummary | undefined;
+	// n8n's main process does not always write its profile (a slow shutdown ends in SIGKILL): try twice.
+	for (let attempt = 0; attempt < 2 && (summary === undefined || summary.windowMs.length < runs); attempt++) {
+		const profileDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-cpuprof-'));
+		log(`  bench 5${installed.label ? ` (${installed.label})` : ''}: CPU profile of way ${key} (profiles in ${profileDir})`);
+		// The profile is written when n8n exits; its shutdown must finish within the library's 10 s
+		// grace before SIGKILL.
+		const runner = await serverRunner(installed.env, { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '3' });
+		const nodeTimes: number[] = [];
+		try {
+			for (let round = 0; round < 2 + runs; round++) {
+				const figures = await runWay(runner, sandbox, way, window, 0);
+				if (round >= 2) nodeTimes.push(figures.ms);
+				// An idle gap, so that the runs' windows of package activity stay apart.
+				await new Promise((resolve) => setTimeout(resolve, 1500));
+			}
+		} finally {
+			await runner.stop();
 		}
-	} finally {
-		await runner.stop();
+		const files = (await fsp.readdir(profileDir)).filter((file) => file.endsWith('.cpuprofile'));
+		// n8n's main process writes the largest profile (the watchdog's is small).
+		const sized = files.map((file) => ({ file: path.join(profileDir, file), size: fs.statSync(path.join(profileDir, file)).size }));
+		sized.sort((a, b) => b.size - a.size);
+		if (sized.length === 0) continue;
+		summary = analyseCpuProfile(JSON.parse(await fsp.readFile(sized[0].file, 'utf8')), {
+			packageMarker: '/node_modules/n8n-nodes-trading-service/',
+			items: way.count,
+			runs,
+			nodeTimesMs: nodeTimes,
+		});
+		summary.profileFile = sized[0].file;
 	}
-	const files = (await fsp.readdir(profileDir)).filter((file) => file.endsWith('.cpuprofile'));
-	if (files.length === 0) throw new Error(`no .cpuprofile written in ${profileDir}`);
-	// n8n's main process writes the largest profile (the watchdog's is tiny).
-	const sized = files.map((file) => ({ file: path.join(profileDir, file), size: fs.statSync(path.join(profileDir, file)).size }));
-	sized.sort((a, b) => b.size - a.size);
-	const summary = analyseCpuProfile(JSON.parse(await fsp.readFile(sized[0].file, 'utf8')), {
-		packageMarker: '/node_modules/n8n-nodes-trading-service/',
-		items: way.count,
-		runs: nodeTimes.length,
-		nodeTimesMs: nodeTimes,
-		skipFirstWindows: 2,
-	});
-	summary.profileFile = sized[0].file;
 	return summary;
 }

@@ -3,8 +3,11 @@
  * Every comparison is measured side by side in one run; figures are medians of several
  * repetitions. See bench/README.md for what is compared and the last recorded figures.
  *
- * Environment: BENCH_REPS (default 9) repetitions for benches 1 and 2; BENCH_HISTORY_REPS
- * (default 3) child runs for bench 3; BENCH_ONLY=1,2,3,4 to run a subset.
+ * Environment: BENCH_REPS (default 9) repetitions for benches 1 and 2; BENCH_LATENCY_MS (20) and
+ * BENCH_LATENCY_REPS (3): benches 1 and 2 again with that much server latency (0: skip);
+ * BENCH_HISTORY_REPS (default 3) child runs for bench 3; `--only 1,5` or BENCH_ONLY=1,5 to run a
+ * subset; bench 5 (real n8n) reads BENCH_N8N_* (see realN8n.ts) and is skipped, with a message,
+ * when the n8n runtime is not installed.
  */
 import './preload';
 
@@ -28,6 +31,9 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 const REPS = Number(process.env.BENCH_REPS ?? 9);
+/** Added server latency of the "real network" passes of benches 1 and 2, and their repetitions. */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const LATENCY_REPS = Number(process.env.BENCH_LATENCY_REPS ?? 3);
 const HISTORY_REPS = Number(process.env.BENCH_HISTORY_REPS ?? 3);
 /** `npm run bench -- --only 1,5` (or `--only=5`), else BENCH_ONLY, else every bench. */
 function onlyFromArgs(argv: string[]): string | undefined {
@@ -60,7 +66,7 @@ interface OverheadFigures {
  * the same connection policy as n8n (new connection per call), plus the bare client with
  * keep-alive for reference. Returns medians.
  */
-async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, reps: number): Promise<OverheadFigures> {
+async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, reps: number, warmUps = 2): Promise<OverheadFigures> {
 	const LIMIT = 50;
 	sandbox.reset();
 	sandbox.setFaults({ latencyMs });
@@ -118,7 +124,6 @@ async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, r
 	const floorMs: number[] = [];
 	let nodeRequests = 0;
 	let bareRequests = 0;
-	const warmUps = 2;
 	for (let rep = 0; rep < warmUps + reps; rep++) {
 		// Alternate which side goes first so drift (GC, CPU frequency) hits both alike.
 		const order = rep % 2 === 0 ? ['node', 'bare', 'floor', 'keep'] : ['bare', 'node', 'keep', 'floor'];
@@ -152,10 +157,23 @@ async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
 	const LATENCY = 2;
 	const loopback = await measureOverhead(sandbox, N, 0, REPS);
 	const delayed = await measureOverhead(sandbox, N, LATENCY, Math.max(3, Math.ceil(REPS / 2)));
+	// Code and connections are warm after the loopback passes: no warm-up at LATENCY_MS.
+	const network = LATENCY_MS > 0 ? await measureOverhead(sandbox, N, LATENCY_MS, LATENCY_REPS, 0) : undefined;
 	const ratio = loopback.nodeMs / loopback.bareMs;
 	const name = `1. Node overhead (${N} signed history calls, 50 records each)`;
 	const perCall = (ms: number) => `${fmtMs(ms)} (${fmtMs(ms / N)}/call)`;
-	const requestsOk = [loopback, delayed].every((figures) => figures.nodeRequests === N && figures.bareRequests === N);
+	const requestsOk = [loopback, delayed, ...(network ? [network] : [])].every((figures) => figures.nodeRequests === N && figures.bareRequests === N);
+	const networkRows: Row[] = network
+		? [
+				{
+					benchmark: name,
+					measure: `same with ${LATENCY_MS} ms server latency (median of ${LATENCY_REPS}): node / bare / floor`,
+					value: `${perCall(network.nodeMs)} / ${perCall(network.bareMs)} / ${perCall(network.floorMs)}; node / bare = ${(network.nodeMs / network.bareMs).toFixed(3)}, node / floor = ${(network.nodeMs / network.floorMs).toFixed(3)}`,
+					target: '',
+					verdict: 'info',
+				},
+			]
+		: [];
 	return [
 		{ benchmark: name, measure: 'node execute (1 run, N items), median', value: perCall(loopback.nodeMs), target: '', verdict: 'info' },
 		{ benchmark: name, measure: 'bare node:http + own signer, new connection per call, median', value: perCall(loopback.bareMs), target: '', verdict: 'info' },
@@ -163,6 +181,7 @@ async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
 		{ benchmark: name, measure: 'n8n floor: minimal node, same helper call per item, median', value: `${perCall(loopback.floorMs)}; node / floor = ${(loopback.nodeMs / loopback.floorMs).toFixed(3)}, floor / bare = ${(loopback.floorMs / loopback.bareMs).toFixed(3)}`, target: '', verdict: 'info' },
 		{ benchmark: name, measure: 'for reference: bare with keep-alive, median', value: `${perCall(loopback.keepAliveMs)}; node / this = ${(loopback.nodeMs / loopback.keepAliveMs).toFixed(2)}`, target: '', verdict: 'info' },
 		{ benchmark: name, measure: `same with ${LATENCY} ms server latency: node / bare`, value: `${perCall(delayed.nodeMs)} / ${perCall(delayed.bareMs)} = ${(delayed.nodeMs / delayed.bareMs).toFixed(3)}`, target: '', verdict: 'info' },
+		...networkRows,
 		{ benchmark: name, measure: 'requests node / bare, each pass', value: `${loopback.nodeRequests} / ${loopback.bareRequests}`, target: `${N} / ${N}`, verdict: verdict(requestsOk) },
 	];
 }
@@ -174,8 +193,9 @@ async function benchBatch(sandbox: Sandbox): Promise<Row[]> {
 	const inputItems = Array.from({ length: ORDERS }, () => ({ json: {} }));
 	const orderFields = { resource: 'order', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.001' };
 	let execution = 0;
-	const runOnce = async (operation: 'createMany' | 'create') => {
+	const runOnce = async (operation: 'createMany' | 'create', latencyMs = 0) => {
 		sandbox.reset();
+		if (latencyMs > 0) sandbox.setFaults({ latencyMs });
 		execution++;
 		const parameters: IDataObject = { ...orderFields, operation, ...(operation === 'createMany' ? { inputMode: 'items' } : {}) };
 		const { ms, cpuMs, value: run } = await timed(() =>
@@ -216,12 +236,35 @@ async function benchBatch(sandbox: Sandbox): Promise<Row[]> {
 	}
 	const speedup = median(singleMs) / median(manyMs);
 	const name = `2. Batch throughput (${ORDERS} LIMIT orders, one symbol)`;
+	const networkRows: Row[] = [];
+	if (LATENCY_MS > 0) {
+		// What a user on a real network sees: every request waits LATENCY_MS for its answer.
+		const networkMany: number[] = [];
+		const networkSingle: number[] = [];
+		for (let rep = 0; rep < LATENCY_REPS; rep++) {
+			const order: Array<'createMany' | 'create'> = rep % 2 === 0 ? ['createMany', 'create'] : ['create', 'createMany'];
+			for (const operation of order) {
+				const result = await runOnce(operation, LATENCY_MS);
+				(operation === 'createMany' ? networkMany : networkSingle).push(result.ms);
+			}
+			log(`  bench 2 (latency ${LATENCY_MS} ms) rep ${rep + 1}/${LATENCY_REPS}`);
+		}
+		sandbox.clearFaults();
+		networkRows.push({
+			benchmark: name,
+			measure: `same with ${LATENCY_MS} ms server latency (median of ${LATENCY_REPS}): Create Many / 1000 x Create`,
+			value: `${fmtMs(median(networkMany))} / ${fmtMs(median(networkSingle))} = ${(median(networkSingle) / median(networkMany)).toFixed(1)}x`,
+			target: '',
+			verdict: 'info',
+		});
+	}
 	return [
 		{ benchmark: name, measure: 'requests: Create Many / Create x1000', value: `${manyRequests} / ${singleRequests}`, target: '50 / 1000', verdict: verdict(manyRequests === 50 && singleRequests === 1000) },
 		{ benchmark: name, measure: 'wall time Create Many, median', value: fmtMs(median(manyMs)), target: '', verdict: 'info' },
 		{ benchmark: name, measure: 'wall time 1000 x Create, median', value: fmtMs(median(singleMs)), target: '', verdict: 'info' },
 		{ benchmark: name, measure: 'speed-up Create Many vs Create', value: `${speedup.toFixed(1)}x`, target: '>= 10x', verdict: verdict(speedup >= 10) },
 		{ benchmark: name, measure: 'for reference: CPU time (client + in-process sandbox), medians', value: `${fmtMs(median(manyCpu))} / ${fmtMs(median(singleCpu))} = ${(median(singleCpu) / median(manyCpu)).toFixed(1)}x`, target: '', verdict: 'info' },
+		...networkRows,
 	];
 }
 
@@ -334,8 +377,8 @@ async function benchReal(sandbox: Sandbox): Promise<Row[]> {
 	if (result.skipped === undefined) {
 		details.push(`Bench 5 by way (${new Date().toISOString()}, load ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}):\n\n${result.markdown}`);
 	}
-	for (const { key, summary } of result.profiles) {
-		details.push(`Bench 5 CPU profile of way ${key} (${summary.profileFile}):\n\n${profileMarkdown(summary)}`);
+	for (const { key, variant, summary } of result.profiles) {
+		details.push(`Bench 5 CPU profile of way ${key}${variant ? ` (${variant})` : ''} (${summary.profileFile}):\n\n${profileMarkdown(summary)}`);
 	}
 	return result.rows;
 }
