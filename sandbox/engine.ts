@@ -18,7 +18,7 @@ import { apiError, fieldError, positiveDecimal } from './errors';
 import { OrderBook, type OrderInput, type Wallet } from './orders';
 import { mulberry32 } from './prng';
 import { RecordStore } from './store';
-import type { AddRecordInput, BalanceLine, DemoKey, HistoryRecord, Ledger, OrderData, SeedRecordsOptions } from './types';
+import type { AddRecordInput, BalanceLine, DemoKey, HistoryRecord, Ledger, OrderData, OrderView, SeedRecordsOptions } from './types';
 
 export { ApiError, OrderFail, apiError, fieldError, positiveDecimal } from './errors';
 export type { OrderInput } from './orders';
@@ -282,6 +282,11 @@ export class Engine {
 	/** Place (or with `test`, only validate) one order on the key's trading account; throws OrderFail. */
 	placeOrder(key: DemoKey, input: OrderInput, via: 'single' | 'batch', test = false): OrderData | null {
 		return this.orders.place({ accountId: tradingAccountOf(key), apiKey: key.apiKey }, input, via, test);
+	}
+
+	/** A resting order on the key's trading account as if placed at `time` (OrderBook.seedOpen). */
+	seedOpenOrder(key: DemoKey, input: OrderInput, time: number): OrderView {
+		return this.orders.seedOpen({ accountId: tradingAccountOf(key), apiKey: key.apiKey }, input, time);
 	}
 }
 

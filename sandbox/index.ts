@@ -34,6 +34,7 @@ export type {
 	Sandbox,
 	SandboxBehaviour,
 	SandboxOptions,
+	SeedOpenOrderInput,
 	SeedRecordsOptions,
 } from './types';
 

@@ -125,9 +125,16 @@ export class OrderBook {
 
 	/**
 	 * Validate one order and place it (or, with `test`, only validate it). Throws OrderFail.
-	 * Returns the create answer (spec 2.4), or null for a test order.
+	 * Returns the create answer (spec 2.4), or null for a test order. `seededAt` (tests only, see
+	 * seedOpen) places it as if at that time and leaves it out of ledger.orders.
 	 */
-	place(owner: { accountId: string; apiKey: string }, input: OrderInput, via: 'single' | 'batch', test = false): OrderData | null {
+	place(
+		owner: { accountId: string; apiKey: string },
+		input: OrderInput,
+		via: 'single' | 'batch',
+		test = false,
+		seededAt?: number,
+	): OrderData | null {
 		const symbolV = input.symbol;
 		if (typeof symbolV !== 'string' || symbolV === '') throw orderFieldFail('symbol');
 		const info = SYMBOLS[symbolV];
@@ -204,7 +211,7 @@ export class OrderBook {
 			clientOrderId = orderId;
 			while (open.has(clientOrderId)) clientOrderId = `${clientOrderId}x`;
 		}
-		const now = this.clock();
+		const now = seededAt ?? this.clock();
 		const transactTime = String(now);
 		const o: OrderState = {
 			accountId,
@@ -251,8 +258,32 @@ export class OrderBook {
 		this.byId.set(orderId, o);
 		this.all.push(o);
 		const answer = this.createAnswer(o);
-		this.ledger.orders.push({ ...answer, via, apiKey: owner.apiKey });
+		if (seededAt === undefined) this.ledger.orders.push({ ...answer, via, apiKey: owner.apiKey });
 		return answer;
+	}
+
+	/**
+	 * Seed a resting (LIMIT or LIMIT_MAKER) order as if it had been placed at `time`: the same checks
+	 * and locks as an order sent over HTTP, but not in ledger.orders (it is state a test starts from,
+	 * like seeded history). Order IDs grow with time on the exchange, so `time` may not be before
+	 * the newest order's time, nor after the clock. Throws an Error naming the problem.
+	 */
+	seedOpen(owner: { accountId: string; apiKey: string }, input: OrderInput, time: number): OrderView {
+		if (!Number.isSafeInteger(time) || time < 0) throw new Error(`seeded order time must be a millisecond timestamp: ${String(time)}`);
+		if (time > this.clock()) throw new Error(`seeded order time ${time} is after the sandbox clock ${this.clock()}`);
+		const newest = this.all[this.all.length - 1];
+		if (newest !== undefined && time < newest.time) {
+			throw new Error(`seeded order time ${time} is before the newest order's time ${newest.time} (order ${newest.orderId}): seed the oldest first, as order IDs grow with time`);
+		}
+		if (input.type !== 'LIMIT' && input.type !== 'LIMIT_MAKER') throw new Error('seeded orders rest on the book: type must be LIMIT or LIMIT_MAKER');
+		let answer: OrderData | null;
+		try {
+			answer = this.place(owner, input, 'single', false, time);
+		} catch (error) {
+			if (error instanceof OrderFail) throw new Error(`seeded order refused: ${error.message} (field '${error.field}')`);
+			throw error;
+		}
+		return this.view(this.byId.get(answer!.orderId)!);
 	}
 
 	/** The create answer (spec 2.4). */

@@ -67,6 +67,7 @@ import type {
 	Sandbox,
 	SandboxBehaviour,
 	SandboxOptions,
+	SeedOpenOrderInput,
 	SeedRecordsOptions,
 } from './types';
 
@@ -273,6 +274,13 @@ export class SandboxServer implements Sandbox {
 
 	advanceOrders(symbol?: string): OrderView[] {
 		return this.engine.orders.advance(symbol);
+	}
+
+	seedOpenOrder(input: SeedOpenOrderInput): OrderView {
+		const { key = DEMO_KEYS.master, symbol, side, type = 'LIMIT', price, quantity, clientOrderId, time } = input;
+		const order: OrderInput = { symbol, side, type, price, quantity };
+		if (clientOrderId !== undefined) order.newClientOrderId = clientOrderId;
+		return this.engine.seedOpenOrder(key, order, time);
 	}
 
 	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string } {

@@ -386,6 +386,22 @@ export interface SeedRecordsOptions {
 	seed?: number;
 }
 
+/** A resting order seeded as if placed at `time` (Sandbox.seedOpenOrder). */
+export interface SeedOpenOrderInput {
+	/** Whose trading account: a demo key (default DEMO_KEYS.master: account 10001; the sub key: 20001). */
+	key?: DemoKey;
+	symbol: string;
+	side: OrderSide;
+	/** Default LIMIT. */
+	type?: 'LIMIT' | 'LIMIT_MAKER';
+	price: string;
+	quantity: string;
+	/** Default: the order ID, as for an order sent without one. */
+	clientOrderId?: string;
+	/** When it was placed (ms, server clock): not after now(), not before the newest order's time. */
+	time: number;
+}
+
 export interface Sandbox {
 	baseUrl: string;
 	stop(): Promise<void>;
@@ -417,6 +433,13 @@ export interface Sandbox {
 	 * quantity (PARTIALLY_FILLED), PARTIALLY_FILLED fills the rest (FILLED). Returns the orders stepped.
 	 */
 	advanceOrders(symbol?: string): OrderView[];
+	/**
+	 * Seed a resting order placed at `time` in the past (e.g. stale open orders for a cancel test):
+	 * the checks and locks of a real order, status NEW, `time` = `updateTime` = `time`; not in
+	 * ledger.orders (a cancel of it is in ledger.cancels). Seed the oldest first (order IDs grow
+	 * with time). Throws an Error naming the problem (a future time, an out-of-order time, a field).
+	 */
+	seedOpenOrder(input: SeedOpenOrderInput): OrderView;
 	/** Free, locked (by resting orders) and total balance of a coin. getBalance() is the total. */
 	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string };
 	ledger: Ledger;
