@@ -158,20 +158,21 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 
 		const [transfer, ...moreTransfers] = getNodeItems(result.run, ex.transfer);
 		expect(moreTransfers).toHaveLength(0);
-		expect(transfer).toMatchObject({ success: true });
-		expect(transfer.id).toMatch(/^\d+$/);
-		expect(transfer.timestamp).toMatch(/^\d+$/);
+		// The family's transfer answer: success, the transfer's ID as orderId (kept a string), a time.
+		expect(transfer).toMatchObject({ outcome: 'placed', success: true });
+		expect(transfer.orderId).toMatch(/^\d+$/);
+		expect(String(transfer.timestamp)).toMatch(/^\d+$/);
 
 		const records = getNodeItems(result.run, ex.check);
 		expect(records.map((r) => [r.accountId, r.coin, r.change, r.flowTypeValue, r.created]).sort()).toEqual([
-			[DEMO_ACCOUNTS.mainTrading, 'USDT', '-25', 51, transfer.timestamp],
-			[DEMO_ACCOUNTS.subTrading, 'USDT', '25', 51, transfer.timestamp],
+			[DEMO_ACCOUNTS.mainTrading, 'USDT', '-25', 51, String(transfer.timestamp)],
+			[DEMO_ACCOUNTS.subTrading, 'USDT', '25', 51, String(transfer.timestamp)],
 		]);
 		expect(records.every((r) => r.flowType === 'USER_ACCOUNT_TRANSFER' && typeof r.createdIso === 'string')).toBe(true);
 
 		// Exactly one transfer, one request, and the balances moved once.
 		expect(fx.sb.ledger.transfers).toEqual([
-			expect.objectContaining({ id: transfer.id, fromAccountId: '10001', toAccountId: '20001', coin: 'USDT', quantity: '25' }),
+			expect.objectContaining({ id: transfer.orderId, fromAccountId: '10001', toAccountId: '20001', coin: 'USDT', quantity: '25' }),
 		]);
 		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/assetTransfer')).toHaveLength(1);
 		expect(fx.sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).toBe('99975');
@@ -225,13 +226,15 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		expect(result.error?.node?.name).toBe(ex.transfer);
 		expect(error!.message).toMatch(/signature/i);
 		expect(String(error!.description)).toMatch(/Secret Key/);
-		expect(String(error!.description)).toMatch(/-1022/);
+		// The exchange family's code for a bad signature (docs/error-codes.md).
+		expect(String(error!.description)).toMatch(/code 0002/);
+		expect(String(error!.description)).toMatch(/Outcome: rejected/);
 		expect(Object.keys(result.run.data.resultData.runData)).not.toContain(ex.check);
 
 		// The service refused it: no transfer, balances unchanged.
 		const requests = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/assetTransfer');
 		expect(requests.length).toBeGreaterThanOrEqual(1);
-		expect(requests.every((r) => r.code === '-1022')).toBe(true);
+		expect(requests.every((r) => r.code === '0002')).toBe(true);
 		expect(fx.sb.ledger.transfers).toHaveLength(0);
 		expect(fx.sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).toBe('100000');
 	});

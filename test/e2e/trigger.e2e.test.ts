@@ -188,6 +188,6 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 		expect(bad.message).toBe(
 			'The service refused the signed request: check the API Key and the Secret Key (they must belong together), and that this server’s clock is right',
 		);
-		expect(fx.sb.ledger.requests.some((r) => r.code === '-1022')).toBe(true);
+		expect(fx.sb.ledger.requests.some((r) => r.code === '0002')).toBe(true);
 	});
 });
