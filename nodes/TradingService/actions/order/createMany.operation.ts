@@ -8,16 +8,17 @@ import {
 } from 'n8n-workflow';
 
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
+import { autoMapLabel, autoMappedOrder } from '../../helpers/autoMap';
 import { toBatches } from '../../helpers/batching';
 import { deriveClientOrderId } from '../../helpers/clientOrderIds';
 import { duplicateClientOrderIdError, parameterLabel, validateOrder, type OrderParams } from '../../helpers/orderRules';
 import { inputError } from '../../helpers/validation';
 import { ENDPOINTS, outcomeOf, serviceRequest, toNodeError, withOutcome, type WriteOutcome, type WriteTrace } from '../../transport';
-import { fingerprint, WriteLedger, type LedgerSlot } from '../../transport/ledger';
+import { fingerprint, type LedgerSlot } from '../../transport/ledger';
 import { reconcileOrder } from '../../transport/reconcile';
 import { errorItemJson } from '../router';
 import { readBatchResults, type BatchResultEntry, type EntryVerdict } from './batchResults';
-import { generatedIdPrefix, readOrderOptions, type OrderOptions } from './context';
+import { generatedIdPrefix, itemParameter, readOrderOptions, runLedger, runNode, type OrderOptions } from './context';
 import { checkGuardrails } from '../../helpers/guardrails';
 import { markInFlight, orderUnknownError, replayedOrder, storedOrderResult, unknownEntry } from './outcomes';
 
@@ -40,6 +41,12 @@ export const description: INodeProperties[] = [
 					name: 'JSON Array of Orders',
 					value: 'json',
 					description: 'Give the orders as a JSON array in one field (per input item)',
+				},
+				{
+					name: "Map Each Item's Fields Automatically",
+					value: 'autoMap',
+					description:
+						'Each input item is one order, read from its fields named symbol, side, type, price, quantity, amount, timeInForce, newClientOrderId, stpMode; other fields are ignored',
 				},
 			],
 			description: 'Orders are grouped by symbol and sent 20 per request; each order comes out as its own item',
@@ -94,14 +101,21 @@ interface PendingOrder {
 /** One slot list per input item: output comes in input order whatever the batching. */
 type Outputs = INodeExecutionData[][];
 
-/** Step 1, read: the raw orders of one item, from its parameters or its JSON array. */
-function readOrdersOfItem(context: IExecuteFunctions, itemIndex: number): Array<{ raw: IDataObject; label: (field: string) => string }> {
-	const node = context.getNode();
-	const inputMode = context.getNodeParameter('inputMode', itemIndex, 'items') as string;
+/** Step 1, read: the raw orders of one item, from its parameters, its own fields or its JSON array. */
+function readOrdersOfItem(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	itemIndex: number,
+): Array<{ raw: IDataObject; label: (field: string) => string }> {
+	const node = runNode(context);
+	const inputMode = itemParameter(context, 'inputMode', itemIndex, 'items') as string;
 	if (inputMode === 'items') {
-		return [{ raw: readOrderParameters((name, fallback) => context.getNodeParameter(name, itemIndex, fallback)), label: parameterLabel }];
+		return [{ raw: readOrderParameters((name, fallback) => itemParameter(context, name, itemIndex, fallback)), label: parameterLabel }];
 	}
-	let value = context.getNodeParameter('ordersJson', itemIndex);
+	if (inputMode === 'autoMap') {
+		return [{ raw: autoMappedOrder(node, items[itemIndex].json, itemIndex), label: autoMapLabel(itemIndex) }];
+	}
+	let value = itemParameter(context, 'ordersJson', itemIndex);
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
@@ -125,15 +139,15 @@ function readOrdersOfItem(context: IExecuteFunctions, itemIndex: number): Array<
  * with its ledger slot and a client order ID unless generation is off; a bad item fails the run,
  * or becomes an error item with Continue On Fail.
  */
-function validateAll(context: IExecuteFunctions, itemCount: number, options: OrderOptions, outputs: Outputs): PendingOrder[] {
-	const node = context.getNode();
+function validateAll(context: IExecuteFunctions, items: INodeExecutionData[], options: OrderOptions, outputs: Outputs): PendingOrder[] {
+	const node = runNode(context);
 	const idPrefix = generatedIdPrefix.call(context);
-	const ledger = new WriteLedger(context);
+	const ledger = runLedger(context);
 	const pending: PendingOrder[] = [];
 	const itemOfClientId = new Map<string, number>();
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const orders = readOrdersOfItem(context, itemIndex).map(({ raw, label }) => {
+			const orders = readOrdersOfItem(context, items, itemIndex).map(({ raw, label }) => {
 				const order = validateOrder(node, raw, label, itemIndex);
 				checkGuardrails(node, order, options.guardrails ?? {}, label, itemIndex);
 				return order;
@@ -340,7 +354,7 @@ export async function executeAll(this: IExecuteFunctions, items: INodeExecutionD
 
 	// What an earlier try of this run (n8n's Retry On Fail, a retried execution) left in the ledger.
 	let toSend: PendingOrder[] = [];
-	for (const pending of validateAll(this, items.length, options, outputs)) {
+	for (const pending of validateAll(this, items, options, outputs)) {
 		const entry = pending.slot.entry;
 		if (entry?.o === 'placed') {
 			outputs[pending.itemIndex][pending.orderIndex] = orderItem(pending, { ...placedJson(replayedOrder(pending.order, entry), undefined, false), replayed: true });

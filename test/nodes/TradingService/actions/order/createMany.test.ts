@@ -181,6 +181,142 @@ describe('Order > Create Many', () => {
 		expect(batchBodies()[1][0].quantity).toBe('0.5');
 	});
 
+	describe('auto-mapped input (Map Each Item\'s Fields Automatically)', () => {
+		const autoMap = (options: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'createMany', inputMode: 'autoMap', options });
+
+		it('45 items of two symbols: the order fields read from each item as given, other fields ignored, 3 batch requests', async () => {
+			const symbolOf = (index: number) => (index % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT');
+			const inputItems = Array.from({ length: 45 }, (_, index) => ({
+				json: {
+					row_number: index + 2,
+					ref: `ladder-${index}`,
+					note: { any: 'thing' },
+					symbol: symbolOf(index),
+					side: 'BUY',
+					type: 'LIMIT',
+					// Strings go character for character (trailing zeros kept); plain numbers as their own text.
+					price: index % 2 === 0 ? `${100 + index}.50` : 100 + index + 0.25,
+					quantity: '0.0010',
+				},
+			}));
+			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems, executionId: 'exec-auto-45' });
+			expect(run.error).toBeUndefined();
+			const bodies = batchBodies();
+			expect(bodies.map((body) => [body[0].symbol, body.length])).toEqual([['ETHUSDT', 15], ['BTCUSDT', 20], ['BTCUSDT', 10]]);
+			expect(requestsTo(sandbox, BATCH)).toHaveLength(3);
+			expect(sandbox.ledger.requests).toHaveLength(3);
+			expect(run.items).toHaveLength(45);
+			run.items.forEach((item, index) => {
+				expect(item.pairedItem).toEqual({ item: index });
+				expect(item.json).toMatchObject({ success: true, outcome: 'placed', symbol: symbolOf(index), clientOrderId: expect.stringMatching(generatedClientOrderId(index)) });
+			});
+			// Exactly the order fields, nothing else from the item.
+			expect(bodies[0][0]).toEqual({
+				symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.0010', price: '100.50',
+				newClientOrderId: run.items[0].json.clientOrderId,
+			});
+			expect(bodies[1][0]).toEqual({
+				symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.0010', price: '101.25',
+				newClientOrderId: run.items[1].json.clientOrderId,
+			});
+			expect(sandbox.ledger.orders).toHaveLength(45);
+		});
+
+		it('every order field: MARKET by amount, timeInForce, stpMode, the client order ID as text or a plain number; empty and null fields are absent', async () => {
+			const inputItems = [
+				{ json: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT_MAKER', price: '60000', quantity: 0.5, timeInForce: 'GTC', stpMode: 'EXPIRE_MAKER', newClientOrderId: 'row-7' } },
+				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: 25, quantity: '', price: null, timeInForce: 'IOC', newClientOrderId: 12345 } },
+			];
+			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems });
+			expect(run.error).toBeUndefined();
+			expect(batchBodies()).toEqual([
+				[
+					{ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT_MAKER', timeInForce: 'GTC', stpMode: 'EXPIRE_MAKER', quantity: '0.5', price: '60000', newClientOrderId: 'row-7' },
+					{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', timeInForce: 'IOC', stpMode: 'EXPIRE_TAKER', amount: '25', newClientOrderId: '12345' },
+				],
+			]);
+			expect(run.items.map((item) => item.json.clientOrderId)).toEqual(['row-7', '12345']);
+		});
+
+		it.each([
+			['price', 1e-8, 'Item 1, field price: the number 1e-8 is not a plain decimal'],
+			['quantity', 1e21, 'Item 1, field quantity: the number 1e+21 is not a plain decimal'],
+			['amount', Number.NaN, 'Item 1, field amount: the number NaN is not a plain decimal'],
+			['price', Number.POSITIVE_INFINITY, 'Item 1, field price: the number Infinity is not a plain decimal'],
+			['newClientOrderId', 2 ** 60, 'Item 1, field newClientOrderId: the number 1152921504606847000 is too large to be exact'],
+		])('a number that does not print as a plain decimal (%s = %p) is refused, naming item and field, with 0 requests', async (field, value, message) => {
+			const inputItems = [
+				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '1' } },
+				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: field === 'amount' ? 'MARKET' : 'LIMIT', price: field === 'amount' ? undefined : '100', quantity: field === 'amount' ? undefined : '1', [field]: value } },
+			];
+			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems });
+			expect(run.error?.message).toBe(message);
+			expect(run.error?.description).toMatch(/^Give it as a string in the input item/);
+			expect((run.error?.context as { itemIndex?: number })?.itemIndex).toBe(1);
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it.each([
+			[{ price: { value: '100' } }, 'Item 0, field price: is an object, not text or a number'],
+			[{ side: true }, 'Item 0, field side: is a boolean, not text or a number'],
+			[{ quantity: ['1'] }, 'Item 0, field quantity: is a list, not text or a number'],
+			[{ Price: '100' }, 'Item 0, field Price: is not an order field, but price is'],
+			[{ price: '1e-8' }, 'Item 0, field price: "1e-8" is not a decimal number'],
+			[{ price: ' 100' }, 'Item 0, field price: " 100" is not a decimal number'],
+			[{ symbol: 'btcusdt' }, 'Item 0, field symbol: "btcusdt" is not a trading pair symbol'],
+			[{ type: 'MARKET', amount: '5' }, 'Item 0, field amount: MARKET orders take Quantity or Amount, not both'],
+		])('%p is refused before any request: %s', async (change, message) => {
+			const json = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', ...(Object.keys(change).includes('type') ? {} : { price: '100' }), ...change };
+			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems: [{ json }] });
+			expect(run.error?.message).toBe(message);
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it('an item with none of the order fields is refused, naming it', async () => {
+			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems: [{ json: { row_number: 2, ticker: 'BTCUSDT', qty: '1' } }] });
+			expect(run.error?.message).toBe('Item 0: has none of the order fields');
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		});
+
+		it('options and guardrails apply as in the other modes; with Continue On Fail a bad item is an error item and the rest are placed in one request', async () => {
+			const inputItems = [
+				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.5' } },
+				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '2' } },
+				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: 1e-8, quantity: '0.5' } },
+				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '101', quantity: '0.5' } },
+			];
+			const run = await runTradingService(sandbox, {
+				parameters: autoMap({ maxOrderQuantity: '1', recvWindow: 7000 }),
+				inputItems,
+				continueOnFail: true,
+			});
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => [item.pairedItem, item.json.outcome, item.json.error ?? item.json.success])).toEqual([
+				[{ item: 0 }, 'placed', true],
+				[{ item: 1 }, 'rejected', 'Item 1, field quantity: 2 is above Max Order Quantity (1)'],
+				[{ item: 2 }, 'rejected', 'Item 2, field price: the number 1e-8 is not a plain decimal'],
+				[{ item: 3 }, 'placed', true],
+			]);
+			const [request] = requestsTo(sandbox, BATCH);
+			expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
+			expect(request.query).toMatch(/recvWindow=7000/);
+			expect(JSON.parse(request.body)).toHaveLength(2);
+		});
+
+		it('a re-run (n8n Retry On Fail) answers placed orders from the write ledger: none placed twice', async () => {
+			const inputItems = Array.from({ length: 25 }, (_, index) => ({ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: index === 3 ? '1000000' : '0.001' } }));
+			const run = await runTradingService(sandbox, {
+				parameters: autoMap({ failOnRejected: true }),
+				inputItems,
+				node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+			});
+			expect(run.error?.message).toMatch(/^1 order\(s\) were rejected/);
+			expect(requestsTo(sandbox, BATCH).map((request) => (JSON.parse(request.body) as unknown[]).length)).toEqual([20, 6]);
+			expect(new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)).size).toBe(24);
+			expect(sandbox.ledger.orders).toHaveLength(24);
+		});
+	});
+
 	describe('validation, before any request', () => {
 		const jsonRun = (ordersJson: string) =>
 			runTradingService(sandbox, { parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson } });
