@@ -19,6 +19,8 @@ export const CREDENTIAL_TYPE = 'tradingServiceApi';
 export const NODE_TYPES = {
 	action: 'n8n-nodes-trading-service.tradingService',
 	trigger: 'n8n-nodes-trading-service.tradingServiceTrigger',
+	/** The action node as an AI agent tool (`usableAsTool`: n8n adds `<nodeName>Tool`). */
+	tool: 'n8n-nodes-trading-service.tradingServiceTool',
 } as const;
 
 /** File name, workflow id and node names of each example. */
@@ -54,6 +56,36 @@ export const EXAMPLES = {
 
 export type ExampleKey = keyof typeof EXAMPLES;
 
+/**
+ * The order examples, run by test/e2e/order-examples.e2e.test.ts. Kept apart from EXAMPLES, which
+ * the demo and the queue-mode suite run one by one with the sandbox credential only: the agent
+ * also needs a chat model (OPENAI_CREDENTIAL), and stale orders need seeding first.
+ */
+export const ORDER_EXAMPLES = {
+	cancelStaleOrders: {
+		file: 'cancel-stale-orders.json',
+		id: 'tsCancelStale001',
+		trigger: 'Every Hour',
+		list: 'Get Open Orders',
+		filter: 'Older Than 24 Hours',
+		cancel: 'Cancel Order',
+	},
+	agentOpenOrders: {
+		file: 'agent-open-orders.json',
+		id: 'tsAgentOrders001',
+		trigger: 'Manual Trigger',
+		agent: 'AI Agent',
+		model: 'OpenAI Chat Model',
+		listTool: 'Get Open Orders',
+		cancelTool: 'Cancel Order',
+	},
+} as const;
+
+export type OrderExampleKey = keyof typeof ORDER_EXAMPLES;
+
+/** The OpenAI credential the agent example's chat model references (`credentials.openAiApi`). */
+export const OPENAI_CREDENTIAL = { id: 'openai-cred', name: 'OpenAI' } as const;
+
 export interface WorkflowNode {
 	id: string;
 	name: string;
@@ -85,6 +117,16 @@ export interface Workflow {
 /** A fresh (deep) copy of an example workflow as stored in `examples/`. */
 export function loadExample(key: ExampleKey): Workflow {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, EXAMPLES[key].file), 'utf8')) as Workflow;
+}
+
+/** A fresh copy of an order example (ORDER_EXAMPLES) as stored in `examples/`. */
+export function loadOrderExample(key: OrderExampleKey): Workflow {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, ORDER_EXAMPLES[key].file), 'utf8')) as Workflow;
+}
+
+/** An `openAiApi` credential as the agent example references it, with its Base URL (e.g. a local fake). */
+export function openAiCredential(baseUrl: string, apiKey: string): N8nCredential {
+	return { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey, url: baseUrl, header: false } };
 }
 
 export function loadAllExamples(): Workflow[] {

@@ -16,6 +16,7 @@ import {
 	importWorkflow,
 	packAndInstallPackage,
 	removeUserFolder,
+	type N8nCredential,
 	type N8nEnv,
 } from './n8n';
 
@@ -43,6 +44,8 @@ export async function setUpN8nWithSandbox(options: {
 	prefix: string;
 	workflows: Workflow[];
 	sandbox?: SandboxOptions;
+	/** More credentials to import with the sandbox's (e.g. an OpenAI credential for an agent). */
+	credentials?: N8nCredential[];
 }): Promise<E2eFixture> {
 	// Fails with a clear message if install.sh was not run (npm run test:e2e runs it first).
 	await ensureRuntime({ quiet: true });
@@ -56,6 +59,7 @@ export async function setUpN8nWithSandbox(options: {
 		await importCredentials(env, [
 			sandboxCredential(sb.baseUrl, DEMO_KEYS.master),
 			sandboxCredential(sb.baseUrl, DEMO_KEYS.master, { ...BAD_CREDENTIAL, secretKey: badSecret }),
+			...(options.credentials ?? []),
 		]);
 		if (options.workflows.length > 0) await importWorkflow(env, options.workflows);
 		const folder = userFolder;
