@@ -15,6 +15,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { generatedClientOrderId } from '../../tools/harness/node';
 import { triggerRunner } from '../../tools/harness/trigger';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
 import {
 	DAY,
@@ -1002,6 +1003,9 @@ describe('money safety: every write under faults, with and without Retry On Fail
 	const lanes: Sandbox[] = [];
 
 	beforeAll(async () => {
+		// A drip-fed answer (one byte every 50 ms) must end at the attempt's deadline: a shorter
+		// deadline than the product's 30 s keeps the suite quick and still far below the drip.
+		const deadline = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'timeoutMs', 3000);
 		const plan: Array<{ kind: (typeof WRITE_KINDS)[number]; retryOnFail: boolean; continueOnFail: boolean; seed: number }> = [];
 		let seed = 11_000;
 		for (let round = 0; round < RUNS_PER_CELL; round++) {
@@ -1050,6 +1054,7 @@ describe('money safety: every write under faults, with and without Retry On Fail
 				...Object.entries(table).map(([cell, row]) => `  ${cell}: ${JSON.stringify(row)}`),
 			].join('\n'),
 		);
+		deadline.restore();
 	}, 290_000);
 
 	const violations = (kind: string) =>
@@ -1077,6 +1082,14 @@ describe('money safety: every write under faults, with and without Retry On Fail
 		expect(fromRerun.filter((verdict) => !verdict.retryOnFail)).toEqual([]);
 	});
 
+	it('follows no redirect: nothing reached the other host, and every redirected write still has its outcome', () => {
+		expect(runs.some((run) => run.faults.includes('redirectOtherHost'))).toBe(true);
+		expect(runs.reduce((sum, run) => sum + run.reachedOtherHost, 0)).toBe(0);
+		// A redirect is answered without processing: the redirected request itself was never applied.
+		const redirected = runs.filter((run) => run.faults.some((fault) => fault.startsWith('redirect')));
+		expect(redirected.length).toBeGreaterThan(50);
+	});
+
 	it('commits no write more than intended', () => {
 		expect(violations('committedTwice')).toEqual([]);
 	});
@@ -1091,5 +1104,115 @@ describe('money safety: every write under faults, with and without Retry On Fail
 
 	it('every write the node reports on carries one outcome: placed, rejected or unknown', () => {
 		expect(violations('noOutcome')).toEqual([]);
+	});
+});
+
+// ------------------------------------------------------------------ history pages that must not become records (issue 12)
+
+/**
+ * Return All over 3,000 funding fees (6 pages) with one bad answer forced on one page: a page
+ * longer than asked for, a page oldest first, IDs as bare 64-bit integers, a redirect, a
+ * malformed or drip-fed answer. Each run ends with exactly the seeded records (IDs as strings) or
+ * with an error and no records: never a partial, re-ordered or rounded result.
+ */
+describe('history Return All under bad pages, redirects, malformed and drip-fed answers', () => {
+	const BAD_PAGE_FAULTS = [
+		'historyOversize',
+		'historyOldestFirst',
+		'numericIds',
+		'redirectSameHost',
+		'redirectOtherHost',
+		'redirectLoop',
+		'dripFeed',
+		'answerHtml',
+		'answerNull',
+		'answerTrue',
+		'answerTruncated',
+		'answerBadGzip',
+	] as const;
+	interface BadPageCase {
+		fault: (typeof BAD_PAGE_FAULTS)[number];
+		page: number;
+		got: string[];
+		error?: string;
+		reachedOtherHost: number;
+		drawn: boolean;
+	}
+	const cases: BadPageCase[] = [];
+	let expected: string[] = [];
+
+	beforeAll(async () => {
+		const deadline = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'timeoutMs', 3000);
+		const sb = await sandbox();
+		const now = sb.now();
+		const seeded = sb.seedRecords({ flowType: 32, count: 3000, startTime: now - 10 * DAY, endTime: now - HOUR, perMillisecond: 2, seed: 12 });
+		const query: HistoryQuery = { flowType: 32, startTime: now - 11 * DAY, endTime: now };
+		expected = expectedHistory(seeded, query, ACCOUNT_TYPE_OF);
+		const tally = newTally();
+		for (const fault of BAD_PAGE_FAULTS) {
+			for (const page of [0, 3]) {
+				const otherHostBefore = sb.otherHost.requests.length;
+				// Rules apply in order, one request each: `page` clean pages (numericIds answers
+				// normally, only writing IDs as bare integers), then the bad answer.
+				sb.setFaults({
+					rules: [
+						{ kind: 'numericIds', times: page, path: PATHS.history },
+						{ kind: fault, times: 1, path: PATHS.history, redirectStatus: page === 0 ? 307 : 303 },
+					],
+				});
+				const run = await runAndTally(sb, tally, {
+					parameters: historyParameters(query, { returnAll: true }),
+					continueOnFail: true,
+					executionId: `bad-page-${fault}-${page}`,
+				});
+				const errorItem = run.items.find((item) => item.json.error !== undefined);
+				cases.push({
+					fault,
+					page,
+					got: run.items.filter((item) => item.json.error === undefined).map((item) => String(item.json.id)),
+					error: run.error?.message ?? (errorItem === undefined ? undefined : `${String(errorItem.json.error)} ${String(errorItem.json.description ?? '')}`),
+					reachedOtherHost: sb.otherHost.requests.length - otherHostBefore,
+					drawn: run.requests.some((request) => request.fault === fault),
+				});
+			}
+		}
+		sb.clearFaults();
+		deadline.restore();
+		console.log(
+			[
+				`history Return All under bad answers: ${cases.length} runs of ${expected.length} records`,
+				...cases.map((c) => `  ${c.fault} on page ${c.page + 1}: ${c.error === undefined ? `${c.got.length} records` : `error: ${c.error.replace(/\s+/g, ' ').slice(0, 110)}`}`),
+			].join('\n'),
+		);
+	}, 240_000);
+
+	it('draws every bad answer, on the first page and on a later one', () => {
+		for (const fault of BAD_PAGE_FAULTS) {
+			for (const page of [0, 3]) expect([fault, page, cases.find((c) => c.fault === fault && c.page === page)?.drawn]).toEqual([fault, page, true]);
+		}
+	});
+
+	it('ends with exactly the seeded records, IDs as strings, or with an error and no records', () => {
+		for (const c of cases) {
+			if (c.error === undefined) expect([c.fault, c.page, c.got]).toEqual([c.fault, c.page, expected]);
+			else expect([c.fault, c.page, c.got]).toEqual([c.fault, c.page, []]);
+		}
+	});
+
+	it('refuses a page longer than asked for and a page oldest first, saying so', () => {
+		for (const c of cases.filter((candidate) => candidate.fault === 'historyOversize' || candidate.fault === 'historyOldestFirst')) {
+			expect([c.fault, c.page, c.error]).toEqual([c.fault, c.page, expect.stringMatching(/page|newest|limit|records/i)]);
+		}
+	});
+
+	it('keeps 64-bit IDs sent as bare integers digit for digit', () => {
+		for (const c of cases.filter((candidate) => candidate.fault === 'numericIds')) expect(c.got).toEqual(expected);
+	});
+
+	it('follows no redirect: nothing reaches the other host, and a redirected page is an error naming the redirect', () => {
+		for (const c of cases.filter((candidate) => candidate.fault.startsWith('redirect'))) {
+			expect(c.reachedOtherHost).toBe(0);
+			expect([c.fault, c.page, c.error]).toEqual([c.fault, c.page, expect.stringMatching(/redirect/i)]);
+		}
 	});
 });

@@ -202,6 +202,19 @@ export const FORCED_FAULTS = [
 	'dropBefore',
 	'http500',
 	'http503',
+	// issue 12: answers that must not become results (redirects not followed, malformed or
+	// drip-fed answers to a write that was applied)
+	'redirectSameHost',
+	'redirectOtherHost',
+	'redirectLoop',
+	'dripFeed',
+	'answerHtml',
+	'answerNull',
+	'answerEmptyString',
+	'answerEmptyBody',
+	'answerTrue',
+	'answerTruncated',
+	'answerBadGzip',
 ] as const;
 
 export type Reported = 'placed' | 'rejected' | 'unknown' | 'none' | 'missing';
@@ -241,10 +254,26 @@ export interface MatrixRun {
 	requests: LedgerRequest[];
 	inputs: Array<Record<string, string>>;
 	verdicts: WriteVerdict[];
+	/** Requests that reached the other host of a redirect (the API key must never go there). */
+	reachedOtherHost: number;
 }
 
 const ORDER_QUERY_PATH = '/api/v1/spot/order';
-const FAULTS_AFTER_COMMIT = new Set(['dropAfter', 'http500After', 'http502After', 'http503After', 'unknownAfter']);
+const FAULTS_AFTER_COMMIT = new Set([
+	'dropAfter',
+	'http500After',
+	'http502After',
+	'http503After',
+	'unknownAfter',
+	'dripFeed',
+	'answerHtml',
+	'answerNull',
+	'answerEmptyString',
+	'answerEmptyBody',
+	'answerTrue',
+	'answerTruncated',
+	'answerBadGzip',
+]);
 
 function parametersFor(kind: WriteKind, runName: string): Record<string, unknown> {
 	if (kind === 'transfer') {
@@ -308,7 +337,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	const isMany = kind.startsWith('createMany');
 	const writePath = isTransfer ? PATHS.transfer : isMany ? PATHS.batch : PATHS.order;
 	const forced = isMany && rng.chance(0.25) ? 'batchReorder' : rng.pick(FORCED_FAULTS);
-	const rules: FaultRule[] = [{ kind: forced as FaultRule['kind'], times: 1, path: writePath }];
+	const rules: FaultRule[] = [{ kind: forced as FaultRule['kind'], times: 1, path: writePath, redirectStatus: rng.chance(0.5) ? 303 : 307 }];
 	if (!isTransfer && rng.chance(0.06)) rules.push({ kind: 'http500', times: 8, path: ORDER_QUERY_PATH, method: 'GET' });
 	sb.setFaults({
 		rules,
@@ -321,6 +350,9 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 			unknownBefore: 0.04,
 			unknownAfter: 0.08,
 			batchReorder: isMany ? 0.3 : 0,
+			redirect: 0.03,
+			malformed: 0.05,
+			dripFeed: 0.02,
 			paths: [writePath],
 		},
 	});
@@ -411,6 +443,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		requests,
 		inputs,
 		verdicts,
+		reachedOtherHost: sb.otherHost.requests.length,
 	};
 }
 
