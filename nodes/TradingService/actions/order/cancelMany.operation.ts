@@ -175,6 +175,7 @@ async function confirmedItem(this: IExecuteFunctions, orderId: string, trace: Wr
 		outcome: 'unknown',
 		cancelled: null,
 		message: `Unknown outcome: the cancel request got no usable answer and ${confirmed.reason}`,
-		howToCheck: `Look up order ${orderId} (Trading Service > Order > Get) and check its status before you cancel it again`,
+		// The same advice as for a single cancel: the endpoint table owns the wording.
+		howToCheck: ENDPOINTS.cancelOrder.write.describe({ qs: { orderId } }).howToCheck,
 	};
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_POLICY } from '../../../../../nodes/TradingService/transport';
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
@@ -130,6 +131,28 @@ describe('Order > Cancel Many > by order IDs', () => {
 		]);
 		expect(requestsTo(sandbox, BY_IDS)).toHaveLength(1);
 		expect(requestsTo(sandbox, '/api/v1/spot/order')).toHaveLength(2);
+	});
+
+	it('an unknown outcome whose lookups fail stays unknown per ID and says what to check for that order', async () => {
+		const quickRetries = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'baseDelayMs', 1);
+		const [first] = await placeRestingOrders(sandbox, 1);
+		sandbox.setFaults({
+			rules: [
+				{ kind: 'http502After', times: 1, path: BY_IDS },
+				{ kind: 'http500', times: 100, path: '/api/v1/spot/order', method: 'GET' },
+			],
+		});
+		const run = await runTradingService(sandbox, { parameters: byIds(first) });
+		expect(run.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({
+				orderId: first,
+				outcome: 'unknown',
+				cancelled: null,
+				howToCheck: `Look up order ID ${first} (Trading Service > Order > Get) and check its status`,
+			}),
+		]);
+		expect(requestsTo(sandbox, BY_IDS)).toHaveLength(1);
+		quickRetries.restore();
 	});
 
 	it('a sub key cannot see the master’s orders: each is not found', async () => {
