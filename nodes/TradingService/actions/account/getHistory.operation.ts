@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { FLOW_TYPES, LIMITS } from '../../constants';
-import { optionsCollection } from '../../descriptions/common';
+import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from '../../descriptions/account';
 import {
 	checkHistoryRange,
@@ -49,22 +49,7 @@ const properties: INodeProperties[] = [
 		options: ACCOUNT_TYPE_OPTIONS,
 		description: 'Only records of this kind of account',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: LIMITS.historyPageSize },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllAndLimit(LIMITS.historyPageSize),
 	optionsCollection([
 		{
 			displayName: 'Add Parsed Fields',

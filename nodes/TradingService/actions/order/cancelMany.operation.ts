@@ -1,7 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../../constants';
-import { optionsCollection } from '../../descriptions/common';
+import { optionsCollection, sideFilter } from '../../descriptions/common';
 import { orderIdList } from '../../helpers/orderIds';
 import { oneOf, symbol as symbolValue } from '../../helpers/validation';
 import { ENDPOINTS, outcomeOf, serviceRequest, toNodeError, type WriteTrace } from '../../transport';
@@ -42,18 +42,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		...optionsCollection([
-			{
-				displayName: 'Side',
-				name: 'side',
-				type: 'options',
-				default: 'BOTH',
-				options: [
-					{ name: 'Both', value: 'BOTH' },
-					{ name: 'Buy', value: 'BUY' },
-					{ name: 'Sell', value: 'SELL' },
-				],
-				description: 'Cancel only the buy orders or only the sell orders of the symbol',
-			},
+			sideFilter('Cancel only the buy orders or only the sell orders of the symbol'),
 		]),
 		displayOptions: { show: { cancelBy: ['symbol'] } },
 	},

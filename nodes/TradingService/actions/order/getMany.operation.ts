@@ -1,7 +1,7 @@
 import { NodeApiError, updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../../constants';
-import { optionsCollection } from '../../descriptions/common';
+import { optionsCollection, returnAllAndLimit, sideFilter } from '../../descriptions/common';
 import { inputError, integerInRange, oneOf, symbol as symbolValue, timestampMs } from '../../helpers/validation';
 import { ENDPOINTS, serviceRequest, type Endpoint } from '../../transport';
 
@@ -25,35 +25,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. BTCUSDT',
 		description: 'Only orders of this trading pair (upper case, no separator). Leave empty for all symbols.',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: LIMITS.ordersPageSize },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllAndLimit(LIMITS.ordersPageSize),
 	optionsCollection([
-		{
-			displayName: 'Side',
-			name: 'side',
-			type: 'options',
-			default: 'BOTH',
-			options: [
-				{ name: 'Both', value: 'BOTH' },
-				{ name: 'Buy', value: 'BUY' },
-				{ name: 'Sell', value: 'SELL' },
-			],
-			description: 'Only buy orders or only sell orders',
-		},
+		sideFilter('Only buy orders or only sell orders'),
 		{
 			displayName: 'Start',
 			name: 'startTime',
