@@ -3,8 +3,8 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
 import { deriveClientOrderId } from '../../helpers/clientOrderIds';
 import { duplicateClientOrderIdError, parameterLabel, validateOrder } from '../../helpers/orderRules';
-import { fingerprint, WriteLedger } from '../../transport/ledger';
-import { generatedIdPrefix, readOrderOptions } from './context';
+import { fingerprint } from '../../transport/ledger';
+import { generatedIdPrefix, itemParameter, readOrderOptions, runLedger, runNode } from './context';
 import { placeSingleOrder } from './placeOrder';
 import { testOrder } from './testOrder';
 import { checkGuardrails } from '../../helpers/guardrails';
@@ -41,23 +41,29 @@ export function checkItems(this: IExecuteFunctions, itemCount: number): Map<numb
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		let id: unknown;
 		try {
-			id = this.getNodeParameter('newClientOrderId', itemIndex, '');
+			id = itemParameter(this, 'newClientOrderId', itemIndex, '');
 		} catch {
 			continue; // the item's own validation names the problem
 		}
 		if (typeof id !== 'string' || id === '') continue;
 		const firstItem = itemOfClientId.get(id);
 		if (firstItem === undefined) itemOfClientId.set(id, itemIndex);
-		else errors.set(itemIndex, duplicateClientOrderIdError(this.getNode(), id, firstItem, itemIndex));
+		else errors.set(itemIndex, duplicateClientOrderIdError(runNode(this), id, firstItem, itemIndex));
 	}
 	return errors;
 }
 
+/**
+ * One order per item. What does not depend on the item is read once per node run (context.ts):
+ * parameters and options without expressions, the generated ID prefix, the write ledger. An
+ * option or field given as an expression is evaluated for each item, as before.
+ */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const node = runNode(this);
 	const options = readOrderOptions.call(this, itemIndex);
-	const raw = readOrderParameters((name, fallback) => this.getNodeParameter(name, itemIndex, fallback));
-	const order = validateOrder(this.getNode(), raw, parameterLabel, itemIndex);
-	checkGuardrails(this.getNode(), order, options.guardrails ?? {}, parameterLabel, itemIndex);
+	const raw = readOrderParameters((name, fallback) => itemParameter(this, name, itemIndex, fallback));
+	const order = validateOrder(node, raw, parameterLabel, itemIndex);
+	checkGuardrails(node, order, options.guardrails ?? {}, parameterLabel, itemIndex);
 	if (options.testOnly === true) {
 		// Nothing is placed, so no ledger slot and no generated client order ID.
 		const testQs: IDataObject = { ...order };
@@ -65,7 +71,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		return [await testOrder.call(this, order, testQs, itemIndex)];
 	}
 	// The fingerprint is of the order as the user gave it: a generated ID is derived from the slot.
-	const slot = new WriteLedger(this).slot(String(itemIndex), fingerprint('newOrder', order));
+	const slot = runLedger(this).slot(String(itemIndex), fingerprint('newOrder', order));
 	if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
 		order.newClientOrderId = deriveClientOrderId(generatedIdPrefix.call(this), itemIndex, 0, slot.version);
 	}

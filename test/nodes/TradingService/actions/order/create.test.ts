@@ -1,3 +1,5 @@
+import { ExecuteContext } from 'n8n-core';
+
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
 import { generatedClientOrderId, requestsTo, runTradingService } from '../../../../../tools/harness/node';
 
@@ -263,5 +265,84 @@ describe('Order > Create > Test Only', () => {
 		const run = await runTradingService(sandbox, { parameters: limitOrder({ price: '', options: { testOnly: true } }) });
 		expect(run.error?.message).toMatch(/^Price: /);
 		expect(sandbox.ledger.requests).toHaveLength(0);
+	});
+});
+
+describe('per node run, not per item (Create and Create Many)', () => {
+	// n8n-core's execution context classes: the node's calls into n8n are counted on their prototypes.
+	const baseContext = Object.getPrototypeOf(ExecuteContext.prototype) as {
+		getWorkflowDataProxy: (...args: unknown[]) => unknown;
+		getCredentials: (...args: unknown[]) => unknown;
+	};
+	const calls = () => {
+		const proxy = jest.spyOn(baseContext, 'getWorkflowDataProxy');
+		const credentials = jest.spyOn(baseContext, 'getCredentials');
+		// ExecuteContext's getNodeParameter is an instance arrow function over this method.
+		const parameter = jest.spyOn(Object.getPrototypeOf(baseContext) as { _getNodeParameter: (...args: unknown[]) => unknown }, '_getNodeParameter');
+		return {
+			proxy: () => proxy.mock.calls.length,
+			credentials: () => credentials.mock.calls.length,
+			parameter: (name: string) => parameter.mock.calls.filter(([parameterName]) => parameterName === name).length,
+			restore: () => jest.restoreAllMocks(),
+		};
+	};
+	const items = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { price: `${100 + index}`, rw: 6000 + index } }));
+	afterEach(() => jest.restoreAllMocks());
+
+	it('Create, 30 items: one request each; the data proxy, the credential, fixed fields and options read once per run', async () => {
+		const counted = calls();
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ price: '={{ $json.price }}', options: { maxOrderQuantity: '1' } }), inputItems: items(30) });
+		expect(run.error).toBeUndefined();
+		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(30);
+		expect(sandbox.ledger.requests).toHaveLength(30);
+		// The ID prefix and the ledger each read the run index once.
+		expect(counted.proxy()).toBe(2);
+		// The node reads the credential once per run; n8n's request helper reads it for every request.
+		expect(counted.credentials()).toBe(1 + 30);
+		expect(counted.parameter('symbol')).toBe(1);
+		expect(counted.parameter('options')).toBe(1);
+		// The one expression is still evaluated per item.
+		expect(counted.parameter('price')).toBe(30);
+		const ids = run.items.map((item) => item.json.clientOrderId as string);
+		ids.forEach((id, index) => expect(id).toMatch(generatedClientOrderId(index)));
+		expect(new Set(ids.map((id) => id.replace(/-\d+-0$/, ''))).size).toBe(1);
+		expect(run.items.map((item) => item.json.price)).toEqual(items(30).map((item) => item.json.price));
+	});
+
+	it('Create: an option given as an expression still applies per item (Receive Window of each request)', async () => {
+		const counted = calls();
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ options: { recvWindow: '={{ $json.rw }}' } }), inputItems: items(5) });
+		expect(run.error).toBeUndefined();
+		expect(counted.parameter('options')).toBe(5);
+		expect(requestsTo(sandbox, NEW_ORDER).map((request) => /recvWindow=(\d+)/.exec(request.query)?.[1])).toEqual(['6000', '6001', '6002', '6003', '6004']);
+	});
+
+	it('Create: a fixed Client Order ID on two items is refused before any request', async () => {
+		const run = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'same' }), inputItems: items(2) });
+		expect(run.error?.message).toBe('Client Order ID: "same" is used by more than one order (items 0 and 1)');
+		expect(sandbox.ledger.requests).toHaveLength(0);
+	});
+
+	it('Create Many, 45 items, auto-mapped: 4 requests; the data proxy and the credential read once per run, no parameter per item', async () => {
+		const counted = calls();
+		const inputItems = Array.from({ length: 45 }, (_, index) => ({ json: { symbol: index % 2 ? 'ETHUSDT' : 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: `${100 + index}`, quantity: '0.001' } }));
+		const run = await runTradingService(sandbox, { parameters: { resource: 'order', operation: 'createMany', inputMode: 'autoMap' }, inputItems });
+		expect(run.error).toBeUndefined();
+		// 23 BTCUSDT (20 + 3) and 22 ETHUSDT (20 + 2).
+		expect(requestsTo(sandbox, '/api/v1/spot/batchOrders')).toHaveLength(4);
+		expect(sandbox.ledger.requests).toHaveLength(4);
+		expect(counted.proxy()).toBe(2);
+		expect(counted.credentials()).toBe(1 + 4);
+		expect(counted.parameter('inputMode')).toBe(1);
+		expect(counted.parameter('options')).toBe(1);
+		expect(counted.parameter('symbol') + counted.parameter('price')).toBe(0);
+	});
+
+	it('a second run of the node (a loop) computes its own ID prefix: new IDs, nothing taken for the first run\'s orders', async () => {
+		const first = await runTradingService(sandbox, { parameters: limitOrder(), inputItems: items(2), executionId: 'loop' });
+		const second = await runTradingService(sandbox, { parameters: limitOrder(), inputItems: items(2), executionId: 'loop' });
+		const ids = [...first.items, ...second.items].map((item) => item.json.clientOrderId);
+		expect(new Set(ids).size).toBe(4);
+		expect(sandbox.ledger.orders).toHaveLength(4);
 	});
 });
