@@ -1,9 +1,10 @@
 /**
  * The node in n8n's editor: a real n8n 2.41.1 (`n8n start`) with the package installed as users
  * install it and the examples imported, driven by playwright-core with Debian's chromium. Checks
- * the Resource and Operation dropdowns, runs the batch-orders example from the editor, and saves a
- * screenshot of the Create Many node's panel (to a temp dir; E2E_SCREENSHOT_PATH overrides;
- * `npm run screenshot:editor` writes docs/editor-batch-orders.png).
+ * the Resource and Operation dropdowns against the node's own description, runs the batch-orders
+ * example from the editor, and saves a screenshot of the Create Many node's panel with the Order
+ * Operation dropdown open, every operation in view (to a temp dir; E2E_SCREENSHOT_PATH overrides;
+ * `npm run screenshot:editor` writes docs/editor-order-operations.png).
  *
  * Skips, saying why, only when no chromium is installed (`apt-get install -y chromium`; CI's
  * .ci/run installs it).
@@ -14,7 +15,7 @@ import * as path from 'path';
 
 import { DEMO_ACCOUNTS } from '../../sandbox';
 import { describeE2E } from '../support/describe-e2e';
-import { checkEditor, findChromium, CHROMIUM_CANDIDATES, VIEWPORT, type EditorCheck } from '../../tools/n8n/editor';
+import { checkEditor, describedOptions, findChromium, CHROMIUM_CANDIDATES, VIEWPORT, type EditorCheck } from '../../tools/n8n/editor';
 import { loadAllExamples } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
 import { startN8n, type N8nInstance } from '../../tools/n8n/n8n';
@@ -39,7 +40,7 @@ describeWithChromium(`the Trading Service node in n8n's editor (chromium${chromi
 	let n8n: N8nInstance;
 	let result: EditorCheck;
 	const screenshotPath =
-		process.env.E2E_SCREENSHOT_PATH ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-shot-')), 'editor-batch-orders.png');
+		process.env.E2E_SCREENSHOT_PATH ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-shot-')), 'editor-order-operations.png');
 
 	beforeAll(async () => {
 		fx = await setUpN8nWithSandbox({ prefix: 'n8n-e2e-editor-', workflows: loadAllExamples() });
@@ -53,13 +54,22 @@ describeWithChromium(`the Trading Service node in n8n's editor (chromium${chromi
 		await fx?.cleanup();
 	});
 
-	test('the Resource dropdown lists Account and Order', () => {
-		expect(result.resources).toEqual(['Account', 'Order']);
+	// What the node's description (actions/<resource>/index.ts) declares; the editor must show it all.
+	const described = describedOptions();
+
+	test('the node describes Account and Order, with every operation (the lists the editor must show)', () => {
+		expect(described.resources).toEqual(['Account', 'Order']);
+		expect(described.operations.Account).toEqual(['Get Balances', 'Get Transaction History', 'Transfer Asset']);
+		expect(described.operations.Order).toEqual(['Cancel', 'Cancel Many', 'Create', 'Create Many', 'Get', 'Get Many']);
 	});
 
-	test('the Operation dropdown lists every operation: Account -> Get Transaction History, Transfer Asset; Order -> Create, Create Many', () => {
-		expect(result.accountOperations).toEqual(['Get Transaction History', 'Transfer Asset']);
-		expect(result.orderOperations).toEqual(['Create', 'Create Many']);
+	test('the Resource dropdown lists the resources of the node\'s description', () => {
+		expect(result.resources).toEqual(described.resources);
+	});
+
+	test(`the Operation dropdown lists every operation of the description: Account -> ${described.operations.Account.join(', ')}; Order -> ${described.operations.Order.join(', ')}`, () => {
+		expect(result.accountOperations).toEqual(described.operations.Account);
+		expect(result.orderOperations).toEqual(described.operations.Order);
 	});
 
 	test('"Execute workflow" in the editor runs the batch-orders example: 45 items out, 45 orders in the sandbox', () => {
@@ -69,8 +79,9 @@ describeWithChromium(`the Trading Service node in n8n's editor (chromium${chromi
 		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/batchOrders')).toHaveLength(3);
 	});
 
-	test('the screenshot of the node panel is a PNG of the whole window', () => {
+	test('the screenshot of the node panel is a PNG of the whole window, taken with every Order operation of the open dropdown in view', () => {
 		expect(fs.statSync(screenshotPath).size).toBeGreaterThan(20_000);
 		expect(pngSize(screenshotPath)).toEqual(VIEWPORT);
+		expect(result.orderOperationsInScreenshot).toEqual(described.operations.Order);
 	});
 });

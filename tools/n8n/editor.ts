@@ -6,7 +6,8 @@
  * and Operation dropdowns of its Trading Service node (resource Account), then opens the
  * batch-orders example, runs it with "Execute workflow" (against the sandbox the credential points
  * at), opens the Create Many node's panel, opens its Operation dropdown (resource Order), and
- * takes a screenshot of the panel with the dropdown open.
+ * takes a screenshot of the panel with the dropdown open, noting which options the picture shows
+ * whole. describedOptions() reads what the dropdowns should list from the node's description.
  */
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
@@ -15,8 +16,30 @@ import * as path from 'path';
 
 import type { BrowserContext, Page } from 'playwright-core';
 
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+// The operation lists come from the actions' own index modules (the node file is not imported:
+// under ts-node, `TradingService.node` resolves to the codex file TradingService.node.json).
+import * as account from '../../nodes/TradingService/actions/account';
+import * as order from '../../nodes/TradingService/actions/order';
 import { EXAMPLES } from './examples';
 import type { N8nInstance } from './n8n';
+
+/** The node's resources by display name, each with its actions module (actions/<resource>/index.ts). */
+const RESOURCES: Record<string, { description: INodeProperties[] }> = { Account: account, Order: order };
+
+/**
+ * What the editor should show, read from the node's description: the resources and, per resource,
+ * the Operation options of actions/<resource>/index.ts by display name, in their order.
+ */
+export function describedOptions(): { resources: string[]; operations: Record<string, string[]> } {
+	const operations: Record<string, string[]> = {};
+	for (const [name, module] of Object.entries(RESOURCES)) {
+		const operation = module.description.find((p) => p.name === 'operation');
+		operations[name] = ((operation?.options ?? []) as INodePropertyOptions[]).map((option) => option.name);
+	}
+	return { resources: Object.keys(RESOURCES), operations };
+}
 
 /** Where Debian's `chromium` package puts the browser; CHROMIUM_PATH overrides. */
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -46,6 +69,11 @@ export interface EditorCheck {
 	accountOperations: string[];
 	/** Operation dropdown with resource Order (the batch-orders example's Create Many node). */
 	orderOperations: string[];
+	/**
+	 * The Order operations whose option lies wholly inside the open dropdown's visible area and the
+	 * window when the screenshot is taken: the ones the picture shows.
+	 */
+	orderOperationsInScreenshot: string[];
 	/** Item count the Create Many node's output panel shows after "Execute workflow". */
 	outputItemsText: string;
 	screenshotPath: string;
@@ -95,17 +123,75 @@ async function openNodePanel(page: Page, nodeName: string): Promise<void> {
 	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').waitFor({ timeout: 30_000 });
 }
 
+function dropdownOptions(page: Page, listId: string | null) {
+	return listId
+		? page.locator(`[id="${listId}"] [role="option"] .option-headline`)
+		: page.locator('.el-select-dropdown:visible [role="option"] .option-headline');
+}
+
+async function dropdownListId(page: Page, parameter: string): Promise<string | null> {
+	return await page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"] input[role="combobox"]`).getAttribute('aria-controls');
+}
+
 /** Opens a dropdown parameter of the open node panel and returns its option names, leaving it open. */
 async function openDropdown(page: Page, parameter: string): Promise<string[]> {
 	const input = page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"]`);
 	await input.click();
-	const listId = await input.locator('input[role="combobox"]').getAttribute('aria-controls');
-	const options = listId
-		? page.locator(`[id="${listId}"] [role="option"] .option-headline`)
-		: page.locator('.el-select-dropdown:visible [role="option"] .option-headline');
+	const options = dropdownOptions(page, await dropdownListId(page, parameter));
 	await options.first().waitFor({ state: 'visible', timeout: 15_000 });
 	await page.waitForTimeout(400); // the opening animation, for the screenshot
 	return (await options.allInnerTexts()).map((text) => text.trim());
+}
+
+/**
+ * Lets the open dropdown's list grow to show every option: n8n's dropdown lists scroll past about
+ * five options with descriptions, which would hide the last operations from the screenshot. Each
+ * element between an option and the list's root that clips or scrolls its content loses its
+ * max-height (style on those elements only, for this screenshot; nothing else changes).
+ */
+async function expandOpenList(page: Page, parameter: string): Promise<void> {
+	const listId = await dropdownListId(page, parameter);
+	const first = listId ? page.locator(`[id="${listId}"] [role="option"]`).first() : page.locator('.el-select-dropdown:visible [role="option"]').first();
+	await first.evaluate((element) => {
+		type Dom = { parentElement: Dom | null; scrollHeight: number; clientHeight: number; classList: { contains(name: string): boolean }; style: Record<string, string> };
+		for (let parent = (element as unknown as Dom).parentElement; parent; parent = parent.parentElement) {
+			if (parent.scrollHeight > parent.clientHeight + 1) {
+				parent.style.maxHeight = 'none';
+				parent.style.height = 'auto';
+			}
+			if (parent.classList.contains('el-select-dropdown') || parent.classList.contains('el-popper')) break;
+		}
+	});
+	await page.waitForTimeout(300);
+}
+
+/**
+ * The options of the open dropdown that a screenshot shows whole: each option's box inside the
+ * window and inside the box of the list that scrolls (an option scrolled out of view is not shown).
+ */
+async function optionsInView(page: Page, parameter: string): Promise<string[]> {
+	const listId = await dropdownListId(page, parameter);
+	const rows = listId ? page.locator(`[id="${listId}"] [role="option"]`) : page.locator('.el-select-dropdown:visible [role="option"]');
+	return await rows.evaluateAll((elements, viewport) => {
+		// Runs in the browser (this project's TypeScript has no DOM library: the few DOM calls, typed here).
+		type Box = { top: number; left: number; bottom: number; right: number; width: number; height: number };
+		type Dom = { getBoundingClientRect(): Box; parentElement: Dom | null; querySelector(selector: string): { textContent: string | null } | null };
+		const win = globalThis as unknown as { getComputedStyle(element: Dom): { overflowX: string; overflowY: string } };
+		const shown: string[] = [];
+		for (const element of elements as unknown as Dom[]) {
+			const box = element.getBoundingClientRect();
+			let inside = box.width > 0 && box.height > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= viewport.height && box.right <= viewport.width;
+			for (let parent = element.parentElement; parent && inside; parent = parent.parentElement) {
+				const style = win.getComputedStyle(parent);
+				if (!/(auto|scroll|hidden)/.test(style.overflowY + style.overflowX)) continue;
+				const clip = parent.getBoundingClientRect();
+				inside = box.top >= clip.top - 0.5 && box.bottom <= clip.bottom + 0.5 && box.left >= clip.left - 0.5 && box.right <= clip.right + 0.5;
+			}
+			const headline = element.querySelector('.option-headline');
+			if (inside && headline) shown.push((headline.textContent ?? '').trim());
+		}
+		return shown;
+	}, VIEWPORT);
 }
 
 async function closeDropdown(page: Page): Promise<void> {
@@ -147,12 +233,14 @@ export async function checkEditor(options: {
 		await openNodePanel(page, ex.createMany);
 		const outputItemsText = (await page.locator('[data-test-id="output-panel"] [data-test-id="ndv-items-count"]').first().innerText()).trim();
 		const orderOperations = await openDropdown(page, 'operation');
+		await expandOpenList(page, 'operation');
+		const orderOperationsInScreenshot = await optionsInView(page, 'operation');
 
 		await fsp.mkdir(path.dirname(options.screenshotPath), { recursive: true });
 		await page.screenshot({ path: options.screenshotPath });
 		log(`screenshot: ${options.screenshotPath}`);
 		await closeDropdown(page);
-		return { resources, accountOperations, orderOperations, outputItemsText, screenshotPath: options.screenshotPath };
+		return { resources, accountOperations, orderOperations, orderOperationsInScreenshot, outputItemsText, screenshotPath: options.screenshotPath };
 	} finally {
 		await browser.close();
 	}
