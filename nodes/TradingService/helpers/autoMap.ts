@@ -13,7 +13,16 @@ import { inputError } from './validation';
  */
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+const ORDER_FIELD_NAMES: ReadonlySet<string> = new Set(ORDER_FIELDS);
 const FIELD_OF_LOWER_CASE = new Map<string, string>(ORDER_FIELDS.map((field) => [field.toLowerCase(), field]));
+const LONGEST_FIELD = Math.max(...ORDER_FIELDS.map((field) => field.length));
+
+/** The order field a key names, exactly or but for case; undefined for any other key. */
+function orderFieldOf(key: string): string | undefined {
+	if (ORDER_FIELD_NAMES.has(key)) return key;
+	// Only keys as short as an order field can differ from one only in case.
+	return key.length <= LONGEST_FIELD ? FIELD_OF_LOWER_CASE.get(key.toLowerCase()) : undefined;
+}
 
 /** How an auto-mapped field is named in errors: the item and the field's own name. */
 export function autoMapLabel(itemIndex: number): (field: string) => string {
@@ -71,7 +80,7 @@ export function autoMappedOrder(node: INode, json: IDataObject, itemIndex: numbe
 	const raw: IDataObject = {};
 	let found = 0;
 	for (const key of Object.keys(json)) {
-		const field = FIELD_OF_LOWER_CASE.get(key.toLowerCase());
+		const field = orderFieldOf(key);
 		if (field === undefined) continue; // not an order field: ignored
 		if (field !== key) {
 			throw inputError(
