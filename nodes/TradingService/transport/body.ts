@@ -41,6 +41,9 @@ function errorCode(error: unknown): string {
 	return typeof code === 'string' && code !== '' ? code : 'ECONNRESET';
 }
 
+/** The reason an attempt's deadline timer is released: the attempt is over. */
+const ATTEMPT_OVER = 'attempt over';
+
 /**
  * A timer that ends at `deadline` (a `Date.now()` value), for racing each phase of one attempt
  * against. `cancel()` releases it once the attempt is over, so no timer outlives the attempt.
@@ -59,7 +62,8 @@ export class AttemptDeadline {
 	}
 
 	cancel(): void {
-		this.controller.abort();
+		// With a reason given, abort() does not build a DOMException (and its stack) per attempt.
+		this.controller.abort(ATTEMPT_OVER);
 	}
 }
 

@@ -3,6 +3,7 @@ import {
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
+	type ICredentialDataDecryptedObject,
 	type INode,
 	type IPollFunctions,
 	type JsonObject,
@@ -164,6 +165,7 @@ export async function attempt(
 	request: EndpointRequest,
 	policy: RetryPolicy,
 	limiter: WeightLimiter | undefined,
+	credentials?: ICredentialDataDecryptedObject,
 ): Promise<{ body: unknown } | AttemptFailure> {
 	await limiter?.acquire(endpoint.weight);
 	const isWrite = endpoint.write !== undefined;
@@ -184,7 +186,9 @@ export async function attempt(
 	};
 	const deadline = new AttemptDeadline(Date.now() + policy.timeoutMs);
 	try {
-		const sending = context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options) as Promise<IN8nHttpFullResponse>;
+		// The credential read once per run: without it n8n's helper reads (and decrypts) it for every request.
+		const known = credentials === undefined ? undefined : { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: { ...credentials } } };
+		const sending = context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, known) as Promise<IN8nHttpFullResponse>;
 		const response = await Promise.race([sending, deadline.passed]);
 		if (response === 'deadline') {
 			// The helper cannot be aborted: let the answer go when it comes.

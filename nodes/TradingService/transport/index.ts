@@ -1,4 +1,4 @@
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, ERROR_CODES, LIMITS } from '../constants';
 import { attempt, measureClockOffset, type RetryPolicy, type TransportContext } from './http';
@@ -54,6 +54,8 @@ interface RunSettings {
 	baseUrl: string;
 	/** What is wrong with the credential's fields (credentialChecks.ts); nothing is sent while set. */
 	credentialProblem?: CredentialProblem;
+	/** The credential as read once per run, handed to n8n's request helper so it does not read it again per request. */
+	credentials: ICredentialDataDecryptedObject;
 }
 
 // The settings of each node run, so the credential is read (and decrypted) once per run, not once
@@ -73,6 +75,7 @@ async function settingsOf(context: TransportContext): Promise<RunSettings> {
 		recvWindowMs: Number.isFinite(recvWindow) && recvWindow > 0 ? Math.min(recvWindow, LIMITS.maxRecvWindowMs) : LIMITS.maxRecvWindowMs,
 		baseUrl,
 		credentialProblem: credentialProblemOf(credentials),
+		credentials,
 	};
 	settingsOfRun.set(context, settings);
 	return settings;
@@ -109,7 +112,7 @@ async function send(
 		if (trace !== undefined && trace.firstSentAt === undefined) trace.firstSentAt = Date.now();
 		let outcome: Awaited<ReturnType<typeof attempt>>;
 		try {
-			outcome = await attempt(context, endpoint, request, policy, settings.limiter);
+			outcome = await attempt(context, endpoint, request, policy, settings.limiter, settings.credentials);
 		} catch (error) {
 			// A failure the attempt could not classify: for a write, it may have been sent.
 			if (isWrite) throw unknownOutcome('the request failed in an unexpected way', (error as Error).message ?? String(error));

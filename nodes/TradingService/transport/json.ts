@@ -40,6 +40,9 @@ const ESCAPES: Record<number, string> = {
 	0x74: '\t',
 };
 
+/** The shortest string V8 represents as a view into its parent string (SlicedString::kMinLength). */
+const SLICE_MIN_LENGTH = 13;
+
 function isDigit(code: number): boolean {
 	return code >= ZERO && code <= NINE;
 }
@@ -161,7 +164,10 @@ class Parser {
 			const code = text.charCodeAt(at);
 			if (code === QUOTE) {
 				this.index = at + 1;
-				return text.slice(start, at);
+				// V8 makes a slice of 13 or more characters a view of the whole answer text, which would
+				// then stay in memory as long as any record holding the string does: copy it instead
+				// (JSON.parse of the quoted slice, which has no escapes, builds a new string).
+				return at - start < SLICE_MIN_LENGTH ? text.slice(start, at) : (JSON.parse(text.slice(start - 1, at + 1)) as string);
 			}
 			if (code === BACKSLASH) break;
 			if (code < 0x20) {
@@ -176,7 +182,8 @@ class Parser {
 			if (code === QUOTE) {
 				result += text.slice(chunkStart, this.index);
 				this.index++;
-				return result;
+				// Flattened into a new string: the pieces may be views of the whole answer text (above).
+				return result.length < SLICE_MIN_LENGTH ? result : (JSON.parse(JSON.stringify(result)) as string);
 			}
 			if (code < 0x20) this.fail('Control character in a string');
 			if (code !== BACKSLASH) {

@@ -297,8 +297,8 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		expect(sandbox.ledger.requests).toHaveLength(30);
 		// The ID prefix and the ledger each read the run index once.
 		expect(counted.proxy()).toBe(2);
-		// The node reads the credential once per run; n8n's request helper reads it for every request.
-		expect(counted.credentials()).toBe(1 + 30);
+		// The node reads the credential once per run and hands it to n8n's request helper, which then does not read it again.
+		expect(counted.credentials()).toBe(1);
 		expect(counted.parameter('symbol')).toBe(1);
 		expect(counted.parameter('options')).toBe(1);
 		// The one expression is still evaluated per item.
@@ -332,7 +332,7 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		expect(requestsTo(sandbox, '/api/v1/spot/batchOrders')).toHaveLength(4);
 		expect(sandbox.ledger.requests).toHaveLength(4);
 		expect(counted.proxy()).toBe(2);
-		expect(counted.credentials()).toBe(1 + 4);
+		expect(counted.credentials()).toBe(1);
 		expect(counted.parameter('inputMode')).toBe(1);
 		expect(counted.parameter('options')).toBe(1);
 		expect(counted.parameter('symbol') + counted.parameter('price')).toBe(0);
