@@ -16,7 +16,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { generatedClientOrderId } from '../../tools/harness/node';
 import { triggerRunner } from '../../tools/harness/trigger';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
-import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
+import { MALFORMED_KINDS, REDIRECT_KINDS } from '../../sandbox/faults';
+import { DEMO_ACCOUNTS, startSandbox, type FaultKind, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
 import {
 	DAY,
 	HOUR,
@@ -1116,22 +1117,9 @@ describe('money safety: every write under faults, with and without Retry On Fail
  * with an error and no records: never a partial, re-ordered or rounded result.
  */
 describe('history Return All under bad pages, redirects, malformed and drip-fed answers', () => {
-	const BAD_PAGE_FAULTS = [
-		'historyOversize',
-		'historyOldestFirst',
-		'numericIds',
-		'redirectSameHost',
-		'redirectOtherHost',
-		'redirectLoop',
-		'dripFeed',
-		'answerHtml',
-		'answerNull',
-		'answerTrue',
-		'answerTruncated',
-		'answerBadGzip',
-	] as const;
+	const BAD_PAGE_FAULTS: readonly FaultKind[] = ['historyOversize', 'historyOldestFirst', 'numericIds', ...REDIRECT_KINDS, 'dripFeed', ...MALFORMED_KINDS];
 	interface BadPageCase {
-		fault: (typeof BAD_PAGE_FAULTS)[number];
+		fault: FaultKind;
 		page: number;
 		got: string[];
 		error?: string;

@@ -8,7 +8,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runTradingService, type NodeRun, type NodeRunOptions } from '../../tools/harness/node';
-import { DEMO_ACCOUNTS, DEMO_KEYS, type FaultRule, type LedgerRequest, type Sandbox } from '../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS, type FaultKind, type FaultRule, type LedgerRequest, type Sandbox } from '../../sandbox';
+import { MALFORMED_KINDS, REDIRECT_KINDS } from '../../sandbox/faults';
 import { mulberry32 } from '../../sandbox/prng';
 
 export const PATHS = {
@@ -204,18 +205,10 @@ export const FORCED_FAULTS = [
 	'http503',
 	// issue 12: answers that must not become results (redirects not followed, malformed or
 	// drip-fed answers to a write that was applied)
-	'redirectSameHost',
-	'redirectOtherHost',
-	'redirectLoop',
+	...REDIRECT_KINDS,
 	'dripFeed',
-	'answerHtml',
-	'answerNull',
-	'answerEmptyString',
-	'answerEmptyBody',
-	'answerTrue',
-	'answerTruncated',
-	'answerBadGzip',
-] as const;
+	...MALFORMED_KINDS,
+] as readonly FaultKind[];
 
 export type Reported = 'placed' | 'rejected' | 'unknown' | 'none' | 'missing';
 
@@ -259,21 +252,8 @@ export interface MatrixRun {
 }
 
 const ORDER_QUERY_PATH = '/api/v1/spot/order';
-const FAULTS_AFTER_COMMIT = new Set([
-	'dropAfter',
-	'http500After',
-	'http502After',
-	'http503After',
-	'unknownAfter',
-	'dripFeed',
-	'answerHtml',
-	'answerNull',
-	'answerEmptyString',
-	'answerEmptyBody',
-	'answerTrue',
-	'answerTruncated',
-	'answerBadGzip',
-]);
+/** Faults after which the write was applied (committed) although its answer was lost or garbled. */
+const FAULTS_AFTER_COMMIT = new Set<string>(['dropAfter', 'http500After', 'http502After', 'http503After', 'unknownAfter', 'dripFeed', ...MALFORMED_KINDS]);
 
 function parametersFor(kind: WriteKind, runName: string): Record<string, unknown> {
 	if (kind === 'transfer') {
