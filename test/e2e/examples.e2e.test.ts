@@ -11,8 +11,6 @@ import * as path from 'path';
 import { DEMO_ACCOUNTS } from '../../sandbox';
 import {
 	EXAMPLES,
-	NODE_TYPES,
-	SANDBOX_CREDENTIAL,
 	findNode,
 	loadAllExamples,
 	loadExample,
@@ -21,6 +19,7 @@ import {
 	type Workflow,
 } from '../../tools/n8n/examples';
 import { describeE2E } from '../support/describe-e2e';
+import { expectExampleShape } from '../support/examples';
 import { BAD_CREDENTIAL, QUIET_N8N_ENV, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
 import { createN8nEnv, executeWorkflow, getNodeError, getNodeItems, type ExecuteResult, type N8nRun } from '../../tools/n8n/n8n';
 
@@ -78,22 +77,7 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		const dist = path.join(fx.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-trading-service');
 		const installed = JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
 		expect(installed.n8n.nodes.length).toBe(2);
-		for (const workflow of loadAllExamples()) {
-			expect(workflow.id).toMatch(/^[A-Za-z0-9]{16}$/);
-			expect(workflow.active).toBe(false);
-			const ours = workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-trading-service.'));
-			expect(ours.length).toBeGreaterThan(0);
-			for (const node of ours) {
-				expect(Object.values(NODE_TYPES)).toContain(node.type);
-				expect(node.credentials).toEqual({ tradingServiceApi: { ...SANDBOX_CREDENTIAL } });
-			}
-			// Every connection joins two nodes of the workflow.
-			const names = new Set(workflow.nodes.map((node) => node.name));
-			for (const [source, outputs] of Object.entries(workflow.connections)) {
-				expect(names).toContain(source);
-				for (const list of Object.values(outputs).flat()) for (const c of list) expect(names).toContain(c.node);
-			}
-		}
+		for (const workflow of loadAllExamples()) expectExampleShape(workflow);
 	});
 
 	test('batch orders: 45 items from a Code node -> Create Many -> 45 items, each paired to its order, in 3 batch requests', async () => {

@@ -18,7 +18,6 @@ import {
 	NODE_TYPES,
 	OPENAI_CREDENTIAL,
 	ORDER_EXAMPLES,
-	SANDBOX_CREDENTIAL,
 	findNode,
 	loadOrderExample,
 	openAiCredential,
@@ -29,6 +28,7 @@ import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools
 import { executeWorkflow, getNodeItems, type ExecuteResult, type N8nRun } from '../../tools/n8n/n8n';
 import { FAKE_MODEL, messageText, startFakeOpenAi, toolResults, type ChatReply, type ChatRequest, type FakeOpenAi } from '../../tools/fakeOpenAi';
 import { describeE2E } from '../support/describe-e2e';
+import { expectExampleShape } from '../support/examples';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -136,19 +136,7 @@ describeE2E('order examples in a real n8n: cancel stale orders, and an AI agent 
 		for (const key of Object.keys(ORDER_EXAMPLES) as Array<keyof typeof ORDER_EXAMPLES>) {
 			const workflow = loadOrderExample(key);
 			expect(workflow.id).toBe(ORDER_EXAMPLES[key].id);
-			expect(workflow.id).toMatch(/^[A-Za-z0-9]{16}$/);
-			expect(workflow.active).toBe(false);
-			const ours = workflow.nodes.filter((node) => node.type.startsWith('n8n-nodes-trading-service.'));
-			expect(ours.length).toBeGreaterThanOrEqual(2);
-			for (const node of ours) {
-				expect(Object.values(NODE_TYPES)).toContain(node.type);
-				expect(node.credentials).toEqual({ tradingServiceApi: { ...SANDBOX_CREDENTIAL } });
-			}
-			const names = new Set(workflow.nodes.map((node) => node.name));
-			for (const [source, outputs] of Object.entries(workflow.connections)) {
-				expect(names).toContain(source);
-				for (const list of Object.values(outputs).flat()) for (const c of list) expect(names).toContain(c.node);
-			}
+			expectExampleShape(workflow, 2);
 		}
 		const agent = loadOrderExample('agentOpenOrders');
 		const ex = ORDER_EXAMPLES.agentOpenOrders;
