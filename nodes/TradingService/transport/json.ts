@@ -273,11 +273,57 @@ class Parser {
 const NO_FIELDS: ReadonlySet<string> = new Set();
 
 /**
+ * A bare integer literal of 16 digits or more, which may be beyond 2^53. A JSON number always
+ * follows the start of the text, ":", "," or "[" (and optional whitespace); text inside a string
+ * may match too, which only sends that answer to the exact parser.
+ */
+const LONG_BARE_INTEGER = /(?:^|[:,[])\s*-?\d{16}/;
+
+/**
+ * Whether a value JSON.parse built is what the exact parser would build: no deeper than
+ * MAX_JSON_DEPTH, and no number under a key of `textFields` (the exact parser turns such an
+ * integer into text; the literal's form is gone after JSON.parse, so that answer takes the exact
+ * parser).
+ */
+function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: number): boolean {
+	if (value === null || typeof value !== 'object') return true;
+	if (depth >= MAX_JSON_DEPTH) return false;
+	if (Array.isArray(value)) {
+		for (const element of value) if (!fastParseHolds(element, textFields, depth + 1)) return false;
+		return true;
+	}
+	for (const key of Object.keys(value)) {
+		const field = (value as Record<string, unknown>)[key];
+		if (typeof field === 'number' && textFields.has(key)) return false;
+		if (!fastParseHolds(field, textFields, depth + 1)) return false;
+	}
+	return true;
+}
+
+/**
  * Parses JSON text like JSON.parse, except that integers beyond ±(2^53 − 1) come back as strings
  * with every digit, and so does any integer under a key in `textFields` (IDs: a string whatever
  * their size, so one field never changes type with its value). Throws JsonSyntaxError for text
  * that is not exactly one JSON value.
+ *
+ * Most answers have no bare integer that long and their IDs as strings: for those, JSON.parse
+ * gives the very same value several times faster (bench 1: about 0.25 ms per 50-record history
+ * page), so it is used, and checked, first; everything else takes the exact parser.
  */
 export function parseJsonKeepingDigits(text: string, textFields: ReadonlySet<string> = NO_FIELDS): unknown {
+	if (!LONG_BARE_INTEGER.test(text)) {
+		let value: unknown;
+		try {
+			value = JSON.parse(text);
+		} catch {
+			value = undefined;
+		}
+		if (value !== undefined && fastParseHolds(value, textFields, 0)) return value;
+	}
+	return parseJsonExactly(text, textFields);
+}
+
+/** The exact parser alone (the reference the fast path is tested against). */
+export function parseJsonExactly(text: string, textFields: ReadonlySet<string> = NO_FIELDS): unknown {
 	return new Parser(text, textFields).parseDocument();
 }

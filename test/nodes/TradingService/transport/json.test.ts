@@ -1,4 +1,5 @@
-import { JsonSyntaxError, MAX_JSON_DEPTH, parseJsonKeepingDigits } from '../../../../nodes/TradingService/transport/json';
+import { JsonSyntaxError, MAX_JSON_DEPTH, parseJsonExactly, parseJsonKeepingDigits } from '../../../../nodes/TradingService/transport/json';
+import { mulberry32 } from '../../../../sandbox/prng';
 
 describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => {
 	it.each([
@@ -106,5 +107,63 @@ describe('parseJsonKeepingDigits: integers under ID keys are always text', () =>
 
 	it.each(['{"id":01}', '{"id":-}', '{"id":1.}', '{"id":1e}', '{"id":5 6}'])('still refuses %p', (text) => {
 		expect(() => parseJsonKeepingDigits(text, ids)).toThrow(JsonSyntaxError);
+	});
+});
+
+/**
+ * parseJsonKeepingDigits tries JSON.parse first and keeps its value only where it is exactly what
+ * the exact parser builds. Seeded random documents (long and short integers, IDs as numbers and as
+ * strings, decimals, exponents, escapes, deep nesting, broken text) must come out identical from
+ * both, and broken text must be refused by both.
+ */
+describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser', () => {
+	const ids = new Set(['id', 'orderId', 'accountId']);
+	const random = mulberry32(20261123);
+	const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+	const digits = (count: number) => Array.from({ length: count }, (_, index) => (index === 0 ? 1 + Math.floor(random() * 9) : Math.floor(random() * 10))).join('');
+	const numberText = () =>
+		pick([() => digits(1 + Math.floor(random() * 15)), () => digits(16 + Math.floor(random() * 6)), () => `-${digits(17)}`, () => `${digits(3)}.${digits(4)}0`, () => `${digits(2)}e${digits(2)}`, () => '0', () => '-0'])();
+	const stringText = () => JSON.stringify(pick(['', 'BTCUSDT', `${digits(19)}`, 'a"quoted"\\path', 'line\nbreak', 'é€😀', `code:${digits(18)}`]));
+	const valueText = (depth: number): string => {
+		const kind = depth > 4 ? pick(['n', 's', 'l']) : pick(['n', 's', 'l', 'o', 'a', 'o']);
+		if (kind === 'n') return numberText();
+		if (kind === 's') return stringText();
+		if (kind === 'l') return pick(['true', 'false', 'null']);
+		const count = Math.floor(random() * 4);
+		if (kind === 'a') return `[${Array.from({ length: count }, () => valueText(depth + 1)).join(',')}]`;
+		const keys = ['id', 'orderId', 'accountId', 'price', 'qty', '__proto__', 'symbol'];
+		return `{${Array.from({ length: count }, () => `${JSON.stringify(pick(keys))}:${valueText(depth + 1)}`).join(', ')}}`;
+	};
+	const outcome = (parse: () => unknown) => {
+		try {
+			return { value: parse() };
+		} catch (error) {
+			return { error: error instanceof JsonSyntaxError ? 'JsonSyntaxError' : String(error) };
+		}
+	};
+
+	it('2,000 seeded documents, 300 of them broken: the same value or the same refusal', () => {
+		let viaFastPath = 0;
+		for (let index = 0; index < 2000; index++) {
+			let text = valueText(0);
+			if (index % 7 === 0 && text.length > 2) text = text.slice(0, Math.floor(random() * text.length)); // broken
+			for (const fields of [ids, new Set<string>()]) {
+				const fast = outcome(() => parseJsonKeepingDigits(text, fields));
+				const exact = outcome(() => parseJsonExactly(text, fields));
+				expect([text, fast]).toEqual([text, exact]);
+			}
+			if (!/(?:^|[:,[])\s*-?\d{16}/.test(text)) viaFastPath++;
+		}
+		// Both paths were exercised: many documents have no long bare integer, many do.
+		expect(viaFastPath).toBeGreaterThan(300);
+		expect(viaFastPath).toBeLessThan(1900);
+	});
+
+	it(`nesting deeper than ${MAX_JSON_DEPTH} is refused on the fast path too`, () => {
+		const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+		expect(() => JSON.parse(deep)).not.toThrow();
+		expect(() => parseJsonKeepingDigits(deep)).toThrow(JsonSyntaxError);
+		const deepest = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
+		expect(parseJsonKeepingDigits(deepest)).toEqual(parseJsonExactly(deepest));
 	});
 });
