@@ -277,7 +277,7 @@ const NO_FIELDS: ReadonlySet<string> = new Set();
  * follows the start of the text, ":", "," or "[" (and optional whitespace); text inside a string
  * may match too, which only sends that answer to the exact parser.
  */
-const LONG_BARE_INTEGER = /(?:^|[:,[])\s*-?\d{16}/;
+export const LONG_BARE_INTEGER = /(?:^|[:,[])\s*-?\d{16}/;
 
 /**
  * Whether a value JSON.parse built is what the exact parser would build: no deeper than
