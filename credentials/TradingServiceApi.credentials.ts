@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../nodes/TradingService/constants';
-import { checkCredentialData, credentialProblemMessage } from '../nodes/TradingService/transport/credentialChecks';
+import { checkCredentialData, credentialProblemMessage } from './credentialChecks';
 import { signRequestOptions } from './signing';
 
 export class TradingServiceApi implements ICredentialType {

@@ -120,6 +120,12 @@ export const TIME_IN_FORCE_BY_TYPE: Record<OrderType, string> = {
 	MARKET: 'IOC',
 };
 
+/**
+ * Order states in which an order is still on the book (the spec shows only FILLED; these are the
+ * family's): its client order ID is held, and a cancel of it may still be applied.
+ */
+export const OPEN_ORDER_STATUSES: readonly string[] = ['NEW', 'PARTIALLY_FILLED', 'PENDING_NEW', 'PENDING_CANCEL'];
+
 export const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 export const DEFAULT_STP_MODE = 'EXPIRE_TAKER';
 

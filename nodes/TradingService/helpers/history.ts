@@ -1,7 +1,6 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS, findFlowType } from '../constants';
-import { ENDPOINTS, serviceRequest, type TransportContext } from '../transport';
 import { inputError } from './validation';
 
 /** One account transaction record (spec §2.1), exactly as the service returned it. */
@@ -69,13 +68,8 @@ export function checkHistoryRange(
 	return { ...query, startTime };
 }
 
-/** One request to the history list: the newest `limit` records of the range, newest first. */
-export async function fetchHistoryPage(
-	this: TransportContext,
-	query: HistoryQuery,
-	limit: number,
-	itemIndex?: number,
-): Promise<HistoryRecord[]> {
+/** The request for one history page: the newest `limit` records of the range, newest first. */
+export function historyPageRequest(query: HistoryQuery, limit: number, itemIndex?: number): { qs: IDataObject; itemIndex?: number } {
 	const qs: IDataObject = {
 		startTime: String(query.startTime),
 		endTime: String(query.endTime),
@@ -83,10 +77,7 @@ export async function fetchHistoryPage(
 		flowType: query.flowType,
 	};
 	if (query.accountType !== undefined) qs.accountType = query.accountType;
-	// The endpoint's response check guarantees a list of records with an id and a created time.
-	const page = (await serviceRequest.call(this, ENDPOINTS.history, { qs, itemIndex })) as HistoryRecord[];
-	checkHistoryPage(this.getNode(), page, limit, itemIndex);
-	return page;
+	return { qs, itemIndex };
 }
 
 /**
@@ -156,67 +147,79 @@ export interface WalkResult {
 }
 
 /**
- * Every record of the range, newest first, each once. The service returns at most 500 records,
- * newest first, with no cursor; so the walk moves the end bound down to the oldest `created` of
- * each full page (inclusive, so records sharing that millisecond are not lost) and drops the
- * records of that millisecond it has already read. It stops at the first page that is not full.
+ * The paging rules of the history list: every record of the range, newest first, each once. The
+ * service returns at most 500 records, newest first, with no cursor; so the walk moves the end
+ * bound down to the oldest `created` of each full page (inclusive, so records sharing that
+ * millisecond are not lost) and drops the records of that millisecond it has already read. It
+ * stops at the first page that is not full. The transport sends the requests it asks for
+ * (`next`) and hands it each answer (`take`); the endpoint has already checked that the answer is
+ * a list of records.
  */
-export async function walkHistory(
-	this: TransportContext,
-	query: HistoryQuery,
-	options: WalkOptions,
-	itemIndex?: number,
-): Promise<WalkResult> {
-	const pageSize = LIMITS.historyPageSize;
-	const result: WalkResult = { records: [], pages: 0, overfullMilliseconds: [] };
-	let endTime = query.endTime;
+export class HistoryWalk {
+	readonly result: WalkResult = { records: [], pages: 0, overfullMilliseconds: [] };
+	private endTime: number;
 	// Only records of the end bound's millisecond can come again on the next page: those ids are
 	// all that needs remembering, not every id read (100,000 records would keep 100,000 ids).
-	let idsAtEnd = new Set<string>();
-	while (endTime >= query.startTime) {
+	private idsAtEnd = new Set<string>();
+	private done = false;
+
+	constructor(
+		private readonly node: INode,
+		private readonly query: HistoryQuery,
+		private readonly options: WalkOptions,
+		private readonly itemIndex?: number,
+	) {
+		this.endTime = query.endTime;
+	}
+
+	/** The next page's request, or undefined when the walk is over. */
+	next(): { qs: IDataObject; itemIndex?: number } | undefined {
+		if (this.done || this.endTime < this.query.startTime) return undefined;
+		const { result, options } = this;
 		const pastDeadline = options.deadline !== undefined && Date.now() >= options.deadline;
 		if (result.pages > 0 && (pastDeadline || result.pages === options.maxPages)) {
-			result.resumeTo = endTime;
-			return result;
+			result.resumeTo = this.endTime;
+			this.done = true;
+			return undefined;
 		}
-		const page = await fetchHistoryPage.call(this, { ...query, endTime }, pageSize, itemIndex);
+		return historyPageRequest({ ...this.query, endTime: this.endTime }, LIMITS.historyPageSize, this.itemIndex);
+	}
+
+	/** Reads one answered page. */
+	take(answer: unknown): void {
+		const pageSize = LIMITS.historyPageSize;
+		const page = answer as HistoryRecord[];
+		checkHistoryPage(this.node, page, pageSize, this.itemIndex);
+		const { result, options } = this;
 		result.pages++;
 		for (const record of page) {
-			if (Number(record.created) === endTime && idsAtEnd.has(record.id)) continue;
+			if (Number(record.created) === this.endTime && this.idsAtEnd.has(record.id)) continue;
 			result.records.push(record);
 			if (result.found === undefined && options.until?.(record) === true) result.found = record;
 		}
-		if (page.length < pageSize || result.found !== undefined) return result;
-
+		if (page.length < pageSize || result.found !== undefined) {
+			this.done = true;
+			return;
+		}
 		let oldest = Number(page[0].created);
 		for (const record of page) oldest = Math.min(oldest, Number(record.created));
-		if (oldest < endTime) {
-			idsAtEnd = new Set(page.filter((record) => Number(record.created) === oldest).map((record) => record.id));
-			endTime = oldest;
-			continue;
+		if (oldest < this.endTime) {
+			this.idsAtEnd = new Set(page.filter((record) => Number(record.created) === oldest).map((record) => record.id));
+			this.endTime = oldest;
+			return;
 		}
 		if (options.overfull === 'fail') {
 			throw new NodeOperationError(
-				this.getNode(),
-				`More than ${pageSize} records share the millisecond ${endTime} (${new Date(endTime).toISOString()}); the service cannot page past them by time`,
+				this.node,
+				`More than ${pageSize} records share the millisecond ${this.endTime} (${new Date(this.endTime).toISOString()}); the service cannot page past them by time`,
 				{
 					description: `${result.records.length} records were read before this point. The service returns at most ${pageSize} records per request and pages only by time, so the rest of that millisecond cannot be fetched. Narrow the range by Account Type, or contact the exchange.`,
-					itemIndex,
+					itemIndex: this.itemIndex,
 				},
 			);
 		}
-		result.overfullMilliseconds.push(endTime);
-		idsAtEnd = new Set();
-		endTime -= 1;
+		result.overfullMilliseconds.push(this.endTime);
+		this.idsAtEnd = new Set();
+		this.endTime -= 1;
 	}
-	return result;
-}
-
-/** Every record of the range (Return All); fails when a millisecond holds more than a page. */
-export async function fetchAllHistory(
-	this: TransportContext,
-	query: HistoryQuery,
-	itemIndex?: number,
-): Promise<HistoryRecord[]> {
-	return (await walkHistory.call(this, query, { overfull: 'fail' }, itemIndex)).records;
 }

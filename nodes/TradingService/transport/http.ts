@@ -78,16 +78,16 @@ function parseRetryAfter(headers: IN8nHttpFullResponse['headers']): number | und
 	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
-function asRejection(body: unknown, httpStatus: number): ServiceRejection | undefined {
+function asRejection(body: unknown, httpStatus: number, codesPerEntry: boolean): ServiceRejection | undefined {
 	if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const { code, msg } = body as { code?: unknown; msg?: unknown };
 	if (code === undefined || code === null) return undefined;
 	const codeText = String(code);
 	// Success is numeric zero in any spelling the family uses (0, "0", "0000").
 	if (isZeroCode(code) || codeText === '200') return undefined;
-	// A 2xx answer with per-entry results (a batch) is read entry by entry, whatever its top-level
-	// code: entries may have been placed. Unknown-outcome codes are told apart in index.ts.
-	if (httpStatus >= 200 && httpStatus < 300 && Array.isArray((body as { result?: unknown }).result)) return undefined;
+	// A 2xx answer with a code per entry is the caller's to read, whatever its top-level code:
+	// some entries may have been executed.
+	if (codesPerEntry && httpStatus >= 200 && httpStatus < 300 && Array.isArray((body as { result?: unknown }).result)) return undefined;
 	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
 }
 
@@ -118,7 +118,12 @@ function unreadable(read: Exclude<BodyRead, { ok: true }>, isWrite: boolean, pol
  * come back as strings (json.ts). A 2xx answer that is not JSON is unknown: the request was written
  * and something answered, but nobody can tell what the service did.
  */
-function classifyResponse(status: number, headers: IN8nHttpFullResponse['headers'], text: string): { body: unknown } | AttemptFailure {
+function classifyResponse(
+	endpoint: Endpoint,
+	status: number,
+	headers: IN8nHttpFullResponse['headers'],
+	text: string,
+): { body: unknown } | AttemptFailure {
 	let body: unknown = text;
 	let isJson = true;
 	try {
@@ -126,7 +131,7 @@ function classifyResponse(status: number, headers: IN8nHttpFullResponse['headers
 	} catch {
 		isJson = false;
 	}
-	const rejection = asRejection(body, status);
+	const rejection = asRejection(body, status, endpoint.codesPerEntry === true);
 	if (status === 418) {
 		// An IP ban in this API family: retrying only prolongs it.
 		const ban: ServiceRejection & { retryAfterMs?: number } = {
@@ -168,7 +173,7 @@ export async function attempt(
 	credentials?: ICredentialDataDecryptedObject,
 ): Promise<{ body: unknown } | AttemptFailure> {
 	await limiter?.acquire(endpoint.weight);
-	const isWrite = endpoint.write !== undefined;
+	const isWrite = endpoint.writes === true;
 	const options: IHttpRequestOptions = {
 		method: endpoint.method,
 		url: endpoint.path,
@@ -206,7 +211,7 @@ export async function attempt(
 		}
 		const read = await readBody(response.body, deadline);
 		if (!read.ok) return unreadable(read, isWrite, policy, context.getNode());
-		return classifyResponse(status, response.headers, read.text);
+		return classifyResponse(endpoint, status, response.headers, read.text);
 	} catch (error) {
 		const code = findErrorCode(error);
 		if (code !== undefined && NOT_SENT_CODES.includes(code)) {

@@ -8,14 +8,17 @@ import {
 import { LIMITS, findFlowType, type FlowType } from '../constants';
 import {
 	HistoryPageError,
-	fetchHistoryPage,
+	HistoryWalk,
+	checkHistoryPage,
+	historyPageRequest,
 	retentionStart,
-	walkHistory,
+	type HistoryQuery,
 	type HistoryRecord,
+	type WalkOptions,
 	type WalkResult,
 } from '../helpers/history';
 import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';
-import { toNodeError } from '../transport';
+import { ENDPOINTS, ServiceClient, toNodeError } from '../transport';
 import {
 	EVENTS_WITH_DIRECTION,
 	describeFilter,
@@ -118,6 +121,13 @@ function pollDeadline(context: IPollFunctions, startedAt: number): number | unde
 	return startedAt + budget * BUDGET_SHARE;
 }
 
+/** Every page of a range the walk's rules ask for (helpers/history.ts), through the transport. */
+async function readHistory(client: ServiceClient, context: IPollFunctions, query: HistoryQuery, options: WalkOptions): Promise<WalkResult> {
+	const walk = new HistoryWalk(context.getNode(), query, options);
+	await client.requestAllPages(ENDPOINTS.history, walk);
+	return walk.result;
+}
+
 /** Logs the milliseconds that held more records than the service can return, when they held new ones. */
 function warnOverfull(context: IPollFunctions, walk: WalkResult, fresh: HistoryRecord[]): void {
 	for (const created of walk.overfullMilliseconds) {
@@ -131,15 +141,14 @@ function warnOverfull(context: IPollFunctions, walk: WalkResult, fresh: HistoryR
 /** First activation: remember what exists, emit nothing. One request. */
 async function takeBaseline(
 	this: IPollFunctions,
+	client: ServiceClient,
 	settings: Settings,
 	bounds: Bounds,
 	query: string,
 ): Promise<TriggerState> {
-	const page = await fetchHistoryPage.call(
-		this,
-		{ flowType: settings.flowType.value, accountType: settings.accountType, startTime: bounds.start, endTime: bounds.end },
-		LIMITS.historyPageSize,
-	);
+	const range: HistoryQuery = { flowType: settings.flowType.value, accountType: settings.accountType, startTime: bounds.start, endTime: bounds.end };
+	const page = (await client.request(ENDPOINTS.history, historyPageRequest(range, LIMITS.historyPageSize))) as HistoryRecord[];
+	checkHistoryPage(this.getNode(), page, LIMITS.historyPageSize);
 	if (page.length === 0) {
 		// Nothing exists yet: every record that appears from now on is new.
 		return { version: STATE_VERSION, query, watermark: null, floor: bounds.start, seen: {} };
@@ -171,6 +180,7 @@ class CatchUpReader {
 
 	constructor(
 		private readonly context: IPollFunctions,
+		private readonly client: ServiceClient,
 		private readonly settings: Settings,
 		readonly deadline: number | undefined,
 	) {}
@@ -192,7 +202,8 @@ class CatchUpReader {
 		isNew: (record: HistoryRecord) => boolean,
 		known: Array<Record<string, string[]>>,
 	): Promise<ResumePoint | undefined> {
-		const walk = await walkHistory.call(
+		const walk = await readHistory(
+			this.client,
 			this.context,
 			{ flowType: this.settings.flowType.value, accountType: this.settings.accountType, startTime, endTime },
 			{ overfull: 'skip', deadline: this.deadline },
@@ -288,12 +299,13 @@ function nextState(settings: Settings, state: TriggerState, read: HistoryRecord[
 /** Every poll after the first: read what is new since the watermark. */
 async function catchUp(
 	this: IPollFunctions,
+	client: ServiceClient,
 	settings: Settings,
 	state: TriggerState,
 	bounds: Bounds,
 	deadline: number | undefined,
 ): Promise<CatchUp> {
-	const reader = new CatchUpReader(this, settings, deadline);
+	const reader = new CatchUpReader(this, client, settings, deadline);
 	let resumed = false;
 	let resume: ResumePoint | undefined;
 	if (state.resume !== undefined) {
@@ -311,10 +323,12 @@ async function catchUp(
  */
 async function fetchTestEvent(
 	this: IPollFunctions,
+	client: ServiceClient,
 	settings: Settings,
 	bounds: Bounds,
 ): Promise<INodeExecutionData[]> {
-	const walk = await walkHistory.call(
+	const walk = await readHistory(
+		client,
 		this,
 		{ flowType: settings.flowType.value, accountType: settings.accountType, startTime: bounds.start, endTime: bounds.end },
 		{ overfull: 'skip', maxPages: MANUAL_MAX_PAGES, until: (record) => matchesFilter(record, settings.filter) },
@@ -358,7 +372,9 @@ export async function pollTradingService(this: IPollFunctions): Promise<INodeExe
 		end: startedAt + END_MARGIN_MS,
 	};
 
-	if (this.getMode() === 'manual') return [await fetchTestEvent.call(this, settings, bounds)];
+	// The transport of this poll: it reads the credential once.
+	const client = new ServiceClient(this);
+	if (this.getMode() === 'manual') return [await fetchTestEvent.call(this, client, settings, bounds)];
 
 	const staticData = this.getWorkflowStaticData('node');
 	const query = queryKey(settings.flowType.value, settings.accountType);
@@ -366,10 +382,10 @@ export async function pollTradingService(this: IPollFunctions): Promise<INodeExe
 	let result: CatchUp;
 	try {
 		if (state === undefined) {
-			writeState(staticData, await takeBaseline.call(this, settings, bounds, query));
+			writeState(staticData, await takeBaseline.call(this, client, settings, bounds, query));
 			return null;
 		}
-		result = await catchUp.call(this, settings, state, bounds, pollDeadline(this, startedAt));
+		result = await catchUp.call(this, client, settings, state, bounds, pollDeadline(this, startedAt));
 	} catch (error) {
 		// A page out of order, or longer than asked for, says nothing reliable about what is new:
 		// this poll stops without emitting or moving the watermark, and the next one reads the same

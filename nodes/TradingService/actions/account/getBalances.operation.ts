@@ -1,7 +1,8 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/common';
-import { ENDPOINTS, serviceRequest } from '../../transport';
+import { ENDPOINTS } from '../../transport';
+import type { RunContext } from '../runContext';
 
 const properties: INodeProperties[] = [
 	optionsCollection([
@@ -26,8 +27,8 @@ function isZero(value: unknown): boolean {
  * GET /api/v1/account: the balances of the key's trading account, one item per coin, with the
  * service's fields unchanged (asset, free, locked, total as decimal strings).
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const { hideZeroBalances = false } = this.getNodeParameter('options', itemIndex, {}) as { hideZeroBalances?: boolean };
-	const answer = (await serviceRequest.call(this, ENDPOINTS.account, { itemIndex })) as { balances: IDataObject[] };
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const { hideZeroBalances = false } = run.options(itemIndex, (options) => options as { hideZeroBalances?: boolean });
+	const answer = (await run.client.request(ENDPOINTS.account, { itemIndex })) as { balances: IDataObject[] };
 	return hideZeroBalances ? answer.balances.filter((balance) => !isZero(balance.total)) : answer.balances;
 }

@@ -1,16 +1,19 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { FLOW_TYPES, LIMITS } from '../../constants';
 import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from '../../descriptions/account';
 import {
+	HistoryWalk,
+	checkHistoryPage,
 	checkHistoryRange,
-	fetchAllHistory,
-	fetchHistoryPage,
+	historyPageRequest,
 	type HistoryQuery,
 	type HistoryRecord,
 } from '../../helpers/history';
 import { accountTypeValue, integerInRange, timestampMs } from '../../helpers/validation';
+import { ENDPOINTS } from '../../transport';
+import type { RunContext } from '../runContext';
 
 const properties: INodeProperties[] = [
 	{
@@ -82,36 +85,30 @@ function withParsedFields(record: HistoryRecord): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const flowType = this.getNodeParameter('flowType', itemIndex) as number;
-	const accountType = accountTypeValue(node, this.getNodeParameter('accountType', itemIndex, 0), itemIndex);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const options = this.getNodeParameter('options', itemIndex, {}) as {
-		addParsedFields?: boolean;
-		clampToRetention?: boolean;
-	};
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const node = run.node;
+	const flowType = run.parameter('flowType', itemIndex) as number;
+	const accountType = accountTypeValue(node, run.parameter('accountType', itemIndex, 0), itemIndex);
+	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
+	const options = run.options(itemIndex, (raw) => raw as { addParsedFields?: boolean; clampToRetention?: boolean });
 	const requested: HistoryQuery = {
 		flowType,
 		accountType: accountType === 0 ? undefined : accountType,
-		startTime: timestampMs(node, 'Start', this.getNodeParameter('startTime', itemIndex), itemIndex),
-		endTime: timestampMs(node, 'End', this.getNodeParameter('endTime', itemIndex), itemIndex),
+		startTime: timestampMs(node, 'Start', run.parameter('startTime', itemIndex), itemIndex),
+		endTime: timestampMs(node, 'End', run.parameter('endTime', itemIndex), itemIndex),
 	};
 	const query = checkHistoryRange(node, requested, Date.now(), options.clampToRetention ?? false, itemIndex);
 
 	let records: HistoryRecord[];
 	if (returnAll) {
-		records = await fetchAllHistory.call(this, query, itemIndex);
+		// Every record of the range; fails when a millisecond holds more than a page.
+		const walk = new HistoryWalk(node, query, { overfull: 'fail' }, itemIndex);
+		await run.client.requestAllPages(ENDPOINTS.history, walk);
+		records = walk.result.records;
 	} else {
-		const limit = integerInRange(
-			node,
-			'Limit',
-			this.getNodeParameter('limit', itemIndex, 50),
-			1,
-			LIMITS.historyPageSize,
-			itemIndex,
-		);
-		records = await fetchHistoryPage.call(this, query, limit, itemIndex);
+		const limit = integerInRange(node, 'Limit', run.parameter('limit', itemIndex, 50), 1, LIMITS.historyPageSize, itemIndex);
+		records = (await run.client.request(ENDPOINTS.history, historyPageRequest(query, limit, itemIndex))) as HistoryRecord[];
+		checkHistoryPage(node, records, limit, itemIndex);
 	}
 	return options.addParsedFields ? records.map(withParsedFields) : records;
 }

@@ -1,10 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationsOf } from '../node.type';
 import * as getBalances from './getBalances.operation';
 import * as getHistory from './getHistory.operation';
 import * as transferAsset from './transferAsset.operation';
 
-export { getBalances, getHistory, transferAsset };
+export const operations: OperationsOf<'account'> = {
+	getBalances: { mode: 'perItem', writes: false, execute: getBalances.execute },
+	getHistory: { mode: 'perItem', writes: false, execute: getHistory.execute },
+	transferAsset: { mode: 'perItem', writes: true, execute: transferAsset.execute },
+};
 
 export const description: INodeProperties[] = [
 	{

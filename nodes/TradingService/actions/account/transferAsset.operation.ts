@@ -1,15 +1,10 @@
-import {
-	NodeApiError,
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-	type JsonObject,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { accountId, coin, inputError, positiveDecimal } from '../../helpers/validation';
-import { ENDPOINTS, outcomeOf, outcomeUnknownError, serviceRequest, toNodeError, withOutcome } from '../../transport';
-import { fingerprint, WriteLedger } from '../../transport/ledger';
+import { settleWrites } from '../../writes/engine';
+import { withOutcome } from '../../writes/outcomes';
+import { pendingTransfer, transferKind } from '../../writes/transfers';
+import type { RunContext } from '../runContext';
 
 const properties: INodeProperties[] = [
 	{
@@ -51,68 +46,27 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['transferAsset'] } }, properties);
 
-/** What the ledger keeps of a transfer: the small scalar fields of the answer (ID and time). */
-function storedTransfer(answer: IDataObject): IDataObject {
-	const stored: IDataObject = {};
-	for (const [field, value] of Object.entries(answer)) {
-		if ((typeof value === 'string' && value.length <= 64) || typeof value === 'number' || typeof value === 'boolean') stored[field] = value;
-	}
-	return stored;
-}
-
 /**
- * Transfers have nothing to look them up by, so one whose outcome is unknown is never sent again by
- * this node: when n8n re-runs the node (Retry On Fail, a retried execution), the write ledger
- * answers for it. A placed transfer comes back as it was answered; an unknown one is refused with
- * the unknown-outcome message; a refused one (it moved nothing) is sent again.
+ * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the
+ * write engine with the ledger. A transfer has nothing to look it up by: one whose outcome is
+ * unknown is reported, never sent again (writes/transfers.ts).
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const from = accountId(node, 'From Account ID', this.getNodeParameter('fromAccountId', itemIndex), itemIndex);
-	const to = accountId(node, 'To Account ID', this.getNodeParameter('toAccountId', itemIndex), itemIndex);
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const node = run.node;
+	const from = accountId(node, 'From Account ID', run.parameter('fromAccountId', itemIndex), itemIndex);
+	const to = accountId(node, 'To Account ID', run.parameter('toAccountId', itemIndex), itemIndex);
 	if (from === to) {
 		throw inputError(node, 'To Account ID', 'is the same as From Account ID', 'Pick two different accounts.', itemIndex);
 	}
-	const transferCoin = coin(node, 'Coin', this.getNodeParameter('coin', itemIndex), itemIndex);
-	const quantity = positiveDecimal(node, 'Quantity', this.getNodeParameter('quantity', itemIndex), itemIndex);
+	const transferCoin = coin(node, 'Coin', run.parameter('coin', itemIndex), itemIndex);
+	const quantity = positiveDecimal(node, 'Quantity', run.parameter('quantity', itemIndex), itemIndex);
 
-	// The spec sends transfer parameters in the query string.
-	const qs: IDataObject = { fromAccountId: from, toAccountId: to, coin: transferCoin, quantity };
-	const slot = new WriteLedger(this).slot(String(itemIndex), fingerprint('assetTransfer', qs));
-	const { what, howToCheck } = ENDPOINTS.assetTransfer.write.describe({ qs });
-	if (slot.entry?.o === 'placed') return [{ outcome: 'placed', replayed: true, ...(slot.entry.r ?? {}) }];
-	if (slot.entry?.o === 'unknown') {
-		throw outcomeUnknownError(
-			node,
-			what,
-			'an earlier try of this node run sent it and got no answer',
-			'n8n ran the node again (Retry On Fail, or a retried execution)',
-			howToCheck,
-			itemIndex,
-		);
+	const pending = pendingTransfer(run.ledger, String(itemIndex), { qs: { fromAccountId: from, toAccountId: to, coin: transferCoin, quantity } }, itemIndex);
+	await settleWrites(run, transferKind(run), [pending]);
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		return [settled.via === 'ledger' ? { outcome: 'placed', replayed: true, ...settled.result } : { outcome: 'placed', ...settled.result }];
 	}
-
-	// In flight: unknown until answered (a transfer is never looked up, so no timing is kept).
-	slot.record({ o: 'unknown' });
-	let answer: IDataObject;
-	try {
-		answer = (await serviceRequest.call(this, ENDPOINTS.assetTransfer, { qs, itemIndex })) as IDataObject;
-	} catch (error) {
-		// A rejection moved nothing: forget it, so that a re-run may send it again.
-		if (outcomeOf(error) === 'rejected') slot.forget();
-		throw toNodeError(node, error);
-	}
-	if (answer.success !== true) {
-		slot.forget();
-		throw withOutcome(
-			new NodeApiError(node, answer as JsonObject, {
-				message: `The service refused the ${what}`,
-				description: `It answered success: false, so nothing was moved. Check the accounts, the coin and the balance, then run again.`,
-				itemIndex,
-			}),
-			'rejected',
-		);
-	}
-	slot.record({ o: 'placed', r: storedTransfer(answer) });
-	return [{ outcome: 'placed', ...answer }];
+	if (settled.outcome === 'unknown') throw settled.error;
+	throw withOutcome(settled.refusal.error!, 'rejected');
 }

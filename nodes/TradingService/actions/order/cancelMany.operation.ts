@@ -1,11 +1,14 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../../constants';
 import { optionsCollection, sideFilter } from '../../descriptions/common';
 import { orderIdList } from '../../helpers/orderIds';
 import { oneOf, symbol as symbolValue } from '../../helpers/validation';
-import { ENDPOINTS, outcomeOf, serviceRequest, toNodeError, type WriteTrace } from '../../transport';
-import { confirmCancel, notOpenReason } from './cancelOutcome';
+import { ENDPOINTS, unexpectedResponseError } from '../../transport';
+import { cancelKind, pendingCancel, type PendingCancel } from '../../writes/cancels';
+import { settleWrites } from '../../writes/engine';
+import { outcomeUnknownError, withOutcome } from '../../writes/outcomes';
+import type { RunContext } from '../runContext';
 
 const properties: INodeProperties[] = [
 	{
@@ -53,17 +56,17 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 /** Rounds of cancel-by-symbol before the node stops: 200 orders each. */
 const MAX_SYMBOL_ROUNDS = 100;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const cancelBy = oneOf(node, 'Cancel By', this.getNodeParameter('cancelBy', itemIndex, 'symbol'), ['symbol', 'ids'] as const, itemIndex);
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const node = run.node;
+	const cancelBy = oneOf(node, 'Cancel By', run.parameter('cancelBy', itemIndex, 'symbol'), ['symbol', 'ids'] as const, itemIndex);
 	if (cancelBy === 'symbol') {
-		const symbol = symbolValue(node, 'Symbol', this.getNodeParameter('symbol', itemIndex, ''), itemIndex);
-		const { side = 'BOTH' } = this.getNodeParameter('options', itemIndex, {}) as { side?: string };
+		const symbol = symbolValue(node, 'Symbol', run.parameter('symbol', itemIndex, ''), itemIndex);
+		const { side = 'BOTH' } = run.options(itemIndex, (options) => options as { side?: string });
 		oneOf(node, 'Side', side, ['BOTH', 'BUY', 'SELL'] as const, itemIndex);
-		return [await cancelBySymbol.call(this, symbol, side === 'BOTH' ? undefined : side, itemIndex)];
+		return [await cancelBySymbol(run, symbol, side === 'BOTH' ? undefined : side, itemIndex)];
 	}
-	const ids = orderIdList(node, 'Order IDs', this.getNodeParameter('orderIds', itemIndex, ''), itemIndex);
-	return await cancelByIds.call(this, ids, itemIndex);
+	const ids = orderIdList(node, 'Order IDs', run.parameter('orderIds', itemIndex, ''), itemIndex);
+	return await cancelByIds(run, ids, itemIndex);
 }
 
 /**
@@ -73,13 +76,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
  * Sending it again is harmless (it cancels what is open), so the item's outcome is the last
  * request's. One summary item, as the service answers no per-order results.
  */
-async function cancelBySymbol(this: IExecuteFunctions, symbol: string, side: string | undefined, itemIndex: number): Promise<IDataObject> {
+async function cancelBySymbol(run: RunContext, symbol: string, side: string | undefined, itemIndex: number): Promise<IDataObject> {
 	const qs: IDataObject = { symbol, ...(side === undefined ? {} : { side }), limit: LIMITS.cancelOpenOrdersPerRequest };
+	const wording = {
+		what: `cancel of the open ${symbol} orders`,
+		howToCheck: `Check your open orders for ${symbol} (Trading Service > Order > Get Many)`,
+	};
 	let answer: IDataObject = {};
 	let lastCancelled: string | undefined;
 	let requests = 0;
 	for (;;) {
-		answer = (await serviceRequest.call(this, ENDPOINTS.cancelOpenOrders, { qs, itemIndex })) as IDataObject;
+		const attempt = await run.client.write(ENDPOINTS.cancelOpenOrders, { qs, itemIndex });
+		if (attempt.kind === 'rejected') throw withOutcome(attempt.error, 'rejected');
+		if (attempt.kind === 'unknown') {
+			if (attempt.unusable === undefined) throw outcomeUnknownError(run.node, wording, attempt.reason, attempt.detail, itemIndex);
+			throw withOutcome(unexpectedResponseError(run.node, attempt.unusable.problem, attempt.unusable.body, wording.howToCheck, itemIndex), 'unknown');
+		}
+		answer = attempt.body as IDataObject;
 		requests++;
 		const lastOrderId = answer.lastOrderId;
 		if (typeof lastOrderId !== 'string' && typeof lastOrderId !== 'number') break;
@@ -93,78 +106,56 @@ async function cancelBySymbol(this: IExecuteFunctions, symbol: string, side: str
 	return summary;
 }
 
-/**
- * DELETE /api/v1/spot/cancelOrderByIds, 100 IDs per request. The answer lists only the IDs it did
- * not cancel, each with a code; every other ID was cancelled. A request whose outcome is unknown is
- * settled ID by ID with a lookup (Order › Get). The first request's rejection is the node's error
- * (nothing was cancelled); a later request's gives its IDs items saying why, since earlier IDs were.
- */
-async function cancelByIds(this: IExecuteFunctions, ids: string[], itemIndex: number): Promise<IDataObject[]> {
-	const items: IDataObject[] = [];
-	for (let start = 0; start < ids.length; start += LIMITS.cancelIdsPerRequest) {
-		const chunk = ids.slice(start, start + LIMITS.cancelIdsPerRequest);
-		const trace: WriteTrace = {};
-		let answer: IDataObject;
-		try {
-			answer = (await serviceRequest.call(this, ENDPOINTS.cancelOrderByIds, { qs: { ids: chunk.join(',') }, itemIndex, trace })) as IDataObject;
-		} catch (caught) {
-			const error = toNodeError(this.getNode(), caught);
-			if (outcomeOf(error) === 'unknown') {
-				for (const orderId of chunk) items.push(await confirmedItem.call(this, orderId, trace, itemIndex));
-				continue;
-			}
-			if (start === 0) throw error;
-			for (const orderId of chunk) {
-				items.push({ orderId, outcome: 'rejected', cancelled: false, reason: 'requestRefused', message: `Not cancelled: ${error.message}` });
-			}
-			continue;
-		}
-		const failures = new Map<string, IDataObject>();
-		for (const entry of (answer.result ?? []) as IDataObject[]) {
-			if (entry !== null && typeof entry === 'object') failures.set(String(entry.orderId), entry);
-		}
-		for (const orderId of chunk) {
-			const failure = failures.get(orderId);
-			if (failure === undefined) {
-				items.push({ orderId, outcome: 'placed', cancelled: true });
-				continue;
-			}
-			const notOpen = notOpenReason(failure.code);
-			items.push({
-				orderId,
-				outcome: 'rejected',
-				cancelled: false,
-				reason: notOpen?.reason ?? 'refused',
-				message: `Not cancelled: ${notOpen?.text ?? `the service refused with code ${String(failure.code)}`}`,
-				code: String(failure.code),
-			});
-		}
+/** The item of one ID, once the engine settled its cancel. */
+function cancelByIdItem(pending: PendingCancel): IDataObject {
+	const orderId = 'orderId' in pending.write.reference ? pending.write.reference.orderId : '';
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		if (settled.via === 'ledger') return { orderId, outcome: 'placed', cancelled: true, replayed: true };
+		if (settled.via === 'lookup') return { orderId, outcome: 'placed', cancelled: true, confirmedByLookup: true, status: settled.result.status };
+		return { orderId, outcome: 'placed', cancelled: true };
 	}
-	return items;
-}
-
-/** The item of one ID of a request whose outcome is unknown, after looking the order up. */
-async function confirmedItem(this: IExecuteFunctions, orderId: string, trace: WriteTrace, itemIndex: number): Promise<IDataObject> {
-	const confirmed = await confirmCancel.call(this, { orderId }, trace, itemIndex);
-	if (confirmed.kind === 'cancelled') return { orderId, outcome: 'placed', cancelled: true, confirmedByLookup: true, status: confirmed.order.status };
-	if (confirmed.kind === 'notCancelled') {
-		const notOpen = confirmed.notOpen;
+	if (settled.outcome === 'unknown') {
 		return {
 			orderId,
-			outcome: 'rejected',
-			cancelled: false,
-			confirmedByLookup: true,
-			reason: notOpen?.reason ?? 'stillOpen',
-			message: `Not cancelled: ${notOpen?.text ?? 'the order is still open; the cancel request was not applied'}`,
-			...(confirmed.order.status === undefined ? {} : { status: confirmed.order.status }),
+			outcome: 'unknown',
+			cancelled: null,
+			message: `Unknown outcome: the cancel request got no usable answer and ${settled.reason}`,
+			// The same advice as for a single cancel: the cancel kind owns the wording.
+			howToCheck: `Look up order ID ${orderId} (Trading Service > Order > Get) and check its status`,
 		};
 	}
-	return {
-		orderId,
-		outcome: 'unknown',
-		cancelled: null,
-		message: `Unknown outcome: the cancel request got no usable answer and ${confirmed.reason}`,
-		// The same advice as for a single cancel: the endpoint table owns the wording.
-		howToCheck: ENDPOINTS.cancelOrder.write.describe({ qs: { orderId } }).howToCheck,
-	};
+	const { refusal } = settled;
+	if (refusal.error !== undefined) {
+		return { orderId, outcome: 'rejected', cancelled: false, reason: 'requestRefused', message: `Not cancelled: ${refusal.error.message}` };
+	}
+	const { reason, text, order } = refusal.detail as { reason: string; text: string; order?: IDataObject };
+	if (order !== undefined) {
+		return { orderId, outcome: 'rejected', cancelled: false, confirmedByLookup: true, reason, message: `Not cancelled: ${text}`, ...(order.status === undefined ? {} : { status: order.status }) };
+	}
+	return { orderId, outcome: 'rejected', cancelled: false, reason, message: `Not cancelled: ${text}`, code: refusal.code };
+}
+
+/**
+ * DELETE /api/v1/spot/cancelOrderByIds, 100 IDs per request, settled by the write engine with the
+ * ledger: a re-run of the node answers the IDs it cancelled from the ledger and sends none of them
+ * again. The answer lists only the IDs it did not cancel, each with a code; every other ID was
+ * cancelled. A request whose outcome is unknown is settled ID by ID with a lookup (Order › Get);
+ * an ID still open once the cancel can no longer be applied is sent once more. The first request's
+ * refusal is the node's error (nothing was cancelled); a later request's gives its IDs items saying
+ * why, since earlier IDs were.
+ */
+async function cancelByIds(run: RunContext, ids: string[], itemIndex: number): Promise<IDataObject[]> {
+	const pending = ids.map((orderId, position) => pendingCancel(run.ledger, `${itemIndex}.${position}`, { orderId }, itemIndex));
+	let requests = 0;
+	await settleWrites(run, cancelKind(run, 'byIds'), pending, {
+		afterRequest: (group) => {
+			requests++;
+			const first = group[0].settled;
+			if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined) return;
+			if (pending.some((one) => one.settled?.outcome === 'placed')) return;
+			throw withOutcome(first.refusal.error, 'rejected');
+		},
+	});
+	return pending.map(cancelByIdItem);
 }

@@ -1,13 +1,12 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
-import { deriveClientOrderId } from '../../helpers/clientOrderIds';
-import { duplicateClientOrderIdError, parameterLabel, validateOrder } from '../../helpers/orderRules';
-import { fingerprint } from '../../transport/ledger';
-import { generatedIdPrefix, itemParameter, readOrderOptions, runLedger, runNode } from './context';
-import { placeSingleOrder } from './placeOrder';
-import { testOrder } from './testOrder';
-import { checkGuardrails } from '../../helpers/guardrails';
+import { checkGuardrails, checkOrderOptions, duplicateClientOrderIdError, parameterLabel, validateOrder, type OrderOptions, type OrderParams } from '../../helpers/orderRules';
+import { ENDPOINTS } from '../../transport';
+import { settleWrites } from '../../writes/engine';
+import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from '../../writes/orders';
+import { withOutcome } from '../../writes/outcomes';
+import type { RunContext } from '../runContext';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['order'], operation: ['create'] } },
@@ -35,47 +34,71 @@ export const description: INodeProperties[] = updateDisplayOptions(
  * order to the service (it refuses an ID an open order holds), so the second would come out as the
  * first. Returns the error of each item that repeats an earlier item's ID.
  */
-export function checkItems(this: IExecuteFunctions, itemCount: number): Map<number, Error> {
+export function checkItems(run: RunContext, itemCount: number): Map<number, Error> {
 	const errors = new Map<number, Error>();
 	const itemOfClientId = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		let id: unknown;
 		try {
-			id = itemParameter(this, 'newClientOrderId', itemIndex, '');
+			id = run.parameter('newClientOrderId', itemIndex, '');
 		} catch {
 			continue; // the item's own validation names the problem
 		}
 		if (typeof id !== 'string' || id === '') continue;
 		const firstItem = itemOfClientId.get(id);
 		if (firstItem === undefined) itemOfClientId.set(id, itemIndex);
-		else errors.set(itemIndex, duplicateClientOrderIdError(runNode(this), id, firstItem, itemIndex));
+		else errors.set(itemIndex, duplicateClientOrderIdError(run.node, id, firstItem, itemIndex));
 	}
 	return errors;
 }
 
 /**
- * One order per item. What does not depend on the item is read once per node run (context.ts):
- * parameters and options without expressions, the generated ID prefix, the write ledger. An
- * option or field given as an expression is evaluated for each item, as before.
+ * Test Only: the exchange checks the order (fields, symbol, balance, client order ID) through
+ * POST /api/v1/spot/orderTest and places nothing. Not a write: nothing can be executed, so the item
+ * carries no outcome, and a refusal is the exchange's error as for a real order.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = runNode(this);
-	const options = readOrderOptions.call(this, itemIndex);
-	const raw = readOrderParameters((name, fallback) => itemParameter(this, name, itemIndex, fallback));
-	const order = validateOrder(node, raw, parameterLabel, itemIndex);
-	checkGuardrails(node, order, options.guardrails ?? {}, parameterLabel, itemIndex);
-	if (options.testOnly === true) {
-		// Nothing is placed, so no ledger slot and no generated client order ID.
-		const testQs: IDataObject = { ...order };
-		if (options.recvWindow !== undefined) testQs.recvWindow = options.recvWindow;
-		return [await testOrder.call(this, order, testQs, itemIndex)];
-	}
-	// The fingerprint is of the order as the user gave it: a generated ID is derived from the slot.
-	const slot = runLedger(this).slot(String(itemIndex), fingerprint('newOrder', order));
-	if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
-		order.newClientOrderId = deriveClientOrderId(generatedIdPrefix.call(this), itemIndex, 0, slot.version);
-	}
+async function testOrder(run: RunContext, order: OrderParams, options: OrderOptions, itemIndex: number): Promise<IDataObject> {
 	const qs: IDataObject = { ...order };
 	if (options.recvWindow !== undefined) qs.recvWindow = options.recvWindow;
-	return [await placeSingleOrder.call(this, order, qs, slot, itemIndex)];
+	const answer = (await run.client.request(ENDPOINTS.orderTest, { qs, itemIndex })) as IDataObject;
+	const { newClientOrderId, ...sent } = order;
+	return {
+		testOnly: true,
+		valid: true,
+		placed: false,
+		message: 'The exchange accepted this order as valid. Nothing was placed: turn off Test Only to place it.',
+		...sent,
+		...(newClientOrderId === undefined ? {} : { clientOrderId: newClientOrderId }),
+		...(Object.keys(answer).length > 0 ? { response: answer } : {}),
+	};
+}
+
+/** The item of a settled order: placed (as answered, found or replayed), else its error. */
+function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		if (settled.via === 'ledger') return replayedOrder(pending.write.order, settled.result);
+		return settled.alreadyPlaced ? { outcome: 'placed', alreadyPlaced: true, ...settled.result } : { outcome: 'placed', ...settled.result };
+	}
+	if (settled.outcome === 'unknown') throw settled.error;
+	const refused = settled.refusal.error ?? new NodeOperationError(run.node, 'The service refused the order', { itemIndex: pending.itemIndex });
+	throw withOutcome(refused, 'rejected');
+}
+
+/**
+ * One order per item (POST /api/v1/spot/new/order), settled by the write engine as a batch of one.
+ * What does not depend on the item is read once per node run (the run context): parameters and
+ * options without expressions, the generated ID prefix, the write ledger.
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const options = run.options(itemIndex, (raw) => checkOrderOptions(run.node, raw, itemIndex));
+	const order = validateOrder(run.node, readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)), parameterLabel, itemIndex);
+	checkGuardrails(run.node, order, options.guardrails, parameterLabel, itemIndex);
+	// Nothing is placed, so no ledger slot and no generated client order ID.
+	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex)];
+
+	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
+	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix);
+	await settleWrites(run, orderKind(run, { endpoint: 'single', recvWindow: options.recvWindow }), [pending]);
+	return [createdItem(run, pending)];
 }

@@ -2,25 +2,20 @@ import {
 	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
-	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
 import { autoMapLabel, autoMappedOrder } from '../../helpers/autoMap';
-import { toBatches } from '../../helpers/batching';
-import { deriveClientOrderId } from '../../helpers/clientOrderIds';
-import { duplicateClientOrderIdError, parameterLabel, validateOrder, type OrderParams } from '../../helpers/orderRules';
+import { checkGuardrails, checkOrderOptions, duplicateClientOrderIdError, parameterLabel, validateOrder, type OrderOptions } from '../../helpers/orderRules';
 import { inputError } from '../../helpers/validation';
-import { ENDPOINTS, outcomeOf, serviceRequest, toNodeError, withOutcome, type WriteOutcome, type WriteTrace } from '../../transport';
-import { fingerprint, type LedgerSlot } from '../../transport/ledger';
-import { reconcileOrder } from '../../transport/reconcile';
-import { errorItemJson } from '../router';
-import { readBatchResults, type BatchResultEntry, type EntryVerdict } from './batchResults';
-import { generatedIdPrefix, itemParameter, readOrderOptions, runLedger, runNode, type OrderOptions } from './context';
-import { checkGuardrails } from '../../helpers/guardrails';
-import { markInFlight, orderUnknownError, replayedOrder, storedOrderResult, unknownEntry } from './outcomes';
+import { toNodeError } from '../../transport';
+import { settleWrites } from '../../writes/engine';
+import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from '../../writes/orders';
+import { withOutcome } from '../../writes/outcomes';
+import { errorItemJson } from '../errorItems';
+import type { RunContext } from '../runContext';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
 
@@ -83,39 +78,20 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** One order of the run, with where it came from and what is known of its outcome. */
-interface PendingOrder {
-	itemIndex: number;
-	/** Position among the orders of its item (JSON mode may give many). */
-	orderIndex: number;
-	order: OrderParams;
-	slot: LedgerSlot;
-	/** When its attempts may have reached the service (all attempts, in this run and earlier tries). */
-	trace: WriteTrace;
-	/** Whether an attempt may have been executed: it is then looked up before it is sent again. */
-	maybeExecuted: boolean;
-	/** Whether it was sent again after a lookup proved it was not executed (once per run at most). */
-	resent: boolean;
-}
-
 /** One slot list per input item: output comes in input order whatever the batching. */
 type Outputs = INodeExecutionData[][];
 
 /** Step 1, read: the raw orders of one item, from its parameters, its own fields or its JSON array. */
-function readOrdersOfItem(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	itemIndex: number,
-): Array<{ raw: IDataObject; label: (field: string) => string }> {
-	const node = runNode(context);
-	const inputMode = itemParameter(context, 'inputMode', itemIndex, 'items') as string;
+function readOrdersOfItem(run: RunContext, items: INodeExecutionData[], itemIndex: number): Array<{ raw: IDataObject; label: (field: string) => string }> {
+	const node = run.node;
+	const inputMode = run.parameter('inputMode', itemIndex, 'items') as string;
 	if (inputMode === 'items') {
-		return [{ raw: readOrderParameters((name, fallback) => itemParameter(context, name, itemIndex, fallback)), label: parameterLabel }];
+		return [{ raw: readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)), label: parameterLabel }];
 	}
 	if (inputMode === 'autoMap') {
 		return [{ raw: autoMappedOrder(node, items[itemIndex].json, itemIndex), label: autoMapLabel(itemIndex) }];
 	}
-	let value = itemParameter(context, 'ordersJson', itemIndex);
+	let value = run.parameter('ordersJson', itemIndex);
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
@@ -139,45 +115,31 @@ function readOrdersOfItem(
  * with its ledger slot and a client order ID unless generation is off; a bad item fails the run,
  * or becomes an error item with Continue On Fail.
  */
-function validateAll(context: IExecuteFunctions, items: INodeExecutionData[], options: OrderOptions, outputs: Outputs): PendingOrder[] {
-	const node = runNode(context);
-	const idPrefix = generatedIdPrefix.call(context);
-	const ledger = runLedger(context);
+function readAll(run: RunContext, items: INodeExecutionData[], options: OrderOptions, outputs: Outputs): PendingOrder[] {
+	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
 	const pending: PendingOrder[] = [];
 	const itemOfClientId = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const orders = readOrdersOfItem(context, items, itemIndex).map(({ raw, label }) => {
-				const order = validateOrder(node, raw, label, itemIndex);
-				checkGuardrails(node, order, options.guardrails ?? {}, label, itemIndex);
+			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }) => {
+				const order = validateOrder(run.node, raw, label, itemIndex);
+				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
 				return order;
 			});
-			const ofItem = orders.map((order, orderIndex): PendingOrder => {
-				const slot = ledger.slot(`${itemIndex}.${orderIndex}`, fingerprint('newOrder', order));
-				if (order.newClientOrderId === undefined && options.generateClientOrderId !== false) {
-					order.newClientOrderId = deriveClientOrderId(idPrefix, itemIndex, orderIndex, slot.version);
-				}
+			const ofItem = orders.map((order, orderIndex) => {
+				const one = pendingOrder(run.ledger, `${itemIndex}.${orderIndex}`, order, itemIndex, orderIndex, idPrefix);
 				const id = order.newClientOrderId;
 				if (id !== undefined) {
 					const firstItem = itemOfClientId.get(id);
-					if (firstItem !== undefined) throw duplicateClientOrderIdError(node, id, firstItem, itemIndex);
+					if (firstItem !== undefined) throw duplicateClientOrderIdError(run.node, id, firstItem, itemIndex);
 					itemOfClientId.set(id, itemIndex);
 				}
-				const entry = slot.entry;
-				return {
-					itemIndex,
-					orderIndex,
-					order,
-					slot,
-					trace: entry === undefined ? {} : { firstSentAt: entry.s, acceptableUntil: entry.u },
-					maybeExecuted: entry?.o === 'unknown',
-					resent: false,
-				};
+				return one;
 			});
 			pending.push(...ofItem);
 		} catch (error) {
-			const nodeError = withOutcome(toNodeError(node, error), 'rejected');
-			if (!context.continueOnFail()) throw nodeError;
+			const nodeError = withOutcome(toNodeError(run.node, error), 'rejected');
+			if (!run.continueOnFail) throw nodeError;
 			outputs[itemIndex].push({ json: errorItemJson(nodeError), pairedItem: { item: itemIndex } });
 		}
 	}
@@ -186,211 +148,83 @@ function validateAll(context: IExecuteFunctions, items: INodeExecutionData[], op
 
 /** An output item of one order. */
 function orderItem(pending: PendingOrder, json: IDataObject): INodeExecutionData {
+	const { order } = pending.write;
 	return {
-		json: { ...json, symbol: pending.order.symbol, clientOrderId: pending.order.newClientOrderId ?? (json.order as IDataObject | null)?.clientOrderId ?? null },
+		json: { ...json, symbol: order.symbol, clientOrderId: order.newClientOrderId ?? (json.order as IDataObject | null)?.clientOrderId ?? null },
 		pairedItem: { item: pending.itemIndex },
 	};
 }
 
-function placedJson(order: IDataObject, entry: BatchResultEntry | undefined, alreadyPlaced: boolean): IDataObject {
+function placedJson(order: IDataObject, entry: IDataObject | undefined, alreadyPlaced: boolean): IDataObject {
 	const json: IDataObject = { outcome: 'placed', success: true, code: (entry?.code ?? null) as IDataObject[string], msg: typeof entry?.msg === 'string' ? entry.msg : '', order };
 	if (alreadyPlaced) json.alreadyPlaced = true;
 	return json;
 }
 
-/** An error as the item of one order: the order it is about, so it can be checked. */
-function orderErrorItem(pending: PendingOrder, error: Error & { description?: string | null }): INodeExecutionData {
-	return orderItem(pending, { ...errorItemJson(error), success: false, request: { ...pending.order } });
+/** The batch entry that refused an order, when the refusal came from its entry alone. */
+function refusingEntry(pending: PendingOrder): IDataObject | undefined {
+	const settled = pending.settled;
+	if (settled?.outcome !== 'rejected' || settled.refusal.error !== undefined) return undefined;
+	return settled.refusal.detail?.entry as IDataObject | undefined;
 }
 
-/** What the run does with the orders whose outcome it settled. */
-class Settlement {
-	/** Orders proven not executed and to be sent once more. */
-	readonly resend: PendingOrder[] = [];
-	/** Orders the service refused in their batch entry (Fail on Any Rejected Order looks at them). */
-	readonly rejected: Array<{ pending: PendingOrder; entry: BatchResultEntry }> = [];
-
-	constructor(
-		private readonly context: IExecuteFunctions,
-		private readonly outputs: Outputs,
-	) {}
-
-	private put(pending: PendingOrder, item: INodeExecutionData): void {
-		this.outputs[pending.itemIndex][pending.orderIndex] = item;
+/**
+ * The item of a settled order, or the error that stops the run. A refusal in the order's own batch
+ * entry is an item with success false; the whole batch refused, or an unknown outcome, is an error
+ * about the order (an item with Continue On Fail).
+ */
+function settledItem(run: RunContext, pending: PendingOrder): INodeExecutionData {
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		if (settled.via === 'ledger') return orderItem(pending, { ...placedJson(replayedOrder(pending.write.order, settled.result), undefined, false), replayed: true });
+		return orderItem(pending, placedJson(settled.result, settled.entry, settled.alreadyPlaced));
 	}
-
-	placed(pending: PendingOrder, order: IDataObject, entry: BatchResultEntry | undefined, alreadyPlaced = false): void {
-		pending.slot.record({ o: 'placed', r: storedOrderResult(order) });
-		this.put(pending, orderItem(pending, placedJson(order, entry, alreadyPlaced)));
+	const entry = refusingEntry(pending);
+	if (entry !== undefined) {
+		return orderItem(pending, { outcome: 'rejected', success: false, code: entry.code as IDataObject[string], msg: typeof entry.msg === 'string' ? entry.msg : '', order: null });
 	}
-
-	/** A refusal in the order's batch entry: nothing executed; an item with success false. */
-	rejectedEntry(pending: PendingOrder, entry: BatchResultEntry): void {
-		pending.slot.forget();
-		this.rejected.push({ pending, entry });
-		this.put(pending, orderItem(pending, { outcome: 'rejected', success: false, code: entry.code as IDataObject[string], msg: typeof entry.msg === 'string' ? entry.msg : '', order: null }));
-	}
-
-	/** An error about the order (the whole batch refused, or its outcome unknown). */
-	failed(pending: PendingOrder, error: Error, outcome: WriteOutcome): void {
-		if (outcome === 'rejected') pending.slot.forget();
-		else pending.slot.record(unknownEntry(pending.trace));
-		const nodeError = withOutcome(toNodeError(this.context.getNode(), error), outcome);
-		if (!this.context.continueOnFail()) throw nodeError;
-		this.put(pending, orderErrorItem(pending, nodeError));
-	}
-
-	unknown(pending: PendingOrder, reason: string): void {
-		this.failed(pending, orderUnknownError(this.context, pending.order, reason, pending.itemIndex), 'unknown');
-	}
-
-	/**
-	 * An order that may have been executed: looked up by its client order ID. Proven not executed,
-	 * it is sent once more (once per run); otherwise placed or unknown.
-	 */
-	async reconcile(pending: PendingOrder, reason: string, duplicateAnswered = false): Promise<void> {
-		pending.maybeExecuted = pending.maybeExecuted || !duplicateAnswered;
-		if (pending.order.newClientOrderId === undefined) return this.unknown(pending, `${reason}; it has no client order ID to look it up by`);
-		const settled = await reconcileOrder.call(this.context, pending.order, pending.trace, pending.itemIndex, duplicateAnswered);
-		if (settled.kind === 'placed') return this.placed(pending, settled.order, undefined, settled.alreadyPlaced);
-		if (settled.kind === 'unknown') {
-			if (duplicateAnswered && !pending.maybeExecuted) {
-				// Only this one attempt was sent, and the service refused it: nothing was executed.
-				return this.failed(
-					pending,
-					withOutcome(
-						new NodeOperationError(this.context.getNode(), 'An open order already uses this client order ID', {
-							description: `The service refused order ${pending.order.newClientOrderId} as a duplicate, and ${settled.reason}. This request placed nothing.`,
-							itemIndex: pending.itemIndex,
-						}),
-						'rejected',
-					),
-					'rejected',
-				);
-			}
-			return this.unknown(pending, settled.reason);
-		}
-		if (pending.resent) return this.unknown(pending, 'it was not found after it was sent again, and is not sent a third time in this run');
-		pending.resent = true;
-		this.resend.push(pending);
-	}
-
-	/** Step 5, map: what the batch answer says about each order of the batch. */
-	async mapAnswer(batch: PendingOrder[], verdicts: EntryVerdict[]): Promise<void> {
-		for (const [position, verdict] of verdicts.entries()) {
-			const pending = batch[position];
-			switch (verdict.kind) {
-				case 'placed':
-					this.placed(pending, verdict.order, verdict.entry);
-					break;
-				case 'rejected':
-					this.rejectedEntry(pending, verdict.entry);
-					break;
-				case 'duplicate':
-					await this.reconcile(pending, 'the service answered that its client order ID is in use', true);
-					break;
-				case 'unknown':
-					await this.reconcile(pending, verdict.reason);
-					break;
-			}
-		}
-	}
-}
-
-/** Step 4, send: one batch request, its trace kept by every order of the batch. */
-async function sendBatch(context: IExecuteFunctions, batch: PendingOrder[], options: OrderOptions): Promise<{ result: unknown[] }> {
-	const qs: IDataObject = {};
-	if (options.recvWindow !== undefined) qs.recvWindow = options.recvWindow;
-	const trace: WriteTrace = {};
-	for (const pending of batch) markInFlight(pending.slot, pending.trace);
-	try {
-		return (await serviceRequest.call(context, ENDPOINTS.batchOrders, {
-			qs,
-			body: batch.map((entry) => entry.order),
-			itemIndex: batch[0].itemIndex,
-			trace,
-		})) as { result: unknown[] };
-	} finally {
-		for (const pending of batch) {
-			pending.trace.firstSentAt = Math.min(pending.trace.firstSentAt ?? Infinity, trace.firstSentAt ?? Infinity);
-			pending.trace.acceptableUntil = Math.max(pending.trace.acceptableUntil ?? 0, trace.acceptableUntil ?? 0);
-			pending.slot.record(unknownEntry(pending.trace));
-		}
-	}
+	const error =
+		settled.outcome === 'unknown'
+			? settled.error
+			: withOutcome(toNodeError(run.node, settled.refusal.error ?? new NodeOperationError(run.node, 'The service refused the order')), 'rejected');
+	if (!run.continueOnFail) throw error;
+	return orderItem(pending, { ...errorItemJson(error), success: false, request: { ...pending.write.order } });
 }
 
 /** With Fail on Any Rejected Order: the error that stops the run after a batch with rejections. */
-function rejectedOrdersError(
-	context: IExecuteFunctions,
-	rejected: Settlement['rejected'],
-	placedSoFar: number,
-	batchesLeft: number,
-): NodeOperationError {
-	const { pending, entry } = rejected[0];
+function rejectedOrdersError(run: RunContext, rejected: PendingOrder[], placedSoFar: number, batchesLeft: number): NodeOperationError {
+	const entry = refusingEntry(rejected[0])!;
 	return withOutcome(
-		new NodeOperationError(
-			context.getNode(),
-			`${rejected.length} order(s) were rejected: ${typeof entry.msg === 'string' ? entry.msg : ''} (code ${String(entry.code)})`,
-			{
-				description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left). ${placedSoFar} order(s) were placed before this point; check your open orders.`,
-				itemIndex: pending.itemIndex,
-			},
-		),
+		new NodeOperationError(run.node, `${rejected.length} order(s) were rejected: ${typeof entry.msg === 'string' ? entry.msg : ''} (code ${String(entry.code)})`, {
+			description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left). ${placedSoFar} order(s) were placed before this point; check your open orders.`,
+			itemIndex: rejected[0].itemIndex,
+		}),
 		'rejected',
 	);
 }
 
 /**
  * Create Many handles all input items at once, so orders of different items share batches:
- * read → validate → (orders the ledger knows: answered from it, or looked up) → batch → send → map
- * (entries by client order ID; unknown ones looked up) → orders proven not executed sent once more.
+ * read → validate → the write engine (ledger, batches of 20 by symbol, answers matched by client
+ * order ID, unknown outcomes looked up, orders proven not executed sent once more).
  */
-export async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(run: RunContext, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const outputs: Outputs = items.map(() => []);
 	// The options apply to the whole run: batches mix items, so one item's options cannot apply to
 	// one batch only.
-	const options: OrderOptions = items.length > 0 ? readOrderOptions.call(this, 0) : {};
-	const settlement = new Settlement(this, outputs);
-
-	// What an earlier try of this run (n8n's Retry On Fail, a retried execution) left in the ledger.
-	let toSend: PendingOrder[] = [];
-	for (const pending of validateAll(this, items, options, outputs)) {
-		const entry = pending.slot.entry;
-		if (entry?.o === 'placed') {
-			outputs[pending.itemIndex][pending.orderIndex] = orderItem(pending, { ...placedJson(replayedOrder(pending.order, entry), undefined, false), replayed: true });
-		} else if (pending.maybeExecuted) {
-			await settlement.reconcile(pending, 'an earlier try of this node run sent it and got no answer');
-		} else {
-			toSend.push(pending);
-		}
-	}
-	toSend.push(...settlement.resend.splice(0));
-
-	// Round 1 sends the orders; round 2 the ones proven not executed after an unknown outcome.
-	for (let round = 0; round < 2 && toSend.length > 0; round++) {
-		const batches = toBatches(toSend);
-		for (let batchIndex = 0; batchIndex < batches.length; batchIndex++) {
-			const batch = batches[batchIndex];
-			let answer: { result: unknown[] } | undefined;
-			try {
-				answer = await sendBatch(this, batch, options);
-			} catch (error) {
-				const outcome = outcomeOf(error) ?? 'unknown';
-				for (const pending of batch) {
-					// Without a client order ID there is nothing to look up: the batch's own error says what to check.
-					if (outcome === 'unknown' && pending.order.newClientOrderId !== undefined) await settlement.reconcile(pending, (error as Error).message);
-					else settlement.failed(pending, error as Error, outcome);
-				}
-				continue;
-			}
-			const before = settlement.rejected.length;
-			await settlement.mapAnswer(batch, readBatchResults(batch.map((pending) => pending.order), answer.result));
-			if (options.failOnRejected === true && settlement.rejected.length > before) {
-				const placedSoFar = outputs.flat().filter((item) => item?.json.success === true).length;
-				throw rejectedOrdersError(this, settlement.rejected.slice(before), placedSoFar, batches.length - batchIndex - 1);
-			}
-		}
-		toSend = settlement.resend.splice(0);
-	}
+	const options: OrderOptions = items.length > 0 ? run.options(0, (raw) => checkOrderOptions(run.node, raw, 0)) : { guardrails: {} };
+	const pending = readAll(run, items, options, outputs);
+	await settleWrites(run, orderKind(run, { endpoint: 'batch', recvWindow: options.recvWindow }), pending, {
+		onSettled: (one) => {
+			outputs[one.itemIndex][one.write.orderIndex] = settledItem(run, one);
+		},
+		afterRequest: (batch, batchesLeft) => {
+			if (options.failOnRejected !== true) return;
+			const rejected = batch.filter((one) => refusingEntry(one) !== undefined);
+			if (rejected.length === 0) return;
+			const placedSoFar = outputs.flat().filter((item) => item?.json.success === true).length;
+			throw rejectedOrdersError(run, rejected, placedSoFar, batchesLeft);
+		},
+	});
 	return outputs.flat().filter((item) => item !== undefined);
 }

@@ -1,17 +1,18 @@
-import { NodeApiError, updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions, type IDataObject, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
 import { ERROR_CODES } from '../../constants';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, lookupQuery, orderReference } from '../../helpers/orderIds';
-import { ENDPOINTS, isServiceRejection, serviceRequest, toNodeError } from '../../transport';
+import { ENDPOINTS, isServiceRejection, toNodeError } from '../../transport';
+import type { RunContext } from '../runContext';
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, orderReferenceFields);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const reference = orderReference(node, this.getNodeParameter('orderId', itemIndex, ''), this.getNodeParameter('clientOrderId', itemIndex, ''), itemIndex);
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const node = run.node;
+	const reference = orderReference(node, run.parameter('orderId', itemIndex, ''), run.parameter('clientOrderId', itemIndex, ''), itemIndex);
 	try {
-		return [(await serviceRequest.call(this, ENDPOINTS.queryOrder, { qs: lookupQuery(reference), itemIndex })) as IDataObject];
+		return [(await run.client.request(ENDPOINTS.queryOrder, { qs: lookupQuery(reference), itemIndex })) as IDataObject];
 	} catch (error) {
 		if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) throw toNodeError(node, error);
 		const field = 'orderId' in reference ? 'Order ID' : 'Client Order ID';

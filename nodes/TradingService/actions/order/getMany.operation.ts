@@ -1,9 +1,10 @@
-import { NodeApiError, updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions, type IDataObject, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../../constants';
 import { optionsCollection, returnAllAndLimit, sideFilter } from '../../descriptions/common';
 import { inputError, integerInRange, oneOf, symbol as symbolValue, timestampMs } from '../../helpers/validation';
-import { ENDPOINTS, serviceRequest, type Endpoint } from '../../transport';
+import { ENDPOINTS, type Endpoint } from '../../transport';
+import type { RunContext } from '../runContext';
 
 const properties: INodeProperties[] = [
 	{
@@ -63,16 +64,16 @@ function olderThan(id: string, than: string): boolean {
  * first. Return All pages backwards: each next request asks for the orders older than the last one
  * received (fromOrderId, orderId), and a page that does not move back is refused rather than looped on.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const state = oneOf(node, 'Order State', this.getNodeParameter('orderState', itemIndex, 'open'), ['open', 'past'] as const, itemIndex);
-	const rawSymbol = this.getNodeParameter('symbol', itemIndex, '');
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const node = run.node;
+	const state = oneOf(node, 'Order State', run.parameter('orderState', itemIndex, 'open'), ['open', 'past'] as const, itemIndex);
+	const rawSymbol = run.parameter('symbol', itemIndex, '');
 	const symbol = rawSymbol === '' ? undefined : symbolValue(node, 'Symbol', rawSymbol, itemIndex);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll
 		? undefined
-		: integerInRange(node, 'Limit', this.getNodeParameter('limit', itemIndex, 50), 1, LIMITS.ordersPageSize, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as GetManyOptions;
+		: integerInRange(node, 'Limit', run.parameter('limit', itemIndex, 50), 1, LIMITS.ordersPageSize, itemIndex);
+	const options = run.options(itemIndex, (raw) => raw as GetManyOptions);
 	const side = oneOf(node, 'Side', options.side ?? 'BOTH', ['BOTH', 'BUY', 'SELL'] as const, itemIndex);
 
 	const query: IDataObject = {};
@@ -96,7 +97,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const endpoint = state === 'open' ? ENDPOINTS.openOrders : ENDPOINTS.tradeOrders;
 	// The parameter that asks for orders older than a given ID differs between the two endpoints.
 	const olderParameter = state === 'open' ? 'fromOrderId' : 'orderId';
-	if (limit !== undefined) return await page.call(this, endpoint, { ...query, limit }, itemIndex);
+	if (limit !== undefined) return await page(run, endpoint, { ...query, limit }, itemIndex);
 
 	// Past orders come from all the key's accounts, merged: a short page is the last. Open orders
 	// of a master key come from the main account and, only when it gave fewer than 500, from the sub
@@ -106,7 +107,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	let before: string | undefined;
 	for (;;) {
 		const qs: IDataObject = { ...query, ...(before === undefined ? {} : { [olderParameter]: before }), limit: LIMITS.ordersPageSize };
-		const received = await page.call(this, endpoint, qs, itemIndex);
+		const received = await page(run, endpoint, qs, itemIndex);
 		for (const order of received) {
 			const id = String(order.orderId);
 			if (before !== undefined && !olderThan(id, before)) {
@@ -123,6 +124,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 }
 
-async function page(this: IExecuteFunctions, endpoint: Endpoint, qs: IDataObject, itemIndex: number): Promise<IDataObject[]> {
-	return (await serviceRequest.call(this, endpoint, { qs, itemIndex })) as IDataObject[];
+async function page(run: RunContext, endpoint: Endpoint, qs: IDataObject, itemIndex: number): Promise<IDataObject[]> {
+	return (await run.client.request(endpoint, { qs, itemIndex })) as IDataObject[];
 }

@@ -1,14 +1,21 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationsOf } from '../node.type';
 import * as cancel from './cancel.operation';
 import * as cancelMany from './cancelMany.operation';
 import * as create from './create.operation';
+import * as createMany from './createMany.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
-// Last: it imports the router, which reads the other operations of this module when it loads.
-import * as createMany from './createMany.operation';
 
-export { cancel, cancelMany, create, createMany, get, getMany };
+export const operations: OperationsOf<'order'> = {
+	cancel: { mode: 'perItem', writes: true, execute: cancel.execute },
+	cancelMany: { mode: 'perItem', writes: true, execute: cancelMany.execute },
+	create: { mode: 'perItem', writes: true, execute: create.execute, checkItems: create.checkItems },
+	createMany: { mode: 'allItems', execute: createMany.execute },
+	get: { mode: 'perItem', writes: false, execute: get.execute },
+	getMany: { mode: 'perItem', writes: false, execute: getMany.execute },
+};
 
 export const description: INodeProperties[] = [
 	{

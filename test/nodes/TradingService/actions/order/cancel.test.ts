@@ -149,6 +149,23 @@ describe('Order > Cancel', () => {
 		expect(lookups()).toHaveLength(2);
 	});
 
+	it('n8n Retry On Fail after a later item fails: the cancel the first try made comes from the write ledger, not sent again', async () => {
+		const [orderId] = await placeRestingOrders(sandbox, 1);
+		const missing = '1234567890123456789';
+		const since = sandbox.ledger.requests.length;
+		const run = await runTradingService(sandbox, {
+			parameters: cancel({ orderId: '={{ $json.id }}' }),
+			inputItems: [{ json: { id: orderId } }, { json: { id: missing } }],
+			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+		});
+		// Item 1 names an order the service does not know: every try fails on it.
+		expect(run.error?.message).toBe(`Order ID: could not cancel order ${missing}: the service has no open order with this ID`);
+		// Item 0 was cancelled by the first try only; tries 2 and 3 answered it from the ledger.
+		expect(deletes(since).filter((request) => request.query.startsWith(`orderId=${orderId}&`))).toHaveLength(1);
+		expect(deletes(since).filter((request) => request.query.startsWith(`orderId=${missing}&`))).toHaveLength(3);
+		expect(sandbox.ledger.cancels).toEqual([expect.objectContaining({ orderId, status: 'CANCELED' })]);
+	});
+
 	it.each([
 		['no ID', {}, 'Order ID: is empty, and so is Client Order ID'],
 		['both IDs', { orderId: '123', clientOrderId: 'row-1' }, 'Order ID: and Client Order ID are both set'],

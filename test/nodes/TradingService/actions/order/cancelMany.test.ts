@@ -155,6 +155,43 @@ describe('Order > Cancel Many > by order IDs', () => {
 		quickRetries.restore();
 	});
 
+	it('n8n Retry On Fail after a later item fails: the IDs the first try cancelled come from the write ledger, no DELETE sent again', async () => {
+		const ids = await placeRestingOrders(sandbox, 3);
+		const since = sandbox.ledger.requests.length;
+		const run = await runTradingService(sandbox, {
+			parameters: byIds('={{ $json.ids }}'),
+			inputItems: [{ json: { ids } }, { json: { ids: 'not-an-id' } }],
+			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+		});
+		// Item 1 is refused on every try; item 0's cancels were sent by the first try only.
+		expect(run.error?.message).toBe('Order IDs: "not-an-id" is not an order ID');
+		expect(requestsTo(sandbox, BY_IDS, since)).toHaveLength(1);
+		expect(sandbox.ledger.cancels.map((entry) => entry.orderId).sort()).toEqual([...ids].sort());
+		expect(openCount()).toBe(0);
+	});
+
+	it('n8n Retry On Fail after an unknown outcome: the re-run looks the ID up from the write ledger instead of cancelling again', async () => {
+		const [orderId] = await placeRestingOrders(sandbox, 1);
+		sandbox.setFaults({
+			rules: [
+				{ kind: 'dropAfter', times: 1, path: BY_IDS },
+				{ kind: 'ipBan', times: 1, path: '/api/v1/spot/order', method: 'GET' },
+			],
+		});
+		const since = sandbox.ledger.requests.length;
+		const run = await runTradingService(sandbox, {
+			parameters: byIds('={{ $json.ids }}'),
+			inputItems: [{ json: { ids: orderId } }, { json: { ids: 'not-an-id' } }],
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(run.error?.message).toBe('Order IDs: "not-an-id" is not an order ID');
+		// Try 1: the cancel was applied but unanswered, and its lookup failed; try 2 looked it up
+		// (CANCELED) rather than sending it again.
+		expect(requestsTo(sandbox, BY_IDS, since)).toHaveLength(1);
+		expect(requestsTo(sandbox, '/api/v1/spot/order', since).filter((request) => request.method === 'GET')).toHaveLength(2);
+		expect(sandbox.ledger.cancels).toEqual([expect.objectContaining({ orderId })]);
+	});
+
 	it('a sub key cannot see the master’s orders: each is not found', async () => {
 		const [orderId] = await placeRestingOrders(sandbox, 1);
 		const run = await runTradingService(sandbox, { parameters: byIds(orderId), key: DEMO_KEYS.sub });

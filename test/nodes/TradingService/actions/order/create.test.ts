@@ -295,8 +295,8 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		expect(run.error).toBeUndefined();
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(30);
 		expect(sandbox.ledger.requests).toHaveLength(30);
-		// The ID prefix and the ledger each read the run index once.
-		expect(counted.proxy()).toBe(2);
+		// The run context reads the run index once, for the ID prefix and the ledger alike.
+		expect(counted.proxy()).toBe(1);
 		// The node reads the credential once per run and hands it to n8n's request helper, which then does not read it again.
 		expect(counted.credentials()).toBe(1);
 		expect(counted.parameter('symbol')).toBe(1);
@@ -331,7 +331,7 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		// 23 BTCUSDT (20 + 3) and 22 ETHUSDT (20 + 2).
 		expect(requestsTo(sandbox, '/api/v1/spot/batchOrders')).toHaveLength(4);
 		expect(sandbox.ledger.requests).toHaveLength(4);
-		expect(counted.proxy()).toBe(2);
+		expect(counted.proxy()).toBe(1);
 		expect(counted.credentials()).toBe(1);
 		expect(counted.parameter('inputMode')).toBe(1);
 		expect(counted.parameter('options')).toBe(1);

@@ -1,9 +1,9 @@
-import { TradingServiceApi } from '../../../../credentials/TradingServiceApi.credentials';
+import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import {
 	checkCredentialData,
 	credentialProblemMessage,
 	credentialProblemOf,
-} from '../../../../nodes/TradingService/transport/credentialChecks';
+} from '../../credentials/credentialChecks';
 
 const valid = { apiKey: 'key-1', secretKey: 'secret-1', baseUrl: 'https://api.example.com', recvWindow: 5000 };
 

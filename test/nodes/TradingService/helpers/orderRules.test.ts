@@ -1,5 +1,5 @@
 import { startSandbox, type Sandbox } from '../../../../sandbox';
-import { decimalAbove, decimalProduct } from '../../../../nodes/TradingService/helpers/guardrails';
+import { decimalAbove, decimalProduct } from '../../../../nodes/TradingService/helpers/orderRules';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 
 describe('guardrail decimals (fixed vectors)', () => {

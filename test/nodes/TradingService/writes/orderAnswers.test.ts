@@ -1,5 +1,5 @@
-import { readBatchResults } from '../../../../../nodes/TradingService/actions/order/batchResults';
-import type { OrderParams } from '../../../../../nodes/TradingService/helpers/orderRules';
+import { readBatchResults } from '../../../../nodes/TradingService/writes/orderAnswers';
+import type { OrderParams } from '../../../../nodes/TradingService/helpers/orderRules';
 
 // Fixed vectors: how the entries of a batch answer are matched to the orders sent and read.
 

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-
-import type { WriteOutcome } from './errors';
+import type { IDataObject } from 'n8n-workflow';
 
 /**
  * The write ledger: what became of each write this node sent, kept in the node's execution context
@@ -11,36 +9,45 @@ import type { WriteOutcome } from './errors';
  * the failed execution, and saves it with the execution. So when the node runs again it knows:
  *
  * - placed: the write was executed; its stored result is returned, nothing is sent;
- * - unknown: it may have been executed; orders are looked up by client order ID, transfers refused;
+ * - unknown: it may have been executed; it is looked up (orders, cancels) or refused (transfers);
  * - nothing recorded (or rejected, which executed nothing): the write is sent.
  *
  * Entries are keyed by the node's run index (a node in a loop runs many times per execution), the
- * slot of the write (its item, and its position among the item's orders) and a fingerprint of the
- * request: a changed request is a new write. The context is saved with every execution, so an entry
- * holds the outcome and the few fields needed to answer again, never whole responses.
+ * slot of the write (its item, and its position among the item's writes) and a fingerprint of the
+ * request: a changed request is a new write. The context is saved with every execution, so a record
+ * holds the outcome and the few fields needed to answer again, never whole responses; it is stored
+ * under one-letter keys.
  *
  * Limit: the context is saved when the node finishes. A process killed while the node runs loses
  * what this run recorded (docs/safety.md).
  */
 
-/** One write's record. Short keys: the ledger is saved with every execution. */
-export interface LedgerEntry {
-	/** Outcome: placed, or unknown (rejected writes are not kept: they executed nothing). */
-	o: Exclude<WriteOutcome, 'rejected'>;
+/** One write's record, as the engine reads and writes it. */
+export interface LedgerRecord {
+	/** Placed, or unknown (rejected writes are not kept: they executed nothing). */
+	outcome: 'placed' | 'unknown';
 	/** Placed: the fields the service assigned (order ID, status, time), to answer a re-run with. */
-	r?: IDataObject;
+	result?: IDataObject;
 	/** Unknown: local time before its first attempt (a service record of it cannot be older). */
-	s?: number;
+	firstSentAt?: number;
 	/** Unknown: local time after which none of its attempts can still be accepted by the service. */
+	acceptableUntil?: number;
+}
+
+/** A record as stored in the execution context: short keys, since it is saved with every execution. */
+interface StoredRecord {
+	o: LedgerRecord['outcome'];
+	r?: IDataObject;
+	s?: number;
 	u?: number;
 	/** The slot's version of this request (see LedgerSlot.version); absent for 0. */
 	v?: number;
 }
 
+type SlotRecords = Record<string, StoredRecord>;
+
 /** Where the ledger lives in the node's execution context. */
 const LEDGER_KEY = 'writeLedger';
-
-type SlotRecords = Record<string, LedgerEntry>;
 
 /** A request's fingerprint: the hash of what it asks the service to do. */
 export function fingerprint(what: string, request: IDataObject): string {
@@ -58,17 +65,30 @@ function stableJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
+function toStored(record: LedgerRecord, version: number): StoredRecord {
+	const stored: StoredRecord = { o: record.outcome };
+	if (record.result !== undefined) stored.r = record.result;
+	if (record.firstSentAt !== undefined) stored.s = record.firstSentAt;
+	if (record.acceptableUntil !== undefined) stored.u = record.acceptableUntil;
+	if (version > 0) stored.v = version;
+	return stored;
+}
+
+function fromStored(stored: StoredRecord): LedgerRecord {
+	return { outcome: stored.o, result: stored.r, firstSentAt: stored.s, acceptableUntil: stored.u };
+}
+
 /** One write in the ledger: read its record, and record what became of it. */
 export interface LedgerSlot {
-	/** The record of this request, if an earlier run of the node sent it. */
-	readonly entry: LedgerEntry | undefined;
+	/** The record of this request, if an earlier try of this node run sent it. */
+	readonly recorded: LedgerRecord | undefined;
 	/**
 	 * 0 for the first request recorded in this slot, then 1, 2, … for each changed request: a
 	 * generated client order ID carries it, so a changed order never reuses the ID of one that may
 	 * have been placed.
 	 */
 	readonly version: number;
-	record(entry: Omit<LedgerEntry, 'v'>): void;
+	record(record: LedgerRecord): void;
 	/** The write executed nothing: forget it, so that it may be sent again. */
 	forget(): void;
 }
@@ -76,26 +96,27 @@ export interface LedgerSlot {
 export class WriteLedger {
 	private readonly records: Record<string, SlotRecords>;
 
-	constructor(context: IExecuteFunctions) {
-		// Outside a real execution (no context), the ledger lives for this run only.
-		const nodeContext: IDataObject = typeof context.getContext === 'function' ? context.getContext('node') : {};
-		const runIndex = String(context.getWorkflowDataProxy(0).$runIndex ?? 0);
+	/**
+	 * `nodeContext`: the node's execution context (`getContext('node')`), or a plain object outside
+	 * a real execution (the ledger then lives for this run only). `runIndex`: the node's run index.
+	 */
+	constructor(nodeContext: IDataObject, runIndex: number) {
 		const ledger = (nodeContext[LEDGER_KEY] ??= {}) as Record<string, Record<string, SlotRecords>>;
-		this.records = ledger[runIndex] ??= {};
+		this.records = ledger[String(runIndex)] ??= {};
 	}
 
-	/** The ledger slot of one write: `slot` names it within the run ("3" = item 3, "3.1" = its second order). */
+	/** The ledger slot of one write: `slot` names it within the run ("3" = item 3, "3.1" = its second write). */
 	slot(slot: string, requestFingerprint: string): LedgerSlot {
 		const records = this.records[slot] ?? {};
-		const entry = records[requestFingerprint];
+		const stored = records[requestFingerprint];
 		const others = Object.values(records).map((other) => other.v ?? 0);
 		// A recorded request keeps its version (absent: 0); a new one takes the next.
-		const version = entry !== undefined ? (entry.v ?? 0) : others.length === 0 ? 0 : Math.max(...others) + 1;
+		const version = stored !== undefined ? (stored.v ?? 0) : others.length === 0 ? 0 : Math.max(...others) + 1;
 		return {
-			entry,
+			recorded: stored === undefined ? undefined : fromStored(stored),
 			version,
-			record: (update) => {
-				this.records[slot] = { ...(this.records[slot] ?? {}), [requestFingerprint]: version === 0 ? { ...update } : { ...update, v: version } };
+			record: (record) => {
+				this.records[slot] = { ...(this.records[slot] ?? {}), [requestFingerprint]: toStored(record, version) };
 			},
 			forget: () => {
 				const current = this.records[slot];

@@ -1,9 +1,75 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ERROR_CODES } from '../../constants';
-import type { OrderParams } from '../../helpers/orderRules';
-import { isUnknownOutcomeCode, isZeroCode, sameCode } from '../../transport';
-import { matchesSentOrder } from '../../transport/reconcile';
+import { ERROR_CODES, LIMITS, OPEN_ORDER_STATUSES } from '../constants';
+import type { OrderParams } from '../helpers/orderRules';
+import { isUnknownOutcomeCode, isZeroCode, sameCode, type SendWindow } from '../transport';
+import type { Verdict } from './engine';
+
+/**
+ * Matching what the service says to the orders sent: a batch answer's entries, and an order found
+ * by a lookup. An answer proves "this order" only when the client order ID and the order's own
+ * fields match what was sent.
+ */
+
+/** The fields of an order as sent: enough to tell it from another order that holds the same ID. */
+export interface SentOrder extends IDataObject {
+	symbol: string;
+	side: string;
+	type: string;
+	newClientOrderId?: string;
+	price?: string;
+	quantity?: string;
+	amount?: string;
+}
+
+/** A decimal as digits without insignificant zeros ("0.0100" and "0.01" are one number). */
+function decimalKey(value: unknown): string | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const match = /^(\d*)(?:\.(\d*))?$/.exec(String(value).trim());
+	if (match === null) return String(value);
+	const whole = match[1].replace(/^0+(?=\d)/, '') || '0';
+	const fraction = (match[2] ?? '').replace(/0+$/, '');
+	return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+function sameDecimal(sent: string | undefined, found: unknown): boolean {
+	if (sent === undefined || found === undefined || found === null) return true;
+	return decimalKey(sent) === decimalKey(found);
+}
+
+/** Whether an order the service holds is the one sent: same symbol, side, type, price and size. */
+export function matchesSentOrder(sent: SentOrder, found: IDataObject): boolean {
+	return (
+		found.symbol === sent.symbol &&
+		found.side === sent.side &&
+		found.type === sent.type &&
+		sameDecimal(sent.price, found.price) &&
+		sameDecimal(sent.quantity, found.origQty) &&
+		sameDecimal(sent.amount, found.reqAmount)
+	);
+}
+
+/**
+ * What a found order says about the write. The service stamps an order with its own clock, and
+ * accepts a request only while that clock is less than the future tolerance behind the request's
+ * timestamp: an order stamped at or before the first attempt's start minus that tolerance existed
+ * before this write was first sent.
+ */
+export function judgeFound(sent: SentOrder, found: IDataObject, window: SendWindow, duplicateAnswered: boolean): Verdict {
+	const matches = matchesSentOrder(sent, found);
+	const stamped = Number(found.time ?? found.transactTime);
+	const sinceFirstAttempt =
+		window.firstSentAt !== undefined && Number.isFinite(stamped) && stamped > window.firstSentAt - LIMITS.futureToleranceMs;
+	const open = OPEN_ORDER_STATUSES.includes(String(found.status));
+	if (matches && sinceFirstAttempt) return { kind: 'placed', result: found, alreadyPlaced: duplicateAnswered };
+	// An open order holding the ID refused every attempt of this write (the service refuses an ID an
+	// open order holds, and an order never reopens): the order meant is the one found.
+	if (matches && open) return { kind: 'placed', result: found, alreadyPlaced: true };
+	return {
+		kind: 'unknown',
+		reason: `the lookup found another order with client order ID ${sent.newClientOrderId} (order ${String(found.orderId)}, ${String(found.side)} ${String(found.type)} ${String(found.symbol)}, status ${String(found.status)}), so it cannot tell whether this one was placed; give every order its own client order ID`,
+	};
+}
 
 /** The per-order result entry of a batch answer (spec §4.3). */
 export interface BatchResultEntry {

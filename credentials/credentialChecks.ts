@@ -1,4 +1,4 @@
-import { LIMITS } from '../constants';
+import { LIMITS } from '../nodes/TradingService/constants';
 
 /**
  * Checks of the credential's fields, made before any request is sent (by the transport) and again

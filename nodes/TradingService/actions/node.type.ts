@@ -1,0 +1,36 @@
+import type { AllEntities, IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { RunContext } from './runContext';
+
+/** Every resource of the node and its operations: the router's contract with the operation files. */
+type NodeMap = {
+	account: 'getBalances' | 'getHistory' | 'transferAsset';
+	order: 'cancel' | 'cancelMany' | 'create' | 'createMany' | 'get' | 'getMany';
+};
+
+export type TradingServiceType = AllEntities<NodeMap>;
+export type Resource = keyof NodeMap;
+
+/** An operation run once per input item; the router pairs each output item with its input. */
+export interface PerItemOperation {
+	mode: 'perItem';
+	/** Whether it writes (orders, cancels, transfers): every item and error it produces carries an outcome. */
+	writes: boolean;
+	execute(run: RunContext, itemIndex: number): Promise<IDataObject[]>;
+	/** Checks across all items, before the first item is run: the error of each item that fails them. */
+	checkItems?(run: RunContext, itemCount: number): Map<number, Error>;
+}
+
+/**
+ * An operation that takes all input items at once (Create Many batches the orders of different
+ * items), pairing each output item with its input itself. It handles its own errors per item.
+ */
+export interface AllItemsOperation {
+	mode: 'allItems';
+	execute(run: RunContext, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+}
+
+export type Operation = PerItemOperation | AllItemsOperation;
+
+/** The operations of one resource, one per operation name. */
+export type OperationsOf<R extends Resource> = { [O in NodeMap[R]]: Operation };

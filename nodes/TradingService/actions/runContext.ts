@@ -1,0 +1,92 @@
+import type { IDataObject, IExecuteFunctions, INode, NodeParameterValueType } from 'n8n-workflow';
+
+import { ServiceClient } from '../transport';
+import { WriteLedger } from '../writes/ledger';
+import { clientOrderIdPrefix } from '../writes/orders';
+
+/** Whether a parameter's stored value holds an expression anywhere (n8n marks them with a leading "="). */
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(holdsExpression);
+	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+/**
+ * What one run of the node reads once, not once per item, built by the router and handed to every
+ * operation: the node, the service client (which reads the credential once), parameters without
+ * expressions, the options, the write ledger and the prefix of generated client order IDs.
+ *
+ * n8n hands every item of a run the same execute functions, and new ones to each run and each Retry
+ * On Fail try, so a run context lives exactly one run (try). Everything it holds is read or made
+ * synchronously, or is a promise shared by all (the credential), so items of one run may be in
+ * flight at once.
+ */
+export class RunContext {
+	readonly node: INode;
+	readonly client: ServiceClient;
+	readonly continueOnFail: boolean;
+	/** Parameters without any expression: the same for every item, so read once. */
+	private readonly fixed = new Map<string, unknown>();
+	private checkedOptions?: unknown;
+	private nodeContext?: IDataObject;
+	private runIndexRead?: number;
+	private ledgerOpened?: WriteLedger;
+	private idPrefixMade?: string;
+
+	constructor(readonly functions: IExecuteFunctions) {
+		this.node = functions.getNode();
+		this.client = new ServiceClient(functions);
+		this.continueOnFail = functions.continueOnFail();
+	}
+
+	/**
+	 * A parameter of one item. One without an expression (a fixed value, or left at its default) has
+	 * the same value for every item, so it is read once per run; one with an expression is evaluated
+	 * for the item, as n8n would.
+	 */
+	parameter(name: string, itemIndex: number, fallback?: unknown): unknown {
+		if (this.fixed.has(name)) return this.fixed.get(name);
+		const value = this.functions.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType);
+		if (!this.varies(name)) this.fixed.set(name, value);
+		return value;
+	}
+
+	/** Whether a parameter holds an expression, i.e. may differ from item to item. */
+	varies(name: string): boolean {
+		return holdsExpression(this.node.parameters[name]);
+	}
+
+	/**
+	 * The Options collection of one item, checked by `check` before anything is sent: checked once
+	 * per run unless an option is an expression.
+	 */
+	options<T>(itemIndex: number, check: (options: IDataObject) => T): T {
+		if (this.checkedOptions !== undefined) return this.checkedOptions as T;
+		const checked = check(this.parameter('options', itemIndex, {}) as IDataObject);
+		if (!this.varies('options')) this.checkedOptions = checked;
+		return checked;
+	}
+
+	/** The node's execution context, which n8n keeps across Retry On Fail and retried executions. */
+	private get executionContext(): IDataObject {
+		// Outside a real execution (no context) the ledger and the ID nonce live for this run only.
+		return (this.nodeContext ??= typeof this.functions.getContext === 'function' ? this.functions.getContext('node') : {});
+	}
+
+	/** The node's run index (a node in a loop runs many times per execution). */
+	private get runIndex(): number {
+		// Read once: n8n builds the workflow data proxy anew on every call.
+		return (this.runIndexRead ??= Number(this.functions.getWorkflowDataProxy(0).$runIndex ?? 0));
+	}
+
+	/** The write ledger of this run (writes/ledger.ts). */
+	get ledger(): WriteLedger {
+		return (this.ledgerOpened ??= new WriteLedger(this.executionContext, this.runIndex));
+	}
+
+	/** The prefix of the client order IDs this run generates (writes/orders.ts). */
+	get idPrefix(): string {
+		return (this.idPrefixMade ??= clientOrderIdPrefix(this.executionContext, this.runIndex));
+	}
+}

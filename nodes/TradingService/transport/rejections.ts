@@ -1,0 +1,135 @@
+import { ERROR_CODES, LIMITS } from '../constants';
+
+/**
+ * What each refusal of the service means to the user: the message, and the fix that follows the
+ * service's own words in the description. Keyed by the family's error codes (constants.ts).
+ */
+
+/** A `{code, msg}` rejection from the service, normalised: codes as strings, whatever the body used. */
+export interface ServiceRejection {
+	code: string;
+	msg: string;
+	httpStatus: number;
+	/** The answer's Retry-After, where it had one (a 418 IP ban says how long it lasts). */
+	retryAfterMs?: number;
+}
+
+/** What the fix may depend on besides the code. */
+interface RejectionFacts {
+	rejection: ServiceRejection;
+	/** How far the service clock is ahead of this server's (negative: behind), when measured. */
+	clockOffsetMs?: number;
+}
+
+interface RejectionText {
+	message: string | ((msg: string) => string);
+	/** What to do, after the service's words; ends with what was (not) executed. */
+	fix: string | ((facts: RejectionFacts) => string);
+}
+
+const NOTHING_EXECUTED = 'Nothing was executed.';
+
+const PERMISSION: RejectionText = {
+	message: 'The API key is not allowed to do this',
+	fix: `Orders and transfers need a key with trade permission; transfers and custody-account records need a master-account key. Use a key with the needed permission. ${NOTHING_EXECUTED}`,
+};
+
+const UNKNOWN_SYMBOL: RejectionText = {
+	message: 'Symbol: the service does not know this symbol',
+	fix: `Check the Symbol field (e.g. BTCUSDT, upper case, no separator). ${NOTHING_EXECUTED}`,
+};
+
+const TRANSFER_ACCOUNTS: RejectionText = {
+	message: (msg) => `The service refused the accounts of this transfer: ${msg}`,
+	fix: `Check From Account ID and To Account ID: both must be accounts of this API key's user, and differ. ${NOTHING_EXECUTED}`,
+};
+
+const INVALID_SIGNATURE: RejectionText = {
+	message: 'The service rejected the request signature',
+	fix: `Check that the Secret Key in the credential is the one issued with the API Key (no extra spaces). ${NOTHING_EXECUTED}`,
+};
+
+const INVALID_API_KEY: RejectionText = {
+	message: 'The service did not accept the API key',
+	fix: `Check the API Key in the credential, that the key is enabled, and that this server's IP is allowed for it. ${NOTHING_EXECUTED}`,
+};
+
+/** The refusals the package explains, by code. */
+export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
+	[ERROR_CODES.invalidSignature]: INVALID_SIGNATURE,
+	[ERROR_CODES.invalidApiKey]: INVALID_API_KEY,
+	[ERROR_CODES.timestampOutsideWindow]: {
+		message: 'The request timestamp was outside the service’s receive window',
+		fix: ({ clockOffsetMs }) =>
+			`${
+				clockOffsetMs === undefined
+					? ''
+					: `The service clock is ${Math.abs(clockOffsetMs)} ms ${clockOffsetMs >= 0 ? 'ahead of' : 'behind'} this n8n server's clock. `
+			}Sync the n8n server's clock (NTP), or raise Receive Window in the credential (at most ${LIMITS.maxRecvWindowMs} ms). A timestamp may be at most ${LIMITS.futureToleranceMs} ms ahead of the service clock. ${NOTHING_EXECUTED}`,
+	},
+	[ERROR_CODES.unauthorized]: PERMISSION,
+	[ERROR_CODES.noPermission]: PERMISSION,
+	[ERROR_CODES.accountNotAllowed]: PERMISSION,
+	[ERROR_CODES.rateLimited]: {
+		message: 'The service’s rate limit was exceeded',
+		fix: `Wait a moment and run again, or spread the work over time (fewer items per run, a longer schedule interval). ${NOTHING_EXECUTED}`,
+	},
+	[ERROR_CODES.insufficientBalance]: {
+		message: 'The account balance is too low for this request',
+		fix: `Lower the quantity or fund the account first. ${NOTHING_EXECUTED}`,
+	},
+	[ERROR_CODES.instrumentNotFound]: UNKNOWN_SYMBOL,
+	[ERROR_CODES.invalidSymbols]: UNKNOWN_SYMBOL,
+	[ERROR_CODES.duplicateClientOrderId]: {
+		message: 'An open order already uses this client order ID',
+		fix: 'This request placed nothing. Use a new Client Order ID for a new order.',
+	},
+	[ERROR_CODES.invalidFromAccount]: TRANSFER_ACCOUNTS,
+	[ERROR_CODES.invalidToAccount]: TRANSFER_ACCOUNTS,
+	[ERROR_CODES.sameAccountTransfer]: TRANSFER_ACCOUNTS,
+	[ERROR_CODES.unsupportedOperation]: {
+		message: 'The service does not support this request',
+		fix: `Check the Base URL in the credential: it should be the service address without a path. ${NOTHING_EXECUTED}`,
+	},
+	[ERROR_CODES.invalidField]: {
+		message: (msg) => `The service rejected a field: ${msg}`,
+		fix: `Correct the field the message names and run again. ${NOTHING_EXECUTED}`,
+	},
+};
+
+/** An IP ban (HTTP 418 in this API family), whatever code it carries: retrying only prolongs it. */
+const IP_BAN: RejectionText = {
+	message: "This server's IP address is banned by the service",
+	fix: ({ rejection }) =>
+		`The service bans an IP address that kept sending requests after being rate limited (HTTP 429).${
+			rejection.retryAfterMs === undefined ? '' : ` The service asks to wait ${Math.ceil(rejection.retryAfterMs / 1000)} s.`
+		} Stop the workflows using this credential until the ban ends, then lower their request rate (a Weight Budget in the credential, fewer items per run). ${NOTHING_EXECUTED}`,
+};
+
+const OTHER: RejectionText = {
+	message: (msg) => `The service rejected the request: ${msg}`,
+	fix: ({ rejection }) => `HTTP status ${rejection.httpStatus}. ${NOTHING_EXECUTED}`,
+};
+
+const PERMISSION_CODES: readonly string[] = [ERROR_CODES.unauthorized, ERROR_CODES.noPermission, ERROR_CODES.accountNotAllowed];
+
+/**
+ * The text for a refusal. `code` is the table's spelling of the code. Where the code of a case is
+ * unsure (a bad signature is 0002 in the table, 0001 on one of the family's pages), the message
+ * text decides as well; a permission code wins over the text, whose message names the API key too.
+ */
+function textFor(code: string, rejection: ServiceRejection): RejectionText {
+	if (rejection.httpStatus === 418) return IP_BAN;
+	if (code === ERROR_CODES.invalidSignature || /signature/i.test(rejection.msg)) return INVALID_SIGNATURE;
+	if (!PERMISSION_CODES.includes(code) && /api[- ]?key/i.test(rejection.msg)) return INVALID_API_KEY;
+	return REJECTIONS[code] ?? OTHER;
+}
+
+/** What happened and how to fix it, for a refusal whose code is spelt as the table spells it. */
+export function describeRejection(code: string, rejection: ServiceRejection, clockOffsetMs?: number): { message: string; description: string } {
+	const text = textFor(code, rejection);
+	const said = `The service said: "${rejection.msg}" (code ${rejection.code}).`;
+	const message = typeof text.message === 'string' ? text.message : text.message(rejection.msg);
+	const fix = typeof text.fix === 'string' ? text.fix : text.fix({ rejection, clockOffsetMs });
+	return { message, description: `${said} ${fix}` };
+}

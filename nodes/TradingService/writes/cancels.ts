@@ -1,0 +1,159 @@
+import { sleep, type IDataObject } from 'n8n-workflow';
+
+import { ERROR_CODES, LIMITS, OPEN_ORDER_STATUSES } from '../constants';
+import { lookupQuery, type OrderReference } from '../helpers/orderIds';
+import { ENDPOINTS, isServiceRejection, sameCode } from '../transport';
+import { pendingWrite, type EngineRun, type PendingWrite, type Refusal, type Verdict, type WriteKind } from './engine';
+import { fingerprint, type WriteLedger } from './ledger';
+
+/**
+ * Cancels as the engine settles them (Cancel, and Cancel Many by order IDs). The exchange refuses
+ * to cancel an order that is no longer open, with a code saying why: that is a rejection (nothing
+ * was done), and the operations report it as data, since the order is not open either way.
+ */
+
+export interface CancelWrite {
+	reference: OrderReference;
+}
+
+export type PendingCancel = PendingWrite<CancelWrite>;
+
+/** Why an order could not be cancelled because it is no longer open. */
+export interface NotOpen {
+	code: string;
+	/** Machine-readable: alreadyFilled, alreadyCancelled, alreadyPartiallyCancelled, notFound. */
+	reason: string;
+	text: string;
+}
+
+/** The exchange's codes for an order that is no longer open. */
+const NOT_OPEN_REASONS: readonly NotOpen[] = [
+	{ code: ERROR_CODES.orderFilled, reason: 'alreadyFilled', text: 'the order is already filled' },
+	{ code: ERROR_CODES.orderCancelled, reason: 'alreadyCancelled', text: 'the order is already cancelled' },
+	{ code: ERROR_CODES.orderPartiallyCancelled, reason: 'alreadyPartiallyCancelled', text: 'the order was already cancelled after a partial fill' },
+	{ code: ERROR_CODES.orderNotOnBook, reason: 'notFound', text: 'the service has no open order with this ID' },
+];
+
+/** The not-open reason of a cancel refused with `code`, if the code is one of them. */
+export function notOpenReason(code: unknown): NotOpen | undefined {
+	const known = NOT_OPEN_REASONS.find((entry) => sameCode(code, entry.code));
+	return known === undefined ? undefined : { ...known };
+}
+
+/** The same reasons from a looked-up order's status. */
+function notOpenStatus(status: string): NotOpen | undefined {
+	if (status === 'FILLED') return notOpenReason(ERROR_CODES.orderFilled);
+	if (status === 'CANCELED' || status === 'REJECTED') return notOpenReason(ERROR_CODES.orderCancelled);
+	if (status === 'PARTIALLY_CANCELED') return notOpenReason(ERROR_CODES.orderPartiallyCancelled);
+	return undefined;
+}
+
+/** A refusal because the order is not open: its code, the service's words, and the reason. */
+function notOpenRefusal(notOpen: NotOpen, said: string, order?: IDataObject): Refusal {
+	return { code: notOpen.code, msg: said, detail: { reason: notOpen.reason, text: notOpen.text, ...(order === undefined ? {} : { order }) } };
+}
+
+/** The reference as the cancel endpoint takes it (DELETE /api/v1/spot/order). */
+export function cancelQuery(reference: OrderReference): IDataObject {
+	return 'orderId' in reference ? { orderId: reference.orderId } : { clientOrderId: reference.clientOrderId };
+}
+
+/** A cancel of the run, with its ledger slot (`slotName`: "3", or "3.1" for the second ID of item 3). */
+export function pendingCancel(ledger: WriteLedger, slotName: string, reference: OrderReference, itemIndex: number): PendingCancel {
+	return pendingWrite(ledger.slot(slotName, fingerprint('cancelOrder', cancelQuery(reference))), { reference }, itemIndex);
+}
+
+/** What the ledger keeps of a cancelled order: the fields the service assigned, nothing else. */
+function storedCancel(order: IDataObject): IDataObject {
+	const stored: IDataObject = {};
+	for (const field of ['orderId', 'clientOrderId', 'symbol', 'status', 'transactTime']) {
+		if (typeof order[field] === 'string' || typeof order[field] === 'number') stored[field] = String(order[field]);
+	}
+	return stored;
+}
+
+/** "ID 123" or "with client order ID abc". */
+function referenceText(reference: OrderReference): string {
+	return 'orderId' in reference ? `ID ${reference.orderId}` : `with client order ID ${reference.clientOrderId}`;
+}
+
+/**
+ * Settles a cancel whose answer was lost, by looking the order up (Order › Get): cancelled means
+ * the cancel was applied (or the order was cancelled anyway: either way it is cancelled); filled
+ * means it was not; still open once no attempt of the cancel can be applied any more means it was
+ * not applied, and may be sent again.
+ */
+async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Verdict> {
+	const qs: IDataObject = lookupQuery(pending.write.reference);
+	for (;;) {
+		const lookupStartedAt = Date.now();
+		let order: IDataObject;
+		try {
+			order = (await run.client.request(ENDPOINTS.queryOrder, { qs, itemIndex: pending.itemIndex })) as IDataObject;
+		} catch (error) {
+			if (isServiceRejection(error, ERROR_CODES.orderNotFound)) {
+				return { kind: 'rejected', refusal: notOpenRefusal(notOpenReason(ERROR_CODES.orderNotOnBook)!, 'order status not found', {}) };
+			}
+			return { kind: 'unknown', reason: `looking the order up failed: ${(error as Error).message}` };
+		}
+		const status = String(order.status);
+		if (status === 'CANCELED' || status === 'PARTIALLY_CANCELED') return { kind: 'placed', result: order };
+		if (!OPEN_ORDER_STATUSES.includes(status)) {
+			const notOpen = notOpenStatus(status);
+			// Ended otherwise (filled); a status without a known reason is taken as not cancelled.
+			return notOpen === undefined ? { kind: 'notDone' } : { kind: 'rejected', refusal: notOpenRefusal(notOpen, `order status ${status}`, order) };
+		}
+		const acceptableUntil = pending.window.acceptableUntil ?? lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
+		if (lookupStartedAt >= acceptableUntil) return { kind: 'notDone' };
+		// The cancel may still be applied: look again once no attempt of it can be accepted any more.
+		await sleep(acceptableUntil - lookupStartedAt);
+	}
+}
+
+/** What the answer of DELETE /api/v1/spot/cancelOrderByIds says of each ID: it lists only those not cancelled. */
+function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
+	const failures = new Map<string, IDataObject>();
+	for (const entry of ((body as IDataObject).result ?? []) as IDataObject[]) {
+		if (entry !== null && typeof entry === 'object') failures.set(String(entry.orderId), entry);
+	}
+	return group.map(({ write }): Verdict => {
+		const failure = failures.get('orderId' in write.reference ? write.reference.orderId : '');
+		if (failure === undefined) return { kind: 'placed', result: {} };
+		const code = String(failure.code);
+		const notOpen = notOpenReason(failure.code) ?? { code, reason: 'refused', text: `the service refused with code ${code}` };
+		return { kind: 'rejected', refusal: { code, detail: { reason: notOpen.reason, text: notOpen.text } } };
+	});
+}
+
+/** Cancels as the engine settles them: one per request (Cancel), or 100 IDs per request (Cancel Many). */
+export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKind<CancelWrite> {
+	return {
+		wording: ({ reference }) => ({
+			what: `cancel of order ${referenceText(reference)}`,
+			howToCheck: `Look up order ${referenceText(reference)} (Trading Service > Order > Get) and check its status`,
+		}),
+		whyNoLookup: () => undefined,
+		unknownDetail: () => 'The node looked the order up and could not tell whether it was cancelled',
+		stored: storedCancel,
+		groups: (pending) => {
+			if (sending === 'single') return pending.map((one) => [one]);
+			const groups: PendingCancel[][] = [];
+			for (let start = 0; start < pending.length; start += LIMITS.cancelIdsPerRequest) groups.push(pending.slice(start, start + LIMITS.cancelIdsPerRequest));
+			return groups;
+		},
+		request: (group) =>
+			sending === 'single'
+				? { endpoint: ENDPOINTS.cancelOrder, request: { qs: cancelQuery(group[0].write.reference), itemIndex: group[0].itemIndex } }
+				: {
+						endpoint: ENDPOINTS.cancelOrderByIds,
+						request: { qs: { ids: group.map(({ write }) => cancelQuery(write.reference).orderId).join(',') }, itemIndex: group[0].itemIndex },
+					},
+		read: (body, group) => (sending === 'single' ? [{ kind: 'placed', result: body as IDataObject }] : readCancelByIds(body, group)),
+		refused: (error) => {
+			const notOpen = sending === 'single' && isServiceRejection(error) ? notOpenReason(error.rejection.code) : undefined;
+			if (notOpen !== undefined && isServiceRejection(error)) return { kind: 'rejected', refusal: notOpenRefusal(notOpen, error.rejection.msg) };
+			return { kind: 'rejected', refusal: { error } };
+		},
+		lookup: (pending) => confirmCancel(run, pending),
+	};
+}

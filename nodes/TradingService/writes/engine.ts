@@ -1,0 +1,252 @@
+import type { IDataObject, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { unexpectedResponseError, type Endpoint, type EndpointRequest, type SendWindow, type ServiceClient } from '../transport';
+import type { LedgerSlot } from './ledger';
+import { outcomeUnknownError, withOutcome, type WriteWording } from './outcomes';
+
+/**
+ * The write engine: every order, cancel and transfer is settled here, one algorithm for all.
+ *
+ * 1. The ledger first: a write an earlier try of this node run placed is answered from it, nothing
+ *    sent; one that try left unknown is looked up before anything is sent.
+ * 2. Send, one request per group (a batch of orders, a list of IDs, or one write), and read what
+ *    the answer says of each write: placed, rejected, or unknown.
+ * 3. Unknown: look it up. Found: placed. Proven not executed, and no attempt of it can be any more:
+ *    sent once more, never a third time. Otherwise it stays unknown, and the user is told what to
+ *    check.
+ *
+ * The state of a settling lives in its own pending writes and in local lists, so several items of
+ * one run may be settled at once.
+ */
+
+type NodeError = NodeApiError | NodeOperationError;
+
+/** Why a write was not executed. */
+export interface Refusal {
+	/** The error that says why, when the request as a whole was refused. */
+	error?: NodeError;
+	/** The service's code and message, when its answer (or a lookup) says why for this write alone. */
+	code?: string;
+	msg?: string;
+	/** What a lookup found, or the kind's reason in words (a cancel's "already filled"). */
+	detail?: IDataObject;
+}
+
+/** What an answer or a lookup says of one write. */
+export type Verdict =
+	| { kind: 'placed'; result: IDataObject; alreadyPlaced?: boolean; entry?: IDataObject }
+	| { kind: 'rejected'; refusal: Refusal }
+	/** Refused because another write holds its ID, which may be this very write: looked up. */
+	| { kind: 'duplicate'; refusal: Refusal }
+	/** `wording`: the request's own, when the whole request's outcome is unknown. */
+	| { kind: 'unknown'; reason: string; detail?: string; unusable?: { problem: string; body: unknown }; wording?: WriteWording }
+	/** A lookup proved it was not executed, and no attempt of it can be accepted any more. */
+	| { kind: 'notDone' };
+
+/** How a write ended. `via`: how a placed write is known to be placed. */
+export type Settled =
+	| { outcome: 'placed'; result: IDataObject; via: 'answer' | 'lookup' | 'ledger'; alreadyPlaced: boolean; entry?: IDataObject }
+	| { outcome: 'rejected'; refusal: Refusal }
+	| { outcome: 'unknown'; reason: string; error: NodeError };
+
+/** One write of the run and what is known of it. */
+export interface PendingWrite<W> {
+	readonly write: W;
+	readonly itemIndex: number;
+	readonly slot: LedgerSlot;
+	/** When its attempts may have reached the service, over every try of this node run. */
+	readonly window: SendWindow;
+	/** Whether an attempt may have been executed: it is then looked up before it is sent again. */
+	maybeExecuted: boolean;
+	/** Whether it was sent again after a lookup proved it was not executed (once per run at most). */
+	resent: boolean;
+	settled?: Settled;
+}
+
+/** What the engine needs to know of one kind of write (writes/orders.ts, cancels.ts, transfers.ts). */
+export interface WriteKind<W> {
+	/** How a write is named, and what to check when its outcome stays unknown. */
+	wording(write: W): WriteWording;
+	/** How a request of several writes is named, when its outcome as a whole is unknown (default: each write's own). */
+	requestWording?(group: Array<PendingWrite<W>>): WriteWording | undefined;
+	/** Why a write cannot be looked up, or undefined when it can. */
+	whyNoLookup(write: W): string | undefined;
+	/** Said of a write whose lookup could not settle it. */
+	unknownDetail(write: W): string;
+	/** What the ledger keeps of a placed write's result: the fields needed to answer a re-run. */
+	stored(result: IDataObject): IDataObject;
+	/** The requests to send: the writes of each, in order. */
+	groups(pending: Array<PendingWrite<W>>): Array<Array<PendingWrite<W>>>;
+	/** The request that sends one group. */
+	request(group: Array<PendingWrite<W>>): { endpoint: Endpoint; request: EndpointRequest };
+	/** What a usable answer says of each write of the group, in the group's order. */
+	read(body: unknown, group: Array<PendingWrite<W>>): Verdict[];
+	/** What a refusal of the whole request says of each of its writes (default: rejected). */
+	refused?(error: NodeError): Verdict;
+	/** Looks a write up. `duplicate`: the answer said another write holds its ID. */
+	lookup(pending: PendingWrite<W>, duplicate?: Refusal): Promise<Verdict>;
+}
+
+export interface SettleHooks<W> {
+	/** Called as each write settles; may throw to stop the run: nothing further is sent. */
+	onSettled?(pending: PendingWrite<W>): void;
+	/** Called after the writes of each request are settled; may throw to stop before the next request. */
+	afterRequest?(group: Array<PendingWrite<W>>, requestsLeft: number): void;
+}
+
+/** What the engine uses of the run. */
+export interface EngineRun {
+	readonly node: INode;
+	readonly client: ServiceClient;
+}
+
+const FROM_EARLIER_TRY = 'an earlier try of this node run sent it and got no answer';
+const NOT_A_THIRD_TIME =
+	'it was sent once more after a lookup proved it was not executed, and that was not confirmed either, so it is not sent a third time in this run';
+
+/** A pending write for a ledger slot: what an earlier try of this node run left there comes with it. */
+export function pendingWrite<W>(slot: LedgerSlot, write: W, itemIndex: number): PendingWrite<W> {
+	const recorded = slot.recorded;
+	return {
+		write,
+		itemIndex,
+		slot,
+		window: recorded === undefined ? {} : { firstSentAt: recorded.firstSentAt, acceptableUntil: recorded.acceptableUntil },
+		maybeExecuted: recorded?.outcome === 'unknown',
+		resent: false,
+	};
+}
+
+function recordUnknown(pending: PendingWrite<unknown>): void {
+	const now = Date.now();
+	pending.slot.record({ outcome: 'unknown', firstSentAt: pending.window.firstSentAt ?? now, acceptableUntil: pending.window.acceptableUntil ?? now });
+}
+
+/** Settles `writes`: each ends with `settled` set, unless a hook stops the run. */
+export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes: Array<PendingWrite<W>>, hooks: SettleHooks<W> = {}): Promise<void> {
+	const resend: Array<PendingWrite<W>> = [];
+
+	const settle = (pending: PendingWrite<W>, settled: Settled) => {
+		if (settled.outcome === 'placed') {
+			if (settled.via !== 'ledger') pending.slot.record({ outcome: 'placed', result: kind.stored(settled.result) });
+		} else if (settled.outcome === 'rejected') {
+			pending.slot.forget();
+		} else {
+			recordUnknown(pending);
+		}
+		pending.settled = settled;
+		hooks.onSettled?.(pending);
+	};
+	const unknown = (pending: PendingWrite<W>, reason: string, detail = kind.unknownDetail(pending.write), wording = kind.wording(pending.write)) =>
+		settle(pending, { outcome: 'unknown', reason, error: outcomeUnknownError(run.node, wording, reason, detail, pending.itemIndex) });
+
+	const lookUp = async (pending: PendingWrite<W>, duplicate?: Refusal): Promise<Verdict> => {
+		try {
+			return await kind.lookup(pending, duplicate);
+		} catch (error) {
+			return { kind: 'unknown', reason: `looking it up failed: ${(error as Error).message}` };
+		}
+	};
+	const settleByLookup = async (pending: PendingWrite<W>, duplicate?: Refusal) => {
+		const verdict = await lookUp(pending, duplicate);
+		switch (verdict.kind) {
+			case 'placed':
+				return settle(pending, { outcome: 'placed', result: verdict.result, via: 'lookup', alreadyPlaced: verdict.alreadyPlaced ?? false });
+			case 'rejected':
+				return settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
+			case 'notDone':
+				if (pending.resent) return unknown(pending, NOT_A_THIRD_TIME);
+				pending.resent = true;
+				resend.push(pending);
+				return;
+			default:
+				return unknown(pending, verdict.kind === 'unknown' ? verdict.reason : 'the lookup could not tell');
+		}
+	};
+	const settleUnknown = async (pending: PendingWrite<W>, verdict: Extract<Verdict, { kind: 'unknown' }>) => {
+		if (kind.whyNoLookup(pending.write) === undefined) {
+			pending.maybeExecuted = true;
+			return await settleByLookup(pending);
+		}
+		const wording = verdict.wording ?? kind.wording(pending.write);
+		if (verdict.unusable === undefined) return unknown(pending, verdict.reason, verdict.detail, wording);
+		// An answer that cannot be read, and no way to look the write up: the answer is the report.
+		const { problem, body } = verdict.unusable;
+		const error = unexpectedResponseError(run.node, problem, body, wording.howToCheck, pending.itemIndex);
+		return settle(pending, { outcome: 'unknown', reason: problem, error: withOutcome(error, 'unknown') });
+	};
+	const apply = async (pending: PendingWrite<W>, verdict: Verdict | undefined) => {
+		switch (verdict?.kind) {
+			case 'placed':
+				return settle(pending, { outcome: 'placed', result: verdict.result, via: 'answer', alreadyPlaced: false, entry: verdict.entry });
+			case 'rejected':
+				return settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
+			case 'duplicate':
+				return await settleByLookup(pending, verdict.refusal);
+			case 'unknown':
+				return await settleUnknown(pending, verdict);
+			default:
+				return await settleUnknown(pending, { kind: 'unknown', reason: 'the answer says nothing about it' });
+		}
+	};
+
+	// 1. What an earlier try of this node run (Retry On Fail, a retried execution) left in the ledger.
+	let toSend: Array<PendingWrite<W>> = [];
+	for (const pending of writes) {
+		const recorded = pending.slot.recorded;
+		if (recorded?.outcome === 'placed') {
+			settle(pending, { outcome: 'placed', result: recorded.result ?? {}, via: 'ledger', alreadyPlaced: false });
+		} else if (pending.maybeExecuted) {
+			const why = kind.whyNoLookup(pending.write);
+			if (why === undefined) await settleByLookup(pending);
+			else unknown(pending, `${FROM_EARLIER_TRY}, and ${why}`);
+		} else {
+			toSend.push(pending);
+		}
+	}
+	toSend.push(...resend.splice(0));
+
+	// 2 and 3. Round 1 sends the writes; round 2 those proven not executed after an unknown outcome.
+	for (let round = 0; round < 2 && toSend.length > 0; round++) {
+		const groups = kind.groups(toSend);
+		for (const [index, group] of groups.entries()) {
+			const now = Date.now();
+			for (const pending of group) {
+				pending.window.firstSentAt ??= now;
+				pending.slot.record({ outcome: 'unknown', firstSentAt: pending.window.firstSentAt, acceptableUntil: Math.max(pending.window.acceptableUntil ?? 0, now) });
+			}
+			const { endpoint, request } = kind.request(group);
+			const attempt = await run.client.write(endpoint, request);
+			for (const pending of group) {
+				pending.window.firstSentAt = Math.min(pending.window.firstSentAt ?? Infinity, attempt.window.firstSentAt ?? Infinity);
+				pending.window.acceptableUntil = Math.max(pending.window.acceptableUntil ?? 0, attempt.window.acceptableUntil ?? 0);
+				recordUnknown(pending);
+			}
+			let verdicts: Verdict[];
+			if (attempt.kind === 'answered') {
+				verdicts = readAnswer(kind, attempt.body, group);
+			} else if (attempt.kind === 'rejected') {
+				const verdict = kind.refused?.(attempt.error) ?? { kind: 'rejected', refusal: { error: attempt.error } };
+				verdicts = group.map(() => verdict);
+			} else {
+				const { reason, detail, unusable } = attempt;
+				const wording = kind.requestWording?.(group);
+				verdicts = group.map(() => ({ kind: 'unknown', reason, detail, unusable, wording }));
+			}
+			for (const [position, pending] of group.entries()) await apply(pending, verdicts[position]);
+			hooks.afterRequest?.(group, groups.length - index - 1);
+		}
+		toSend = resend.splice(0);
+	}
+	for (const pending of toSend) unknown(pending, NOT_A_THIRD_TIME);
+}
+
+/** The kind's reading of an answer; an answer it cannot read leaves every write of the group unknown. */
+function readAnswer<W>(kind: WriteKind<W>, body: unknown, group: Array<PendingWrite<W>>): Verdict[] {
+	try {
+		return kind.read(body, group);
+	} catch (error) {
+		const reason = `its answer could not be read: ${(error as Error).message}`;
+		return group.map(() => ({ kind: 'unknown', reason }));
+	}
+}
