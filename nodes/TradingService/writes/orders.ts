@@ -56,7 +56,7 @@ export function pendingOrder(ledger: WriteLedger, slotName: string, order: Order
  * Groups orders by symbol (first appearance first) and cuts each group into batches of 20: a batch
  * request takes one symbol and at most 20 orders (spec §4.3).
  */
-export function toBatches(orders: PendingOrder[]): PendingOrder[][] {
+function toBatches(orders: PendingOrder[]): PendingOrder[][] {
 	const bySymbol = new Map<string, PendingOrder[]>();
 	for (const pending of orders) {
 		const group = bySymbol.get(pending.write.order.symbol);
@@ -73,7 +73,7 @@ export function toBatches(orders: PendingOrder[]): PendingOrder[][] {
 }
 
 /** What the ledger keeps of a placed order: the fields the service assigned, nothing else. */
-export function storedOrderResult(order: IDataObject): IDataObject {
+function storedOrderResult(order: IDataObject): IDataObject {
 	const stored: IDataObject = {};
 	for (const field of ['orderId', 'clientOrderId', 'status'] as const) {
 		if (typeof order[field] === 'string' || typeof order[field] === 'number') stored[field] = String(order[field]);
