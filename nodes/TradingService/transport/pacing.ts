@@ -45,6 +45,12 @@ export class WeightLimiter {
 		return this.events[this.events.length - 1].at + this.windowMs + WeightLimiter.marginMs - now;
 	}
 
+	/** Whether nothing it counted is inside its window any more: dropping it loses nothing. */
+	isIdle(): boolean {
+		this.prune(this.now());
+		return this.events.length === 0;
+	}
+
 	/** Waits until `weight` fits the budget, then counts it. Returns how long it waited. */
 	async acquire(weight: number): Promise<number> {
 		let waited = 0;
@@ -58,12 +64,20 @@ export class WeightLimiter {
 	}
 }
 
+/**
+ * The limiters of this process, by Base URL and API key. They outlive a node run on purpose (the
+ * service counts weight per key across executions), but only while they count something: an idle
+ * one is dropped when another key's limiter is looked up.
+ */
 const limiters = new Map<string, WeightLimiter>();
 
 /** The shared limiter of one API key at one service, or undefined when pacing is off. */
 export function limiterFor(baseUrl: string, apiKey: string, budget: number, windowSeconds: number): WeightLimiter | undefined {
 	if (!(budget > 0) || !(windowSeconds > 0)) return undefined;
 	const key = `${baseUrl}\u0000${apiKey}`;
+	for (const [other, limiter] of limiters) {
+		if (other !== key && limiter.isIdle()) limiters.delete(other);
+	}
 	let limiter = limiters.get(key);
 	if (limiter === undefined || limiter.budget !== budget || limiter.windowMs !== windowSeconds * 1000) {
 		limiter = new WeightLimiter(budget, windowSeconds * 1000);

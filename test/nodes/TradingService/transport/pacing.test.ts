@@ -1,4 +1,4 @@
-import { WeightLimiter } from '../../../../nodes/TradingService/transport/pacing';
+import { WeightLimiter, limiterFor } from '../../../../nodes/TradingService/transport/pacing';
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
 import { startSandbox, type Sandbox } from '../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
@@ -40,6 +40,27 @@ describe('WeightLimiter', () => {
 		advance(10);
 		// 10 used; 3 more need the first two events gone (4 freed), which happens 1000+margin after the second.
 		expect(limiter.delayFor(3)).toBe(1000 + WeightLimiter.marginMs - 20);
+	});
+});
+
+describe('limiterFor: one limiter per Base URL and API key, kept while it counts something', () => {
+	it('the same key shares one limiter; another key has its own', () => {
+		const first = limiterFor('https://a.example', 'key-1', 10, 60);
+		expect(first).toBeDefined();
+		void first!.acquire(1);
+		expect(limiterFor('https://a.example', 'key-1', 10, 60)).toBe(first);
+		expect(limiterFor('https://a.example', 'key-2', 10, 60)).not.toBe(first);
+		expect(limiterFor('https://b.example', 'key-1', 10, 60)).not.toBe(first);
+		expect(limiterFor('https://a.example', 'key-1', 0, 60)).toBeUndefined();
+	});
+
+	it('an idle limiter (nothing in its window) is dropped when another key is looked up; a busy one is kept', () => {
+		const idle = limiterFor('https://idle.example', 'key', 10, 60)!;
+		const busy = limiterFor('https://busy.example', 'key', 10, 60)!;
+		void busy.acquire(1);
+		limiterFor('https://other.example', 'key', 10, 60);
+		expect(limiterFor('https://busy.example', 'key', 10, 60)).toBe(busy);
+		expect(limiterFor('https://idle.example', 'key', 10, 60)).not.toBe(idle);
 	});
 });
 
