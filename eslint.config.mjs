@@ -8,8 +8,14 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 // itself makes (rules that misfire on `NodeConnectionTypes.Main`, or that n8n does not apply to
 // community packages).
 const productCode = [
-	{ ...communityConfigs.recommended, files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'] },
-	{ files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'], rules: { 'no-console': 'error' } },
+	{
+		...communityConfigs.recommended,
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
+	},
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
+		rules: { 'no-console': 'error' },
+	},
 	{ plugins: { 'n8n-nodes-base': n8nNodesBase } },
 	{ files: ['package.json'], rules: { ...n8nNodesBase.configs.community.rules } },
 	{
@@ -34,11 +40,24 @@ const productCode = [
 
 // Everything else that is ours (tests, the sandbox exchange, benchmarks, tooling): the n8n rules
 // are about node and credential classes and do not apply; typescript-eslint's recommended set does.
-const supportCode = ['test/**/*.ts', 'sandbox/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts', 'tools/**/*.mjs'];
+const supportCode = [
+	'test/**/*.ts',
+	'sandbox/**/*.ts',
+	'bench/**/*.ts',
+	'tools/**/*.ts',
+	'tools/**/*.mjs',
+];
 
 export default [
 	{
-		ignores: ['dist/**', '**/node_modules/**', '.n8n-runtime/**', 'scripts/**', 'examples/**', 'docs/**'],
+		ignores: [
+			'dist/**',
+			'**/node_modules/**',
+			'.n8n-runtime/**',
+			'scripts/**',
+			'examples/**',
+			'docs/**',
+		],
 	},
 	...productCode,
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: supportCode })),

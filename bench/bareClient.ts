@@ -31,7 +31,9 @@ export class BareClient {
 		const url = new URL(credentials.baseUrl);
 		this.host = url.hostname;
 		this.port = Number(url.port);
-		this.sharedAgent = options.keepAlive ? new http.Agent({ keepAlive: true, maxSockets: 1 }) : undefined;
+		this.sharedAgent = options.keepAlive
+			? new http.Agent({ keepAlive: true, maxSockets: 1 })
+			: undefined;
 	}
 
 	close(): void {
@@ -39,10 +41,18 @@ export class BareClient {
 	}
 
 	/** One signed request, freshly timestamped. */
-	signed(method: 'GET' | 'POST', path: string, params: Params, jsonBody?: unknown): Promise<BareResponse> {
+	signed(
+		method: 'GET' | 'POST',
+		path: string,
+		params: Params,
+		jsonBody?: unknown,
+	): Promise<BareResponse> {
 		const body = jsonBody === undefined ? '' : JSON.stringify(jsonBody);
 		const { url } = signRequest(path, params, body, this.credentials.secret, Date.now());
-		const headers: Record<string, string> = { 'X-APIKEY': this.credentials.apiKey, Accept: 'application/json' };
+		const headers: Record<string, string> = {
+			'X-APIKEY': this.credentials.apiKey,
+			Accept: 'application/json',
+		};
 		if (body !== '') {
 			headers['Content-Type'] = 'application/json';
 			headers['Content-Length'] = String(Buffer.byteLength(body));

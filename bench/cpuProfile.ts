@@ -55,7 +55,8 @@ export function originOf(frame: Frame, packageMarker: string): string {
 	const { url, functionName } = frame;
 	if (url.includes(packageMarker)) return 'this package';
 	if (functionName === '(garbage collector)') return 'GC';
-	if (functionName === '(program)' || functionName === '(idle)' || functionName === '(root)') return functionName;
+	if (functionName === '(program)' || functionName === '(idle)' || functionName === '(root)')
+		return functionName;
 	if (url === '') return 'native (V8 builtins, isolated-vm, C++)';
 	if (url.startsWith('node:')) return 'Node.js internals';
 	const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
@@ -78,7 +79,8 @@ export function analyseCpuProfile(profile: CpuProfile, options: ProfileOptions):
 	const gapUs = (options.gapMs ?? 700) * 1000;
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parent.set(child, node.id);
 	const stackCache = new Map<number, number[]>();
 	const stackOf = (id: number): number[] => {
 		const cached = stackCache.get(id);
@@ -97,7 +99,8 @@ export function analyseCpuProfile(profile: CpuProfile, options: ProfileOptions):
 		clock += delta;
 		times.push(clock);
 	}
-	const duration = (index: number) => (index + 1 < times.length ? times[index + 1] - times[index] : 0);
+	const duration = (index: number) =>
+		index + 1 < times.length ? times[index + 1] - times[index] : 0;
 
 	// Windows of package activity.
 	const windows: Array<[number, number]> = [];
@@ -149,9 +152,17 @@ export function analyseCpuProfile(profile: CpuProfile, options: ProfileOptions):
 		}
 	}
 	const perItem = (us: number) => us / options.runs / options.items;
-	const toRows = (entries: Iterable<[string, number]>, origin: (name: string) => string): FunctionTime[] =>
+	const toRows = (
+		entries: Iterable<[string, number]>,
+		origin: (name: string) => string,
+	): FunctionTime[] =>
 		[...entries]
-			.map(([name, us]) => ({ name, origin: origin(name), ms: us / 1000 / options.runs, perItemUs: perItem(us) }))
+			.map(([name, us]) => ({
+				name,
+				origin: origin(name),
+				ms: us / 1000 / options.runs,
+				perItemUs: perItem(us),
+			}))
 			.sort((a, b) => b.ms - a.ms);
 	return {
 		windows: windows.length,
@@ -159,7 +170,10 @@ export function analyseCpuProfile(profile: CpuProfile, options: ProfileOptions):
 		sampledMs: sampledUs / 1000 / options.runs,
 		nodeTimesMs: options.nodeTimesMs,
 		byOrigin: toRows(origins, (name) => name),
-		topSelf: toRows([...self].map(([name, entry]) => [name, entry.us]), (name) => self.get(name)!.origin).slice(0, 25),
+		topSelf: toRows(
+			[...self].map(([name, entry]) => [name, entry.us]),
+			(name) => self.get(name)!.origin,
+		).slice(0, 25),
 		packageInclusive: toRows(inclusive, () => 'this package').slice(0, 25),
 		packageCalls: toRows(calls, () => '').slice(0, 25),
 	};
@@ -170,7 +184,9 @@ export function profileMarkdown(summary: ProfileSummary): string {
 	const table = (title: string, rows: FunctionTime[], withOrigin: boolean) => [
 		`${title}`,
 		'',
-		withOrigin ? '| Function | Origin | ms per run | µs per item |' : '| Function | ms per run | µs per item |',
+		withOrigin
+			? '| Function | Origin | ms per run | µs per item |'
+			: '| Function | ms per run | µs per item |',
 		withOrigin ? '|---|---|---|---|' : '|---|---|---|',
 		...rows.map((row) =>
 			withOrigin
@@ -183,9 +199,21 @@ export function profileMarkdown(summary: ProfileSummary): string {
 		`Profiled runs: ${summary.windowMs.length} (node executionTime ${summary.nodeTimesMs.map((ms) => `${ms} ms`).join(', ')}); ` +
 			`package-activity windows ${summary.windowMs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}; samples in them: ${summary.sampledMs.toFixed(0)} ms per run.`,
 		'',
-		...table('Self time by origin, inside the windows:', summary.byOrigin.map((row) => ({ ...row, name: row.name })), false),
+		...table(
+			'Self time by origin, inside the windows:',
+			summary.byOrigin.map((row) => ({ ...row, name: row.name })),
+			false,
+		),
 		...table('Top self time, inside the windows:', summary.topSelf.slice(0, 20), true),
-		...table("The package's functions, inclusive time (their callees included):", summary.packageInclusive.slice(0, 15), false),
-		...table('What the package calls outside itself (deepest package frame → callee), inclusive:', summary.packageCalls.slice(0, 15), false),
+		...table(
+			"The package's functions, inclusive time (their callees included):",
+			summary.packageInclusive.slice(0, 15),
+			false,
+		),
+		...table(
+			'What the package calls outside itself (deepest package frame → callee), inclusive:',
+			summary.packageCalls.slice(0, 15),
+			false,
+		),
 	].join('\n');
 }

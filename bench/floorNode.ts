@@ -27,9 +27,7 @@ export class FloorNode implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'tradingServiceApi', required: true }],
-		properties: [
-			{ displayName: 'Query', name: 'query', type: 'json', default: '{}' },
-		],
+		properties: [{ displayName: 'Query', name: 'query', type: 'json', default: '{}' }],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -37,12 +35,16 @@ export class FloorNode implements INodeType {
 		const qs = JSON.parse(this.getNodeParameter('query', 0) as string) as IDataObject;
 		const out: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const records = (await this.helpers.httpRequestWithAuthentication.call(this, 'tradingServiceApi', {
-				method: 'GET',
-				url: '/api/v1/account/balanceFlow',
-				qs,
-				json: true,
-			})) as IDataObject[];
+			const records = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				'tradingServiceApi',
+				{
+					method: 'GET',
+					url: '/api/v1/account/balanceFlow',
+					qs,
+					json: true,
+				},
+			)) as IDataObject[];
 			for (const record of records) out.push({ json: record, pairedItem: { item: itemIndex } });
 		}
 		return [out];

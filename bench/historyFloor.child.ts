@@ -15,14 +15,23 @@ async function main(): Promise<void> {
 	const settle = () => {
 		for (let round = 0; round < 4; round++) gc();
 	};
-	const client = new BareClient({ apiKey: String(process.env.BENCH_API_KEY), secret: String(process.env.BENCH_SECRET), baseUrl: String(process.env.BENCH_BASE_URL) });
+	const client = new BareClient({
+		apiKey: String(process.env.BENCH_API_KEY),
+		secret: String(process.env.BENCH_SECRET),
+		baseUrl: String(process.env.BENCH_BASE_URL),
+	});
 	const startTime = String(process.env.BENCH_START);
 	const walk = async (start: string, end: number) => {
 		const seen = new Set<string>();
 		const records: Array<Record<string, unknown>> = [];
 		let endTime = end;
 		for (;;) {
-			const response = await client.signed('GET', HISTORY, [['startTime', start], ['endTime', String(endTime)], ['limit', '500'], ['flowType', 32]]);
+			const response = await client.signed('GET', HISTORY, [
+				['startTime', start],
+				['endTime', String(endTime)],
+				['limit', '500'],
+				['flowType', 32],
+			]);
 			const page = response.body as Array<Record<string, unknown>>;
 			for (const record of page) {
 				if (seen.has(String(record.id))) continue;

@@ -33,7 +33,12 @@ async function main(): Promise<void> {
 	});
 
 	// Warm-up: a Return All over the newest few hours (a few pages), then settle the heap.
-	const warm = await runNode(sandbox, parameters(endTime - 4 * 3_600_000, endTime), undefined, 'warm-up');
+	const warm = await runNode(
+		sandbox,
+		parameters(endTime - 4 * 3_600_000, endTime),
+		undefined,
+		'warm-up',
+	);
 	if (warm.error) throw warm.error;
 	gc();
 	gc();

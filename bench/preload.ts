@@ -18,7 +18,8 @@ type AnyFunction = (...args: unknown[]) => unknown;
 
 function fn(implementation?: AnyFunction) {
 	let current = implementation;
-	const mockFunction = ((...args: unknown[]) => current?.(...args)) as AnyFunction & Record<string, unknown>;
+	const mockFunction = ((...args: unknown[]) => current?.(...args)) as AnyFunction &
+		Record<string, unknown>;
 	mockFunction.getMockImplementation = () => current;
 	mockFunction.mockImplementation = (next: AnyFunction) => {
 		current = next;

@@ -80,11 +80,15 @@ export interface RealN8nConfig {
 }
 
 function list(text: string): string[] {
-	return text.split(',').map((part) => part.trim()).filter((part) => part !== '' && part !== '0');
+	return text
+		.split(',')
+		.map((part) => part.trim())
+		.filter((part) => part !== '' && part !== '0');
 }
 
 export function realN8nConfigFromEnv(): RealN8nConfig {
-	const ways = process.env.BENCH_N8N_WAYS === undefined ? undefined : list(process.env.BENCH_N8N_WAYS);
+	const ways =
+		process.env.BENCH_N8N_WAYS === undefined ? undefined : list(process.env.BENCH_N8N_WAYS);
 	return {
 		reps: Number(process.env.BENCH_N8N_REPS ?? 3),
 		ways: ways && ways.length > 0 ? ways : undefined,
@@ -92,7 +96,9 @@ export function realN8nConfigFromEnv(): RealN8nConfig {
 		patches: list(process.env.BENCH_N8N_PATCH ?? ''),
 		compare: list(process.env.BENCH_N8N_COMPARE ?? ''),
 		mode: process.env.BENCH_N8N_MODE === 'cli' ? 'cli' : 'server',
-		profile: list(process.env.BENCH_N8N_PROFILE === '1' ? 'e' : process.env.BENCH_N8N_PROFILE ?? ''),
+		profile: list(
+			process.env.BENCH_N8N_PROFILE === '1' ? 'e' : (process.env.BENCH_N8N_PROFILE ?? ''),
+		),
 		engine: process.env.BENCH_N8N_ENGINE,
 		latencyMs: Number(process.env.BENCH_N8N_LATENCY_MS ?? 20),
 		latencyWays: list(process.env.BENCH_N8N_LATENCY_WAYS ?? 'a2,b,d,e,f,i,h,hb'),
@@ -109,31 +115,55 @@ async function buildPackageCopy(source: string, patches: string[]): Promise<stri
 	const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-package-'));
 	const entries = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'gulpfile.js'];
 	if (source === 'worktree') {
-		for (const entry of entries) await fsp.cp(path.join(REPO_ROOT, entry), path.join(stage, entry), { recursive: true });
+		for (const entry of entries)
+			await fsp.cp(path.join(REPO_ROOT, entry), path.join(stage, entry), { recursive: true });
 	} else {
-		const archive = execFileSync('git', ['archive', source, ...entries], { cwd: REPO_ROOT, maxBuffer: 64 * 2 ** 20 });
+		const archive = execFileSync('git', ['archive', source, ...entries], {
+			cwd: REPO_ROOT,
+			maxBuffer: 64 * 2 ** 20,
+		});
 		execFileSync('tar', ['-x', '-C', stage], { input: archive });
 	}
 	// Experiments (e.g. a transport change measured before it is made): patches applied to the copy only.
 	for (const patch of patches) {
-		const applied = await runProcess('patch', ['-p1', '--forward', '-d', stage, '-i', path.resolve(patch)], { env: process.env, timeoutMs: 60_000 });
-		if (applied.exitCode !== 0) throw new Error(`bench 5: ${patch} does not apply to the ${source} sources:\n${applied.stdout}${applied.stderr}`);
+		const applied = await runProcess(
+			'patch',
+			['-p1', '--forward', '-d', stage, '-i', path.resolve(patch)],
+			{ env: process.env, timeoutMs: 60_000 },
+		);
+		if (applied.exitCode !== 0)
+			throw new Error(
+				`bench 5: ${patch} does not apply to the ${source} sources:\n${applied.stdout}${applied.stderr}`,
+			);
 	}
 	await fsp.symlink(path.join(REPO_ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
 	for (const [label, script, args] of [
-		['tsc', path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), ['-p', 'tsconfig.json']],
+		[
+			'tsc',
+			path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+			['-p', 'tsconfig.json'],
+		],
 		['gulp', path.join(REPO_ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), ['build:icons']],
 	] as const) {
-		const result = await runProcess(process.execPath, [script, ...args], { env: process.env, cwd: stage, timeoutMs: 300_000 });
+		const result = await runProcess(process.execPath, [script, ...args], {
+			env: process.env,
+			cwd: stage,
+			timeoutMs: 300_000,
+		});
 		if (result.exitCode !== 0) {
-			throw new Error(`bench 5: ${label} failed on the ${source} sources:\n${(result.stdout + result.stderr).slice(-3000)}`);
+			throw new Error(
+				`bench 5: ${label} failed on the ${source} sources:\n${(result.stdout + result.stderr).slice(-3000)}`,
+			);
 		}
 	}
 	return stage;
 }
 
 interface NodeTypeLike {
-	description?: { version?: number | number[]; properties?: Array<{ name: string; options?: Array<{ value?: unknown }> }> };
+	description?: {
+		version?: number | number[];
+		properties?: Array<{ name: string; options?: Array<{ value?: unknown }> }>;
+	};
 	nodeVersions?: Record<string, NodeTypeLike>;
 }
 
@@ -149,7 +179,9 @@ function autoMapVersion(stage: string): number | undefined {
 	let found: number | undefined;
 	for (const [version, variant] of variants) {
 		const offers = (variant.description?.properties ?? []).some(
-			(property) => property.name === 'inputMode' && (property.options ?? []).some((option) => option.value === 'autoMap'),
+			(property) =>
+				property.name === 'inputMode' &&
+				(property.options ?? []).some((option) => option.value === 'autoMap'),
 		);
 		if (offers) found = Math.max(found ?? version, version);
 	}
@@ -177,13 +209,23 @@ function checkRun(way: Way, run: N8nRun | undefined, sandbox: Sandbox): void {
 	}
 	const task = run?.data?.resultData?.runData?.[way.outputNode]?.[0];
 	const items = task?.data?.main?.[0] ?? [];
-	if (items.length !== way.outputItems) throw new Error(`way ${way.key}: ${way.outputNode} returned ${items.length} items, expected ${way.outputItems}`);
+	if (items.length !== way.outputItems)
+		throw new Error(
+			`way ${way.key}: ${way.outputNode} returned ${items.length} items, expected ${way.outputItems}`,
+		);
 	if (way.kind === 'orders') {
 		if (sandbox.ledger.orders.length !== way.count) {
-			throw new Error(`way ${way.key}: ${sandbox.ledger.orders.length} orders placed, expected ${way.count}`);
+			throw new Error(
+				`way ${way.key}: ${sandbox.ledger.orders.length} orders placed, expected ${way.count}`,
+			);
 		}
-		const failed = items.filter((item) => item.json.error !== undefined || item.json.success === false).length;
-		if (failed > 0) throw new Error(`way ${way.key}: ${failed} items failed: ${JSON.stringify(items.find((item) => item.json.error !== undefined || item.json.success === false)?.json)}`);
+		const failed = items.filter(
+			(item) => item.json.error !== undefined || item.json.success === false,
+		).length;
+		if (failed > 0)
+			throw new Error(
+				`way ${way.key}: ${failed} items failed: ${JSON.stringify(items.find((item) => item.json.error !== undefined || item.json.success === false)?.json)}`,
+			);
 	}
 }
 
@@ -192,13 +234,20 @@ function figuresOf(way: Way, run: N8nRun, requests: number, load: number): RunFi
 	let ms = 0;
 	for (const name of way.measured) {
 		const task = run.data.resultData.runData[name]?.[0];
-		if (task?.executionTime === undefined) throw new Error(`way ${way.key}: node ${name} has no executionTime`);
+		if (task?.executionTime === undefined)
+			throw new Error(`way ${way.key}: node ${name} has no executionTime`);
 		perNode[name] = task.executionTime;
 		ms += task.executionTime;
 	}
 	const started = run.startedAt ? Date.parse(run.startedAt) : NaN;
 	const stopped = run.stoppedAt ? Date.parse(run.stoppedAt) : NaN;
-	return { ms, requests, load, perNode, executionMs: Number.isFinite(stopped - started) ? stopped - started : undefined };
+	return {
+		ms,
+		requests,
+		load,
+		perNode,
+		executionMs: Number.isFinite(stopped - started) ? stopped - started : undefined,
+	};
 }
 
 interface Runner {
@@ -206,13 +255,21 @@ interface Runner {
 	stop(): Promise<void>;
 }
 
-async function serverRunner(env: N8nEnv, extraEnv: Record<string, string> = {}): Promise<Runner & { n8n: N8nInstance }> {
+async function serverRunner(
+	env: N8nEnv,
+	extraEnv: Record<string, string> = {},
+): Promise<Runner & { n8n: N8nInstance }> {
 	const n8n = await startN8n({ ...env, ...extraEnv }, { timeoutMs: 180_000 });
 	const cookie = await n8n.login();
 	return {
 		n8n,
 		async run(way) {
-			const execution = await n8n.runWorkflowFromTrigger(cookie, way.workflow.id, 'Manual Trigger', { timeoutMs: 600_000 });
+			const execution = await n8n.runWorkflowFromTrigger(
+				cookie,
+				way.workflow.id,
+				'Manual Trigger',
+				{ timeoutMs: 600_000 },
+			);
 			return { ...(execution as unknown as N8nRun), data: execution.data as N8nRun['data'] };
 		},
 		stop: () => n8n.stop(),
@@ -223,22 +280,40 @@ function cliRunner(env: N8nEnv): Runner {
 	return {
 		async run(way) {
 			const result = await executeWorkflow(env, way.workflow.id, { timeoutMs: 600_000 });
-			if (!result.run) throw new Error(`n8n execute ${way.workflow.id} printed no run (exit ${result.exitCode}):\n${result.stderr.slice(-2000)}`);
+			if (!result.run)
+				throw new Error(
+					`n8n execute ${way.workflow.id} printed no run (exit ${result.exitCode}):\n${result.stderr.slice(-2000)}`,
+				);
 			return result.run;
 		},
 		async stop() {},
 	};
 }
 
-function prepareSandbox(sandbox: Sandbox, way: Way, window: HistoryWindow, latencyMs: number): void {
+function prepareSandbox(
+	sandbox: Sandbox,
+	way: Way,
+	window: HistoryWindow,
+	latencyMs: number,
+): void {
 	sandbox.reset();
 	if (latencyMs > 0) sandbox.setFaults({ latencyMs });
 	if (way.kind === 'history') {
-		sandbox.seedRecords({ ...HISTORY_RECORDS, startTime: window.startTime + HOUR, endTime: window.endTime - 60_000 });
+		sandbox.seedRecords({
+			...HISTORY_RECORDS,
+			startTime: window.startTime + HOUR,
+			endTime: window.endTime - 60_000,
+		});
 	}
 }
 
-async function runWay(runner: Runner, sandbox: Sandbox, way: Way, window: HistoryWindow, latencyMs = 0): Promise<RunFigures> {
+async function runWay(
+	runner: Runner,
+	sandbox: Sandbox,
+	way: Way,
+	window: HistoryWindow,
+	latencyMs = 0,
+): Promise<RunFigures> {
 	prepareSandbox(sandbox, way, window, latencyMs);
 	const load = os.loadavg()[0];
 	const run = await runner.run(way);
@@ -257,8 +332,16 @@ interface Installed {
 	autoMap?: number;
 }
 
-async function install(sandbox: Sandbox, config: RealN8nConfig, label: string, patches: string[], window: HistoryWindow): Promise<Installed> {
-	log(`  bench 5${label ? ` (${label})` : ''}: building the package from the ${config.source} sources${patches.length > 0 ? ` with ${patches.join(', ')}` : ''}`);
+async function install(
+	sandbox: Sandbox,
+	config: RealN8nConfig,
+	label: string,
+	patches: string[],
+	window: HistoryWindow,
+): Promise<Installed> {
+	log(
+		`  bench 5${label ? ` (${label})` : ''}: building the package from the ${config.source} sources${patches.length > 0 ? ` with ${patches.join(', ')}` : ''}`,
+	);
 	const stage = await buildPackageCopy(config.source, patches);
 	const autoMap = autoMapVersion(stage);
 	const userFolder = await createTempUserFolder('n8n-bench-');
@@ -277,15 +360,38 @@ async function install(sandbox: Sandbox, config: RealN8nConfig, label: string, p
 			id: TRADING_CREDENTIAL.id,
 			name: TRADING_CREDENTIAL.name,
 			type: 'tradingServiceApi',
-			data: { apiKey: DEMO_KEYS.master.apiKey, secretKey: DEMO_KEYS.master.secret, baseUrl: sandbox.baseUrl, recvWindow: 5000, weightBudget: 0 },
+			data: {
+				apiKey: DEMO_KEYS.master.apiKey,
+				secretKey: DEMO_KEYS.master.secret,
+				baseUrl: sandbox.baseUrl,
+				recvWindow: 5000,
+				weightBudget: 0,
+			},
 		},
-		{ id: CRYPTO_CREDENTIAL.id, name: CRYPTO_CREDENTIAL.name, type: 'crypto', data: { hmacSecret: DEMO_KEYS.master.secret } },
-		{ id: HEADER_AUTH_CREDENTIAL.id, name: HEADER_AUTH_CREDENTIAL.name, type: 'httpHeaderAuth', data: { name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey } },
+		{
+			id: CRYPTO_CREDENTIAL.id,
+			name: CRYPTO_CREDENTIAL.name,
+			type: 'crypto',
+			data: { hmacSecret: DEMO_KEYS.master.secret },
+		},
+		{
+			id: HEADER_AUTH_CREDENTIAL.id,
+			name: HEADER_AUTH_CREDENTIAL.name,
+			type: 'httpHeaderAuth',
+			data: { name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey },
+		},
 	]);
-	const ways = allWays({ baseUrl: sandbox.baseUrl, historyWindow: window, autoMapVersion: autoMap }).filter(
-		(way) => config.ways === undefined || config.ways.includes(way.key),
+	const ways = allWays({
+		baseUrl: sandbox.baseUrl,
+		historyWindow: window,
+		autoMapVersion: autoMap,
+	}).filter((way) => config.ways === undefined || config.ways.includes(way.key));
+	await importWorkflow(
+		env,
+		ways
+			.filter((way) => way.requires !== 'autoMap' || autoMap !== undefined)
+			.map((way) => way.workflow),
 	);
-	await importWorkflow(env, ways.filter((way) => way.requires !== 'autoMap' || autoMap !== undefined).map((way) => way.workflow));
 	return { label, env, userFolder, stage, ways, autoMap };
 }
 
@@ -326,7 +432,9 @@ function chainKey(way: Way): string {
 
 /** The table of bench 5 for one latency and variant (markdown, also printed). */
 export function realN8nTable(results: WayResult[], latencyMs: number, variant = ''): string {
-	const own = results.filter((result) => result.latencyMs === latencyMs && result.variant === variant);
+	const own = results.filter(
+		(result) => result.latencyMs === latencyMs && result.variant === variant,
+	);
 	const lines = [
 		'| Way | Items | Node time, median (min–max) | Per item | Chain ÷ this (> 1: faster than the chain) | Requests | Expr./item | Load (1 min) |',
 		'|---|---|---|---|---|---|---|---|',
@@ -334,14 +442,17 @@ export function realN8nTable(results: WayResult[], latencyMs: number, variant = 
 	for (const { way, runs, unavailable } of own) {
 		const label = `${way.key}. ${way.label}`;
 		if (unavailable !== undefined || runs.length === 0) {
-			lines.push(`| ${label} | ${way.count} | n/a (${unavailable ?? 'not run'}) | | | | ${way.expressionsPerItem} | |`);
+			lines.push(
+				`| ${label} | ${way.count} | n/a (${unavailable ?? 'not run'}) | | | | ${way.expressionsPerItem} | |`,
+			);
 			continue;
 		}
 		const times = runs.map((run) => run.ms);
 		const ms = median(times);
 		const chain = own.find((result) => result.way.key === chainKey(way));
 		const chainMs = medianMs(chain);
-		const versus = chainMs === undefined || chain?.way === way ? '' : `${(chainMs / ms).toFixed(2)}×`;
+		const versus =
+			chainMs === undefined || chain?.way === way ? '' : `${(chainMs / ms).toFixed(2)}×`;
 		const requests = [...new Set(runs.map((run) => run.requests))].join('/');
 		lines.push(
 			`| ${label} | ${way.count} | ${fmtMs(ms)} (${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))}) | ${perItem(ms, way.count)} | ${versus} | ${requests} | ${way.expressionsPerItem} | ${loadRange(runs)} |`,
@@ -352,9 +463,17 @@ export function realN8nTable(results: WayResult[], latencyMs: number, variant = 
 
 /** Before / after, way by way (BENCH_N8N_COMPARE). */
 export function comparisonTable(results: WayResult[]): string {
-	const lines = ['| Way | Items | Latency | Before, median | After, median | After ÷ before |', '|---|---|---|---|---|---|'];
+	const lines = [
+		'| Way | Items | Latency | Before, median | After, median | After ÷ before |',
+		'|---|---|---|---|---|---|',
+	];
 	for (const before of results.filter((result) => result.variant === 'before')) {
-		const after = results.find((result) => result.variant === 'after' && result.way.key === before.way.key && result.latencyMs === before.latencyMs);
+		const after = results.find(
+			(result) =>
+				result.variant === 'after' &&
+				result.way.key === before.way.key &&
+				result.latencyMs === before.latencyMs,
+		);
 		const beforeMs = medianMs(before);
 		const afterMs = medianMs(after);
 		if (beforeMs === undefined || afterMs === undefined) continue;
@@ -370,8 +489,12 @@ export function chainSplit(results: WayResult[]): string {
 	const lines: string[] = [];
 	for (const { way, runs, latencyMs, variant } of results) {
 		if (way.measured.length < 2 || runs.length === 0 || variant === 'after') continue;
-		const parts = way.measured.map((name) => `${name} ${fmtMs(median(runs.map((run) => run.perNode[name])))}`);
-		lines.push(`* ${way.key} (${way.count}${latencyMs > 0 ? `, ${latencyMs} ms latency` : ''}): ${parts.join(' + ')}`);
+		const parts = way.measured.map(
+			(name) => `${name} ${fmtMs(median(runs.map((run) => run.perNode[name])))}`,
+		);
+		lines.push(
+			`* ${way.key} (${way.count}${latencyMs > 0 ? `, ${latencyMs} ms latency` : ''}): ${parts.join(' + ')}`,
+		);
 	}
 	return lines.join('\n');
 }
@@ -383,34 +506,55 @@ export interface RealN8nResult {
 	skipped?: string;
 }
 
-export async function benchRealN8n(sandbox: Sandbox, config: RealN8nConfig = realN8nConfigFromEnv()): Promise<RealN8nResult> {
+export async function benchRealN8n(
+	sandbox: Sandbox,
+	config: RealN8nConfig = realN8nConfigFromEnv(),
+): Promise<RealN8nResult> {
 	const name = '5. Real n8n 2.41.1 (package installed as a community package)';
 	if (!isRuntimeInstalled(getRuntime())) {
-		const skipped = 'skipped: the n8n runtime is not installed (bash tools/n8n-runtime/install.sh, ~5 min, 2.8 GB)';
-		return { rows: [{ benchmark: name, measure: 'bench 5', value: skipped, target: '', verdict: 'info' }], markdown: skipped, profiles: [], skipped };
+		const skipped =
+			'skipped: the n8n runtime is not installed (bash tools/n8n-runtime/install.sh, ~5 min, 2.8 GB)';
+		return {
+			rows: [{ benchmark: name, measure: 'bench 5', value: skipped, target: '', verdict: 'info' }],
+			markdown: skipped,
+			profiles: [],
+			skipped,
+		};
 	}
 	const now = Date.now();
 	const window: HistoryWindow = { startTime: now - 3 * HOUR, endTime: now };
 	const variants: Array<[string, string[]]> =
-		config.compare.length > 0 ? [['before', config.patches], ['after', [...config.patches, ...config.compare]]] : [['', config.patches]];
+		config.compare.length > 0
+			? [
+					['before', config.patches],
+					['after', [...config.patches, ...config.compare]],
+				]
+			: [['', config.patches]];
 	const installs: Installed[] = [];
 	const runners = new Map<string, Runner>();
 	const results: WayResult[] = [];
 	const profiles: RealN8nResult['profiles'] = [];
 	try {
-		for (const [label, patches] of variants) installs.push(await install(sandbox, config, label, patches, window));
+		for (const [label, patches] of variants)
+			installs.push(await install(sandbox, config, label, patches, window));
 		for (const latencyMs of config.latencyMs > 0 ? [0, config.latencyMs] : [0]) {
 			for (const way of installs[0].ways) {
 				if (latencyMs > 0 && !config.latencyWays.includes(way.key)) continue;
 				for (const installed of installs) {
 					const own = installed.ways.find((candidate) => candidate.key === way.key)!;
-					const unavailable = own.requires === 'autoMap' && installed.autoMap === undefined ? 'mode not available' : undefined;
+					const unavailable =
+						own.requires === 'autoMap' && installed.autoMap === undefined
+							? 'mode not available'
+							: undefined;
 					results.push({ way: own, variant: installed.label, latencyMs, runs: [], unavailable });
 				}
 			}
 		}
 		for (const installed of installs) {
-			runners.set(installed.label, config.mode === 'cli' ? cliRunner(installed.env) : await serverRunner(installed.env));
+			runners.set(
+				installed.label,
+				config.mode === 'cli' ? cliRunner(installed.env) : await serverRunner(installed.env),
+			);
 		}
 		// One warm-up round, then the measured rounds; every round runs each way once (in each
 		// variant, one after the other), so drift (load from other work on the machine) spreads
@@ -420,9 +564,17 @@ export async function benchRealN8n(sandbox: Sandbox, config: RealN8nConfig = rea
 				if (result.unavailable !== undefined) continue;
 				const label = `${result.way.key}${result.variant ? ` ${result.variant}` : ''}${result.latencyMs > 0 ? ` (+${result.latencyMs} ms)` : ''}`;
 				try {
-					const figures = await runWay(runners.get(result.variant)!, sandbox, result.way, window, result.latencyMs);
+					const figures = await runWay(
+						runners.get(result.variant)!,
+						sandbox,
+						result.way,
+						window,
+						result.latencyMs,
+					);
 					if (round > 0) result.runs.push(figures);
-					log(`  bench 5 ${round === 0 ? 'warm-up' : `round ${round}/${config.reps}`} ${label}: ${fmtMs(figures.ms)}, ${figures.requests} requests, load ${figures.load.toFixed(2)}`);
+					log(
+						`  bench 5 ${round === 0 ? 'warm-up' : `round ${round}/${config.reps}`} ${label}: ${fmtMs(figures.ms)}, ${figures.requests} requests, load ${figures.load.toFixed(2)}`,
+					);
 				} catch (error) {
 					if (!(error instanceof WayUnavailable)) throw error;
 					result.unavailable = `mode not available: ${error.message.slice(0, 120)}`;
@@ -449,19 +601,51 @@ export async function benchRealN8n(sandbox: Sandbox, config: RealN8nConfig = rea
 				? `n/a (${unavailable ?? 'not run'})`
 				: `${fmtMs(median(runs.map((run) => run.ms)))} (${perItem(median(runs.map((run) => run.ms)), way.count)}/item), ${[...new Set(runs.map((run) => run.requests))].join('/')} requests, load ${loadRange(runs)}`;
 		const latency = latencyMs > 0 ? `, +${latencyMs} ms latency` : '';
-		return { benchmark: name, measure: `${variant ? `${variant}: ` : ''}${way.key}. ${way.label}, ${way.count} items${latency}`, value, target: '', verdict: 'info' };
+		return {
+			benchmark: name,
+			measure: `${variant ? `${variant}: ` : ''}${way.key}. ${way.label}, ${way.count} items${latency}`,
+			value,
+			target: '',
+			verdict: 'info',
+		};
 	});
-	for (const [label] of variants) rows.push(...targetRows(name, results.filter((result) => result.variant === label), label));
-	const how = config.mode === 'cli' ? 'one `n8n execute` per run' : 'one `n8n start`, manual runs through the REST API';
+	for (const [label] of variants)
+		rows.push(
+			...targetRows(
+				name,
+				results.filter((result) => result.variant === label),
+				label,
+			),
+		);
+	const how =
+		config.mode === 'cli'
+			? 'one `n8n execute` per run'
+			: 'one `n8n start`, manual runs through the REST API';
 	const sections: string[] = [];
 	for (const [label] of variants) {
 		const title = label ? ` — ${label}` : '';
-		sections.push(`Loopback (no added latency)${title}, ${how}, median of ${config.reps} runs after a warm-up round:`, '', realN8nTable(results, 0, label), '');
+		sections.push(
+			`Loopback (no added latency)${title}, ${how}, median of ${config.reps} runs after a warm-up round:`,
+			'',
+			realN8nTable(results, 0, label),
+			'',
+		);
 		if (config.latencyMs > 0) {
-			sections.push(`Same, with ${config.latencyMs} ms of added server latency per request${title}:`, '', realN8nTable(results, config.latencyMs, label), '');
+			sections.push(
+				`Same, with ${config.latencyMs} ms of added server latency per request${title}:`,
+				'',
+				realN8nTable(results, config.latencyMs, label),
+				'',
+			);
 		}
 	}
-	if (config.compare.length > 0) sections.push(`Before → after (${config.compare.join(', ')}), runs alternating between the two n8n instances:`, '', comparisonTable(results), '');
+	if (config.compare.length > 0)
+		sections.push(
+			`Before → after (${config.compare.join(', ')}), runs alternating between the two n8n instances:`,
+			'',
+			comparisonTable(results),
+			'',
+		);
 	sections.push('Chains, per node (median):', '', chainSplit(results));
 	return { rows, markdown: sections.join('\n'), profiles };
 }
@@ -469,17 +653,31 @@ export async function benchRealN8n(sandbox: Sandbox, config: RealN8nConfig = rea
 /** Issue #15's targets in real n8n, as far as the ways measured allow (loopback figures). */
 function targetRows(name: string, results: WayResult[], variant: string): Row[] {
 	const perOrder = (key: string) => {
-		const result = results.find((candidate) => candidate.way.key === key && candidate.latencyMs === 0);
+		const result = results.find(
+			(candidate) => candidate.way.key === key && candidate.latencyMs === 0,
+		);
 		const ms = medianMs(result);
 		return ms === undefined || result === undefined ? undefined : ms / result.way.count;
 	};
 	const rows: Row[] = [];
 	const prefix = variant ? `${variant}: ` : '';
-	const ratio = (chain: string, way: string, target: number | undefined, measure: string, targetText: string) => {
+	const ratio = (
+		chain: string,
+		way: string,
+		target: number | undefined,
+		measure: string,
+		targetText: string,
+	) => {
 		const chainPerItem = perOrder(chain);
 		const wayPerItem = perOrder(way);
 		if (chainPerItem === undefined || wayPerItem === undefined) {
-			rows.push({ benchmark: name, measure: prefix + measure, value: 'n/a', target: targetText, verdict: target === undefined ? 'info' : 'TODO' });
+			rows.push({
+				benchmark: name,
+				measure: prefix + measure,
+				value: 'n/a',
+				target: targetText,
+				verdict: target === undefined ? 'info' : 'TODO',
+			});
 			return;
 		}
 		const factor = chainPerItem / wayPerItem;
@@ -491,8 +689,20 @@ function targetRows(name: string, results: WayResult[], variant: string): Row[] 
 			verdict: target === undefined ? 'info' : factor >= target ? 'met' : 'NOT MET',
 		});
 	};
-	ratio('b', 'i', 10, 'target: Create Many auto-mapped (i) vs chain (b), 200 orders: chain ÷ node per order', '>= 10×');
-	ratio('gb', 'gi', 10, 'target: Create Many auto-mapped (gi) vs chain (gb), 1,000 orders', '>= 10×');
+	ratio(
+		'b',
+		'i',
+		10,
+		'target: Create Many auto-mapped (i) vs chain (b), 200 orders: chain ÷ node per order',
+		'>= 10×',
+	);
+	ratio(
+		'gb',
+		'gi',
+		10,
+		'target: Create Many auto-mapped (gi) vs chain (gb), 1,000 orders',
+		'>= 10×',
+	);
 	ratio('b', 'a2', 1, 'target: Create, 2 mapped expressions (a2) vs chain (b, maps 2)', '>= 1×');
 	ratio('b', 'e', 1.5, 'target: Create, fixed fields (e) vs chain (b)', '>= 1.5×');
 	ratio('b', 'a', undefined, 'for reference: Create, 5 mapped expressions (a) vs chain (b)', '');
@@ -506,18 +716,32 @@ function targetRows(name: string, results: WayResult[], variant: string): Row[] 
  * gaps), stops n8n (the profile is written at exit) and summarises the samples taken while the
  * package's code was running.
  */
-async function profileWay(sandbox: Sandbox, installed: Installed, key: string, window: HistoryWindow): Promise<ProfileSummary | undefined> {
+async function profileWay(
+	sandbox: Sandbox,
+	installed: Installed,
+	key: string,
+	window: HistoryWindow,
+): Promise<ProfileSummary | undefined> {
 	const way = installed.ways.find((candidate) => candidate.key === key);
 	if (way === undefined) return undefined;
 	const runs = 3;
 	let summary: ProfileSummary | undefined;
 	// n8n's main process does not always write its profile (a slow shutdown ends in SIGKILL): try twice.
-	for (let attempt = 0; attempt < 2 && (summary === undefined || summary.windowMs.length < runs); attempt++) {
+	for (
+		let attempt = 0;
+		attempt < 2 && (summary === undefined || summary.windowMs.length < runs);
+		attempt++
+	) {
 		const profileDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-cpuprof-'));
-		log(`  bench 5${installed.label ? ` (${installed.label})` : ''}: CPU profile of way ${key} (profiles in ${profileDir})`);
+		log(
+			`  bench 5${installed.label ? ` (${installed.label})` : ''}: CPU profile of way ${key} (profiles in ${profileDir})`,
+		);
 		// The profile is written when n8n exits; its shutdown must finish within the library's 10 s
 		// grace before SIGKILL.
-		const runner = await serverRunner(installed.env, { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '3' });
+		const runner = await serverRunner(installed.env, {
+			NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
+			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '3',
+		});
 		const nodeTimes: number[] = [];
 		try {
 			for (let round = 0; round < 2 + runs; round++) {
@@ -531,7 +755,10 @@ async function profileWay(sandbox: Sandbox, installed: Installed, key: string, w
 		}
 		const files = (await fsp.readdir(profileDir)).filter((file) => file.endsWith('.cpuprofile'));
 		// n8n's main process writes the largest profile (the watchdog's is small).
-		const sized = files.map((file) => ({ file: path.join(profileDir, file), size: fs.statSync(path.join(profileDir, file)).size }));
+		const sized = files.map((file) => ({
+			file: path.join(profileDir, file),
+			size: fs.statSync(path.join(profileDir, file)).size,
+		}));
 		sized.sort((a, b) => b.size - a.size);
 		if (sized.length === 0) continue;
 		summary = analyseCpuProfile(JSON.parse(await fsp.readFile(sized[0].file, 'utf8')), {

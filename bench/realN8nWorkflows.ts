@@ -8,9 +8,15 @@
 import { DEMO_KEYS } from '../sandbox';
 
 export const NODE_TYPE = 'n8n-nodes-trading-service.tradingService';
-export const TRADING_CREDENTIAL = { id: 'benchTradingCred', name: 'Trading Service Sandbox (bench)' } as const;
+export const TRADING_CREDENTIAL = {
+	id: 'benchTradingCred',
+	name: 'Trading Service Sandbox (bench)',
+} as const;
 export const CRYPTO_CREDENTIAL = { id: 'benchCryptoCred1', name: 'HMAC secret (bench)' } as const;
-export const HEADER_AUTH_CREDENTIAL = { id: 'benchHeaderAuth1', name: 'API key header (bench)' } as const;
+export const HEADER_AUTH_CREDENTIAL = {
+	id: 'benchHeaderAuth1',
+	name: 'API key header (bench)',
+} as const;
 
 /** The window of the history ways; records are seeded inside it before each run. */
 export interface HistoryWindow {
@@ -47,11 +53,20 @@ export interface BenchWorkflow {
 	name: string;
 	active: boolean;
 	nodes: Array<Record<string, unknown>>;
-	connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+	connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	>;
 	settings: Record<string, unknown>;
 }
 
-const ORDER = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100.5', quantity: '0.001' } as const;
+const ORDER = {
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	price: '100.5',
+	quantity: '0.001',
+} as const;
 const ORDER_PATH = '/api/v1/spot/new/order';
 const HISTORY_PATH = '/api/v1/account/balanceFlow';
 const BATCH_SIZE = 20;
@@ -72,14 +87,25 @@ function inputRows(kind: WayKind, count: number): Array<Record<string, unknown>>
 
 function baseNodes(kind: WayKind, count: number): Array<Record<string, unknown>> {
 	return [
-		{ id: 'trigger', name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'trigger',
+			name: 'Manual Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: 'input-json',
 			name: 'Input JSON',
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
 			position: [200, 0],
-			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows: inputRows(kind, count) }), options: {} },
+			parameters: {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({ rows: inputRows(kind, count) }),
+				options: {},
+			},
 		},
 		{
 			id: 'split-out',
@@ -101,12 +127,21 @@ function chainConnections(names: string[]): BenchWorkflow['connections'] {
 	return connections;
 }
 
-function workflow(id: string, name: string, kind: WayKind, count: number, nodes: Array<Record<string, unknown>>): BenchWorkflow {
+function workflow(
+	id: string,
+	name: string,
+	kind: WayKind,
+	count: number,
+	nodes: Array<Record<string, unknown>>,
+): BenchWorkflow {
 	return {
 		id,
 		name,
 		active: false,
-		nodes: [...baseNodes(kind, count), ...nodes.map((node, index) => ({ position: [600 + 200 * index, 0], ...node }))],
+		nodes: [
+			...baseNodes(kind, count),
+			...nodes.map((node, index) => ({ position: [600 + 200 * index, 0], ...node })),
+		],
 		connections: chainConnections(nodes.map((node) => String(node.name))),
 		settings: { executionOrder: 'v1' },
 	};
@@ -122,11 +157,16 @@ const EXPRESSION_FIELDS = ['symbol', 'side', 'type', 'price', 'quantity'] as con
 /** The order fields, those in `mapped` as expressions reading the item (`={{ $json.price }}`), the rest fixed. */
 function orderParameters(mapped: readonly string[]): Record<string, unknown> {
 	const fields: Record<string, unknown> = {};
-	for (const field of EXPRESSION_FIELDS) fields[field] = mapped.includes(field) ? `={{ $json.${field} }}` : ORDER[field];
+	for (const field of EXPRESSION_FIELDS)
+		fields[field] = mapped.includes(field) ? `={{ $json.${field} }}` : ORDER[field];
 	return fields;
 }
 
-function tradingNode(name: string, parameters: Record<string, unknown>, typeVersion = 1): Record<string, unknown> {
+function tradingNode(
+	name: string,
+	parameters: Record<string, unknown>,
+	typeVersion = 1,
+): Record<string, unknown> {
 	return {
 		id: 'trading-service',
 		name,
@@ -151,7 +191,9 @@ function chainCode(kind: WayKind, window: HistoryWindow, signInCode: boolean): s
 		['recvWindow', ${CHAIN_RECV_WINDOW}], ['timestamp', Date.now()],
 	]`;
 	return [
-		signInCode ? `const crypto = require('crypto');\nconst secret = '${DEMO_KEYS.master.secret}';` : '',
+		signInCode
+			? `const crypto = require('crypto');\nconst secret = '${DEMO_KEYS.master.secret}';`
+			: '',
 		'const items = $input.all();',
 		'const out = [];',
 		'for (let index = 0; index < items.length; index++) {',
@@ -170,7 +212,13 @@ function chainCode(kind: WayKind, window: HistoryWindow, signInCode: boolean): s
 /** How the chain's HTTP Request sends the API key: a plain header parameter, or n8n's Header Auth credential. */
 type ApiKeyIn = 'parameter' | 'credential';
 
-function chainNodes(kind: WayKind, baseUrl: string, window: HistoryWindow, signInCode: boolean, apiKeyIn: ApiKeyIn): Array<Record<string, unknown>> {
+function chainNodes(
+	kind: WayKind,
+	baseUrl: string,
+	window: HistoryWindow,
+	signInCode: boolean,
+	apiKeyIn: ApiKeyIn,
+): Array<Record<string, unknown>> {
 	const path = kind === 'orders' ? ORDER_PATH : HISTORY_PATH;
 	const nodes: Array<Record<string, unknown>> = [
 		{
@@ -187,7 +235,13 @@ function chainNodes(kind: WayKind, baseUrl: string, window: HistoryWindow, signI
 			name: 'HMAC SHA256',
 			type: 'n8n-nodes-base.crypto',
 			typeVersion: 2,
-			parameters: { action: 'hmac', type: 'SHA256', value: '={{ $json.query }}', dataPropertyName: 'signature', encoding: 'hex' },
+			parameters: {
+				action: 'hmac',
+				type: 'SHA256',
+				value: '={{ $json.query }}',
+				dataPropertyName: 'signature',
+				encoding: 'hex',
+			},
 			credentials: { crypto: { ...CRYPTO_CREDENTIAL } },
 		});
 	}
@@ -204,11 +258,21 @@ function chainNodes(kind: WayKind, baseUrl: string, window: HistoryWindow, signI
 						method,
 						url,
 						sendHeaders: true,
-						headerParameters: { parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }] },
+						headerParameters: {
+							parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }],
+						},
 						options: {},
 					}
-				: { method, url, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth', options: {} },
-		...(apiKeyIn === 'credential' ? { credentials: { httpHeaderAuth: { ...HEADER_AUTH_CREDENTIAL } } } : {}),
+				: {
+						method,
+						url,
+						authentication: 'genericCredentialType',
+						genericAuthType: 'httpHeaderAuth',
+						options: {},
+					},
+		...(apiKeyIn === 'credential'
+			? { credentials: { httpHeaderAuth: { ...HEADER_AUTH_CREDENTIAL } } }
+			: {}),
 	});
 	return nodes;
 }
@@ -276,18 +340,54 @@ export interface WayOptions {
 /** Every way of bench 5, in issue #15's order (a–i). */
 export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions): Way[] {
 	const all = EXPRESSION_FIELDS;
-	const create = (mapped: readonly string[]) => ({ resource: 'order', operation: 'create', ...orderParameters(mapped) });
-	const createMany = (mapped: readonly string[]) => ({ resource: 'order', operation: 'createMany', inputMode: 'items', ...orderParameters(mapped) });
+	const create = (mapped: readonly string[]) => ({
+		resource: 'order',
+		operation: 'create',
+		...orderParameters(mapped),
+	});
+	const createMany = (mapped: readonly string[]) => ({
+		resource: 'order',
+		operation: 'createMany',
+		inputMode: 'items',
+		...orderParameters(mapped),
+	});
 	const autoMap = { resource: 'order', operation: 'createMany', inputMode: 'autoMap' };
 	const autoMapWay = (key: string, count: number) =>
-		nodeWay(key, 'Create Many, auto-mapped fields', count, autoMap, 0, { batch: true, requires: 'autoMap', typeVersion: autoMapVersion ?? 1 });
+		nodeWay(key, 'Create Many, auto-mapped fields', count, autoMap, 0, {
+			batch: true,
+			requires: 'autoMap',
+			typeVersion: autoMapVersion ?? 1,
+		});
 	const chain = 'chain: Code → Crypto (HMAC) → HTTP Request';
 	const ways: Way[] = [
 		nodeWay('a', 'Create, 5 mapped expressions', 200, create(all), 5),
-		nodeWay('a2', 'Create, 2 mapped expressions (price, quantity)', 200, create(['price', 'quantity']), 2),
+		nodeWay(
+			'a2',
+			'Create, 2 mapped expressions (price, quantity)',
+			200,
+			create(['price', 'quantity']),
+			2,
+		),
 		chainWay('b', chain, 'orders', 200, baseUrl, historyWindow, false),
-		chainWay('b2', `${chain}, API key in a Header Auth credential`, 'orders', 200, baseUrl, historyWindow, false, 'credential'),
-		chainWay('c', 'chain: Code with HMAC (require crypto) → HTTP Request', 'orders', 200, baseUrl, historyWindow, true),
+		chainWay(
+			'b2',
+			`${chain}, API key in a Header Auth credential`,
+			'orders',
+			200,
+			baseUrl,
+			historyWindow,
+			false,
+			'credential',
+		),
+		chainWay(
+			'c',
+			'chain: Code with HMAC (require crypto) → HTTP Request',
+			'orders',
+			200,
+			baseUrl,
+			historyWindow,
+			true,
+		),
 		nodeWay('d', 'Create Many, 5 mapped expressions', 200, createMany(all), 5, { batch: true }),
 		nodeWay('e', 'Create, all fields fixed', 200, create([]), 0),
 		nodeWay('f', 'Create Many, all fields fixed', 200, createMany([]), 0, { batch: true }),
@@ -316,11 +416,27 @@ export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions):
 		outputNode: 'Trading Service',
 		outputItems: 200 * HISTORY_LIMIT,
 		expressionsPerItem: 0,
-		workflow: workflow(workflowId('h', 200), 'Bench 5 h: Get History', 'history', 200, [tradingNode('Trading Service', historyParameters)]),
+		workflow: workflow(workflowId('h', 200), 'Bench 5 h: Get History', 'history', 200, [
+			tradingNode('Trading Service', historyParameters),
+		]),
 	});
-	ways.push(chainWay('hb', 'chain: Code → Crypto (HMAC) → HTTP Request (GET)', 'history', 200, baseUrl, historyWindow, false));
+	ways.push(
+		chainWay(
+			'hb',
+			'chain: Code → Crypto (HMAC) → HTTP Request (GET)',
+			'history',
+			200,
+			baseUrl,
+			historyWindow,
+			false,
+		),
+	);
 	return ways;
 }
 
 export const HISTORY_RECORDS = { flowType: 32, count: 2000, seed: 7 } as const;
-export const PATHS = { order: ORDER_PATH, batch: '/api/v1/spot/batchOrders', history: HISTORY_PATH } as const;
+export const PATHS = {
+	order: ORDER_PATH,
+	batch: '/api/v1/spot/batchOrders',
+	history: HISTORY_PATH,
+} as const;

@@ -41,7 +41,9 @@ function onlyFromArgs(argv: string[]): string | undefined {
 	if (index === -1) return undefined;
 	return argv[index].includes('=') ? argv[index].slice('--only='.length) : argv[index + 1];
 }
-const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5').split(',').map((part) => part.trim());
+const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5')
+	.split(',')
+	.map((part) => part.trim());
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -68,12 +70,24 @@ interface OverheadFigures {
  * the same connection policy as n8n (new connection per call), plus the bare client with
  * keep-alive for reference. Returns medians.
  */
-async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, reps: number, warmUps = 2): Promise<OverheadFigures> {
+async function measureOverhead(
+	sandbox: Sandbox,
+	N: number,
+	latencyMs: number,
+	reps: number,
+	warmUps = 2,
+): Promise<OverheadFigures> {
 	const LIMIT = 50;
 	sandbox.reset();
 	sandbox.setFaults({ latencyMs });
 	const now = Date.now();
-	sandbox.seedRecords({ flowType: 32, count: 2000, startTime: now - 2 * HOUR, endTime: now - 60_000, seed: 7 });
+	sandbox.seedRecords({
+		flowType: 32,
+		count: 2000,
+		startTime: now - 2 * HOUR,
+		endTime: now - 60_000,
+		seed: 7,
+	});
 	const startTime = now - 3 * HOUR;
 	const endTime = now;
 
@@ -91,14 +105,21 @@ async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, r
 		const before = sandbox.ledger.requests.length;
 		const run = await runNode(sandbox, parameters, inputItems);
 		if (run.error) throw run.error;
-		if (run.items.length !== N * LIMIT) throw new Error(`node returned ${run.items.length} records`);
+		if (run.items.length !== N * LIMIT)
+			throw new Error(`node returned ${run.items.length} records`);
 		return sandbox.ledger.requests.length - before;
 	};
-	const floorQuery = { startTime: String(startTime), endTime: String(endTime), limit: String(LIMIT), flowType: 32 };
+	const floorQuery = {
+		startTime: String(startTime),
+		endTime: String(endTime),
+		limit: String(LIMIT),
+		flowType: 32,
+	};
 	const viaFloor = async () => {
 		const run = await runFloorNode(sandbox, floorQuery, inputItems);
 		if (run.error) throw run.error;
-		if (run.items.length !== N * LIMIT) throw new Error(`floor node returned ${run.items.length} records`);
+		if (run.items.length !== N * LIMIT)
+			throw new Error(`floor node returned ${run.items.length} records`);
 	};
 	const bareParams: Array<[string, string | number]> = [
 		['startTime', String(startTime)],
@@ -106,13 +127,23 @@ async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, r
 		['limit', String(LIMIT)],
 		['flowType', 32],
 	];
-	const credentials = { apiKey: DEMO_KEYS.master.apiKey, secret: DEMO_KEYS.master.secret, baseUrl: sandbox.baseUrl };
+	const credentials = {
+		apiKey: DEMO_KEYS.master.apiKey,
+		secret: DEMO_KEYS.master.secret,
+		baseUrl: sandbox.baseUrl,
+	};
 	const bareWith = (client: BareClient) => async () => {
 		const before = sandbox.ledger.requests.length;
 		for (let call = 0; call < N; call++) {
 			const response = await client.signed('GET', HISTORY, bareParams);
-			if (response.status !== 200 || !Array.isArray(response.body) || response.body.length !== LIMIT) {
-				throw new Error(`bare call failed: ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
+			if (
+				response.status !== 200 ||
+				!Array.isArray(response.body) ||
+				response.body.length !== LIMIT
+			) {
+				throw new Error(
+					`bare call failed: ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`,
+				);
 			}
 		}
 		return sandbox.ledger.requests.length - before;
@@ -129,7 +160,8 @@ async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, r
 	let bareRequests = 0;
 	for (let rep = 0; rep < warmUps + reps; rep++) {
 		// Alternate which side goes first so drift (GC, CPU frequency) hits both alike.
-		const order = rep % 2 === 0 ? ['node', 'bare', 'floor', 'keep'] : ['bare', 'node', 'keep', 'floor'];
+		const order =
+			rep % 2 === 0 ? ['node', 'bare', 'floor', 'keep'] : ['bare', 'node', 'keep', 'floor'];
 		for (const side of order) {
 			if (side === 'node') {
 				const { ms, value } = await timed(viaNode);
@@ -153,7 +185,15 @@ async function measureOverhead(sandbox: Sandbox, N: number, latencyMs: number, r
 	bare.close();
 	bareKeepAlive.close();
 	sandbox.clearFaults();
-	return { nodeMs: median(nodeMs), bareMs: median(bareMs), keepAliveMs: median(keepAliveMs), floorMs: median(floorMs), floorRatios, nodeRequests, bareRequests };
+	return {
+		nodeMs: median(nodeMs),
+		bareMs: median(bareMs),
+		keepAliveMs: median(keepAliveMs),
+		floorMs: median(floorMs),
+		floorRatios,
+		nodeRequests,
+		bareRequests,
+	};
 }
 
 async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
@@ -162,11 +202,14 @@ async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
 	const loopback = await measureOverhead(sandbox, N, 0, REPS);
 	const delayed = await measureOverhead(sandbox, N, LATENCY, Math.max(3, Math.ceil(REPS / 2)));
 	// Code and connections are warm after the loopback passes: no warm-up at LATENCY_MS.
-	const network = LATENCY_MS > 0 ? await measureOverhead(sandbox, N, LATENCY_MS, LATENCY_REPS, 0) : undefined;
+	const network =
+		LATENCY_MS > 0 ? await measureOverhead(sandbox, N, LATENCY_MS, LATENCY_REPS, 0) : undefined;
 	const ratio = loopback.nodeMs / loopback.bareMs;
 	const name = `1. Node overhead (${N} signed history calls, 50 records each)`;
 	const perCall = (ms: number) => `${fmtMs(ms)} (${fmtMs(ms / N)}/call)`;
-	const requestsOk = [loopback, delayed, ...(network ? [network] : [])].every((figures) => figures.nodeRequests === N && figures.bareRequests === N);
+	const requestsOk = [loopback, delayed, ...(network ? [network] : [])].every(
+		(figures) => figures.nodeRequests === N && figures.bareRequests === N,
+	);
 	const networkRows: Row[] = network
 		? [
 				{
@@ -179,10 +222,34 @@ async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
 			]
 		: [];
 	return [
-		{ benchmark: name, measure: 'node execute (1 run, N items), median', value: perCall(loopback.nodeMs), target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'bare node:http + own signer, new connection per call, median', value: perCall(loopback.bareMs), target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'ratio node / bare (same connection policy)', value: ratio.toFixed(3), target: '<= 1.15', verdict: verdict(ratio <= 1.15) },
-		{ benchmark: name, measure: 'n8n floor: minimal node, same helper call per item, median', value: `${perCall(loopback.floorMs)}; node / floor = ${(loopback.nodeMs / loopback.floorMs).toFixed(3)}, floor / bare = ${(loopback.floorMs / loopback.bareMs).toFixed(3)}`, target: '', verdict: 'info' },
+		{
+			benchmark: name,
+			measure: 'node execute (1 run, N items), median',
+			value: perCall(loopback.nodeMs),
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'bare node:http + own signer, new connection per call, median',
+			value: perCall(loopback.bareMs),
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'ratio node / bare (same connection policy)',
+			value: ratio.toFixed(3),
+			target: '<= 1.15',
+			verdict: verdict(ratio <= 1.15),
+		},
+		{
+			benchmark: name,
+			measure: 'n8n floor: minimal node, same helper call per item, median',
+			value: `${perCall(loopback.floorMs)}; node / floor = ${(loopback.nodeMs / loopback.floorMs).toFixed(3)}, floor / bare = ${(loopback.floorMs / loopback.bareMs).toFixed(3)}`,
+			target: '',
+			verdict: 'info',
+		},
 		{
 			benchmark: name,
 			measure: `node / n8n floor: median of the ${loopback.floorRatios.length} per-repetition ratios (min–max)`,
@@ -190,10 +257,28 @@ async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
 			target: '<= 1.05',
 			verdict: verdict(median(loopback.floorRatios) <= 1.05),
 		},
-		{ benchmark: name, measure: 'for reference: bare with keep-alive, median', value: `${perCall(loopback.keepAliveMs)}; node / this = ${(loopback.nodeMs / loopback.keepAliveMs).toFixed(2)}`, target: '', verdict: 'info' },
-		{ benchmark: name, measure: `same with ${LATENCY} ms server latency: node / bare`, value: `${perCall(delayed.nodeMs)} / ${perCall(delayed.bareMs)} = ${(delayed.nodeMs / delayed.bareMs).toFixed(3)}`, target: '', verdict: 'info' },
+		{
+			benchmark: name,
+			measure: 'for reference: bare with keep-alive, median',
+			value: `${perCall(loopback.keepAliveMs)}; node / this = ${(loopback.nodeMs / loopback.keepAliveMs).toFixed(2)}`,
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: `same with ${LATENCY} ms server latency: node / bare`,
+			value: `${perCall(delayed.nodeMs)} / ${perCall(delayed.bareMs)} = ${(delayed.nodeMs / delayed.bareMs).toFixed(3)}`,
+			target: '',
+			verdict: 'info',
+		},
 		...networkRows,
-		{ benchmark: name, measure: 'requests node / bare, each pass', value: `${loopback.nodeRequests} / ${loopback.bareRequests}`, target: `${N} / ${N}`, verdict: verdict(requestsOk) },
+		{
+			benchmark: name,
+			measure: 'requests node / bare, each pass',
+			value: `${loopback.nodeRequests} / ${loopback.bareRequests}`,
+			target: `${N} / ${N}`,
+			verdict: verdict(requestsOk),
+		},
 	];
 }
 
@@ -202,23 +287,47 @@ async function benchOverhead(sandbox: Sandbox): Promise<Row[]> {
 async function benchBatch(sandbox: Sandbox): Promise<Row[]> {
 	const ORDERS = 1000;
 	const inputItems = Array.from({ length: ORDERS }, () => ({ json: {} }));
-	const orderFields = { resource: 'order', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.001' };
+	const orderFields = {
+		resource: 'order',
+		symbol: 'BTCUSDT',
+		side: 'BUY',
+		type: 'LIMIT',
+		price: '100',
+		quantity: '0.001',
+	};
 	let execution = 0;
 	const runOnce = async (operation: 'createMany' | 'create', latencyMs = 0) => {
 		sandbox.reset();
 		if (latencyMs > 0) sandbox.setFaults({ latencyMs });
 		execution++;
-		const parameters: IDataObject = { ...orderFields, operation, ...(operation === 'createMany' ? { inputMode: 'items' } : {}) };
-		const { ms, cpuMs, value: run } = await timed(() =>
+		const parameters: IDataObject = {
+			...orderFields,
+			operation,
+			...(operation === 'createMany' ? { inputMode: 'items' } : {}),
+		};
+		const {
+			ms,
+			cpuMs,
+			value: run,
+		} = await timed(() =>
 			runNode(sandbox, parameters, inputItems, `bench-${operation}-${execution}`),
 		);
 		if (run.error) throw run.error;
 		const placed = sandbox.ledger.orders.length;
-		const okItems = run.items.filter((item) => operation === 'create' ? typeof item.json.orderId === 'string' : item.json.success === true).length;
+		const okItems = run.items.filter((item) =>
+			operation === 'create' ? typeof item.json.orderId === 'string' : item.json.success === true,
+		).length;
 		if (placed !== ORDERS || okItems !== ORDERS || run.items.length !== ORDERS) {
-			throw new Error(`${operation}: ${placed} orders placed, ${okItems}/${run.items.length} items ok`);
+			throw new Error(
+				`${operation}: ${placed} orders placed, ${okItems}/${run.items.length} items ok`,
+			);
 		}
-		return { ms, cpuMs, requests: requestsTo(sandbox, operation === 'createMany' ? BATCH : SINGLE).length, total: sandbox.ledger.requests.length };
+		return {
+			ms,
+			cpuMs,
+			requests: requestsTo(sandbox, operation === 'createMany' ? BATCH : SINGLE).length,
+			total: sandbox.ledger.requests.length,
+		};
 	};
 	const manyMs: number[] = [];
 	const singleMs: number[] = [];
@@ -229,10 +338,12 @@ async function benchBatch(sandbox: Sandbox): Promise<Row[]> {
 	const warmUps = 1;
 	const reps = REPS;
 	for (let rep = 0; rep < warmUps + reps; rep++) {
-		const order: Array<'createMany' | 'create'> = rep % 2 === 0 ? ['createMany', 'create'] : ['create', 'createMany'];
+		const order: Array<'createMany' | 'create'> =
+			rep % 2 === 0 ? ['createMany', 'create'] : ['create', 'createMany'];
 		for (const operation of order) {
 			const result = await runOnce(operation);
-			if (result.total !== result.requests) throw new Error(`${operation}: unexpected extra requests`);
+			if (result.total !== result.requests)
+				throw new Error(`${operation}: unexpected extra requests`);
 			if (operation === 'createMany') {
 				manyRequests = result.requests;
 				if (rep >= warmUps) manyMs.push(result.ms);
@@ -253,7 +364,8 @@ async function benchBatch(sandbox: Sandbox): Promise<Row[]> {
 		const networkMany: number[] = [];
 		const networkSingle: number[] = [];
 		for (let rep = 0; rep < LATENCY_REPS; rep++) {
-			const order: Array<'createMany' | 'create'> = rep % 2 === 0 ? ['createMany', 'create'] : ['create', 'createMany'];
+			const order: Array<'createMany' | 'create'> =
+				rep % 2 === 0 ? ['createMany', 'create'] : ['create', 'createMany'];
 			for (const operation of order) {
 				const result = await runOnce(operation, LATENCY_MS);
 				(operation === 'createMany' ? networkMany : networkSingle).push(result.ms);
@@ -270,11 +382,41 @@ async function benchBatch(sandbox: Sandbox): Promise<Row[]> {
 		});
 	}
 	return [
-		{ benchmark: name, measure: 'requests: Create Many / Create x1000', value: `${manyRequests} / ${singleRequests}`, target: '50 / 1000', verdict: verdict(manyRequests === 50 && singleRequests === 1000) },
-		{ benchmark: name, measure: 'wall time Create Many, median', value: fmtMs(median(manyMs)), target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'wall time 1000 x Create, median', value: fmtMs(median(singleMs)), target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'speed-up Create Many vs Create', value: `${speedup.toFixed(1)}x`, target: '>= 10x', verdict: verdict(speedup >= 10) },
-		{ benchmark: name, measure: 'for reference: CPU time (client + in-process sandbox), medians', value: `${fmtMs(median(manyCpu))} / ${fmtMs(median(singleCpu))} = ${(median(singleCpu) / median(manyCpu)).toFixed(1)}x`, target: '', verdict: 'info' },
+		{
+			benchmark: name,
+			measure: 'requests: Create Many / Create x1000',
+			value: `${manyRequests} / ${singleRequests}`,
+			target: '50 / 1000',
+			verdict: verdict(manyRequests === 50 && singleRequests === 1000),
+		},
+		{
+			benchmark: name,
+			measure: 'wall time Create Many, median',
+			value: fmtMs(median(manyMs)),
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'wall time 1000 x Create, median',
+			value: fmtMs(median(singleMs)),
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'speed-up Create Many vs Create',
+			value: `${speedup.toFixed(1)}x`,
+			target: '>= 10x',
+			verdict: verdict(speedup >= 10),
+		},
+		{
+			benchmark: name,
+			measure: 'for reference: CPU time (client + in-process sandbox), medians',
+			value: `${fmtMs(median(manyCpu))} / ${fmtMs(median(singleCpu))} = ${(median(singleCpu) / median(manyCpu)).toFixed(1)}x`,
+			target: '',
+			verdict: 'info',
+		},
 		...networkRows,
 	];
 }
@@ -292,19 +434,34 @@ interface ChildResult {
 	samples: number;
 }
 
-function runChild<T = ChildResult>(env: Record<string, string>, nodeFlags: string[] = [], file = 'historyMemory.child.ts'): Promise<T> {
+function runChild<T = ChildResult>(
+	env: Record<string, string>,
+	nodeFlags: string[] = [],
+	file = 'historyMemory.child.ts',
+): Promise<T> {
 	const child = path.join(__dirname, file);
 	return new Promise((resolve, reject) => {
-		const proc = spawn(process.execPath, ['--expose-gc', ...nodeFlags, '-r', require.resolve('ts-node/register/transpile-only'), child], {
-			env: { ...process.env, ...env },
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		const proc = spawn(
+			process.execPath,
+			[
+				'--expose-gc',
+				...nodeFlags,
+				'-r',
+				require.resolve('ts-node/register/transpile-only'),
+				child,
+			],
+			{
+				env: { ...process.env, ...env },
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
 		let out = '';
 		proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
 		proc.on('error', reject);
 		proc.on('exit', (code) => {
 			const line = out.split('\n').find((candidate) => candidate.startsWith('RESULT '));
-			if (code !== 0 || line === undefined) reject(new Error(`history child exited ${code}: ${out}`));
+			if (code !== 0 || line === undefined)
+				reject(new Error(`history child exited ${code}: ${out}`));
 			else resolve(JSON.parse(line.slice('RESULT '.length)) as T);
 		});
 	});
@@ -321,18 +478,34 @@ async function benchHistory(sandbox: Sandbox): Promise<Row[]> {
 	const results: Array<ChildResult & { requests: number }> = [];
 	for (let rep = 0; rep < HISTORY_REPS; rep++) {
 		const before = sandbox.ledger.requests.length;
-		const result = await runChild({ BENCH_BASE_URL: sandbox.baseUrl, BENCH_START: String(startTime), BENCH_END: String(now) });
+		const result = await runChild({
+			BENCH_BASE_URL: sandbox.baseUrl,
+			BENCH_START: String(startTime),
+			BENCH_END: String(now),
+		});
 		// The child's warm-up run reads the newest 4 hours first; count only the measured run.
-		const requests = sandbox.ledger.requests.slice(before).filter((request) => request.path === HISTORY);
-		const warmUpRequests = requests.findIndex((request) => new URLSearchParams(request.query).get('startTime') === String(startTime));
+		const requests = sandbox.ledger.requests
+			.slice(before)
+			.filter((request) => request.path === HISTORY);
+		const warmUpRequests = requests.findIndex(
+			(request) => new URLSearchParams(request.query).get('startTime') === String(startTime),
+		);
 		const measured = requests.length - warmUpRequests;
 		if (result.records !== COUNT || result.uniqueIds !== COUNT) {
-			throw new Error(`Return All returned ${result.records} records (${result.uniqueIds} distinct), expected ${COUNT}`);
+			throw new Error(
+				`Return All returned ${result.records} records (${result.uniqueIds} distinct), expected ${COUNT}`,
+			);
 		}
 		results.push({ ...result, requests: measured });
-		log(`  bench 3 rep ${rep + 1}/${HISTORY_REPS}: ${fmtMs(result.wallMs)}, ${measured} requests, peak heap +${fmtBytes(result.peakHeapGrowth)}`);
+		log(
+			`  bench 3 rep ${rep + 1}/${HISTORY_REPS}: ${fmtMs(result.wallMs)}, ${measured} requests, peak heap +${fmtBytes(result.peakHeapGrowth)}`,
+		);
 	}
-	const env = { BENCH_BASE_URL: sandbox.baseUrl, BENCH_START: String(startTime), BENCH_END: String(now) };
+	const env = {
+		BENCH_BASE_URL: sandbox.baseUrl,
+		BENCH_START: String(startTime),
+		BENCH_END: String(now),
+	};
 	// The same run with a 1 MiB young-generation semi-space (default 16 MiB): less garbage waits
 	// for collection, so the sampled peak is closer to what the run really needs.
 	const smallYoung = await runChild(env, ['--max-semi-space-size=1']);
@@ -343,32 +516,101 @@ async function benchHistory(sandbox: Sandbox): Promise<Row[]> {
 		'historyFloor.child.ts',
 	);
 	if (floor.records !== COUNT) throw new Error(`floor walk read ${floor.records} records`);
-	const pick = (key: keyof (ChildResult & { requests: number })) => median(results.map((result) => result[key]));
+	const pick = (key: keyof (ChildResult & { requests: number })) =>
+		median(results.map((result) => result[key]));
 	const jsonBytes = pick('jsonBytes');
 	const peakRatio = pick('peakHeapGrowth') / jsonBytes;
 	const retainedRatio = pick('retainedHeapGrowth') / jsonBytes;
 	const requests = Math.max(...results.map((result) => result.requests));
 	const name = `3. History Return All (${COUNT.toLocaleString('en')} records)`;
 	return [
-		{ benchmark: name, measure: 'requests made (worst run)', value: String(requests), target: '<= 201', verdict: verdict(requests <= 201) },
-		{ benchmark: name, measure: 'records returned / distinct ids', value: `${pick('records')} / ${pick('uniqueIds')}`, target: `${COUNT} / ${COUNT}`, verdict: verdict(pick('records') === COUNT && pick('uniqueIds') === COUNT) },
-		{ benchmark: name, measure: 'wall time, median', value: fmtMs(pick('wallMs')), target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'JSON size of the records', value: `${fmtBytes(jsonBytes)} (seeded: ${fmtBytes(seededJsonBytes)})`, target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'peak heap growth (sampled, incl. garbage), median', value: `${fmtBytes(pick('peakHeapGrowth'))} = ${peakRatio.toFixed(2)}x JSON`, target: '<= 2x JSON', verdict: verdict(peakRatio <= 2) },
-		{ benchmark: name, measure: 'same, node run with --max-semi-space-size=1', value: `${fmtBytes(smallYoung.peakHeapGrowth)} = ${(smallYoung.peakHeapGrowth / jsonBytes).toFixed(2)}x JSON (${fmtMs(smallYoung.wallMs)})`, target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'heap retained after GC (output held), median', value: `${fmtBytes(pick('retainedHeapGrowth'))} = ${retainedRatio.toFixed(2)}x JSON`, target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'floor: bare client holding the parsed records / + n8n item wrappers', value: `${fmtBytes(floor.parsed)} = ${(floor.parsed / jsonBytes).toFixed(2)}x / ${fmtBytes(floor.wrapped)} = ${(floor.wrapped / jsonBytes).toFixed(2)}x JSON`, target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'peak RSS growth, median', value: fmtBytes(pick('peakRssGrowth')), target: '', verdict: 'info' },
+		{
+			benchmark: name,
+			measure: 'requests made (worst run)',
+			value: String(requests),
+			target: '<= 201',
+			verdict: verdict(requests <= 201),
+		},
+		{
+			benchmark: name,
+			measure: 'records returned / distinct ids',
+			value: `${pick('records')} / ${pick('uniqueIds')}`,
+			target: `${COUNT} / ${COUNT}`,
+			verdict: verdict(pick('records') === COUNT && pick('uniqueIds') === COUNT),
+		},
+		{
+			benchmark: name,
+			measure: 'wall time, median',
+			value: fmtMs(pick('wallMs')),
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'JSON size of the records',
+			value: `${fmtBytes(jsonBytes)} (seeded: ${fmtBytes(seededJsonBytes)})`,
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'peak heap growth (sampled, incl. garbage), median',
+			value: `${fmtBytes(pick('peakHeapGrowth'))} = ${peakRatio.toFixed(2)}x JSON`,
+			target: '<= 2x JSON',
+			verdict: verdict(peakRatio <= 2),
+		},
+		{
+			benchmark: name,
+			measure: 'same, node run with --max-semi-space-size=1',
+			value: `${fmtBytes(smallYoung.peakHeapGrowth)} = ${(smallYoung.peakHeapGrowth / jsonBytes).toFixed(2)}x JSON (${fmtMs(smallYoung.wallMs)})`,
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'heap retained after GC (output held), median',
+			value: `${fmtBytes(pick('retainedHeapGrowth'))} = ${retainedRatio.toFixed(2)}x JSON`,
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'floor: bare client holding the parsed records / + n8n item wrappers',
+			value: `${fmtBytes(floor.parsed)} = ${(floor.parsed / jsonBytes).toFixed(2)}x / ${fmtBytes(floor.wrapped)} = ${(floor.wrapped / jsonBytes).toFixed(2)}x JSON`,
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'peak RSS growth, median',
+			value: fmtBytes(pick('peakRssGrowth')),
+			target: '',
+			verdict: 'info',
+		},
 	];
 }
 
 // ------------------------------------------------------------------ 4. trigger idle poll
 
 async function benchTrigger(sandbox: Sandbox): Promise<Row[]> {
-	const triggerFile = path.join(__dirname, '..', 'nodes', 'TradingService', 'TradingServiceTrigger.node.ts');
+	const triggerFile = path.join(
+		__dirname,
+		'..',
+		'nodes',
+		'TradingService',
+		'TradingServiceTrigger.node.ts',
+	);
 	const pollFile = path.join(__dirname, '..', 'tools', 'harness', 'poll.ts');
 	if (!existsSync(triggerFile) || !existsSync(pollFile)) {
-		return [{ benchmark: '4. Trigger idle poll', measure: 'requests per poll, nothing new', value: 'trigger not written yet', target: '1', verdict: 'TODO' }];
+		return [
+			{
+				benchmark: '4. Trigger idle poll',
+				measure: 'requests per poll, nothing new',
+				value: 'trigger not written yet',
+				target: '1',
+				verdict: 'TODO',
+			},
+		];
 	}
 	const { benchTriggerIdlePoll } = await import('./trigger');
 	return benchTriggerIdlePoll(sandbox);
@@ -386,10 +628,17 @@ async function benchReal(sandbox: Sandbox): Promise<Row[]> {
 	const { profileMarkdown } = await import('./cpuProfile');
 	const result = await benchRealN8n(sandbox);
 	if (result.skipped === undefined) {
-		details.push(`Bench 5 by way (${new Date().toISOString()}, load ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}):\n\n${result.markdown}`);
+		details.push(
+			`Bench 5 by way (${new Date().toISOString()}, load ${os
+				.loadavg()
+				.map((load) => load.toFixed(2))
+				.join(' ')}):\n\n${result.markdown}`,
+		);
 	}
 	for (const { key, variant, summary } of result.profiles) {
-		details.push(`Bench 5 CPU profile of way ${key}${variant ? ` (${variant})` : ''} (${summary.profileFile}):\n\n${profileMarkdown(summary)}`);
+		details.push(
+			`Bench 5 CPU profile of way ${key}${variant ? ` (${variant})` : ''} (${summary.profileFile}):\n\n${profileMarkdown(summary)}`,
+		);
 	}
 	return result.rows;
 }
@@ -422,7 +671,11 @@ async function main(): Promise<void> {
 	printTable(rows);
 	for (const detail of details) process.stdout.write(`\n${detail}\n`);
 	const missed = rows.filter((row) => row.verdict === 'NOT MET');
-	process.stdout.write(missed.length === 0 ? '\nAll targets met.\n' : `\nTargets NOT met: ${missed.map((row) => `${row.benchmark.split(' ')[0]} ${row.measure} = ${row.value}`).join('; ')}\n`);
+	process.stdout.write(
+		missed.length === 0
+			? '\nAll targets met.\n'
+			: `\nTargets NOT met: ${missed.map((row) => `${row.benchmark.split(' ')[0]} ${row.measure} = ${row.value}`).join('; ')}\n`,
+	);
 }
 
 main().catch((error: unknown) => {

@@ -14,13 +14,14 @@ export type Params = Array<[string, string | number]>;
 
 /** `k=v&k=v`, RFC 3986 percent-encoding, in the order given. */
 export function encodeQuery(params: Params): string {
-	return params
-		.map(([key, value]) => `${rfc3986(key)}=${rfc3986(String(value))}`)
-		.join('&');
+	return params.map(([key, value]) => `${rfc3986(key)}=${rfc3986(String(value))}`).join('&');
 }
 
 function rfc3986(text: string): string {
-	return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+	return encodeURIComponent(text).replace(
+		/[!'()*]/g,
+		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
 }
 
 export function hmacSha256Hex(secret: string, message: string): string {

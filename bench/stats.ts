@@ -7,12 +7,18 @@ export function median(values: number[]): number {
 }
 
 /** Wall time, and CPU time of this process (user + system: client and in-process sandbox alike). */
-export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
+export async function timed<T>(
+	work: () => Promise<T>,
+): Promise<{ ms: number; cpuMs: number; value: T }> {
 	const start = process.hrtime.bigint();
 	const cpu = process.cpuUsage();
 	const value = await work();
 	const used = process.cpuUsage(cpu);
-	return { ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1000, value };
+	return {
+		ms: Number(process.hrtime.bigint() - start) / 1e6,
+		cpuMs: (used.user + used.system) / 1000,
+		value,
+	};
 }
 
 export function fmtMs(ms: number): string {
@@ -32,11 +38,17 @@ export interface Row {
 	verdict: 'met' | 'NOT MET' | 'info' | 'TODO';
 }
 
-export function printTable(rows: Row[], write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
+export function printTable(
+	rows: Row[],
+	write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): void {
 	const headers = ['Benchmark', 'Measure', 'Value', 'Target', 'Verdict'];
 	const cells = rows.map((row) => [row.benchmark, row.measure, row.value, row.target, row.verdict]);
-	const widths = headers.map((header, column) => Math.max(header.length, ...cells.map((cell) => cell[column].length)));
-	const line = (values: string[]) => `| ${values.map((value, column) => value.padEnd(widths[column])).join(' | ')} |`;
+	const widths = headers.map((header, column) =>
+		Math.max(header.length, ...cells.map((cell) => cell[column].length)),
+	);
+	const line = (values: string[]) =>
+		`| ${values.map((value, column) => value.padEnd(widths[column])).join(' | ')} |`;
 	write(line(headers));
 	write(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
 	for (const cell of cells) write(line(cell));

@@ -21,12 +21,22 @@ function newRunner(sandbox: Sandbox): PollRunner {
 async function measure(sandbox: Sandbox) {
 	sandbox.reset();
 	const now = sandbox.now();
-	sandbox.seedRecords({ flowType: 32, count: 3000, startTime: now - 3_600_000, endTime: now - 1000, seed: 5 });
+	sandbox.seedRecords({
+		flowType: 32,
+		count: 3000,
+		startTime: now - 3_600_000,
+		endTime: now - 1000,
+		seed: 5,
+	});
 	const runner = newRunner(sandbox);
 	const requestsOf = async (work: () => Promise<unknown>) => {
 		const before = sandbox.ledger.requests.length;
 		const { ms } = await timed(work);
-		return { ms, requests: sandbox.ledger.requests.slice(before).filter((request) => request.path === HISTORY).length };
+		return {
+			ms,
+			requests: sandbox.ledger.requests.slice(before).filter((request) => request.path === HISTORY)
+				.length,
+		};
 	};
 	const idlePolls = async () => {
 		const idle: Array<{ ms: number; requests: number }> = [];
@@ -39,7 +49,10 @@ async function measure(sandbox: Sandbox) {
 				}),
 			);
 		}
-		return { perPoll: idle.map((result) => result.requests), ms: median(idle.map((result) => result.ms)) };
+		return {
+			perPoll: idle.map((result) => result.requests),
+			ms: median(idle.map((result) => result.ms)),
+		};
 	};
 	const baseline = await requestsOf(() => runner.poll());
 	const quiet = await idlePolls();
@@ -66,13 +79,44 @@ async function measure(sandbox: Sandbox) {
 
 export async function benchTriggerIdlePoll(sandbox: Sandbox): Promise<Row[]> {
 	const result = await measure(sandbox);
-	const spread = (perPoll: number[]) => `${Math.min(...perPoll)} / ${median(perPoll)} / ${Math.max(...perPoll)}`;
+	const spread = (perPoll: number[]) =>
+		`${Math.min(...perPoll)} / ${median(perPoll)} / ${Math.max(...perPoll)}`;
 	const name = '4. Trigger idle poll (3,000 records in the last hour)';
 	return [
-		{ benchmark: name, measure: `requests per idle poll, ≤ 500 records in the late window (${POLLS} polls: min / median / max)`, value: spread(result.quiet.perPoll), target: '1', verdict: Math.max(...result.quiet.perPoll) === 1 ? 'met' : 'NOT MET' },
-		{ benchmark: name, measure: `same, after 1,200 new records (late window holds > 1,000)`, value: spread(result.busy.perPoll), target: '1', verdict: Math.max(...result.busy.perPoll) === 1 ? 'met' : 'NOT MET' },
-		{ benchmark: name, measure: 'idle poll wall time, median (before / after the burst)', value: `${fmtMs(result.quiet.ms)} / ${fmtMs(result.busy.ms)}`, target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'first poll (baseline) requests', value: String(result.baseline.requests), target: '', verdict: 'info' },
-		{ benchmark: name, measure: 'poll after 1,200 new records: requests / emitted', value: `${result.burst.requests} / ${result.emitted} (${fmtMs(result.burst.ms)})`, target: '', verdict: result.emitted === 1200 ? 'info' : 'NOT MET' },
+		{
+			benchmark: name,
+			measure: `requests per idle poll, ≤ 500 records in the late window (${POLLS} polls: min / median / max)`,
+			value: spread(result.quiet.perPoll),
+			target: '1',
+			verdict: Math.max(...result.quiet.perPoll) === 1 ? 'met' : 'NOT MET',
+		},
+		{
+			benchmark: name,
+			measure: `same, after 1,200 new records (late window holds > 1,000)`,
+			value: spread(result.busy.perPoll),
+			target: '1',
+			verdict: Math.max(...result.busy.perPoll) === 1 ? 'met' : 'NOT MET',
+		},
+		{
+			benchmark: name,
+			measure: 'idle poll wall time, median (before / after the burst)',
+			value: `${fmtMs(result.quiet.ms)} / ${fmtMs(result.busy.ms)}`,
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'first poll (baseline) requests',
+			value: String(result.baseline.requests),
+			target: '',
+			verdict: 'info',
+		},
+		{
+			benchmark: name,
+			measure: 'poll after 1,200 new records: requests / emitted',
+			value: `${result.burst.requests} / ${result.emitted} (${fmtMs(result.burst.ms)})`,
+			target: '',
+			verdict: result.emitted === 1200 ? 'info' : 'NOT MET',
+		},
 	];
 }

@@ -90,7 +90,8 @@ export class TradingServiceApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		// The node checks the same before sending anything; this also covers n8n's credential test.
 		const check = checkCredentialData(credentials);
-		if (!check.ok) throw new Error(`${credentialProblemMessage(check.problem)}. ${check.problem.fix}`);
+		if (!check.ok)
+			throw new Error(`${credentialProblemMessage(check.problem)}. ${check.problem.fix}`);
 		return signRequestOptions(requestOptions, check.credentials, Date.now());
 	}
 

@@ -23,12 +23,18 @@ export interface CredentialProblem {
 	fix: string;
 }
 
-export type CredentialCheck = { ok: true; credentials: CheckedCredentials } | { ok: false; problem: CredentialProblem };
+export type CredentialCheck =
+	| { ok: true; credentials: CheckedCredentials }
+	| { ok: false; problem: CredentialProblem };
 
 const BASE_URL_EXAMPLE = 'Enter the service address only, e.g. https://api.example.com';
 
 function checkBaseUrl(value: unknown): string | CredentialProblem {
-	const problem = (what: string, fix = BASE_URL_EXAMPLE): CredentialProblem => ({ field: 'Base URL', problem: what, fix });
+	const problem = (what: string, fix = BASE_URL_EXAMPLE): CredentialProblem => ({
+		field: 'Base URL',
+		problem: what,
+		fix,
+	});
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (text === '') return problem('is empty');
 	let url: URL;
@@ -37,15 +43,18 @@ function checkBaseUrl(value: unknown): string | CredentialProblem {
 	} catch {
 		return problem('is not a web address');
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') return problem('must start with https:// or http://');
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return problem('must start with https:// or http://');
 	if (url.username !== '' || url.password !== '') {
 		return problem(
 			'contains a user name or password (user:password@)',
 			`Remove it: the service authenticates with the API Key and Secret Key, and a password in the URL would be sent to it. ${BASE_URL_EXAMPLE}`,
 		);
 	}
-	if (url.search !== '' || text.includes('?')) return problem('contains a query (?…)', `Remove it. ${BASE_URL_EXAMPLE}`);
-	if (url.hash !== '' || text.includes('#')) return problem('contains a fragment (#…)', `Remove it. ${BASE_URL_EXAMPLE}`);
+	if (url.search !== '' || text.includes('?'))
+		return problem('contains a query (?…)', `Remove it. ${BASE_URL_EXAMPLE}`);
+	if (url.hash !== '' || text.includes('#'))
+		return problem('contains a fragment (#…)', `Remove it. ${BASE_URL_EXAMPLE}`);
 	let path = url.pathname;
 	while (path.endsWith('/')) path = path.slice(0, -1);
 	return `${url.protocol}//${url.host}${path}`;
@@ -53,15 +62,23 @@ function checkBaseUrl(value: unknown): string | CredentialProblem {
 
 function checkKey(field: 'API Key' | 'Secret Key', value: unknown): CredentialProblem | undefined {
 	const text = typeof value === 'string' ? value : '';
-	if (text === '') return { field, problem: 'is empty', fix: `Enter the ${field} the service issued.` };
+	if (text === '')
+		return { field, problem: 'is empty', fix: `Enter the ${field} the service issued.` };
 	if (text.trim() !== text) {
-		return { field, problem: 'starts or ends with a space', fix: `Enter the ${field} exactly as the service issued it, without spaces.` };
+		return {
+			field,
+			problem: 'starts or ends with a space',
+			fix: `Enter the ${field} exactly as the service issued it, without spaces.`,
+		};
 	}
 	return undefined;
 }
 
 function checkRecvWindow(value: unknown): number | CredentialProblem {
-	const number = value === undefined || value === null || value === '' ? LIMITS.defaultRecvWindowMs : Number(value);
+	const number =
+		value === undefined || value === null || value === ''
+			? LIMITS.defaultRecvWindowMs
+			: Number(value);
 	if (!Number.isInteger(number) || number < 1 || number > LIMITS.maxRecvWindowMs) {
 		return {
 			field: 'Receive Window',
@@ -82,7 +99,12 @@ export function checkCredentialData(data: Record<string, unknown>): CredentialCh
 	if (typeof recvWindow !== 'number') return { ok: false, problem: recvWindow };
 	return {
 		ok: true,
-		credentials: { apiKey: String(data.apiKey), secretKey: String(data.secretKey), baseUrl, recvWindow },
+		credentials: {
+			apiKey: String(data.apiKey),
+			secretKey: String(data.secretKey),
+			baseUrl,
+			recvWindow,
+		},
 	};
 }
 

@@ -122,7 +122,8 @@ function isEmptyBody(body: unknown): boolean {
 function serializeBody(options: RequestOptionsToSign, headers: IDataObject): string {
 	const contentTypeKey = findHeader(headers, 'content-type');
 	const contentType = contentTypeKey ? String(headers[contentTypeKey]) : undefined;
-	const source = isEmptyBody(options.body) && options.form !== undefined ? options.form : options.body;
+	const source =
+		isEmptyBody(options.body) && options.form !== undefined ? options.form : options.body;
 	const wantsForm =
 		(contentType?.startsWith(FORM_CONTENT_TYPE) ?? false) ||
 		(isEmptyBody(options.body) && options.form !== undefined);
@@ -167,7 +168,9 @@ export function signRequestOptions(
 	if (!usesLegacyUri && !/^https?:\/\//i.test(target) && !options.baseURL) {
 		if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
 			// Never the value itself: a Base URL may carry a password.
-			throw new Error("The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com");
+			throw new Error(
+				"The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com",
+			);
 		}
 		options.baseURL = credentials.baseUrl;
 	}

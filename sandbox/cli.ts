@@ -5,13 +5,18 @@
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox } from './index';
 
 function usage(): never {
-	process.stderr.write('usage: npm run sandbox -- [--port N] [--host H] [--seed-demo] [--no-rate-limit]\n');
+	process.stderr.write(
+		'usage: npm run sandbox -- [--port N] [--host H] [--seed-demo] [--no-rate-limit]\n',
+	);
 	process.exit(2);
 }
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
-	let port = process.env.SANDBOX_PORT !== undefined && process.env.SANDBOX_PORT !== '' ? Number(process.env.SANDBOX_PORT) : 8787;
+	let port =
+		process.env.SANDBOX_PORT !== undefined && process.env.SANDBOX_PORT !== ''
+			? Number(process.env.SANDBOX_PORT)
+			: 8787;
 	let host = '127.0.0.1';
 	let seedDemo = false;
 	let rateLimit = true;
@@ -28,13 +33,19 @@ async function main(): Promise<void> {
 	}
 	if (!Number.isInteger(port) || port < 0 || port > 65535) usage();
 
-	const sb = await startSandbox({ port, host, seedDemo, ...(rateLimit ? {} : { rateLimit: false as const }) });
+	const sb = await startSandbox({
+		port,
+		host,
+		seedDemo,
+		...(rateLimit ? {} : { rateLimit: false as const }),
+	});
 	const lines = [
 		`Trading Service sandbox listening on ${sb.baseUrl}`,
 		'',
 		'Demo API keys (X-APIKEY / secret):',
 		...Object.entries(DEMO_KEYS).map(
-			([name, k]) => `  ${name.padEnd(9)} ${k.apiKey.padEnd(22)} ${k.secret}  [${k.permissions.join('+')}, ${k.kind}]`,
+			([name, k]) =>
+				`  ${name.padEnd(9)} ${k.apiKey.padEnd(22)} ${k.secret}  [${k.permissions.join('+')}, ${k.kind}]`,
 		),
 		'',
 		'Demo accounts:',
@@ -42,7 +53,9 @@ async function main(): Promise<void> {
 		`  custody       ${DEMO_ACCOUNTS.custody} (type 5)   fiat          ${DEMO_ACCOUNTS.fiat} (type 6)`,
 		`  sub trading   ${DEMO_ACCOUNTS.subTrading} (type 1, the sub key's account)`,
 		'',
-		seedDemo ? 'Demo history seeded (funding fees over 30 days, transfers, deposits, trades).' : 'No history seeded (use --seed-demo).',
+		seedDemo
+			? 'Demo history seeded (funding fees over 30 days, transfers, deposits, trades).'
+			: 'No history seeded (use --seed-demo).',
 		'Press Ctrl+C to stop.',
 	];
 	process.stdout.write(`${lines.join('\n')}\n`);

@@ -89,7 +89,10 @@ export const FEE_RATE = '0.001';
 /** Fractional digits of a base quantity computed from a market `amount`. */
 export const BASE_QTY_SCALE = 8;
 
-export const FLOW_TYPES: Record<number, { flowType: string; flowName: string; retentionDays: number }> = {
+export const FLOW_TYPES: Record<
+	number,
+	{ flowType: string; flowName: string; retentionDays: number }
+> = {
 	1: { flowType: 'TRADE', flowName: 'Trade', retentionDays: 7 },
 	2: { flowType: 'FEE', flowName: 'Trading fee', retentionDays: 7 },
 	32: { flowType: 'FUNDING_SETTLEMENT', flowName: '', retentionDays: 30 },

@@ -21,7 +21,14 @@ export function seedDemoHistory(sb: DemoTarget): void {
 	const now = sb.now();
 	const rnd = mulberry32(20240501);
 	const recs: AddRecordInput[] = [];
-	const move = (accountId: string, coin: string, change: string, created: number, flowTypeValue: number, symbol?: string) => {
+	const move = (
+		accountId: string,
+		coin: string,
+		change: string,
+		created: number,
+		flowTypeValue: number,
+		symbol?: string,
+	) => {
 		const r: AddRecordInput = { accountId, coin, change, created: String(created), flowTypeValue };
 		if (symbol !== undefined) r.symbol = symbol;
 		recs.push(r);
@@ -62,7 +69,8 @@ export function seedDemoHistory(sb: DemoTarget): void {
 		move(DEMO_ACCOUNTS.custody, coin, qty, now - daysAgo * DAY_MS, 900);
 	}
 	move(DEMO_ACCOUNTS.custody, 'USDT', '-20000', now - 4 * DAY_MS, 904);
-	for (const daysAgo of [25, 14, 3]) move(DEMO_ACCOUNTS.fiat, 'USD', '25000', now - daysAgo * DAY_MS, 906);
+	for (const daysAgo of [25, 14, 3])
+		move(DEMO_ACCOUNTS.fiat, 'USD', '25000', now - daysAgo * DAY_MS, 906);
 	move(DEMO_ACCOUNTS.fiat, 'USD', '-5000', now - DAY_MS, 910);
 
 	// A few market trades in the last 7 days (trade records for base and quote, fee in quote).
@@ -75,12 +83,21 @@ export function seedDemoHistory(sb: DemoTarget): void {
 		const cost = D.mul(D.parseDec(price)!, D.parseDec(qty)!);
 		const fee = D.fmt(D.mul(cost, D.parseDec('0.001')!));
 		move(DEMO_ACCOUNTS.mainTrading, base, side === 'BUY' ? qty : `-${qty}`, t, 1, symbol);
-		move(DEMO_ACCOUNTS.mainTrading, 'USDT', side === 'BUY' ? `-${D.fmt(cost)}` : D.fmt(cost), t, 1, symbol);
+		move(
+			DEMO_ACCOUNTS.mainTrading,
+			'USDT',
+			side === 'BUY' ? `-${D.fmt(cost)}` : D.fmt(cost),
+			t,
+			1,
+			symbol,
+		);
 		move(DEMO_ACCOUNTS.mainTrading, 'USDT', `-${fee}`, t, 2, symbol);
 	}
 
 	// Totals: walk each account/coin backwards from its current balance, so the newest total is the balance.
-	const order = recs.map((r, i) => ({ r, i })).sort((a, b) => Number(a.r.created) - Number(b.r.created) || a.i - b.i);
+	const order = recs
+		.map((r, i) => ({ r, i }))
+		.sort((a, b) => Number(a.r.created) - Number(b.r.created) || a.i - b.i);
 	const running = new Map<string, D.Dec>();
 	for (let k = order.length - 1; k >= 0; k--) {
 		const r = order[k].r;

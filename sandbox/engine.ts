@@ -18,7 +18,16 @@ import { apiError, fieldError, positiveDecimal } from './errors';
 import { OrderBook, type OrderInput, type Wallet } from './orders';
 import { mulberry32 } from './prng';
 import { RecordStore } from './store';
-import type { AddRecordInput, BalanceLine, DemoKey, HistoryRecord, Ledger, OrderData, OrderView, SeedRecordsOptions } from './types';
+import type {
+	AddRecordInput,
+	BalanceLine,
+	DemoKey,
+	HistoryRecord,
+	Ledger,
+	OrderData,
+	OrderView,
+	SeedRecordsOptions,
+} from './types';
 
 export { ApiError, OrderFail, apiError, fieldError, positiveDecimal } from './errors';
 export type { OrderInput } from './orders';
@@ -77,7 +86,12 @@ export class Engine {
 		return D.sub(this.bal(accountId, coin), this.lockedOf(accountId, coin));
 	}
 
-	private putIn(map: Map<string, Map<string, D.Dec>>, accountId: string, coin: string, d: D.Dec): void {
+	private putIn(
+		map: Map<string, Map<string, D.Dec>>,
+		accountId: string,
+		coin: string,
+		d: D.Dec,
+	): void {
 		let m = map.get(accountId);
 		if (!m) {
 			m = new Map();
@@ -96,7 +110,9 @@ export class Engine {
 		const d = D.parseDec(amount);
 		if (!d || d.v < 0n) throw new Error(`balance must be a non-negative decimal string: ${amount}`);
 		if (D.cmp(d, this.lockedOf(accountId, coin)) < 0) {
-			throw new Error(`balance ${amount} is below the ${D.fmt(this.lockedOf(accountId, coin))} ${coin} locked by resting orders`);
+			throw new Error(
+				`balance ${amount} is below the ${D.fmt(this.lockedOf(accountId, coin))} ${coin} locked by resting orders`,
+			);
 		}
 		this.putBal(accountId, coin, d);
 	}
@@ -106,16 +122,33 @@ export class Engine {
 		return D.fmt(this.bal(accountId, coin));
 	}
 
-	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string } {
-		return { free: D.fmt(this.free(accountId, coin)), locked: D.fmt(this.lockedOf(accountId, coin)), total: D.fmt(this.bal(accountId, coin)) };
+	getBalanceDetail(
+		accountId: string,
+		coin: string,
+	): { free: string; locked: string; total: string } {
+		return {
+			free: D.fmt(this.free(accountId, coin)),
+			locked: D.fmt(this.lockedOf(accountId, coin)),
+			total: D.fmt(this.bal(accountId, coin)),
+		};
 	}
 
 	/** Every coin the account has held, sorted by name, zero balances included. */
 	balanceLines(accountId: string): BalanceLine[] {
-		const coins = new Set([...(this.balances.get(accountId)?.keys() ?? []), ...(this.locks.get(accountId)?.keys() ?? [])]);
+		const coins = new Set([
+			...(this.balances.get(accountId)?.keys() ?? []),
+			...(this.locks.get(accountId)?.keys() ?? []),
+		]);
 		return [...coins].sort().map((coin) => {
 			const b = this.getBalanceDetail(accountId, coin);
-			return { asset: coin, assetId: coin, assetName: coin, total: b.total, free: b.free, locked: b.locked };
+			return {
+				asset: coin,
+				assetId: coin,
+				assetName: coin,
+				total: b.total,
+				free: b.free,
+				locked: b.locked,
+			};
 		});
 	}
 
@@ -134,7 +167,8 @@ export class Engine {
 		this.checkAccount(r.accountId);
 		const ft = FLOW_TYPES[r.flowTypeValue];
 		if (!ft) throw new Error(`unknown flowTypeValue ${r.flowTypeValue}`);
-		if (!/^\d+$/.test(r.created)) throw new Error(`created must be a string of digits: ${r.created}`);
+		if (!/^\d+$/.test(r.created))
+			throw new Error(`created must be a string of digits: ${r.created}`);
 		const change = D.parseDec(r.change);
 		if (!change) throw new Error(`change must be a decimal string: ${r.change}`);
 		const coin = r.coin ?? 'USDT';
@@ -182,7 +216,12 @@ export class Engine {
 		this.checkAccount(accountId);
 		const coin = opts.coin ?? 'USDT';
 		const symbols =
-			opts.symbols ?? (opts.flowType === 32 ? DEFAULT_FUNDING_SYMBOLS : opts.flowType === 1 || opts.flowType === 2 ? ['BTCUSDT'] : []);
+			opts.symbols ??
+			(opts.flowType === 32
+				? DEFAULT_FUNDING_SYMBOLS
+				: opts.flowType === 1 || opts.flowType === 2
+					? ['BTCUSDT']
+					: []);
 		const rnd = mulberry32(opts.seed ?? 1);
 		const groups = Math.ceil(count / perMs);
 		const span = opts.endTime - opts.startTime;
@@ -193,7 +232,8 @@ export class Engine {
 		const base = this.recordSeq;
 		let n = 0;
 		for (let g = 0; g < groups && n < count; g++) {
-			const t = groups > 1 ? opts.startTime + Math.floor((span * g) / (groups - 1)) : opts.startTime;
+			const t =
+				groups > 1 ? opts.startTime + Math.floor((span * g) / (groups - 1)) : opts.startTime;
 			const created = String(t);
 			for (let k = 0; k < perMs && n < count; k++, n++) {
 				let units = 1 + Math.floor(rnd() * 500_000_000); // 0.00000001 .. 5
@@ -227,17 +267,38 @@ export class Engine {
 	}
 
 	/** Write a record stemming from a balance move: total = balance after the move. */
-	private writeMove(accountId: string, coin: string, flowType: number, change: D.Dec, created: string, symbol?: string): void {
+	private writeMove(
+		accountId: string,
+		coin: string,
+		flowType: number,
+		change: D.Dec,
+		created: string,
+		symbol?: string,
+	): void {
 		const after = D.add(this.bal(accountId, coin), change);
 		this.putBal(accountId, coin, after);
 		this.store.insert(
-			this.buildRecord({ accountId, coin, flowTypeValue: flowType, change: D.fmt(change), total: D.fmt(after), created, symbol }),
+			this.buildRecord({
+				accountId,
+				coin,
+				flowTypeValue: flowType,
+				change: D.fmt(change),
+				total: D.fmt(after),
+				created,
+				symbol,
+			}),
 		);
 	}
 
 	// ---- history ----
 
-	queryHistory(q: { flowType: number; accountIds: string[]; startTime: number; endTime: number; limit: number }): HistoryRecord[] {
+	queryHistory(q: {
+		flowType: number;
+		accountIds: string[];
+		startTime: number;
+		endTime: number;
+		limit: number;
+	}): HistoryRecord[] {
 		const retention = FLOW_TYPES[q.flowType].retentionDays * 86_400_000;
 		const cutoff = this.clock() - retention;
 		return this.store.query({
@@ -257,11 +318,15 @@ export class Engine {
 	): { id: string; timestamp: string } {
 		const own = accountsOf(key);
 		const from = p.fromAccountId;
-		if (from === undefined || !/^\d+$/.test(from)) throw fieldError('fromAccountId', 'numeric account id');
+		if (from === undefined || !/^\d+$/.test(from))
+			throw fieldError('fromAccountId', 'numeric account id');
 		const to = p.toAccountId;
-		if (to === undefined || !/^\d+$/.test(to)) throw fieldError('toAccountId', 'numeric account id');
-		if (!own.includes(from)) throw apiError(CODES.invalidFromAccount, `'${from}' is not one of your accounts`);
-		if (!own.includes(to)) throw apiError(CODES.invalidToAccount, `'${to}' is not one of your accounts`);
+		if (to === undefined || !/^\d+$/.test(to))
+			throw fieldError('toAccountId', 'numeric account id');
+		if (!own.includes(from))
+			throw apiError(CODES.invalidFromAccount, `'${from}' is not one of your accounts`);
+		if (!own.includes(to))
+			throw apiError(CODES.invalidToAccount, `'${to}' is not one of your accounts`);
 		if (from === to) throw apiError(CODES.sameAccountTransfer);
 		const coin = p.coin;
 		if (coin === undefined || !/^[A-Z0-9]{1,20}$/.test(coin)) throw fieldError('coin');
@@ -273,20 +338,42 @@ export class Engine {
 		this.writeMove(from, coin, 51, D.neg(qty), created);
 		this.writeMove(to, coin, 51, qty, created);
 		const id = (this.transferSeq++).toString();
-		this.ledger.transfers.push({ id, fromAccountId: from, toAccountId: to, coin, quantity: qtyStr, created, apiKey: key.apiKey });
+		this.ledger.transfers.push({
+			id,
+			fromAccountId: from,
+			toAccountId: to,
+			coin,
+			quantity: qtyStr,
+			created,
+			apiKey: key.apiKey,
+		});
 		return { id, timestamp: created };
 	}
 
 	// ---- orders ----
 
 	/** Place (or with `test`, only validate) one order on the key's trading account; throws OrderFail. */
-	placeOrder(key: DemoKey, input: OrderInput, via: 'single' | 'batch', test = false): OrderData | null {
-		return this.orders.place({ accountId: tradingAccountOf(key), apiKey: key.apiKey }, input, via, test);
+	placeOrder(
+		key: DemoKey,
+		input: OrderInput,
+		via: 'single' | 'batch',
+		test = false,
+	): OrderData | null {
+		return this.orders.place(
+			{ accountId: tradingAccountOf(key), apiKey: key.apiKey },
+			input,
+			via,
+			test,
+		);
 	}
 
 	/** A resting order on the key's trading account as if placed at `time` (OrderBook.seedOpen). */
 	seedOpenOrder(key: DemoKey, input: OrderInput, time: number): OrderView {
-		return this.orders.seedOpen({ accountId: tradingAccountOf(key), apiKey: key.apiKey }, input, time);
+		return this.orders.seedOpen(
+			{ accountId: tradingAccountOf(key), apiKey: key.apiKey },
+			input,
+			time,
+		);
 	}
 }
 

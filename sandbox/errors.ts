@@ -22,7 +22,11 @@ export function apiError(info: CodeInfo, detail?: string): ApiError {
 }
 
 export function fieldError(name: string, detail?: string): ApiError {
-	return new ApiError(400, CODES.invalidField.code, `Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`);
+	return new ApiError(
+		400,
+		CODES.invalidField.code,
+		`Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`,
+	);
 }
 
 export type OrderFailKind = 'field' | 'symbol' | 'duplicate' | 'insufficient';
@@ -58,17 +62,26 @@ export class OrderFail extends Error {
 }
 
 export function orderFieldFail(name: string, detail?: string): OrderFail {
-	return new OrderFail('field', `Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`, name);
+	return new OrderFail(
+		'field',
+		`Required field '${name}' missing or invalid${detail ? ` (${detail})` : ''}`,
+		name,
+	);
 }
 
 /** Validate a positive plain decimal (string or JSON number literal) and return it canonical; null when absent. */
-export function positiveDecimal(v: JsonValue | undefined, name: string, fail: (n: string, d?: string) => Error): string | null {
+export function positiveDecimal(
+	v: JsonValue | undefined,
+	name: string,
+	fail: (n: string, d?: string) => Error,
+): string | null {
 	if (v === undefined || v === null) return null;
 	let s: string;
 	if (typeof v === 'string') s = v;
 	else if (v instanceof JsonNumber) s = v.raw;
 	else throw fail(name, 'must be a decimal number or string');
-	if (!D.PLAIN_DECIMAL_RE.test(s)) throw fail(name, 'must be a positive plain decimal, no sign or exponent');
+	if (!D.PLAIN_DECIMAL_RE.test(s))
+		throw fail(name, 'must be a positive plain decimal, no sign or exponent');
 	const frac = s.split('.')[1];
 	if (frac && frac.length > D.MAX_SCALE) throw fail(name, `at most ${D.MAX_SCALE} decimal places`);
 	const d = D.parseDec(s)!;

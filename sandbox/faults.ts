@@ -49,7 +49,12 @@ const PHASES: Record<FaultKind, FaultPhase> = {
 };
 
 /** After-faults that send the request's real answer, wrongly (or not at all), instead of replacing it. */
-export const SEND_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>(['dropAfter', 'dripFeed', 'answerTruncated', 'answerBadGzip']);
+export const SEND_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
+	'dropAfter',
+	'dripFeed',
+	'answerTruncated',
+	'answerBadGzip',
+]);
 
 export const MALFORMED_KINDS: FaultKind[] = [
 	'answerHtml',
@@ -61,7 +66,11 @@ export const MALFORMED_KINDS: FaultKind[] = [
 	'answerBadGzip',
 ];
 
-export const REDIRECT_KINDS: FaultKind[] = ['redirectSameHost', 'redirectOtherHost', 'redirectLoop'];
+export const REDIRECT_KINDS: FaultKind[] = [
+	'redirectSameHost',
+	'redirectOtherHost',
+	'redirectLoop',
+];
 
 /** The sandbox path of redirectLoop: it redirects to itself, hop after hop. */
 export const REDIRECT_LOOP_PATH = '/__sandbox/redirect-loop';
@@ -88,7 +97,11 @@ export interface FaultAnswer {
 }
 
 const CREATE_PATHS = new Set(['/api/v1/spot/new/order', '/api/v1/spot/batchOrders']);
-const CANCEL_PATHS = new Set(['/api/v1/spot/order', '/api/v1/spot/openOrders', '/api/v1/spot/cancelOrderByIds']);
+const CANCEL_PATHS = new Set([
+	'/api/v1/spot/order',
+	'/api/v1/spot/openOrders',
+	'/api/v1/spot/cancelOrderByIds',
+]);
 
 /** The unknown-outcome code that fits the request: order creation timeout, cancel timeout, or a generic timeout. */
 export function unknownCodeFor(method: string, path: string): { code: string; msg: string } {
@@ -100,7 +113,12 @@ export function unknownCodeFor(method: string, path: string): { code: string; ms
 const BAD_GATEWAY_PAGE =
 	'<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
 
-function errorAnswer(status: number, code: string, msg: string, headers: Record<string, string> = {}): FaultAnswer {
+function errorAnswer(
+	status: number,
+	code: string,
+	msg: string,
+	headers: Record<string, string> = {},
+): FaultAnswer {
 	return { status, value: { code, msg }, headers, code };
 }
 
@@ -114,10 +132,16 @@ export interface RedirectTargets {
 	url: string;
 }
 
-const MAINTENANCE_PAGE = '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>';
+const MAINTENANCE_PAGE =
+	'<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>';
 
 /** The answer of a `before` or `after` fault that replaces the endpoint's answer (not for SEND_FAULTS). */
-export function faultAnswer(f: ActiveFault, method: string, path: string, targets: RedirectTargets): FaultAnswer {
+export function faultAnswer(
+	f: ActiveFault,
+	method: string,
+	path: string,
+	targets: RedirectTargets,
+): FaultAnswer {
 	const redirect = (location: string): FaultAnswer => ({
 		status: f.rule.redirectStatus ?? 307,
 		text: '',
@@ -126,21 +150,36 @@ export function faultAnswer(f: ActiveFault, method: string, path: string, target
 	switch (f.kind) {
 		case 'redirectSameHost':
 			if (f.rule.location !== undefined) return redirect(f.rule.location);
-			return redirect(f.rule.redirectStatus === 303 ? `${targets.self}/api/v1/time` : `${targets.self}${targets.url}`);
+			return redirect(
+				f.rule.redirectStatus === 303
+					? `${targets.self}/api/v1/time`
+					: `${targets.self}${targets.url}`,
+			);
 		case 'redirectOtherHost':
 			return redirect(`${targets.other}${targets.url}`);
 		case 'redirectLoop':
-			return redirect(`${targets.self}${REDIRECT_LOOP_PATH}?status=${f.rule.redirectStatus ?? 307}&hop=1`);
+			return redirect(
+				`${targets.self}${REDIRECT_LOOP_PATH}?status=${f.rule.redirectStatus ?? 307}&hop=1`,
+			);
 		case 'ipBan': {
 			const seconds = f.rule.retryAfterSeconds ?? 120;
-			return errorAnswer(418, CODES.ipBanned.code, `${CODES.ipBanned.msg} (IP banned for ${seconds} s)`, {
-				'Retry-After': String(seconds),
-			});
+			return errorAnswer(
+				418,
+				CODES.ipBanned.code,
+				`${CODES.ipBanned.msg} (IP banned for ${seconds} s)`,
+				{
+					'Retry-After': String(seconds),
+				},
+			);
 		}
 		case 'transferSuccessFalse':
 			return { status: 200, value: { success: false }, headers: {} };
 		case 'answerHtml':
-			return { status: 200, text: MAINTENANCE_PAGE, headers: { 'Content-Type': 'text/html; charset=utf-8' } };
+			return {
+				status: 200,
+				text: MAINTENANCE_PAGE,
+				headers: { 'Content-Type': 'text/html; charset=utf-8' },
+			};
 		case 'answerNull':
 			return { status: 200, text: 'null', headers: { 'Content-Type': 'application/json' } };
 		case 'answerEmptyString':
@@ -157,7 +196,11 @@ export function faultAnswer(f: ActiveFault, method: string, path: string, target
 			return { status: 502, text: BAD_GATEWAY_PAGE, headers: { 'Content-Type': 'text/html' } };
 		case 'http503':
 		case 'http503After':
-			return errorAnswer(503, CODES.internalError.code, `${CODES.internalError.msg} (service unavailable; try again later)`);
+			return errorAnswer(
+				503,
+				CODES.internalError.code,
+				`${CODES.internalError.msg} (service unavailable; try again later)`,
+			);
 		case 'rateLimit':
 			return errorAnswer(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
 				'Retry-After': String(f.rule.retryAfterSeconds ?? 1),

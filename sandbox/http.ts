@@ -38,7 +38,10 @@ export function splitPairs(raw: string): Pair[] {
 	});
 }
 
-export function toParamMap(pairs: Pair[], into: Map<string, string> = new Map()): Map<string, string> {
+export function toParamMap(
+	pairs: Pair[],
+	into: Map<string, string> = new Map(),
+): Map<string, string> {
 	for (const p of pairs) {
 		if (p.raw === '') continue;
 		if (into.has(p.name)) throw fieldError(p.name, 'sent more than once');
@@ -53,7 +56,10 @@ export function mediaType(req: http.IncomingMessage): string {
 }
 
 export class RateLimiter {
-	private state = new Map<string, { events: Array<{ at: number; w: number }>; head: number; sum: number }>();
+	private state = new Map<
+		string,
+		{ events: Array<{ at: number; w: number }>; head: number; sum: number }
+	>();
 
 	constructor(public config: RateLimitConfig | false) {}
 

@@ -8,7 +8,13 @@ export class JsonNumber {
 	constructor(public readonly raw: string) {}
 }
 
-export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+	| null
+	| boolean
+	| string
+	| JsonNumber
+	| JsonValue[]
+	| { [key: string]: JsonValue };
 
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
@@ -162,7 +168,13 @@ export function parseJson(text: string): JsonValue {
 }
 
 /** Keys whose digit-string values the numericIds fault writes as bare JSON integers. */
-export const NUMERIC_ID_KEYS: ReadonlySet<string> = new Set(['id', 'orderId', 'accountId', 'lastOrderId', 'userId']);
+export const NUMERIC_ID_KEYS: ReadonlySet<string> = new Set([
+	'id',
+	'orderId',
+	'accountId',
+	'lastOrderId',
+	'userId',
+]);
 
 const RAW_MARK = '\u0001raw-int\u0001';
 
@@ -170,9 +182,14 @@ const RAW_MARK = '\u0001raw-int\u0001';
  * JSON.stringify, except that digit-string values of `keys` are written as bare integers, verbatim
  * (so 1950000000000000001 appears in the text as is, beyond what a double can hold).
  */
-export function stringifyWithRawIds(value: unknown, keys: ReadonlySet<string> = NUMERIC_ID_KEYS): string {
+export function stringifyWithRawIds(
+	value: unknown,
+	keys: ReadonlySet<string> = NUMERIC_ID_KEYS,
+): string {
 	const text = JSON.stringify(value, (k, v: unknown) =>
-		keys.has(k) && typeof v === 'string' && /^-?\d{1,30}$/.test(v) ? `${RAW_MARK}${v}${RAW_MARK}` : v,
+		keys.has(k) && typeof v === 'string' && /^-?\d{1,30}$/.test(v)
+			? `${RAW_MARK}${v}${RAW_MARK}`
+			: v,
 	);
 	// JSON.stringify escapes the \u0001 marks as the six characters \u0001
 	return text.replace(/"\\u0001raw-int\\u0001(-?\d+)\\u0001raw-int\\u0001"/g, '$1');

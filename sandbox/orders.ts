@@ -7,7 +7,14 @@
  * - LIMIT and LIMIT_MAKER orders rest as NEW and lock funds until a test fills them (fill/advance)
  *   or they are cancelled; MARKET orders fill at once at the symbol's last price.
  */
-import { BASE_QTY_SCALE, DAY_MS, FEE_RATE, MAX_CLIENT_ORDER_ID_LENGTH, ORDER_ID_BASE, SYMBOLS } from './constants';
+import {
+	BASE_QTY_SCALE,
+	DAY_MS,
+	FEE_RATE,
+	MAX_CLIENT_ORDER_ID_LENGTH,
+	ORDER_ID_BASE,
+	SYMBOLS,
+} from './constants';
 import { CODES } from './codes';
 import * as D from './decimal';
 import { ApiError, OrderFail, apiError, orderFieldFail, positiveDecimal } from './errors';
@@ -34,7 +41,14 @@ export interface Wallet {
 	lock(accountId: string, coin: string, amount: D.Dec): void;
 	unlock(accountId: string, coin: string, amount: D.Dec): void;
 	/** Change the total balance and write a history record of `flowType` with the new total. */
-	move(accountId: string, coin: string, flowType: number, change: D.Dec, created: string, symbol?: string): void;
+	move(
+		accountId: string,
+		coin: string,
+		flowType: number,
+		change: D.Dec,
+		created: string,
+		symbol?: string,
+	): void;
 }
 
 type StpMode = 'EXPIRE_TAKER' | 'EXPIRE_MAKER';
@@ -138,25 +152,31 @@ export class OrderBook {
 		const symbolV = input.symbol;
 		if (typeof symbolV !== 'string' || symbolV === '') throw orderFieldFail('symbol');
 		const info = SYMBOLS[symbolV];
-		if (!info) throw new OrderFail('symbol', `${CODES.instrumentNotFound.msg}: '${symbolV}'`, 'symbol');
+		if (!info)
+			throw new OrderFail('symbol', `${CODES.instrumentNotFound.msg}: '${symbolV}'`, 'symbol');
 
 		const side = optString(input, 'side');
 		if (side !== 'BUY' && side !== 'SELL') throw orderFieldFail('side', 'BUY or SELL');
 		const type = optString(input, 'type');
-		if (type !== 'LIMIT' && type !== 'MARKET' && type !== 'LIMIT_MAKER') throw orderFieldFail('type', 'LIMIT, MARKET or LIMIT_MAKER');
+		if (type !== 'LIMIT' && type !== 'MARKET' && type !== 'LIMIT_MAKER')
+			throw orderFieldFail('type', 'LIMIT, MARKET or LIMIT_MAKER');
 
 		const tifIn = optString(input, 'timeInForce');
 		const tif: TimeInForce = type === 'MARKET' ? 'IOC' : 'GTC';
-		if (tifIn !== null && tifIn !== tif) throw orderFieldFail('timeInForce', `${type} orders take ${tif}`);
+		if (tifIn !== null && tifIn !== tif)
+			throw orderFieldFail('timeInForce', `${type} orders take ${tif}`);
 
 		const price = positiveDecimal(input.price, 'price', orderFieldFail);
 		const quantity = positiveDecimal(input.quantity, 'quantity', orderFieldFail);
 		const amount = positiveDecimal(input.amount, 'amount', orderFieldFail);
 		if (type === 'MARKET') {
 			if (price !== null) throw orderFieldFail('price', 'MARKET orders take no price');
-			if (quantity !== null && amount !== null) throw orderFieldFail('amount', 'MARKET orders take exactly one of quantity or amount');
-			if (quantity === null && amount === null) throw orderFieldFail('quantity', 'MARKET orders need quantity or amount');
-			if (amount !== null && side !== 'BUY') throw orderFieldFail('amount', 'amount (quote cash) is for MARKET BUY orders only');
+			if (quantity !== null && amount !== null)
+				throw orderFieldFail('amount', 'MARKET orders take exactly one of quantity or amount');
+			if (quantity === null && amount === null)
+				throw orderFieldFail('quantity', 'MARKET orders need quantity or amount');
+			if (amount !== null && side !== 'BUY')
+				throw orderFieldFail('amount', 'amount (quote cash) is for MARKET BUY orders only');
 		} else {
 			if (price === null) throw orderFieldFail('price', `${type} orders need price`);
 			if (quantity === null) throw orderFieldFail('quantity', `${type} orders need quantity`);
@@ -164,16 +184,24 @@ export class OrderBook {
 		}
 
 		const stp = optString(input, 'stpMode');
-		if (stp !== null && stp !== 'EXPIRE_TAKER' && stp !== 'EXPIRE_MAKER') throw orderFieldFail('stpMode', 'EXPIRE_TAKER or EXPIRE_MAKER');
+		if (stp !== null && stp !== 'EXPIRE_TAKER' && stp !== 'EXPIRE_MAKER')
+			throw orderFieldFail('stpMode', 'EXPIRE_TAKER or EXPIRE_MAKER');
 
 		let clientOrderId = optString(input, 'newClientOrderId');
-		if (clientOrderId !== null && (clientOrderId.length === 0 || clientOrderId.length > MAX_CLIENT_ORDER_ID_LENGTH)) {
+		if (
+			clientOrderId !== null &&
+			(clientOrderId.length === 0 || clientOrderId.length > MAX_CLIENT_ORDER_ID_LENGTH)
+		) {
 			throw orderFieldFail('newClientOrderId', `1 to ${MAX_CLIENT_ORDER_ID_LENGTH} characters`);
 		}
 		const accountId = owner.accountId;
 		const open = this.openMap(accountId);
 		if (clientOrderId !== null && open.has(clientOrderId)) {
-			throw new OrderFail('duplicate', `${CODES.duplicateOrder.msg}: clientOrderId '${clientOrderId}' is already in use`, 'newClientOrderId');
+			throw new OrderFail(
+				'duplicate',
+				`${CODES.duplicateOrder.msg}: clientOrderId '${clientOrderId}' is already in use`,
+				'newClientOrderId',
+			);
 		}
 
 		// balances: only what is free (not locked by resting orders) can be spent
@@ -181,15 +209,24 @@ export class OrderBook {
 		const quote = info.quote;
 		const last = D.parseDec(info.last)!;
 		const feeRate = D.parseDec(FEE_RATE)!;
-		const short = () => new OrderFail('insufficient', CODES.insufficientAsset.msg, amount !== null ? 'amount' : 'quantity');
+		const short = () =>
+			new OrderFail(
+				'insufficient',
+				CODES.insufficientAsset.msg,
+				amount !== null ? 'amount' : 'quantity',
+			);
 		let execQty = D.ZERO;
 		let cost = D.ZERO;
 		let fee = D.ZERO;
 		let lockCoin = '';
 		let lockAmount = D.ZERO;
 		if (type === 'MARKET') {
-			execQty = quantity !== null ? D.parseDec(quantity)! : D.divTrunc(D.parseDec(amount!)!, last, BASE_QTY_SCALE);
-			if (!D.isPositive(execQty)) throw orderFieldFail('amount', 'too small for one unit step of the base coin');
+			execQty =
+				quantity !== null
+					? D.parseDec(quantity)!
+					: D.divTrunc(D.parseDec(amount!)!, last, BASE_QTY_SCALE);
+			if (!D.isPositive(execQty))
+				throw orderFieldFail('amount', 'too small for one unit step of the base coin');
 			cost = D.mul(execQty, last);
 			fee = D.mul(cost, feeRate);
 			if (side === 'BUY') {
@@ -268,19 +305,29 @@ export class OrderBook {
 	 * like seeded history). Order IDs grow with time on the exchange, so `time` may not be before
 	 * the newest order's time, nor after the clock. Throws an Error naming the problem.
 	 */
-	seedOpen(owner: { accountId: string; apiKey: string }, input: OrderInput, time: number): OrderView {
-		if (!Number.isSafeInteger(time) || time < 0) throw new Error(`seeded order time must be a millisecond timestamp: ${String(time)}`);
-		if (time > this.clock()) throw new Error(`seeded order time ${time} is after the sandbox clock ${this.clock()}`);
+	seedOpen(
+		owner: { accountId: string; apiKey: string },
+		input: OrderInput,
+		time: number,
+	): OrderView {
+		if (!Number.isSafeInteger(time) || time < 0)
+			throw new Error(`seeded order time must be a millisecond timestamp: ${String(time)}`);
+		if (time > this.clock())
+			throw new Error(`seeded order time ${time} is after the sandbox clock ${this.clock()}`);
 		const newest = this.all[this.all.length - 1];
 		if (newest !== undefined && time < newest.time) {
-			throw new Error(`seeded order time ${time} is before the newest order's time ${newest.time} (order ${newest.orderId}): seed the oldest first, as order IDs grow with time`);
+			throw new Error(
+				`seeded order time ${time} is before the newest order's time ${newest.time} (order ${newest.orderId}): seed the oldest first, as order IDs grow with time`,
+			);
 		}
-		if (input.type !== 'LIMIT' && input.type !== 'LIMIT_MAKER') throw new Error('seeded orders rest on the book: type must be LIMIT or LIMIT_MAKER');
+		if (input.type !== 'LIMIT' && input.type !== 'LIMIT_MAKER')
+			throw new Error('seeded orders rest on the book: type must be LIMIT or LIMIT_MAKER');
 		let answer: OrderData | null;
 		try {
 			answer = this.place(owner, input, 'single', false, time);
 		} catch (error) {
-			if (error instanceof OrderFail) throw new Error(`seeded order refused: ${error.message} (field '${error.field}')`);
+			if (error instanceof OrderFail)
+				throw new Error(`seeded order refused: ${error.message} (field '${error.field}')`);
 			throw error;
 		}
 		return this.view(this.byId.get(answer!.orderId)!);
@@ -348,7 +395,10 @@ export class OrderBook {
 	 * One order of the given accounts by orderId, or by client order ID: the open order holding that
 	 * ID if there is one, else the newest order that used it.
 	 */
-	find(accountIds: string[], q: { orderId?: string; clientOrderId?: string }): OrderState | undefined {
+	find(
+		accountIds: string[],
+		q: { orderId?: string; clientOrderId?: string },
+	): OrderState | undefined {
 		if (q.orderId !== undefined) {
 			const o = this.byId.get(q.orderId);
 			return o && accountIds.includes(o.accountId) ? o : undefined;
@@ -448,8 +498,10 @@ export class OrderBook {
 		let q = remaining;
 		if (quantity !== undefined) {
 			const d = D.parseDec(quantity);
-			if (!d || !D.isPositive(d)) throw new Error(`fill quantity must be a positive decimal string: ${quantity}`);
-			if (D.cmp(d, remaining) > 0) throw new Error(`fill quantity ${quantity} exceeds the remaining ${D.fmt(remaining)}`);
+			if (!d || !D.isPositive(d))
+				throw new Error(`fill quantity must be a positive decimal string: ${quantity}`);
+			if (D.cmp(d, remaining) > 0)
+				throw new Error(`fill quantity ${quantity} exceeds the remaining ${D.fmt(remaining)}`);
 			q = d;
 		}
 		const info = SYMBOLS[o.symbol];
@@ -498,7 +550,9 @@ export class OrderBook {
 	 */
 	advance(symbol?: string): OrderView[] {
 		const out: OrderView[] = [];
-		for (const o of this.all.filter((x) => isOpen(x.status) && (symbol === undefined || x.symbol === symbol))) {
+		for (const o of this.all.filter(
+			(x) => isOpen(x.status) && (symbol === undefined || x.symbol === symbol),
+		)) {
 			if (o.status === 'NEW') {
 				const half = D.divTrunc(D.parseDec(o.origQty)!, { v: 2n, s: 0 }, 8);
 				out.push(this.fill(o.orderId, D.isPositive(half) ? D.fmt(half) : undefined));

@@ -37,7 +37,10 @@ export class OtherHostServer implements OtherHost {
 					body: Buffer.concat(chunks).toString('utf8'),
 				});
 				const body = this.reply.body;
-				res.writeHead(this.reply.status, { ...this.reply.headers, 'Content-Length': String(Buffer.byteLength(body)) });
+				res.writeHead(this.reply.status, {
+					...this.reply.headers,
+					'Content-Length': String(Buffer.byteLength(body)),
+				});
 				res.end(body);
 			});
 			req.on('error', () => undefined);

@@ -89,7 +89,12 @@ function json(status: number, value: unknown, headers: Record<string, string> = 
 	return { status, value, headers: { 'Content-Type': 'application/json', ...headers } };
 }
 
-function errorResp(status: number, code: string, msg: string, headers: Record<string, string> = {}): Resp {
+function errorResp(
+	status: number,
+	code: string,
+	msg: string,
+	headers: Record<string, string> = {},
+): Resp {
 	return { ...json(status, { code, msg }, headers), code };
 }
 
@@ -126,11 +131,15 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	cancelByIdsAllCancelled: 'emptyArray',
 };
 
-const KEYS_BY_API_KEY = new Map<string, DemoKey>(Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]));
+const KEYS_BY_API_KEY = new Map<string, DemoKey>(
+	Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]),
+);
 
 /** The spot trading accounts a key may read orders of: master sees its sub account's orders too. */
 function orderAccountsOf(key: DemoKey): string[] {
-	return key.kind === 'master' ? accountsOf(key).filter((a) => ACCOUNT_TYPES[a] === 1) : [tradingAccountOf(key)];
+	return key.kind === 'master'
+		? accountsOf(key).filter((a) => ACCOUNT_TYPES[a] === 1)
+		: [tradingAccountOf(key)];
 }
 
 export class SandboxServer implements Sandbox {
@@ -153,7 +162,9 @@ export class SandboxServer implements Sandbox {
 
 	constructor(private readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
-		this.limiter = new RateLimiter(options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit);
+		this.limiter = new RateLimiter(
+			options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : options.rateLimit,
+		);
 		this.engine = new Engine(() => this.now(), this.ledger);
 		this.behaviour = { ...DEFAULT_BEHAVIOUR, ...(options.behaviour ?? {}) };
 		const read = (weight: number, handler: (ctx: Ctx, auth: Authed) => Resp): Route => ({
@@ -170,7 +181,9 @@ export class SandboxServer implements Sandbox {
 		});
 		// Weights: spec section 8 where it gives one, else CCXT's hashkey.ts.
 		this.routes = {
-			'/api/v1/time': { GET: { weight: 1, signed: false, handler: () => json(200, { serverTime: this.now() }) } },
+			'/api/v1/time': {
+				GET: { weight: 1, signed: false, handler: () => json(200, { serverTime: this.now() }) },
+			},
 			'/api/v1/account/balanceFlow': { GET: read(5, (ctx, auth) => this.history(ctx, auth)) },
 			'/api/v1/account/assetTransfer': { POST: trade(1, (_ctx, auth) => this.transfer(auth)) },
 			'/api/v1/spot/new/order': { POST: trade(1, (ctx, auth) => this.singleOrder(ctx, auth)) },
@@ -185,7 +198,9 @@ export class SandboxServer implements Sandbox {
 				DELETE: trade(5, (_ctx, auth) => this.cancelOpenOrders(auth)),
 			},
 			'/api/v1/spot/tradeOrders': { GET: read(5, (_ctx, auth) => this.pastOrders(auth)) },
-			'/api/v1/spot/cancelOrderByIds': { DELETE: trade(5, (_ctx, auth) => this.cancelOrdersByIds(auth)) },
+			'/api/v1/spot/cancelOrderByIds': {
+				DELETE: trade(5, (_ctx, auth) => this.cancelOrdersByIds(auth)),
+			},
 			'/api/v1/account': { GET: read(1, (_ctx, auth) => this.account(auth)) },
 		};
 		this.server = http.createServer((req, res) => this.onRequest(req, res));
@@ -232,7 +247,8 @@ export class SandboxServer implements Sandbox {
 		this.ledger.cancels.length = 0;
 		this.otherHost.clear();
 		this.clearFaults();
-		this.limiter.config = this.options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : this.options.rateLimit;
+		this.limiter.config =
+			this.options.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : this.options.rateLimit;
 		this.limiter.clear();
 		this.behaviour = { ...DEFAULT_BEHAVIOUR, ...(this.options.behaviour ?? {}) };
 		if (this.options.seedDemo) this.seedDemo();
@@ -277,13 +293,25 @@ export class SandboxServer implements Sandbox {
 	}
 
 	seedOpenOrder(input: SeedOpenOrderInput): OrderView {
-		const { key = DEMO_KEYS.master, symbol, side, type = 'LIMIT', price, quantity, clientOrderId, time } = input;
+		const {
+			key = DEMO_KEYS.master,
+			symbol,
+			side,
+			type = 'LIMIT',
+			price,
+			quantity,
+			clientOrderId,
+			time,
+		} = input;
 		const order: OrderInput = { symbol, side, type, price, quantity };
 		if (clientOrderId !== undefined) order.newClientOrderId = clientOrderId;
 		return this.engine.seedOpenOrder(key, order, time);
 	}
 
-	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string } {
+	getBalanceDetail(
+		accountId: string,
+		coin: string,
+	): { free: string; locked: string; total: string } {
 		return this.engine.getBalanceDetail(accountId, coin);
 	}
 
@@ -320,7 +348,9 @@ export class SandboxServer implements Sandbox {
 			if (size <= MAX_BODY_BYTES) chunks.push(c);
 		});
 		req.on('end', () => {
-			this.handle(req, res, Buffer.concat(chunks).toString('utf8'), size > MAX_BODY_BYTES).catch(() => req.socket.destroy());
+			this.handle(req, res, Buffer.concat(chunks).toString('utf8'), size > MAX_BODY_BYTES).catch(
+				() => req.socket.destroy(),
+			);
 		});
 		req.on('error', () => undefined);
 	}
@@ -342,7 +372,8 @@ export class SandboxServer implements Sandbox {
 				return x < acc;
 			};
 			const of = (kind: FaultKind): ActiveFault => ({ kind, rule: { kind, times: 1 } });
-			const oneOf = (kinds: FaultKind[]): ActiveFault => of(kinds[Math.floor(rp.rnd() * kinds.length)]);
+			const oneOf = (kinds: FaultKind[]): ActiveFault =>
+				of(kinds[Math.floor(rp.rnd() * kinds.length)]);
 			if (pick(rp.http5xx)) return oneOf(['http500', 'http502', 'http503']);
 			if (pick(rp.dropBefore)) return of('dropBefore');
 			if (pick(rp.dropAfter)) return of('dropAfter');
@@ -357,7 +388,11 @@ export class SandboxServer implements Sandbox {
 				return f;
 			}
 			if (pick(rp.malformed)) return oneOf(MALFORMED_KINDS);
-			if (pick(rp.dripFeed)) return { kind: 'dripFeed', rule: { kind: 'dripFeed', times: 1, dripIntervalMs: rp.dripIntervalMs } };
+			if (pick(rp.dripFeed))
+				return {
+					kind: 'dripFeed',
+					rule: { kind: 'dripFeed', times: 1, dripIntervalMs: rp.dripIntervalMs },
+				};
 			if (pick(rp.ipBan)) return of('ipBan');
 			if (pick(rp.transferSuccessFalse)) return of('transferSuccessFalse');
 			if (pick(rp.numericIds)) return of('numericIds');
@@ -367,7 +402,12 @@ export class SandboxServer implements Sandbox {
 		return null;
 	}
 
-	private async handle(req: http.IncomingMessage, res: http.ServerResponse, body: string, tooBig: boolean): Promise<void> {
+	private async handle(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		body: string,
+		tooBig: boolean,
+	): Promise<void> {
 		const rawUrl = req.url ?? '/';
 		const qi = rawUrl.indexOf('?');
 		const path = qi < 0 ? rawUrl : rawUrl.slice(0, qi);
@@ -383,13 +423,18 @@ export class SandboxServer implements Sandbox {
 		if (path === REDIRECT_LOOP_PATH) {
 			// every hop of a redirect loop redirects again; no rule is used up by the hops
 			const q = new URLSearchParams(query);
-			const status = [301, 302, 303, 307, 308].includes(Number(q.get('status'))) ? Number(q.get('status')) : 307;
+			const status = [301, 302, 303, 307, 308].includes(Number(q.get('status')))
+				? Number(q.get('status'))
+				: 307;
 			const hop = Number(q.get('hop')) || 1;
 			entry.fault = 'redirectLoop';
 			entry.status = status;
 			await this.delay();
 			if (res.destroyed) return;
-			res.writeHead(status, { Location: `${this.baseUrl}${REDIRECT_LOOP_PATH}?status=${status}&hop=${hop + 1}`, 'Content-Length': '0' });
+			res.writeHead(status, {
+				Location: `${this.baseUrl}${REDIRECT_LOOP_PATH}?status=${status}&hop=${hop + 1}`,
+				'Content-Length': '0',
+			});
 			res.end();
 			return;
 		}
@@ -407,7 +452,11 @@ export class SandboxServer implements Sandbox {
 		if (fault && phase === 'before') {
 			resp = this.fromFault(fault, method, path, rawUrl);
 		} else if (tooBig) {
-			resp = errorResp(413, CODES.invalidField.code, "Required field 'body' missing or invalid (request body too large)");
+			resp = errorResp(
+				413,
+				CODES.invalidField.code,
+				"Required field 'body' missing or invalid (request body too large)",
+			);
 		} else {
 			resp = this.process({ req, method, path, query, body, serverTime, fault });
 			if (fault && phase === 'after') {
@@ -425,7 +474,11 @@ export class SandboxServer implements Sandbox {
 		}
 		if (res.destroyed || res.writableEnded) return;
 		const text =
-			resp.value === undefined ? (resp.raw ?? '') : fault?.kind === 'numericIds' ? stringifyWithRawIds(resp.value) : JSON.stringify(resp.value);
+			resp.value === undefined
+				? (resp.raw ?? '')
+				: fault?.kind === 'numericIds'
+					? stringifyWithRawIds(resp.value)
+					: JSON.stringify(resp.value);
 		const payload = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
 		const headers = { ...resp.headers, 'Content-Length': String(payload.length) };
 		switch (fault?.kind) {
@@ -469,7 +522,11 @@ export class SandboxServer implements Sandbox {
 	}
 
 	private fromFault(fault: ActiveFault, method: string, path: string, rawUrl: string): Resp {
-		const a = faultAnswer(fault, method, path, { self: this.baseUrl, other: this.otherHost.url, url: rawUrl });
+		const a = faultAnswer(fault, method, path, {
+			self: this.baseUrl,
+			other: this.otherHost.url,
+			url: rawUrl,
+		});
 		if (a.value !== undefined) return { ...json(a.status, a.value, a.headers), code: a.code };
 		return { status: a.status, raw: a.text ?? '', headers: a.headers };
 	}
@@ -482,11 +539,16 @@ export class SandboxServer implements Sandbox {
 	private process(ctx: Ctx): Resp {
 		const routes = this.routes[ctx.path];
 		const unsupported = CODES.unsupportedOperation;
-		if (!routes) return errorResp(404, unsupported.code, `${unsupported.msg} (unknown path '${ctx.path}')`);
+		if (!routes)
+			return errorResp(404, unsupported.code, `${unsupported.msg} (unknown path '${ctx.path}')`);
 		const route = routes[ctx.method as Method];
 		if (!route) {
 			const allowed = Object.keys(routes).join(' or ');
-			return errorResp(405, unsupported.code, `${unsupported.msg} (method ${ctx.method} not allowed on '${ctx.path}', use ${allowed})`);
+			return errorResp(
+				405,
+				unsupported.code,
+				`${unsupported.msg} (method ${ctx.method} not allowed on '${ctx.path}', use ${allowed})`,
+			);
 		}
 		try {
 			if (!route.signed) return route.handler(ctx, null);
@@ -495,7 +557,11 @@ export class SandboxServer implements Sandbox {
 			return route.handler(ctx, auth);
 		} catch (e) {
 			if (e instanceof ApiError) return errorResp(e.status, e.code, e.message);
-			return errorResp(500, CODES.unknownError.code, `${CODES.unknownError.msg} (${e instanceof Error ? e.message : String(e)})`);
+			return errorResp(
+				500,
+				CODES.unknownError.code,
+				`${CODES.unknownError.msg} (${e instanceof Error ? e.message : String(e)})`,
+			);
 		}
 	}
 
@@ -503,11 +569,17 @@ export class SandboxServer implements Sandbox {
 	private authenticate(ctx: Ctx, route: Route): Authed | Resp {
 		const apiKey = ctx.req.headers['x-apikey'];
 		const key = typeof apiKey === 'string' ? KEYS_BY_API_KEY.get(apiKey) : undefined;
-		if (!key) throw apiError(CODES.invalidApiKey, typeof apiKey === 'string' ? 'unknown X-APIKEY' : 'X-APIKEY header missing');
+		if (!key)
+			throw apiError(
+				CODES.invalidApiKey,
+				typeof apiKey === 'string' ? 'unknown X-APIKEY' : 'X-APIKEY header missing',
+			);
 
 		const retryAfter = this.limiter.charge(key.apiKey, route.weight, Date.now());
 		if (retryAfter !== null) {
-			return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, { 'Retry-After': String(retryAfter) });
+			return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
+				'Retry-After': String(retryAfter),
+			});
 		}
 
 		// 5.3: signature in the query string or in a form body; totalParams = query + body, no '&' between
@@ -534,7 +606,11 @@ export class SandboxServer implements Sandbox {
 			!/^[0-9a-fA-F]{64}$/.test(given) ||
 			!timingSafeEqual(Buffer.from(given.toLowerCase(), 'ascii'), Buffer.from(expected, 'ascii'))
 		) {
-			throw new ApiError(CODES.badSignature.status, this.behaviour.signatureErrorCode, CODES.badSignature.msg);
+			throw new ApiError(
+				CODES.badSignature.status,
+				this.behaviour.signatureErrorCode,
+				CODES.badSignature.msg,
+			);
 		}
 
 		const queryParams = toParamMap(queryPairs.filter((p) => p.name !== 'signature'));
@@ -545,11 +621,13 @@ export class SandboxServer implements Sandbox {
 
 		// 5.4: timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow
 		const ts = allParams.get('timestamp');
-		if (ts === undefined || !/^\d{1,16}$/.test(ts)) throw fieldError('timestamp', 'millisecond timestamp');
+		if (ts === undefined || !/^\d{1,16}$/.test(ts))
+			throw fieldError('timestamp', 'millisecond timestamp');
 		const rw = allParams.get('recvWindow');
 		let recvWindow = DEFAULT_RECV_WINDOW;
 		if (rw !== undefined) {
-			if (!/^\d{1,10}$/.test(rw) || Number(rw) > MAX_RECV_WINDOW) throw fieldError('recvWindow', `0 to ${MAX_RECV_WINDOW} ms`);
+			if (!/^\d{1,10}$/.test(rw) || Number(rw) > MAX_RECV_WINDOW)
+				throw fieldError('recvWindow', `0 to ${MAX_RECV_WINDOW} ms`);
 			recvWindow = Number(rw);
 		}
 		const timestamp = Number(ts);
@@ -599,11 +677,20 @@ export class SandboxServer implements Sandbox {
 		if (auth.key.kind === 'sub' && accountType === 5) {
 			throw apiError(CODES.noPermission, 'custody records need a master-account API key');
 		}
-		const accountIds = accountsOf(auth.key).filter((a) => accountType === undefined || ACCOUNT_TYPES[a] === accountType);
+		const accountIds = accountsOf(auth.key).filter(
+			(a) => accountType === undefined || ACCOUNT_TYPES[a] === accountType,
+		);
 		const fault = ctx.fault;
 		// historyOversize: more records than asked for; historyOldestFirst: the page in ascending order
-		const extra = fault?.kind === 'historyOversize' ? Math.max(1, fault.rule.extraRecords ?? limit) : 0;
-		const page = this.engine.queryHistory({ flowType, accountIds, startTime, endTime, limit: limit + extra });
+		const extra =
+			fault?.kind === 'historyOversize' ? Math.max(1, fault.rule.extraRecords ?? limit) : 0;
+		const page = this.engine.queryHistory({
+			flowType,
+			accountIds,
+			startTime,
+			endTime,
+			limit: limit + extra,
+		});
 		return json(200, fault?.kind === 'historyOldestFirst' ? page.reverse() : page);
 	}
 
@@ -619,12 +706,20 @@ export class SandboxServer implements Sandbox {
 			quantity: p.get('quantity'),
 		});
 		// The family's answer (CCXT comments): the transfer id is `orderId`, the time a JSON number.
-		return json(200, { success: true, timestamp: Number(r.timestamp), clientOrderId: '', orderId: r.id });
+		return json(200, {
+			success: true,
+			timestamp: Number(r.timestamp),
+			clientOrderId: '',
+			orderId: r.id,
+		});
 	}
 
 	private singleOrder(ctx: Ctx, auth: Authed, test = false): Resp {
 		if (ctx.body !== '' && mediaType(ctx.req) !== 'application/x-www-form-urlencoded') {
-			throw fieldError('Content-Type', 'send order parameters in the query string or an application/x-www-form-urlencoded body');
+			throw fieldError(
+				'Content-Type',
+				'send order parameters in the query string or an application/x-www-form-urlencoded body',
+			);
 		}
 		const input: OrderInput = {};
 		for (const [k, v] of auth.allParams) input[k] = v;
@@ -654,12 +749,14 @@ export class SandboxServer implements Sandbox {
 		}
 		if (!Array.isArray(parsed)) throw fieldError('body', 'expected a JSON array of orders');
 		if (parsed.length === 0) throw fieldError('body', 'the batch is empty');
-		if (parsed.length > MAX_BATCH_ORDERS) throw apiError(CODES.batchTooLarge, `at most ${MAX_BATCH_ORDERS} orders per batch`);
+		if (parsed.length > MAX_BATCH_ORDERS)
+			throw apiError(CODES.batchTooLarge, `at most ${MAX_BATCH_ORDERS} orders per batch`);
 		const symbols = new Set<string>();
 		for (const o of parsed) {
 			if (isObject(o) && typeof o.symbol === 'string' && o.symbol !== '') symbols.add(o.symbol);
 		}
-		if (symbols.size > 1) throw fieldError('symbol', 'all orders of a batch must have the same symbol');
+		if (symbols.size > 1)
+			throw fieldError('symbol', 'all orders of a batch must have the same symbol');
 
 		const stringCodes = this.behaviour.batchEntryCodes === 'string';
 		const entryCode = (code: string): number | string => (stringCodes ? code : intCode(code));
@@ -681,7 +778,9 @@ export class SandboxServer implements Sandbox {
 		});
 		const first = parsed[0];
 		const stpMode =
-			isObject(first) && (first.stpMode === 'EXPIRE_TAKER' || first.stpMode === 'EXPIRE_MAKER') ? first.stpMode : 'EXPIRE_TAKER';
+			isObject(first) && (first.stpMode === 'EXPIRE_TAKER' || first.stpMode === 'EXPIRE_MAKER')
+				? first.stpMode
+				: 'EXPIRE_TAKER';
 		let code: number | string = this.behaviour.batchSuccessCode;
 		switch (ctx.fault?.kind) {
 			case 'batchReorder':
@@ -715,11 +814,16 @@ export class SandboxServer implements Sandbox {
 		const accounts = this.orderAccounts(auth.key, p.get('accountId'));
 		const orderId = p.get('orderId');
 		const clientOrderId = p.get('origClientOrderId');
-		if (orderId === undefined && clientOrderId === undefined) throw fieldError('orderId', 'send orderId or origClientOrderId');
-		if (orderId !== undefined && !/^\d{1,20}$/.test(orderId)) throw fieldError('orderId', 'numeric order id');
+		if (orderId === undefined && clientOrderId === undefined)
+			throw fieldError('orderId', 'send orderId or origClientOrderId');
+		if (orderId !== undefined && !/^\d{1,20}$/.test(orderId))
+			throw fieldError('orderId', 'numeric order id');
 		if (orderId === undefined && clientOrderId === '') throw fieldError('origClientOrderId');
 		// orderId wins when both are sent
-		const o = this.engine.orders.find(accounts, orderId !== undefined ? { orderId } : { clientOrderId });
+		const o = this.engine.orders.find(
+			accounts,
+			orderId !== undefined ? { orderId } : { clientOrderId },
+		);
 		if (!o) throw apiError(CODES.orderNotFound);
 		return json(200, this.engine.orders.view(o));
 	}
@@ -729,10 +833,15 @@ export class SandboxServer implements Sandbox {
 		const p = auth.allParams;
 		const orderId = p.get('orderId');
 		const clientOrderId = p.get('clientOrderId');
-		if (orderId === undefined && clientOrderId === undefined) throw fieldError('orderId', 'send orderId or clientOrderId');
-		if (orderId !== undefined && !/^\d{1,20}$/.test(orderId)) throw fieldError('orderId', 'numeric order id');
+		if (orderId === undefined && clientOrderId === undefined)
+			throw fieldError('orderId', 'send orderId or clientOrderId');
+		if (orderId !== undefined && !/^\d{1,20}$/.test(orderId))
+			throw fieldError('orderId', 'numeric order id');
 		if (orderId === undefined && clientOrderId === '') throw fieldError('clientOrderId');
-		const o = this.engine.orders.find(orderAccountsOf(auth.key), orderId !== undefined ? { orderId } : { clientOrderId });
+		const o = this.engine.orders.find(
+			orderAccountsOf(auth.key),
+			orderId !== undefined ? { orderId } : { clientOrderId },
+		);
 		if (!o) throw apiError(CODES.orderNotOnBook);
 		return json(200, this.engine.orders.cancel(o, 'single', auth.key.apiKey));
 	}
@@ -762,7 +871,8 @@ export class SandboxServer implements Sandbox {
 	private limitParam(p: Map<string, string>, dflt: number, max: number, cap: boolean): number {
 		const raw = p.get('limit');
 		if (raw === undefined) return dflt;
-		if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || (!cap && Number(raw) > max)) throw fieldError('limit', `1 to ${max}`);
+		if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || (!cap && Number(raw) > max))
+			throw fieldError('limit', `1 to ${max}`);
 		return Math.min(Number(raw), max);
 	}
 
@@ -780,7 +890,10 @@ export class SandboxServer implements Sandbox {
 			if (out.length >= DEFAULT_OPEN_ORDERS_LIMIT || out.length >= limit) break;
 			out.push(...this.engine.orders.list(acc, true, f, limit - out.length));
 		}
-		return json(200, out.map((o) => this.engine.orders.view(o)));
+		return json(
+			200,
+			out.map((o) => this.engine.orders.view(o)),
+		);
 	}
 
 	/** GET /api/v1/spot/tradeOrders: final orders (filled, cancelled) of the last 90 days, newest first, paged by orderId. */
@@ -804,7 +917,10 @@ export class SandboxServer implements Sandbox {
 		if (endTime !== undefined) f.endTime = endTime;
 		const all = accounts.flatMap((acc) => this.engine.orders.list(acc, false, f, limit));
 		all.sort((a, b) => cmpId(b.orderId, a.orderId));
-		return json(200, all.slice(0, limit).map((o) => this.engine.orders.view(o)));
+		return json(
+			200,
+			all.slice(0, limit).map((o) => this.engine.orders.view(o)),
+		);
 	}
 
 	/**
@@ -817,7 +933,8 @@ export class SandboxServer implements Sandbox {
 		const limit = this.limitParam(p, DEFAULT_CANCEL_ALL_LIMIT, MAX_CANCEL_ALL_LIMIT, true);
 		const orders = this.engine.orders.list(tradingAccountOf(auth.key), true, f, limit);
 		for (const o of orders) this.engine.orders.cancel(o, 'symbol', auth.key.apiKey);
-		if (this.behaviour.cancelOpenOrdersAnswer === 'successOnly') return json(200, { success: true });
+		if (this.behaviour.cancelOpenOrdersAnswer === 'successOnly')
+			return json(200, { success: true });
 		const lastOrderId = orders.length > 0 ? orders[orders.length - 1].orderId : '0';
 		return json(200, { code: '0', message: 'success', timestamp: this.now(), lastOrderId });
 	}
@@ -830,8 +947,10 @@ export class SandboxServer implements Sandbox {
 		const raw = auth.allParams.get('ids');
 		if (raw === undefined || raw === '') throw fieldError('ids', 'comma-separated order ids');
 		const ids = raw.split(',');
-		if (ids.some((id) => !/^\d{1,20}$/.test(id))) throw fieldError('ids', 'comma-separated numeric order ids');
-		if (ids.length > MAX_CANCEL_IDS) throw apiError(CODES.batchTooLarge, `at most ${MAX_CANCEL_IDS} ids per request`);
+		if (ids.some((id) => !/^\d{1,20}$/.test(id)))
+			throw fieldError('ids', 'comma-separated numeric order ids');
+		if (ids.length > MAX_CANCEL_IDS)
+			throw apiError(CODES.batchTooLarge, `at most ${MAX_CANCEL_IDS} ids per request`);
 		const failed: Array<{ orderId: string; code: string }> = [];
 		for (const orderId of ids) {
 			const o = this.engine.orders.find(orderAccountsOf(auth.key), { orderId });
@@ -839,7 +958,8 @@ export class SandboxServer implements Sandbox {
 			if (err) failed.push({ orderId, code: err.code });
 			else this.engine.orders.cancel(o!, 'ids', auth.key.apiKey);
 		}
-		const result = failed.length === 0 && this.behaviour.cancelByIdsAllCancelled === 'null' ? null : failed;
+		const result =
+			failed.length === 0 && this.behaviour.cancelByIdsAllCancelled === 'null' ? null : failed;
 		return json(200, { code: '0000', result });
 	}
 
@@ -849,7 +969,8 @@ export class SandboxServer implements Sandbox {
 		let acc = tradingAccountOf(auth.key);
 		if (accountId !== undefined) {
 			if (!/^\d{1,20}$/.test(accountId)) throw fieldError('accountId', 'numeric account id');
-			if (!accountsOf(auth.key).includes(accountId)) throw apiError(CODES.accountNotAllowed, `'${accountId}' is not one of your accounts`);
+			if (!accountsOf(auth.key).includes(accountId))
+				throw apiError(CODES.accountNotAllowed, `'${accountId}' is not one of your accounts`);
 			acc = accountId;
 		}
 		return json(200, { balances: this.engine.balanceLines(acc), userId: DEMO_USER_ID });
@@ -860,7 +981,11 @@ export class SandboxServer implements Sandbox {
 		const visible = orderAccountsOf(key);
 		if (accountId === undefined) return visible;
 		if (!/^\d{1,20}$/.test(accountId)) throw fieldError('accountId', 'numeric account id');
-		if (!visible.includes(accountId)) throw apiError(CODES.accountNotAllowed, `'${accountId}' is not a trading account of this key`);
+		if (!visible.includes(accountId))
+			throw apiError(
+				CODES.accountNotAllowed,
+				`'${accountId}' is not a trading account of this key`,
+			);
 		return [accountId];
 	}
 }

@@ -29,7 +29,14 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawResponse>
 		const headers: Record<string, string> = { ...(r.headers ?? {}) };
 		if (r.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(r.body));
 		const req = http.request(
-			{ host: u.hostname, port: Number(u.port), method: r.method, path: r.url, headers, agent: false },
+			{
+				host: u.hostname,
+				port: Number(u.port),
+				method: r.method,
+				path: r.url,
+				headers,
+				agent: false,
+			},
 			(res) => {
 				const chunks: Buffer[] = [];
 				res.on('data', (c: Buffer) => chunks.push(c));
@@ -127,8 +134,10 @@ export class TestClient {
 		if ((c.signatureIn ?? 'query') !== 'none') {
 			let sig = hmacHex(this.creds.secret, q + (body ?? ''));
 			if (c.mangleSignature) sig = c.mangleSignature(sig);
-			if ((c.signatureIn ?? 'query') === 'query') q = q === '' ? `signature=${sig}` : `${q}&signature=${sig}`;
-			else body = body === undefined || body === '' ? `signature=${sig}` : `${body}&signature=${sig}`;
+			if ((c.signatureIn ?? 'query') === 'query')
+				q = q === '' ? `signature=${sig}` : `${q}&signature=${sig}`;
+			else
+				body = body === undefined || body === '' ? `signature=${sig}` : `${body}&signature=${sig}`;
 		}
 		if (c.mangleQuery) q = c.mangleQuery(q);
 		const headers: Record<string, string> = {};
@@ -143,11 +152,21 @@ export class TestClient {
 	}
 
 	history(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
-		return this.call({ method: 'GET', path: '/api/v1/account/balanceFlow', query: params, ...extra });
+		return this.call({
+			method: 'GET',
+			path: '/api/v1/account/balanceFlow',
+			query: params,
+			...extra,
+		});
 	}
 
 	transfer(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
-		return this.call({ method: 'POST', path: '/api/v1/account/assetTransfer', query: params, ...extra });
+		return this.call({
+			method: 'POST',
+			path: '/api/v1/account/assetTransfer',
+			query: params,
+			...extra,
+		});
 	}
 
 	order(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
@@ -181,13 +200,23 @@ export class TestClient {
 
 	/** DELETE /api/v1/spot/openOrders (symbol, side, fromOrderId, limit). */
 	cancelOpenOrders(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
-		return this.call({ method: 'DELETE', path: '/api/v1/spot/openOrders', query: params, ...extra });
+		return this.call({
+			method: 'DELETE',
+			path: '/api/v1/spot/openOrders',
+			query: params,
+			...extra,
+		});
 	}
 
 	/** DELETE /api/v1/spot/cancelOrderByIds (ids comma-separated). */
 	cancelOrdersByIds(ids: string[] | string, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
 		const value = Array.isArray(ids) ? ids.join(',') : ids;
-		return this.call({ method: 'DELETE', path: '/api/v1/spot/cancelOrderByIds', query: { ids: value }, ...extra });
+		return this.call({
+			method: 'DELETE',
+			path: '/api/v1/spot/cancelOrderByIds',
+			query: { ids: value },
+			...extra,
+		});
 	}
 
 	/** GET /api/v1/account (balances). */

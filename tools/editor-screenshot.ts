@@ -24,10 +24,16 @@ function log(message: string): void {
 
 async function main(): Promise<void> {
 	const outIndex = process.argv.indexOf('--out');
-	const out = path.resolve(outIndex > 0 ? process.argv[outIndex + 1] : path.join(REPO_ROOT, 'docs', 'editor-order-operations.png'));
+	const out = path.resolve(
+		outIndex > 0
+			? process.argv[outIndex + 1]
+			: path.join(REPO_ROOT, 'docs', 'editor-order-operations.png'),
+	);
 	const chromiumPath = findChromium();
 	if (!chromiumPath) {
-		throw new Error('no chromium found (set CHROMIUM_PATH, or install it: apt-get install -y chromium)');
+		throw new Error(
+			'no chromium found (set CHROMIUM_PATH, or install it: apt-get install -y chromium)',
+		);
 	}
 	log(`chromium: ${chromiumPath}`);
 	const fx = await setUpN8nWithSandbox({ prefix: 'n8n-screenshot-', workflows: loadAllExamples() });
@@ -46,10 +52,15 @@ async function main(): Promise<void> {
 			['Resource', result.resources, described.resources],
 			['Operation (Account)', result.accountOperations, described.operations.Account],
 			['Operation (Order)', result.orderOperations, described.operations.Order],
-			['Order operations in the picture', result.orderOperationsInScreenshot, described.operations.Order],
+			[
+				'Order operations in the picture',
+				result.orderOperationsInScreenshot,
+				described.operations.Order,
+			],
 		] as const;
 		for (const [what, got, want] of expected) {
-			if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${what}: expected ${want.join(', ')}; the editor shows ${got.join(', ')}`);
+			if (JSON.stringify(got) !== JSON.stringify(want))
+				throw new Error(`${what}: expected ${want.join(', ')}; the editor shows ${got.join(', ')}`);
 		}
 		console.log(out);
 	} finally {
@@ -59,6 +70,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`[screenshot] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`[screenshot] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exitCode = 1;
 });

@@ -21,7 +21,11 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface ChatMessage {
 	role: 'system' | 'user' | 'assistant' | 'tool' | string;
 	content?: string | null | Array<{ type: string; text?: string }>;
-	tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+	tool_calls?: Array<{
+		id: string;
+		type: 'function';
+		function: { name: string; arguments: string };
+	}>;
 	tool_call_id?: string;
 	name?: string;
 }
@@ -84,12 +88,15 @@ export const FAKE_MODEL = 'gpt-4.1-mini';
 /** The text of a message's content (a string, or the text parts of a content array). */
 export function messageText(message: ChatMessage): string {
 	if (typeof message.content === 'string') return message.content;
-	if (Array.isArray(message.content)) return message.content.map((part) => part.text ?? '').join('');
+	if (Array.isArray(message.content))
+		return message.content.map((part) => part.text ?? '').join('');
 	return '';
 }
 
 /** The tool results in a request: each `tool` message with the name of the tool call it answers. */
-export function toolResults(request: ChatRequest): Array<{ name: string; arguments: Record<string, unknown>; content: string }> {
+export function toolResults(
+	request: ChatRequest,
+): Array<{ name: string; arguments: Record<string, unknown>; content: string }> {
 	const calls = new Map<string, { name: string; arguments: string }>();
 	for (const message of request.messages) {
 		for (const call of message.tool_calls ?? []) calls.set(call.id, call.function);
@@ -104,7 +111,11 @@ export function toolResults(request: ChatRequest): Array<{ name: string; argumen
 			} catch {
 				/* not JSON: left empty */
 			}
-			return { name: call?.name ?? message.name ?? '', arguments: args, content: messageText(message) };
+			return {
+				name: call?.name ?? message.name ?? '',
+				arguments: args,
+				content: messageText(message),
+			};
 		});
 }
 
@@ -127,26 +138,48 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions): Promise<FakeO
 				body = undefined;
 			}
 			const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
-			const record: RecordedRequest = { method: req.method ?? '', path, authorization: req.headers.authorization, body, status: 0 };
+			const record: RecordedRequest = {
+				method: req.method ?? '',
+				path,
+				authorization: req.headers.authorization,
+				body,
+				status: 0,
+			};
 			requests.push(record);
 			const send = (status: number, payload: unknown) => {
 				record.status = status;
 				res.writeHead(status, { 'content-type': 'application/json' });
 				res.end(JSON.stringify(payload));
 			};
-			const fail = (status: number, message: string, type: string) => send(status, { error: { message, type, param: null, code: null } });
+			const fail = (status: number, message: string, type: string) =>
+				send(status, { error: { message, type, param: null, code: null } });
 
-			if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+			if (
+				options.apiKey !== undefined &&
+				req.headers.authorization !== `Bearer ${options.apiKey}`
+			) {
 				fail(401, 'Incorrect API key provided.', 'invalid_request_error');
 				return;
 			}
 			if (req.method === 'GET' && path === '/v1/models') {
 				const created = Math.floor(Date.now() / 1000);
-				send(200, { object: 'list', data: (options.models ?? [FAKE_MODEL]).map((id) => ({ id, object: 'model', created, owned_by: 'fake' })) });
+				send(200, {
+					object: 'list',
+					data: (options.models ?? [FAKE_MODEL]).map((id) => ({
+						id,
+						object: 'model',
+						created,
+						owned_by: 'fake',
+					})),
+				});
 				return;
 			}
 			if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-				fail(404, `The fake OpenAI server only answers POST /v1/chat/completions and GET /v1/models, not ${req.method} ${path} (turn the model's Responses API off)`, 'invalid_request_error');
+				fail(
+					404,
+					`The fake OpenAI server only answers POST /v1/chat/completions and GET /v1/models, not ${req.method} ${path} (turn the model's Responses API off)`,
+					'invalid_request_error',
+				);
 				return;
 			}
 			const request = body as ChatRequest | undefined;
@@ -163,7 +196,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions): Promise<FakeO
 				} catch (error) {
 					const err = error instanceof Error ? error : new Error(String(error));
 					errors.push(err);
-					fail(500, `The scripted model failed on request ${index}: ${err.message}`, 'server_error');
+					fail(
+						500,
+						`The scripted model failed on request ${index}: ${err.message}`,
+						'server_error',
+					);
 					return;
 				}
 				const id = `chatcmpl-fake-${++sequence}`;
@@ -179,20 +216,33 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions): Promise<FakeO
 				const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
 				const promptTokens = JSON.stringify(request.messages).length >> 2;
 				const completionTokens = (JSON.stringify(toolCalls).length + (content ?? '').length) >> 2;
-				const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+				const usage = {
+					prompt_tokens: promptTokens,
+					completion_tokens: completionTokens,
+					total_tokens: promptTokens + completionTokens,
+				};
 				const created = Math.floor(Date.now() / 1000);
 				const model = request.model;
 				if (request.stream === true) {
 					record.status = 200;
 					res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-					const event = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
-						res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+					const event = (
+						delta: Record<string, unknown>,
+						finish: string | null,
+						extra: Record<string, unknown> = {},
+					) =>
+						res.write(
+							`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+						);
 					event({ role: 'assistant', content: content === null ? null : '' }, null);
 					if (content) event({ content }, null);
 					toolCalls.forEach((call, i) => event({ tool_calls: [{ index: i, ...call }] }, null));
 					event({}, finishReason);
 					const streamOptions = request.stream_options as { include_usage?: boolean } | undefined;
-					if (streamOptions?.include_usage) res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
+					if (streamOptions?.include_usage)
+						res.write(
+							`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`,
+						);
 					res.end('data: [DONE]\n\n');
 					return;
 				}
@@ -204,7 +254,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions): Promise<FakeO
 					choices: [
 						{
 							index: 0,
-							message: { role: 'assistant', content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+							message: {
+								role: 'assistant',
+								content,
+								...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+							},
 							finish_reason: finishReason,
 						},
 					],

@@ -18,7 +18,8 @@ export class TradingService implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Place, get, list and cancel spot orders, read balances and account history, and transfer assets on the Trading Service',
+		description:
+			'Place, get, list and cancel spot orders, read balances and account history, and transfer assets on the Trading Service',
 		defaults: { name: 'Trading Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

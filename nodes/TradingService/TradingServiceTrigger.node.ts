@@ -11,7 +11,11 @@ import { FLOW_TYPES } from './constants';
 import { optionsCollection } from './descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './descriptions/account';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';
-import { DEFAULT_LATE_WINDOW_MINUTES, MAX_LATE_WINDOW_MINUTES, pollTradingService } from './trigger/poll';
+import {
+	DEFAULT_LATE_WINDOW_MINUTES,
+	MAX_LATE_WINDOW_MINUTES,
+	pollTradingService,
+} from './trigger/poll';
 
 /** What the subtitle shows for each event, by flow type value. */
 const EVENT_NAMES: Record<number, string> = Object.fromEntries(
@@ -62,8 +66,16 @@ const properties: INodeProperties[] = [
 				description:
 					'Every record. A transfer between two of your accounts shows up twice with a master key: once per account.',
 			},
-			{ name: 'Incoming', value: 'incoming', description: 'Only credits: records with a positive change' },
-			{ name: 'Outgoing', value: 'outgoing', description: 'Only debits: records with a negative change' },
+			{
+				name: 'Incoming',
+				value: 'incoming',
+				description: 'Only credits: records with a positive change',
+			},
+			{
+				name: 'Outgoing',
+				value: 'outgoing',
+				description: 'Only debits: records with a negative change',
+			},
 		],
 		description: 'Whether money came in, went out, or either',
 		displayOptions: { show: { event: EVENTS_WITH_DIRECTION } },

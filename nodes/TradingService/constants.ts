@@ -82,14 +82,78 @@ export interface FlowType {
 
 /** The one table of flow types (spec §2.2): the history operation and the trigger read it. */
 export const FLOW_TYPES: readonly FlowType[] = [
-	{ value: 1, specName: 'Trade', displayName: 'Trade', eventName: 'Trade', eventDetail: 'A trade fill: one record per coin that moved', retentionDays: 7, hasDirection: true },
-	{ value: 2, specName: 'FEE', displayName: 'Fee', eventName: 'Trading Fee', eventDetail: 'A trading fee taken from the account', retentionDays: 7, hasDirection: false },
-	{ value: 32, specName: 'Funding FEE', displayName: 'Funding Fee', eventName: 'Funding Fee Charged', eventDetail: 'A funding fee settled on a contract position, paid or received (see Direction)', retentionDays: 30, hasDirection: true },
-	{ value: 51, specName: 'USER_ACCOUNT_TRANSFER', displayName: 'Transfer Between Accounts', eventName: 'Transfer Between Accounts', eventDetail: 'A transfer between your accounts (see Direction)', retentionDays: 30, hasDirection: true },
-	{ value: 900, specName: 'CUSTODY_DEPOSIT', displayName: 'Custody Deposit', eventName: 'Custody Deposit', eventDetail: 'A deposit into the custody account', retentionDays: 30, hasDirection: false },
-	{ value: 904, specName: 'CUSTODY_WITHDRAW', displayName: 'Custody Withdrawal', eventName: 'Custody Withdrawal', eventDetail: 'A withdrawal from the custody account', retentionDays: 30, hasDirection: false },
-	{ value: 906, specName: 'FIAT_DEPOSIT', displayName: 'Fiat Deposit', eventName: 'Fiat Deposit', eventDetail: 'A deposit into the fiat account', retentionDays: 30, hasDirection: false },
-	{ value: 910, specName: 'FIAT_WITHDRAW', displayName: 'Fiat Withdrawal', eventName: 'Fiat Withdrawal', eventDetail: 'A withdrawal from the fiat account', retentionDays: 30, hasDirection: false },
+	{
+		value: 1,
+		specName: 'Trade',
+		displayName: 'Trade',
+		eventName: 'Trade',
+		eventDetail: 'A trade fill: one record per coin that moved',
+		retentionDays: 7,
+		hasDirection: true,
+	},
+	{
+		value: 2,
+		specName: 'FEE',
+		displayName: 'Fee',
+		eventName: 'Trading Fee',
+		eventDetail: 'A trading fee taken from the account',
+		retentionDays: 7,
+		hasDirection: false,
+	},
+	{
+		value: 32,
+		specName: 'Funding FEE',
+		displayName: 'Funding Fee',
+		eventName: 'Funding Fee Charged',
+		eventDetail: 'A funding fee settled on a contract position, paid or received (see Direction)',
+		retentionDays: 30,
+		hasDirection: true,
+	},
+	{
+		value: 51,
+		specName: 'USER_ACCOUNT_TRANSFER',
+		displayName: 'Transfer Between Accounts',
+		eventName: 'Transfer Between Accounts',
+		eventDetail: 'A transfer between your accounts (see Direction)',
+		retentionDays: 30,
+		hasDirection: true,
+	},
+	{
+		value: 900,
+		specName: 'CUSTODY_DEPOSIT',
+		displayName: 'Custody Deposit',
+		eventName: 'Custody Deposit',
+		eventDetail: 'A deposit into the custody account',
+		retentionDays: 30,
+		hasDirection: false,
+	},
+	{
+		value: 904,
+		specName: 'CUSTODY_WITHDRAW',
+		displayName: 'Custody Withdrawal',
+		eventName: 'Custody Withdrawal',
+		eventDetail: 'A withdrawal from the custody account',
+		retentionDays: 30,
+		hasDirection: false,
+	},
+	{
+		value: 906,
+		specName: 'FIAT_DEPOSIT',
+		displayName: 'Fiat Deposit',
+		eventName: 'Fiat Deposit',
+		eventDetail: 'A deposit into the fiat account',
+		retentionDays: 30,
+		hasDirection: false,
+	},
+	{
+		value: 910,
+		specName: 'FIAT_WITHDRAW',
+		displayName: 'Fiat Withdrawal',
+		eventName: 'Fiat Withdrawal',
+		eventDetail: 'A withdrawal from the fiat account',
+		retentionDays: 30,
+		hasDirection: false,
+	},
 ];
 
 export function findFlowType(value: number): FlowType | undefined {
@@ -124,7 +188,12 @@ export const TIME_IN_FORCE_BY_TYPE: Record<OrderType, string> = {
  * Order states in which an order is still on the book (the spec shows only FILLED; these are the
  * family's): its client order ID is held, and a cancel of it may still be applied.
  */
-export const OPEN_ORDER_STATUSES: readonly string[] = ['NEW', 'PARTIALLY_FILLED', 'PENDING_NEW', 'PENDING_CANCEL'];
+export const OPEN_ORDER_STATUSES: readonly string[] = [
+	'NEW',
+	'PARTIALLY_FILLED',
+	'PENDING_NEW',
+	'PENDING_CANCEL',
+];
 
 export const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 export const DEFAULT_STP_MODE = 'EXPIRE_TAKER';

@@ -9,7 +9,13 @@ let master: TestClient;
 const HISTORY = '/api/v1/account/balanceFlow';
 const ORDER = '/api/v1/spot/new/order';
 const historyQuery = { flowType: 32, startTime: 0, endTime: T0 + 10_000 };
-const limitOrder = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '40000' };
+const limitOrder = {
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	quantity: '0.01',
+	price: '40000',
+};
 
 beforeAll(async () => {
 	sb = await startSandbox({ now: () => clock });
@@ -34,9 +40,13 @@ describe('GET /api/v1/time', () => {
 	it('follows the fault plan clock offset, and reset() puts it back', async () => {
 		sb.setFaults({ clockOffsetMs: -2500 });
 		expect(sb.now()).toBe(T0 - 2500);
-		expect((await rawRequest(sb.baseUrl, { method: 'GET', url: '/api/v1/time' })).json).toEqual({ serverTime: T0 - 2500 });
+		expect((await rawRequest(sb.baseUrl, { method: 'GET', url: '/api/v1/time' })).json).toEqual({
+			serverTime: T0 - 2500,
+		});
 		sb.reset();
-		expect((await rawRequest(sb.baseUrl, { method: 'GET', url: '/api/v1/time' })).json).toEqual({ serverTime: T0 });
+		expect((await rawRequest(sb.baseUrl, { method: 'GET', url: '/api/v1/time' })).json).toEqual({
+			serverTime: T0,
+		});
 	});
 });
 
@@ -60,7 +70,13 @@ describe('signature (spec 5.3)', () => {
 	});
 
 	it('accepts a signature in the form body (all params in the body)', async () => {
-		const r = await master.call({ method: 'POST', path: ORDER, form: limitOrder, timestampIn: 'body', signatureIn: 'body' });
+		const r = await master.call({
+			method: 'POST',
+			path: ORDER,
+			form: limitOrder,
+			timestampIn: 'body',
+			signatureIn: 'body',
+		});
 		expect(r.status).toBe(200);
 		expect(r.json.symbol).toBe('BTCUSDT');
 	});
@@ -74,7 +90,10 @@ describe('signature (spec 5.3)', () => {
 			method: 'POST',
 			url: `${ORDER}?${query}`,
 			body: `${body}&signature=${sig}`,
-			headers: { 'X-APIKEY': DEMO_KEYS.master.apiKey, 'Content-Type': 'application/x-www-form-urlencoded' },
+			headers: {
+				'X-APIKEY': DEMO_KEYS.master.apiKey,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
 		});
 		expect(r1.status).toBe(200);
 		// signature in the query instead (same signed text)
@@ -82,7 +101,10 @@ describe('signature (spec 5.3)', () => {
 			method: 'POST',
 			url: `${ORDER}?${query}&signature=${sig}`,
 			body,
-			headers: { 'X-APIKEY': DEMO_KEYS.master.apiKey, 'Content-Type': 'application/x-www-form-urlencoded' },
+			headers: {
+				'X-APIKEY': DEMO_KEYS.master.apiKey,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
 		});
 		expect(r2.status).toBe(200);
 		// a client that joins with '&' signs a different text
@@ -91,7 +113,10 @@ describe('signature (spec 5.3)', () => {
 			method: 'POST',
 			url: `${ORDER}?${query}&signature=${wrong}`,
 			body,
-			headers: { 'X-APIKEY': DEMO_KEYS.master.apiKey, 'Content-Type': 'application/x-www-form-urlencoded' },
+			headers: {
+				'X-APIKEY': DEMO_KEYS.master.apiKey,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
 		});
 		expect(r3.status).toBe(400);
 		expect(r3.json).toEqual({ code: '0002', msg: 'Incorrect signature' });
@@ -102,7 +127,11 @@ describe('signature (spec 5.3)', () => {
 		expect(r.status).toBe(200);
 		expect(r.json.result[0].code).toBe(0);
 		// JSON body tampered after signing
-		const req = master.build({ method: 'POST', path: '/api/v1/spot/batchOrders', json: JSON.stringify([limitOrder]) });
+		const req = master.build({
+			method: 'POST',
+			path: '/api/v1/spot/batchOrders',
+			json: JSON.stringify([limitOrder]),
+		});
 		const bad = await rawRequest(sb.baseUrl, { ...req, body: req.body!.replace('0.01', '0.02') });
 		expect(bad.json.code).toBe('0002');
 	});
@@ -111,30 +140,51 @@ describe('signature (spec 5.3)', () => {
 		const q = `flowType=32&startTime=0&endTime=${T0}&timestamp=${T0}`;
 		const sig = hmacHex(DEMO_KEYS.master.secret, q);
 		const mid = `flowType=32&startTime=0&signature=${sig}&endTime=${T0}&timestamp=${T0}`;
-		const r = await rawRequest(sb.baseUrl, { method: 'GET', url: `${HISTORY}?${mid}`, headers: { 'X-APIKEY': DEMO_KEYS.master.apiKey } });
+		const r = await rawRequest(sb.baseUrl, {
+			method: 'GET',
+			url: `${HISTORY}?${mid}`,
+			headers: { 'X-APIKEY': DEMO_KEYS.master.apiKey },
+		});
 		expect(r.status).toBe(200);
 	});
 
 	it('compares the hex signature case-insensitively', async () => {
 		const r = await master.history(historyQuery, { mangleSignature: (s) => s.toUpperCase() });
 		expect(r.status).toBe(200);
-		const mixed = await master.history(historyQuery, { mangleSignature: (s) => s.slice(0, 10).toUpperCase() + s.slice(10) });
+		const mixed = await master.history(historyQuery, {
+			mangleSignature: (s) => s.slice(0, 10).toUpperCase() + s.slice(10),
+		});
 		expect(mixed.status).toBe(200);
 	});
 
 	it('rejects a tampered parameter', async () => {
-		const r = await master.history(historyQuery, { mangleQuery: (q) => q.replace('flowType=32', 'flowType=51') });
+		const r = await master.history(historyQuery, {
+			mangleQuery: (q) => q.replace('flowType=32', 'flowType=51'),
+		});
 		expect(r.status).toBe(400);
 		expect(r.json.code).toBe('0002');
-		const req = master.build({ method: 'POST', path: ORDER, form: limitOrder, signatureIn: 'query' });
-		const tampered = await rawRequest(sb.baseUrl, { ...req, body: req.body!.replace('price=40000', 'price=4000') });
+		const req = master.build({
+			method: 'POST',
+			path: ORDER,
+			form: limitOrder,
+			signatureIn: 'query',
+		});
+		const tampered = await rawRequest(sb.baseUrl, {
+			...req,
+			body: req.body!.replace('price=40000', 'price=4000'),
+		});
 		expect(tampered.json.code).toBe('0002');
 	});
 
 	it('rejects a signature made with another secret, a malformed one, and one sent twice', async () => {
-		const other = master.withCredentials({ apiKey: DEMO_KEYS.master.apiKey, secret: DEMO_KEYS.sub.secret });
+		const other = master.withCredentials({
+			apiKey: DEMO_KEYS.master.apiKey,
+			secret: DEMO_KEYS.sub.secret,
+		});
 		expect((await other.history(historyQuery)).json.code).toBe('0002');
-		expect((await master.history(historyQuery, { mangleSignature: () => 'zz' })).json.code).toBe('0002');
+		expect((await master.history(historyQuery, { mangleSignature: () => 'zz' })).json.code).toBe(
+			'0002',
+		);
 		const twice = await master.history(historyQuery, { mangleQuery: (q) => `${q}&signature=00` });
 		expect(twice.json.code).toBe('0001');
 	});
@@ -144,13 +194,18 @@ describe('signature (spec 5.3)', () => {
 		const r = await master.history(historyQuery, { mangleSignature: () => '0'.repeat(64) });
 		expect([r.status, r.json]).toEqual([400, { code: '0001', msg: 'Incorrect signature' }]);
 		sb.reset();
-		expect((await master.history(historyQuery, { mangleSignature: () => '0'.repeat(64) })).json.code).toBe('0002');
+		expect(
+			(await master.history(historyQuery, { mangleSignature: () => '0'.repeat(64) })).json.code,
+		).toBe('0002');
 	});
 
 	it('requires signature and timestamp', async () => {
 		const noSig = await master.history(historyQuery, { signatureIn: 'none' });
 		expect(noSig.status).toBe(400);
-		expect(noSig.json).toEqual({ code: '0001', msg: "Required field 'signature' missing or invalid" });
+		expect(noSig.json).toEqual({
+			code: '0001',
+			msg: "Required field 'signature' missing or invalid",
+		});
 		const noTs = await master.history(historyQuery, { timestamp: null });
 		expect(noTs.status).toBe(400);
 		expect(noTs.json.code).toBe('0001');
@@ -172,10 +227,18 @@ describe('API key (spec 5.2) and permissions (5.1)', () => {
 		expect((await ro.history(historyQuery)).status).toBe(200);
 		const o = await ro.order(limitOrder);
 		expect(o.status).toBe(400);
-		expect(o.json).toEqual({ code: '-1005', msg: "No permission (this API key lacks the 'trade' permission)" });
+		expect(o.json).toEqual({
+			code: '-1005',
+			msg: "No permission (this API key lacks the 'trade' permission)",
+		});
 		const b = await ro.batch([limitOrder]);
 		expect(b.json.code).toBe('-1005');
-		const t = await ro.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '1' });
+		const t = await ro.transfer({
+			fromAccountId: '10001',
+			toAccountId: '10005',
+			coin: 'USDT',
+			quantity: '1',
+		});
 		expect(t.json.code).toBe('-1005');
 		expect(sb.ledger.orders).toHaveLength(0);
 		expect(sb.ledger.transfers).toHaveLength(0);
@@ -183,13 +246,17 @@ describe('API key (spec 5.2) and permissions (5.1)', () => {
 });
 
 describe('timestamp rule (spec 5.4): timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow', () => {
-	const at = (timestamp: number, recvWindow?: number) => master.history(historyQuery, { timestamp, recvWindow });
+	const at = (timestamp: number, recvWindow?: number) =>
+		master.history(historyQuery, { timestamp, recvWindow });
 
 	it('future edge: +999 ms passes, +1000 ms fails', async () => {
 		expect((await at(T0 + 999)).status).toBe(200);
 		const r = await at(T0 + 1000);
 		expect(r.status).toBe(400);
-		expect(r.json).toEqual({ code: '-1021', msg: 'Timestamp for this request is outside of the recvWindow' });
+		expect(r.json).toEqual({
+			code: '-1021',
+			msg: 'Timestamp for this request is outside of the recvWindow',
+		});
 		expect((await at(T0 + 1001)).json.code).toBe('-1021');
 	});
 
@@ -227,7 +294,11 @@ describe('timestamp rule (spec 5.4): timestamp < serverTime + 1000 && serverTime
 	});
 
 	it('timestamp may sit in the form body', async () => {
-		const r = await master.order(limitOrder, { timestampIn: 'body', signatureIn: 'body', timestamp: T0 - 5001 });
+		const r = await master.order(limitOrder, {
+			timestampIn: 'body',
+			signatureIn: 'body',
+			timestamp: T0 - 5001,
+		});
 		expect(r.json.code).toBe('-1021');
 	});
 });

@@ -32,13 +32,46 @@ describe('rate limit (weight budget per API key)', () => {
 		expect(over.json).toEqual({ code: '0003', msg: 'Rate limit exceeded' });
 		expect(over.headers['retry-after']).toBe('1');
 		// weight 1 requests still fit: 11, 12
-		expect((await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '1' })).status).toBe(200);
-		expect((await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '1' })).status).toBe(200);
-		expect((await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '1' })).status).toBe(429);
+		expect(
+			(
+				await master.order({
+					symbol: 'BTCUSDT',
+					side: 'BUY',
+					type: 'LIMIT',
+					quantity: '0.01',
+					price: '1',
+				})
+			).status,
+		).toBe(200);
+		expect(
+			(
+				await master.order({
+					symbol: 'BTCUSDT',
+					side: 'BUY',
+					type: 'LIMIT',
+					quantity: '0.01',
+					price: '1',
+				})
+			).status,
+		).toBe(200);
+		expect(
+			(
+				await master.order({
+					symbol: 'BTCUSDT',
+					side: 'BUY',
+					type: 'LIMIT',
+					quantity: '0.01',
+					price: '1',
+				})
+			).status,
+		).toBe(429);
 		// another key has its own budget; public /time is not counted
 		expect((await sub.history(historyQ())).status).toBe(200);
 		expect((await time()).status).toBe(200);
-		expect(sb.ledger.requests.filter((r) => r.status === 429).map((r) => r.code)).toEqual(['0003', '0003']);
+		expect(sb.ledger.requests.filter((r) => r.status === 429).map((r) => r.code)).toEqual([
+			'0003',
+			'0003',
+		]);
 		await sleep(1050);
 		expect((await master.history(historyQ())).status).toBe(200);
 	});
@@ -74,7 +107,10 @@ describe('fault injection', () => {
 		});
 		const a = await master.transfer(move);
 		expect(a.status).toBe(500);
-		expect(a.json).toEqual({ code: '-1000', msg: 'An unknown error occurred while processing the request' });
+		expect(a.json).toEqual({
+			code: '-1000',
+			msg: 'An unknown error occurred while processing the request',
+		});
 		const b = await master.transfer(move);
 		expect(b.status).toBe(502);
 		expect(b.headers['content-type']).toMatch(/text\/html/);
@@ -83,18 +119,33 @@ describe('fault injection', () => {
 		expect(sb.getBalance('10001', 'USDT')).toBe('100000');
 		expect(sb.ledger.transfers).toHaveLength(0);
 		expect((await master.transfer(move)).status).toBe(200);
-		expect(sb.ledger.requests.map((r) => r.fault)).toEqual(['http500', 'http502', 'http503', undefined]);
+		expect(sb.ledger.requests.map((r) => r.fault)).toEqual([
+			'http500',
+			'http502',
+			'http503',
+			undefined,
+		]);
 	});
 
 	it('rules match on path and method only', async () => {
-		sb.setFaults({ rules: [{ kind: 'http500', times: 2, path: ORDER }, { kind: 'http503', times: 1, method: 'GET' }] });
+		sb.setFaults({
+			rules: [
+				{ kind: 'http500', times: 2, path: ORDER },
+				{ kind: 'http503', times: 1, method: 'GET' },
+			],
+		});
 		expect((await master.transfer(move)).status).toBe(200);
 		expect((await time()).status).toBe(503);
 		expect((await time()).status).toBe(200);
 	});
 
 	it('rateLimit fault: 429 with the configured Retry-After', async () => {
-		sb.setFaults({ rules: [{ kind: 'rateLimit', times: 2, retryAfterSeconds: 7 }, { kind: 'rateLimit', times: 1 }] });
+		sb.setFaults({
+			rules: [
+				{ kind: 'rateLimit', times: 2, retryAfterSeconds: 7 },
+				{ kind: 'rateLimit', times: 1 },
+			],
+		});
 		const a = await master.history(historyQ());
 		expect(a.status).toBe(429);
 		expect(a.json.code).toBe('0003');
@@ -118,22 +169,43 @@ describe('fault injection', () => {
 		expect(sb.getBalance('10001', 'USDT')).toBe('99900');
 		expect(sb.getBalance('10005', 'USDT')).toBe('250100');
 		expect(sb.ledger.transfers).toHaveLength(1);
-		expect(sb.ledger.requests[0]).toMatchObject({ path: TRANSFER, status: 200, fault: 'dropAfter' });
+		expect(sb.ledger.requests[0]).toMatchObject({
+			path: TRANSFER,
+			status: 200,
+			fault: 'dropAfter',
+		});
 	});
 
 	it('dropAfter on a resting order: retrying with the same client order id is answered -1141 (Duplicate order)', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: ORDER }] });
-		const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '40000', newClientOrderId: 'retry-me' };
+		const order = {
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'LIMIT',
+			quantity: '1',
+			price: '40000',
+			newClientOrderId: 'retry-me',
+		};
 		await expect(master.order(order)).rejects.toThrow();
 		const retry = await master.order(order);
 		expect(retry.json.code).toBe('-1141');
 		expect(sb.ledger.orders).toHaveLength(1);
-		expect(sb.ledger.requests[0]).toMatchObject({ fault: 'dropAfter', status: 200, appliedStatus: 200 });
+		expect(sb.ledger.requests[0]).toMatchObject({
+			fault: 'dropAfter',
+			status: 200,
+			appliedStatus: 200,
+		});
 	});
 
 	it('dropAfter on a MARKET order: the same client order id sent again fills a second time', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: ORDER }] });
-		const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.5', newClientOrderId: 'retry-me' };
+		const order = {
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'MARKET',
+			quantity: '0.5',
+			newClientOrderId: 'retry-me',
+		};
 		await expect(master.order(order)).rejects.toThrow();
 		const retry = await master.order(order);
 		expect(retry.status).toBe(200);
@@ -153,7 +225,9 @@ describe('fault injection', () => {
 	it('random faults are reproducible for a seed and can be limited to paths', async () => {
 		const run = async () => {
 			sb.reset();
-			sb.setFaults({ random: { seed: 42, http5xx: 0.2, dropBefore: 0.1, dropAfter: 0.1, rateLimit: 0.2 } });
+			sb.setFaults({
+				random: { seed: 42, http5xx: 0.2, dropBefore: 0.1, dropAfter: 0.1, rateLimit: 0.2 },
+			});
 			const out: string[] = [];
 			for (let i = 0; i < 40; i++) {
 				try {

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 
 import { TestClient } from '../testClient';
 
-const digest = (recs: HistoryRecord[]) => createHash('sha256').update(JSON.stringify(recs)).digest('hex');
+const digest = (recs: HistoryRecord[]) =>
+	createHash('sha256').update(JSON.stringify(recs)).digest('hex');
 
 const DAY = 86_400_000;
 const T0 = 1_800_000_000_000;
@@ -31,14 +32,37 @@ const transfers = (client: TestClient, accountType?: number) =>
 
 describe('POST /api/v1/account/assetTransfer', () => {
 	it('moves the balance exactly and writes two flowType 51 records with one created', async () => {
-		const r = await master.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.1' });
+		const r = await master.transfer({
+			fromAccountId: '10001',
+			toAccountId: '10005',
+			coin: 'USDT',
+			quantity: '0.1',
+		});
 		expect(r.status).toBe(200);
-		expect(r.json).toEqual({ success: true, timestamp: T0, clientOrderId: '', orderId: expect.stringMatching(/^\d{1,20}$/) });
-		await master.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.2' });
+		expect(r.json).toEqual({
+			success: true,
+			timestamp: T0,
+			clientOrderId: '',
+			orderId: expect.stringMatching(/^\d{1,20}$/),
+		});
+		await master.transfer({
+			fromAccountId: '10001',
+			toAccountId: '10005',
+			coin: 'USDT',
+			quantity: '0.2',
+		});
 		expect(sb.getBalance('10001', 'USDT')).toBe('99999.7');
 		expect(sb.getBalance('10005', 'USDT')).toBe('250000.3');
 		expect(sb.ledger.transfers).toEqual([
-			{ id: r.json.orderId, fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.1', created: String(T0), apiKey: DEMO_KEYS.master.apiKey },
+			{
+				id: r.json.orderId,
+				fromAccountId: '10001',
+				toAccountId: '10005',
+				coin: 'USDT',
+				quantity: '0.1',
+				created: String(T0),
+				apiKey: DEMO_KEYS.master.apiKey,
+			},
 			expect.objectContaining({ quantity: '0.2' }),
 		]);
 
@@ -73,7 +97,12 @@ describe('POST /api/v1/account/assetTransfer', () => {
 	});
 
 	it('master -> sub: master sees both sides, the sub key sees only what it received (rules 2-4)', async () => {
-		const r = await master.transfer({ fromAccountId: DEMO_ACCOUNTS.mainTrading, toAccountId: DEMO_ACCOUNTS.subTrading, coin: 'BTC', quantity: '0.25' });
+		const r = await master.transfer({
+			fromAccountId: DEMO_ACCOUNTS.mainTrading,
+			toAccountId: DEMO_ACCOUNTS.subTrading,
+			coin: 'BTC',
+			quantity: '0.25',
+		});
 		expect(r.status).toBe(200);
 		const m = (await transfers(master, 1)).json as HistoryRecord[];
 		expect(m.map((x) => [x.accountId, x.change]).sort()).toEqual([
@@ -81,31 +110,55 @@ describe('POST /api/v1/account/assetTransfer', () => {
 			['20001', '0.25'],
 		]);
 		const s = (await transfers(sub, 1)).json as HistoryRecord[];
-		expect(s.map((x) => [x.accountId, x.coin, x.change, x.total])).toEqual([['20001', 'BTC', '0.25', '1.25']]);
+		expect(s.map((x) => [x.accountId, x.coin, x.change, x.total])).toEqual([
+			['20001', 'BTC', '0.25', '1.25'],
+		]);
 		expect((await transfers(sub)).json).toHaveLength(1);
 		expect((await transfers(sub, 3)).json).toEqual([]);
 		// rule 3: custody records need a master key
 		const c = await transfers(sub, 5);
 		expect(c.status).toBe(400);
-		expect(c.json).toEqual({ code: '-1005', msg: 'No permission (custody records need a master-account API key)' });
+		expect(c.json).toEqual({
+			code: '-1005',
+			msg: 'No permission (custody records need a master-account API key)',
+		});
 	});
 
 	it('a sub key cannot transfer', async () => {
-		const r = await sub.transfer({ fromAccountId: '20001', toAccountId: '10001', coin: 'USDT', quantity: '1' });
+		const r = await sub.transfer({
+			fromAccountId: '20001',
+			toAccountId: '10001',
+			coin: 'USDT',
+			quantity: '1',
+		});
 		expect(r.status).toBe(400);
 		expect(r.json.code).toBe('-1005');
 		expect(sb.getBalance('20001', 'USDT')).toBe('10000');
 	});
 
 	it('rejects insufficient balance with 0401 and changes nothing', async () => {
-		const r = await master.transfer({ fromAccountId: '10005', toAccountId: '10001', coin: 'BTC', quantity: '5.00000001' });
+		const r = await master.transfer({
+			fromAccountId: '10005',
+			toAccountId: '10001',
+			coin: 'BTC',
+			quantity: '5.00000001',
+		});
 		expect(r.status).toBe(400);
 		expect(r.json).toEqual({ code: '0401', msg: 'Insufficient asset' });
 		expect(sb.getBalance('10005', 'BTC')).toBe('5');
 		expect(sb.ledger.transfers).toHaveLength(0);
 		expect((await transfers(master)).json).toEqual([]);
 		// exactly the whole balance is fine
-		expect((await master.transfer({ fromAccountId: '10005', toAccountId: '10001', coin: 'BTC', quantity: '5' })).status).toBe(200);
+		expect(
+			(
+				await master.transfer({
+					fromAccountId: '10005',
+					toAccountId: '10001',
+					coin: 'BTC',
+					quantity: '5',
+				})
+			).status,
+		).toBe(200);
 		expect(sb.getBalance('10005', 'BTC')).toBe('0');
 	});
 
@@ -126,9 +179,18 @@ describe('POST /api/v1/account/assetTransfer', () => {
 	});
 
 	it.each([
-		[{ fromAccountId: '99999', toAccountId: '10005' }, { code: '-1172', msg: "Invalid from account id ('99999' is not one of your accounts)" }],
-		[{ fromAccountId: '10001', toAccountId: '99999' }, { code: '-1173', msg: "Invalid to account id ('99999' is not one of your accounts)" }],
-		[{ fromAccountId: '10001', toAccountId: '10001' }, { code: '-1174', msg: 'Transfer not allowed between the same account' }],
+		[
+			{ fromAccountId: '99999', toAccountId: '10005' },
+			{ code: '-1172', msg: "Invalid from account id ('99999' is not one of your accounts)" },
+		],
+		[
+			{ fromAccountId: '10001', toAccountId: '99999' },
+			{ code: '-1173', msg: "Invalid to account id ('99999' is not one of your accounts)" },
+		],
+		[
+			{ fromAccountId: '10001', toAccountId: '10001' },
+			{ code: '-1174', msg: 'Transfer not allowed between the same account' },
+		],
 	])('rejects accounts %j with the family code %j', async (accounts, answer) => {
 		const r = await master.transfer({ ...accounts, coin: 'USDT', quantity: '1' });
 		expect([r.status, r.json]).toEqual([400, answer]);
@@ -172,8 +234,20 @@ describe('GET /api/v1/account/balanceFlow', () => {
 
 	it('returns records newest first (created desc, then id desc), bounds inclusive', async () => {
 		sb.addRecords([
-			{ accountId: '10003', flowTypeValue: 32, change: '-1', created: String(T0 - 3000), symbol: 'BTCUSDT-PERPETUAL' },
-			{ accountId: '10003', flowTypeValue: 32, change: '-2', created: String(T0 - 1000), symbol: 'ETHUSDT-PERPETUAL' },
+			{
+				accountId: '10003',
+				flowTypeValue: 32,
+				change: '-1',
+				created: String(T0 - 3000),
+				symbol: 'BTCUSDT-PERPETUAL',
+			},
+			{
+				accountId: '10003',
+				flowTypeValue: 32,
+				change: '-2',
+				created: String(T0 - 1000),
+				symbol: 'ETHUSDT-PERPETUAL',
+			},
 			{ accountId: '10003', flowTypeValue: 32, change: '-3', created: String(T0 - 2000) },
 			{ accountId: '10003', flowTypeValue: 32, change: '-4', created: String(T0 - 1000) },
 			{ accountId: '10003', flowTypeValue: 51, change: '5', created: String(T0 - 1000) },
@@ -196,16 +270,40 @@ describe('GET /api/v1/account/balanceFlow', () => {
 		sb.addRecords([
 			{ accountId: '10003', flowTypeValue: 32, change: '-1', created: String(T0 - 30 * DAY) },
 			{ accountId: '10003', flowTypeValue: 32, change: '-2', created: String(T0 - 30 * DAY - 1) },
-			{ accountId: '10001', flowTypeValue: 1, change: '1', created: String(T0 - 7 * DAY), symbol: 'BTCUSDT' },
-			{ accountId: '10001', flowTypeValue: 1, change: '2', created: String(T0 - 7 * DAY - 1), symbol: 'BTCUSDT' },
-			{ accountId: '10001', flowTypeValue: 2, change: '-3', created: String(T0 - 8 * DAY), symbol: 'BTCUSDT' },
+			{
+				accountId: '10001',
+				flowTypeValue: 1,
+				change: '1',
+				created: String(T0 - 7 * DAY),
+				symbol: 'BTCUSDT',
+			},
+			{
+				accountId: '10001',
+				flowTypeValue: 1,
+				change: '2',
+				created: String(T0 - 7 * DAY - 1),
+				symbol: 'BTCUSDT',
+			},
+			{
+				accountId: '10001',
+				flowTypeValue: 2,
+				change: '-3',
+				created: String(T0 - 8 * DAY),
+				symbol: 'BTCUSDT',
+			},
 			{ accountId: '10005', flowTypeValue: 900, change: '9', created: String(T0 - 29 * DAY) },
 		]);
 		const q = { startTime: 0, endTime: T0 };
-		expect((await master.history({ flowType: 32, ...q })).json.map((x: HistoryRecord) => x.change)).toEqual(['-1']);
-		expect((await master.history({ flowType: 1, ...q })).json.map((x: HistoryRecord) => x.change)).toEqual(['1']);
+		expect(
+			(await master.history({ flowType: 32, ...q })).json.map((x: HistoryRecord) => x.change),
+		).toEqual(['-1']);
+		expect(
+			(await master.history({ flowType: 1, ...q })).json.map((x: HistoryRecord) => x.change),
+		).toEqual(['1']);
 		expect((await master.history({ flowType: 2, ...q })).json).toEqual([]);
-		expect((await master.history({ flowType: 900, ...q })).json.map((x: HistoryRecord) => x.flowType)).toEqual(['CUSTODY_DEPOSIT']);
+		expect(
+			(await master.history({ flowType: 900, ...q })).json.map((x: HistoryRecord) => x.flowType),
+		).toEqual(['CUSTODY_DEPOSIT']);
 		// the window moves with the server clock
 		clock = T0 + 1;
 		expect((await master.history({ flowType: 32, ...q })).json).toEqual([]);
@@ -219,7 +317,9 @@ describe('GET /api/v1/account/balanceFlow', () => {
 			['10006', 6],
 			['20001', 1],
 		] as Array<[string, number]>) {
-			sb.addRecords([{ accountId: acc, flowTypeValue: 51, change: String(t), created: String(T0 - 10) }]);
+			sb.addRecords([
+				{ accountId: acc, flowTypeValue: 51, change: String(t), created: String(T0 - 10) },
+			]);
 		}
 		const accs = async (c: TestClient, accountType?: number) =>
 			((await transfers(c, accountType)).json as HistoryRecord[]).map((x) => x.accountId).sort();
@@ -241,13 +341,21 @@ describe('GET /api/v1/account/balanceFlow', () => {
 		const all = (await master.history({ ...q, limit: 500 })).json as HistoryRecord[];
 		expect(all).toHaveLength(500);
 		expect(all[0].created).toBe(String(T0));
-		for (let i = 1; i < all.length; i++) expect(Number(all[i - 1].created)).toBeGreaterThanOrEqual(Number(all[i].created));
+		for (let i = 1; i < all.length; i++)
+			expect(Number(all[i - 1].created)).toBeGreaterThanOrEqual(Number(all[i].created));
 	});
 });
 
 describe('seeding', () => {
 	it('seeds 100,000 funding fees quickly and deterministically; pages stay fast', async () => {
-		const opts = { flowType: 32, count: 100_000, startTime: T0 - 30 * DAY + 1, endTime: T0, seed: 7, perMillisecond: 2 };
+		const opts = {
+			flowType: 32,
+			count: 100_000,
+			startTime: T0 - 30 * DAY + 1,
+			endTime: T0,
+			seed: 7,
+			perMillisecond: 2,
+		};
 		const t1 = Date.now();
 		const a = sb.seedRecords(opts);
 		const seedMs = Date.now() - t1;
@@ -261,10 +369,14 @@ describe('seeding', () => {
 		expect(a[a.length - 1].created).toBe(String(T0));
 		expect(a[0].created).toBe(a[1].created); // perMillisecond 2
 		expect(a[1].created).not.toBe(a[2].created);
-		expect(new Set(a.map((x) => x.symbol))).toEqual(new Set(['BTCUSDT-PERPETUAL', 'ETHUSDT-PERPETUAL']));
+		expect(new Set(a.map((x) => x.symbol))).toEqual(
+			new Set(['BTCUSDT-PERPETUAL', 'ETHUSDT-PERPETUAL']),
+		);
 		expect(new Set(a.map((x) => x.id)).size).toBe(100_000);
 		const other = sb.seedRecords({ ...opts, seed: 8, accountId: '20001' });
-		expect(digest(other.map((x) => ({ ...x, id: '', accountId: '' })))).not.toBe(digest(a.map((x) => ({ ...x, id: '', accountId: '' }))));
+		expect(digest(other.map((x) => ({ ...x, id: '', accountId: '' })))).not.toBe(
+			digest(a.map((x) => ({ ...x, id: '', accountId: '' }))),
+		);
 
 		// walk the whole 100k history backwards, 500 at a time, by moving endTime (a client's pagination)
 		const t2 = Date.now();
@@ -273,7 +385,15 @@ describe('seeding', () => {
 		let pages = 0;
 		const ids = new Set<string>();
 		for (;;) {
-			const page = (await master.history({ flowType: 32, accountType: 3, startTime: opts.startTime, endTime: end, limit: 500 })).json as HistoryRecord[];
+			const page = (
+				await master.history({
+					flowType: 32,
+					accountType: 3,
+					startTime: opts.startTime,
+					endTime: end,
+					limit: 500,
+				})
+			).json as HistoryRecord[];
 			pages++;
 			const fresh = page.filter((x) => !ids.has(x.id));
 			for (const x of fresh) ids.add(x.id);

@@ -2,7 +2,13 @@
  * The order lifecycle (issue 13): resting orders lock funds, the test fills them on its own schedule,
  * orders are listed, cancelled one by one, by symbol or by ids; balances and an order test.
  */
-import { DEMO_KEYS, startSandbox, type HistoryRecord, type OrderView, type Sandbox } from '../index';
+import {
+	DEMO_KEYS,
+	startSandbox,
+	type HistoryRecord,
+	type OrderView,
+	type Sandbox,
+} from '../index';
 import { TestClient, hmacHex, rawRequest } from '../testClient';
 
 const T0 = 1_800_000_000_000;
@@ -41,12 +47,17 @@ const place = async (o: Record<string, string>, c: TestClient = master) => {
 	return r.json as { orderId: string; clientOrderId: string };
 };
 const hist = async (flowType: number) =>
-	(await master.history({ flowType, startTime: T0 - DAY, endTime: clock, limit: 500 })).json as HistoryRecord[];
+	(await master.history({ flowType, startTime: T0 - DAY, endTime: clock, limit: 500 }))
+		.json as HistoryRecord[];
 
 describe('resting orders lock funds; the test fills them', () => {
 	it('a LIMIT BUY locks price x quantity of the quote coin; free, locked and total follow', async () => {
 		await place(buy('b'));
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({ free: '80000', locked: '20000', total: '100000' });
+		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+			free: '80000',
+			locked: '20000',
+			total: '100000',
+		});
 		expect(sb.getBalance('10001', 'USDT')).toBe('100000');
 		const a = await master.account();
 		expect(a.json.balances.find((x: { asset: string }) => x.asset === 'USDT')).toEqual({
@@ -59,8 +70,26 @@ describe('resting orders lock funds; the test fills them', () => {
 		});
 		// locked funds can be spent by neither another order nor a transfer
 		expect((await master.order(buy(undefined, { quantity: '2.00000001' }))).json.code).toBe('0401');
-		expect((await master.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '80000.01' })).json.code).toBe('0401');
-		expect((await master.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '80000' })).status).toBe(200);
+		expect(
+			(
+				await master.transfer({
+					fromAccountId: '10001',
+					toAccountId: '10005',
+					coin: 'USDT',
+					quantity: '80000.01',
+				})
+			).json.code,
+		).toBe('0401');
+		expect(
+			(
+				await master.transfer({
+					fromAccountId: '10001',
+					toAccountId: '10005',
+					coin: 'USDT',
+					quantity: '80000',
+				})
+			).status,
+		).toBe(200);
 		expect(() => sb.setBalance('10001', 'USDT', '19999')).toThrow(/locked/);
 	});
 
@@ -68,13 +97,32 @@ describe('resting orders lock funds; the test fills them', () => {
 		const o = await place(buy('f'));
 		clock = T0 + 1000;
 		const half = sb.fillOrder(o.orderId, '0.2');
-		expect(half).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: '0.2', cumulativeQuoteQty: '8000', avgPrice: '40000', updateTime: String(T0 + 1000) });
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({ free: '80000', locked: '12000', total: '92000' });
+		expect(half).toMatchObject({
+			status: 'PARTIALLY_FILLED',
+			executedQty: '0.2',
+			cumulativeQuoteQty: '8000',
+			avgPrice: '40000',
+			updateTime: String(T0 + 1000),
+		});
+		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+			free: '80000',
+			locked: '12000',
+			total: '92000',
+		});
 		expect(sb.getBalance('10001', 'BTC')).toBe('10.1998'); // +0.2, fee 0.0002 BTC
 		expect((await master.queryOrder({ orderId: o.orderId })).json.status).toBe('PARTIALLY_FILLED');
 		const full = sb.fillOrder(o.orderId);
-		expect(full).toMatchObject({ status: 'FILLED', executedQty: '0.5', cumulativeQuoteQty: '20000', sumFeeAmount: '0.0005' });
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({ free: '80000', locked: '0', total: '80000' });
+		expect(full).toMatchObject({
+			status: 'FILLED',
+			executedQty: '0.5',
+			cumulativeQuoteQty: '20000',
+			sumFeeAmount: '0.0005',
+		});
+		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+			free: '80000',
+			locked: '0',
+			total: '80000',
+		});
 		expect(sb.getBalance('10001', 'BTC')).toBe('10.4995');
 		expect((await hist(1)).map((r) => [r.coin, r.change])).toEqual([
 			['USDT', '-12000'],
@@ -100,9 +148,17 @@ describe('resting orders lock funds; the test fills them', () => {
 
 	it('advanceOrders: every open order takes one step, optionally for one symbol', async () => {
 		const a = await place(buy('a'));
-		const e = await place({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '2000' });
+		const e = await place({
+			symbol: 'ETHUSDT',
+			side: 'BUY',
+			type: 'LIMIT',
+			quantity: '1',
+			price: '2000',
+		});
 		const step1 = sb.advanceOrders('BTCUSDT');
-		expect(step1.map((x) => [x.orderId, x.status, x.executedQty])).toEqual([[a.orderId, 'PARTIALLY_FILLED', '0.25']]);
+		expect(step1.map((x) => [x.orderId, x.status, x.executedQty])).toEqual([
+			[a.orderId, 'PARTIALLY_FILLED', '0.25'],
+		]);
 		expect(sb.getOrder(e.orderId)!.status).toBe('NEW');
 		const step2 = sb.advanceOrders();
 		expect(step2.map((x) => [x.orderId, x.status])).toEqual([
@@ -145,31 +201,47 @@ describe('DELETE /api/v1/spot/order', () => {
 		});
 		expect(sb.getBalanceDetail('10001', 'USDT').locked).toBe('0');
 		expect(sb.ledger.cancels).toEqual([
-			{ orderId: o.orderId, clientOrderId: 'c1', accountId: '10001', status: 'CANCELED', via: 'single', apiKey: DEMO_KEYS.master.apiKey, at: T0 + 5 },
+			{
+				orderId: o.orderId,
+				clientOrderId: 'c1',
+				accountId: '10001',
+				status: 'CANCELED',
+				via: 'single',
+				apiKey: DEMO_KEYS.master.apiKey,
+				at: T0 + 5,
+			},
 		]);
 		expect((await master.order(buy('c1'))).status).toBe(200);
 	});
 
 	it('cancels by clientOrderId (the open order holding it), parameters in the query or a form body', async () => {
 		const o = await place(buy('c2'));
-		const r = await master.call({ method: 'DELETE', path: '/api/v1/spot/order', form: { clientOrderId: 'c2' } });
+		const r = await master.call({
+			method: 'DELETE',
+			path: '/api/v1/spot/order',
+			form: { clientOrderId: 'c2' },
+		});
 		expect([r.status, r.json.orderId, r.json.status]).toEqual([200, o.orderId, 'CANCELED']);
 	});
 
 	it('a filled order gets -1139, a cancelled one -1142, a partly filled then cancelled one -1138; unknown ids -1143', async () => {
 		const filled = await place(buy('x1'));
 		sb.fillOrder(filled.orderId);
-		expect(await master.cancelOrder({ orderId: filled.orderId }).then((r) => [r.status, r.json])).toEqual([
-			400,
-			{ code: '-1139', msg: 'Order has been filled' },
-		]);
+		expect(
+			await master.cancelOrder({ orderId: filled.orderId }).then((r) => [r.status, r.json]),
+		).toEqual([400, { code: '-1139', msg: 'Order has been filled' }]);
 		expect((await master.cancelOrder({ clientOrderId: 'x1' })).json.code).toBe('-1139');
-		const market = (await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' })).json;
+		const market = (
+			await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' })
+		).json;
 		expect((await master.cancelOrder({ orderId: market.orderId })).json.code).toBe('-1139');
 
 		const c = await place(buy('x2'));
 		await master.cancelOrder({ orderId: c.orderId });
-		expect((await master.cancelOrder({ orderId: c.orderId })).json).toEqual({ code: '-1142', msg: 'Order has been cancelled' });
+		expect((await master.cancelOrder({ orderId: c.orderId })).json).toEqual({
+			code: '-1142',
+			msg: 'Order has been cancelled',
+		});
 
 		const p = await place(buy('x3'));
 		sb.fillOrder(p.orderId, '0.1');
@@ -178,15 +250,21 @@ describe('DELETE /api/v1/spot/order', () => {
 		expect(sb.getBalanceDetail('10001', 'USDT').locked).toBe('0');
 		expect((await master.cancelOrder({ orderId: p.orderId })).json.code).toBe('-1138');
 
-		expect((await master.cancelOrder({ orderId: '1950000000000000999' })).json).toEqual({ code: '-1143', msg: 'Order not found on order book' });
+		expect((await master.cancelOrder({ orderId: '1950000000000000999' })).json).toEqual({
+			code: '-1143',
+			msg: 'Order not found on order book',
+		});
 		expect((await master.cancelOrder({ clientOrderId: 'nope' })).json.code).toBe('-1143');
 		expect(sb.ledger.cancels.map((x) => x.status)).toEqual(['CANCELED', 'PARTIALLY_CANCELED']);
 	});
 
-	it('a sub key cannot cancel the master account\'s order; a read-only key cannot cancel at all', async () => {
+	it("a sub key cannot cancel the master account's order; a read-only key cannot cancel at all", async () => {
 		const o = await place(buy('m'));
 		expect((await sub.cancelOrder({ orderId: o.orderId })).json.code).toBe('-1143');
-		expect((await master.withCredentials(DEMO_KEYS.readOnly).cancelOrder({ orderId: o.orderId })).json.code).toBe('-1005');
+		expect(
+			(await master.withCredentials(DEMO_KEYS.readOnly).cancelOrder({ orderId: o.orderId })).json
+				.code,
+		).toBe('-1005');
 		expect(sb.getOrder(o.orderId)!.status).toBe('NEW');
 	});
 
@@ -213,24 +291,38 @@ describe('GET /api/v1/spot/openOrders', () => {
 	it('lists open orders newest first, in the query shape; filters by symbol and side', async () => {
 		const a = await place(buy('a'));
 		const s = await place(sell('s'));
-		const e = await place({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '2000' });
+		const e = await place({
+			symbol: 'ETHUSDT',
+			side: 'BUY',
+			type: 'LIMIT',
+			quantity: '1',
+			price: '2000',
+		});
 		const done = await place(buy('done'));
 		sb.fillOrder(done.orderId);
 		const all = (await master.openOrders()).json as OrderView[];
 		expect(all.map((o) => o.orderId)).toEqual([e.orderId, s.orderId, a.orderId]);
 		expect(all[0]).toEqual(sb.getOrder(e.orderId));
-		expect((await master.openOrders({ symbol: 'BTCUSDT' })).json.map((o: OrderView) => o.orderId)).toEqual([s.orderId, a.orderId]);
-		expect((await master.openOrders({ symbol: 'BTCUSDT', side: 'SELL' })).json.map((o: OrderView) => o.orderId)).toEqual([s.orderId]);
+		expect(
+			(await master.openOrders({ symbol: 'BTCUSDT' })).json.map((o: OrderView) => o.orderId),
+		).toEqual([s.orderId, a.orderId]);
+		expect(
+			(await master.openOrders({ symbol: 'BTCUSDT', side: 'SELL' })).json.map(
+				(o: OrderView) => o.orderId,
+			),
+		).toEqual([s.orderId]);
 		expect((await master.openOrders({ symbol: 'SOLUSDT' })).json).toEqual([]);
 	});
 
 	it('pages with limit and fromOrderId (orders strictly older than it): Return All over several pages', async () => {
 		const ids: string[] = [];
-		for (let i = 0; i < 7; i++) ids.push((await place(buy(undefined, { quantity: '0.01' }))).orderId);
+		for (let i = 0; i < 7; i++)
+			ids.push((await place(buy(undefined, { quantity: '0.01' }))).orderId);
 		const seen: string[] = [];
 		let from: string | undefined;
 		for (;;) {
-			const page = (await master.openOrders({ limit: 3, ...(from ? { fromOrderId: from } : {}) })).json as OrderView[];
+			const page = (await master.openOrders({ limit: 3, ...(from ? { fromOrderId: from } : {}) }))
+				.json as OrderView[];
 			expect(page.length).toBeLessThanOrEqual(3);
 			seen.push(...page.map((o) => o.orderId));
 			if (page.length < 3) break;
@@ -249,14 +341,22 @@ describe('GET /api/v1/spot/openOrders', () => {
 	it('a master key without accountId sees the main account first, then the sub account; accountId narrows it', async () => {
 		const s = await place(buy('s', { quantity: '0.1' }), sub);
 		const m = await place(buy('m'));
-		expect((await master.openOrders()).json.map((o: OrderView) => o.orderId)).toEqual([m.orderId, s.orderId]);
-		expect((await master.openOrders({ accountId: '20001' })).json.map((o: OrderView) => o.orderId)).toEqual([s.orderId]);
+		expect((await master.openOrders()).json.map((o: OrderView) => o.orderId)).toEqual([
+			m.orderId,
+			s.orderId,
+		]);
+		expect(
+			(await master.openOrders({ accountId: '20001' })).json.map((o: OrderView) => o.orderId),
+		).toEqual([s.orderId]);
 		expect((await sub.openOrders()).json.map((o: OrderView) => o.orderId)).toEqual([s.orderId]);
 		expect((await sub.openOrders({ accountId: '10001' })).json.code).toBe('0104');
 	});
 
 	it('an unknown symbol gets 0201; bad side or fromOrderId 0001', async () => {
-		expect((await master.openOrders({ symbol: 'DOGEUSDT' })).json).toEqual({ code: '0201', msg: "Instrument not found ('DOGEUSDT')" });
+		expect((await master.openOrders({ symbol: 'DOGEUSDT' })).json).toEqual({
+			code: '0201',
+			msg: "Instrument not found ('DOGEUSDT')",
+		});
 		expect((await master.openOrders({ side: 'HOLD' })).json.code).toBe('0001');
 		expect((await master.openOrders({ fromOrderId: 'x' })).json.code).toBe('0001');
 	});
@@ -269,7 +369,9 @@ describe('GET /api/v1/spot/tradeOrders (past orders)', () => {
 		clock = T0 + 10;
 		const c = await place(buy('c'));
 		await master.cancelOrder({ orderId: c.orderId });
-		const m = (await master.order({ symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', quantity: '1' })).json;
+		const m = (
+			await master.order({ symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', quantity: '1' })
+		).json;
 		await place(buy('open'));
 		const all = (await master.tradeOrders()).json as OrderView[];
 		expect(all.map((o) => [o.orderId, o.status])).toEqual([
@@ -277,9 +379,15 @@ describe('GET /api/v1/spot/tradeOrders (past orders)', () => {
 			[c.orderId, 'CANCELED'],
 			[f.orderId, 'FILLED'],
 		]);
-		expect((await master.tradeOrders({ limit: 1, orderId: m.orderId })).json.map((o: OrderView) => o.orderId)).toEqual([c.orderId]);
+		expect(
+			(await master.tradeOrders({ limit: 1, orderId: m.orderId })).json.map(
+				(o: OrderView) => o.orderId,
+			),
+		).toEqual([c.orderId]);
 		expect((await master.tradeOrders({ symbol: 'ETHUSDT' })).json).toHaveLength(1);
-		expect((await master.tradeOrders({ startTime: T0 + 1, endTime: T0 + 10 })).json).toHaveLength(2);
+		expect((await master.tradeOrders({ startTime: T0 + 1, endTime: T0 + 10 })).json).toHaveLength(
+			2,
+		);
 		expect((await master.tradeOrders({ startTime: T0 + 11, endTime: T0 })).json.code).toBe('0001');
 	});
 
@@ -297,7 +405,8 @@ describe('GET /api/v1/spot/tradeOrders (past orders)', () => {
 describe('DELETE /api/v1/spot/openOrders', () => {
 	it('cancels the newest 100 open orders by default (at most 200), and says where it stopped', async () => {
 		const ids: string[] = [];
-		for (let i = 0; i < 150; i++) ids.push((await place(buy(undefined, { quantity: '0.01' }))).orderId);
+		for (let i = 0; i < 150; i++)
+			ids.push((await place(buy(undefined, { quantity: '0.01' }))).orderId);
 		const r = await master.cancelOpenOrders({ symbol: 'BTCUSDT' });
 		expect(r.status).toBe(200);
 		expect(r.json).toEqual({ code: '0', message: 'success', timestamp: T0, lastOrderId: ids[50] });
@@ -310,15 +419,31 @@ describe('DELETE /api/v1/spot/openOrders', () => {
 		expect((await master.cancelOpenOrders({ symbol: 'BTCUSDT' })).json.lastOrderId).toBe('0');
 	});
 
-	it('cancels only the given symbol and side, and only the key\'s own trading account', async () => {
+	it("cancels only the given symbol and side, and only the key's own trading account", async () => {
 		const b = await place(buy());
 		const s = await place(sell());
-		const e = await place({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '2000' });
+		const e = await place({
+			symbol: 'ETHUSDT',
+			side: 'BUY',
+			type: 'LIMIT',
+			quantity: '1',
+			price: '2000',
+		});
 		const subOrder = await place(buy(undefined, { quantity: '0.1' }), sub);
 		await master.cancelOpenOrders({ symbol: 'BTCUSDT', side: 'SELL' });
-		expect([b, s, e, subOrder].map((o) => sb.getOrder(o.orderId)!.status)).toEqual(['NEW', 'CANCELED', 'NEW', 'NEW']);
+		expect([b, s, e, subOrder].map((o) => sb.getOrder(o.orderId)!.status)).toEqual([
+			'NEW',
+			'CANCELED',
+			'NEW',
+			'NEW',
+		]);
 		await master.cancelOpenOrders();
-		expect([b, s, e, subOrder].map((o) => sb.getOrder(o.orderId)!.status)).toEqual(['CANCELED', 'CANCELED', 'CANCELED', 'NEW']);
+		expect([b, s, e, subOrder].map((o) => sb.getOrder(o.orderId)!.status)).toEqual([
+			'CANCELED',
+			'CANCELED',
+			'CANCELED',
+			'NEW',
+		]);
 		expect((await master.cancelOpenOrders({ symbol: 'XYZ' })).json.code).toBe('0201');
 	});
 
@@ -336,7 +461,13 @@ describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
 		const filled = await place(buy('f'));
 		sb.fillOrder(filled.orderId);
 		const unknown = '1950000000000000999';
-		const r = await master.cancelOrdersByIds([a.orderId, filled.orderId, unknown, b.orderId, a.orderId]);
+		const r = await master.cancelOrdersByIds([
+			a.orderId,
+			filled.orderId,
+			unknown,
+			b.orderId,
+			a.orderId,
+		]);
 		expect(r.status).toBe(200);
 		expect(r.json).toEqual({
 			code: '0000',
@@ -354,7 +485,10 @@ describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
 
 	it('all cancelled: result [] (or null with cancelByIdsAllCancelled "null"); ids may be sent with raw commas', async () => {
 		const a = await place(buy());
-		expect((await master.cancelOrdersByIds([a.orderId])).json).toEqual({ code: '0000', result: [] });
+		expect((await master.cancelOrdersByIds([a.orderId])).json).toEqual({
+			code: '0000',
+			result: [],
+		});
 		const b = await place(buy());
 		const c = await place(buy());
 		sb.setBehaviour({ cancelByIdsAllCancelled: 'null' });
@@ -374,13 +508,16 @@ describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
 		expect((await master.cancelOrdersByIds('1,,2')).json.code).toBe('0001');
 		expect((await master.cancelOrdersByIds('abc')).json.code).toBe('0001');
 		const none = await master.call({ method: 'DELETE', path: '/api/v1/spot/cancelOrderByIds' });
-		expect([none.json.code, none.json.msg]).toEqual(['0001', "Required field 'ids' missing or invalid (comma-separated order ids)"]);
+		expect([none.json.code, none.json.msg]).toEqual([
+			'0001',
+			"Required field 'ids' missing or invalid (comma-separated order ids)",
+		]);
 		expect(sb.ledger.requests.map((r) => r.weight)).toEqual([5, 5, 5, 5]);
 	});
 });
 
 describe('GET /api/v1/account', () => {
-	it('lists every coin of the key\'s trading account with total, free and locked as decimal strings', async () => {
+	it("lists every coin of the key's trading account with total, free and locked as decimal strings", async () => {
 		sb.setBalance('10001', 'SOL', '0');
 		const r = await master.account();
 		expect(r.status).toBe(200);
@@ -389,21 +526,39 @@ describe('GET /api/v1/account', () => {
 				{ asset: 'BTC', assetId: 'BTC', assetName: 'BTC', total: '10', free: '10', locked: '0' },
 				{ asset: 'ETH', assetId: 'ETH', assetName: 'ETH', total: '100', free: '100', locked: '0' },
 				{ asset: 'SOL', assetId: 'SOL', assetName: 'SOL', total: '0', free: '0', locked: '0' },
-				{ asset: 'USDT', assetId: 'USDT', assetName: 'USDT', total: '100000', free: '100000', locked: '0' },
+				{
+					asset: 'USDT',
+					assetId: 'USDT',
+					assetName: 'USDT',
+					total: '100000',
+					free: '100000',
+					locked: '0',
+				},
 			],
 			userId: '1830000000000000011',
 		});
 	});
 
-	it('follows transfers and fills; accountId picks another of the key\'s accounts', async () => {
-		await master.transfer({ fromAccountId: '10001', toAccountId: '10005', coin: 'BTC', quantity: '0.5' });
+	it("follows transfers and fills; accountId picks another of the key's accounts", async () => {
+		await master.transfer({
+			fromAccountId: '10001',
+			toAccountId: '10005',
+			coin: 'BTC',
+			quantity: '0.5',
+		});
 		const custody = (await master.account({ accountId: '10005' })).json.balances;
 		expect(custody.find((x: { asset: string }) => x.asset === 'BTC').total).toBe('5.5');
 		const s = await place(sell());
 		sb.fillOrder(s.orderId, '1');
 		const main = (await master.account()).json.balances;
-		expect(main.find((x: { asset: string }) => x.asset === 'BTC')).toMatchObject({ total: '8.5', free: '7.5', locked: '1' });
-		expect((await sub.account()).json.balances.find((x: { asset: string }) => x.asset === 'USDT').total).toBe('10000');
+		expect(main.find((x: { asset: string }) => x.asset === 'BTC')).toMatchObject({
+			total: '8.5',
+			free: '7.5',
+			locked: '1',
+		});
+		expect(
+			(await sub.account()).json.balances.find((x: { asset: string }) => x.asset === 'USDT').total,
+		).toBe('10000');
 		expect((await sub.account({ accountId: '10001' })).json.code).toBe('0104');
 		expect((await master.account({ accountId: 'x' })).json.code).toBe('0001');
 	});
@@ -414,9 +569,16 @@ describe('POST /api/v1/spot/orderTest', () => {
 		const r = await master.orderTest(buy('t'));
 		expect([r.status, r.json]).toEqual([200, {}]);
 		expect(sb.ledger.orders).toHaveLength(0);
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({ free: '100000', locked: '0', total: '100000' });
+		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+			free: '100000',
+			locked: '0',
+			total: '100000',
+		});
 		expect((await master.openOrders()).json).toEqual([]);
-		expect((await master.orderTest({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' })).status).toBe(200);
+		expect(
+			(await master.orderTest({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' }))
+				.status,
+		).toBe(200);
 		expect(sb.getBalance('10001', 'BTC')).toBe('10');
 		expect(sb.ledger.requests.every((x) => x.weight === 1)).toBe(true);
 	});
@@ -427,6 +589,8 @@ describe('POST /api/v1/spot/orderTest', () => {
 		expect((await master.orderTest(buy(undefined, { quantity: '3' }))).json.code).toBe('0401');
 		await place(buy('dup'));
 		expect((await master.orderTest(buy('dup'))).json.code).toBe('-1141');
-		expect((await master.withCredentials(DEMO_KEYS.readOnly).orderTest(buy())).json.code).toBe('-1005');
+		expect((await master.withCredentials(DEMO_KEYS.readOnly).orderTest(buy())).json.code).toBe(
+			'-1005',
+		);
 	});
 });

@@ -16,9 +16,16 @@ afterAll(async () => {
 });
 beforeEach(() => sb.reset());
 
-const limitBuy = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '40000' };
+const limitBuy = {
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	quantity: '0.01',
+	price: '40000',
+};
 const hist = async (flowType: number, c: TestClient = master) =>
-	(await c.history({ flowType, startTime: T0 - 1000, endTime: T0, limit: 500 })).json as HistoryRecord[];
+	(await c.history({ flowType, startTime: T0 - 1000, endTime: T0, limit: 500 }))
+		.json as HistoryRecord[];
 
 describe('POST /api/v1/spot/new/order', () => {
 	it('places a LIMIT order that rests NEW (its cost locked, no records), ids and decimals as strings', async () => {
@@ -42,9 +49,15 @@ describe('POST /api/v1/spot/new/order', () => {
 		});
 		expect(Number(r.json.orderId)).toBeGreaterThan(Number.MAX_SAFE_INTEGER); // hence strings
 		expect(sb.getBalance('10001', 'USDT')).toBe('100000');
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({ free: '99600', locked: '400', total: '100000' });
+		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+			free: '99600',
+			locked: '400',
+			total: '100000',
+		});
 		expect(await hist(1)).toEqual([]);
-		expect(sb.ledger.orders).toEqual([{ ...r.json, via: 'single', apiKey: DEMO_KEYS.master.apiKey }]);
+		expect(sb.ledger.orders).toEqual([
+			{ ...r.json, via: 'single', apiKey: DEMO_KEYS.master.apiKey },
+		]);
 	});
 
 	it('generates a client order id when absent; LIMIT_MAKER rests too', async () => {
@@ -70,7 +83,10 @@ describe('POST /api/v1/spot/new/order', () => {
 		[{ ...limitBuy, amount: '100' }, 'amount'],
 		[{ ...limitBuy, timeInForce: 'IOC' }, 'timeInForce'],
 		[{ ...limitBuy, timeInForce: 'FOK' }, 'timeInForce'],
-		[{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.01', timeInForce: 'GTC' }, 'timeInForce'],
+		[
+			{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.01', timeInForce: 'GTC' },
+			'timeInForce',
+		],
 		[{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.01', price: '50000' }, 'price'],
 		[{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET' }, 'quantity'],
 		[{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.01', amount: '100' }, 'amount'],
@@ -92,7 +108,9 @@ describe('POST /api/v1/spot/new/order', () => {
 	});
 
 	it('accepts a 255-character client order id and both stpModes', async () => {
-		expect((await master.order({ ...limitBuy, newClientOrderId: 'y'.repeat(255) })).status).toBe(200);
+		expect((await master.order({ ...limitBuy, newClientOrderId: 'y'.repeat(255) })).status).toBe(
+			200,
+		);
 		expect((await master.order({ ...limitBuy, stpMode: 'EXPIRE_MAKER' })).status).toBe(200);
 		expect((await master.order({ ...limitBuy, stpMode: 'EXPIRE_TAKER' })).status).toBe(200);
 	});
@@ -111,15 +129,30 @@ describe('POST /api/v1/spot/new/order', () => {
 		const sell = await master.order({ ...limitBuy, side: 'SELL', quantity: '10.1' });
 		expect(sell.json.code).toBe('0401');
 		// the sub key trades on the sub trading account (1 BTC)
-		expect((await sub.order({ ...limitBuy, side: 'SELL', quantity: '1.5' })).json.code).toBe('0401');
+		expect((await sub.order({ ...limitBuy, side: 'SELL', quantity: '1.5' })).json.code).toBe(
+			'0401',
+		);
 		const ok = await sub.order({ ...limitBuy, side: 'SELL', quantity: '1' });
 		expect(ok.json.accountId).toBe('20001');
 	});
 
 	it('MARKET BUY by quantity fills at the last price, moves balances, writes TRADE and FEE records', async () => {
-		const r = await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' });
+		const r = await master.order({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'MARKET',
+			quantity: '0.1',
+		});
 		expect(r.status).toBe(200);
-		expect(r.json).toMatchObject({ status: 'FILLED', timeInForce: 'IOC', type: 'MARKET', price: '0', origQty: '0.1', executedQty: '0.1', reqAmount: '0' });
+		expect(r.json).toMatchObject({
+			status: 'FILLED',
+			timeInForce: 'IOC',
+			type: 'MARKET',
+			price: '0',
+			origQty: '0.1',
+			executedQty: '0.1',
+			reqAmount: '0',
+		});
 		// cost 5000, fee 0.1% = 5 USDT
 		expect(sb.getBalance('10001', 'BTC')).toBe('10.1');
 		expect(sb.getBalance('10001', 'USDT')).toBe('94995');
@@ -129,26 +162,46 @@ describe('POST /api/v1/spot/new/order', () => {
 			['BTC', '0.1', '10.1', 'TRADE', 'BTCUSDT'],
 		]);
 		const fees = await hist(2);
-		expect(fees.map((x) => [x.accountId, x.coin, x.change, x.total, x.flowType, x.symbol, x.created])).toEqual([
-			['10001', 'USDT', '-5', '94995', 'FEE', 'BTCUSDT', String(T0)],
-		]);
+		expect(
+			fees.map((x) => [x.accountId, x.coin, x.change, x.total, x.flowType, x.symbol, x.created]),
+		).toEqual([['10001', 'USDT', '-5', '94995', 'FEE', 'BTCUSDT', String(T0)]]);
 	});
 
 	it('MARKET BUY by amount (quote cash) buys what the amount pays for, truncated to 8 decimals', async () => {
-		const r = await master.order({ symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', amount: '1000' });
-		expect(r.json).toMatchObject({ status: 'FILLED', origQty: '0', reqAmount: '1000', executedQty: '0.33333333' });
+		const r = await master.order({
+			symbol: 'ETHUSDT',
+			side: 'BUY',
+			type: 'MARKET',
+			amount: '1000',
+		});
+		expect(r.json).toMatchObject({
+			status: 'FILLED',
+			origQty: '0',
+			reqAmount: '1000',
+			executedQty: '0.33333333',
+		});
 		// cost 0.33333333 * 3000 = 999.99999, fee 0.99999999
 		expect(sb.getBalance('10001', 'ETH')).toBe('100.33333333');
 		expect(sb.getBalance('10001', 'USDT')).toBe('98999.00001001');
 	});
 
 	it('MARKET SELL receives quote minus fee; insufficient market orders change nothing', async () => {
-		const r = await master.order({ symbol: 'SOLUSDT', side: 'SELL', type: 'MARKET', quantity: '10' });
+		const r = await master.order({
+			symbol: 'SOLUSDT',
+			side: 'SELL',
+			type: 'MARKET',
+			quantity: '10',
+		});
 		expect(r.json.executedQty).toBe('10');
 		expect(sb.getBalance('10001', 'SOL')).toBe('990');
 		expect(sb.getBalance('10001', 'USDT')).toBe('101498.5'); // +1500 - 1.5
 		sb.setBalance('10001', 'USDT', '5004.99');
-		const poor = await master.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' }); // needs 5005
+		const poor = await master.order({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'MARKET',
+			quantity: '0.1',
+		}); // needs 5005
 		expect(poor.json.code).toBe('0401');
 		expect(sb.getBalance('10001', 'USDT')).toBe('5004.99');
 		expect(sb.getBalance('10001', 'BTC')).toBe('10');
@@ -163,12 +216,15 @@ describe('POST /api/v1/spot/new/order', () => {
 	});
 });
 
-describe('duplicate client order id (unique among the account\'s OPEN orders, across both endpoints)', () => {
+describe("duplicate client order id (unique among the account's OPEN orders, across both endpoints)", () => {
 	it('single then single', async () => {
 		expect((await master.order({ ...limitBuy, newClientOrderId: 'dup' })).status).toBe(200);
 		const again = await master.order({ ...limitBuy, newClientOrderId: 'dup' });
 		expect(again.status).toBe(400);
-		expect(again.json).toEqual({ code: '-1141', msg: "Duplicate order: clientOrderId 'dup' is already in use" });
+		expect(again.json).toEqual({
+			code: '-1141',
+			msg: "Duplicate order: clientOrderId 'dup' is already in use",
+		});
 		expect(sb.ledger.orders).toHaveLength(1);
 	});
 
@@ -186,10 +242,21 @@ describe('duplicate client order id (unique among the account\'s OPEN orders, ac
 	});
 
 	it('a filled MARKET order does not hold its id: a blind re-send with the same id fills twice', async () => {
-		const m = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1', newClientOrderId: 'm' };
+		const m = {
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'MARKET',
+			quantity: '0.1',
+			newClientOrderId: 'm',
+		};
 		const first = await master.order(m);
 		const second = await master.order(m);
-		expect([first.status, first.json.status, second.status, second.json.status]).toEqual([200, 'FILLED', 200, 'FILLED']);
+		expect([first.status, first.json.status, second.status, second.json.status]).toEqual([
+			200,
+			'FILLED',
+			200,
+			'FILLED',
+		]);
 		expect(second.json.orderId).not.toBe(first.json.orderId);
 		expect(sb.getBalance('10001', 'BTC')).toBe('10.2');
 		expect(sb.ledger.orders.map((o) => o.clientOrderId)).toEqual(['m', 'm']);
@@ -202,7 +269,9 @@ describe('duplicate client order id (unique among the account\'s OPEN orders, ac
 	it('is per account: the sub key may reuse the master key id; rejected orders do not take the id', async () => {
 		await master.order({ ...limitBuy, newClientOrderId: 'shared' });
 		expect((await sub.order({ ...limitBuy, newClientOrderId: 'shared' })).status).toBe(200);
-		expect((await master.order({ ...limitBuy, price: '-1', newClientOrderId: 'later' })).status).toBe(400);
+		expect(
+			(await master.order({ ...limitBuy, price: '-1', newClientOrderId: 'later' })).status,
+		).toBe(400);
 		expect((await master.order({ ...limitBuy, newClientOrderId: 'later' })).status).toBe(200);
 	});
 });
@@ -220,12 +289,22 @@ describe('POST /api/v1/spot/batchOrders', () => {
 		expect(r.json.code).toBe(0);
 		expect(r.json.concentration).toBe('');
 		expect(r.json.stpMode).toBe('EXPIRE_TAKER');
-		const res = r.json.result as Array<{ code: number; msg: string; order?: { clientOrderId: string; status: string } }>;
+		const res = r.json.result as Array<{
+			code: number;
+			msg: string;
+			order?: { clientOrderId: string; status: string };
+		}>;
 		expect(res.map((x) => x.code)).toEqual([0, 1, 0, 401, 1]);
-		expect(res[0]).toEqual({ code: 0, msg: 'success', order: expect.objectContaining({ clientOrderId: 'b1', status: 'NEW' }) });
+		expect(res[0]).toEqual({
+			code: 0,
+			msg: 'success',
+			order: expect.objectContaining({ clientOrderId: 'b1', status: 'NEW' }),
+		});
 		expect(res[1].msg).toMatch(/^Create order failed: .*'price'/);
 		expect(res[1].order).toBeUndefined();
-		expect(res[2].order).toEqual(expect.objectContaining({ clientOrderId: 'b3', status: 'FILLED', executedQty: '0.5' }));
+		expect(res[2].order).toEqual(
+			expect.objectContaining({ clientOrderId: 'b3', status: 'FILLED', executedQty: '0.5' }),
+		);
 		expect(res[3].msg).toMatch(/^Create order failed: Insufficient asset/);
 		expect(sb.ledger.orders.map((o) => [o.clientOrderId, o.via])).toEqual([
 			['b1', 'batch'],
@@ -234,7 +313,8 @@ describe('POST /api/v1/spot/batchOrders', () => {
 	});
 
 	it('accepts numbers as JSON numbers or strings, exactly (0.00000001 is not 1e-8), but no exponent notation', async () => {
-		const body = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":0.00000001,"price":40000.5},' +
+		const body =
+			'[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":0.00000001,"price":40000.5},' +
 			'{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.00000002","price":"40000"},' +
 			'{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":1e-8,"price":40000},' +
 			'{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":-1,"price":40000},' +
@@ -248,7 +328,10 @@ describe('POST /api/v1/spot/batchOrders', () => {
 	});
 
 	it('reports an unknown symbol per order with 201 (the integer form of 0201)', async () => {
-		const r = await master.batch([{ ...limitBuy, symbol: 'XYZUSDT' }, { ...limitBuy, symbol: 'XYZUSDT' }]);
+		const r = await master.batch([
+			{ ...limitBuy, symbol: 'XYZUSDT' },
+			{ ...limitBuy, symbol: 'XYZUSDT' },
+		]);
 		expect(r.status).toBe(200);
 		expect(r.json.result.map((x: { code: number }) => x.code)).toEqual([201, 201]);
 		expect(r.json.result[0].msg).toContain('symbol');
@@ -260,7 +343,10 @@ describe('POST /api/v1/spot/batchOrders', () => {
 	});
 
 	it.each([
-		['mixed symbols', JSON.stringify([limitBuy, { ...limitBuy, symbol: 'ETHUSDT', price: '3000' }])],
+		[
+			'mixed symbols',
+			JSON.stringify([limitBuy, { ...limitBuy, symbol: 'ETHUSDT', price: '3000' }]),
+		],
 		['an empty array', '[]'],
 		['an object', JSON.stringify(limitBuy)],
 		['invalid JSON', '[{"symbol":'],
@@ -273,7 +359,10 @@ describe('POST /api/v1/spot/batchOrders', () => {
 
 	it('rejects more than 20 orders with -2022 (Order batch size exceeds the limit)', async () => {
 		const r = await master.batch(Array.from({ length: 21 }, () => limitBuy));
-		expect([r.status, r.json]).toEqual([400, { code: '-2022', msg: 'Order batch size exceeds the limit (at most 20 orders per batch)' }]);
+		expect([r.status, r.json]).toEqual([
+			400,
+			{ code: '-2022', msg: 'Order batch size exceeds the limit (at most 20 orders per batch)' },
+		]);
 		expect(sb.ledger.orders).toHaveLength(0);
 	});
 

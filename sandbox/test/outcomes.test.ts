@@ -2,7 +2,13 @@
  * Answers that decide a write's outcome: batch answer variants, unknown-outcome codes, faults that
  * act after the write was applied.
  */
-import { DEMO_KEYS, FAULT_KINDS, UNKNOWN_OUTCOME_CODES, startSandbox, type Sandbox } from '../index';
+import {
+	DEMO_KEYS,
+	FAULT_KINDS,
+	UNKNOWN_OUTCOME_CODES,
+	startSandbox,
+	type Sandbox,
+} from '../index';
 import { TestClient } from '../testClient';
 
 const T0 = 1_800_000_000_000;
@@ -21,7 +27,14 @@ beforeEach(() => sb.reset());
 const BATCH = '/api/v1/spot/batchOrders';
 const ORDER = '/api/v1/spot/new/order';
 const TRANSFER = '/api/v1/account/assetTransfer';
-const limit = (id: string) => ({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '40000', newClientOrderId: id });
+const limit = (id: string) => ({
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	quantity: '0.01',
+	price: '40000',
+	newClientOrderId: id,
+});
 const tooBig = (id: string) => ({ ...limit(id), quantity: '1000' });
 const move = { fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '100' };
 
@@ -50,7 +63,12 @@ describe('batch answer variants', () => {
 	it('per-order codes as strings with batchEntryCodes "string": "0000" success, "0401", "-1141"', async () => {
 		sb.setBehaviour({ batchEntryCodes: 'string' });
 		const r = await master.batch([limit('s1'), tooBig('s2'), limit('s1'), 'x']);
-		expect(r.json.result.map((e: { code: string }) => e.code)).toEqual(['0000', '0401', '-1141', '0001']);
+		expect(r.json.result.map((e: { code: string }) => e.code)).toEqual([
+			'0000',
+			'0401',
+			'-1141',
+			'0001',
+		]);
 		expect(r.json.code).toBe(0);
 	});
 
@@ -108,7 +126,11 @@ describe('unknown-outcome codes', () => {
 		expect([r.status, r.json]).toEqual([400, { code: '-1146', msg: 'Order creation timeout' }]);
 		expect(sb.ledger.orders).toHaveLength(0);
 		expect((await master.queryOrder({ origClientOrderId: 'u1' })).json.code).toBe('0211');
-		expect(sb.ledger.requests[0]).toMatchObject({ status: 400, code: '-1146', fault: 'unknownBefore' });
+		expect(sb.ledger.requests[0]).toMatchObject({
+			status: 400,
+			code: '-1146',
+			fault: 'unknownBefore',
+		});
 		expect(sb.ledger.requests[0].appliedStatus).toBeUndefined();
 	});
 
@@ -136,7 +158,10 @@ describe('unknown-outcome codes', () => {
 			],
 		});
 		const a = await master.transfer(move);
-		expect([a.status, a.json]).toEqual([400, { code: '-1007', msg: 'Timeout waiting for response from server' }]);
+		expect([a.status, a.json]).toEqual([
+			400,
+			{ code: '-1007', msg: 'Timeout waiting for response from server' },
+		]);
 		expect(sb.ledger.transfers).toHaveLength(0);
 		const b = await master.transfer(move);
 		expect(b.json.code).toBe('-1007');
@@ -179,7 +204,16 @@ describe('random faults draw the new kinds too', () => {
 	it('http5xxAfter, unknownBefore, unknownAfter and batchReorder are reproducible for a seed', async () => {
 		const run = async () => {
 			sb.reset();
-			sb.setFaults({ random: { seed: 7, http5xxAfter: 0.2, unknownBefore: 0.2, unknownAfter: 0.2, batchReorder: 0.2, paths: [BATCH] } });
+			sb.setFaults({
+				random: {
+					seed: 7,
+					http5xxAfter: 0.2,
+					unknownBefore: 0.2,
+					unknownAfter: 0.2,
+					batchReorder: 0.2,
+					paths: [BATCH],
+				},
+			});
 			for (let i = 0; i < 30; i++) await master.batch([limit(`o${i}a`), limit(`o${i}b`)]);
 			return sb.ledger.requests.map((r) => r.fault ?? '-');
 		};
@@ -193,7 +227,11 @@ describe('random faults draw the new kinds too', () => {
 	});
 
 	it('FAULT_KINDS lists every kind setFaults accepts', () => {
-		expect(FAULT_KINDS).toEqual(expect.arrayContaining(['dropAfter', 'unknownAfter', 'batchReorder', 'http503After']));
-		expect(() => sb.setFaults({ rules: [{ kind: 'nope' as never, times: 1 }] })).toThrow(/unknown fault kind/);
+		expect(FAULT_KINDS).toEqual(
+			expect.arrayContaining(['dropAfter', 'unknownAfter', 'batchReorder', 'http503After']),
+		);
+		expect(() => sb.setFaults({ rules: [{ kind: 'nope' as never, times: 1 }] })).toThrow(
+			/unknown fault kind/,
+		);
 	});
 });

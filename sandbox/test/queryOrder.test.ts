@@ -16,11 +16,17 @@ afterAll(async () => {
 });
 beforeEach(() => sb.reset());
 
-const limitBuy = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '40000' };
+const limitBuy = {
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	quantity: '0.01',
+	price: '40000',
+};
 const marketBuy = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' };
 
 describe('GET /api/v1/spot/order', () => {
-	it('finds an order by orderId, in the family\'s query shape (ids, times and decimals as strings)', async () => {
+	it("finds an order by orderId, in the family's query shape (ids, times and decimals as strings)", async () => {
 		const placed = (await master.order({ ...limitBuy, newClientOrderId: 'q-1' })).json;
 		const r = await master.queryOrder({ orderId: placed.orderId });
 		expect(r.status).toBe(200);
@@ -83,7 +89,9 @@ describe('GET /api/v1/spot/order', () => {
 	it('orderId wins when both ids are sent', async () => {
 		const a = (await master.order({ ...limitBuy, newClientOrderId: 'a' })).json;
 		await master.order({ ...limitBuy, newClientOrderId: 'b' });
-		expect((await master.queryOrder({ orderId: a.orderId, origClientOrderId: 'b' })).json.clientOrderId).toBe('a');
+		expect(
+			(await master.queryOrder({ orderId: a.orderId, origClientOrderId: 'b' })).json.clientOrderId,
+		).toBe('a');
 	});
 
 	it('answers 0211 (Order not found) for an unknown id, and for an order of an account the key cannot see', async () => {
@@ -96,14 +104,18 @@ describe('GET /api/v1/spot/order', () => {
 		expect((await sub.queryOrder({ origClientOrderId: 'mine' })).json).toEqual(notFound);
 	});
 
-	it('a master key sees its sub account\'s orders, or one account with accountId; other accountIds get 0104', async () => {
+	it("a master key sees its sub account's orders, or one account with accountId; other accountIds get 0104", async () => {
 		const s = (await sub.order({ ...limitBuy, newClientOrderId: 's' })).json;
 		expect((await master.queryOrder({ orderId: s.orderId })).json.accountId).toBe('20001');
 		expect((await master.queryOrder({ orderId: s.orderId, accountId: '20001' })).status).toBe(200);
-		expect((await master.queryOrder({ orderId: s.orderId, accountId: '10001' })).json.code).toBe('0211');
+		expect((await master.queryOrder({ orderId: s.orderId, accountId: '10001' })).json.code).toBe(
+			'0211',
+		);
 		const other = await master.queryOrder({ orderId: s.orderId, accountId: '10005' });
 		expect([other.status, other.json.code]).toEqual([400, '0104']);
-		expect((await sub.queryOrder({ orderId: s.orderId, accountId: '10001' })).json.code).toBe('0104');
+		expect((await sub.queryOrder({ orderId: s.orderId, accountId: '10001' })).json.code).toBe(
+			'0104',
+		);
 	});
 
 	it.each([
@@ -121,7 +133,11 @@ describe('GET /api/v1/spot/order', () => {
 		const ro = master.withCredentials(DEMO_KEYS.readOnly);
 		const placed = (await master.order(limitBuy)).json;
 		expect((await ro.queryOrder({ orderId: placed.orderId })).status).toBe(200);
-		expect((await master.queryOrder({ orderId: placed.orderId }, { signatureIn: 'none' })).json.code).toBe('0001');
-		expect(sb.ledger.requests.filter((r) => r.method === 'GET').map((r) => r.weight)).toEqual([1, 1]);
+		expect(
+			(await master.queryOrder({ orderId: placed.orderId }, { signatureIn: 'none' })).json.code,
+		).toBe('0001');
+		expect(sb.ledger.requests.filter((r) => r.method === 'GET').map((r) => r.weight)).toEqual([
+			1, 1,
+		]);
 	});
 });

@@ -25,12 +25,26 @@ const TRANSFER = '/api/v1/account/assetTransfer';
 const ORDER = '/api/v1/spot/new/order';
 const HISTORY = '/api/v1/account/balanceFlow';
 const move = { fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '100' };
-const limitBuy = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '40000' };
+const limitBuy = {
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	quantity: '0.01',
+	price: '40000',
+};
 
 /** Send a prepared request to an absolute URL (a naive client following a Location header). */
-function sendTo(url: string, r: { method: string; body?: string; headers?: Record<string, string> }) {
+function sendTo(
+	url: string,
+	r: { method: string; body?: string; headers?: Record<string, string> },
+) {
 	const u = new URL(url);
-	return rawRequest(`${u.protocol}//${u.host}`, { method: r.method, url: u.pathname + u.search, body: r.body, headers: r.headers });
+	return rawRequest(`${u.protocol}//${u.host}`, {
+		method: r.method,
+		url: u.pathname + u.search,
+		body: r.body,
+		headers: r.headers,
+	});
 }
 
 describe('redirects', () => {
@@ -51,7 +65,9 @@ describe('redirects', () => {
 	});
 
 	it('redirectSameHost 303: points at /api/v1/time, which a following client fetches with GET', async () => {
-		sb.setFaults({ rules: [{ kind: 'redirectSameHost', times: 1, path: ORDER, redirectStatus: 303 }] });
+		sb.setFaults({
+			rules: [{ kind: 'redirectSameHost', times: 1, path: ORDER, redirectStatus: 303 }],
+		});
 		const r = await master.order(limitBuy);
 		expect(r.status).toBe(303);
 		expect(r.headers.location).toBe(`${sb.baseUrl}/api/v1/time`);
@@ -61,7 +77,9 @@ describe('redirects', () => {
 	});
 
 	it('redirectSameHost takes an explicit Location', async () => {
-		sb.setFaults({ rules: [{ kind: 'redirectSameHost', times: 1, redirectStatus: 302, location: '/elsewhere' }] });
+		sb.setFaults({
+			rules: [{ kind: 'redirectSameHost', times: 1, redirectStatus: 302, location: '/elsewhere' }],
+		});
 		const r = await master.transfer(move);
 		expect([r.status, r.headers.location]).toEqual([302, '/elsewhere']);
 	});
@@ -79,7 +97,12 @@ describe('redirects', () => {
 		sb.setFaults({ rules: [{ kind: 'redirectOtherHost', times: 1, path: TRANSFER }] });
 		const res = await fetch(`${sb.baseUrl}${req.url}`, { method: 'POST', headers: req.headers });
 		expect(res.status).toBe(200);
-		expect(await res.json()).toEqual({ success: true, timestamp: 1, clientOrderId: '', orderId: '1' });
+		expect(await res.json()).toEqual({
+			success: true,
+			timestamp: 1,
+			clientOrderId: '',
+			orderId: '1',
+		});
 		expect(sb.otherHost.requests).toHaveLength(1);
 		const caught = sb.otherHost.requests[0];
 		expect(caught.method).toBe('POST');
@@ -101,7 +124,9 @@ describe('redirects', () => {
 	it('redirectLoop: every hop redirects again; a following client gives up after its redirect limit', async () => {
 		sb.setFaults({ rules: [{ kind: 'redirectLoop', times: 1, path: ORDER }] });
 		const req = master.build({ method: 'POST', path: ORDER, form: limitBuy });
-		await expect(fetch(`${sb.baseUrl}${req.url}`, { method: 'POST', headers: req.headers, body: req.body })).rejects.toThrow();
+		await expect(
+			fetch(`${sb.baseUrl}${req.url}`, { method: 'POST', headers: req.headers, body: req.body }),
+		).rejects.toThrow();
 		const hops = sb.ledger.requests.filter((x) => x.fault === 'redirectLoop');
 		expect(hops.length).toBeGreaterThan(15);
 		expect(new Set(hops.map((x) => x.status))).toEqual(new Set([307]));
@@ -115,12 +140,22 @@ describe('slow and malformed answers', () => {
 		const req = master.build({ method: 'POST', path: TRANSFER, query: move });
 		const chunks = await new Promise<Buffer[]>((resolve, reject) => {
 			const u = new URL(sb.baseUrl);
-			const h = http.request({ host: u.hostname, port: Number(u.port), method: 'POST', path: req.url, headers: req.headers, agent: false }, (res) => {
-				const got: Buffer[] = [];
-				res.on('data', (c: Buffer) => got.push(c));
-				res.on('end', () => resolve(got));
-				res.on('error', reject);
-			});
+			const h = http.request(
+				{
+					host: u.hostname,
+					port: Number(u.port),
+					method: 'POST',
+					path: req.url,
+					headers: req.headers,
+					agent: false,
+				},
+				(res) => {
+					const got: Buffer[] = [];
+					res.on('data', (c: Buffer) => got.push(c));
+					res.on('end', () => resolve(got));
+					res.on('error', reject);
+				},
+			);
 			h.on('error', reject);
 			h.end();
 		});
@@ -137,12 +172,22 @@ describe('slow and malformed answers', () => {
 		const req = c.build({ method: 'POST', path: TRANSFER, query: move });
 		const first = await new Promise<number>((resolve, reject) => {
 			const u = new URL(other.baseUrl);
-			const h = http.request({ host: u.hostname, port: Number(u.port), method: 'POST', path: req.url, headers: req.headers, agent: false }, (res) => {
-				res.once('data', (b: Buffer) => {
-					resolve(b.length);
-					h.destroy();
-				});
-			});
+			const h = http.request(
+				{
+					host: u.hostname,
+					port: Number(u.port),
+					method: 'POST',
+					path: req.url,
+					headers: req.headers,
+					agent: false,
+				},
+				(res) => {
+					res.once('data', (b: Buffer) => {
+						resolve(b.length);
+						h.destroy();
+					});
+				},
+			);
 			h.on('error', () => undefined);
 			h.on('close', () => undefined);
 			h.end();
@@ -158,19 +203,22 @@ describe('slow and malformed answers', () => {
 		['answerEmptyString', 'application/json', (t: string) => expect(t).toBe('""')],
 		['answerEmptyBody', 'application/json', (t: string) => expect(t).toBe('')],
 		['answerTrue', 'application/json', (t: string) => expect(t).toBe('true')],
-	] as const)('%s: HTTP 200 with a body that is not the answer; the write was applied', async (kind, type, check) => {
-		sb.setFaults({ rules: [{ kind, times: 1 }] });
-		const t = await master.transfer(move);
-		expect(t.status).toBe(200);
-		expect(t.headers['content-type']).toContain(type);
-		check(t.text);
-		expect(sb.ledger.transfers).toHaveLength(1);
-		sb.setFaults({ rules: [{ kind, times: 1 }] });
-		const o = await master.order(limitBuy);
-		check(o.text);
-		expect(sb.ledger.orders).toHaveLength(1);
-		expect(sb.ledger.requests.map((r) => r.appliedStatus)).toEqual([200, 200]);
-	});
+	] as const)(
+		'%s: HTTP 200 with a body that is not the answer; the write was applied',
+		async (kind, type, check) => {
+			sb.setFaults({ rules: [{ kind, times: 1 }] });
+			const t = await master.transfer(move);
+			expect(t.status).toBe(200);
+			expect(t.headers['content-type']).toContain(type);
+			check(t.text);
+			expect(sb.ledger.transfers).toHaveLength(1);
+			sb.setFaults({ rules: [{ kind, times: 1 }] });
+			const o = await master.order(limitBuy);
+			check(o.text);
+			expect(sb.ledger.orders).toHaveLength(1);
+			expect(sb.ledger.requests.map((r) => r.appliedStatus)).toEqual([200, 200]);
+		},
+	);
 
 	it('answerTruncated: half the answer, then the connection closes; the write was applied', async () => {
 		sb.setFaults({ rules: [{ kind: 'answerTruncated', times: 1, path: TRANSFER }] });
@@ -197,11 +245,21 @@ describe('slow and malformed answers', () => {
 	});
 
 	it('ipBan: HTTP 418, code -3145, Retry-After; nothing is applied', async () => {
-		sb.setFaults({ rules: [{ kind: 'ipBan', times: 1 }, { kind: 'ipBan', times: 1, retryAfterSeconds: 30 }] });
+		sb.setFaults({
+			rules: [
+				{ kind: 'ipBan', times: 1 },
+				{ kind: 'ipBan', times: 1, retryAfterSeconds: 30 },
+			],
+		});
 		const r = await master.transfer(move);
-		expect([r.status, r.json]).toEqual([418, { code: '-3145', msg: 'Please DO NOT submit request too frequently (IP banned for 120 s)' }]);
+		expect([r.status, r.json]).toEqual([
+			418,
+			{ code: '-3145', msg: 'Please DO NOT submit request too frequently (IP banned for 120 s)' },
+		]);
 		expect(r.headers['retry-after']).toBe('120');
-		expect((await master.history({ flowType: 51, startTime: 0, endTime: T0 })).headers['retry-after']).toBe('30');
+		expect(
+			(await master.history({ flowType: 51, startTime: 0, endTime: T0 })).headers['retry-after'],
+		).toBe('30');
 		expect(sb.ledger.transfers).toHaveLength(0);
 	});
 });
@@ -222,7 +280,9 @@ describe('ids as JSON numbers', () => {
 	});
 
 	it('numericIds on history: record ids and account ids as integers', async () => {
-		const [rec] = sb.addRecords([{ accountId: '10003', flowTypeValue: 32, change: '-1', created: String(T0) }]);
+		const [rec] = sb.addRecords([
+			{ accountId: '10003', flowTypeValue: 32, change: '-1', created: String(T0) },
+		]);
 		sb.setFaults({ rules: [{ kind: 'numericIds', times: 1 }] });
 		const r = await master.history({ flowType: 32, startTime: 0, endTime: T0 });
 		expect(r.text).toContain(`"id":${rec.id},"accountId":10003,`);
@@ -232,16 +292,29 @@ describe('ids as JSON numbers', () => {
 
 describe('history pages', () => {
 	beforeEach(() => {
-		sb.seedRecords({ flowType: 51, count: 30, startTime: T0 - 29_000, endTime: T0, accountId: '10001' });
+		sb.seedRecords({
+			flowType: 51,
+			count: 30,
+			startTime: T0 - 29_000,
+			endTime: T0,
+			accountId: '10001',
+		});
 	});
 	const page = async (extra: Record<string, number> = {}) =>
-		(await master.history({ flowType: 51, startTime: 0, endTime: T0, limit: 10, ...extra })).json as HistoryRecord[];
-	const newestFirst = (recs: HistoryRecord[]) => recs.every((r, i) => i === 0 || Number(recs[i - 1].created) >= Number(r.created));
+		(await master.history({ flowType: 51, startTime: 0, endTime: T0, limit: 10, ...extra }))
+			.json as HistoryRecord[];
+	const newestFirst = (recs: HistoryRecord[]) =>
+		recs.every((r, i) => i === 0 || Number(recs[i - 1].created) >= Number(r.created));
 
 	it('historyOversize: more records than the limit (by default twice as many), or extraRecords more', async () => {
 		const normal = await page();
 		expect(normal).toHaveLength(10);
-		sb.setFaults({ rules: [{ kind: 'historyOversize', times: 1 }, { kind: 'historyOversize', times: 1, extraRecords: 3 }] });
+		sb.setFaults({
+			rules: [
+				{ kind: 'historyOversize', times: 1 },
+				{ kind: 'historyOversize', times: 1, extraRecords: 3 },
+			],
+		});
 		const twice = await page();
 		expect(twice).toHaveLength(20);
 		expect(twice.slice(0, 10)).toEqual(normal);
@@ -290,7 +363,8 @@ describe('random transport faults', () => {
 		const a = await run();
 		expect(await run()).toEqual(a);
 		const kinds = new Set(a);
-		for (const k of ['dripFeed', 'ipBan', 'numericIds', 'transferSuccessFalse']) expect(kinds).toContain(k);
+		for (const k of ['dripFeed', 'ipBan', 'numericIds', 'transferSuccessFalse'])
+			expect(kinds).toContain(k);
 		expect([...kinds].some((k) => k.startsWith('redirect'))).toBe(true);
 		expect([...kinds].some((k) => k.startsWith('answer'))).toBe(true);
 	});

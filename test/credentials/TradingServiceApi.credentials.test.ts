@@ -21,7 +21,13 @@ function verify(url: string, body: string, secret: string): { ok: boolean; query
 
 async function authenticate(options: IHttpRequestOptions & IDataObject, data: IDataObject = {}) {
 	return (await credential.authenticate!(
-		{ apiKey: DEMO_KEYS.master.apiKey, secretKey: SECRET, baseUrl: 'http://127.0.0.1:1/', recvWindow: 5000, ...data },
+		{
+			apiKey: DEMO_KEYS.master.apiKey,
+			secretKey: SECRET,
+			baseUrl: 'http://127.0.0.1:1/',
+			recvWindow: 5000,
+			...data,
+		},
 		options,
 	)) as IHttpRequestOptions & IDataObject;
 }
@@ -36,7 +42,9 @@ function param(url: string, key: string): string | undefined {
 
 describe('TradingServiceApi credential', () => {
 	it('describes its fields as the issue asks', () => {
-		const byName = Object.fromEntries(credential.properties.map((property) => [property.name, property]));
+		const byName = Object.fromEntries(
+			credential.properties.map((property) => [property.name, property]),
+		);
 		expect(byName.secretKey.typeOptions?.password).toBe(true);
 		expect(byName.apiKey.typeOptions?.password).toBe(true);
 		expect(byName.baseUrl.required).toBe(true);
@@ -48,25 +56,40 @@ describe('TradingServiceApi credential', () => {
 
 	it('signs a GET: query serialised in order, recvWindow and timestamp added, X-APIKEY set, qs removed', async () => {
 		const before = Date.now();
-		const signed = await authenticate({ method: 'GET', url: '/api/v1/account/balanceFlow', qs: { startTime: '1', endTime: '2', flowType: 32 } });
+		const signed = await authenticate({
+			method: 'GET',
+			url: '/api/v1/account/balanceFlow',
+			qs: { startTime: '1', endTime: '2', flowType: 32 },
+		});
 		expect(signed.qs).toBeUndefined();
 		expect(signed.baseURL).toBe('http://127.0.0.1:1');
 		expect(signed.headers).toEqual({ 'X-APIKEY': DEMO_KEYS.master.apiKey });
-		expect(signed.url).toMatch(/^\/api\/v1\/account\/balanceFlow\?startTime=1&endTime=2&flowType=32&recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);
+		expect(signed.url).toMatch(
+			/^\/api\/v1\/account\/balanceFlow\?startTime=1&endTime=2&flowType=32&recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/,
+		);
 		expect(Number(param(signed.url, 'timestamp'))).toBeGreaterThanOrEqual(before);
 		expect(verify(signed.url, '', SECRET).ok).toBe(true);
 		expect(verify(signed.url, '', 'another secret').ok).toBe(false);
 	});
 
 	it('serialises a JSON body once and signs query + body with no & between', async () => {
-		const orders = [{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '50000' }];
-		const signed = await authenticate({ method: 'POST', url: '/api/v1/spot/batchOrders', body: orders, json: true });
+		const orders = [
+			{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '50000' },
+		];
+		const signed = await authenticate({
+			method: 'POST',
+			url: '/api/v1/spot/batchOrders',
+			body: orders,
+			json: true,
+		});
 		expect(signed.body).toBe(JSON.stringify(orders));
 		expect((signed.headers as IDataObject)['Content-Type']).toBe('application/json');
 		expect(verify(signed.url, signed.body as string, SECRET).ok).toBe(true);
 		// The same signature with an `&` joining query and body would be another text.
 		const query = verify(signed.url, '', SECRET).query.replace(/&signature=.*/, '');
-		const withAmpersand = createHmac('sha256', SECRET).update(`${query}&${signed.body as string}`).digest('hex');
+		const withAmpersand = createHmac('sha256', SECRET)
+			.update(`${query}&${signed.body as string}`)
+			.digest('hex');
 		expect(param(signed.url, 'signature')).not.toBe(withAmpersand);
 	});
 
@@ -79,12 +102,19 @@ describe('TradingServiceApi credential', () => {
 		});
 		expect(signed.baseURL).toBeUndefined();
 		expect(signed.body).toBe('side=BUY&note=a%20b%26c%3Dd%2F%E2%82%AC%21%27%28%29%2A');
-		expect(signed.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded', 'X-APIKEY': DEMO_KEYS.master.apiKey });
+		expect(signed.headers).toEqual({
+			'Content-Type': 'application/x-www-form-urlencoded',
+			'X-APIKEY': DEMO_KEYS.master.apiKey,
+		});
 		expect(verify(signed.url, signed.body as string, SECRET).ok).toBe(true);
 	});
 
 	it('handles the legacy request shape (uri, form) of older nodes', async () => {
-		const signed = await authenticate({ method: 'POST', uri: 'http://127.0.0.1:9/api/v1/spot/new/order', form: { symbol: 'BTCUSDT', side: 'SELL' } } as never);
+		const signed = await authenticate({
+			method: 'POST',
+			uri: 'http://127.0.0.1:9/api/v1/spot/new/order',
+			form: { symbol: 'BTCUSDT', side: 'SELL' },
+		} as never);
 		expect(signed.form).toBeUndefined();
 		expect(signed.url).toBeUndefined();
 		expect(signed.body).toBe('symbol=BTCUSDT&side=SELL');
@@ -92,7 +122,12 @@ describe('TradingServiceApi credential', () => {
 	});
 
 	it('signs again when given already signed options: old timestamp and signature replaced, nothing doubled', async () => {
-		const first = await authenticate({ method: 'POST', url: '/api/v1/spot/batchOrders', qs: { recvWindow: 20000 }, body: [{ a: 1 }] });
+		const first = await authenticate({
+			method: 'POST',
+			url: '/api/v1/spot/batchOrders',
+			qs: { recvWindow: 20000 },
+			body: [{ a: 1 }],
+		});
 		await new Promise((resolve) => setTimeout(resolve, 5));
 		const second = await authenticate(first);
 		expect(second.body).toBe(first.body);
@@ -100,7 +135,9 @@ describe('TradingServiceApi credential', () => {
 		expect(second.url.match(/signature=/g)).toHaveLength(1);
 		expect(second.url.match(/recvWindow=/g)).toHaveLength(1);
 		expect(param(second.url, 'recvWindow')).toBe('20000');
-		expect(Number(param(second.url, 'timestamp'))).toBeGreaterThan(Number(param(first.url, 'timestamp')));
+		expect(Number(param(second.url, 'timestamp'))).toBeGreaterThan(
+			Number(param(first.url, 'timestamp')),
+		);
 		expect(verify(second.url, second.body as string, SECRET).ok).toBe(true);
 	});
 
@@ -114,7 +151,11 @@ describe('TradingServiceApi credential', () => {
 		const request = credential.test.request;
 		expect(request.url).toBe('/api/v1/account/balanceFlow');
 		expect(request.method).toBe('GET');
-		expect(request.qs).toMatchObject({ limit: 1, startTime: expect.stringContaining('Date.now() - 60000'), endTime: expect.stringContaining('Date.now()') });
+		expect(request.qs).toMatchObject({
+			limit: 1,
+			startTime: expect.stringContaining('Date.now() - 60000'),
+			endTime: expect.stringContaining('Date.now()'),
+		});
 	});
 
 	describe('against the sandbox', () => {
@@ -135,14 +176,26 @@ describe('TradingServiceApi credential', () => {
 				validateStatus: () => true,
 				transformResponse: (raw) => raw,
 			});
-			return { status: response.status, body: JSON.parse(response.data as string) as IDataObject, signed };
+			return {
+				status: response.status,
+				body: JSON.parse(response.data as string) as IDataObject,
+				signed,
+			};
 		}
 
 		it('is accepted for a read, a JSON batch and a form order, and again after a second pass', async () => {
 			const now = Date.now();
-			const read = await send({ method: 'GET', url: '/api/v1/account/balanceFlow', qs: { startTime: String(now - 60000), endTime: String(now), limit: '1', flowType: 51 } });
+			const read = await send({
+				method: 'GET',
+				url: '/api/v1/account/balanceFlow',
+				qs: { startTime: String(now - 60000), endTime: String(now), limit: '1', flowType: 51 },
+			});
 			expect(read.status).toBe(200);
-			const batch = await send({ method: 'POST', url: '/api/v1/spot/batchOrders', body: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '100' }] });
+			const batch = await send({
+				method: 'POST',
+				url: '/api/v1/spot/batchOrders',
+				body: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '100' }],
+			});
 			expect(batch.status).toBe(200);
 			expect(batch.body.code).toBe(0);
 			const form = await send({
@@ -153,17 +206,37 @@ describe('TradingServiceApi credential', () => {
 			});
 			expect(form.status).toBe(200);
 			const again = await authenticate(read.signed, { baseUrl: sandbox.baseUrl });
-			const replay = await axios.get(`${sandbox.baseUrl}${again.url}`, { headers: again.headers as Record<string, string>, validateStatus: () => true });
+			const replay = await axios.get(`${sandbox.baseUrl}${again.url}`, {
+				headers: again.headers as Record<string, string>,
+				validateStatus: () => true,
+			});
 			expect(replay.status).toBe(200);
 		});
 
 		it('is refused with a wrong secret, and a tampered parameter is refused', async () => {
-			const wrong = await send({ method: 'GET', url: '/api/v1/account/balanceFlow', qs: { startTime: '1', endTime: '2', flowType: 51 } }, 'not-the-secret');
+			const wrong = await send(
+				{
+					method: 'GET',
+					url: '/api/v1/account/balanceFlow',
+					qs: { startTime: '1', endTime: '2', flowType: 51 },
+				},
+				'not-the-secret',
+			);
 			expect(wrong.status).toBe(400);
 			expect(wrong.body.code).toBe('0002');
-			const signed = await authenticate({ method: 'GET', url: '/api/v1/account/balanceFlow', qs: { startTime: '1', endTime: '2', flowType: 51 } }, { baseUrl: sandbox.baseUrl });
+			const signed = await authenticate(
+				{
+					method: 'GET',
+					url: '/api/v1/account/balanceFlow',
+					qs: { startTime: '1', endTime: '2', flowType: 51 },
+				},
+				{ baseUrl: sandbox.baseUrl },
+			);
 			const tampered = signed.url.replace('flowType=51', 'flowType=32');
-			const response = await axios.get(`${sandbox.baseUrl}${tampered}`, { headers: signed.headers as Record<string, string>, validateStatus: () => true });
+			const response = await axios.get(`${sandbox.baseUrl}${tampered}`, {
+				headers: signed.headers as Record<string, string>,
+				validateStatus: () => true,
+			});
 			expect(response.status).toBe(400);
 			expect(response.data.code).toBe('0002');
 		});

@@ -5,7 +5,12 @@ import {
 	credentialProblemOf,
 } from '../../credentials/credentialChecks';
 
-const valid = { apiKey: 'key-1', secretKey: 'secret-1', baseUrl: 'https://api.example.com', recvWindow: 5000 };
+const valid = {
+	apiKey: 'key-1',
+	secretKey: 'secret-1',
+	baseUrl: 'https://api.example.com',
+	recvWindow: 5000,
+};
 
 describe('checkCredentialData: Base URL', () => {
 	it.each([
@@ -37,7 +42,8 @@ describe('checkCredentialData: Base URL', () => {
 		expect(found?.field).toBe('Base URL');
 		expect(found?.problem).toMatch(problem);
 		const text = `${credentialProblemMessage(found!)} ${found!.fix}`;
-		if (typeof baseUrl === 'string' && baseUrl.trim() !== '') expect(text).not.toContain(baseUrl.trim());
+		if (typeof baseUrl === 'string' && baseUrl.trim() !== '')
+			expect(text).not.toContain(baseUrl.trim());
 		expect(text).not.toContain('hunter2');
 	});
 });
@@ -78,17 +84,27 @@ describe('checkCredentialData: keys and Receive Window', () => {
 describe("the credential's authenticate checks the same before signing", () => {
 	const credential = new TradingServiceApi();
 	it('a Base URL with a password: refused, without the password', async () => {
-		const signing = credential.authenticate({ ...valid, baseUrl: 'https://me:hunter2@api.example.com' }, { url: '/api/v1/time' });
-		await expect(signing).rejects.toThrow(/^The credential's Base URL contains a user name or password/);
+		const signing = credential.authenticate(
+			{ ...valid, baseUrl: 'https://me:hunter2@api.example.com' },
+			{ url: '/api/v1/time' },
+		);
+		await expect(signing).rejects.toThrow(
+			/^The credential's Base URL contains a user name or password/,
+		);
 		await expect(signing).rejects.not.toThrow(/hunter2/);
 	});
 
 	it('Receive Window 0: refused', async () => {
-		await expect(credential.authenticate({ ...valid, recvWindow: 0 }, { url: '/api/v1/time' })).rejects.toThrow(/Receive Window/);
+		await expect(
+			credential.authenticate({ ...valid, recvWindow: 0 }, { url: '/api/v1/time' }),
+		).rejects.toThrow(/Receive Window/);
 	});
 
 	it('a trimmed Base URL is what the request goes to', async () => {
-		const signed = await credential.authenticate({ ...valid, baseUrl: ' https://api.example.com/ ' }, { url: '/api/v1/time' });
+		const signed = await credential.authenticate(
+			{ ...valid, baseUrl: ' https://api.example.com/ ' },
+			{ url: '/api/v1/time' },
+		);
 		expect(signed.baseURL).toBe('https://api.example.com');
 		expect(signed.url).toMatch(/recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);
 	});

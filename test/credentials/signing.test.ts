@@ -2,27 +2,39 @@ import { encodeRfc3986, serializeParams, sign, signQuery } from '../../credentia
 
 // Vectors computed outside this code base: printf '%s' "$totalParams" | openssl dgst -sha256 -hmac "$SECRET"
 const SECRET = 'lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76';
-const QUERY = 'symbol=ETHUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
-const JSON_BODY = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.01","price":"50000"}]';
+const QUERY =
+	'symbol=ETHUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
+const JSON_BODY =
+	'[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.01","price":"50000"}]';
 
 describe('sign', () => {
 	it('signs a query string alone', () => {
-		expect(sign(QUERY, SECRET)).toBe('ddc368fbb232b0fe316a7ada20c343865acdf1638bd1ccaa59019d3a7a7dddcc');
+		expect(sign(QUERY, SECRET)).toBe(
+			'ddc368fbb232b0fe316a7ada20c343865acdf1638bd1ccaa59019d3a7a7dddcc',
+		);
 	});
 
 	it('signs a body alone', () => {
-		expect(sign(JSON_BODY, SECRET)).toBe('71680801c83898946fc68980ebc968cff40bb782bb3ff4d681cf31aa9c967a18');
+		expect(sign(JSON_BODY, SECRET)).toBe(
+			'71680801c83898946fc68980ebc968cff40bb782bb3ff4d681cf31aa9c967a18',
+		);
 	});
 
 	it('joins query and body with no & between them (spec §5.3 rule 3)', () => {
 		const query = 'symbol=ETHUSDT&side=BUY&type=LIMIT';
 		const body = 'timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
-		expect(sign(query + body, SECRET)).toBe('101fd960f5977ce4ca83deb307eab49b4ceae20039e4f99896510d3e3f36e29e');
-		expect(sign(`${query}&${body}`, SECRET)).toBe('ddc368fbb232b0fe316a7ada20c343865acdf1638bd1ccaa59019d3a7a7dddcc');
+		expect(sign(query + body, SECRET)).toBe(
+			'101fd960f5977ce4ca83deb307eab49b4ceae20039e4f99896510d3e3f36e29e',
+		);
+		expect(sign(`${query}&${body}`, SECRET)).toBe(
+			'ddc368fbb232b0fe316a7ada20c343865acdf1638bd1ccaa59019d3a7a7dddcc',
+		);
 	});
 
 	it('signs the empty string (no query, no body)', () => {
-		expect(sign('', SECRET)).toBe('cad0bc35678bd206e2675672f45a380dd1e9ba6abe4608f7d788c3c6a1b1d244');
+		expect(sign('', SECRET)).toBe(
+			'cad0bc35678bd206e2675672f45a380dd1e9ba6abe4608f7d788c3c6a1b1d244',
+		);
 	});
 
 	it('writes lowercase hex', () => {
@@ -40,40 +52,69 @@ describe('serializeParams', () => {
 				['quantity', '1'],
 			]),
 		).toBe('symbol=ETHUSDT&side=BUY&type=LIMIT&quantity=1');
-		expect(serializeParams([['b', '2'], ['a', '1']])).toBe('b=2&a=1');
+		expect(
+			serializeParams([
+				['b', '2'],
+				['a', '1'],
+			]),
+		).toBe('b=2&a=1');
 	});
 
 	it('encodes non-ASCII and reserved characters as RFC 3986 asks', () => {
-		expect(encodeRfc3986("€ &=+/?!'()*~-._")).toBe('%E2%82%AC%20%26%3D%2B%2F%3F%21%27%28%29%2A~-._');
-		expect(serializeParams([['coin', "€ &=+/?!'()*~"]])).toBe('coin=%E2%82%AC%20%26%3D%2B%2F%3F%21%27%28%29%2A~');
+		expect(encodeRfc3986("€ &=+/?!'()*~-._")).toBe(
+			'%E2%82%AC%20%26%3D%2B%2F%3F%21%27%28%29%2A~-._',
+		);
+		expect(serializeParams([['coin', "€ &=+/?!'()*~"]])).toBe(
+			'coin=%E2%82%AC%20%26%3D%2B%2F%3F%21%27%28%29%2A~',
+		);
 	});
 
 	it('signs encoded text as sent', () => {
 		const query = `${serializeParams([['coin', "€ &=+/?!'()*~"]])}&recvWindow=5000&timestamp=1700000000000`;
-		expect(sign(query, SECRET)).toBe('3f9e89b28a5b1c2c3a4d0bbf54dd2bfb2ebf6babf2086e5cc4156814329e0f3a');
-	});
-
-	it('repeats the key for arrays and leaves out undefined and null', () => {
-		expect(serializeParams([['id', ['1', '2']], ['x', undefined], ['y', null], ['n', 0], ['f', false]])).toBe(
-			'id=1&id=2&n=0&f=false',
+		expect(sign(query, SECRET)).toBe(
+			'3f9e89b28a5b1c2c3a4d0bbf54dd2bfb2ebf6babf2086e5cc4156814329e0f3a',
 		);
 	});
 
+	it('repeats the key for arrays and leaves out undefined and null', () => {
+		expect(
+			serializeParams([
+				['id', ['1', '2']],
+				['x', undefined],
+				['y', null],
+				['n', 0],
+				['f', false],
+			]),
+		).toBe('id=1&id=2&n=0&f=false');
+	});
+
 	it('keeps decimal strings exactly', () => {
-		expect(serializeParams([['quantity', '0.000000010000000000']])).toBe('quantity=0.000000010000000000');
+		expect(serializeParams([['quantity', '0.000000010000000000']])).toBe(
+			'quantity=0.000000010000000000',
+		);
 	});
 });
 
 describe('signQuery', () => {
 	it('appends recvWindow and timestamp, then the signature over query + body', () => {
-		const signed = signQuery('symbol=ETHUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1', '', SECRET, 1538323200000, 5000);
-		expect(signed.query).toBe(`${QUERY}&signature=ddc368fbb232b0fe316a7ada20c343865acdf1638bd1ccaa59019d3a7a7dddcc`);
+		const signed = signQuery(
+			'symbol=ETHUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1',
+			'',
+			SECRET,
+			1538323200000,
+			5000,
+		);
+		expect(signed.query).toBe(
+			`${QUERY}&signature=ddc368fbb232b0fe316a7ada20c343865acdf1638bd1ccaa59019d3a7a7dddcc`,
+		);
 	});
 
 	it('never signs the signature itself, and replaces an old timestamp and signature', () => {
 		const first = signQuery('symbol=ETHUSDT', '', SECRET, 1000, 5000);
 		const again = signQuery(first.query, '', SECRET, 2000, 5000);
-		expect(again.query).toBe(`symbol=ETHUSDT&recvWindow=5000&timestamp=2000&signature=${sign('symbol=ETHUSDT&recvWindow=5000&timestamp=2000', SECRET)}`);
+		expect(again.query).toBe(
+			`symbol=ETHUSDT&recvWindow=5000&timestamp=2000&signature=${sign('symbol=ETHUSDT&recvWindow=5000&timestamp=2000', SECRET)}`,
+		);
 		expect(again.query.match(/signature=/g)).toHaveLength(1);
 		expect(again.query.match(/timestamp=/g)).toHaveLength(1);
 	});
@@ -85,6 +126,8 @@ describe('signQuery', () => {
 
 	it('signs a body-only request as body after the stamped query', () => {
 		const signed = signQuery('', JSON_BODY, SECRET, 1538323200000, 5000);
-		expect(signed.signature).toBe(sign(`recvWindow=5000&timestamp=1538323200000${JSON_BODY}`, SECRET));
+		expect(signed.signature).toBe(
+			sign(`recvWindow=5000&timestamp=1538323200000${JSON_BODY}`, SECRET),
+		);
 	});
 });

@@ -15,7 +15,14 @@ import * as path from 'path';
 
 import { DEMO_ACCOUNTS } from '../../sandbox';
 import { describeE2E } from '../support/describe-e2e';
-import { checkEditor, describedOptions, findChromium, CHROMIUM_CANDIDATES, VIEWPORT, type EditorCheck } from '../../tools/n8n/editor';
+import {
+	checkEditor,
+	describedOptions,
+	findChromium,
+	CHROMIUM_CANDIDATES,
+	VIEWPORT,
+	type EditorCheck,
+} from '../../tools/n8n/editor';
 import { loadAllExamples } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
 import { startN8n, type N8nInstance } from '../../tools/n8n/n8n';
@@ -35,53 +42,77 @@ function pngSize(file: string): { width: number; height: number } {
 	return { width: header.readUInt32BE(16), height: header.readUInt32BE(20) };
 }
 
-describeWithChromium(`the Trading Service node in n8n's editor (chromium${chromiumPath ? ` at ${chromiumPath}` : ': not found, skipped'})`, () => {
-	let fx: E2eFixture;
-	let n8n: N8nInstance;
-	let result: EditorCheck;
-	const screenshotPath =
-		process.env.E2E_SCREENSHOT_PATH ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-shot-')), 'editor-order-operations.png');
+describeWithChromium(
+	`the Trading Service node in n8n's editor (chromium${chromiumPath ? ` at ${chromiumPath}` : ': not found, skipped'})`,
+	() => {
+		let fx: E2eFixture;
+		let n8n: N8nInstance;
+		let result: EditorCheck;
+		const screenshotPath =
+			process.env.E2E_SCREENSHOT_PATH ??
+			path.join(
+				fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-shot-')),
+				'editor-order-operations.png',
+			);
 
-	beforeAll(async () => {
-		fx = await setUpN8nWithSandbox({ prefix: 'n8n-e2e-editor-', workflows: loadAllExamples() });
-		n8n = await startN8n(fx.env);
-		result = await checkEditor({ n8n, chromiumPath: chromiumPath!, screenshotPath });
-	});
+		beforeAll(async () => {
+			fx = await setUpN8nWithSandbox({ prefix: 'n8n-e2e-editor-', workflows: loadAllExamples() });
+			n8n = await startN8n(fx.env);
+			result = await checkEditor({ n8n, chromiumPath: chromiumPath!, screenshotPath });
+		});
 
-	afterAll(async () => {
-		await n8n?.stop();
-		if (n8n && fx) expect(leakedSecrets(n8n.logs(), fx.secrets)).toEqual([]);
-		await fx?.cleanup();
-	});
+		afterAll(async () => {
+			await n8n?.stop();
+			if (n8n && fx) expect(leakedSecrets(n8n.logs(), fx.secrets)).toEqual([]);
+			await fx?.cleanup();
+		});
 
-	// What the node's description (actions/<resource>/index.ts) declares; the editor must show it all.
-	const described = describedOptions();
+		// What the node's description (actions/<resource>/index.ts) declares; the editor must show it all.
+		const described = describedOptions();
 
-	test('the node describes Account and Order, with every operation (the lists the editor must show)', () => {
-		expect(described.resources).toEqual(['Account', 'Order']);
-		expect(described.operations.Account).toEqual(['Get Balances', 'Get Transaction History', 'Transfer Asset']);
-		expect(described.operations.Order).toEqual(['Cancel', 'Cancel Many', 'Create', 'Create Many', 'Get', 'Get Many']);
-	});
+		test('the node describes Account and Order, with every operation (the lists the editor must show)', () => {
+			expect(described.resources).toEqual(['Account', 'Order']);
+			expect(described.operations.Account).toEqual([
+				'Get Balances',
+				'Get Transaction History',
+				'Transfer Asset',
+			]);
+			expect(described.operations.Order).toEqual([
+				'Cancel',
+				'Cancel Many',
+				'Create',
+				'Create Many',
+				'Get',
+				'Get Many',
+			]);
+		});
 
-	test('the Resource dropdown lists the resources of the node\'s description', () => {
-		expect(result.resources).toEqual(described.resources);
-	});
+		test("the Resource dropdown lists the resources of the node's description", () => {
+			expect(result.resources).toEqual(described.resources);
+		});
 
-	test(`the Operation dropdown lists every operation of the description: Account -> ${described.operations.Account.join(', ')}; Order -> ${described.operations.Order.join(', ')}`, () => {
-		expect(result.accountOperations).toEqual(described.operations.Account);
-		expect(result.orderOperations).toEqual(described.operations.Order);
-	});
+		test(`the Operation dropdown lists every operation of the description: Account -> ${described.operations.Account.join(', ')}; Order -> ${described.operations.Order.join(', ')}`, () => {
+			expect(result.accountOperations).toEqual(described.operations.Account);
+			expect(result.orderOperations).toEqual(described.operations.Order);
+		});
 
-	test('"Execute workflow" in the editor runs the batch-orders example: 45 items out, 45 orders in the sandbox', () => {
-		expect(result.outputItemsText).toMatch(/^45 items/);
-		expect(fx.sb.ledger.orders).toHaveLength(45);
-		expect(fx.sb.ledger.orders.every((o) => o.accountId === DEMO_ACCOUNTS.mainTrading && o.via === 'batch')).toBe(true);
-		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/batchOrders')).toHaveLength(3);
-	});
+		test('"Execute workflow" in the editor runs the batch-orders example: 45 items out, 45 orders in the sandbox', () => {
+			expect(result.outputItemsText).toMatch(/^45 items/);
+			expect(fx.sb.ledger.orders).toHaveLength(45);
+			expect(
+				fx.sb.ledger.orders.every(
+					(o) => o.accountId === DEMO_ACCOUNTS.mainTrading && o.via === 'batch',
+				),
+			).toBe(true);
+			expect(
+				fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/batchOrders'),
+			).toHaveLength(3);
+		});
 
-	test('the screenshot of the node panel is a PNG of the whole window, taken with every Order operation of the open dropdown in view', () => {
-		expect(fs.statSync(screenshotPath).size).toBeGreaterThan(20_000);
-		expect(pngSize(screenshotPath)).toEqual(VIEWPORT);
-		expect(result.orderOperationsInScreenshot).toEqual(described.operations.Order);
-	});
-});
+		test('the screenshot of the node panel is a PNG of the whole window, taken with every Order operation of the open dropdown in view', () => {
+			expect(fs.statSync(screenshotPath).size).toBeGreaterThan(20_000);
+			expect(pngSize(screenshotPath)).toEqual(VIEWPORT);
+			expect(result.orderOperationsInScreenshot).toEqual(described.operations.Order);
+		});
+	},
+);

@@ -20,8 +20,21 @@ import {
 } from '../../tools/n8n/examples';
 import { describeE2E } from '../support/describe-e2e';
 import { expectExampleShape } from '../support/examples';
-import { BAD_CREDENTIAL, QUIET_N8N_ENV, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { createN8nEnv, executeWorkflow, getNodeError, getNodeItems, type ExecuteResult, type N8nRun } from '../../tools/n8n/n8n';
+import {
+	BAD_CREDENTIAL,
+	QUIET_N8N_ENV,
+	leakedSecrets,
+	setUpN8nWithSandbox,
+	type E2eFixture,
+} from '../../tools/n8n/fixture';
+import {
+	createN8nEnv,
+	executeWorkflow,
+	getNodeError,
+	getNodeItems,
+	type ExecuteResult,
+	type N8nRun,
+} from '../../tools/n8n/n8n';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -31,7 +44,11 @@ const MANUAL_TRANSFER_ID = 'tsSchedTransferM';
 const BAD_TRANSFER_ID = 'tsSchedTransferX';
 
 function manualTransfer(): Workflow {
-	return withManualTrigger(loadExample('scheduledTransfer'), EXAMPLES.scheduledTransfer.trigger, MANUAL_TRANSFER_ID);
+	return withManualTrigger(
+		loadExample('scheduledTransfer'),
+		EXAMPLES.scheduledTransfer.trigger,
+		MANUAL_TRANSFER_ID,
+	);
 }
 
 describeE2E('examples in a real n8n (n8n execute)', () => {
@@ -60,7 +77,9 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 	async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
 		const result = await executeWorkflow(fx.env, workflowId);
 		if (!result.run) {
-			throw new Error(`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+			throw new Error(
+				`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+			);
 		}
 		const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
 		expect(leakedSecrets(everything, fx.secrets)).toEqual([]);
@@ -69,13 +88,23 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 
 	function expectOk(result: ExecuteResult): void {
 		if (!result.ok) {
-			throw new Error(`workflow failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-2000)}`);
+			throw new Error(
+				`workflow failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-2000)}`,
+			);
 		}
 	}
 
 	test('every example is a workflow of the installed package, with a fixed id and the sandbox credential', () => {
-		const dist = path.join(fx.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-trading-service');
-		const installed = JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } };
+		const dist = path.join(
+			fx.userFolder,
+			'.n8n',
+			'nodes',
+			'node_modules',
+			'n8n-nodes-trading-service',
+		);
+		const installed = JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[] };
+		};
 		expect(installed.n8n.nodes.length).toBe(2);
 		for (const workflow of loadAllExamples()) expectExampleShape(workflow);
 	});
@@ -97,7 +126,14 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 			// Output i is the order of input item i: pairing survives the regrouping by symbol.
 			expect(item.pairedItem).toEqual({ item: index });
 			const input = list[index];
-			const json = item.json as { success: boolean; code: number; msg: string; symbol: string; clientOrderId: string; order: Record<string, string> };
+			const json = item.json as {
+				success: boolean;
+				code: number;
+				msg: string;
+				symbol: string;
+				clientOrderId: string;
+				order: Record<string, string>;
+			};
 			expect(json).toMatchObject({ success: true, code: 0, msg: 'success', symbol: input.symbol });
 			expect(json.order).toMatchObject({
 				symbol: input.symbol,
@@ -120,9 +156,15 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		expect(requests).toHaveLength(3);
 		expect(requests.every((r) => r.status === 200)).toBe(true);
 		const batches = requests.map((r) => JSON.parse(r.body) as Array<{ symbol: string }>);
-		expect(batches.map((b) => `${b[0].symbol}:${b.length}`).sort()).toEqual(['BTCUSDT:20', 'BTCUSDT:5', 'ETHUSDT:20']);
+		expect(batches.map((b) => `${b[0].symbol}:${b.length}`).sort()).toEqual([
+			'BTCUSDT:20',
+			'BTCUSDT:5',
+			'ETHUSDT:20',
+		]);
 		for (const batch of batches) expect(new Set(batch.map((o) => o.symbol)).size).toBe(1);
-		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/new/order')).toHaveLength(0);
+		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/new/order')).toHaveLength(
+			0,
+		);
 		expect(fx.sb.ledger.orders).toHaveLength(45);
 		expect(fx.sb.ledger.orders.every((o) => o.via === 'batch')).toBe(true);
 		expect(fx.sb.ledger.orders.map((o) => o.clientOrderId).sort()).toEqual([...clientIds].sort());
@@ -135,7 +177,9 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		const variant = manualTransfer();
 		expect(findNode(original, ex.trigger).type).toBe('n8n-nodes-base.scheduleTrigger');
 		expect(findNode(variant, 'Manual Trigger').type).toBe('n8n-nodes-base.manualTrigger');
-		expect(variant.nodes.filter((n) => n.name !== 'Manual Trigger')).toEqual(original.nodes.filter((n) => n.name !== ex.trigger));
+		expect(variant.nodes.filter((n) => n.name !== 'Manual Trigger')).toEqual(
+			original.nodes.filter((n) => n.name !== ex.trigger),
+		);
 
 		const result = await run(MANUAL_TRANSFER_ID);
 		expectOk(result);
@@ -148,17 +192,31 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		expect(String(transfer.timestamp)).toMatch(/^\d+$/);
 
 		const records = getNodeItems(result.run, ex.check);
-		expect(records.map((r) => [r.accountId, r.coin, r.change, r.flowTypeValue, r.created]).sort()).toEqual([
+		expect(
+			records.map((r) => [r.accountId, r.coin, r.change, r.flowTypeValue, r.created]).sort(),
+		).toEqual([
 			[DEMO_ACCOUNTS.mainTrading, 'USDT', '-25', 51, String(transfer.timestamp)],
 			[DEMO_ACCOUNTS.subTrading, 'USDT', '25', 51, String(transfer.timestamp)],
 		]);
-		expect(records.every((r) => r.flowType === 'USER_ACCOUNT_TRANSFER' && typeof r.createdIso === 'string')).toBe(true);
+		expect(
+			records.every(
+				(r) => r.flowType === 'USER_ACCOUNT_TRANSFER' && typeof r.createdIso === 'string',
+			),
+		).toBe(true);
 
 		// Exactly one transfer, one request, and the balances moved once.
 		expect(fx.sb.ledger.transfers).toEqual([
-			expect.objectContaining({ id: transfer.orderId, fromAccountId: '10001', toAccountId: '20001', coin: 'USDT', quantity: '25' }),
+			expect.objectContaining({
+				id: transfer.orderId,
+				fromAccountId: '10001',
+				toAccountId: '20001',
+				coin: 'USDT',
+				quantity: '25',
+			}),
 		]);
-		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/assetTransfer')).toHaveLength(1);
+		expect(
+			fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/assetTransfer'),
+		).toHaveLength(1);
 		expect(fx.sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).toBe('99975');
 		expect(fx.sb.getBalance(DEMO_ACCOUNTS.subTrading, 'USDT')).toBe('10025');
 	});
@@ -168,9 +226,27 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		const now = fx.sb.now();
 		// 1,234 funding fees inside the range (3 pages of 500), plus records the query must not return:
 		// older funding fees, and transfers in the same range.
-		const seeded = fx.sb.seedRecords({ flowType: 32, count: 1234, startTime: now - 29 * DAY_MS + 3600_000, endTime: now - 60_000, seed: 7 });
-		fx.sb.seedRecords({ flowType: 32, count: 40, startTime: now - 29.9 * DAY_MS, endTime: now - 29.2 * DAY_MS, seed: 8 });
-		fx.sb.seedRecords({ flowType: 51, count: 30, startTime: now - 20 * DAY_MS, endTime: now - 60_000, seed: 9 });
+		const seeded = fx.sb.seedRecords({
+			flowType: 32,
+			count: 1234,
+			startTime: now - 29 * DAY_MS + 3600_000,
+			endTime: now - 60_000,
+			seed: 7,
+		});
+		fx.sb.seedRecords({
+			flowType: 32,
+			count: 40,
+			startTime: now - 29.9 * DAY_MS,
+			endTime: now - 29.2 * DAY_MS,
+			seed: 8,
+		});
+		fx.sb.seedRecords({
+			flowType: 51,
+			count: 30,
+			startTime: now - 20 * DAY_MS,
+			endTime: now - 60_000,
+			seed: 9,
+		});
 
 		const result = await run(ex.id);
 		expectOk(result);
@@ -180,23 +256,42 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		const ids = records.map((r) => r.id as string);
 		expect(new Set(ids).size).toBe(seeded.length);
 		expect([...ids].sort()).toEqual(seeded.map((r) => r.id).sort());
-		expect(records.every((r) => r.flowTypeValue === 32 && typeof r.symbol === 'string' && typeof r.createdIso === 'string')).toBe(true);
+		expect(
+			records.every(
+				(r) =>
+					r.flowTypeValue === 32 &&
+					typeof r.symbol === 'string' &&
+					typeof r.createdIso === 'string',
+			),
+		).toBe(true);
 		const pages = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/balanceFlow');
 		expect(pages.length).toBeGreaterThanOrEqual(3);
 		expect(pages.every((r) => r.status === 200)).toBe(true);
 
 		// Convert to File wrote one CSV (n8n keeps binary data on disk): a header and one row per record.
 		const [file] = result.run.data.resultData.runData[ex.csv][0].data!.main![0]!;
-		const binary = (file as { binary?: { data?: { id?: string; fileName?: string; mimeType?: string } } }).binary?.data;
+		const binary = (
+			file as { binary?: { data?: { id?: string; fileName?: string; mimeType?: string } } }
+		).binary?.data;
 		expect(binary).toMatchObject({ fileName: 'funding-fees.csv', mimeType: 'text/csv' });
 		expect(binary!.id).toMatch(/^filesystem-v2:/);
-		const csv = fs.readFileSync(path.join(fx.userFolder, '.n8n', 'storage', binary!.id!.slice('filesystem-v2:'.length)), 'utf8').replace(/^\uFEFF/, ''); // n8n writes a BOM
+		const csv = fs
+			.readFileSync(
+				path.join(fx.userFolder, '.n8n', 'storage', binary!.id!.slice('filesystem-v2:'.length)),
+				'utf8',
+			)
+			.replace(/^\uFEFF/, ''); // n8n writes a BOM
 		const lines = csv.split(/\r?\n/).filter((line) => line !== '');
 		expect(lines).toHaveLength(seeded.length + 1);
 		const header = lines[0].split(',').map((cell) => cell.replace(/"/g, ''));
 		expect(header).toContain('id');
 		const idColumn = header.indexOf('id');
-		expect(lines.slice(1).map((line) => line.split(',')[idColumn].replace(/"/g, '')).sort()).toEqual([...ids].sort());
+		expect(
+			lines
+				.slice(1)
+				.map((line) => line.split(',')[idColumn].replace(/"/g, ''))
+				.sort(),
+		).toEqual([...ids].sort());
 	});
 
 	test('wrong secret: the run fails at the transfer with an error that names the signature; no secret in any output; nothing transferred', async () => {
@@ -216,7 +311,9 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		expect(Object.keys(result.run.data.resultData.runData)).not.toContain(ex.check);
 
 		// The service refused it: no transfer, balances unchanged.
-		const requests = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/assetTransfer');
+		const requests = fx.sb.ledger.requests.filter(
+			(r) => r.path === '/api/v1/account/assetTransfer',
+		);
 		expect(requests.length).toBeGreaterThanOrEqual(1);
 		expect(requests.every((r) => r.code === '0002')).toBe(true);
 		expect(fx.sb.ledger.transfers).toHaveLength(0);
@@ -235,7 +332,10 @@ describeE2E('generated client order IDs do not repeat across n8n instances', () 
 	let twin: string;
 
 	beforeAll(async () => {
-		fx = await setUpN8nWithSandbox({ prefix: 'n8n-e2e-twin-a-', workflows: [loadExample('batchOrders')] });
+		fx = await setUpN8nWithSandbox({
+			prefix: 'n8n-e2e-twin-a-',
+			workflows: [loadExample('batchOrders')],
+		});
 		// A second n8n instance: the same set-up, its own database (a copy made before any run).
 		twin = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-twin-b-'));
 		fs.cpSync(fx.userFolder, twin, { recursive: true });
@@ -252,10 +352,17 @@ describeE2E('generated client order IDs do not repeat across n8n instances', () 
 		const ex = EXAMPLES.batchOrders;
 		const first = await executeWorkflow(fx.env, ex.id);
 		expect(first.ok).toBe(true);
-		expect(getNodeItems(first.run, ex.createMany).every((item) => item.success === true && item.alreadyPlaced === undefined)).toBe(true);
+		expect(
+			getNodeItems(first.run, ex.createMany).every(
+				(item) => item.success === true && item.alreadyPlaced === undefined,
+			),
+		).toBe(true);
 		expect(fx.sb.ledger.orders).toHaveLength(45);
 
-		const second = await executeWorkflow(await createN8nEnv({ userFolder: twin, extra: QUIET_N8N_ENV }), ex.id);
+		const second = await executeWorkflow(
+			await createN8nEnv({ userFolder: twin, extra: QUIET_N8N_ENV }),
+			ex.id,
+		);
 		expect(second.ok).toBe(true);
 		secondItems = getNodeItems(second.run, ex.createMany);
 		expect(secondItems).toHaveLength(45);

@@ -25,8 +25,21 @@ import {
 	type Workflow,
 } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { executeWorkflow, getNodeItems, type ExecuteResult, type N8nRun } from '../../tools/n8n/n8n';
-import { FAKE_MODEL, messageText, startFakeOpenAi, toolResults, type ChatReply, type ChatRequest, type FakeOpenAi } from '../../tools/fakeOpenAi';
+import {
+	executeWorkflow,
+	getNodeItems,
+	type ExecuteResult,
+	type N8nRun,
+} from '../../tools/n8n/n8n';
+import {
+	FAKE_MODEL,
+	messageText,
+	startFakeOpenAi,
+	toolResults,
+	type ChatReply,
+	type ChatRequest,
+	type FakeOpenAi,
+} from '../../tools/fakeOpenAi';
 import { describeE2E } from '../support/describe-e2e';
 import { expectExampleShape } from '../support/examples';
 
@@ -38,7 +51,11 @@ const OPENAI_KEY = 'sk-fake-openai-key-for-e2e-0123456789';
 const MANUAL_STALE_ID = 'tsCancelStaleM01';
 
 function manualStale(): Workflow {
-	return withManualTrigger(loadOrderExample('cancelStaleOrders'), ORDER_EXAMPLES.cancelStaleOrders.trigger, MANUAL_STALE_ID);
+	return withManualTrigger(
+		loadOrderExample('cancelStaleOrders'),
+		ORDER_EXAMPLES.cancelStaleOrders.trigger,
+		MANUAL_STALE_ID,
+	);
 }
 
 /** Every `{ orderId, time }` object in a tool's answer (JSON at any depth, or JSON text inside it). */
@@ -58,7 +75,8 @@ function ordersIn(content: string): Array<{ orderId: string; time: string; symbo
 			value.forEach(walk);
 		} else if (value && typeof value === 'object') {
 			const o = value as Record<string, unknown>;
-			if (typeof o.orderId === 'string' && typeof o.time === 'string') found.push({ orderId: o.orderId, time: o.time, symbol: o.symbol as string | undefined });
+			if (typeof o.orderId === 'string' && typeof o.time === 'string')
+				found.push({ orderId: o.orderId, time: o.time, symbol: o.symbol as string | undefined });
 			else Object.values(o).forEach(walk);
 		}
 	};
@@ -66,213 +84,315 @@ function ordersIn(content: string): Array<{ orderId: string; time: string; symbo
 	return found;
 }
 
-describeE2E('order examples in a real n8n: cancel stale orders, and an AI agent with the node as its tools', () => {
-	let fx: E2eFixture;
-	let ai: FakeOpenAi;
-	/** The scripted model's answer to each chat-completions request; set by each test. */
-	let script: (request: ChatRequest, index: number) => ChatReply = () => {
-		throw new Error('no script set');
-	};
-
-	beforeAll(async () => {
-		ai = await startFakeOpenAi({ apiKey: OPENAI_KEY, respond: (request, index) => script(request, index) });
-		fx = await setUpN8nWithSandbox({
-			prefix: 'n8n-e2e-order-examples-',
-			workflows: [loadOrderExample('cancelStaleOrders'), manualStale(), loadOrderExample('agentOpenOrders')],
-			credentials: [openAiCredential(ai.baseUrl, OPENAI_KEY)],
-		});
-	});
-
-	afterAll(async () => {
-		await fx?.cleanup();
-		await ai?.stop();
-	});
-
-	beforeEach(() => {
-		fx.sb.reset();
-		ai.requests.length = 0;
-		ai.chatRequests.length = 0;
-		ai.errors.length = 0;
-	});
-
-	async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
-		const result = await executeWorkflow(fx.env, workflowId);
-		if (!result.run) {
-			throw new Error(`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
-		}
-		const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
-		expect(leakedSecrets(everything, [...fx.secrets, OPENAI_KEY])).toEqual([]);
-		if (!result.ok) {
-			throw new Error(`workflow ${workflowId} failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-3000)}`);
-		}
-		return result as ExecuteResult & { run: N8nRun };
-	}
-
-	/** Seed open orders at the given ages (oldest first, as IDs grow with time). */
-	function seed(orders: Array<{ ageMs: number; symbol?: string; side?: 'BUY' | 'SELL'; sub?: boolean; partlyFilled?: boolean }>): Array<OrderView & { stale: boolean }> {
-		const now = fx.sb.now();
-		return [...orders]
-			.sort((a, b) => b.ageMs - a.ageMs)
-			.map((o, i) => {
-				const symbol = o.symbol ?? 'BTCUSDT';
-				const side = o.side ?? 'BUY';
-				const price = { BTCUSDT: side === 'BUY' ? '45000' : '55000', ETHUSDT: side === 'BUY' ? '2800' : '3200', SOLUSDT: '140' }[symbol]!;
-				const seeded = fx.sb.seedOpenOrder({
-					symbol,
-					side,
-					price,
-					quantity: symbol === 'BTCUSDT' ? `0.0${i + 1}` : `0.${i + 1}`,
-					time: now - o.ageMs,
-					...(o.sub ? { key: DEMO_KEYS.sub } : {}),
-				});
-				const view = o.partlyFilled ? fx.sb.fillOrder(seeded.orderId, symbol === 'BTCUSDT' ? '0.001' : '0.01') : seeded;
-				return { ...view, stale: o.ageMs > DAY };
-			});
-	}
-
-	test('both examples: fixed ids, inactive, the installed package\'s node types, the sandbox (and OpenAI) credential', () => {
-		const installed = path.join(fx.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-trading-service', 'package.json');
-		expect(fs.existsSync(installed)).toBe(true);
-		for (const key of Object.keys(ORDER_EXAMPLES) as Array<keyof typeof ORDER_EXAMPLES>) {
-			const workflow = loadOrderExample(key);
-			expect(workflow.id).toBe(ORDER_EXAMPLES[key].id);
-			expectExampleShape(workflow, 2);
-		}
-		const agent = loadOrderExample('agentOpenOrders');
-		const ex = ORDER_EXAMPLES.agentOpenOrders;
-		expect(findNode(agent, ex.model).credentials).toEqual({ openAiApi: { ...OPENAI_CREDENTIAL } });
-		expect([findNode(agent, ex.listTool).type, findNode(agent, ex.cancelTool).type]).toEqual([NODE_TYPES.tool, NODE_TYPES.tool]);
-		expect(agent.connections[ex.listTool]).toEqual({ ai_tool: [[{ node: ex.agent, type: 'ai_tool', index: 0 }]] });
-		expect(agent.connections[ex.cancelTool]).toEqual({ ai_tool: [[{ node: ex.agent, type: 'ai_tool', index: 0 }]] });
-		expect(agent.connections[ex.model]).toEqual({ ai_languageModel: [[{ node: ex.agent, type: 'ai_languageModel', index: 0 }]] });
-	});
-
-	test('cancel stale orders (Manual Trigger variant): exactly the orders older than 24 hours are cancelled, each outcome "placed"; the others stay open', async () => {
-		const ex = ORDER_EXAMPLES.cancelStaleOrders;
-		// The variant is made from the example: same nodes apart from the trigger.
-		const original = loadOrderExample('cancelStaleOrders');
-		const variant = manualStale();
-		expect(findNode(original, ex.trigger).type).toBe('n8n-nodes-base.scheduleTrigger');
-		expect(variant.nodes.filter((n) => n.name !== 'Manual Trigger')).toEqual(original.nodes.filter((n) => n.name !== ex.trigger));
-
-		const orders = seed([
-			{ ageMs: 5 * DAY },
-			{ ageMs: 49 * HOUR, symbol: 'ETHUSDT', side: 'SELL' },
-			{ ageMs: 30 * HOUR, partlyFilled: true },
-			{ ageMs: 26 * HOUR, sub: true },
-			{ ageMs: 25 * HOUR, symbol: 'SOLUSDT' },
-			{ ageMs: 23 * HOUR },
-			{ ageMs: 6 * HOUR, symbol: 'ETHUSDT' },
-			{ ageMs: 2 * HOUR, sub: true },
-			{ ageMs: 60_000, side: 'SELL' },
-		]);
-		const stale = orders.filter((o) => o.stale).map((o) => o.orderId);
-		const fresh = orders.filter((o) => !o.stale).map((o) => o.orderId);
-		expect([stale.length, fresh.length]).toEqual([5, 4]);
-
-		const result = await run(MANUAL_STALE_ID);
-
-		// Get Many read every open order the key sees (main and sub account), newest first.
-		const listed = getNodeItems(result.run, ex.list);
-		expect(listed.map((o) => o.orderId).sort()).toEqual(orders.map((o) => o.orderId).sort());
-		// The Filter kept the stale ones, by the order's own time field.
-		const kept = getNodeItems(result.run, ex.filter);
-		expect(kept.map((o) => o.orderId).sort()).toEqual([...stale].sort());
-
-		const task = result.run.data.resultData.runData[ex.cancel][0];
-		const cancelled = task.data!.main![0]!;
-		expect(cancelled).toHaveLength(stale.length);
-		cancelled.forEach((item, index) => {
-			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toMatchObject({ outcome: 'placed', cancelled: true, orderId: kept[index].orderId });
-			expect(['CANCELED', 'PARTIALLY_CANCELED']).toContain(item.json.status);
-		});
-
-		// The sandbox's own record: one cancel per stale order, each once; the fresh ones untouched.
-		expect(fx.sb.ledger.cancels.map((c) => c.orderId).sort()).toEqual([...stale].sort());
-		expect(fx.sb.ledger.cancels.every((c) => c.via === 'single')).toBe(true);
-		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/order' && r.method === 'DELETE')).toHaveLength(stale.length);
-		for (const id of stale) expect(['CANCELED', 'PARTIALLY_CANCELED']).toContain(fx.sb.getOrder(id)!.status);
-		expect(fx.sb.getOrder(orders.find((o) => o.executedQty !== '0')!.orderId)!.status).toBe('PARTIALLY_CANCELED');
-		for (const id of fresh) expect(fx.sb.getOrder(id)!.status).toBe('NEW');
-		expect(fx.sb.ledger.orders).toHaveLength(0);
-	});
-
-	test('AI agent: the scripted model lists the open BTCUSDT orders with one tool, cancels exactly the stale ones with the other, and answers', async () => {
-		const ex = ORDER_EXAMPLES.agentOpenOrders;
-		const orders = seed([
-			{ ageMs: 3 * DAY },
-			{ ageMs: 40 * HOUR, symbol: 'ETHUSDT' }, // stale, but not BTCUSDT: the user did not ask
-			{ ageMs: 26 * HOUR, side: 'SELL' },
-			{ ageMs: 20 * HOUR },
-			{ ageMs: HOUR, side: 'SELL' },
-		]);
-		const btc = orders.filter((o) => o.symbol === 'BTCUSDT');
-		const staleBtc = btc.filter((o) => o.stale).map((o) => o.orderId);
-		expect(staleBtc).toHaveLength(2);
-
-		const listTool = 'Get_Open_Orders';
-		const cancelTool = 'Cancel_Order';
-		let finalAnswer = '';
-		script = (request) => {
-			const names = (request.tools ?? []).map((t) => t.function.name).sort();
-			if (JSON.stringify(names) !== JSON.stringify([cancelTool, listTool])) throw new Error(`tools offered: ${JSON.stringify(names)}`);
-			const system = messageText(request.messages.find((m) => m.role === 'system') ?? { role: 'system' });
-			const now = Number(/\((\d{13}) ms since/.exec(system)?.[1]);
-			if (!Number.isFinite(now)) throw new Error(`no current time in the system message: ${system}`);
-			const results = toolResults(request);
-			const listed = results.filter((r) => r.name === listTool);
-			const cancels = results.filter((r) => r.name === cancelTool);
-			if (listed.length === 0) return { toolCalls: [{ name: listTool, arguments: { symbol: 'BTCUSDT' } }] };
-			if (cancels.length === 0) {
-				const old = ordersIn(listed[0].content).filter((o) => Number(o.time) < now - DAY);
-				if (old.length === 0) return { text: 'No open BTCUSDT order is older than a day.' };
-				return { toolCalls: old.map((o) => ({ name: cancelTool, arguments: { orderId: o.orderId } })) };
-			}
-			const outcomes = cancels.map((c) => `${String(c.arguments.orderId)}: ${/"outcome":\s*"(\w+)"/.exec(c.content)?.[1] ?? 'no outcome'}`);
-			finalAnswer = `You have ${ordersIn(listed[0].content).length} open BTCUSDT orders. Cancelled the ones older than a day: ${outcomes.join(', ')}.`;
-			return { text: finalAnswer };
+describeE2E(
+	'order examples in a real n8n: cancel stale orders, and an AI agent with the node as its tools',
+	() => {
+		let fx: E2eFixture;
+		let ai: FakeOpenAi;
+		/** The scripted model's answer to each chat-completions request; set by each test. */
+		let script: (request: ChatRequest, index: number) => ChatReply = () => {
+			throw new Error('no script set');
 		};
 
-		const result = await run(ex.id);
-		expect(ai.errors).toEqual([]);
+		beforeAll(async () => {
+			ai = await startFakeOpenAi({
+				apiKey: OPENAI_KEY,
+				respond: (request, index) => script(request, index),
+			});
+			fx = await setUpN8nWithSandbox({
+				prefix: 'n8n-e2e-order-examples-',
+				workflows: [
+					loadOrderExample('cancelStaleOrders'),
+					manualStale(),
+					loadOrderExample('agentOpenOrders'),
+				],
+				credentials: [openAiCredential(ai.baseUrl, OPENAI_KEY)],
+			});
+		});
 
-		// The model was asked three times: the question, then with the list, then with the cancels.
-		expect(ai.chatRequests).toHaveLength(3);
-		expect(ai.chatRequests.every((r) => r.model === FAKE_MODEL && r.stream !== true)).toBe(true);
-		expect(ai.requests.every((r) => r.method === 'POST' && r.path === '/v1/chat/completions' && r.authorization === `Bearer ${OPENAI_KEY}`)).toBe(true);
-		expect(messageText(ai.chatRequests[0].messages.find((m) => m.role === 'user')!)).toBe('What are my open orders on BTCUSDT? Cancel the ones older than a day.');
+		afterAll(async () => {
+			await fx?.cleanup();
+			await ai?.stop();
+		});
 
-		// The list tool really read the sandbox: one request for BTCUSDT's open orders, all 4 came back to the model.
-		const reads = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/openOrders' && r.method === 'GET');
-		expect(reads.length).toBeGreaterThanOrEqual(1);
-		expect(reads.every((r) => r.status === 200 && /(^|&)symbol=BTCUSDT(&|$)/.test(r.query))).toBe(true);
-		const seen = toolResults(ai.chatRequests[1]).filter((r) => r.name === listTool);
-		expect(seen).toHaveLength(1);
-		// (n8n adds the tool call's id to the arguments it sends back.)
-		expect(seen[0].arguments).toMatchObject({ symbol: 'BTCUSDT' });
-		expect(ordersIn(seen[0].content).map((o) => o.orderId).sort()).toEqual(btc.map((o) => o.orderId).sort());
+		beforeEach(() => {
+			fx.sb.reset();
+			ai.requests.length = 0;
+			ai.chatRequests.length = 0;
+			ai.errors.length = 0;
+		});
 
-		// Exactly the stale BTCUSDT orders were cancelled, once each; the rest are open.
-		expect(fx.sb.ledger.cancels.map((c) => c.orderId).sort()).toEqual([...staleBtc].sort());
-		for (const o of orders) expect(fx.sb.getOrder(o.orderId)!.status).toBe(staleBtc.includes(o.orderId) ? 'CANCELED' : 'NEW');
-		const cancelResults = toolResults(ai.chatRequests[2]).filter((r) => r.name === cancelTool);
-		expect(cancelResults.map((r) => r.arguments.orderId).sort()).toEqual([...staleBtc].sort());
-		for (const r of cancelResults) expect(r.content).toMatch(/"outcome":\s*"placed"/);
-		expect(fx.sb.ledger.orders).toHaveLength(0);
+		async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
+			const result = await executeWorkflow(fx.env, workflowId);
+			if (!result.run) {
+				throw new Error(
+					`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+				);
+			}
+			const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
+			expect(leakedSecrets(everything, [...fx.secrets, OPENAI_KEY])).toEqual([]);
+			if (!result.ok) {
+				throw new Error(
+					`workflow ${workflowId} failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-3000)}`,
+				);
+			}
+			return result as ExecuteResult & { run: N8nRun };
+		}
 
-		// The tools ran as n8n nodes of the execution, and the agent's answer is its output.
-		const runData = result.run.data.resultData.runData;
-		expect(Object.keys(runData)).toEqual(expect.arrayContaining([ex.trigger, ex.agent, ex.model, ex.listTool, ex.cancelTool]));
-		const toolItems = (node: string) => runData[node].map((task) => (task.data as { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> }).ai_tool![0].map((item) => item.json));
-		expect(toolItems(ex.listTool)).toHaveLength(1);
-		expect(toolItems(ex.listTool)[0].map((o) => o.orderId).sort()).toEqual(btc.map((o) => o.orderId).sort());
-		const cancelRuns = toolItems(ex.cancelTool);
-		expect(cancelRuns.map((items) => items.length)).toEqual(staleBtc.map(() => 1));
-		expect(cancelRuns.map(([item]) => [item.orderId, item.outcome, item.status]).sort()).toEqual(staleBtc.map((id) => [id, 'placed', 'CANCELED']).sort());
-		const [answer, ...more] = getNodeItems(result.run, ex.agent, runData[ex.agent].length - 1);
-		expect(more).toHaveLength(0);
-		expect(answer.output).toBe(finalAnswer);
-		expect(finalAnswer).toContain(`${staleBtc[0]}: placed`);
-	});
-});
+		/** Seed open orders at the given ages (oldest first, as IDs grow with time). */
+		function seed(
+			orders: Array<{
+				ageMs: number;
+				symbol?: string;
+				side?: 'BUY' | 'SELL';
+				sub?: boolean;
+				partlyFilled?: boolean;
+			}>,
+		): Array<OrderView & { stale: boolean }> {
+			const now = fx.sb.now();
+			return [...orders]
+				.sort((a, b) => b.ageMs - a.ageMs)
+				.map((o, i) => {
+					const symbol = o.symbol ?? 'BTCUSDT';
+					const side = o.side ?? 'BUY';
+					const price = {
+						BTCUSDT: side === 'BUY' ? '45000' : '55000',
+						ETHUSDT: side === 'BUY' ? '2800' : '3200',
+						SOLUSDT: '140',
+					}[symbol]!;
+					const seeded = fx.sb.seedOpenOrder({
+						symbol,
+						side,
+						price,
+						quantity: symbol === 'BTCUSDT' ? `0.0${i + 1}` : `0.${i + 1}`,
+						time: now - o.ageMs,
+						...(o.sub ? { key: DEMO_KEYS.sub } : {}),
+					});
+					const view = o.partlyFilled
+						? fx.sb.fillOrder(seeded.orderId, symbol === 'BTCUSDT' ? '0.001' : '0.01')
+						: seeded;
+					return { ...view, stale: o.ageMs > DAY };
+				});
+		}
+
+		test("both examples: fixed ids, inactive, the installed package's node types, the sandbox (and OpenAI) credential", () => {
+			const installed = path.join(
+				fx.userFolder,
+				'.n8n',
+				'nodes',
+				'node_modules',
+				'n8n-nodes-trading-service',
+				'package.json',
+			);
+			expect(fs.existsSync(installed)).toBe(true);
+			for (const key of Object.keys(ORDER_EXAMPLES) as Array<keyof typeof ORDER_EXAMPLES>) {
+				const workflow = loadOrderExample(key);
+				expect(workflow.id).toBe(ORDER_EXAMPLES[key].id);
+				expectExampleShape(workflow, 2);
+			}
+			const agent = loadOrderExample('agentOpenOrders');
+			const ex = ORDER_EXAMPLES.agentOpenOrders;
+			expect(findNode(agent, ex.model).credentials).toEqual({
+				openAiApi: { ...OPENAI_CREDENTIAL },
+			});
+			expect([findNode(agent, ex.listTool).type, findNode(agent, ex.cancelTool).type]).toEqual([
+				NODE_TYPES.tool,
+				NODE_TYPES.tool,
+			]);
+			expect(agent.connections[ex.listTool]).toEqual({
+				ai_tool: [[{ node: ex.agent, type: 'ai_tool', index: 0 }]],
+			});
+			expect(agent.connections[ex.cancelTool]).toEqual({
+				ai_tool: [[{ node: ex.agent, type: 'ai_tool', index: 0 }]],
+			});
+			expect(agent.connections[ex.model]).toEqual({
+				ai_languageModel: [[{ node: ex.agent, type: 'ai_languageModel', index: 0 }]],
+			});
+		});
+
+		test('cancel stale orders (Manual Trigger variant): exactly the orders older than 24 hours are cancelled, each outcome "placed"; the others stay open', async () => {
+			const ex = ORDER_EXAMPLES.cancelStaleOrders;
+			// The variant is made from the example: same nodes apart from the trigger.
+			const original = loadOrderExample('cancelStaleOrders');
+			const variant = manualStale();
+			expect(findNode(original, ex.trigger).type).toBe('n8n-nodes-base.scheduleTrigger');
+			expect(variant.nodes.filter((n) => n.name !== 'Manual Trigger')).toEqual(
+				original.nodes.filter((n) => n.name !== ex.trigger),
+			);
+
+			const orders = seed([
+				{ ageMs: 5 * DAY },
+				{ ageMs: 49 * HOUR, symbol: 'ETHUSDT', side: 'SELL' },
+				{ ageMs: 30 * HOUR, partlyFilled: true },
+				{ ageMs: 26 * HOUR, sub: true },
+				{ ageMs: 25 * HOUR, symbol: 'SOLUSDT' },
+				{ ageMs: 23 * HOUR },
+				{ ageMs: 6 * HOUR, symbol: 'ETHUSDT' },
+				{ ageMs: 2 * HOUR, sub: true },
+				{ ageMs: 60_000, side: 'SELL' },
+			]);
+			const stale = orders.filter((o) => o.stale).map((o) => o.orderId);
+			const fresh = orders.filter((o) => !o.stale).map((o) => o.orderId);
+			expect([stale.length, fresh.length]).toEqual([5, 4]);
+
+			const result = await run(MANUAL_STALE_ID);
+
+			// Get Many read every open order the key sees (main and sub account), newest first.
+			const listed = getNodeItems(result.run, ex.list);
+			expect(listed.map((o) => o.orderId).sort()).toEqual(orders.map((o) => o.orderId).sort());
+			// The Filter kept the stale ones, by the order's own time field.
+			const kept = getNodeItems(result.run, ex.filter);
+			expect(kept.map((o) => o.orderId).sort()).toEqual([...stale].sort());
+
+			const task = result.run.data.resultData.runData[ex.cancel][0];
+			const cancelled = task.data!.main![0]!;
+			expect(cancelled).toHaveLength(stale.length);
+			cancelled.forEach((item, index) => {
+				expect(item.pairedItem).toEqual({ item: index });
+				expect(item.json).toMatchObject({
+					outcome: 'placed',
+					cancelled: true,
+					orderId: kept[index].orderId,
+				});
+				expect(['CANCELED', 'PARTIALLY_CANCELED']).toContain(item.json.status);
+			});
+
+			// The sandbox's own record: one cancel per stale order, each once; the fresh ones untouched.
+			expect(fx.sb.ledger.cancels.map((c) => c.orderId).sort()).toEqual([...stale].sort());
+			expect(fx.sb.ledger.cancels.every((c) => c.via === 'single')).toBe(true);
+			expect(
+				fx.sb.ledger.requests.filter(
+					(r) => r.path === '/api/v1/spot/order' && r.method === 'DELETE',
+				),
+			).toHaveLength(stale.length);
+			for (const id of stale)
+				expect(['CANCELED', 'PARTIALLY_CANCELED']).toContain(fx.sb.getOrder(id)!.status);
+			expect(fx.sb.getOrder(orders.find((o) => o.executedQty !== '0')!.orderId)!.status).toBe(
+				'PARTIALLY_CANCELED',
+			);
+			for (const id of fresh) expect(fx.sb.getOrder(id)!.status).toBe('NEW');
+			expect(fx.sb.ledger.orders).toHaveLength(0);
+		});
+
+		test('AI agent: the scripted model lists the open BTCUSDT orders with one tool, cancels exactly the stale ones with the other, and answers', async () => {
+			const ex = ORDER_EXAMPLES.agentOpenOrders;
+			const orders = seed([
+				{ ageMs: 3 * DAY },
+				{ ageMs: 40 * HOUR, symbol: 'ETHUSDT' }, // stale, but not BTCUSDT: the user did not ask
+				{ ageMs: 26 * HOUR, side: 'SELL' },
+				{ ageMs: 20 * HOUR },
+				{ ageMs: HOUR, side: 'SELL' },
+			]);
+			const btc = orders.filter((o) => o.symbol === 'BTCUSDT');
+			const staleBtc = btc.filter((o) => o.stale).map((o) => o.orderId);
+			expect(staleBtc).toHaveLength(2);
+
+			const listTool = 'Get_Open_Orders';
+			const cancelTool = 'Cancel_Order';
+			let finalAnswer = '';
+			script = (request) => {
+				const names = (request.tools ?? []).map((t) => t.function.name).sort();
+				if (JSON.stringify(names) !== JSON.stringify([cancelTool, listTool]))
+					throw new Error(`tools offered: ${JSON.stringify(names)}`);
+				const system = messageText(
+					request.messages.find((m) => m.role === 'system') ?? { role: 'system' },
+				);
+				const now = Number(/\((\d{13}) ms since/.exec(system)?.[1]);
+				if (!Number.isFinite(now))
+					throw new Error(`no current time in the system message: ${system}`);
+				const results = toolResults(request);
+				const listed = results.filter((r) => r.name === listTool);
+				const cancels = results.filter((r) => r.name === cancelTool);
+				if (listed.length === 0)
+					return { toolCalls: [{ name: listTool, arguments: { symbol: 'BTCUSDT' } }] };
+				if (cancels.length === 0) {
+					const old = ordersIn(listed[0].content).filter((o) => Number(o.time) < now - DAY);
+					if (old.length === 0) return { text: 'No open BTCUSDT order is older than a day.' };
+					return {
+						toolCalls: old.map((o) => ({ name: cancelTool, arguments: { orderId: o.orderId } })),
+					};
+				}
+				const outcomes = cancels.map(
+					(c) =>
+						`${String(c.arguments.orderId)}: ${/"outcome":\s*"(\w+)"/.exec(c.content)?.[1] ?? 'no outcome'}`,
+				);
+				finalAnswer = `You have ${ordersIn(listed[0].content).length} open BTCUSDT orders. Cancelled the ones older than a day: ${outcomes.join(', ')}.`;
+				return { text: finalAnswer };
+			};
+
+			const result = await run(ex.id);
+			expect(ai.errors).toEqual([]);
+
+			// The model was asked three times: the question, then with the list, then with the cancels.
+			expect(ai.chatRequests).toHaveLength(3);
+			expect(ai.chatRequests.every((r) => r.model === FAKE_MODEL && r.stream !== true)).toBe(true);
+			expect(
+				ai.requests.every(
+					(r) =>
+						r.method === 'POST' &&
+						r.path === '/v1/chat/completions' &&
+						r.authorization === `Bearer ${OPENAI_KEY}`,
+				),
+			).toBe(true);
+			expect(messageText(ai.chatRequests[0].messages.find((m) => m.role === 'user')!)).toBe(
+				'What are my open orders on BTCUSDT? Cancel the ones older than a day.',
+			);
+
+			// The list tool really read the sandbox: one request for BTCUSDT's open orders, all 4 came back to the model.
+			const reads = fx.sb.ledger.requests.filter(
+				(r) => r.path === '/api/v1/spot/openOrders' && r.method === 'GET',
+			);
+			expect(reads.length).toBeGreaterThanOrEqual(1);
+			expect(reads.every((r) => r.status === 200 && /(^|&)symbol=BTCUSDT(&|$)/.test(r.query))).toBe(
+				true,
+			);
+			const seen = toolResults(ai.chatRequests[1]).filter((r) => r.name === listTool);
+			expect(seen).toHaveLength(1);
+			// (n8n adds the tool call's id to the arguments it sends back.)
+			expect(seen[0].arguments).toMatchObject({ symbol: 'BTCUSDT' });
+			expect(
+				ordersIn(seen[0].content)
+					.map((o) => o.orderId)
+					.sort(),
+			).toEqual(btc.map((o) => o.orderId).sort());
+
+			// Exactly the stale BTCUSDT orders were cancelled, once each; the rest are open.
+			expect(fx.sb.ledger.cancels.map((c) => c.orderId).sort()).toEqual([...staleBtc].sort());
+			for (const o of orders)
+				expect(fx.sb.getOrder(o.orderId)!.status).toBe(
+					staleBtc.includes(o.orderId) ? 'CANCELED' : 'NEW',
+				);
+			const cancelResults = toolResults(ai.chatRequests[2]).filter((r) => r.name === cancelTool);
+			expect(cancelResults.map((r) => r.arguments.orderId).sort()).toEqual([...staleBtc].sort());
+			for (const r of cancelResults) expect(r.content).toMatch(/"outcome":\s*"placed"/);
+			expect(fx.sb.ledger.orders).toHaveLength(0);
+
+			// The tools ran as n8n nodes of the execution, and the agent's answer is its output.
+			const runData = result.run.data.resultData.runData;
+			expect(Object.keys(runData)).toEqual(
+				expect.arrayContaining([ex.trigger, ex.agent, ex.model, ex.listTool, ex.cancelTool]),
+			);
+			const toolItems = (node: string) =>
+				runData[node].map((task) =>
+					(
+						task.data as { ai_tool?: Array<Array<{ json: Record<string, unknown> }>> }
+					).ai_tool![0].map((item) => item.json),
+				);
+			expect(toolItems(ex.listTool)).toHaveLength(1);
+			expect(
+				toolItems(ex.listTool)[0]
+					.map((o) => o.orderId)
+					.sort(),
+			).toEqual(btc.map((o) => o.orderId).sort());
+			const cancelRuns = toolItems(ex.cancelTool);
+			expect(cancelRuns.map((items) => items.length)).toEqual(staleBtc.map(() => 1));
+			expect(cancelRuns.map(([item]) => [item.orderId, item.outcome, item.status]).sort()).toEqual(
+				staleBtc.map((id) => [id, 'placed', 'CANCELED']).sort(),
+			);
+			const [answer, ...more] = getNodeItems(result.run, ex.agent, runData[ex.agent].length - 1);
+			expect(more).toHaveLength(0);
+			expect(answer.output).toBe(finalAnswer);
+			expect(finalAnswer).toContain(`${staleBtc[0]}: placed`);
+		});
+	},
+);

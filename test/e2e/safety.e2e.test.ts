@@ -8,7 +8,12 @@
 import { DEMO_ACCOUNTS } from '../../sandbox';
 import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { executeWorkflow, getNodeError, getNodeItems, type ExecuteResult } from '../../tools/n8n/n8n';
+import {
+	executeWorkflow,
+	getNodeError,
+	getNodeItems,
+	type ExecuteResult,
+} from '../../tools/n8n/n8n';
 import { describeE2E } from '../support/describe-e2e';
 
 const ORDER_PATH = '/api/v1/spot/new/order';
@@ -18,14 +23,24 @@ const TRANSFER_WORKFLOW = 'tsSafetyTransfer1';
 const ORDER_NODE = 'Buy ETH';
 const TRANSFER_NODE = 'Transfer USDT';
 
-function workflow(id: string, node: { name: string; parameters: Record<string, unknown>; [setting: string]: unknown }): Workflow {
+function workflow(
+	id: string,
+	node: { name: string; parameters: Record<string, unknown>; [setting: string]: unknown },
+): Workflow {
 	return {
 		id,
 		name: `Trading Service safety: ${node.name}`,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: `${id}-trigger`, name: 'Manual Trigger', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: `${id}-trigger`,
+				name: 'Manual Trigger',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: `${id}-node`,
 				type: NODE_TYPES.action,
@@ -42,7 +57,15 @@ function workflow(id: string, node: { name: string; parameters: Record<string, u
 
 const orderWorkflow = workflow(ORDER_WORKFLOW, {
 	name: ORDER_NODE,
-	parameters: { resource: 'order', operation: 'create', symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.05' },
+	parameters: {
+		resource: 'order',
+		operation: 'create',
+		symbol: 'ETHUSDT',
+		side: 'BUY',
+		type: 'LIMIT',
+		price: '100',
+		quantity: '0.05',
+	},
 });
 
 const transferWorkflow = workflow(TRANSFER_WORKFLOW, {
@@ -65,7 +88,10 @@ describeE2E('money safety in a real n8n (n8n execute)', () => {
 	let fx: E2eFixture;
 
 	beforeAll(async () => {
-		fx = await setUpN8nWithSandbox({ prefix: 'n8n-e2e-safety-', workflows: [orderWorkflow, transferWorkflow] });
+		fx = await setUpN8nWithSandbox({
+			prefix: 'n8n-e2e-safety-',
+			workflows: [orderWorkflow, transferWorkflow],
+		});
 	});
 
 	afterAll(async () => {
@@ -79,7 +105,9 @@ describeE2E('money safety in a real n8n (n8n execute)', () => {
 	async function run(workflowId: string): Promise<ExecuteResult> {
 		const result = await executeWorkflow(fx.env, workflowId);
 		if (!result.run) {
-			throw new Error(`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+			throw new Error(
+				`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+			);
 		}
 		expect(leakedSecrets(`${result.stdout}\n${result.stderr}`, fx.secrets)).toEqual([]);
 		return result;
@@ -99,7 +127,12 @@ describeE2E('money safety in a real n8n (n8n execute)', () => {
 		expect(result.ok).toBe(true);
 		const items = getNodeItems(result.run, ORDER_NODE);
 		expect(items).toHaveLength(1);
-		expect(items[0]).toMatchObject({ outcome: 'placed', orderId: placed.orderId, clientOrderId: placed.clientOrderId, symbol: 'ETHUSDT' });
+		expect(items[0]).toMatchObject({
+			outcome: 'placed',
+			orderId: placed.orderId,
+			clientOrderId: placed.clientOrderId,
+			symbol: 'ETHUSDT',
+		});
 		expect(items[0].error).toBeUndefined();
 	});
 
@@ -108,7 +141,11 @@ describeE2E('money safety in a real n8n (n8n execute)', () => {
 		const result = await run(TRANSFER_WORKFLOW);
 
 		expect(fx.sb.ledger.transfers).toHaveLength(1);
-		expect(fx.sb.ledger.transfers[0]).toMatchObject({ fromAccountId: DEMO_ACCOUNTS.mainTrading, toAccountId: DEMO_ACCOUNTS.subTrading, quantity: '25' });
+		expect(fx.sb.ledger.transfers[0]).toMatchObject({
+			fromAccountId: DEMO_ACCOUNTS.mainTrading,
+			toAccountId: DEMO_ACCOUNTS.subTrading,
+			quantity: '25',
+		});
 		expect(fx.sb.getBalance(DEMO_ACCOUNTS.subTrading, 'USDT')).toBe('10025');
 		const sent = fx.sb.ledger.requests.filter((request) => request.path === TRANSFER_PATH);
 		expect(sent).toHaveLength(1);

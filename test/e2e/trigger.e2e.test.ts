@@ -11,15 +11,32 @@
  *    only stores its watermark) and then on the node's Poll Times schedule.
  */
 import { DEMO_ACCOUNTS, type HistoryRecord } from '../../sandbox';
-import { CREDENTIAL_TYPE, EXAMPLES, SANDBOX_CREDENTIAL, findNode, loadExample, type Workflow } from '../../tools/n8n/examples';
+import {
+	CREDENTIAL_TYPE,
+	EXAMPLES,
+	SANDBOX_CREDENTIAL,
+	findNode,
+	loadExample,
+	type Workflow,
+} from '../../tools/n8n/examples';
 import { describeE2E } from '../support/describe-e2e';
-import { BAD_CREDENTIAL, leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import {
+	BAD_CREDENTIAL,
+	leakedSecrets,
+	setUpN8nWithSandbox,
+	type E2eFixture,
+} from '../../tools/n8n/fixture';
 import { getNodeItems, startN8n, type N8nInstance, type RestExecution } from '../../tools/n8n/n8n';
 
 const ex = EXAMPLES.fundingFeeAlert;
 const HOUR_MS = 3600_000;
 
-function alertText(record: { change: string; coin: string; symbol?: string; created: string }): string {
+function alertText(record: {
+	change: string;
+	coin: string;
+	symbol?: string;
+	created: string;
+}): string {
 	const d = new Date(Number(record.created)).toISOString(); // 2026-01-31T08:00:00.000Z
 	return `Funding fee ${record.change} ${record.coin} on ${record.symbol} at ${d.slice(0, 10)} ${d.slice(11, 16)} UTC`;
 }
@@ -44,7 +61,10 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 	let cookie: string;
 
 	beforeAll(async () => {
-		fx = await setUpN8nWithSandbox({ prefix: 'n8n-e2e-trigger-', workflows: [loadExample('fundingFeeAlert')] });
+		fx = await setUpN8nWithSandbox({
+			prefix: 'n8n-e2e-trigger-',
+			workflows: [loadExample('fundingFeeAlert')],
+		});
 		n8n = await startN8n(fx.env);
 		cookie = await n8n.login();
 	});
@@ -56,10 +76,14 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 	});
 
 	function expectNoSecrets(value: unknown): void {
-		expect(leakedSecrets(typeof value === 'string' ? value : JSON.stringify(value), fx.secrets)).toEqual([]);
+		expect(
+			leakedSecrets(typeof value === 'string' ? value : JSON.stringify(value), fx.secrets),
+		).toEqual([]);
 	}
 
-	function addFundingFees(records: Array<{ symbol: string; change: string; created: number }>): HistoryRecord[] {
+	function addFundingFees(
+		records: Array<{ symbol: string; change: string; created: number }>,
+	): HistoryRecord[] {
 		return fx.sb.addRecords(
 			records.map((r) => ({
 				accountId: DEMO_ACCOUNTS.mainContract,
@@ -92,12 +116,23 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 
 		const trigger = getNodeItems({ data: exec.data! }, ex.trigger);
 		expect(trigger).toHaveLength(1);
-		expect(trigger[0]).toMatchObject({ id: newest.id, change: '-0.731', symbol: 'ETHUSDT-PERPETUAL', flowTypeValue: 32 });
-		expect(setItems(exec)).toEqual([{ message: alertText(newest), paid: true, recordId: newest.id }]);
+		expect(trigger[0]).toMatchObject({
+			id: newest.id,
+			change: '-0.731',
+			symbol: 'ETHUSDT-PERPETUAL',
+			flowTypeValue: 32,
+		});
+		expect(setItems(exec)).toEqual([
+			{ message: alertText(newest), paid: true, recordId: newest.id },
+		]);
 
 		// Only reads were sent.
 		expect(fx.sb.ledger.requests.length).toBeGreaterThan(0);
-		expect(fx.sb.ledger.requests.every((r) => r.method === 'GET' && r.path === '/api/v1/account/balanceFlow' && r.status === 200)).toBe(true);
+		expect(
+			fx.sb.ledger.requests.every(
+				(r) => r.method === 'GET' && r.path === '/api/v1/account/balanceFlow' && r.status === 200,
+			),
+		).toBe(true);
 	});
 
 	test('activation: the first poll stores its watermark and emits nothing; the next scheduled poll emits only the new records, oldest first', async () => {
@@ -110,10 +145,18 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 
 		// n8n refuses poll schedules under a minute. A custom cron with one fixed second is "every
 		// minute"; pick the second ~20 s from now, so the next scheduled poll comes soon and at a known time.
-		const wf = (await n8n.getWorkflow(cookie, ex.id)) as { nodes: Array<{ name: string; parameters: Record<string, unknown> }>; versionId: string };
+		const wf = (await n8n.getWorkflow(cookie, ex.id)) as {
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+			versionId: string;
+		};
 		const second = Math.floor((Date.now() + 20_000) / 1000) % 60;
-		findNode(wf as unknown as Workflow, ex.trigger).parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] };
-		const patched = await n8n.request('PATCH', `/rest/workflows/${ex.id}`, { cookie, body: { nodes: wf.nodes, versionId: wf.versionId } });
+		findNode(wf as unknown as Workflow, ex.trigger).parameters.pollTimes = {
+			item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
+		};
+		const patched = await n8n.request('PATCH', `/rest/workflows/${ex.id}`, {
+			cookie,
+			body: { nodes: wf.nodes, versionId: wf.versionId },
+		});
 		expect(patched.status).toBe(200);
 
 		const requestsBefore = fx.sb.ledger.requests.length;
@@ -128,8 +171,12 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 			}, 30_000);
 			await sleep(1000);
 			expect(baseline.length).toBeGreaterThanOrEqual(1);
-			expect(baseline.every((r) => r.path === '/api/v1/account/balanceFlow' && r.status === 200)).toBe(true);
-			expect((await n8n.listExecutions(cookie, ex.id)).filter((e) => e.mode === 'trigger')).toHaveLength(0);
+			expect(
+				baseline.every((r) => r.path === '/api/v1/account/balanceFlow' && r.status === 200),
+			).toBe(true);
+			expect(
+				(await n8n.listExecutions(cookie, ex.id)).filter((e) => e.mode === 'trigger'),
+			).toHaveLength(0);
 
 			// New funding fees arrive after the baseline.
 			const t = fx.sb.now();
@@ -138,7 +185,10 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 				{ symbol: 'ETHUSDT-PERPETUAL', change: '0.125', created: t - 1000 },
 			]);
 
-			const [exec, ...more] = await n8n.waitForExecutions(cookie, ex.id, 1, { mode: 'trigger', timeoutMs: 100_000 });
+			const [exec, ...more] = await n8n.waitForExecutions(cookie, ex.id, 1, {
+				mode: 'trigger',
+				timeoutMs: 100_000,
+			});
 			expect(more).toHaveLength(0);
 			expect(exec.status).toBe('success');
 			expectNoSecrets(exec);
@@ -167,10 +217,21 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 			);
 			expect(stored.status).toBe(200);
 			expectNoSecrets(stored.text);
-			const res = await n8n.request<{ data: { status: string; message: string } }>('POST', '/rest/credentials/test', {
-				cookie,
-				body: { credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data: stored.body.data.data } },
-			});
+			const res = await n8n.request<{ data: { status: string; message: string } }>(
+				'POST',
+				'/rest/credentials/test',
+				{
+					cookie,
+					body: {
+						credentials: {
+							id: credential.id,
+							name: credential.name,
+							type: CREDENTIAL_TYPE,
+							data: stored.body.data.data,
+						},
+					},
+				},
+			);
 			expect(res.status).toBe(200);
 			expectNoSecrets(res.text);
 			return res.body.data;

@@ -17,7 +17,14 @@ import { generatedClientOrderId } from '../../tools/harness/node';
 import { triggerRunner } from '../../tools/harness/trigger';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import { MALFORMED_KINDS, REDIRECT_KINDS } from '../../sandbox/faults';
-import { DEMO_ACCOUNTS, startSandbox, type FaultKind, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
+import {
+	DEMO_ACCOUNTS,
+	startSandbox,
+	type FaultKind,
+	type HistoryRecord,
+	type LedgerRequest,
+	type Sandbox,
+} from '../../sandbox';
 import {
 	DAY,
 	HOUR,
@@ -89,7 +96,14 @@ async function transferScenario(tally: Tally) {
 			// The run's first transfer request is answered 429 with Retry-After: 0 ...
 			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.transfer }],
 			// ... then seeded random faults; a random 429 carries Retry-After: 1.
-			random: { seed: 1000 + runIndex, http5xx: 0.08, dropBefore: 0.06, dropAfter: 0.08, rateLimit: 0.02, paths: [PATHS.transfer] },
+			random: {
+				seed: 1000 + runIndex,
+				http5xx: 0.08,
+				dropBefore: 0.06,
+				dropAfter: 0.08,
+				rateLimit: 0.02,
+				paths: [PATHS.transfer],
+			},
 		});
 		const inputs = Array.from({ length: 20 }, () => {
 			seq++;
@@ -113,10 +127,13 @@ async function transferScenario(tally: Tally) {
 		const outputs = byInputItem(run.items);
 		const transferRequests = run.requests.filter((request) => request.path === PATHS.transfer);
 		inputs.forEach((input, index) => {
-			const attempts = transferRequests.filter((request) => queryOf(request).get('quantity') === input.quantity);
+			const attempts = transferRequests.filter(
+				(request) => queryOf(request).get('quantity') === input.quantity,
+			);
 			const retryAfterMs = new Map<LedgerRequest, number>();
 			for (const attempt of attempts) {
-				if (attempt.fault === 'rateLimit') retryAfterMs.set(attempt, attempt === transferRequests[0] ? 0 : 1000);
+				if (attempt.fault === 'rateLimit')
+					retryAfterMs.set(attempt, attempt === transferRequests[0] ? 0 : 1000);
 			}
 			cases.push({ ...input, attempts, output: outputs.get(index) ?? [], retryAfterMs });
 		});
@@ -141,7 +158,13 @@ async function singleOrderScenario(tally: Tally) {
 		sb.setFaults({
 			latencyMs: runIndex % 2 === 0 ? 3 : 0,
 			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
-			random: { seed: 2000 + runIndex, http5xx: 0.07, dropBefore: 0.05, dropAfter: 0.07, paths: [PATHS.order] },
+			random: {
+				seed: 2000 + runIndex,
+				http5xx: 0.07,
+				dropBefore: 0.05,
+				dropAfter: 0.07,
+				paths: [PATHS.order],
+			},
 		});
 		const type = runIndex % 2 === 0 ? 'LIMIT' : 'MARKET';
 		const inputs = Array.from({ length: 20 }, () => {
@@ -173,10 +196,14 @@ async function singleOrderScenario(tally: Tally) {
 			// The node generated this item's client order ID; every attempt for the item carries it.
 			const generated = generatedClientOrderId(index);
 			const attempts = run.requests.filter(
-				(request) => request.path === PATHS.order && generated.test(queryOf(request).get('newClientOrderId') ?? ''),
+				(request) =>
+					request.path === PATHS.order &&
+					generated.test(queryOf(request).get('newClientOrderId') ?? ''),
 			);
 			const clientOrderId = queryOf(attempts[0]).get('newClientOrderId') ?? '';
-			expect(attempts.every((request) => queryOf(request).get('newClientOrderId') === clientOrderId)).toBe(true);
+			expect(
+				attempts.every((request) => queryOf(request).get('newClientOrderId') === clientOrderId),
+			).toBe(true);
 			cases.push({ clientOrderId, attempts, output: outputs.get(index) ?? [] });
 		});
 	}
@@ -200,11 +227,22 @@ async function plainOrderScenario(tally: Tally) {
 	for (let runIndex = 0; runIndex < 6; runIndex++) {
 		sb.setFaults({
 			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
-			random: { seed: 3000 + runIndex, http5xx: 0.08, dropBefore: 0.06, dropAfter: 0.08, rateLimit: 0.02, paths: [PATHS.order] },
+			random: {
+				seed: 3000 + runIndex,
+				http5xx: 0.08,
+				dropBefore: 0.06,
+				dropAfter: 0.08,
+				rateLimit: 0.02,
+				paths: [PATHS.order],
+			},
 		});
 		const inputs = Array.from({ length: 20 }, () => {
 			seq++;
-			return { symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']), side: rng.pick(['BUY', 'SELL']), quantity: `0.${seq}1` };
+			return {
+				symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']),
+				side: rng.pick(['BUY', 'SELL']),
+				quantity: `0.${seq}1`,
+			};
 		});
 		const run = await runAndTally(sb, tally, {
 			parameters: {
@@ -224,12 +262,20 @@ async function plainOrderScenario(tally: Tally) {
 		const outputs = byInputItem(run.items);
 		const orderRequests = run.requests.filter((request) => request.path === PATHS.order);
 		inputs.forEach((input, index) => {
-			const attempts = orderRequests.filter((request) => queryOf(request).get('quantity') === input.quantity);
+			const attempts = orderRequests.filter(
+				(request) => queryOf(request).get('quantity') === input.quantity,
+			);
 			const retryAfterMs = new Map<LedgerRequest, number>();
 			for (const attempt of attempts) {
-				if (attempt.fault === 'rateLimit') retryAfterMs.set(attempt, attempt === orderRequests[0] ? 0 : 1000);
+				if (attempt.fault === 'rateLimit')
+					retryAfterMs.set(attempt, attempt === orderRequests[0] ? 0 : 1000);
 			}
-			cases.push({ quantity: input.quantity, attempts, output: outputs.get(index) ?? [], retryAfterMs });
+			cases.push({
+				quantity: input.quantity,
+				attempts,
+				output: outputs.get(index) ?? [],
+				retryAfterMs,
+			});
 		});
 	}
 	return { sb, cases };
@@ -257,7 +303,13 @@ async function batchScenario(tally: Tally) {
 		sb.setFaults({
 			latencyMs: runIndex % 2 === 1 ? 4 : 0,
 			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.batch }],
-			random: { seed: 4000 + runIndex, http5xx: 0.12, dropBefore: 0.08, dropAfter: 0.12, paths: [PATHS.batch] },
+			random: {
+				seed: 4000 + runIndex,
+				http5xx: 0.12,
+				dropBefore: 0.08,
+				dropAfter: 0.12,
+				paths: [PATHS.batch],
+			},
 		});
 		const count = rng.int(41, 65);
 		const inputs = Array.from({ length: count }, () => ({
@@ -321,9 +373,17 @@ async function batchScenario(tally: Tally) {
 		quantity: '={{ $json.quantity }}',
 		newClientOrderId: '={{ $json.rowId }}',
 	};
-	const first = await runAndTally(sb, tally, { parameters, inputItems: rerunInputs.map((json) => ({ json })), executionId: 'rerun' });
+	const first = await runAndTally(sb, tally, {
+		parameters,
+		inputItems: rerunInputs.map((json) => ({ json })),
+		executionId: 'rerun',
+	});
 	const placedByFirst = sb.ledger.orders.length - ordersBefore;
-	const second = await runAndTally(sb, tally, { parameters, inputItems: rerunInputs.map((json) => ({ json })), executionId: 'rerun-2' });
+	const second = await runAndTally(sb, tally, {
+		parameters,
+		inputItems: rerunInputs.map((json) => ({ json })),
+		executionId: 'rerun-2',
+	});
 	const placedBySecond = sb.ledger.orders.length - ordersBefore - placedByFirst;
 	return { sb, cases, batches, rerun: { first, second, placedByFirst, placedBySecond } };
 }
@@ -338,13 +398,19 @@ interface HistoryQuery {
 }
 
 /** What the service holds for a query, newest first (created desc, then id desc), from the seeded records. */
-function expectedHistory(records: HistoryRecord[], query: HistoryQuery, accountTypeOf: Record<string, number>): string[] {
-	const cmpId = (a: string, b: string) => (a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0);
+function expectedHistory(
+	records: HistoryRecord[],
+	query: HistoryQuery,
+	accountTypeOf: Record<string, number>,
+): string[] {
+	const cmpId = (a: string, b: string) =>
+		a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 	return records
 		.filter(
 			(record) =>
 				record.flowTypeValue === query.flowType &&
-				(query.accountType === undefined || accountTypeOf[record.accountId] === query.accountType) &&
+				(query.accountType === undefined ||
+					accountTypeOf[record.accountId] === query.accountType) &&
 				Number(record.created) >= query.startTime &&
 				Number(record.created) <= query.endTime,
 		)
@@ -387,10 +453,39 @@ async function returnAllScenario(tally: Tally) {
 	const now = sb.now();
 	const seeded: HistoryRecord[] = [
 		// Three records per millisecond: page boundaries fall inside a millisecond.
-		...sb.seedRecords({ flowType: 32, count: 2600, startTime: now - 20 * DAY, endTime: now - HOUR, perMillisecond: 3, seed: 1 }),
-		...sb.seedRecords({ flowType: 51, count: 900, startTime: now - 25 * DAY, endTime: now - HOUR, accountId: DEMO_ACCOUNTS.mainTrading, perMillisecond: 2, seed: 2 }),
-		...sb.seedRecords({ flowType: 51, count: 700, startTime: now - 25 * DAY, endTime: now - HOUR, accountId: DEMO_ACCOUNTS.custody, perMillisecond: 2, seed: 3 }),
-		...sb.seedRecords({ flowType: 1, count: 1400, startTime: now - 6 * DAY, endTime: now - HOUR, seed: 4 }),
+		...sb.seedRecords({
+			flowType: 32,
+			count: 2600,
+			startTime: now - 20 * DAY,
+			endTime: now - HOUR,
+			perMillisecond: 3,
+			seed: 1,
+		}),
+		...sb.seedRecords({
+			flowType: 51,
+			count: 900,
+			startTime: now - 25 * DAY,
+			endTime: now - HOUR,
+			accountId: DEMO_ACCOUNTS.mainTrading,
+			perMillisecond: 2,
+			seed: 2,
+		}),
+		...sb.seedRecords({
+			flowType: 51,
+			count: 700,
+			startTime: now - 25 * DAY,
+			endTime: now - HOUR,
+			accountId: DEMO_ACCOUNTS.custody,
+			perMillisecond: 2,
+			seed: 3,
+		}),
+		...sb.seedRecords({
+			flowType: 1,
+			count: 1400,
+			startTime: now - 6 * DAY,
+			endTime: now - HOUR,
+			seed: 4,
+		}),
 	];
 	const queries: HistoryQuery[] = [];
 	for (let index = 0; index < 12; index++) {
@@ -405,14 +500,25 @@ async function returnAllScenario(tally: Tally) {
 	for (const [index, query] of queries.entries()) {
 		// Fault-free first: how many pages the walk needs.
 		sb.clearFaults();
-		const clean = await runAndTally(sb, tally, { parameters: historyParameters(query, { returnAll: true }) });
+		const clean = await runAndTally(sb, tally, {
+			parameters: historyParameters(query, { returnAll: true }),
+		});
 		sb.setFaults({
 			latencyMs: index % 2 === 0 ? 3 : 0,
 			// Two 429s (Retry-After: 0) in a row first, then seeded 5xx and drops.
 			rules: [{ kind: 'rateLimit', times: 2, retryAfterSeconds: 0, path: PATHS.history }],
-			random: { seed: 5000 + index, http5xx: 0.1, dropBefore: 0.05, dropAfter: 0.05, paths: [PATHS.history] },
+			random: {
+				seed: 5000 + index,
+				http5xx: 0.1,
+				dropBefore: 0.05,
+				dropAfter: 0.05,
+				paths: [PATHS.history],
+			},
 		});
-		const run = await runAndTally(sb, tally, { parameters: historyParameters(query, { returnAll: true }), executionId: `return-all-${index}` });
+		const run = await runAndTally(sb, tally, {
+			parameters: historyParameters(query, { returnAll: true }),
+			executionId: `return-all-${index}`,
+		});
 		cases.push({
 			query,
 			expected: expectedHistory(seeded, query, ACCOUNT_TYPE_OF),
@@ -440,13 +546,26 @@ async function historyPageScenario(tally: Tally) {
 	const sb = await sandbox();
 	const rng = new Rng(606);
 	const now = sb.now();
-	const seeded = sb.seedRecords({ flowType: 32, count: 3000, startTime: now - 10 * DAY, endTime: now - HOUR, perMillisecond: 2, seed: 6 });
+	const seeded = sb.seedRecords({
+		flowType: 32,
+		count: 3000,
+		startTime: now - 10 * DAY,
+		endTime: now - HOUR,
+		perMillisecond: 2,
+		seed: 6,
+	});
 	const cases: PageCase[] = [];
 	for (let runIndex = 0; runIndex < 2; runIndex++) {
 		sb.setFaults({
 			latencyMs: runIndex === 0 ? 2 : 0,
 			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.history }],
-			random: { seed: 6000 + runIndex, http5xx: 0.08, dropBefore: 0.04, dropAfter: 0.04, paths: [PATHS.history] },
+			random: {
+				seed: 6000 + runIndex,
+				http5xx: 0.08,
+				dropBefore: 0.04,
+				dropAfter: 0.04,
+				paths: [PATHS.history],
+			},
 		});
 		const inputs = Array.from({ length: 100 }, (_, index) => {
 			// Unique windows (the item index in the milliseconds): requests map back to their item.
@@ -472,11 +591,20 @@ async function historyPageScenario(tally: Tally) {
 			const output = outputs.get(index) ?? [];
 			cases.push({
 				limit: input.limit,
-				expected: expectedHistory(seeded, { flowType: 32, startTime: input.startTime, endTime: input.endTime }, ACCOUNT_TYPE_OF).slice(0, input.limit),
-				got: output.filter((item) => errorOf(item) === undefined).map((item) => String(item.json.id)),
+				expected: expectedHistory(
+					seeded,
+					{ flowType: 32, startTime: input.startTime, endTime: input.endTime },
+					ACCOUNT_TYPE_OF,
+				).slice(0, input.limit),
+				got: output
+					.filter((item) => errorOf(item) === undefined)
+					.map((item) => String(item.json.id)),
 				error: errorOf(output[0]),
 				attempts: run.requests.filter(
-					(request) => request.path === PATHS.history && queryOf(request).get('endTime') === String(input.endTime) && queryOf(request).get('startTime') === String(input.startTime),
+					(request) =>
+						request.path === PATHS.history &&
+						queryOf(request).get('endTime') === String(input.endTime) &&
+						queryOf(request).get('startTime') === String(input.startTime),
 				),
 			});
 		});
@@ -501,7 +629,13 @@ interface ClockCase {
 async function clockScenario(tally: Tally) {
 	const sb = await sandbox();
 	const now = sb.now();
-	sb.seedRecords({ flowType: 32, count: 50, startTime: now - 2 * HOUR, endTime: now - HOUR, seed: 7 });
+	sb.seedRecords({
+		flowType: 32,
+		count: 50,
+		startTime: now - 2 * HOUR,
+		endTime: now - HOUR,
+		seed: 7,
+	});
 	// Inside: -1000 < offset <= recvWindow; every case keeps ≥ 900 ms from the edges, so a slow
 	// machine's travel time cannot move a request across.
 	const offsets: Array<[number, number, boolean]> = [
@@ -523,10 +657,57 @@ async function clockScenario(tally: Tally) {
 		sb.setFaults({ clockOffsetMs: offsetMs, latencyMs: 2 });
 		const credentials = { recvWindow };
 		const operations: Array<[string, IDataObject, number]> = [
-			['getHistory', { resource: 'account', operation: 'getHistory', flowType: 32, startTime: new Date(now - 3 * HOUR).toISOString(), endTime: new Date(now).toISOString(), limit: 5 }, 2],
-			['transferAsset', { resource: 'account', operation: 'transferAsset', fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '={{ $json.quantity }}' }, 2],
-			['create', { resource: 'order', operation: 'create', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '3', quantity: '={{ $json.quantity }}' }, 2],
-			['createMany', { resource: 'order', operation: 'createMany', inputMode: 'items', symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '3', quantity: '={{ $json.quantity }}' }, 3],
+			[
+				'getHistory',
+				{
+					resource: 'account',
+					operation: 'getHistory',
+					flowType: 32,
+					startTime: new Date(now - 3 * HOUR).toISOString(),
+					endTime: new Date(now).toISOString(),
+					limit: 5,
+				},
+				2,
+			],
+			[
+				'transferAsset',
+				{
+					resource: 'account',
+					operation: 'transferAsset',
+					fromAccountId: '10001',
+					toAccountId: '10005',
+					coin: 'USDT',
+					quantity: '={{ $json.quantity }}',
+				},
+				2,
+			],
+			[
+				'create',
+				{
+					resource: 'order',
+					operation: 'create',
+					symbol: 'BTCUSDT',
+					side: 'BUY',
+					type: 'LIMIT',
+					price: '3',
+					quantity: '={{ $json.quantity }}',
+				},
+				2,
+			],
+			[
+				'createMany',
+				{
+					resource: 'order',
+					operation: 'createMany',
+					inputMode: 'items',
+					symbol: 'ETHUSDT',
+					side: 'BUY',
+					type: 'LIMIT',
+					price: '3',
+					quantity: '={{ $json.quantity }}',
+				},
+				3,
+			],
 		];
 		for (const [operation, parameters, itemCount] of operations) {
 			const ordersBefore = sb.ledger.orders.length;
@@ -534,7 +715,9 @@ async function clockScenario(tally: Tally) {
 			const run = await runAndTally(sb, tally, {
 				parameters,
 				credentials,
-				inputItems: Array.from({ length: itemCount }, () => ({ json: { quantity: `0.${++seq}1` } })),
+				inputItems: Array.from({ length: itemCount }, () => ({
+					json: { quantity: `0.${++seq}1` },
+				})),
 				continueOnFail: true,
 				executionId: `clock-${offsetMs}-${recvWindow}-${operation}`,
 			});
@@ -566,7 +749,6 @@ interface PollCase {
 	stateChanged: boolean;
 }
 
-
 /**
  * An active trigger polling the funding fee history while records keep arriving (bursts larger
  * than a page, up to 3 per millisecond, a few listed up to 3 s late) under seeded 5xx, drops and
@@ -582,7 +764,12 @@ async function triggerScenario(tally: Tally) {
 	const rng = new Rng(808);
 	const runner = triggerRunner(sb);
 	let timeline = sb.now() - 20 * 60_000;
-	const record = (created: number) => ({ accountId: DEMO_ACCOUNTS.mainContract, flowTypeValue: 32, change: `-0.${rng.int(1, 999)}`, created: String(created) });
+	const record = (created: number) => ({
+		accountId: DEMO_ACCOUNTS.mainContract,
+		flowTypeValue: 32,
+		change: `-0.${rng.int(1, 999)}`,
+		created: String(created),
+	});
 	/** `count` records after everything so far, `perMillisecond` at a time, 20-60 ms apart. */
 	const createdTimes: number[] = [];
 	const store = (records: Array<ReturnType<typeof record>>) => {
@@ -593,12 +780,14 @@ async function triggerScenario(tally: Tally) {
 		const records: Array<ReturnType<typeof record>> = [];
 		while (records.length < count) {
 			timeline += rng.int(20, 60);
-			for (let k = 0; k < perMillisecond && records.length < count; k++) records.push(record(timeline));
+			for (let k = 0; k < perMillisecond && records.length < count; k++)
+				records.push(record(timeline));
 		}
 		return store(records);
 	};
 	/** Records listed late: up to 3 s older than the newest record. */
-	const arriveLate = (count: number): string[] => store(Array.from({ length: count }, () => record(timeline - rng.int(1, 3000))));
+	const arriveLate = (count: number): string[] =>
+		store(Array.from({ length: count }, () => record(timeline - rng.int(1, 3000))));
 	const poll = async (round: number, added: string[]): Promise<PollCase> => {
 		const before = sb.ledger.requests.length;
 		const outcome = await runner.poll();
@@ -606,15 +795,30 @@ async function triggerScenario(tally: Tally) {
 		tally.runs++;
 		tally.requests += requests.length;
 		for (const request of requests) {
-			if (request.fault !== undefined) tally.faults[request.fault] = (tally.faults[request.fault] ?? 0) + 1;
-			if (request.code === '-1021') tally.faults.clockRejected = (tally.faults.clockRejected ?? 0) + 1;
-			if (secretIn(requestText(request))) tally.secretLeaks.push('trigger request carried a secret');
+			if (request.fault !== undefined)
+				tally.faults[request.fault] = (tally.faults[request.fault] ?? 0) + 1;
+			if (request.code === '-1021')
+				tally.faults.clockRejected = (tally.faults.clockRejected ?? 0) + 1;
+			if (secretIn(requestText(request)))
+				tally.secretLeaks.push('trigger request carried a secret');
 		}
-		const visible = JSON.stringify(outcome.items) + String(outcome.error?.message ?? '') + String(outcome.error?.description ?? '') + String(outcome.error?.stack ?? '');
-		if (secretIn(visible)) tally.secretLeaks.push(`trigger poll ${round}: output or error contains a secret`);
+		const visible =
+			JSON.stringify(outcome.items) +
+			String(outcome.error?.message ?? '') +
+			String(outcome.error?.description ?? '') +
+			String(outcome.error?.stack ?? '');
+		if (secretIn(visible))
+			tally.secretLeaks.push(`trigger poll ${round}: output or error contains a secret`);
 		const stateChanged = runner.staticDataChanged();
 		runner.markSaved();
-		return { round, added, emitted: outcome.items.map((item) => String(item.json.id)), error: outcome.error?.message, requests, stateChanged };
+		return {
+			round,
+			added,
+			emitted: outcome.items.map((item) => String(item.json.id)),
+			error: outcome.error?.message,
+			requests,
+			stateChanged,
+		};
 	};
 
 	// History that exists before activation: never emitted.
@@ -625,14 +829,24 @@ async function triggerScenario(tally: Tally) {
 		let added: string[];
 		if (round % 10 === 5) added = arrive(1200, 3);
 		else if (round % 4 === 0) added = [];
-		else if (round % 7 === 3) added = [...arrive(rng.int(1, 40), rng.int(1, 3)), ...arriveLate(rng.int(1, 5))];
+		else if (round % 7 === 3)
+			added = [...arrive(rng.int(1, 40), rng.int(1, 3)), ...arriveLate(rng.int(1, 5))];
 		else added = arrive(rng.int(1, 60), rng.int(1, 3));
 		const fail = round % 9 === 0;
 		sb.setFaults({
 			latencyMs: round % 3 === 0 ? 3 : 0,
 			...(fail ? { clockOffsetMs: 8000 } : {}),
-			rules: round % 5 === 0 ? [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.history }] : [],
-			random: { seed: 8000 + round, http5xx: 0.1, dropBefore: 0.05, dropAfter: 0.05, paths: [PATHS.history] },
+			rules:
+				round % 5 === 0
+					? [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.history }]
+					: [],
+			random: {
+				seed: 8000 + round,
+				http5xx: 0.1,
+				dropBefore: 0.05,
+				dropAfter: 0.05,
+				paths: [PATHS.history],
+			},
 		});
 		cases.push(await poll(round, added));
 	}
@@ -672,16 +886,17 @@ let wallMs = 0;
 
 beforeAll(async () => {
 	const started = Date.now();
-	[transfers, singleOrders, plainOrders, batches, returnAll, pages, clock, trigger] = await Promise.all([
-		transferScenario(tallies.transfers),
-		singleOrderScenario(tallies.singleOrders),
-		plainOrderScenario(tallies.plainOrders),
-		batchScenario(tallies.batches),
-		returnAllScenario(tallies.returnAll),
-		historyPageScenario(tallies.pages),
-		clockScenario(tallies.clock),
-		triggerScenario(tallies.trigger),
-	]);
+	[transfers, singleOrders, plainOrders, batches, returnAll, pages, clock, trigger] =
+		await Promise.all([
+			transferScenario(tallies.transfers),
+			singleOrderScenario(tallies.singleOrders),
+			plainOrderScenario(tallies.plainOrders),
+			batchScenario(tallies.batches),
+			returnAllScenario(tallies.returnAll),
+			historyPageScenario(tallies.pages),
+			clockScenario(tallies.clock),
+			triggerScenario(tallies.trigger),
+		]);
 	wallMs = Date.now() - started;
 });
 
@@ -691,11 +906,15 @@ afterAll(async () => {
 
 describe('transfers under 5xx, drops before/after, 429 + Retry-After and latency', () => {
 	it('never moves money twice: at most one processed attempt per transfer, ledger and balances agree', () => {
-		expect(duplicates(transfers.sb.ledger.transfers.map((transfer) => transfer.quantity))).toEqual([]);
+		expect(duplicates(transfers.sb.ledger.transfers.map((transfer) => transfer.quantity))).toEqual(
+			[],
+		);
 		for (const c of transfers.cases) {
 			const { real } = splitAttempts(c.attempts);
 			expect(real.length).toBeLessThanOrEqual(1);
-			const applied = transfers.sb.ledger.transfers.filter((transfer) => transfer.quantity === c.quantity);
+			const applied = transfers.sb.ledger.transfers.filter(
+				(transfer) => transfer.quantity === c.quantity,
+			);
 			expect(applied).toHaveLength(real.filter(wasApplied).length);
 		}
 	});
@@ -709,10 +928,13 @@ describe('transfers under 5xx, drops before/after, 429 + Retry-After and latency
 			if (isUnknownOutcomeFault(last)) {
 				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
 				expect(String(json.description)).toMatch(/Transfer Between Accounts|balances/);
-				outcomes[`unknown after ${last.fault}`] = (outcomes[`unknown after ${last.fault}`] ?? 0) + 1;
+				outcomes[`unknown after ${last.fault}`] =
+					(outcomes[`unknown after ${last.fault}`] ?? 0) + 1;
 			} else {
 				expect(last.status).toBe(200);
-				const applied = transfers.sb.ledger.transfers.find((transfer) => transfer.quantity === c.quantity);
+				const applied = transfers.sb.ledger.transfers.find(
+					(transfer) => transfer.quantity === c.quantity,
+				);
 				expect(json).toMatchObject({ outcome: 'placed', success: true, orderId: applied?.id });
 				outcomes.confirmed = (outcomes.confirmed ?? 0) + 1;
 			}
@@ -751,7 +973,7 @@ describe('single orders with generated client order IDs', () => {
 		}
 	});
 
-	it('settles an unknown outcome by looking the order up: placed with the service\'s order, re-sent only when proven not placed, else unknown', () => {
+	it("settles an unknown outcome by looking the order up: placed with the service's order, re-sent only when proven not placed, else unknown", () => {
 		const outcomes: Record<string, number> = {};
 		for (const c of singleOrders.cases) {
 			expect(c.output).toHaveLength(1);
@@ -762,12 +984,24 @@ describe('single orders with generated client order IDs', () => {
 				expect(isUnknownOutcomeFault(attempt)).toBe(true);
 				expect(wasApplied(attempt)).toBe(false);
 			}
-			const placed = singleOrders.sb.ledger.orders.filter((order) => order.clientOrderId === c.clientOrderId);
+			const placed = singleOrders.sb.ledger.orders.filter(
+				(order) => order.clientOrderId === c.clientOrderId,
+			);
 			expect(placed.length).toBeLessThanOrEqual(1);
 			if (placed.length === 1) {
-				expect(json).toMatchObject({ outcome: 'placed', orderId: placed[0].orderId, clientOrderId: c.clientOrderId });
-				const lostAnswer = real.some((attempt) => attempt.fault !== undefined && attempt.appliedStatus === 200);
-				const kind = lostAnswer ? 'placed, answer lost' : real.length > 1 ? 'placed on re-send' : 'placed';
+				expect(json).toMatchObject({
+					outcome: 'placed',
+					orderId: placed[0].orderId,
+					clientOrderId: c.clientOrderId,
+				});
+				const lostAnswer = real.some(
+					(attempt) => attempt.fault !== undefined && attempt.appliedStatus === 200,
+				);
+				const kind = lostAnswer
+					? 'placed, answer lost'
+					: real.length > 1
+						? 'placed on re-send'
+						: 'placed';
 				outcomes[kind] = (outcomes[kind] ?? 0) + 1;
 			} else {
 				expect(json.outcome).toBe('unknown');
@@ -776,7 +1010,9 @@ describe('single orders with generated client order IDs', () => {
 				outcomes.unknown = (outcomes.unknown ?? 0) + 1;
 			}
 		}
-		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'placed, answer lost']));
+		expect(Object.keys(outcomes)).toEqual(
+			expect.arrayContaining(['placed', 'placed, answer lost']),
+		);
 	});
 });
 
@@ -825,7 +1061,9 @@ describe('Create Many under faults', () => {
 			const { real } = splitAttempts(batch.attempts);
 			expect(real.length).toBeLessThanOrEqual(3);
 			for (const attempt of real.slice(0, -1)) expect(isUnknownOutcomeFault(attempt)).toBe(true);
-			const ids = (JSON.parse(batch.body) as Array<{ newClientOrderId: string }>).map((order) => order.newClientOrderId);
+			const ids = (JSON.parse(batch.body) as Array<{ newClientOrderId: string }>).map(
+				(order) => order.newClientOrderId,
+			);
 			const placed = ledger.filter((order) => ids.includes(order.clientOrderId));
 			expect(placed).toHaveLength(real.some(wasApplied) ? ids.length : 0);
 		}
@@ -835,24 +1073,38 @@ describe('Create Many under faults', () => {
 		const outcomes: Record<string, number> = {};
 		for (const c of batches.cases) {
 			expect(c.output).toHaveLength(1);
-			const batch = batches.batches.find((candidate) => candidate.body.includes(`"${c.clientOrderId}"`));
+			const batch = batches.batches.find((candidate) =>
+				candidate.body.includes(`"${c.clientOrderId}"`),
+			);
 			expect(batch).toBeDefined();
 			const { real } = splitAttempts(batch!.attempts);
 			const json = c.output[0].json;
-			const placed = batches.sb.ledger.orders.filter((order) => order.clientOrderId === c.clientOrderId);
+			const placed = batches.sb.ledger.orders.filter(
+				(order) => order.clientOrderId === c.clientOrderId,
+			);
 			expect(placed.length).toBeLessThanOrEqual(1);
 			if (placed.length === 1) {
-				expect(json).toMatchObject({ outcome: 'placed', success: true, clientOrderId: c.clientOrderId, symbol: c.symbol });
+				expect(json).toMatchObject({
+					outcome: 'placed',
+					success: true,
+					clientOrderId: c.clientOrderId,
+					symbol: c.symbol,
+				});
 				expect((json.order as { orderId?: string }).orderId).toBe(placed[0].orderId);
-				const lostAnswer = real.some((attempt) => attempt.fault !== undefined && attempt.appliedStatus === 200);
-				outcomes[lostAnswer ? 'placed, answer lost' : 'placed'] = (outcomes[lostAnswer ? 'placed, answer lost' : 'placed'] ?? 0) + 1;
+				const lostAnswer = real.some(
+					(attempt) => attempt.fault !== undefined && attempt.appliedStatus === 200,
+				);
+				outcomes[lostAnswer ? 'placed, answer lost' : 'placed'] =
+					(outcomes[lostAnswer ? 'placed, answer lost' : 'placed'] ?? 0) + 1;
 			} else {
 				expect(json.outcome).toBe('unknown');
 				expect(errorOf(c.output[0])).toMatch(UNKNOWN);
 				outcomes.unknown = (outcomes.unknown ?? 0) + 1;
 			}
 		}
-		expect(Object.keys(outcomes)).toEqual(expect.arrayContaining(['placed', 'placed, answer lost']));
+		expect(Object.keys(outcomes)).toEqual(
+			expect.arrayContaining(['placed', 'placed, answer lost']),
+		);
 	});
 
 	it('a re-run with a business key as Client Order ID places nothing again and reports every order alreadyPlaced', () => {
@@ -862,7 +1114,8 @@ describe('Create Many under faults', () => {
 		expect(first.requests.filter((request) => request.path === PATHS.batch)).toHaveLength(3);
 		expect(second.error).toBeUndefined();
 		expect(second.items).toHaveLength(45);
-		for (const item of second.items) expect(item.json).toMatchObject({ outcome: 'placed', success: true, alreadyPlaced: true });
+		for (const item of second.items)
+			expect(item.json).toMatchObject({ outcome: 'placed', success: true, alreadyPlaced: true });
 		expect(placedBySecond).toBe(0);
 		expect(second.requests.filter((request) => request.path === PATHS.batch)).toHaveLength(3);
 	});
@@ -957,7 +1210,9 @@ describe('trigger polls under faults, failed polls and bursts', () => {
 			expect(c.emitted).toEqual([]);
 			expect(c.stateChanged).toBe(false);
 		}
-		const retried = trigger.cases.filter((c) => c.error === undefined && c.requests.some((request) => request.fault !== undefined));
+		const retried = trigger.cases.filter(
+			(c) => c.error === undefined && c.requests.some((request) => request.fault !== undefined),
+		);
 		expect(retried.length).toBeGreaterThan(10);
 	});
 
@@ -976,13 +1231,23 @@ describe('trigger polls under faults, failed polls and bursts', () => {
 describe('totals', () => {
 	it('≥ 1,000 calls across all operations, with every kind of fault, and no secret anywhere', () => {
 		const total = mergeTallies(Object.values(tallies));
-		const byScenario = Object.fromEntries(Object.entries(tallies).map(([name, tally]) => [name, tally.requests]));
+		const byScenario = Object.fromEntries(
+			Object.entries(tallies).map(([name, tally]) => [name, tally.requests]),
+		);
 		console.log(
 			`fault suite: ${total.requests} requests in ${total.runs} workflow runs, ${(wallMs / 1000).toFixed(1)} s\n` +
 				`requests by scenario: ${JSON.stringify(byScenario)}\nfaults by kind: ${JSON.stringify(total.faults)}`,
 		);
 		expect(total.requests).toBeGreaterThanOrEqual(1000);
-		for (const kind of ['http500', 'http502', 'http503', 'dropBefore', 'dropAfter', 'rateLimit', 'clockRejected']) {
+		for (const kind of [
+			'http500',
+			'http502',
+			'http503',
+			'dropBefore',
+			'dropAfter',
+			'rateLimit',
+			'clockRejected',
+		]) {
 			expect(total.faults[kind] ?? 0).toBeGreaterThan(5);
 		}
 		expect(total.secretLeaks).toEqual([]);
@@ -1007,12 +1272,18 @@ describe('money safety: every write under faults, with and without Retry On Fail
 		// A drip-fed answer (one byte every 50 ms) must end at the attempt's deadline: a shorter
 		// deadline than the product's 30 s keeps the suite quick and still far below the drip.
 		const deadline = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'timeoutMs', 3000);
-		const plan: Array<{ kind: (typeof WRITE_KINDS)[number]; retryOnFail: boolean; continueOnFail: boolean; seed: number }> = [];
+		const plan: Array<{
+			kind: (typeof WRITE_KINDS)[number];
+			retryOnFail: boolean;
+			continueOnFail: boolean;
+			seed: number;
+		}> = [];
 		let seed = 11_000;
 		for (let round = 0; round < RUNS_PER_CELL; round++) {
 			for (const kind of WRITE_KINDS) {
 				for (const retryOnFail of [false, true]) {
-					for (const continueOnFail of [false, true]) plan.push({ kind, retryOnFail, continueOnFail, seed: seed++ });
+					for (const continueOnFail of [false, true])
+						plan.push({ kind, retryOnFail, continueOnFail, seed: seed++ });
 				}
 			}
 		}
@@ -1032,7 +1303,18 @@ describe('money safety: every write under faults, with and without Retry On Fail
 		const table: Record<string, Record<string, number>> = {};
 		for (const run of runs) {
 			const cell = `${run.kind} retry=${run.retryOnFail ? 'on' : 'off'} cof=${run.continueOnFail ? 'on' : 'off'}`;
-			const row = (table[cell] ??= { runs: 0, faulted: 0, writes: 0, placed: 0, rejected: 0, unknown: 0, notReported: 0, committedAfterFault: 0, reportedFromRerun: 0, violations: 0 });
+			const row = (table[cell] ??= {
+				runs: 0,
+				faulted: 0,
+				writes: 0,
+				placed: 0,
+				rejected: 0,
+				unknown: 0,
+				notReported: 0,
+				committedAfterFault: 0,
+				reportedFromRerun: 0,
+				violations: 0,
+			});
 			row.runs++;
 			if (run.faults.length > 0) row.faulted++;
 			for (const verdict of run.verdicts) {
@@ -1044,7 +1326,8 @@ describe('money safety: every write under faults, with and without Retry On Fail
 				if (verdict.fromRerun) row.reportedFromRerun++;
 			}
 		}
-		const count = (kind: string) => verdicts.filter((verdict) => violationOf(verdict) === kind).length;
+		const count = (kind: string) =>
+			verdicts.filter((verdict) => violationOf(verdict) === kind).length;
 		console.log(
 			[
 				`money safety: ${runs.length} runs (${runs.filter((run) => run.faults.length > 0).length} faulted), ${verdicts.length} writes`,
@@ -1059,27 +1342,50 @@ describe('money safety: every write under faults, with and without Retry On Fail
 	}, 290_000);
 
 	const violations = (kind: string) =>
-		runs.flatMap((run) => run.verdicts.filter((verdict) => violationOf(verdict) === kind).map((verdict) => ({ ...verdict, faults: run.faults.join(',') })));
+		runs.flatMap((run) =>
+			run.verdicts
+				.filter((verdict) => violationOf(verdict) === kind)
+				.map((verdict) => ({ ...verdict, faults: run.faults.join(',') })),
+		);
 
 	it('covers at least 1,000 faulted runs over every write kind and setting, with every forced fault', () => {
 		expect(runs.filter((run) => run.faults.length > 0).length).toBeGreaterThanOrEqual(1000);
 		const faults = new Set(runs.flatMap((run) => run.faults));
-		for (const kind of [...FORCED_FAULTS, 'batchReorder']) expect([kind, faults.has(kind)]).toEqual([kind, true]);
+		for (const kind of [...FORCED_FAULTS, 'batchReorder'])
+			expect([kind, faults.has(kind)]).toEqual([kind, true]);
 		for (const kind of WRITE_KINDS) {
 			for (const retryOnFail of [false, true]) {
 				for (const continueOnFail of [false, true]) {
-					const cell = runs.filter((run) => run.kind === kind && run.retryOnFail === retryOnFail && run.continueOnFail === continueOnFail);
-					expect([kind, retryOnFail, continueOnFail, cell.length]).toEqual([kind, retryOnFail, continueOnFail, RUNS_PER_CELL]);
+					const cell = runs.filter(
+						(run) =>
+							run.kind === kind &&
+							run.retryOnFail === retryOnFail &&
+							run.continueOnFail === continueOnFail,
+					);
+					expect([kind, retryOnFail, continueOnFail, cell.length]).toEqual([
+						kind,
+						retryOnFail,
+						continueOnFail,
+						RUNS_PER_CELL,
+					]);
 				}
 			}
 		}
 		// The checks below can only fail if writes were committed and their answers lost: there are many.
-		const lostAnswers = runs.flatMap((run) => run.verdicts).filter((verdict) => verdict.faultAfterCommit && verdict.committed > 0);
-		expect(lostAnswers.filter((verdict) => verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
-		expect(lostAnswers.filter((verdict) => !verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
+		const lostAnswers = runs
+			.flatMap((run) => run.verdicts)
+			.filter((verdict) => verdict.faultAfterCommit && verdict.committed > 0);
+		expect(lostAnswers.filter((verdict) => verdict.retryOnFail).length).toBeGreaterThanOrEqual(
+			RUNS_PER_CELL,
+		);
+		expect(lostAnswers.filter((verdict) => !verdict.retryOnFail).length).toBeGreaterThanOrEqual(
+			RUNS_PER_CELL,
+		);
 		// n8n's Retry On Fail really re-ran the node (reports from a re-run), and only where it is on.
 		const fromRerun = runs.flatMap((run) => run.verdicts).filter((verdict) => verdict.fromRerun);
-		expect(fromRerun.filter((verdict) => verdict.retryOnFail).length).toBeGreaterThanOrEqual(RUNS_PER_CELL);
+		expect(fromRerun.filter((verdict) => verdict.retryOnFail).length).toBeGreaterThanOrEqual(
+			RUNS_PER_CELL,
+		);
 		expect(fromRerun.filter((verdict) => !verdict.retryOnFail)).toEqual([]);
 	});
 
@@ -1087,7 +1393,9 @@ describe('money safety: every write under faults, with and without Retry On Fail
 		expect(runs.some((run) => run.faults.includes('redirectOtherHost'))).toBe(true);
 		expect(runs.reduce((sum, run) => sum + run.reachedOtherHost, 0)).toBe(0);
 		// A redirect is answered without processing: the redirected request itself was never applied.
-		const redirected = runs.filter((run) => run.faults.some((fault) => fault.startsWith('redirect')));
+		const redirected = runs.filter((run) =>
+			run.faults.some((fault) => fault.startsWith('redirect')),
+		);
 		expect(redirected.length).toBeGreaterThan(50);
 	});
 
@@ -1095,7 +1403,7 @@ describe('money safety: every write under faults, with and without Retry On Fail
 		expect(violations('committedTwice')).toEqual([]);
 	});
 
-	it('reports no write placed that was not (and no order as another item\'s order)', () => {
+	it("reports no write placed that was not (and no order as another item's order)", () => {
 		expect(violations('placedNotPlaced')).toEqual([]);
 	});
 
@@ -1117,7 +1425,14 @@ describe('money safety: every write under faults, with and without Retry On Fail
  * with an error and no records: never a partial, re-ordered or rounded result.
  */
 describe('history Return All under bad pages, redirects, malformed and drip-fed answers', () => {
-	const BAD_PAGE_FAULTS: readonly FaultKind[] = ['historyOversize', 'historyOldestFirst', 'numericIds', ...REDIRECT_KINDS, 'dripFeed', ...MALFORMED_KINDS];
+	const BAD_PAGE_FAULTS: readonly FaultKind[] = [
+		'historyOversize',
+		'historyOldestFirst',
+		'numericIds',
+		...REDIRECT_KINDS,
+		'dripFeed',
+		...MALFORMED_KINDS,
+	];
 	interface BadPageCase {
 		fault: FaultKind;
 		page: number;
@@ -1133,7 +1448,14 @@ describe('history Return All under bad pages, redirects, malformed and drip-fed 
 		const deadline = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'timeoutMs', 3000);
 		const sb = await sandbox();
 		const now = sb.now();
-		const seeded = sb.seedRecords({ flowType: 32, count: 3000, startTime: now - 10 * DAY, endTime: now - HOUR, perMillisecond: 2, seed: 12 });
+		const seeded = sb.seedRecords({
+			flowType: 32,
+			count: 3000,
+			startTime: now - 10 * DAY,
+			endTime: now - HOUR,
+			perMillisecond: 2,
+			seed: 12,
+		});
 		const query: HistoryQuery = { flowType: 32, startTime: now - 11 * DAY, endTime: now };
 		expected = expectedHistory(seeded, query, ACCOUNT_TYPE_OF);
 		const tally = newTally();
@@ -1157,8 +1479,14 @@ describe('history Return All under bad pages, redirects, malformed and drip-fed 
 				cases.push({
 					fault,
 					page,
-					got: run.items.filter((item) => item.json.error === undefined).map((item) => String(item.json.id)),
-					error: run.error?.message ?? (errorItem === undefined ? undefined : `${String(errorItem.json.error)} ${String(errorItem.json.description ?? '')}`),
+					got: run.items
+						.filter((item) => item.json.error === undefined)
+						.map((item) => String(item.json.id)),
+					error:
+						run.error?.message ??
+						(errorItem === undefined
+							? undefined
+							: `${String(errorItem.json.error)} ${String(errorItem.json.description ?? '')}`),
 					reachedOtherHost: sb.otherHost.requests.length - otherHostBefore,
 					drawn: run.requests.some((request) => request.fault === fault),
 				});
@@ -1169,38 +1497,59 @@ describe('history Return All under bad pages, redirects, malformed and drip-fed 
 		console.log(
 			[
 				`history Return All under bad answers: ${cases.length} runs of ${expected.length} records`,
-				...cases.map((c) => `  ${c.fault} on page ${c.page + 1}: ${c.error === undefined ? `${c.got.length} records` : `error: ${c.error.replace(/\s+/g, ' ').slice(0, 110)}`}`),
+				...cases.map(
+					(c) =>
+						`  ${c.fault} on page ${c.page + 1}: ${c.error === undefined ? `${c.got.length} records` : `error: ${c.error.replace(/\s+/g, ' ').slice(0, 110)}`}`,
+				),
 			].join('\n'),
 		);
 	}, 240_000);
 
 	it('draws every bad answer, on the first page and on a later one', () => {
 		for (const fault of BAD_PAGE_FAULTS) {
-			for (const page of [0, 3]) expect([fault, page, cases.find((c) => c.fault === fault && c.page === page)?.drawn]).toEqual([fault, page, true]);
+			for (const page of [0, 3])
+				expect([
+					fault,
+					page,
+					cases.find((c) => c.fault === fault && c.page === page)?.drawn,
+				]).toEqual([fault, page, true]);
 		}
 	});
 
 	it('ends with exactly the seeded records, IDs as strings, or with an error and no records', () => {
 		for (const c of cases) {
-			if (c.error === undefined) expect([c.fault, c.page, c.got]).toEqual([c.fault, c.page, expected]);
+			if (c.error === undefined)
+				expect([c.fault, c.page, c.got]).toEqual([c.fault, c.page, expected]);
 			else expect([c.fault, c.page, c.got]).toEqual([c.fault, c.page, []]);
 		}
 	});
 
 	it('refuses a page longer than asked for and a page oldest first, saying so', () => {
-		for (const c of cases.filter((candidate) => candidate.fault === 'historyOversize' || candidate.fault === 'historyOldestFirst')) {
-			expect([c.fault, c.page, c.error]).toEqual([c.fault, c.page, expect.stringMatching(/page|newest|limit|records/i)]);
+		for (const c of cases.filter(
+			(candidate) =>
+				candidate.fault === 'historyOversize' || candidate.fault === 'historyOldestFirst',
+		)) {
+			expect([c.fault, c.page, c.error]).toEqual([
+				c.fault,
+				c.page,
+				expect.stringMatching(/page|newest|limit|records/i),
+			]);
 		}
 	});
 
 	it('keeps 64-bit IDs sent as bare integers digit for digit', () => {
-		for (const c of cases.filter((candidate) => candidate.fault === 'numericIds')) expect(c.got).toEqual(expected);
+		for (const c of cases.filter((candidate) => candidate.fault === 'numericIds'))
+			expect(c.got).toEqual(expected);
 	});
 
 	it('follows no redirect: nothing reaches the other host, and a redirected page is an error naming the redirect', () => {
 		for (const c of cases.filter((candidate) => candidate.fault.startsWith('redirect'))) {
 			expect(c.reachedOtherHost).toBe(0);
-			expect([c.fault, c.page, c.error]).toEqual([c.fault, c.page, expect.stringMatching(/redirect/i)]);
+			expect([c.fault, c.page, c.error]).toEqual([
+				c.fault,
+				c.page,
+				expect.stringMatching(/redirect/i),
+			]);
 		}
 	});
 });

@@ -8,7 +8,14 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { runTradingService, type NodeRun, type NodeRunOptions } from '../../tools/harness/node';
-import { DEMO_ACCOUNTS, DEMO_KEYS, type FaultKind, type FaultRule, type LedgerRequest, type Sandbox } from '../../sandbox';
+import {
+	DEMO_ACCOUNTS,
+	DEMO_KEYS,
+	type FaultKind,
+	type FaultRule,
+	type LedgerRequest,
+	type Sandbox,
+} from '../../sandbox';
 import { MALFORMED_KINDS, REDIRECT_KINDS } from '../../sandbox/faults';
 import { mulberry32 } from '../../sandbox/prng';
 
@@ -61,7 +68,9 @@ export function secretIn(text: string): string | undefined {
 
 /** Everything a user or a log could see of a run: items, the run data, the error and its description. */
 export function visibleText(run: NodeRun): string {
-	const error = run.error as (Error & { description?: unknown; context?: unknown; stack?: string }) | undefined;
+	const error = run.error as
+		| (Error & { description?: unknown; context?: unknown; stack?: string })
+		| undefined;
 	const parts = [run.serialised, JSON.stringify(run.items)];
 	if (error) {
 		parts.push(String(error.message), String(error.description ?? ''), String(error.stack ?? ''));
@@ -105,7 +114,8 @@ export function mergeTallies(tallies: Tally[]): Tally {
 		total.runs += tally.runs;
 		total.requests += tally.requests;
 		total.secretLeaks.push(...tally.secretLeaks);
-		for (const [kind, count] of Object.entries(tally.faults)) total.faults[kind] = (total.faults[kind] ?? 0) + count;
+		for (const [kind, count] of Object.entries(tally.faults))
+			total.faults[kind] = (total.faults[kind] ?? 0) + count;
 	}
 	return total;
 }
@@ -114,17 +124,24 @@ export function mergeTallies(tallies: Tally[]): Tally {
  * Runs the node against the sandbox and books what happened: requests and faults from the
  * sandbox's own ledger, and any secret in what the run produced or sent.
  */
-export async function runAndTally(sandbox: Sandbox, tally: Tally, options: NodeRunOptions): Promise<SuiteRun> {
+export async function runAndTally(
+	sandbox: Sandbox,
+	tally: Tally,
+	options: NodeRunOptions,
+): Promise<SuiteRun> {
 	const before = sandbox.ledger.requests.length;
 	const run = await runTradingService(sandbox, options);
 	const requests = sandbox.ledger.requests.slice(before);
 	tally.runs++;
 	tally.requests += requests.length;
 	for (const request of requests) {
-		if (request.fault !== undefined) tally.faults[request.fault] = (tally.faults[request.fault] ?? 0) + 1;
-		if (request.code === '-1021') tally.faults.clockRejected = (tally.faults.clockRejected ?? 0) + 1;
+		if (request.fault !== undefined)
+			tally.faults[request.fault] = (tally.faults[request.fault] ?? 0) + 1;
+		if (request.code === '-1021')
+			tally.faults.clockRejected = (tally.faults.clockRejected ?? 0) + 1;
 		const leaked = secretIn(requestText(request));
-		if (leaked) tally.secretLeaks.push(`request ${request.method} ${request.path} carried a secret`);
+		if (leaked)
+			tally.secretLeaks.push(`request ${request.method} ${request.path} carried a secret`);
 	}
 	const leaked = secretIn(visibleText(run));
 	if (leaked) tally.secretLeaks.push(`run ${tally.runs}: output or error contains a secret`);
@@ -253,7 +270,15 @@ export interface MatrixRun {
 
 const ORDER_QUERY_PATH = '/api/v1/spot/order';
 /** Faults after which the write was applied (committed) although its answer was lost or garbled. */
-const FAULTS_AFTER_COMMIT = new Set<string>(['dropAfter', 'http500After', 'http502After', 'http503After', 'unknownAfter', 'dripFeed', ...MALFORMED_KINDS]);
+const FAULTS_AFTER_COMMIT = new Set<string>([
+	'dropAfter',
+	'http500After',
+	'http502After',
+	'http503After',
+	'unknownAfter',
+	'dripFeed',
+	...MALFORMED_KINDS,
+]);
 
 function parametersFor(kind: WriteKind, runName: string): Record<string, unknown> {
 	if (kind === 'transfer') {
@@ -283,10 +308,15 @@ function parametersFor(kind: WriteKind, runName: string): Record<string, unknown
 }
 
 /** The outcome an item or error reports, and whether its text claims nothing was executed. */
-function reportOf(json: Record<string, unknown>): { reported: Reported; claimsNothingExecuted: boolean; text: string } {
+function reportOf(json: Record<string, unknown>): {
+	reported: Reported;
+	claimsNothingExecuted: boolean;
+	text: string;
+} {
 	const outcome = json.outcome;
 	const text = `${String(json.error ?? '')} ${String(json.description ?? '')} ${String(json.message ?? '')}`;
-	const reported: Reported = outcome === 'placed' || outcome === 'rejected' || outcome === 'unknown' ? outcome : 'missing';
+	const reported: Reported =
+		outcome === 'placed' || outcome === 'rejected' || outcome === 'unknown' ? outcome : 'missing';
 	return { reported, claimsNothingExecuted: /nothing was executed/i.test(text), text };
 }
 
@@ -317,8 +347,16 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	const isMany = kind.startsWith('createMany');
 	const writePath = isTransfer ? PATHS.transfer : isMany ? PATHS.batch : PATHS.order;
 	const forced = isMany && rng.chance(0.25) ? 'batchReorder' : rng.pick(FORCED_FAULTS);
-	const rules: FaultRule[] = [{ kind: forced as FaultRule['kind'], times: 1, path: writePath, redirectStatus: rng.chance(0.5) ? 303 : 307 }];
-	if (!isTransfer && rng.chance(0.06)) rules.push({ kind: 'http500', times: 8, path: ORDER_QUERY_PATH, method: 'GET' });
+	const rules: FaultRule[] = [
+		{
+			kind: forced as FaultRule['kind'],
+			times: 1,
+			path: writePath,
+			redirectStatus: rng.chance(0.5) ? 303 : 307,
+		},
+	];
+	if (!isTransfer && rng.chance(0.06))
+		rules.push({ kind: 'http500', times: 8, path: ORDER_QUERY_PATH, method: 'GET' });
 	sb.setFaults({
 		rules,
 		random: {
@@ -342,11 +380,22 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		// A unique quantity names the item's write in the ledger; a huge one is refused (balance).
 		const refused = rng.chance(0.2);
 		const quantity = refused ? `9999999.${index + 1}` : `0.0${index + 1}${rng.int(1, 9)}`;
-		if (isTransfer) return { from: DEMO_ACCOUNTS.mainTrading, to: rng.pick([DEMO_ACCOUNTS.custody, DEMO_ACCOUNTS.subTrading]), quantity };
+		if (isTransfer)
+			return {
+				from: DEMO_ACCOUNTS.mainTrading,
+				to: rng.pick([DEMO_ACCOUNTS.custody, DEMO_ACCOUNTS.subTrading]),
+				quantity,
+			};
 		const type = rng.pick(['LIMIT', 'MARKET']);
 		// LIMIT orders rest (buy far below, sell far above the last price); MARKET orders fill at once.
 		const side = rng.pick(['BUY', 'SELL']);
-		return { symbol: 'ETHUSDT', side, type, price: type === 'LIMIT' ? (side === 'BUY' ? '100' : '90000') : '', quantity };
+		return {
+			symbol: 'ETHUSDT',
+			side,
+			type,
+			price: type === 'LIMIT' ? (side === 'BUY' ? '100' : '90000') : '',
+			quantity,
+		};
 	});
 
 	const before = sb.ledger.requests.length;
@@ -362,18 +411,30 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	const requests = sb.ledger.requests.slice(before);
 	const writes = requests.filter((request) => request.path === writePath);
 
-	const error = run.error as (Error & { description?: string | null; context?: Record<string, unknown> }) | undefined;
+	const error = run.error as
+		| (Error & { description?: string | null; context?: Record<string, unknown> })
+		| undefined;
 	const errorItem = error?.context?.itemIndex;
 	const outputs = byInputItem(run.items);
 	const verdicts = inputs.map((input, itemIndex): WriteVerdict => {
-		const committedOrders = isTransfer ? [] : sb.ledger.orders.filter((order) => order.origQty === input.quantity);
+		const committedOrders = isTransfer
+			? []
+			: sb.ledger.orders.filter((order) => order.origQty === input.quantity);
 		const committed = isTransfer
 			? sb.ledger.transfers.filter((transfer) => transfer.quantity === input.quantity).length
 			: committedOrders.length;
 		const itemWrites = writes.filter((request) =>
-			isMany ? request.body.includes(`"${input.quantity}"`) : queryOf(request).get('quantity') === input.quantity || request.body.includes(`quantity=${input.quantity}`),
+			isMany
+				? request.body.includes(`"${input.quantity}"`)
+				: queryOf(request).get('quantity') === input.quantity ||
+					request.body.includes(`quantity=${input.quantity}`),
 		);
-		const faultAfterCommit = itemWrites.some((request) => request.fault !== undefined && FAULTS_AFTER_COMMIT.has(request.fault) && request.appliedStatus === 200);
+		const faultAfterCommit = itemWrites.some(
+			(request) =>
+				request.fault !== undefined &&
+				FAULTS_AFTER_COMMIT.has(request.fault) &&
+				request.appliedStatus === 200,
+		);
 		let reported: Reported = 'none';
 		let claimsNothingExecuted = false;
 		let reportedOrderId: string | undefined;
@@ -384,11 +445,19 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 			const report = reportOf(items[0].json as Record<string, unknown>);
 			reported = items.length === 1 ? report.reported : 'missing';
 			claimsNothingExecuted = report.claimsNothingExecuted;
-			reportedOrderId = report.reported === 'placed' ? reportedOrderIdOf(items[0].json as Record<string, unknown>) : undefined;
+			reportedOrderId =
+				report.reported === 'placed'
+					? reportedOrderIdOf(items[0].json as Record<string, unknown>)
+					: undefined;
 			detail = items.length === 1 ? report.text.trim() : `${items.length} items for one write`;
-			fromRerun = items[0].json.replayed === true || /an earlier try of this node run/.test(report.text);
+			fromRerun =
+				items[0].json.replayed === true || /an earlier try of this node run/.test(report.text);
 		} else if (error !== undefined && errorItem === itemIndex) {
-			const report = reportOf({ outcome: error.context?.outcome, error: error.message, description: error.description });
+			const report = reportOf({
+				outcome: error.context?.outcome,
+				error: error.message,
+				description: error.description,
+			});
 			reported = report.reported;
 			claimsNothingExecuted = report.claimsNothingExecuted;
 			detail = report.text.trim();
@@ -407,7 +476,9 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 			reported,
 			claimsNothingExecuted,
 			reportedOrderId,
-			ledgerOrderId: isTransfer ? sb.ledger.transfers.find((transfer) => transfer.quantity === input.quantity)?.id : committedOrders[0]?.orderId,
+			ledgerOrderId: isTransfer
+				? sb.ledger.transfers.find((transfer) => transfer.quantity === input.quantity)?.id
+				: committedOrders[0]?.orderId,
 			faultAfterCommit,
 			fromRerun,
 			detail,
@@ -418,7 +489,9 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		kind,
 		retryOnFail,
 		continueOnFail,
-		faults: requests.filter((request) => request.fault !== undefined).map((request) => request.fault as string),
+		faults: requests
+			.filter((request) => request.fault !== undefined)
+			.map((request) => request.fault as string),
 		writeRequests: writes.length,
 		requests,
 		inputs,
@@ -428,12 +501,19 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 }
 
 /** What a verdict breaks, if anything: the three money-safety promises. */
-export function violationOf(verdict: WriteVerdict): 'committedTwice' | 'placedNotPlaced' | 'rejectedButPlaced' | 'noOutcome' | undefined {
+export function violationOf(
+	verdict: WriteVerdict,
+): 'committedTwice' | 'placedNotPlaced' | 'rejectedButPlaced' | 'noOutcome' | undefined {
 	if (verdict.committed > 1) return 'committedTwice';
-	if (verdict.reported === 'placed' && (verdict.committed !== 1 || (verdict.reportedOrderId !== undefined && verdict.reportedOrderId !== verdict.ledgerOrderId))) {
+	if (
+		verdict.reported === 'placed' &&
+		(verdict.committed !== 1 ||
+			(verdict.reportedOrderId !== undefined && verdict.reportedOrderId !== verdict.ledgerOrderId))
+	) {
 		return 'placedNotPlaced';
 	}
-	if ((verdict.reported === 'rejected' || verdict.claimsNothingExecuted) && verdict.committed > 0) return 'rejectedButPlaced';
+	if ((verdict.reported === 'rejected' || verdict.claimsNothingExecuted) && verdict.committed > 0)
+		return 'rejectedButPlaced';
 	if (verdict.reported === 'missing') return 'noOutcome';
 	return undefined;
 }

@@ -24,23 +24,26 @@ const now = Date.now();
 describe('Get Transaction History checks Account Type before sending', () => {
 	// Found by this suite: any accountType other than 0 used to be sent as it was, and refused by
 	// the service (0001 accountType).
-	it.each([2, 4, 7, 99, -1, 'x', 1.5])('accountType %p: an error naming Account Type, 0 requests', async (accountType) => {
-		const run = await runAndTally(sb, tally, {
-			parameters: {
-				resource: 'account',
-				operation: 'getHistory',
-				flowType: 51,
-				accountType: '={{ $json.accountType }}',
-				startTime: new Date(now - HOUR).toISOString(),
-				endTime: new Date(now).toISOString(),
-				limit: 10,
-			},
-			inputItems: [{ json: { accountType } }],
-			continueOnFail: true,
-		});
-		expect(run.requests).toEqual([]);
-		expect(errorOf(run.items[0])).toMatch(/^Account Type: /);
-	});
+	it.each([2, 4, 7, 99, -1, 'x', 1.5])(
+		'accountType %p: an error naming Account Type, 0 requests',
+		async (accountType) => {
+			const run = await runAndTally(sb, tally, {
+				parameters: {
+					resource: 'account',
+					operation: 'getHistory',
+					flowType: 51,
+					accountType: '={{ $json.accountType }}',
+					startTime: new Date(now - HOUR).toISOString(),
+					endTime: new Date(now).toISOString(),
+					limit: 10,
+				},
+				inputItems: [{ json: { accountType } }],
+				continueOnFail: true,
+			});
+			expect(run.requests).toEqual([]);
+			expect(errorOf(run.items[0])).toMatch(/^Account Type: /);
+		},
+	);
 });
 
 describe('Start and End refuse strings that are not dates', () => {
@@ -77,7 +80,13 @@ describe('Return All of more than ~125,000 records', () => {
 	// then failed with "Maximum call stack size exceeded" and returned nothing.
 	it('Return All of 160,000 records returns them all', async () => {
 		const end = Date.now() - 60_000;
-		sb.seedRecords({ flowType: 32, count: 160_000, startTime: end - 29 * 24 * HOUR, endTime: end, seed: 9 });
+		sb.seedRecords({
+			flowType: 32,
+			count: 160_000,
+			startTime: end - 29 * 24 * HOUR,
+			endTime: end,
+			seed: 9,
+		});
 		const run = await runAndTally(sb, tally, {
 			parameters: {
 				resource: 'account',
@@ -136,10 +145,17 @@ describe('Create Many says which orders have an unknown outcome', () => {
 			newClientOrderId: `business-key-${index}`,
 		}));
 		const run = await runAndTally(sb, tally, {
-			parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson: JSON.stringify(orders) },
+			parameters: {
+				resource: 'order',
+				operation: 'createMany',
+				inputMode: 'json',
+				ordersJson: JSON.stringify(orders),
+			},
 			continueOnFail: true,
 		});
-		const unknown = (byInputItem(run.items).get(0) ?? []).filter((item) => /^Unknown outcome/.test(errorOf(item) ?? ''));
+		const unknown = (byInputItem(run.items).get(0) ?? []).filter((item) =>
+			/^Unknown outcome/.test(errorOf(item) ?? ''),
+		);
 		expect(unknown).toHaveLength(13);
 		for (const item of unknown) {
 			expect(item.json.clientOrderId).toMatch(/^business-key-/);
@@ -156,7 +172,12 @@ describe('The trigger emits records listed late inside the window, also behind m
 	it('a record listed 110 s late, inside the 10-minute window, behind 550 newer records, is emitted', async () => {
 		const runner = triggerRunner(sb);
 		const t0 = sb.now() - 5 * 60_000;
-		const fee = (created: number) => ({ accountId: DEMO_ACCOUNTS.mainContract, flowTypeValue: 32, change: '-0.1', created: String(created) });
+		const fee = (created: number) => ({
+			accountId: DEMO_ACCOUNTS.mainContract,
+			flowTypeValue: 32,
+			change: '-0.1',
+			created: String(created),
+		});
 		sb.addRecords([fee(t0)]);
 		expect((await runner.poll()).error).toBeUndefined();
 		// 600 records, 200 ms apart, all after the baseline: emitted.
@@ -212,13 +233,21 @@ const batchOf = (count: number, options: Record<string, unknown> = {}) => ({
 	inputItems: Array.from({ length: count }, (_, index) => ({ json: { price: `${index + 1}` } })),
 });
 /** The outcome a run reports for an item or for its error. */
-const outcomeOf = (run: { items: Array<{ json: Record<string, unknown> }>; error?: { context?: unknown } }, index = 0) =>
-	run.error ? (run.error.context as { outcome?: string } | undefined)?.outcome : run.items[index]?.json.outcome;
+const outcomeOf = (
+	run: { items: Array<{ json: Record<string, unknown> }>; error?: { context?: unknown } },
+	index = 0,
+) =>
+	run.error
+		? (run.error.context as { outcome?: string } | undefined)?.outcome
+		: run.items[index]?.json.outcome;
 
 describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
 	it('a transfer committed but unanswered: exactly one transfer, reported unknown', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: PATHS.transfer }] });
-		const run = await runAndTally(sb, tally, { parameters: transferTo('1.5'), node: RETRY_ON_FAIL });
+		const run = await runAndTally(sb, tally, {
+			parameters: transferTo('1.5'),
+			node: RETRY_ON_FAIL,
+		});
 		expect(sb.ledger.transfers).toHaveLength(1);
 		expect(run.error?.message).toMatch(/^Unknown outcome/);
 		expect(outcomeOf(run)).toBe('unknown');
@@ -249,7 +278,10 @@ describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
 
 	it('orders without a client order ID, item 1 refused: item 0 is placed once', async () => {
 		const run = await runAndTally(sb, tally, {
-			parameters: limitOrder({ quantity: '={{ $json.quantity }}', options: { generateClientOrderId: false } }),
+			parameters: limitOrder({
+				quantity: '={{ $json.quantity }}',
+				options: { generateClientOrderId: false },
+			}),
 			inputItems: [{ json: { quantity: '0.01' } }, { json: { quantity: '99999999' } }],
 			node: RETRY_ON_FAIL,
 		});
@@ -262,9 +294,15 @@ describe('issue 11, defect 1: n8n Retry On Fail never repeats a write', () => {
 describe('issue 11, defect 2: a placed order is reported as placed', () => {
 	it('committed, connection dropped: reported placed with the order, placed once', async () => {
 		sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
-		const run = await runAndTally(sb, tally, { parameters: limitOrder({ newClientOrderId: 'row-1' }) });
+		const run = await runAndTally(sb, tally, {
+			parameters: limitOrder({ newClientOrderId: 'row-1' }),
+		});
 		expect(run.error?.message).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', clientOrderId: 'row-1', orderId: sb.ledger.orders[0]?.orderId });
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			clientOrderId: 'row-1',
+			orderId: sb.ledger.orders[0]?.orderId,
+		});
 		expect(sb.ledger.orders).toHaveLength(1);
 	});
 
@@ -274,7 +312,10 @@ describe('issue 11, defect 2: a placed order is reported as placed', () => {
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ code: 0, result: [{ code: -1149, msg: 'Create order failed' }] }),
 		});
-		const run = await runAndTally(sb, tally, { ...batchOf(1, { generateClientOrderId: false }), credentials: { baseUrl: sb.otherHost.url } });
+		const run = await runAndTally(sb, tally, {
+			...batchOf(1, { generateClientOrderId: false }),
+			credentials: { baseUrl: sb.otherHost.url },
+		});
 		expect(run.items[0].json).toMatchObject({ success: false, outcome: 'rejected', code: -1149 });
 		expect(run.items[0].json.alreadyPlaced).toBeUndefined();
 	});
@@ -301,15 +342,24 @@ describe('issue 11, defect 4: batch results are matched by client order ID', () 
 	it('results in reverse order: every item gets its own order', async () => {
 		sb.setFaults({ rules: [{ kind: 'batchReorder', times: 1, path: PATHS.batch }] });
 		const run = await runAndTally(sb, tally, batchOf(3));
-		expect(run.items.map((item) => (item.json.order as { price?: string } | null)?.price)).toEqual(['1', '2', '3']);
+		expect(run.items.map((item) => (item.json.order as { price?: string } | null)?.price)).toEqual([
+			'1',
+			'2',
+			'3',
+		]);
 		for (const item of run.items) {
-			expect((item.json.order as { clientOrderId?: string }).clientOrderId).toBe(item.json.clientOrderId);
+			expect((item.json.order as { clientOrderId?: string }).clientOrderId).toBe(
+				item.json.clientOrderId,
+			);
 		}
 	});
 
 	it('entries without a code (and no IDs to look up by) are unknown, not placed', async () => {
 		sb.setFaults({ rules: [{ kind: 'batchEntryNoCode', times: 1, path: PATHS.batch }] });
-		const run = await runAndTally(sb, tally, { ...batchOf(2, { generateClientOrderId: false }), continueOnFail: true });
+		const run = await runAndTally(sb, tally, {
+			...batchOf(2, { generateClientOrderId: false }),
+			continueOnFail: true,
+		});
 		expect(run.items.map((item) => item.json.outcome)).toEqual(['unknown', 'unknown']);
 	});
 
@@ -337,7 +387,11 @@ describe('issue 11, defect 5: unknown outcomes are not rejections', () => {
 		expect(run.error?.message).toBeUndefined();
 		expect(outcomeOf(run)).toBe('placed');
 		expect(sb.ledger.orders).toHaveLength(1);
-		expect(sb.ledger.requests.some((request) => request.path === QUERY_ORDER && request.method === 'GET')).toBe(true);
+		expect(
+			sb.ledger.requests.some(
+				(request) => request.path === QUERY_ORDER && request.method === 'GET',
+			),
+		).toBe(true);
 	});
 
 	it('unknown, then a 429 on a later attempt: never "Nothing was executed" for a placed order', async () => {
@@ -360,14 +414,19 @@ describe('issue 11, defect 6: Create refuses two items with the same client orde
 			parameters: limitOrder({ newClientOrderId: '={{ $json.id }}' }),
 			inputItems: [{ json: { id: 'same' } }, { json: { id: 'other' } }, { json: { id: 'same' } }],
 		});
-		expect(run.error?.message).toBe('Client Order ID: "same" is used by more than one order (items 0 and 2)');
+		expect(run.error?.message).toBe(
+			'Client Order ID: "same" is used by more than one order (items 0 and 2)',
+		);
 		expect(run.requests).toEqual([]);
 	});
 });
 
 describe('issue 11, defect 7: error codes of the exchange family', () => {
 	it('a wrong secret (0002) gets the secret advice', async () => {
-		const run = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { secretKey: 'not-the-secret' } });
+		const run = await runAndTally(sb, tally, {
+			parameters: transferTo('1'),
+			credentials: { secretKey: 'not-the-secret' },
+		});
 		expect(run.error?.message).toBe('The service rejected the request signature');
 		expect(run.error?.description).toContain('Secret Key');
 		expect(outcomeOf(run)).toBe('rejected');
@@ -375,14 +434,23 @@ describe('issue 11, defect 7: error codes of the exchange family', () => {
 
 	it('the signature text under another code (0001) gets the same advice', async () => {
 		sb.setBehaviour({ signatureErrorCode: '0001' });
-		const run = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { secretKey: 'not-the-secret' } });
+		const run = await runAndTally(sb, tally, {
+			parameters: transferTo('1'),
+			credentials: { secretKey: 'not-the-secret' },
+		});
 		expect(run.error?.message).toBe('The service rejected the request signature');
 	});
 
 	it('an unknown API key (0102) and a key without permission (-1005) get their advice', async () => {
-		const badKey = await runAndTally(sb, tally, { parameters: transferTo('1'), credentials: { apiKey: 'nobody' } });
+		const badKey = await runAndTally(sb, tally, {
+			parameters: transferTo('1'),
+			credentials: { apiKey: 'nobody' },
+		});
 		expect(badKey.error?.message).toBe('The service did not accept the API key');
-		const readOnly = await runAndTally(sb, tally, { parameters: transferTo('1'), key: DEMO_KEYS.readOnly });
+		const readOnly = await runAndTally(sb, tally, {
+			parameters: transferTo('1'),
+			key: DEMO_KEYS.readOnly,
+		});
 		expect(readOnly.error?.message).toBe('The API key is not allowed to do this');
 	});
 });

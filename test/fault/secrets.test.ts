@@ -12,7 +12,16 @@ import type { IDataObject } from 'n8n-workflow';
 import type { LedgerRequest } from '../../sandbox';
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
 import { rawRequest, type RawResponse } from '../../sandbox/testClient';
-import { HOUR, PATHS, SECRETS, newTally, requestText, runAndTally, secretIn, type Tally } from './lib';
+import {
+	HOUR,
+	PATHS,
+	SECRETS,
+	newTally,
+	requestText,
+	runAndTally,
+	secretIn,
+	type Tally,
+} from './lib';
 
 jest.setTimeout(60_000);
 
@@ -37,9 +46,32 @@ const historyParameters = {
 	endTime: new Date(now + HOUR).toISOString(),
 	limit: 20,
 };
-const transferParameters = { resource: 'account', operation: 'transferAsset', fromAccountId: DEMO_ACCOUNTS.mainTrading, toAccountId: DEMO_ACCOUNTS.custody, coin: 'USDT', quantity: '1.5' };
-const orderParameters = { resource: 'order', operation: 'create', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.25' };
-const manyParameters = { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson: JSON.stringify([{ symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', price: '4000', quantity: '0.5' }, { symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', amount: '20' }]) };
+const transferParameters = {
+	resource: 'account',
+	operation: 'transferAsset',
+	fromAccountId: DEMO_ACCOUNTS.mainTrading,
+	toAccountId: DEMO_ACCOUNTS.custody,
+	coin: 'USDT',
+	quantity: '1.5',
+};
+const orderParameters = {
+	resource: 'order',
+	operation: 'create',
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	price: '100',
+	quantity: '0.25',
+};
+const manyParameters = {
+	resource: 'order',
+	operation: 'createMany',
+	inputMode: 'json',
+	ordersJson: JSON.stringify([
+		{ symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', price: '4000', quantity: '0.5' },
+		{ symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', amount: '20' },
+	]),
+};
 const ALL_OPERATIONS = [historyParameters, transferParameters, orderParameters, manyParameters];
 
 /** Everything written to the console or the process streams while `work` runs. */
@@ -52,7 +84,10 @@ async function captureOutput(work: () => Promise<void>): Promise<string> {
 	streams.forEach((stream) => {
 		stream.write = ((chunk: unknown, ...rest: unknown[]) => {
 			written.push(String(chunk));
-			return (originals[streams.indexOf(stream)] as (...args: unknown[]) => boolean)(chunk, ...rest);
+			return (originals[streams.indexOf(stream)] as (...args: unknown[]) => boolean)(
+				chunk,
+				...rest,
+			);
 		}) as typeof stream.write;
 	});
 	consoleMethods.forEach((method) => {
@@ -80,32 +115,94 @@ describe('the secret never appears', () => {
 		const always = () => true;
 		const modes: Mode[] = [
 			{ name: 'success', fails: () => false },
-			{ name: 'wrong secret (0002)', credentials: () => ({ secretKey: `${DEMO_KEYS.master.secret}-old` }), fails: always },
-			{ name: 'secret of another key', credentials: () => ({ secretKey: DEMO_KEYS.sub.secret }), fails: always },
-			{ name: 'unknown API key (0102)', credentials: () => ({ apiKey: 'not-a-key' }), fails: always },
-			{ name: 'read-only key (-1005)', credentials: () => ({ apiKey: DEMO_KEYS.readOnly.apiKey, secretKey: DEMO_KEYS.readOnly.secret }), fails: isWrite },
-			{ name: 'clock outside the window (-1021)', setup: (modeSandbox) => modeSandbox.setFaults({ clockOffsetMs: 9000 }), fails: always },
+			{
+				name: 'wrong secret (0002)',
+				credentials: () => ({ secretKey: `${DEMO_KEYS.master.secret}-old` }),
+				fails: always,
+			},
+			{
+				name: 'secret of another key',
+				credentials: () => ({ secretKey: DEMO_KEYS.sub.secret }),
+				fails: always,
+			},
+			{
+				name: 'unknown API key (0102)',
+				credentials: () => ({ apiKey: 'not-a-key' }),
+				fails: always,
+			},
+			{
+				name: 'read-only key (-1005)',
+				credentials: () => ({
+					apiKey: DEMO_KEYS.readOnly.apiKey,
+					secretKey: DEMO_KEYS.readOnly.secret,
+				}),
+				fails: isWrite,
+			},
+			{
+				name: 'clock outside the window (-1021)',
+				setup: (modeSandbox) => modeSandbox.setFaults({ clockOffsetMs: 9000 }),
+				fails: always,
+			},
 			// One fault each: a read recovers on retry, and so does an order (its generated client
 			// order ID makes a retry safe); a transfer is reported as an unknown outcome.
-			{ name: 'HTTP 500', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http500', times: 1 }] }), fails: (operation) => operation === 'transferAsset' },
-			{ name: 'HTTP 502 (HTML body)', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http502', times: 1 }] }), fails: (operation) => operation === 'transferAsset' },
-			{ name: 'connection dropped before', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropBefore', times: 1 }] }), fails: (operation) => operation === 'transferAsset' },
+			{
+				name: 'HTTP 500',
+				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http500', times: 1 }] }),
+				fails: (operation) => operation === 'transferAsset',
+			},
+			{
+				name: 'HTTP 502 (HTML body)',
+				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http502', times: 1 }] }),
+				fails: (operation) => operation === 'transferAsset',
+			},
+			{
+				name: 'connection dropped before',
+				setup: (modeSandbox) =>
+					modeSandbox.setFaults({ rules: [{ kind: 'dropBefore', times: 1 }] }),
+				fails: (operation) => operation === 'transferAsset',
+			},
 			// Three in a row: an order committed unanswered is found by its client order ID (the
 			// lookups retried past the drops) and reported placed; the read recovers; a transfer has
 			// nothing to look up by and is reported as an unknown outcome.
-			{ name: 'connection dropped after, three times', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3 }] }), fails: (operation) => operation === 'transferAsset' },
+			{
+				name: 'connection dropped after, three times',
+				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3 }] }),
+				fails: (operation) => operation === 'transferAsset',
+			},
 			// Committed unanswered and every lookup failing: the order's outcome stays unknown (the
 			// unknown-outcome error, its description and the lookup's failure are checked too).
 			{
 				name: 'committed unanswered, lookups failing',
-				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1 }, { kind: 'http500', times: 6, path: QUERY_ORDER }] }),
+				setup: (modeSandbox) =>
+					modeSandbox.setFaults({
+						rules: [
+							{ kind: 'dropAfter', times: 1 },
+							{ kind: 'http500', times: 6, path: QUERY_ORDER },
+						],
+					}),
 				fails: always,
 				only: ['create', 'transferAsset'],
 			},
-			{ name: 'rate limited beyond the wait limit', setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 50, retryAfterSeconds: 3600 }] }), fails: always },
-			{ name: 'wrong path under the base URL (404)', credentials: (modeSandbox) => ({ baseUrl: `${modeSandbox.baseUrl}/wrong` }), fails: always },
+			{
+				name: 'rate limited beyond the wait limit',
+				setup: (modeSandbox) =>
+					modeSandbox.setFaults({
+						rules: [{ kind: 'rateLimit', times: 50, retryAfterSeconds: 3600 }],
+					}),
+				fails: always,
+			},
+			{
+				name: 'wrong path under the base URL (404)',
+				credentials: (modeSandbox) => ({ baseUrl: `${modeSandbox.baseUrl}/wrong` }),
+				fails: always,
+			},
 			// Retried with backoff (7.75 s in all), so one run only.
-			{ name: 'nothing listening (ECONNREFUSED)', credentials: () => ({ baseUrl: 'http://127.0.0.1:9' }), fails: always, only: ['getHistory'] },
+			{
+				name: 'nothing listening (ECONNREFUSED)',
+				credentials: () => ({ baseUrl: 'http://127.0.0.1:9' }),
+				fails: always,
+				only: ['getHistory'],
+			},
 		];
 		// Each mode on its own sandbox, all at once: most of the time is retry backoff.
 		const modeSandboxes = await Promise.all(modes.map(() => startSandbox({ rateLimit: false })));
@@ -116,8 +213,16 @@ describe('the secret never appears', () => {
 				await Promise.all(
 					modes.map(async (mode, index) => {
 						const modeSandbox = modeSandboxes[index];
-						modeSandbox.seedRecords({ flowType: 32, count: 40, startTime: now - 2 * HOUR, endTime: now - HOUR, seed: 3 });
-						for (const parameters of ALL_OPERATIONS.filter((candidate) => !mode.only || mode.only.includes(candidate.operation))) {
+						modeSandbox.seedRecords({
+							flowType: 32,
+							count: 40,
+							startTime: now - 2 * HOUR,
+							endTime: now - HOUR,
+							seed: 3,
+						});
+						for (const parameters of ALL_OPERATIONS.filter(
+							(candidate) => !mode.only || mode.only.includes(candidate.operation),
+						)) {
 							for (const continueOnFail of mode.only ? [false] : [false, true]) {
 								modeSandbox.clearFaults();
 								mode.setup?.(modeSandbox);
@@ -128,9 +233,13 @@ describe('the secret never appears', () => {
 									executionId: `hygiene-${mode.name}-${String(parameters.operation)}-${continueOnFail}`,
 								});
 								runs++;
-								const failed = run.error !== undefined || run.items.some((item) => item.json.error !== undefined);
+								const failed =
+									run.error !== undefined ||
+									run.items.some((item) => item.json.error !== undefined);
 								if (failed !== mode.fails(parameters.operation)) {
-									problems.push(`${mode.name} / ${String(parameters.operation)}: failed=${failed}: ${run.error?.message ?? JSON.stringify(run.items.map((item) => item.json)).slice(0, 300)}`);
+									problems.push(
+										`${mode.name} / ${String(parameters.operation)}: failed=${failed}: ${run.error?.message ?? JSON.stringify(run.items.map((item) => item.json)).slice(0, 300)}`,
+									);
 								}
 							}
 						}
@@ -143,7 +252,8 @@ describe('the secret never appears', () => {
 			expect(tally.secretLeaks).toEqual([]);
 			expect(secretIn(output)).toBeUndefined();
 			for (const modeSandbox of modeSandboxes) {
-				for (const request of modeSandbox.ledger.requests) expect(secretIn(requestText(request))).toBeUndefined();
+				for (const request of modeSandbox.ledger.requests)
+					expect(secretIn(requestText(request))).toBeUndefined();
 			}
 			expect(SECRETS).toHaveLength(3);
 		} finally {
@@ -157,7 +267,12 @@ describe('the secret never appears', () => {
 function replay(request: LedgerRequest, query: string, body = request.body): Promise<RawResponse> {
 	const headers: Record<string, string> = { 'X-APIKEY': request.apiKey ?? '' };
 	if (request.body !== '') headers['Content-Type'] = 'application/json';
-	return rawRequest(sb.baseUrl, { method: request.method, url: `${request.path}?${query}`, body: body === '' ? undefined : body, headers });
+	return rawRequest(sb.baseUrl, {
+		method: request.method,
+		url: `${request.path}?${query}`,
+		body: body === '' ? undefined : body,
+		headers,
+	});
 }
 
 /** A different value of the same kind: digits stay digits, decimals stay decimals, words stay words. */
@@ -179,20 +294,35 @@ describe('a signed request with one parameter changed is rejected (0002, bad sig
 	let captured: LedgerRequest[];
 	beforeAll(async () => {
 		sb.reset();
-		sb.seedRecords({ flowType: 32, count: 10, startTime: now - 2 * HOUR, endTime: now - HOUR, seed: 4 });
+		sb.seedRecords({
+			flowType: 32,
+			count: 10,
+			startTime: now - 2 * HOUR,
+			endTime: now - HOUR,
+			seed: 4,
+		});
 		for (const parameters of ALL_OPERATIONS) {
-			const run = await runAndTally(sb, tally, { parameters, executionId: `tamper-${String(parameters.operation)}` });
+			const run = await runAndTally(sb, tally, {
+				parameters,
+				executionId: `tamper-${String(parameters.operation)}`,
+			});
 			expect(run.error).toBeUndefined();
 		}
 		captured = [...sb.ledger.requests];
-		expect(captured.map((request) => request.path)).toEqual([PATHS.history, PATHS.transfer, PATHS.order, PATHS.batch]);
+		expect(captured.map((request) => request.path)).toEqual([
+			PATHS.history,
+			PATHS.transfer,
+			PATHS.order,
+			PATHS.batch,
+		]);
 	});
 
 	it('each parameter of each signed request, changed, added, dropped, moved; and the body changed', async () => {
 		const ordersBefore = sb.ledger.orders.length;
 		const transfersBefore = sb.ledger.transfers.length;
 		const balance = sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT');
-		const variants: Array<{ what: string; request: LedgerRequest; query: string; body?: string }> = [];
+		const variants: Array<{ what: string; request: LedgerRequest; query: string; body?: string }> =
+			[];
 		for (const request of captured) {
 			const pairs = request.query.split('&');
 			const signatureIndex = pairs.findIndex((pair) => pair.startsWith('signature='));
@@ -201,16 +331,46 @@ describe('a signed request with one parameter changed is rejected (0002, bad sig
 				const [key, value] = pair.split('=');
 				const changed = [...pairs];
 				changed[index] = `${key}=${nudge(value)}`;
-				variants.push({ what: `${request.path}: ${key} changed`, request, query: changed.join('&') });
-				variants.push({ what: `${request.path}: ${key} dropped`, request, query: pairs.filter((_, other) => other !== index).join('&') });
+				variants.push({
+					what: `${request.path}: ${key} changed`,
+					request,
+					query: changed.join('&'),
+				});
+				variants.push({
+					what: `${request.path}: ${key} dropped`,
+					request,
+					query: pairs.filter((_, other) => other !== index).join('&'),
+				});
 			});
-			variants.push({ what: `${request.path}: a parameter added`, request, query: [...pairs.slice(0, signatureIndex), 'recvWindow2=1', ...pairs.slice(signatureIndex)].join('&') });
+			variants.push({
+				what: `${request.path}: a parameter added`,
+				request,
+				query: [
+					...pairs.slice(0, signatureIndex),
+					'recvWindow2=1',
+					...pairs.slice(signatureIndex),
+				].join('&'),
+			});
 			const moved = [...pairs.slice(0, signatureIndex)];
 			moved.unshift(moved.pop()!);
-			variants.push({ what: `${request.path}: parameters reordered`, request, query: [...moved, pairs[signatureIndex]].join('&') });
+			variants.push({
+				what: `${request.path}: parameters reordered`,
+				request,
+				query: [...moved, pairs[signatureIndex]].join('&'),
+			});
 			if (request.body !== '') {
-				variants.push({ what: `${request.path}: body quantity changed`, request, query: request.query, body: request.body.replace('"0.5"', '"0.6"') });
-				variants.push({ what: `${request.path}: body side changed`, request, query: request.query, body: request.body.replace('"SELL"', '"BUY"') });
+				variants.push({
+					what: `${request.path}: body quantity changed`,
+					request,
+					query: request.query,
+					body: request.body.replace('"0.5"', '"0.6"'),
+				});
+				variants.push({
+					what: `${request.path}: body side changed`,
+					request,
+					query: request.query,
+					body: request.body.replace('"SELL"', '"BUY"'),
+				});
 			}
 		}
 		const answers: Array<{ what: string; status: number; code: unknown }> = [];

@@ -54,8 +54,13 @@ const fee = (created: number) => ({
 });
 
 /** The outcome a run reports for its write: on the error, or on the item. */
-const outcomeOf = (run: { items: Array<{ json: Record<string, unknown> }>; error?: { context?: unknown } }) =>
-	run.error ? (run.error.context as { outcome?: string } | undefined)?.outcome : run.items[0]?.json.outcome;
+const outcomeOf = (run: {
+	items: Array<{ json: Record<string, unknown> }>;
+	error?: { context?: unknown };
+}) =>
+	run.error
+		? (run.error.context as { outcome?: string } | undefined)?.outcome
+		: run.items[0]?.json.outcome;
 
 describe('issue 12, defect 1: no redirect is followed on a signed request', () => {
 	it('a 307 to another host: the signed transfer and the API key never reach it; outcome unknown', async () => {
@@ -69,9 +74,13 @@ describe('issue 12, defect 1: no redirect is followed on a signed request', () =
 	});
 
 	it('a 303 answering an order: never a GET of another path; the order is looked up, then placed once', async () => {
-		sb.setFaults({ rules: [{ kind: 'redirectSameHost', times: 1, path: PATHS.order, redirectStatus: 303 }] });
+		sb.setFaults({
+			rules: [{ kind: 'redirectSameHost', times: 1, path: PATHS.order, redirectStatus: 303 }],
+		});
 		const run = await runAndTally(sb, tally, { parameters: limitOrder });
-		expect(run.requests.map((request) => `${request.method} ${request.path}`)).not.toContain(`GET ${PATHS.time}`);
+		expect(run.requests.map((request) => `${request.method} ${request.path}`)).not.toContain(
+			`GET ${PATHS.time}`,
+		);
 		// The redirect applied nothing; issue 11's lookup proves it, and only then is the order sent again.
 		expect(sb.ledger.orders).toHaveLength(1);
 		expect(run.items).toHaveLength(1);
@@ -94,44 +103,43 @@ describe('issue 12, defect 2: each attempt has a hard deadline, whatever the ser
 		jest.replaceProperty(DEFAULT_RETRY_POLICY, 'timeoutMs', 1000);
 	});
 
-	it(
-		'a transfer answered one byte every 200 ms: it ends at the deadline, applied once, outcome unknown',
-		async () => {
-			sb.setFaults({ rules: [{ kind: 'dripFeed', times: 1, path: PATHS.transfer, dripIntervalMs: 200 }] });
-			const run = await runAndTally(sb, tally, { parameters: transfer });
-			expect(sb.ledger.transfers).toHaveLength(1);
-			expect(run.error?.message).toMatch(/^Unknown outcome/);
-			expect(outcomeOf(run)).toBe('unknown');
-		},
-		10_000,
-	);
+	it('a transfer answered one byte every 200 ms: it ends at the deadline, applied once, outcome unknown', async () => {
+		sb.setFaults({
+			rules: [{ kind: 'dripFeed', times: 1, path: PATHS.transfer, dripIntervalMs: 200 }],
+		});
+		const run = await runAndTally(sb, tally, { parameters: transfer });
+		expect(sb.ledger.transfers).toHaveLength(1);
+		expect(run.error?.message).toMatch(/^Unknown outcome/);
+		expect(outcomeOf(run)).toBe('unknown');
+	}, 10_000);
 
-	it(
-		'a history page dripped: the read is tried again at the deadline and returns the records',
-		async () => {
-			sb.addRecords([fee(Date.now() - HOUR)]);
-			sb.setFaults({ rules: [{ kind: 'dripFeed', times: 1, path: PATHS.history, dripIntervalMs: 200 }] });
-			const run = await runAndTally(sb, tally, { parameters: history() });
-			expect(run.error?.message).toBeUndefined();
-			expect(run.items).toHaveLength(1);
-			expect(run.requests).toHaveLength(2);
-		},
-		10_000,
-	);
+	it('a history page dripped: the read is tried again at the deadline and returns the records', async () => {
+		sb.addRecords([fee(Date.now() - HOUR)]);
+		sb.setFaults({
+			rules: [{ kind: 'dripFeed', times: 1, path: PATHS.history, dripIntervalMs: 200 }],
+		});
+		const run = await runAndTally(sb, tally, { parameters: history() });
+		expect(run.error?.message).toBeUndefined();
+		expect(run.items).toHaveLength(1);
+		expect(run.requests).toHaveLength(2);
+	}, 10_000);
 });
 
 describe('issue 12, defect 3: a malformed answer to a write is never an item', () => {
-	it.each(['answerHtml', 'answerNull', 'answerEmptyString', 'answerEmptyBody', 'answerTrue'] as const)(
-		'%s answering a transfer: unknown outcome, no item',
-		async (kind) => {
-			sb.setFaults({ rules: [{ kind, times: 1, path: PATHS.transfer }] });
-			const run = await runAndTally(sb, tally, { parameters: transfer });
-			expect(sb.ledger.transfers).toHaveLength(1);
-			expect(run.items).toEqual([]);
-			expect(run.error?.description).toMatch(/Outcome: unknown/);
-			expect(outcomeOf(run)).toBe('unknown');
-		},
-	);
+	it.each([
+		'answerHtml',
+		'answerNull',
+		'answerEmptyString',
+		'answerEmptyBody',
+		'answerTrue',
+	] as const)('%s answering a transfer: unknown outcome, no item', async (kind) => {
+		sb.setFaults({ rules: [{ kind, times: 1, path: PATHS.transfer }] });
+		const run = await runAndTally(sb, tally, { parameters: transfer });
+		expect(sb.ledger.transfers).toHaveLength(1);
+		expect(run.items).toEqual([]);
+		expect(run.error?.description).toMatch(/Outcome: unknown/);
+		expect(outcomeOf(run)).toBe('unknown');
+	});
 
 	it.each(['answerHtml', 'answerNull', 'answerEmptyBody', 'answerTrue'] as const)(
 		'%s answering an order: the answer is never the item; the order is looked up (placed once)',
@@ -235,20 +243,26 @@ describe('issue 12, defect 5: 64-bit IDs keep every digit', () => {
 		sb.setFaults({ rules: [{ kind: 'numericIds', times: 1, path: PATHS.history }] });
 		const run = await runAndTally(sb, tally, { parameters: history() });
 		expect(run.error?.message).toBeUndefined();
-		expect(run.items.map((item) => item.json.id).sort()).toEqual(records.map((record) => record.id).sort());
+		expect(run.items.map((item) => item.json.id).sort()).toEqual(
+			records.map((record) => record.id).sort(),
+		);
 	});
 });
 
 describe('issue 12, defect 6: HTTP 418 (an IP ban) fails at once', () => {
 	it('one request, an IP-ban message', async () => {
-		sb.setFaults({ rules: [{ kind: 'ipBan', times: 1, path: PATHS.history, retryAfterSeconds: 1 }] });
+		sb.setFaults({
+			rules: [{ kind: 'ipBan', times: 1, path: PATHS.history, retryAfterSeconds: 1 }],
+		});
 		const run = await runAndTally(sb, tally, { parameters: history() });
 		expect(run.requests).toHaveLength(1);
 		expect(run.error?.message).toMatch(/IP address .*banned/);
 	});
 
 	it('on a transfer: rejected, nothing sent again', async () => {
-		sb.setFaults({ rules: [{ kind: 'ipBan', times: 1, path: PATHS.transfer, retryAfterSeconds: 1 }] });
+		sb.setFaults({
+			rules: [{ kind: 'ipBan', times: 1, path: PATHS.transfer, retryAfterSeconds: 1 }],
+		});
 		const run = await runAndTally(sb, tally, { parameters: transfer });
 		expect(run.requests).toHaveLength(1);
 		expect(outcomeOf(run)).toBe('rejected');
@@ -262,28 +276,43 @@ describe('issue 12, defect 7: the credential is checked before any request', () 
 		['a query', () => `${sb.baseUrl}?x=1`],
 		['a fragment', () => `${sb.baseUrl}#top`],
 		['ftp://', () => `ftp://${base().host}`],
-	])('Base URL with %s: an error naming Base URL, 0 requests, the URL not echoed', async (_label, url) => {
-		const baseUrl = url();
-		const run = await runAndTally(sb, tally, { parameters: history(), credentials: { baseUrl } });
-		expect(run.requests).toEqual([]);
-		expect(run.error?.message).toMatch(/Base URL/);
-		expect(`${run.error?.message} ${run.error?.description}`).not.toContain(baseUrl);
-	});
+	])(
+		'Base URL with %s: an error naming Base URL, 0 requests, the URL not echoed',
+		async (_label, url) => {
+			const baseUrl = url();
+			const run = await runAndTally(sb, tally, { parameters: history(), credentials: { baseUrl } });
+			expect(run.requests).toEqual([]);
+			expect(run.error?.message).toMatch(/Base URL/);
+			expect(`${run.error?.message} ${run.error?.description}`).not.toContain(baseUrl);
+		},
+	);
 
 	it('Base URL with trailing spaces is trimmed and works', async () => {
-		const run = await runAndTally(sb, tally, { parameters: history(), credentials: { baseUrl: `${sb.baseUrl}  ` } });
+		const run = await runAndTally(sb, tally, {
+			parameters: history(),
+			credentials: { baseUrl: `${sb.baseUrl}  ` },
+		});
 		expect(run.error?.message).toBeUndefined();
 		expect(run.requests).toHaveLength(1);
 	});
 
-	it.each([Number.NaN, 0, 999999])('Receive Window %p: an error naming Receive Window, 0 requests', async (recvWindow) => {
-		const run = await runAndTally(sb, tally, { parameters: history(), credentials: { recvWindow } });
-		expect(run.requests).toEqual([]);
-		expect(run.error?.message).toMatch(/Receive Window/);
-	});
+	it.each([Number.NaN, 0, 999999])(
+		'Receive Window %p: an error naming Receive Window, 0 requests',
+		async (recvWindow) => {
+			const run = await runAndTally(sb, tally, {
+				parameters: history(),
+				credentials: { recvWindow },
+			});
+			expect(run.requests).toEqual([]);
+			expect(run.error?.message).toMatch(/Receive Window/);
+		},
+	);
 
 	it('a write with an empty Secret Key: an error naming Secret Key, 0 requests, outcome rejected', async () => {
-		const run = await runAndTally(sb, tally, { parameters: transfer, credentials: { secretKey: '' } });
+		const run = await runAndTally(sb, tally, {
+			parameters: transfer,
+			credentials: { secretKey: '' },
+		});
 		expect(run.requests).toEqual([]);
 		expect(run.error?.message).toMatch(/Secret Key/);
 		expect(outcomeOf(run)).toBe('rejected');
@@ -297,7 +326,9 @@ describe('issue 12, defect 8: a catch-up stopped by the time budget misses no la
 		const t0 = sb.now() - 30 * 60_000;
 		sb.addRecords([fee(t0)]);
 		expect((await runner.poll()).error).toBeUndefined();
-		const fresh = sb.addRecords(Array.from({ length: 1200 }, (_, index) => fee(t0 + 1000 * (index + 1))));
+		const fresh = sb.addRecords(
+			Array.from({ length: 1200 }, (_, index) => fee(t0 + 1000 * (index + 1))),
+		);
 		// Inside the late records window (10 minutes) below the watermark the first poll set.
 		const [late] = sb.addRecords([fee(t0 - 60_000)]);
 		const emitted: string[] = [];

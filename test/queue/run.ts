@@ -27,7 +27,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
+import {
+	DEMO_ACCOUNTS,
+	DEMO_KEYS,
+	startSandbox,
+	type HistoryRecord,
+	type LedgerRequest,
+	type Sandbox,
+} from '../../sandbox';
 import {
 	EXAMPLES,
 	findNode,
@@ -105,7 +112,8 @@ async function check(name: string, body: () => Promise<void>): Promise<boolean> 
 		return true;
 	} catch (error) {
 		const seconds = (Date.now() - started) / 1000;
-		const message = error instanceof CheckFailed ? error.message : `${(error as Error).stack ?? String(error)}`;
+		const message =
+			error instanceof CheckFailed ? error.message : `${(error as Error).stack ?? String(error)}`;
 		results.push({ name, ok: false, seconds, error: message });
 		say(`  FAIL ${name} (${seconds.toFixed(1)} s)\n${message.replace(/^/gm, '      ')}`);
 		return false;
@@ -116,7 +124,11 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
+async function waitUntil<T>(
+	what: string,
+	probe: () => T | undefined | Promise<T | undefined>,
+	timeoutMs: number,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
@@ -131,7 +143,10 @@ async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T
 // ---------------------------------------------------------------------------------------------
 
 /** The trigger's own credential: the read-only demo key, so its polls are told apart in the ledger. */
-const TRIGGER_CREDENTIAL = { id: 'sandbox-cred-read', name: 'Trading Service Sandbox (read only)' } as const;
+const TRIGGER_CREDENTIAL = {
+	id: 'sandbox-cred-read',
+	name: 'Trading Service Sandbox (read only)',
+} as const;
 const TRIGGER_WORKFLOW_ID = 'tsQueueFunding01';
 
 const RATE_LIMIT = { id: 'tsQueueRateLmt01', path: 'queue-rate-limit' } as const;
@@ -144,7 +159,11 @@ const WEBHOOK_WORKFLOWS = [RATE_LIMIT, LOAD_TWO, LOAD_ONE, RETRY];
 const PRICES = { rateLimit: 60_000, loadTwo: 70_000, retry: 90_000, loadOne: 80_000 } as const;
 
 function triggerWorkflow(): Workflow {
-	const workflow = withCredential(loadExample('fundingFeeAlert'), TRIGGER_CREDENTIAL, TRIGGER_WORKFLOW_ID);
+	const workflow = withCredential(
+		loadExample('fundingFeeAlert'),
+		TRIGGER_CREDENTIAL,
+		TRIGGER_WORKFLOW_ID,
+	);
 	workflow.name = 'Queue: funding fee alert (published)';
 	return workflow;
 }
@@ -233,7 +252,9 @@ async function queueCreateMany(
 	return { executions, wallMs: lastStop - t0, prices };
 }
 
-function fundingFees(records: Array<{ symbol: string; change: string; agoMs: number }>): HistoryRecord[] {
+function fundingFees(
+	records: Array<{ symbol: string; change: string; agoMs: number }>,
+): HistoryRecord[] {
 	const now = sb.now();
 	return sb.addRecords(
 		records.map((r) => ({
@@ -251,7 +272,8 @@ function fundingFees(records: Array<{ symbol: string; change: string; agoMs: num
 function pollsOf(requests: LedgerRequest[]): Array<{ at: number; requests: number }> {
 	const polls: Array<{ at: number; last: number; requests: number }> = [];
 	for (const r of requests) {
-		if (r.apiKey !== DEMO_KEYS.readOnly.apiKey || r.path !== '/api/v1/account/balanceFlow') continue;
+		if (r.apiKey !== DEMO_KEYS.readOnly.apiKey || r.path !== '/api/v1/account/balanceFlow')
+			continue;
 		const last = polls[polls.length - 1];
 		if (last && r.at - last.last <= 3_000) {
 			last.last = r.at;
@@ -276,16 +298,26 @@ async function checkExamples(): Promise<void> {
 	const started = await Promise.all(
 		runs.map(async (key) => {
 			const ex = EXAMPLES[key];
-			const res = await main().request<{ data: { executionId?: string } }>('POST', `/rest/workflows/${ex.id}/run`, {
-				cookie,
-				body: { triggerToStartFrom: { name: ex.trigger } },
-			});
+			const res = await main().request<{ data: { executionId?: string } }>(
+				'POST',
+				`/rest/workflows/${ex.id}/run`,
+				{
+					cookie,
+					body: { triggerToStartFrom: { name: ex.trigger } },
+				},
+			);
 			const id = res.body?.data?.executionId;
-			if (res.status !== 200 || !id) fail(`run of ${ex.file} did not start: HTTP ${res.status} ${res.text.slice(0, 500)}`);
+			if (res.status !== 200 || !id)
+				fail(`run of ${ex.file} did not start: HTTP ${res.status} ${res.text.slice(0, 500)}`);
 			return { key, id: String(id) };
 		}),
 	);
-	const done = await Promise.all(started.map(async (r) => ({ ...r, exec: await main().waitForExecution(cookie, r.id, { timeoutMs: 240_000 }) })));
+	const done = await Promise.all(
+		started.map(async (r) => ({
+			...r,
+			exec: await main().waitForExecution(cookie, r.id, { timeoutMs: 240_000 }),
+		})),
+	);
 
 	for (const { key, id, exec } of done) {
 		const ex = EXAMPLES[key];
@@ -294,11 +326,18 @@ async function checkExamples(): Promise<void> {
 		expectEqual(`${ex.file} execution ${id} status`, exec.status, 'success');
 		if (key === 'batchOrders') {
 			const items = itemsOf(exec, EXAMPLES.batchOrders.createMany);
-			expectEqual(`${ex.file}: orders placed by Create Many`, items.filter((i) => i.success === true && i.alreadyPlaced === undefined).length, 45);
+			expectEqual(
+				`${ex.file}: orders placed by Create Many`,
+				items.filter((i) => i.success === true && i.alreadyPlaced === undefined).length,
+				45,
+			);
 			detail = `${items.length} orders placed`;
 		} else if (key === 'historyExport') {
 			const records = itemsOf(exec, EXAMPLES.historyExport.history);
-			expectTrue(`${ex.file}: funding fees returned`, records.length > 0 && records.every((r) => r.flowTypeValue === 32));
+			expectTrue(
+				`${ex.file}: funding fees returned`,
+				records.length > 0 && records.every((r) => r.flowTypeValue === 32),
+			);
 			const [file] = itemsOf(exec, EXAMPLES.historyExport.csv);
 			expectTrue(`${ex.file}: CSV file item`, file !== undefined);
 			detail = `${records.length} funding fees exported`;
@@ -318,14 +357,29 @@ async function checkExamples(): Promise<void> {
 			expectEqual(`${ex.file}: alert items`, alerts.length, 1);
 			detail = String(alerts[0].message);
 		}
-		figure(`execution ${id.padStart(3)} ${ex.file.padEnd(24)} on ${worker ?? '(no worker log line)'}: ${detail}`);
-		expectTrue(`execution ${id} ran on a worker`, worker !== undefined, 'no "Worker started execution" line in any worker log');
+		figure(
+			`execution ${id.padStart(3)} ${ex.file.padEnd(24)} on ${worker ?? '(no worker log line)'}: ${detail}`,
+		);
+		expectTrue(
+			`execution ${id} ran on a worker`,
+			worker !== undefined,
+			'no "Worker started execution" line in any worker log',
+		);
 	}
 	const ids = done.map((d) => d.id);
 	figure(`executions per worker: ${perWorkerLine(ids)}`);
-	for (const w of cluster!.workers) expectTrue(`${w.name} ran at least one example`, byWorker(ids)[w.name].length > 0);
-	expectEqual('orders placed by the two batch-orders runs (ledger)', sb.ledger.orders.length - ledgerOrders, 90);
-	expectEqual('transfers made by the two scheduled-transfer runs (ledger)', sb.ledger.transfers.length - ledgerTransfers, 2);
+	for (const w of cluster!.workers)
+		expectTrue(`${w.name} ran at least one example`, byWorker(ids)[w.name].length > 0);
+	expectEqual(
+		'orders placed by the two batch-orders runs (ledger)',
+		sb.ledger.orders.length - ledgerOrders,
+		90,
+	);
+	expectEqual(
+		'transfers made by the two scheduled-transfer runs (ledger)',
+		sb.ledger.transfers.length - ledgerTransfers,
+		2,
+	);
 }
 
 async function checkRateLimit(): Promise<void> {
@@ -333,26 +387,62 @@ async function checkRateLimit(): Promise<void> {
 	const requestIndex = sb.ledger.requests.length;
 	const faults = 4;
 	// Each 429 proves nothing was processed; the node waits Retry-After (1 s) and sends again.
-	sb.setFaults({ rules: [{ kind: 'rateLimit', path: BATCH_ORDERS_PATH, method: 'POST', times: faults, retryAfterSeconds: 1 }] });
+	sb.setFaults({
+		rules: [
+			{
+				kind: 'rateLimit',
+				path: BATCH_ORDERS_PATH,
+				method: 'POST',
+				times: faults,
+				retryAfterSeconds: 1,
+			},
+		],
+	});
 	try {
-		const { executions, prices } = await queueCreateMany(RATE_LIMIT, 10, 20, PRICES.rateLimit, 240_000);
-		const requests = sb.ledger.requests.slice(requestIndex).filter((r) => r.path === BATCH_ORDERS_PATH);
+		const { executions, prices } = await queueCreateMany(
+			RATE_LIMIT,
+			10,
+			20,
+			PRICES.rateLimit,
+			240_000,
+		);
+		const requests = sb.ledger.requests
+			.slice(requestIndex)
+			.filter((r) => r.path === BATCH_ORDERS_PATH);
 		const limited = requests.filter((r) => r.status === 429);
 		const tally = tallyOrders(sb.ledger, orderIndex, prices);
-		figure(`batch requests ${requests.length}: ${limited.length} answered 429 with Retry-After: 1, ${requests.filter((r) => r.status === 200).length} answered 200`);
-		figure(`executions ${executions.length}: ${executions.map((e) => e.status).filter((s) => s === 'success').length} success; per worker: ${perWorkerLine(executions.map((e) => String(e.id)))}`);
+		figure(
+			`batch requests ${requests.length}: ${limited.length} answered 429 with Retry-After: 1, ${requests.filter((r) => r.status === 200).length} answered 200`,
+		);
+		figure(
+			`executions ${executions.length}: ${executions.map((e) => e.status).filter((s) => s === 'success').length} success; per worker: ${perWorkerLine(executions.map((e) => String(e.id)))}`,
+		);
 		figure(tallyLine(tally));
 		expectEqual('429 answers served', limited.length, faults);
-		expectEqual('batch requests that went through', requests.filter((r) => r.status === 200).length, 10);
+		expectEqual(
+			'batch requests that went through',
+			requests.filter((r) => r.status === 200).length,
+			10,
+		);
 		const failed = executions.filter((e) => e.status !== 'success');
-		expectEqual('failed executions', failed.map((e) => e.id), []);
+		expectEqual(
+			'failed executions',
+			failed.map((e) => e.id),
+			[],
+		);
 		let alreadyPlaced = 0;
 		for (const e of executions) {
 			const items = itemsOf(await execution(String(e.id)), CREATE_MANY_WEBHOOK.createMany);
-			expectEqual(`execution ${e.id}: orders placed`, items.filter((i) => i.success === true).length, 20);
+			expectEqual(
+				`execution ${e.id}: orders placed`,
+				items.filter((i) => i.success === true).length,
+				20,
+			);
 			alreadyPlaced += items.filter((i) => i.alreadyPlaced === true).length;
 		}
-		figure(`items marked alreadyPlaced: ${alreadyPlaced} (a 429 means not processed: nothing to recover)`);
+		figure(
+			`items marked alreadyPlaced: ${alreadyPlaced} (a 429 means not processed: nothing to recover)`,
+		);
 		expectEqual('items marked alreadyPlaced', alreadyPlaced, 0);
 		expectExact(tally);
 	} finally {
@@ -368,7 +458,12 @@ async function checkRateLimit(): Promise<void> {
  */
 const LOAD_LATENCY_MS = Number(process.env.QUEUE_LOAD_LATENCY_MS ?? 100);
 
-async function checkLoad(target: { id: string; path: string }, priceBase: number, label: string, wall: Record<string, number>): Promise<void> {
+async function checkLoad(
+	target: { id: string; path: string },
+	priceBase: number,
+	label: string,
+	wall: Record<string, number>,
+): Promise<void> {
 	const orderIndex = sb.ledger.orders.length;
 	const running = cluster!.workers.filter((w) => w.running).map((w) => w.name);
 	sb.setFaults({ latencyMs: LOAD_LATENCY_MS });
@@ -383,10 +478,18 @@ async function checkLoad(target: { id: string; path: string }, priceBase: number
 	wall[label] = wallMs;
 	const ids = executions.map((e) => String(e.id));
 	figure(`workers running: ${running.join(', ')}; the sandbox answers after ${LOAD_LATENCY_MS} ms`);
-	figure(`executions ${executions.length}: ${executions.filter((e) => e.status === 'success').length} success; per worker: ${perWorkerLine(ids)}`);
+	figure(
+		`executions ${executions.length}: ${executions.filter((e) => e.status === 'success').length} success; per worker: ${perWorkerLine(ids)}`,
+	);
 	figure(tallyLine(tally));
-	figure(`wall time (first webhook call → last execution stopped): ${(wallMs / 1000).toFixed(1)} s (printed, not asserted)`);
-	expectEqual('failed executions', executions.filter((e) => e.status !== 'success').map(describeExecution), []);
+	figure(
+		`wall time (first webhook call → last execution stopped): ${(wallMs / 1000).toFixed(1)} s (printed, not asserted)`,
+	);
+	expectEqual(
+		'failed executions',
+		executions.filter((e) => e.status !== 'success').map(describeExecution),
+		[],
+	);
 	expectExact(tally);
 }
 
@@ -415,7 +518,9 @@ async function checkRetry(): Promise<void> {
 		const orders = limitOrders(PRICES.retry, 100);
 		prices = orders.map((o) => o.price);
 		await callWebhook(main().baseUrl, RETRY.path, { orders });
-		const [failedSummary] = await waitForFinished(main(), cookie, RETRY.id, 1, { timeoutMs: 120_000 });
+		const [failedSummary] = await waitForFinished(main(), cookie, RETRY.id, 1, {
+			timeoutMs: 120_000,
+		});
 		failedId = String(failedSummary.id);
 	} finally {
 		removeHook();
@@ -424,23 +529,36 @@ async function checkRetry(): Promise<void> {
 	const failed = await execution(failedId);
 	const placedBefore = tallyOrders(sb.ledger, orderIndex, prices);
 	const ranOn = cluster!.workerOf(failedId);
-	figure(`execution ${failedId} on ${ranOn}: ${failed.status}: ${failed.data?.resultData?.error?.message ?? ''}`);
-	figure(`before the retry: ${batchRequests} batch requests, ${placedBefore.placed} of 100 orders placed`);
+	figure(
+		`execution ${failedId} on ${ranOn}: ${failed.status}: ${failed.data?.resultData?.error?.message ?? ''}`,
+	);
+	figure(
+		`before the retry: ${batchRequests} batch requests, ${placedBefore.placed} of 100 orders placed`,
+	);
 	expectEqual(`execution ${failedId} status`, failed.status, 'error');
 	expectTrue('the failed execution ran on a worker', ranOn !== undefined);
 	expectEqual('orders placed before the retry (batches 1 and 2)', placedBefore.placed, 40);
 
 	const worker = cluster!.workers.find((w) => w.name === ranOn)!;
 	await worker.stop();
-	figure(`stopped ${worker.name}; running: ${cluster!.workers.filter((w) => w.running).map((w) => w.name).join(', ')}`);
+	figure(
+		`stopped ${worker.name}; running: ${cluster!.workers
+			.filter((w) => w.running)
+			.map((w) => w.name)
+			.join(', ')}`,
+	);
 
 	// As the executions list's "Retry with original workflow" does.
 	const retryRequestIndex = sb.ledger.requests.length;
-	const res = await main().request<{ data: { id?: string; status?: string } }>('POST', `/rest/executions/${failedId}/retry`, {
-		cookie,
-		body: { loadWorkflow: false },
-		timeoutMs: 180_000,
-	});
+	const res = await main().request<{ data: { id?: string; status?: string } }>(
+		'POST',
+		`/rest/executions/${failedId}/retry`,
+		{
+			cookie,
+			body: { loadWorkflow: false },
+			timeoutMs: 180_000,
+		},
+	);
 	expectEqual('POST /rest/executions/<id>/retry HTTP status', res.status, 200);
 	const retryId = String(res.body.data.id);
 	const retried = await main().waitForExecution(cookie, retryId, { timeoutMs: 180_000 });
@@ -453,7 +571,9 @@ async function checkRetry(): Promise<void> {
 	const replayed = items.filter((i) => i.replayed === true).length;
 	const already = items.filter((i) => i.alreadyPlaced === true).length;
 	const notPlaced = items.filter((i) => i.success !== true || i.outcome !== 'placed');
-	const retryBatchRequests = sb.ledger.requests.slice(retryRequestIndex).filter((r) => r.path === BATCH_ORDERS_PATH);
+	const retryBatchRequests = sb.ledger.requests
+		.slice(retryRequestIndex)
+		.filter((r) => r.path === BATCH_ORDERS_PATH);
 	const retrySent = retryBatchRequests.reduce((n, r) => n + batchSize(r), 0);
 	const tally = tallyOrders(sb.ledger, orderIndex, prices);
 	figure(
@@ -461,10 +581,16 @@ async function checkRetry(): Promise<void> {
 			`${items.length - notPlaced.length} outcome placed (${replayed} replayed from the write ledger without a request, ` +
 			`${already} alreadyPlaced: refused by the service as duplicates), ${notPlaced.length} not`,
 	);
-	figure(`the retry sent ${retryBatchRequests.length} batch request(s) carrying ${retrySent} orders (the 60 not placed before${retrySent > 60 ? ', and re-sends' : ''})`);
+	figure(
+		`the retry sent ${retryBatchRequests.length} batch request(s) carrying ${retrySent} orders (the 60 not placed before${retrySent > 60 ? ', and re-sends' : ''})`,
+	);
 	figure(tallyLine(tally));
 	expectEqual(`retry ${retryId} status`, retried.status, 'success');
-	expectTrue('the retry ran on the other worker', retriedOn !== undefined && retriedOn !== ranOn, `ran on ${retriedOn}`);
+	expectTrue(
+		'the retry ran on the other worker',
+		retriedOn !== undefined && retriedOn !== ranOn,
+		`ran on ${retriedOn}`,
+	);
 	// What the money rule needs: the sandbox's own ledger.
 	if (tally.doubled.length > 0 || tally.repeatedClientIds > 0) {
 		fail(
@@ -482,7 +608,11 @@ async function checkRetry(): Promise<void> {
 		);
 	}
 	expectEqual('items of the retry', items.length, 100);
-	expectEqual('items placed before the failure (replayed + alreadyPlaced): the 40 orders of the failed attempt', replayed + already, 40);
+	expectEqual(
+		'items placed before the failure (replayed + alreadyPlaced): the 40 orders of the failed attempt',
+		replayed + already,
+		40,
+	);
 }
 
 /** Orders in a batch request's body (a JSON array; 0 when it cannot be read). */
@@ -508,10 +638,17 @@ async function checkTrigger(restartStoppedWorker: () => Promise<void>): Promise<
 
 	// n8n refuses poll intervals under a minute. A custom cron at one fixed second is "every
 	// minute"; the second is ~25 s ahead, so the first scheduled poll comes soon.
-	const wf = (await main().getWorkflow(cookie, TRIGGER_WORKFLOW_ID)) as unknown as Workflow & { versionId: string };
+	const wf = (await main().getWorkflow(cookie, TRIGGER_WORKFLOW_ID)) as unknown as Workflow & {
+		versionId: string;
+	};
 	const second = Math.floor((Date.now() + 25_000) / 1000) % 60;
-	findNode(wf, ex.trigger).parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] };
-	const patched = await main().request('PATCH', `/rest/workflows/${TRIGGER_WORKFLOW_ID}`, { cookie, body: { nodes: wf.nodes, versionId: wf.versionId } });
+	findNode(wf, ex.trigger).parameters.pollTimes = {
+		item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
+	};
+	const patched = await main().request('PATCH', `/rest/workflows/${TRIGGER_WORKFLOW_ID}`, {
+		cookie,
+		body: { nodes: wf.nodes, versionId: wf.versionId },
+	});
 	expectEqual('PATCH poll times', patched.status, 200);
 
 	const polls = () => pollsOf(sb.ledger.requests.slice(requestIndex));
@@ -560,7 +697,9 @@ async function checkTrigger(restartStoppedWorker: () => Promise<void>): Promise<
 		downUntil = sb.now();
 	});
 	cookie = await main().login();
-	figure(`main process restarted: down for ${((downUntil - downFrom) / 1000).toFixed(1)} s (+ start-up), 2 funding fees written meanwhile`);
+	figure(
+		`main process restarted: down for ${((downUntil - downFrom) / 1000).toFixed(1)} s (+ start-up), 2 funding fees written meanwhile`,
+	);
 	// The restarted main activates the workflow again; that poll catches up.
 	await waitForExecutions(2, 'the poll of the restarted main to emit');
 
@@ -581,21 +720,39 @@ async function checkTrigger(restartStoppedWorker: () => Promise<void>): Promise<
 		expectEqual(`trigger execution ${summary.id} status`, exec.status, 'success');
 		const records = itemsOf(exec, ex.trigger);
 		const alerts = itemsOf(exec, ex.message);
-		expectEqual(`execution ${summary.id}: one alert per record`, alerts.map((a) => a.recordId), records.map((r) => r.id));
+		expectEqual(
+			`execution ${summary.id}: one alert per record`,
+			alerts.map((a) => a.recordId),
+			records.map((r) => r.id),
+		);
 		for (const r of records) emitted.set(String(r.id), (emitted.get(String(r.id)) ?? 0) + 1);
-		figure(`trigger execution ${String(summary.id).padStart(4)} on ${cluster!.workerOf(String(summary.id)) ?? '(no worker)'}: ${records.length} record(s)`);
+		figure(
+			`trigger execution ${String(summary.id).padStart(4)} on ${cluster!.workerOf(String(summary.id)) ?? '(no worker)'}: ${records.length} record(s)`,
+		);
 	}
 	const pollTimes = seenPolls.map((p) => `+${((p.at - t0) / 1000).toFixed(0)}s`).join(', ');
 	figure(`polls (history reads by the trigger's key) at ${pollTimes}: ${seenPolls.length} polls`);
 	const duringDowntime = seenPolls.filter((p) => p.at > downFrom && p.at < downUntil);
-	figure(`polls while the main process was down: ${duringDowntime.length} (polls run on the main process; the workers kept running)`);
+	figure(
+		`polls while the main process was down: ${duringDowntime.length} (polls run on the main process; the workers kept running)`,
+	);
 	const once = expected.filter((r) => emitted.get(r.id) === 1).length;
 	const extra = [...emitted.keys()].filter((id) => !expected.some((r) => r.id === id));
-	figure(`funding fees written after the activation ${expected.length}; emitted exactly once ${once}; emitted twice or more ${[...emitted.values()].filter((n) => n > 1).length}; never ${expected.filter((r) => !emitted.has(r.id)).length}; old records emitted ${extra.length}`);
+	figure(
+		`funding fees written after the activation ${expected.length}; emitted exactly once ${once}; emitted twice or more ${[...emitted.values()].filter((n) => n > 1).length}; never ${expected.filter((r) => !emitted.has(r.id)).length}; old records emitted ${extra.length}`,
+	);
 	expectTrue('at least 5 polls', seenPolls.length >= 5, `${seenPolls.length} polls`);
 	expectEqual('polls while the main process was down', duringDowntime.length, 0);
-	expectEqual('records never emitted', expected.filter((r) => !emitted.has(r.id)).map((r) => r.id), []);
-	expectEqual('records emitted more than once', [...emitted].filter(([, n]) => n > 1), []);
+	expectEqual(
+		'records never emitted',
+		expected.filter((r) => !emitted.has(r.id)).map((r) => r.id),
+		[],
+	);
+	expectEqual(
+		'records emitted more than once',
+		[...emitted].filter(([, n]) => n > 1),
+		[],
+	);
 	expectEqual('records emitted that were there before the activation', extra, []);
 	expectEqual('new funding fees emitted exactly once', once, expected.length);
 }
@@ -603,7 +760,9 @@ async function checkTrigger(restartStoppedWorker: () => Promise<void>): Promise<
 // ---------------------------------------------------------------------------------------------
 
 async function run(): Promise<void> {
-	say(`queue-mode suite: n8n 2.41.1 main + 2 workers (concurrency 1), PostgreSQL, Redis, sandbox; started ${new Date().toISOString()}`);
+	say(
+		`queue-mode suite: n8n 2.41.1 main + 2 workers (concurrency 1), PostgreSQL, Redis, sandbox; started ${new Date().toISOString()}`,
+	);
 	sb = await startSandbox({ port: 0, host: '127.0.0.1' });
 	// History for the history export (29 days of funding fees) and the alert's manual poll.
 	sb.seedDemo();
@@ -622,52 +781,76 @@ async function run(): Promise<void> {
 	const wall: Record<string, number> = {};
 	let stoppedWorker: string | undefined;
 
-	const up = await check('start-up: PostgreSQL, Redis, n8n main + 2 workers, the package unpacked into each .n8n/nodes', async () => {
-		cluster = await startQueueCluster({ credentials, workflows, log: (line) => figure(line) });
-		cookie = await main().login();
-		for (const w of WEBHOOK_WORKFLOWS) await main().activateWorkflow(cookie, w.id);
-		figure(`published ${WEBHOOK_WORKFLOWS.length} webhook workflows; env of every process: ${Object.keys(cluster.queueEnv).join(', ')}`);
-		for (const w of cluster.workers) {
-			const installed = path.join(w.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-trading-service', 'package.json');
-			expectTrue(`${w.name}: package unpacked`, fs.existsSync(installed), installed);
-			figure(`${w.name}: health port ${w.healthPort}, task broker port ${w.brokerPort}`);
-		}
-	});
+	const up = await check(
+		'start-up: PostgreSQL, Redis, n8n main + 2 workers, the package unpacked into each .n8n/nodes',
+		async () => {
+			cluster = await startQueueCluster({ credentials, workflows, log: (line) => figure(line) });
+			cookie = await main().login();
+			for (const w of WEBHOOK_WORKFLOWS) await main().activateWorkflow(cookie, w.id);
+			figure(
+				`published ${WEBHOOK_WORKFLOWS.length} webhook workflows; env of every process: ${Object.keys(cluster.queueEnv).join(', ')}`,
+			);
+			for (const w of cluster.workers) {
+				const installed = path.join(
+					w.userFolder,
+					'.n8n',
+					'nodes',
+					'node_modules',
+					'n8n-nodes-trading-service',
+					'package.json',
+				);
+				expectTrue(`${w.name}: package unpacked`, fs.existsSync(installed), installed);
+				figure(`${w.name}: health port ${w.healthPort}, task broker port ${w.brokerPort}`);
+			}
+		},
+	);
 
 	if (up) {
 		await check('1. the four examples run on the workers', checkExamples);
-		await check('2. rate limits: 429s absorbed by Retry-After, no write lost or doubled', checkRateLimit);
-		await check('3. load, 2 workers: 50 Create Many executions × 20 orders queued at once = 1,000 orders', () =>
-			checkLoad(LOAD_TWO, PRICES.loadTwo, '2 workers', wall),
+		await check(
+			'2. rate limits: 429s absorbed by Retry-After, no write lost or doubled',
+			checkRateLimit,
 		);
-		await check('4. a failed Create Many of 100 orders, retried on the other worker: every order placed once', async () => {
-			try {
-				await checkRetry();
-			} finally {
+		await check(
+			'3. load, 2 workers: 50 Create Many executions × 20 orders queued at once = 1,000 orders',
+			() => checkLoad(LOAD_TWO, PRICES.loadTwo, '2 workers', wall),
+		);
+		await check(
+			'4. a failed Create Many of 100 orders, retried on the other worker: every order placed once',
+			async () => {
+				try {
+					await checkRetry();
+				} finally {
+					stoppedWorker = cluster!.workers.find((w) => !w.running)?.name;
+				}
+			},
+		);
+		await check(
+			`5. load, 1 worker: 50 Create Many executions × 20 orders queued at once = 1,000 orders`,
+			async () => {
+				const running = cluster!.workers.filter((w) => w.running);
+				// Without the retry check's stop, stop one here: this check is about one worker.
+				for (const w of running.slice(1)) await w.stop();
 				stoppedWorker = cluster!.workers.find((w) => !w.running)?.name;
-			}
-		});
-		await check(`5. load, 1 worker: 50 Create Many executions × 20 orders queued at once = 1,000 orders`, async () => {
-			const running = cluster!.workers.filter((w) => w.running);
-			// Without the retry check's stop, stop one here: this check is about one worker.
-			for (const w of running.slice(1)) await w.stop();
-			stoppedWorker = cluster!.workers.find((w) => !w.running)?.name;
-			await checkLoad(LOAD_ONE, PRICES.loadOne, '1 worker', wall);
-		});
+				await checkLoad(LOAD_ONE, PRICES.loadOne, '1 worker', wall);
+			},
+		);
 		if (wall['1 worker'] !== undefined && wall['2 workers'] !== undefined) {
 			figure(
 				`wall time for 1,000 orders (exchange latency ${LOAD_LATENCY_MS} ms): 1 worker ${(wall['1 worker'] / 1000).toFixed(1)} s, ` +
 					`2 workers ${(wall['2 workers'] / 1000).toFixed(1)} s`,
 			);
 		}
-		await check('6. the funding-fee trigger, published: 5 polls on the main process, a restart between two, each new fee emitted once', () =>
-			checkTrigger(async () => {
-				const worker = cluster!.workers.find((w) => w.name === stoppedWorker);
-				if (worker && !worker.running) {
-					await worker.start();
-					figure(`${worker.name} started again`);
-				}
-			}),
+		await check(
+			'6. the funding-fee trigger, published: 5 polls on the main process, a restart between two, each new fee emitted once',
+			() =>
+				checkTrigger(async () => {
+					const worker = cluster!.workers.find((w) => w.name === stoppedWorker);
+					if (worker && !worker.running) {
+						await worker.start();
+						figure(`${worker.name} started again`);
+					}
+				}),
 		);
 	}
 
@@ -705,7 +888,12 @@ process.once('SIGTERM', (s) => void shutdownOnSignal(s));
 
 run()
 	.catch(async (error) => {
-		results.push({ name: 'suite', ok: false, seconds: 0, error: String((error as Error).stack ?? error) });
+		results.push({
+			name: 'suite',
+			ok: false,
+			seconds: 0,
+			error: String((error as Error).stack ?? error),
+		});
 		say(`suite error: ${(error as Error).stack ?? String(error)}`);
 		await cluster?.stop().catch(() => undefined);
 	})
@@ -713,7 +901,8 @@ run()
 		const passed = results.filter((r) => r.ok).length;
 		const failed = results.length - passed;
 		say(`\nqueue-mode suite: wall time ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
-		for (const r of results) say(`  ${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${r.seconds.toFixed(1)} s)`);
+		for (const r of results)
+			say(`  ${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${r.seconds.toFixed(1)} s)`);
 		say(`${passed} passed, ${failed} failed`);
 		process.exit(failed === 0 ? 0 : 1);
 	});

@@ -17,6 +17,7 @@ export function expectExampleShape(workflow: Workflow, minOwnNodes = 1): void {
 	const names = new Set(workflow.nodes.map((node) => node.name));
 	for (const [source, outputs] of Object.entries(workflow.connections)) {
 		expect(names).toContain(source);
-		for (const list of Object.values(outputs).flat()) for (const connection of list) expect(names).toContain(connection.node);
+		for (const list of Object.values(outputs).flat())
+			for (const connection of list) expect(names).toContain(connection.node);
 	}
 }

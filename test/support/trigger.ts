@@ -7,7 +7,13 @@ import type { PollOutcome, PollRunner } from '../../tools/harness/poll';
 import { triggerCredentialTypes } from '../../tools/harness/trigger';
 import type { LedgerRequest, Sandbox } from '../../sandbox';
 
-export { TRIGGER_TYPE, triggerNode, triggerRunner, triggerNodeTypes, triggerCredentialTypes } from '../../tools/harness/trigger';
+export {
+	TRIGGER_TYPE,
+	triggerNode,
+	triggerRunner,
+	triggerNodeTypes,
+	triggerCredentialTypes,
+} from '../../tools/harness/trigger';
 
 export const HISTORY_PATH = '/api/v1/account/balanceFlow';
 
@@ -34,7 +40,9 @@ export class FlakyCredentialsHelper extends TestCredentialsHelper {
 		...[credentials, typeName, requestOptions]: Parameters<TestCredentialsHelper['authenticate']>
 	): ReturnType<TestCredentialsHelper['authenticate']> {
 		this.calls++;
-		const used = this.breakCalls.has(this.calls) ? { ...credentials, secretKey: 'not-the-secret' } : credentials;
+		const used = this.breakCalls.has(this.calls)
+			? { ...credentials, secretKey: 'not-the-secret' }
+			: credentials;
 		return await super.authenticate(used, typeName, requestOptions);
 	}
 }
@@ -43,13 +51,18 @@ export function historyRequests(sandbox: Sandbox): LedgerRequest[] {
 }
 
 /** Polls and returns the outcome plus the requests that poll sent. */
-export async function pollCounting(sandbox: Sandbox, runner: PollRunner, mode: 'trigger' | 'manual' = 'trigger') {
+export async function pollCounting(
+	sandbox: Sandbox,
+	runner: PollRunner,
+	mode: 'trigger' | 'manual' = 'trigger',
+) {
 	const before = sandbox.ledger.requests.length;
 	const outcome: PollOutcome = await runner.poll(mode);
 	return { ...outcome, requests: sandbox.ledger.requests.slice(before) };
 }
 
-export const ids = (outcome: { items: Array<{ json: IDataObject }> }) => outcome.items.map((item) => String(item.json.id));
+export const ids = (outcome: { items: Array<{ json: IDataObject }> }) =>
+	outcome.items.map((item) => String(item.json.id));
 
 export function queryParam(request: LedgerRequest, name: string): string | undefined {
 	return new URLSearchParams(request.query).get(name) ?? undefined;

@@ -33,7 +33,10 @@ export function credentialsFor(sandbox: Sandbox, key: DemoKey = DEMO_KEYS.master
 }
 
 /** Runs one Trading Service node in-process with n8n's real helpers against the sandbox. */
-export async function runTradingService(sandbox: Sandbox, options: NodeRunOptions): Promise<NodeRun> {
+export async function runTradingService(
+	sandbox: Sandbox,
+	options: NodeRunOptions,
+): Promise<NodeRun> {
 	const name = options.nodeName ?? NODE_NAME;
 	const node: INode = {
 		id: 'trading-service-node',
@@ -51,7 +54,10 @@ export async function runTradingService(sandbox: Sandbox, options: NodeRunOption
 		nodeTypes: { [NODE_TYPE]: new TradingService() },
 		credentialTypes: { tradingServiceApi: new TradingServiceApi() },
 		credentials: {
-			tradingServiceApi: { ...credentialsFor(sandbox, options.key), ...options.credentials } as never,
+			tradingServiceApi: {
+				...credentialsFor(sandbox, options.key),
+				...options.credentials,
+			} as never,
 		},
 		inputItems: options.inputItems,
 		executionId: options.executionId,
@@ -61,7 +67,16 @@ export async function runTradingService(sandbox: Sandbox, options: NodeRunOption
 		items: result.output(name),
 		error,
 		result,
-		serialised: JSON.stringify(result.run) + (error ? JSON.stringify({ ...error, message: error.message, description: error.description, stack: error.stack }) : ''),
+		serialised:
+			JSON.stringify(result.run) +
+			(error
+				? JSON.stringify({
+						...error,
+						message: error.message,
+						description: error.description,
+						stack: error.stack,
+					})
+				: ''),
 	};
 }
 

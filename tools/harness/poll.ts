@@ -70,11 +70,13 @@ export class PollRunner {
 			connections: {},
 			nodeTypes: new TestNodeTypes(options.nodeTypes),
 			active: true,
-			staticData: options.staticData === undefined ? undefined : structuredClone(options.staticData),
+			staticData:
+				options.staticData === undefined ? undefined : structuredClone(options.staticData),
 			settings: {},
 		});
 		this.credentialsHelper =
-			options.credentialsHelper ?? new TestCredentialsHelper(options.credentialTypes, options.credentials);
+			options.credentialsHelper ??
+			new TestCredentialsHelper(options.credentialTypes, options.credentials);
 		const tracing = mock<ConstructorParameters<typeof PollTriggerExecutor>[2]>();
 		const runSpan = async (_options: unknown, run: (span: unknown) => unknown) =>
 			await run({ setStatus: () => undefined });
@@ -151,7 +153,9 @@ export class PollRunner {
 
 	/** The node's static data, as a deep copy. */
 	nodeStaticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.getStaticData('node', this.options.node))) as IDataObject;
+		return JSON.parse(
+			JSON.stringify(this.workflow.getStaticData('node', this.options.node)),
+		) as IDataObject;
 	}
 
 	/** The workflow's static data as n8n would store it (JSON), to start another runner from. */

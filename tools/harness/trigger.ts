@@ -44,7 +44,9 @@ export function triggerRunner(sandbox: Sandbox, options: TriggerRunnerOptions = 
 		node: triggerNode(options.parameters),
 		nodeTypes: triggerNodeTypes,
 		credentialTypes: triggerCredentialTypes,
-		credentials: { tradingServiceApi: { ...credentialsFor(sandbox), ...options.credentials } as never },
+		credentials: {
+			tradingServiceApi: { ...credentialsFor(sandbox), ...options.credentials } as never,
+		},
 		credentialsHelper: options.credentialsHelper,
 		staticData: options.staticData,
 		pollBudgetMs: options.pollBudgetMs,

@@ -58,7 +58,9 @@ export interface WorkflowRunResult {
 	/** Items of the node's first output, last run. */
 	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
 	/** The error a node stopped with, if any. */
-	error(nodeName: string): (Error & { description?: string | null; context?: IDataObject }) | undefined;
+	error(
+		nodeName: string,
+	): (Error & { description?: string | null; context?: IDataObject }) | undefined;
 	credentialsHelper: TestCredentialsHelper;
 	workflow: Workflow;
 }
@@ -111,7 +113,11 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
 			],
 		},
 	});
-	const workflowExecute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
+	const workflowExecute = new WorkflowExecute(
+		additionalData,
+		options.mode ?? 'manual',
+		runExecutionData,
+	);
 	await workflowExecute.processRunExecutionData(workflow);
 	const run = await finished;
 
@@ -124,6 +130,9 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
 		workflow,
 		credentialsHelper,
 		output: (nodeName, outputIndex = 0) => taskOf(nodeName)?.data?.main?.[outputIndex] ?? [],
-		error: (nodeName) => taskOf(nodeName)?.error as WorkflowRunResult['error'] extends (n: string) => infer R ? R : never,
+		error: (nodeName) =>
+			taskOf(nodeName)?.error as WorkflowRunResult['error'] extends (n: string) => infer R
+				? R
+				: never,
 	};
 }

@@ -101,11 +101,16 @@ function builtNodeName(): string {
 	const file = path.join(REPO_ROOT, 'dist', 'nodes', 'TradingService', 'TradingService.node.js');
 	try {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const mod = require(file) as Record<string, new () => { description: { name: string; defaultVersion?: number } }>;
+		const mod = require(file) as Record<
+			string,
+			new () => { description: { name: string; defaultVersion?: number } }
+		>;
 		const Ctor = mod.TradingService ?? Object.values(mod)[0];
 		return new Ctor().description.name;
 	} catch (err) {
-		log(`could not read the node's name from ${file} (${(err as Error).message}); assuming tradingService`);
+		log(
+			`could not read the node's name from ${file} (${(err as Error).message}); assuming tradingService`,
+		);
 		return 'tradingService';
 	}
 }
@@ -150,42 +155,70 @@ async function main(): Promise<void> {
 	log(`user folder: ${userFolder}`);
 	let n8n: N8nInstance | undefined;
 	try {
-		const hasDist = fs.existsSync(path.join(REPO_ROOT, 'dist', 'nodes', 'TradingService', 'TradingService.node.js'));
+		const hasDist = fs.existsSync(
+			path.join(REPO_ROOT, 'dist', 'nodes', 'TradingService', 'TradingService.node.js'),
+		);
 		let nodeType: string | undefined;
 		if (hasDist) {
-			const installed = await timed('npm pack + install package into .n8n/nodes', () => packAndInstallPackage(userFolder));
+			const installed = await timed('npm pack + install package into .n8n/nodes', () =>
+				packAndInstallPackage(userFolder),
+			);
 			nodeType = `${PACKAGE_NAME}.${builtNodeName()}`;
-			log(`installed ${installed.name}@${installed.version} into ${installed.packageDir}; node type ${nodeType}`);
+			log(
+				`installed ${installed.name}@${installed.version} into ${installed.packageDir}; node type ${nodeType}`,
+			);
 		} else {
-			log('dist/ has no TradingService node: skipping the community-package check (run `npm run build` first)');
+			log(
+				'dist/ has no TradingService node: skipping the community-package check (run `npm run build` first)',
+			);
 		}
 
 		const env = await createN8nEnv({ userFolder });
 		await timed('n8n import:workflow (core nodes)', () => importWorkflow(env, CORE_WORKFLOW));
 
-		const result = await timed('n8n execute (core nodes)', () => executeWorkflow(env, CORE_WORKFLOW.id));
+		const result = await timed('n8n execute (core nodes)', () =>
+			executeWorkflow(env, CORE_WORKFLOW.id),
+		);
 		if (!result.ok) {
-			throw new Error(`n8n execute failed (exit ${result.exitCode}): ${JSON.stringify(result.error)}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+			throw new Error(
+				`n8n execute failed (exit ${result.exitCode}): ${JSON.stringify(result.error)}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+			);
 		}
 		const items = getNodeItems(result.run, 'Code');
 		console.log('Code node output items:');
 		for (const item of items) console.log('  ' + JSON.stringify(item));
 		assert(items.length === 3, 'Code emits 3 items');
-		assert(items[2].greeting === 'hello from n8n' && items[2].doubled === 126, 'Set + expression + Code values');
+		assert(
+			items[2].greeting === 'hello from n8n' && items[2].doubled === 126,
+			'Set + expression + Code values',
+		);
 
 		if (nodeType) {
 			const wf = packageWorkflow(nodeType);
 			await importWorkflow(env, wf);
-			const res = await timed('n8n execute (package node, no parameters)', () => executeWorkflow(env, wf.id));
+			const res = await timed('n8n execute (package node, no parameters)', () =>
+				executeWorkflow(env, wf.id),
+			);
 			const text = res.stdout + res.stderr;
-			assert(!/Unrecognized node type/i.test(text), `n8n must know ${nodeType}:\n${text.slice(-3000)}`);
-			assert(res.run !== undefined, `run data printed for the package workflow:\n${text.slice(-3000)}`);
+			assert(
+				!/Unrecognized node type/i.test(text),
+				`n8n must know ${nodeType}:\n${text.slice(-3000)}`,
+			);
+			assert(
+				res.run !== undefined,
+				`run data printed for the package workflow:\n${text.slice(-3000)}`,
+			);
 			const ran = Object.keys(res.run.data.resultData.runData);
 			log(
 				`package workflow: exit ${res.exitCode}, nodes run: ${ran.join(', ')}` +
-					(res.error ? `, error (expected without parameters/credentials): ${res.error.message}` : ''),
+					(res.error
+						? `, error (expected without parameters/credentials): ${res.error.message}`
+						: ''),
 			);
-			assert(ran.includes('Trading Service') || res.error?.node?.name === 'Trading Service', 'the package node was reached');
+			assert(
+				ran.includes('Trading Service') || res.error?.node?.name === 'Trading Service',
+				'the package node was reached',
+			);
 		}
 
 		n8n = await timed('n8n start (until /healthz/readiness)', () => startN8n(env));
@@ -198,11 +231,15 @@ async function main(): Promise<void> {
 		log(`REST execution ${exec.id}: status ${exec.status}, ${restItems.length} items from Code`);
 		assert(exec.status === 'success' && restItems.length === 3, 'REST manual run succeeds');
 
-		const types = await n8n.request<Array<{ name: string }>>('GET', '/types/nodes.json', { cookie });
+		const types = await n8n.request<Array<{ name: string }>>('GET', '/types/nodes.json', {
+			cookie,
+		});
 		assert(types.status === 200 && Array.isArray(types.body), 'GET /types/nodes.json');
 		log(`editor knows ${types.body.length} node types`);
 		if (nodeType) {
-			const ours = types.body.filter((t) => t.name.startsWith(PACKAGE_NAME + '.')).map((t) => t.name);
+			const ours = types.body
+				.filter((t) => t.name.startsWith(PACKAGE_NAME + '.'))
+				.map((t) => t.name);
 			log(`package node types in the editor: ${ours.join(', ')}`);
 			assert(ours.includes(nodeType), `${nodeType} listed in /types/nodes.json`);
 		}
@@ -216,11 +253,12 @@ async function main(): Promise<void> {
 	}
 	log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 	console.log('\nTimings:');
-	for (const [label, ms] of timings) console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${label}`);
+	for (const [label, ms] of timings)
+		console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${label}`);
 	console.log('\nSMOKE OK');
 }
 
 main().catch((err) => {
-	console.error(`SMOKE FAILED: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+	console.error(`SMOKE FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 	process.exitCode = 1;
 });

@@ -26,7 +26,10 @@ import { EXAMPLES } from './examples';
 import type { N8nInstance } from './n8n';
 
 /** The node's resources by display name, each with its actions module (actions/<resource>/index.ts). */
-const RESOURCES: Record<string, { description: INodeProperties[] }> = { Account: account, Order: order };
+const RESOURCES: Record<string, { description: INodeProperties[] }> = {
+	Account: account,
+	Order: order,
+};
 
 /**
  * What the editor should show, read from the node's description: the resources and, per resource,
@@ -36,7 +39,9 @@ export function describedOptions(): { resources: string[]; operations: Record<st
 	const operations: Record<string, string[]> = {};
 	for (const [name, module] of Object.entries(RESOURCES)) {
 		const operation = module.description.find((p) => p.name === 'operation');
-		operations[name] = ((operation?.options ?? []) as INodePropertyOptions[]).map((option) => option.name);
+		operations[name] = ((operation?.options ?? []) as INodePropertyOptions[]).map(
+			(option) => option.name,
+		);
 	}
 	return { resources: Object.keys(RESOURCES), operations };
 }
@@ -80,7 +85,9 @@ export interface EditorCheck {
 }
 
 /** A browser with a fresh profile directory, removed on close. */
-export async function launchChromium(executablePath: string): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(
+	executablePath: string,
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
 	// Imported here so that loading this module does not need playwright-core to be installed.
 	const { chromium } = await import('playwright-core');
 	const userDataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'chromium-profile-'));
@@ -109,7 +116,12 @@ export async function signIn(page: Page, n8n: N8nInstance): Promise<void> {
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
 }
 
-async function openWorkflow(page: Page, n8n: N8nInstance, workflowId: string, nodeName: string): Promise<void> {
+async function openWorkflow(
+	page: Page,
+	n8n: N8nInstance,
+	workflowId: string,
+	nodeName: string,
+): Promise<void> {
 	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`);
 	await canvasNode(page, nodeName).waitFor({ timeout: 60_000 });
 }
@@ -120,7 +132,9 @@ function canvasNode(page: Page, nodeName: string) {
 
 async function openNodePanel(page: Page, nodeName: string): Promise<void> {
 	await canvasNode(page, nodeName).dblclick();
-	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').waitFor({ timeout: 30_000 });
+	await page
+		.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]')
+		.waitFor({ timeout: 30_000 });
 }
 
 function dropdownOptions(page: Page, listId: string | null) {
@@ -130,7 +144,11 @@ function dropdownOptions(page: Page, listId: string | null) {
 }
 
 async function dropdownListId(page: Page, parameter: string): Promise<string | null> {
-	return await page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"] input[role="combobox"]`).getAttribute('aria-controls');
+	return await page
+		.locator(
+			`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"] input[role="combobox"]`,
+		)
+		.getAttribute('aria-controls');
 }
 
 /** Opens a dropdown parameter of the open node panel and returns its option names, leaving it open. */
@@ -151,15 +169,28 @@ async function openDropdown(page: Page, parameter: string): Promise<string[]> {
  */
 async function expandOpenList(page: Page, parameter: string): Promise<void> {
 	const listId = await dropdownListId(page, parameter);
-	const first = listId ? page.locator(`[id="${listId}"] [role="option"]`).first() : page.locator('.el-select-dropdown:visible [role="option"]').first();
+	const first = listId
+		? page.locator(`[id="${listId}"] [role="option"]`).first()
+		: page.locator('.el-select-dropdown:visible [role="option"]').first();
 	await first.evaluate((element) => {
-		type Dom = { parentElement: Dom | null; scrollHeight: number; clientHeight: number; classList: { contains(name: string): boolean }; style: Record<string, string> };
-		for (let parent = (element as unknown as Dom).parentElement; parent; parent = parent.parentElement) {
+		type Dom = {
+			parentElement: Dom | null;
+			scrollHeight: number;
+			clientHeight: number;
+			classList: { contains(name: string): boolean };
+			style: Record<string, string>;
+		};
+		for (
+			let parent = (element as unknown as Dom).parentElement;
+			parent;
+			parent = parent.parentElement
+		) {
 			if (parent.scrollHeight > parent.clientHeight + 1) {
 				parent.style.maxHeight = 'none';
 				parent.style.height = 'auto';
 			}
-			if (parent.classList.contains('el-select-dropdown') || parent.classList.contains('el-popper')) break;
+			if (parent.classList.contains('el-select-dropdown') || parent.classList.contains('el-popper'))
+				break;
 		}
 	});
 	await page.waitForTimeout(300);
@@ -171,21 +202,46 @@ async function expandOpenList(page: Page, parameter: string): Promise<void> {
  */
 async function optionsInView(page: Page, parameter: string): Promise<string[]> {
 	const listId = await dropdownListId(page, parameter);
-	const rows = listId ? page.locator(`[id="${listId}"] [role="option"]`) : page.locator('.el-select-dropdown:visible [role="option"]');
+	const rows = listId
+		? page.locator(`[id="${listId}"] [role="option"]`)
+		: page.locator('.el-select-dropdown:visible [role="option"]');
 	return await rows.evaluateAll((elements, viewport) => {
 		// Runs in the browser (this project's TypeScript has no DOM library: the few DOM calls, typed here).
-		type Box = { top: number; left: number; bottom: number; right: number; width: number; height: number };
-		type Dom = { getBoundingClientRect(): Box; parentElement: Dom | null; querySelector(selector: string): { textContent: string | null } | null };
-		const win = globalThis as unknown as { getComputedStyle(element: Dom): { overflowX: string; overflowY: string } };
+		type Box = {
+			top: number;
+			left: number;
+			bottom: number;
+			right: number;
+			width: number;
+			height: number;
+		};
+		type Dom = {
+			getBoundingClientRect(): Box;
+			parentElement: Dom | null;
+			querySelector(selector: string): { textContent: string | null } | null;
+		};
+		const win = globalThis as unknown as {
+			getComputedStyle(element: Dom): { overflowX: string; overflowY: string };
+		};
 		const shown: string[] = [];
 		for (const element of elements as unknown as Dom[]) {
 			const box = element.getBoundingClientRect();
-			let inside = box.width > 0 && box.height > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= viewport.height && box.right <= viewport.width;
+			let inside =
+				box.width > 0 &&
+				box.height > 0 &&
+				box.top >= 0 &&
+				box.left >= 0 &&
+				box.bottom <= viewport.height &&
+				box.right <= viewport.width;
 			for (let parent = element.parentElement; parent && inside; parent = parent.parentElement) {
 				const style = win.getComputedStyle(parent);
 				if (!/(auto|scroll|hidden)/.test(style.overflowY + style.overflowX)) continue;
 				const clip = parent.getBoundingClientRect();
-				inside = box.top >= clip.top - 0.5 && box.bottom <= clip.bottom + 0.5 && box.left >= clip.left - 0.5 && box.right <= clip.right + 0.5;
+				inside =
+					box.top >= clip.top - 0.5 &&
+					box.bottom <= clip.bottom + 0.5 &&
+					box.left >= clip.left - 0.5 &&
+					box.right <= clip.right + 0.5;
 			}
 			const headline = element.querySelector('.option-headline');
 			if (inside && headline) shown.push((headline.textContent ?? '').trim());
@@ -216,7 +272,12 @@ export async function checkEditor(options: {
 		await signIn(page, n8n);
 
 		log('scheduled-transfer example: the Transfer node (resource Account)');
-		await openWorkflow(page, n8n, EXAMPLES.scheduledTransfer.id, EXAMPLES.scheduledTransfer.transfer);
+		await openWorkflow(
+			page,
+			n8n,
+			EXAMPLES.scheduledTransfer.id,
+			EXAMPLES.scheduledTransfer.transfer,
+		);
 		await openNodePanel(page, EXAMPLES.scheduledTransfer.transfer);
 		const resources = await openDropdown(page, 'resource');
 		await closeDropdown(page);
@@ -228,10 +289,17 @@ export async function checkEditor(options: {
 		await openWorkflow(page, n8n, ex.id, ex.createMany);
 		await page.locator('[data-test-id="execute-workflow-button"]').click();
 		// The canvas labels the node's output with its item count once the run is done.
-		const outputLabel = page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${ex.createMany}"]`);
+		const outputLabel = page.locator(
+			`[data-test-id="canvas-node-output-handle"][data-node-name="${ex.createMany}"]`,
+		);
 		await outputLabel.filter({ hasText: /\d+ items?/ }).waitFor({ timeout: 120_000 });
 		await openNodePanel(page, ex.createMany);
-		const outputItemsText = (await page.locator('[data-test-id="output-panel"] [data-test-id="ndv-items-count"]').first().innerText()).trim();
+		const outputItemsText = (
+			await page
+				.locator('[data-test-id="output-panel"] [data-test-id="ndv-items-count"]')
+				.first()
+				.innerText()
+		).trim();
 		const orderOperations = await openDropdown(page, 'operation');
 		await expandOpenList(page, 'operation');
 		const orderOperationsInScreenshot = await optionsInView(page, 'operation');
@@ -240,7 +308,14 @@ export async function checkEditor(options: {
 		await page.screenshot({ path: options.screenshotPath });
 		log(`screenshot: ${options.screenshotPath}`);
 		await closeDropdown(page);
-		return { resources, accountOperations, orderOperations, orderOperationsInScreenshot, outputItemsText, screenshotPath: options.screenshotPath };
+		return {
+			resources,
+			accountOperations,
+			orderOperations,
+			orderOperationsInScreenshot,
+			outputItemsText,
+			screenshotPath: options.screenshotPath,
+		};
 	} finally {
 		await browser.close();
 	}

@@ -116,12 +116,16 @@ export interface Workflow {
 
 /** A fresh (deep) copy of an example workflow as stored in `examples/`. */
 export function loadExample(key: ExampleKey): Workflow {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, EXAMPLES[key].file), 'utf8')) as Workflow;
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
 }
 
 /** A fresh copy of an order example (ORDER_EXAMPLES) as stored in `examples/`. */
 export function loadOrderExample(key: OrderExampleKey): Workflow {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, ORDER_EXAMPLES[key].file), 'utf8')) as Workflow;
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, ORDER_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
 }
 
 /** An `openAiApi` credential as the agent example references it, with its Base URL (e.g. a local fake). */
@@ -135,7 +139,10 @@ export function loadAllExamples(): Workflow[] {
 
 export function findNode(workflow: Workflow, name: string): WorkflowNode {
 	const node = workflow.nodes.find((n) => n.name === name);
-	if (!node) throw new Error(`workflow ${workflow.id} has no node "${name}" (has: ${workflow.nodes.map((n) => n.name).join(', ')})`);
+	if (!node)
+		throw new Error(
+			`workflow ${workflow.id} has no node "${name}" (has: ${workflow.nodes.map((n) => n.name).join(', ')})`,
+		);
 	return node;
 }
 
@@ -168,7 +175,11 @@ export function withManualTrigger(workflow: Workflow, triggerName: string, id: s
 }
 
 /** A variant whose Trading Service nodes all use another credential. */
-export function withCredential(workflow: Workflow, credential: { id: string; name: string }, id: string): Workflow {
+export function withCredential(
+	workflow: Workflow,
+	credential: { id: string; name: string },
+	id: string,
+): Workflow {
 	const variant = JSON.parse(JSON.stringify(workflow)) as Workflow;
 	for (const node of variant.nodes) {
 		if (node.credentials?.[CREDENTIAL_TYPE]) node.credentials[CREDENTIAL_TYPE] = { ...credential };

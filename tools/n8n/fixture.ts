@@ -27,7 +27,10 @@ import {
 export const QUIET_N8N_ENV: Record<string, string> = { N8N_DISABLED_MODULES: 'mcp-registry' };
 
 /** A credential like the examples' one, but with a wrong secret (same API key). */
-export const BAD_CREDENTIAL = { id: 'sandbox-cred-bad', name: 'Trading Service Sandbox (wrong secret)' } as const;
+export const BAD_CREDENTIAL = {
+	id: 'sandbox-cred-bad',
+	name: 'Trading Service Sandbox (wrong secret)',
+} as const;
 
 export interface E2eFixture {
 	sb: Sandbox;

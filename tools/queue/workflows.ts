@@ -14,14 +14,21 @@ import type { N8nInstance, RestExecution } from '../n8n/n8n';
 export const BATCH_ORDERS_PATH = '/api/v1/spot/batchOrders';
 
 /** Node names of createManyWebhookWorkflow. */
-export const CREATE_MANY_WEBHOOK = { trigger: 'Webhook', createMany: 'Create Many Orders' } as const;
+export const CREATE_MANY_WEBHOOK = {
+	trigger: 'Webhook',
+	createMany: 'Create Many Orders',
+} as const;
 
 /**
  * Webhook (POST /webhook/<path>, answers at once: the execution is queued) → Create Many in JSON
  * mode, reading the orders from the request body's `orders` array. Client order IDs are the
  * node's own (generated per execution).
  */
-export function createManyWebhookWorkflow(id: string, webhookPath: string, name = `Queue: Create Many from ${webhookPath}`): Workflow {
+export function createManyWebhookWorkflow(
+	id: string,
+	webhookPath: string,
+	name = `Queue: Create Many from ${webhookPath}`,
+): Workflow {
 	return {
 		id,
 		name,
@@ -35,7 +42,12 @@ export function createManyWebhookWorkflow(id: string, webhookPath: string, name 
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -54,7 +66,9 @@ export function createManyWebhookWorkflow(id: string, webhookPath: string, name 
 			},
 		],
 		connections: {
-			[CREATE_MANY_WEBHOOK.trigger]: { main: [[{ node: CREATE_MANY_WEBHOOK.createMany, type: 'main', index: 0 }]] },
+			[CREATE_MANY_WEBHOOK.trigger]: {
+				main: [[{ node: CREATE_MANY_WEBHOOK.createMany, type: 'main', index: 0 }]],
+			},
 		},
 		pinData: {},
 	};
@@ -97,7 +111,11 @@ export interface LedgerTally {
 }
 
 /** Compares the orders the ledger holds from `fromIndex` on with the intended prices. */
-export function tallyOrders(ledger: Ledger, fromIndex: number, intendedPrices: string[]): LedgerTally {
+export function tallyOrders(
+	ledger: Ledger,
+	fromIndex: number,
+	intendedPrices: string[],
+): LedgerTally {
 	const intended = new Set(intendedPrices);
 	const counts = new Map<string, number>();
 	const clientIds = new Map<string, number>();
@@ -126,7 +144,10 @@ export function tallyOrders(ledger: Ledger, fromIndex: number, intendedPrices: s
  * fault rules match by path and method only; this is how a test fails "the second batch request
  * and every one after it". Returns a function that removes the hook.
  */
-export function onSandboxRequest(sb: Sandbox, onRequest: (request: LedgerRequest) => void): () => void {
+export function onSandboxRequest(
+	sb: Sandbox,
+	onRequest: (request: LedgerRequest) => void,
+): () => void {
 	const requests = sb.ledger.requests;
 	const original = requests.push;
 	requests.push = function (this: LedgerRequest[], ...entries: LedgerRequest[]): number {
@@ -140,7 +161,12 @@ export function onSandboxRequest(sb: Sandbox, onRequest: (request: LedgerRequest
 }
 
 /** POST a JSON body to a production webhook; retries while n8n has not registered it yet (404). */
-export async function callWebhook(baseUrl: string, webhookPath: string, body: unknown, options: { registerTimeoutMs?: number } = {}): Promise<void> {
+export async function callWebhook(
+	baseUrl: string,
+	webhookPath: string,
+	body: unknown,
+	options: { registerTimeoutMs?: number } = {},
+): Promise<void> {
 	const deadline = Date.now() + (options.registerTimeoutMs ?? 30_000);
 	for (;;) {
 		const res = await fetch(`${baseUrl}/webhook/${webhookPath}`, {
@@ -158,7 +184,8 @@ export async function callWebhook(baseUrl: string, webhookPath: string, body: un
 	}
 }
 
-const DONE = (e: RestExecution) => Boolean(e.stoppedAt) && !['new', 'running', 'waiting', 'unknown'].includes(e.status);
+const DONE = (e: RestExecution) =>
+	Boolean(e.stoppedAt) && !['new', 'running', 'waiting', 'unknown'].includes(e.status);
 
 /**
  * Waits until the workflow has `count` finished executions (summaries, newest first), optionally
@@ -178,7 +205,9 @@ export async function waitForFinished(
 		if (done.length >= count) return done;
 		if (Date.now() > deadline) {
 			const states = all.map((e) => e.status).join(', ');
-			throw new Error(`workflow ${workflowId}: ${done.length} of ${count} executions finished in time (states: ${states || 'none'})`);
+			throw new Error(
+				`workflow ${workflowId}: ${done.length} of ${count} executions finished in time (states: ${states || 'none'})`,
+			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
 	}

@@ -28,7 +28,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if (chosen?.mode === 'allItems') return [await chosen.execute(run, items)];
 
-	const failure = (error: unknown) => (chosen?.writes ? writeError(run.node, error) : toNodeError(run.node, error));
+	const failure = (error: unknown) =>
+		chosen?.writes ? writeError(run.node, error) : toNodeError(run.node, error);
 	const precheckErrors = chosen?.checkItems?.(run, items.length) ?? new Map<number, Error>();
 	if (!run.continueOnFail && precheckErrors.size > 0) {
 		// Before anything is sent: one bad item stops the run with nothing executed.
@@ -39,7 +40,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			if (chosen === undefined) {
-				throw new NodeOperationError(run.node, `The operation "${operation}" of "${resource}" is not supported`);
+				throw new NodeOperationError(
+					run.node,
+					`The operation "${operation}" of "${resource}" is not supported`,
+				);
 			}
 			const precheckError = precheckErrors.get(itemIndex);
 			if (precheckError !== undefined) throw precheckError;

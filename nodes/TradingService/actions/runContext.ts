@@ -8,7 +8,8 @@ import { clientOrderIdPrefix } from '../writes/orders';
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value).some(holdsExpression);
 	return false;
 }
 
@@ -47,7 +48,11 @@ export class RunContext {
 	 */
 	parameter(name: string, itemIndex: number, fallback?: unknown): unknown {
 		if (this.fixed.has(name)) return this.fixed.get(name);
-		const value = this.functions.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType);
+		const value = this.functions.getNodeParameter(
+			name,
+			itemIndex,
+			fallback as NodeParameterValueType,
+		);
 		if (!this.varies(name)) this.fixed.set(name, value);
 		return value;
 	}
@@ -71,7 +76,8 @@ export class RunContext {
 	/** The node's execution context, which n8n keeps across Retry On Fail and retried executions. */
 	private get executionContext(): IDataObject {
 		// Outside a real execution (no context) the ledger and the ID nonce live for this run only.
-		return (this.nodeContext ??= typeof this.functions.getContext === 'function' ? this.functions.getContext('node') : {});
+		return (this.nodeContext ??=
+			typeof this.functions.getContext === 'function' ? this.functions.getContext('node') : {});
 	}
 
 	/** The node's run index (a node in a loop runs many times per execution). */

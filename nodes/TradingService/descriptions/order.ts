@@ -36,9 +36,21 @@ export const orderFields: INodeProperties[] = [
 		type: 'options',
 		default: 'LIMIT',
 		options: [
-			{ name: 'Limit', value: 'LIMIT', description: 'Rests on the book at Price until filled (GTC)' },
-			{ name: 'Limit Maker', value: 'LIMIT_MAKER', description: 'A limit order that is rejected if it would trade at once' },
-			{ name: 'Market', value: 'MARKET', description: 'Trades at once at the best available price (IOC)' },
+			{
+				name: 'Limit',
+				value: 'LIMIT',
+				description: 'Rests on the book at Price until filled (GTC)',
+			},
+			{
+				name: 'Limit Maker',
+				value: 'LIMIT_MAKER',
+				description: 'A limit order that is rejected if it would trade at once',
+			},
+			{
+				name: 'Market',
+				value: 'MARKET',
+				description: 'Trades at once at the best available price (IOC)',
+			},
 		],
 	},
 	{
@@ -47,7 +59,8 @@ export const orderFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 50000.5',
-		description: 'Limit price in the quote coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; not used by MARKET.',
+		description:
+			'Limit price in the quote coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; not used by MARKET.',
 		displayOptions: { show: { type: ['LIMIT', 'LIMIT_MAKER'] } },
 	},
 	{
@@ -56,7 +69,8 @@ export const orderFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 0.01',
-		description: 'Order size in the base coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; MARKET orders take Quantity or Amount.',
+		description:
+			'Order size in the base coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; MARKET orders take Quantity or Amount.',
 	},
 	{
 		displayName: 'Amount',
@@ -64,7 +78,8 @@ export const orderFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 100',
-		description: 'Cash to spend in the quote coin, as a decimal string: MARKET orders only, instead of Quantity',
+		description:
+			'Cash to spend in the quote coin, as a decimal string: MARKET orders only, instead of Quantity',
 		displayOptions: { show: { type: ['MARKET'] } },
 	},
 	{
@@ -99,7 +114,11 @@ export const orderFields: INodeProperties[] = [
 		type: 'options',
 		default: DEFAULT_STP_MODE,
 		options: [
-			{ name: 'Expire Taker', value: 'EXPIRE_TAKER', description: 'Cancel the incoming order (service default)' },
+			{
+				name: 'Expire Taker',
+				value: 'EXPIRE_TAKER',
+				description: 'Cancel the incoming order (service default)',
+			},
 			{ name: 'Expire Maker', value: 'EXPIRE_MAKER', description: 'Cancel the resting order' },
 		],
 		description: 'What happens when the order would trade against your own order',
@@ -110,13 +129,18 @@ export const orderFields: INodeProperties[] = [
  * Reads the order fields of one item from the node parameters. Every field is read whatever the
  * type, so a value the type does not take is refused by `validateOrder`, never dropped.
  */
-export function readOrderParameters(getParameter: (name: string, fallback: unknown) => unknown): IDataObject {
+export function readOrderParameters(
+	getParameter: (name: string, fallback: unknown) => unknown,
+): IDataObject {
 	const type = getParameter('type', 'LIMIT');
 	return {
 		symbol: getParameter('symbol', '') as string,
 		side: getParameter('side', '') as string,
 		type: type as string,
-		timeInForce: getParameter(type === 'MARKET' ? 'timeInForceMarket' : 'timeInForceLimit', '') as string,
+		timeInForce: getParameter(
+			type === 'MARKET' ? 'timeInForceMarket' : 'timeInForceLimit',
+			'',
+		) as string,
 		price: getParameter('price', '') as string,
 		quantity: getParameter('quantity', '') as string,
 		amount: getParameter('amount', '') as string,
@@ -159,7 +183,8 @@ export const orderOptions: INodeProperties = optionsCollection([
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 0.5',
-		description: 'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent. Empty: no limit.',
+		description:
+			'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent. Empty: no limit.',
 	},
 	{
 		displayName: 'Receive Window (Ms)',
@@ -171,4 +196,3 @@ export const orderOptions: INodeProperties = optionsCollection([
 		description: 'Overrides the credential’s receive window for these requests',
 	},
 ]);
-

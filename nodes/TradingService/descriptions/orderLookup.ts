@@ -20,6 +20,7 @@ export const orderReferenceFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. row-42',
-		description: 'The client order ID the order was placed with (the clientOrderId field of an order). Give this or Order ID, not both.',
+		description:
+			'The client order ID the order was placed with (the clientOrderId field of an order). Give this or Order ID, not both.',
 	},
 ];

@@ -14,7 +14,9 @@ import { inputError } from './validation';
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const ORDER_FIELD_NAMES: ReadonlySet<string> = new Set(ORDER_FIELDS);
-const FIELD_OF_LOWER_CASE = new Map<string, string>(ORDER_FIELDS.map((field) => [field.toLowerCase(), field]));
+const FIELD_OF_LOWER_CASE = new Map<string, string>(
+	ORDER_FIELDS.map((field) => [field.toLowerCase(), field]),
+);
 const LONGEST_FIELD = Math.max(...ORDER_FIELDS.map((field) => field.length));
 
 /** The order field a key names, exactly or but for case; undefined for any other key. */
@@ -36,7 +38,12 @@ function typeName(value: unknown): string {
 }
 
 /** One auto-mapped field's value as the order rules read it: a string, or absent (undefined). */
-function fieldValue(node: INode, field: string, value: unknown, itemIndex: number): string | undefined {
+function fieldValue(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex: number,
+): string | undefined {
 	const label = autoMapLabel(itemIndex)(field);
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return value;

@@ -1,4 +1,10 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { DAY_MS, LIMITS, findFlowType } from '../constants';
 import { inputError } from './validation';
@@ -40,7 +46,13 @@ export function checkHistoryRange(
 ): HistoryQuery {
 	const flowType = findFlowType(query.flowType);
 	if (flowType === undefined) {
-		throw inputError(node, 'Flow Type', `${query.flowType} is not a flow type the service knows`, 'Pick a flow type from the list.', itemIndex);
+		throw inputError(
+			node,
+			'Flow Type',
+			`${query.flowType} is not a flow type the service knows`,
+			'Pick a flow type from the list.',
+			itemIndex,
+		);
 	}
 	const oldest = retentionStart(query.flowType, now);
 	let startTime = query.startTime;
@@ -69,7 +81,11 @@ export function checkHistoryRange(
 }
 
 /** The request for one history page: the newest `limit` records of the range, newest first. */
-export function historyPageRequest(query: HistoryQuery, limit: number, itemIndex?: number): { qs: IDataObject; itemIndex?: number } {
+export function historyPageRequest(
+	query: HistoryQuery,
+	limit: number,
+	itemIndex?: number,
+): { qs: IDataObject; itemIndex?: number } {
 	const qs: IDataObject = {
 		startTime: String(query.startTime),
 		endTime: String(query.endTime),
@@ -90,7 +106,12 @@ export class HistoryPageError extends NodeApiError {
 }
 
 /** Throws HistoryPageError for a page longer than `limit` or not newest first. */
-export function checkHistoryPage(node: INode, page: HistoryRecord[], limit: number, itemIndex?: number): void {
+export function checkHistoryPage(
+	node: INode,
+	page: HistoryRecord[],
+	limit: number,
+	itemIndex?: number,
+): void {
 	if (page.length > limit) {
 		const error = new HistoryPageError(node, { records: page.length, limit } as JsonObject, {
 			message: `The service returned ${page.length} history records for a request of at most ${limit}: more records than asked for`,
@@ -182,7 +203,11 @@ export class HistoryWalk {
 			this.done = true;
 			return undefined;
 		}
-		return historyPageRequest({ ...this.query, endTime: this.endTime }, LIMITS.historyPageSize, this.itemIndex);
+		return historyPageRequest(
+			{ ...this.query, endTime: this.endTime },
+			LIMITS.historyPageSize,
+			this.itemIndex,
+		);
 	}
 
 	/** Reads one answered page. */
@@ -204,7 +229,9 @@ export class HistoryWalk {
 		let oldest = Number(page[0].created);
 		for (const record of page) oldest = Math.min(oldest, Number(record.created));
 		if (oldest < this.endTime) {
-			this.idsAtEnd = new Set(page.filter((record) => Number(record.created) === oldest).map((record) => record.id));
+			this.idsAtEnd = new Set(
+				page.filter((record) => Number(record.created) === oldest).map((record) => record.id),
+			);
 			this.endTime = oldest;
 			return;
 		}

@@ -27,7 +27,9 @@ export function orderId(node: INode, field: string, value: unknown, itemIndex?: 
 		throw inputError(
 			node,
 			field,
-			lostDigits ? `${String(value)} is a number too large to be exact` : `${JSON.stringify(value) ?? 'nothing'} is not an order ID`,
+			lostDigits
+				? `${String(value)} is a number too large to be exact`
+				: `${JSON.stringify(value) ?? 'nothing'} is not an order ID`,
 			lostDigits
 				? 'Order IDs have up to 20 digits, more than a JS number keeps: pass the ID as text, e.g. {{ String($json.orderId) }} where the service gave it as text.'
 				: 'An order ID is the numeric ID the service gave the order, e.g. 1470000000000000123 (the orderId field of an order).',
@@ -40,17 +42,39 @@ export function orderId(node: INode, field: string, value: unknown, itemIndex?: 
 /**
  * The order named by Order ID or Client Order ID: exactly one of them must be given.
  */
-export function orderReference(node: INode, rawOrderId: unknown, rawClientOrderId: unknown, itemIndex?: number): OrderReference {
+export function orderReference(
+	node: INode,
+	rawOrderId: unknown,
+	rawClientOrderId: unknown,
+	itemIndex?: number,
+): OrderReference {
 	const hasOrderId = rawOrderId !== undefined && rawOrderId !== null && rawOrderId !== '';
-	const hasClientOrderId = rawClientOrderId !== undefined && rawClientOrderId !== null && rawClientOrderId !== '';
+	const hasClientOrderId =
+		rawClientOrderId !== undefined && rawClientOrderId !== null && rawClientOrderId !== '';
 	if (hasOrderId && hasClientOrderId) {
-		throw inputError(node, 'Order ID', 'and Client Order ID are both set', 'Give the order by Order ID or by Client Order ID, not both: clear one of them.', itemIndex);
+		throw inputError(
+			node,
+			'Order ID',
+			'and Client Order ID are both set',
+			'Give the order by Order ID or by Client Order ID, not both: clear one of them.',
+			itemIndex,
+		);
 	}
 	if (!hasOrderId && !hasClientOrderId) {
-		throw inputError(node, 'Order ID', 'is empty, and so is Client Order ID', 'Give the order’s Order ID (the orderId field of an order), or the Client Order ID it was placed with.', itemIndex);
+		throw inputError(
+			node,
+			'Order ID',
+			'is empty, and so is Client Order ID',
+			'Give the order’s Order ID (the orderId field of an order), or the Client Order ID it was placed with.',
+			itemIndex,
+		);
 	}
 	if (hasOrderId) return { orderId: orderId(node, 'Order ID', rawOrderId, itemIndex) };
-	if (typeof rawClientOrderId !== 'string' || rawClientOrderId.length > LIMITS.clientOrderIdLength || !CLIENT_ORDER_ID.test(rawClientOrderId)) {
+	if (
+		typeof rawClientOrderId !== 'string' ||
+		rawClientOrderId.length > LIMITS.clientOrderIdLength ||
+		!CLIENT_ORDER_ID.test(rawClientOrderId)
+	) {
 		throw inputError(
 			node,
 			'Client Order ID',
@@ -66,23 +90,44 @@ export function orderReference(node: INode, rawOrderId: unknown, rawClientOrderI
 
 /** How the user named the order, for messages: "order 123", "the order with client order ID abc". */
 export function describeReference(reference: OrderReference): string {
-	return 'orderId' in reference ? `order ${reference.orderId}` : `the order with client order ID ${reference.clientOrderId}`;
+	return 'orderId' in reference
+		? `order ${reference.orderId}`
+		: `the order with client order ID ${reference.clientOrderId}`;
 }
 
 /**
  * A list of order IDs: an array (from an expression), or text with the IDs separated by commas,
  * spaces or new lines. Repeated IDs are kept once, in their first place.
  */
-export function orderIdList(node: INode, field: string, value: unknown, itemIndex?: number): string[] {
-	const parts: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[\s,]+/).filter((part) => part !== '') : [value];
+export function orderIdList(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): string[] {
+	const parts: unknown[] = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(/[\s,]+/).filter((part) => part !== '')
+			: [value];
 	if (parts.length === 0) {
-		throw inputError(node, field, 'is empty', 'List the order IDs to cancel, separated by commas, e.g. 1470000000000000123, 1470000000000000124.', itemIndex);
+		throw inputError(
+			node,
+			field,
+			'is empty',
+			'List the order IDs to cancel, separated by commas, e.g. 1470000000000000123, 1470000000000000124.',
+			itemIndex,
+		);
 	}
 	const ids = parts.map((part) => orderId(node, field, part, itemIndex));
 	return [...new Set(ids)];
 }
 
 /** The reference as the query-order endpoint takes it (GET /api/v1/spot/order). */
-export function lookupQuery(reference: OrderReference): { orderId: string } | { origClientOrderId: string } {
-	return 'orderId' in reference ? { orderId: reference.orderId } : { origClientOrderId: reference.clientOrderId };
+export function lookupQuery(
+	reference: OrderReference,
+): { orderId: string } | { origClientOrderId: string } {
+	return 'orderId' in reference
+		? { orderId: reference.orderId }
+		: { origClientOrderId: reference.clientOrderId };
 }

@@ -1,6 +1,14 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { DEFAULT_STP_MODE, LIMITS, ORDER_SIDES, ORDER_TYPES, STP_MODES, TIME_IN_FORCE_BY_TYPE, type OrderType } from '../constants';
+import {
+	DEFAULT_STP_MODE,
+	LIMITS,
+	ORDER_SIDES,
+	ORDER_TYPES,
+	STP_MODES,
+	TIME_IN_FORCE_BY_TYPE,
+	type OrderType,
+} from '../constants';
 import { inputError, integerInRange, oneOf, positiveDecimal, symbol } from './validation';
 
 /** An order ready to send: every value a string, in the order the service documents them. */
@@ -47,7 +55,13 @@ export function validateOrder(
 ): OrderParams {
 	for (const key of Object.keys(raw)) {
 		if (!(ORDER_FIELDS as readonly string[]).includes(key)) {
-			throw inputError(node, label(key), 'is not an order field', `Remove it. Order fields are: ${ORDER_FIELDS.join(', ')}.`, itemIndex);
+			throw inputError(
+				node,
+				label(key),
+				'is not an order field',
+				`Remove it. Order fields are: ${ORDER_FIELDS.join(', ')}.`,
+				itemIndex,
+			);
 		}
 	}
 	const order: OrderParams = {
@@ -75,7 +89,13 @@ export function validateOrder(
 
 	if (type === 'MARKET') {
 		if (!isAbsent(raw.price)) {
-			throw inputError(node, label('price'), 'is not used by MARKET orders', 'Remove the price, or use a LIMIT order.', itemIndex);
+			throw inputError(
+				node,
+				label('price'),
+				'is not used by MARKET orders',
+				'Remove the price, or use a LIMIT order.',
+				itemIndex,
+			);
 		}
 		const hasQuantity = !isAbsent(raw.quantity);
 		const hasAmount = !isAbsent(raw.amount);
@@ -83,31 +103,57 @@ export function validateOrder(
 			throw inputError(
 				node,
 				label(hasQuantity ? 'amount' : 'quantity'),
-				hasQuantity ? 'MARKET orders take Quantity or Amount, not both' : 'a MARKET order needs Quantity or Amount',
+				hasQuantity
+					? 'MARKET orders take Quantity or Amount, not both'
+					: 'a MARKET order needs Quantity or Amount',
 				'Give exactly one: Quantity (in the base coin) or Amount (cash in the quote coin).',
 				itemIndex,
 			);
 		}
-		if (hasQuantity) order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
+		if (hasQuantity)
+			order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
 		else order.amount = positiveDecimal(node, label('amount'), raw.amount, itemIndex);
 	} else {
 		if (!isAbsent(raw.amount)) {
-			throw inputError(node, label('amount'), `is for MARKET orders only`, `${type} orders take Quantity and Price; remove Amount.`, itemIndex);
+			throw inputError(
+				node,
+				label('amount'),
+				`is for MARKET orders only`,
+				`${type} orders take Quantity and Price; remove Amount.`,
+				itemIndex,
+			);
 		}
 		if (isAbsent(raw.price)) {
-			throw inputError(node, label('price'), `is required for ${type} orders`, 'Enter the limit price as a decimal, e.g. 50000.5.', itemIndex);
+			throw inputError(
+				node,
+				label('price'),
+				`is required for ${type} orders`,
+				'Enter the limit price as a decimal, e.g. 50000.5.',
+				itemIndex,
+			);
 		}
 		if (isAbsent(raw.quantity)) {
-			throw inputError(node, label('quantity'), `is required for ${type} orders`, 'Enter the quantity in the base coin as a decimal, e.g. 0.01.', itemIndex);
+			throw inputError(
+				node,
+				label('quantity'),
+				`is required for ${type} orders`,
+				'Enter the quantity in the base coin as a decimal, e.g. 0.01.',
+				itemIndex,
+			);
 		}
 		order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
 		order.price = positiveDecimal(node, label('price'), raw.price, itemIndex);
 	}
 
-	if (!isAbsent(raw.stpMode)) order.stpMode = oneOf(node, label('stpMode'), raw.stpMode, STP_MODES, itemIndex);
+	if (!isAbsent(raw.stpMode))
+		order.stpMode = oneOf(node, label('stpMode'), raw.stpMode, STP_MODES, itemIndex);
 	if (!isAbsent(raw.newClientOrderId)) {
 		const clientOrderId = raw.newClientOrderId;
-		if (typeof clientOrderId !== 'string' || clientOrderId.length > LIMITS.clientOrderIdLength || !CLIENT_ORDER_ID.test(clientOrderId)) {
+		if (
+			typeof clientOrderId !== 'string' ||
+			clientOrderId.length > LIMITS.clientOrderIdLength ||
+			!CLIENT_ORDER_ID.test(clientOrderId)
+		) {
 			throw inputError(
 				node,
 				label('newClientOrderId'),
@@ -140,7 +186,12 @@ export function parameterLabel(field: string): string {
 }
 
 /** Two orders of one run with the same client order ID: refused before anything is sent. */
-export function duplicateClientOrderIdError(node: INode, clientOrderId: string, firstItem: number, itemIndex: number) {
+export function duplicateClientOrderIdError(
+	node: INode,
+	clientOrderId: string,
+	firstItem: number,
+	itemIndex: number,
+) {
 	return inputError(
 		node,
 		'Client Order ID',
@@ -177,14 +228,36 @@ function isSet(value: unknown): boolean {
 }
 
 /** The guardrails of the options, each checked itself (a malformed limit refuses every order). */
-export function readGuardrails(node: INode, options: GuardrailOptions, itemIndex?: number): Guardrails {
+export function readGuardrails(
+	node: INode,
+	options: GuardrailOptions,
+	itemIndex?: number,
+): Guardrails {
 	const guardrails: Guardrails = {};
 	if (isSet(options.allowedSymbols)) {
-		const list = Array.isArray(options.allowedSymbols) ? options.allowedSymbols : String(options.allowedSymbols).split(/[\s,]+/).filter((part) => part !== '');
-		guardrails.allowedSymbols = list.map((entry) => symbol(node, 'Allowed Symbols', entry, itemIndex));
+		const list = Array.isArray(options.allowedSymbols)
+			? options.allowedSymbols
+			: String(options.allowedSymbols)
+					.split(/[\s,]+/)
+					.filter((part) => part !== '');
+		guardrails.allowedSymbols = list.map((entry) =>
+			symbol(node, 'Allowed Symbols', entry, itemIndex),
+		);
 	}
-	if (isSet(options.maxOrderQuantity)) guardrails.maxOrderQuantity = positiveDecimal(node, 'Max Order Quantity', options.maxOrderQuantity, itemIndex);
-	if (isSet(options.maxOrderAmount)) guardrails.maxOrderAmount = positiveDecimal(node, 'Max Order Amount', options.maxOrderAmount, itemIndex);
+	if (isSet(options.maxOrderQuantity))
+		guardrails.maxOrderQuantity = positiveDecimal(
+			node,
+			'Max Order Quantity',
+			options.maxOrderQuantity,
+			itemIndex,
+		);
+	if (isSet(options.maxOrderAmount))
+		guardrails.maxOrderAmount = positiveDecimal(
+			node,
+			'Max Order Amount',
+			options.maxOrderAmount,
+			itemIndex,
+		);
 	return guardrails;
 }
 
@@ -207,7 +280,9 @@ export function decimalAbove(a: string, b: string): boolean {
 /** price × quantity, exactly, as a plain decimal. */
 export function decimalProduct(a: string, b: string): string {
 	const scale = fractionDigits(a) + fractionDigits(b);
-	const digits = (scaled(a, fractionDigits(a)) * scaled(b, fractionDigits(b))).toString().padStart(scale + 1, '0');
+	const digits = (scaled(a, fractionDigits(a)) * scaled(b, fractionDigits(b)))
+		.toString()
+		.padStart(scale + 1, '0');
 	if (scale === 0) return digits;
 	const fraction = digits.slice(-scale).replace(/0+$/, '');
 	const whole = digits.slice(0, -scale);
@@ -218,24 +293,61 @@ export function decimalProduct(a: string, b: string): string {
  * Refuses an order outside the guardrails, with an error that names the limit. `label` names an
  * order field as the user knows it (a parameter, or orders[3].quantity in JSON).
  */
-export function checkGuardrails(node: INode, order: OrderParams, guardrails: Guardrails, label: (field: string) => string, itemIndex?: number): void {
-	const refused = (field: string, problem: string, limit: string, fix = 'Change the order, or change the limit in the node’s Options if the order is intended.') =>
-		inputError(node, label(field), problem, `The node’s ${limit} option refuses this order; nothing was sent. ${fix}`, itemIndex);
+export function checkGuardrails(
+	node: INode,
+	order: OrderParams,
+	guardrails: Guardrails,
+	label: (field: string) => string,
+	itemIndex?: number,
+): void {
+	const refused = (
+		field: string,
+		problem: string,
+		limit: string,
+		fix = 'Change the order, or change the limit in the node’s Options if the order is intended.',
+	) =>
+		inputError(
+			node,
+			label(field),
+			problem,
+			`The node’s ${limit} option refuses this order; nothing was sent. ${fix}`,
+			itemIndex,
+		);
 	const { allowedSymbols, maxOrderQuantity, maxOrderAmount } = guardrails;
 	if (allowedSymbols !== undefined && !allowedSymbols.includes(order.symbol)) {
-		throw refused('symbol', `${order.symbol} is not in Allowed Symbols (${allowedSymbols.join(', ')})`, 'Allowed Symbols');
+		throw refused(
+			'symbol',
+			`${order.symbol} is not in Allowed Symbols (${allowedSymbols.join(', ')})`,
+			'Allowed Symbols',
+		);
 	}
-	if (maxOrderQuantity !== undefined && order.quantity !== undefined && decimalAbove(order.quantity, maxOrderQuantity)) {
-		throw refused('quantity', `${order.quantity} is above Max Order Quantity (${maxOrderQuantity})`, 'Max Order Quantity');
+	if (
+		maxOrderQuantity !== undefined &&
+		order.quantity !== undefined &&
+		decimalAbove(order.quantity, maxOrderQuantity)
+	) {
+		throw refused(
+			'quantity',
+			`${order.quantity} is above Max Order Quantity (${maxOrderQuantity})`,
+			'Max Order Quantity',
+		);
 	}
 	if (maxOrderAmount !== undefined) {
 		if (order.amount !== undefined && decimalAbove(order.amount, maxOrderAmount)) {
-			throw refused('amount', `${order.amount} is above Max Order Amount (${maxOrderAmount})`, 'Max Order Amount');
+			throw refused(
+				'amount',
+				`${order.amount} is above Max Order Amount (${maxOrderAmount})`,
+				'Max Order Amount',
+			);
 		}
 		if (order.price !== undefined && order.quantity !== undefined) {
 			const value = decimalProduct(order.price, order.quantity);
 			if (decimalAbove(value, maxOrderAmount)) {
-				throw refused('quantity', `the order is worth ${value} (Price × Quantity), above Max Order Amount (${maxOrderAmount})`, 'Max Order Amount');
+				throw refused(
+					'quantity',
+					`the order is worth ${value} (Price × Quantity), above Max Order Amount (${maxOrderAmount})`,
+					'Max Order Amount',
+				);
 			}
 		}
 		if (order.price === undefined && order.amount === undefined) {
@@ -263,9 +375,23 @@ export interface OrderOptions {
 }
 
 /** Checks the order options (Receive Window, the guardrails); a malformed one refuses every order. */
-export function checkOrderOptions(node: INode, options: IDataObject, itemIndex?: number): OrderOptions {
+export function checkOrderOptions(
+	node: INode,
+	options: IDataObject,
+	itemIndex?: number,
+): OrderOptions {
 	if (options.recvWindow !== undefined) {
-		integerInRange(node, 'Receive Window (Ms)', options.recvWindow, 1, LIMITS.maxRecvWindowMs, itemIndex);
+		integerInRange(
+			node,
+			'Receive Window (Ms)',
+			options.recvWindow,
+			1,
+			LIMITS.maxRecvWindowMs,
+			itemIndex,
+		);
 	}
-	return { ...(options as Omit<OrderOptions, 'guardrails'>), guardrails: readGuardrails(node, options, itemIndex) };
+	return {
+		...(options as Omit<OrderOptions, 'guardrails'>),
+		guardrails: readGuardrails(node, options, itemIndex),
+	};
 }

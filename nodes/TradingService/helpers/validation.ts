@@ -12,7 +12,13 @@ const ACCOUNT_ID = /^\d{1,20}$/;
 const SYMBOL = /^[A-Z0-9]{2,32}$/;
 const COIN = /^[A-Za-z0-9]{1,20}$/;
 
-export function inputError(node: INode, field: string, problem: string, fix: string, itemIndex?: number) {
+export function inputError(
+	node: INode,
+	field: string,
+	problem: string,
+	fix: string,
+	itemIndex?: number,
+) {
 	return new NodeOperationError(node, `${field}: ${problem}`, { description: fix, itemIndex });
 }
 
@@ -26,7 +32,12 @@ function describe(value: unknown): string {
  * A positive decimal as a string, exactly as given. A JS number is accepted only when its own
  * text is a plain decimal (1e-7 is not: the user must pass such values as strings).
  */
-export function positiveDecimal(node: INode, field: string, value: unknown, itemIndex?: number): string {
+export function positiveDecimal(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): string {
 	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 	if (typeof text !== 'string' || !DECIMAL.test(text)) {
 		throw inputError(
@@ -38,7 +49,13 @@ export function positiveDecimal(node: INode, field: string, value: unknown, item
 		);
 	}
 	if (!/[1-9]/.test(text)) {
-		throw inputError(node, field, 'must be greater than zero', `Enter a ${field} above 0.`, itemIndex);
+		throw inputError(
+			node,
+			field,
+			'must be greater than zero',
+			`Enter a ${field} above 0.`,
+			itemIndex,
+		);
 	}
 	return text;
 }
@@ -58,7 +75,15 @@ export function accountId(node: INode, field: string, value: unknown, itemIndex?
 }
 
 /** A string that matches `pattern` exactly, or an error naming `field`, what was wrong and the fix. */
-function matching(node: INode, field: string, value: unknown, pattern: RegExp, what: string, fix: string, itemIndex?: number): string {
+function matching(
+	node: INode,
+	field: string,
+	value: unknown,
+	pattern: RegExp,
+	what: string,
+	fix: string,
+	itemIndex?: number,
+): string {
 	if (typeof value !== 'string' || !pattern.test(value)) {
 		throw inputError(node, field, `${describe(value)} is not ${what}`, fix, itemIndex);
 	}
@@ -66,11 +91,27 @@ function matching(node: INode, field: string, value: unknown, pattern: RegExp, w
 }
 
 export function symbol(node: INode, field: string, value: unknown, itemIndex?: number): string {
-	return matching(node, field, value, SYMBOL, 'a trading pair symbol', 'Enter the symbol in upper case without separators, e.g. BTCUSDT.', itemIndex);
+	return matching(
+		node,
+		field,
+		value,
+		SYMBOL,
+		'a trading pair symbol',
+		'Enter the symbol in upper case without separators, e.g. BTCUSDT.',
+		itemIndex,
+	);
 }
 
 export function coin(node: INode, field: string, value: unknown, itemIndex?: number): string {
-	return matching(node, field, value, COIN, 'a coin name', 'Enter the coin as the exchange names it, letters and digits only, e.g. USDT.', itemIndex);
+	return matching(
+		node,
+		field,
+		value,
+		COIN,
+		'a coin name',
+		'Enter the coin as the exchange names it, letters and digits only, e.g. USDT.',
+		itemIndex,
+	);
 }
 
 export function oneOf<T extends string>(
@@ -116,7 +157,12 @@ function parseIsoDateTime(text: string): number {
  * strings, millisecond timestamps (numbers or digit strings), JS dates and Luxon DateTimes.
  * Anything else is refused rather than guessed at (Date.parse would take "March 7" as 2001).
  */
-export function timestampMs(node: INode, field: string, value: unknown, itemIndex?: number): number {
+export function timestampMs(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): number {
 	let ms: number = Number.NaN;
 	if (typeof value === 'number') ms = value;
 	else if (typeof value === 'string' && /^\d+$/.test(value)) ms = Number(value);
@@ -160,7 +206,8 @@ export function integerInRange(
 /** 0 (any account type) or one of the account types of spec §2.3. */
 export function accountTypeValue(node: INode, value: unknown, itemIndex?: number): number {
 	const number = typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : value;
-	if (number === 0 || ACCOUNT_TYPES.some((accountType) => accountType.value === number)) return number as number;
+	if (number === 0 || ACCOUNT_TYPES.some((accountType) => accountType.value === number))
+		return number as number;
 	throw inputError(
 		node,
 		'Account Type',

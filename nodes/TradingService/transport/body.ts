@@ -72,11 +72,18 @@ export class AttemptDeadline {
  * `maxBytes` is destroyed, which closes its connection (the server sees the client leave).
  * Bodies that already arrived whole (a string or bytes, as some hosts hand them) are taken as they are.
  */
-export async function readBody(body: unknown, deadline: AttemptDeadline, maxBytes = MAX_ANSWER_BYTES): Promise<BodyRead> {
+export async function readBody(
+	body: unknown,
+	deadline: AttemptDeadline,
+	maxBytes = MAX_ANSWER_BYTES,
+): Promise<BodyRead> {
 	if (body === undefined || body === null) return { ok: true, text: '' };
-	if (typeof body === 'string') return body.length > maxBytes ? { ok: false, failure: 'tooLarge' } : { ok: true, text: body };
+	if (typeof body === 'string')
+		return body.length > maxBytes ? { ok: false, failure: 'tooLarge' } : { ok: true, text: body };
 	if (body instanceof Uint8Array) {
-		return body.byteLength > maxBytes ? { ok: false, failure: 'tooLarge' } : { ok: true, text: new TextDecoder().decode(body) };
+		return body.byteLength > maxBytes
+			? { ok: false, failure: 'tooLarge' }
+			: { ok: true, text: new TextDecoder().decode(body) };
 	}
 	if (!isReadable(body)) return { ok: false, failure: 'broken', code: 'EUNEXPECTEDBODY' };
 
@@ -93,7 +100,8 @@ export async function readBody(body: unknown, deadline: AttemptDeadline, maxByte
 		};
 		stream.on('data', (chunk: unknown) => {
 			if (done) return;
-			const bytesOfChunk = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
+			const bytesOfChunk =
+				typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
 			bytes += bytesOfChunk.byteLength;
 			if (bytes > maxBytes) {
 				finish({ ok: false, failure: 'tooLarge' });
@@ -102,11 +110,16 @@ export async function readBody(body: unknown, deadline: AttemptDeadline, maxByte
 			text += decoder.decode(bytesOfChunk, { stream: true });
 		});
 		stream.on('end', () => finish({ ok: true, text: text + decoder.decode() }));
-		stream.on('error', (error: unknown) => finish({ ok: false, failure: 'broken', code: errorCode(error) }));
+		stream.on('error', (error: unknown) =>
+			finish({ ok: false, failure: 'broken', code: errorCode(error) }),
+		);
 		// Closed without 'end': the connection went away mid-answer.
 		stream.on('close', () => finish({ ok: false, failure: 'broken', code: 'ECONNRESET' }));
 	});
-	const result = await Promise.race([reading, deadline.passed.then((): BodyRead => ({ ok: false, failure: 'deadline' }))]);
+	const result = await Promise.race([
+		reading,
+		deadline.passed.then((): BodyRead => ({ ok: false, failure: 'deadline' })),
+	]);
 	if (!result.ok) stream.destroy();
 	return result;
 }

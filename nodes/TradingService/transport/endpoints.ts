@@ -70,14 +70,19 @@ export const ENDPOINTS = {
 		// `success: false` is a refusal (writes/transfers.ts); anything but a boolean there says
 		// nothing about what happened.
 		checkResponse: (body) =>
-			isObject(body) && typeof body.success === 'boolean' ? undefined : 'The service answered the transfer with something other than a transfer result',
+			isObject(body) && typeof body.success === 'boolean'
+				? undefined
+				: 'The service answered the transfer with something other than a transfer result',
 	},
 	newOrder: {
 		method: 'POST',
 		path: PATHS.newOrder,
 		weight: WEIGHTS.default,
 		writes: true,
-		checkResponse: (body) => (isOrder(body) ? undefined : 'The service answered the order with something other than an order'),
+		checkResponse: (body) =>
+			isOrder(body)
+				? undefined
+				: 'The service answered the order with something other than an order',
 	},
 	batchOrders: {
 		method: 'POST',
@@ -95,33 +100,48 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: PATHS.queryOrder,
 		weight: WEIGHTS.default,
-		checkResponse: (body) => (isOrder(body) ? undefined : 'The service answered an order lookup with something other than an order'),
+		checkResponse: (body) =>
+			isOrder(body)
+				? undefined
+				: 'The service answered an order lookup with something other than an order',
 	},
 	openOrders: {
 		method: 'GET',
 		path: PATHS.openOrders,
 		weight: WEIGHTS.default,
-		checkResponse: (body) => (isOrderList(body) ? undefined : 'The service answered the open-orders request with something other than a list of orders'),
+		checkResponse: (body) =>
+			isOrderList(body)
+				? undefined
+				: 'The service answered the open-orders request with something other than a list of orders',
 	},
 	tradeOrders: {
 		method: 'GET',
 		path: PATHS.tradeOrders,
 		weight: WEIGHTS.tradeOrders,
-		checkResponse: (body) => (isOrderList(body) ? undefined : 'The service answered the past-orders request with something other than a list of orders'),
+		checkResponse: (body) =>
+			isOrderList(body)
+				? undefined
+				: 'The service answered the past-orders request with something other than a list of orders',
 	},
 	cancelOrder: {
 		method: 'DELETE',
 		path: PATHS.cancelOrder,
 		weight: WEIGHTS.default,
 		writes: true,
-		checkResponse: (body) => (isOrder(body) ? undefined : 'The service answered the cancel with something other than an order'),
+		checkResponse: (body) =>
+			isOrder(body)
+				? undefined
+				: 'The service answered the cancel with something other than an order',
 	},
 	cancelOpenOrders: {
 		method: 'DELETE',
 		path: PATHS.openOrders,
 		weight: WEIGHTS.cancelOpenOrders,
 		writes: true,
-		checkResponse: (body) => (isObject(body) ? undefined : 'The service answered the cancel of open orders with something other than a summary'),
+		checkResponse: (body) =>
+			isObject(body)
+				? undefined
+				: 'The service answered the cancel of open orders with something other than a summary',
 	},
 	cancelOrderByIds: {
 		method: 'DELETE',
@@ -141,7 +161,10 @@ export const ENDPOINTS = {
 		method: 'POST',
 		path: PATHS.orderTest,
 		weight: WEIGHTS.default,
-		checkResponse: (body) => (isObject(body) ? undefined : 'The service answered the order test with something other than an object'),
+		checkResponse: (body) =>
+			isObject(body)
+				? undefined
+				: 'The service answered the order test with something other than an object',
 	},
 	account: {
 		method: 'GET',

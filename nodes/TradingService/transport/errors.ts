@@ -9,7 +9,10 @@ export type { ServiceRejection } from './rejections';
 
 /** Whether a code is numeric zero in any spelling the family uses: 0, "0", "0000". */
 export function isZeroCode(code: unknown): boolean {
-	return (typeof code === 'number' && code === 0) || (typeof code === 'string' && /^\s*[+-]?0+\s*$/.test(code));
+	return (
+		(typeof code === 'number' && code === 0) ||
+		(typeof code === 'string' && /^\s*[+-]?0+\s*$/.test(code))
+	);
 }
 
 /** Whether two codes are the same number ("0401" and 401, "-1141" and -1141). */
@@ -37,7 +40,10 @@ export class ServiceRejectedError extends NodeApiError {
 }
 
 export function isServiceRejection(error: unknown, code?: string): error is ServiceRejectedError {
-	return error instanceof ServiceRejectedError && (code === undefined || sameCode(error.rejection.code, code));
+	return (
+		error instanceof ServiceRejectedError &&
+		(code === undefined || sameCode(error.rejection.code, code))
+	);
 }
 
 export function rejectionError(
@@ -46,13 +52,21 @@ export function rejectionError(
 	itemIndex: number | undefined,
 	clockOffsetMs?: number,
 ): ServiceRejectedError {
-	const { message, description } = describeRejection(tableCode(rejection.code), rejection, clockOffsetMs);
-	const error = new ServiceRejectedError(node, { code: rejection.code, msg: rejection.msg } as JsonObject, {
-		message,
-		description,
-		httpCode: String(rejection.httpStatus),
-		itemIndex,
-	});
+	const { message, description } = describeRejection(
+		tableCode(rejection.code),
+		rejection,
+		clockOffsetMs,
+	);
+	const error = new ServiceRejectedError(
+		node,
+		{ code: rejection.code, msg: rejection.msg } as JsonObject,
+		{
+			message,
+			description,
+			httpCode: String(rejection.httpStatus),
+			itemIndex,
+		},
+	);
 	error.rejection = rejection;
 	return error;
 }
@@ -60,7 +74,13 @@ export function rejectionError(
 // ------------------------------------------------------------------ other failures
 
 /** The service could not be reached: nothing was sent. */
-export function notReachableError(node: INode, reason: string, detail: string, attempts: number, itemIndex?: number): NodeApiError {
+export function notReachableError(
+	node: INode,
+	reason: string,
+	detail: string,
+	attempts: number,
+	itemIndex?: number,
+): NodeApiError {
 	return new NodeApiError(node, { attempts } as JsonObject, {
 		message: `Could not reach the Trading Service: ${reason}`,
 		description: `${detail} after ${attempts} attempts. Check the Base URL in the credential and that the service is reachable from the n8n server. Nothing was sent.`,
@@ -69,7 +89,13 @@ export function notReachableError(node: INode, reason: string, detail: string, a
 }
 
 /** A read that failed on every attempt (5xx, dropped connections). */
-export function keptFailingError(node: INode, reason: string, detail: string, attempts: number, itemIndex?: number): NodeApiError {
+export function keptFailingError(
+	node: INode,
+	reason: string,
+	detail: string,
+	attempts: number,
+	itemIndex?: number,
+): NodeApiError {
 	return new NodeApiError(node, { attempts } as JsonObject, {
 		message: `The Trading Service kept failing: ${reason}`,
 		description: `${detail}; the request was tried ${attempts} times. The service may be down or overloaded; try again later.`,
@@ -78,7 +104,12 @@ export function keptFailingError(node: INode, reason: string, detail: string, at
 }
 
 /** An HTTP error status without a service error code. */
-export function httpStatusError(node: INode, status: number, reason: string, itemIndex?: number): NodeApiError {
+export function httpStatusError(
+	node: INode,
+	status: number,
+	reason: string,
+	itemIndex?: number,
+): NodeApiError {
 	return new NodeApiError(node, { status } as JsonObject, {
 		message: `The Trading Service answered ${reason}`,
 		description:
@@ -106,14 +137,18 @@ export function unexpectedResponseError(
 	howToCheck: string | undefined,
 	itemIndex?: number,
 ): NodeApiError {
-	return new NodeApiError(node, { response: JSON.stringify(body)?.slice(0, 300) ?? '' } as JsonObject, {
-		message: problem,
-		description:
-			howToCheck === undefined
-				? 'Check that Base URL in the credential points at the Trading Service API.'
-				: `Results cannot be matched to what was sent. ${howToCheck} before running again.`,
-		itemIndex,
-	});
+	return new NodeApiError(
+		node,
+		{ response: JSON.stringify(body)?.slice(0, 300) ?? '' } as JsonObject,
+		{
+			message: problem,
+			description:
+				howToCheck === undefined
+					? 'Check that Base URL in the credential points at the Trading Service API.'
+					: `Results cannot be matched to what was sent. ${howToCheck} before running again.`,
+			itemIndex,
+		},
+	);
 }
 
 /** n8n errors pass through untouched (they carry item index and advice); anything else is wrapped. */

@@ -25,7 +25,15 @@ import { parseJsonKeepingDigits } from './json';
  * Fields that hold IDs (spec: long, up to 20 digits): an integer there is kept as text whatever
  * its size, so an ID is a string in every item, as when the service sends it quoted.
  */
-const ID_FIELDS: ReadonlySet<string> = new Set(['id', 'orderId', 'accountId', 'userId', 'lastOrderId', 'fromAccountId', 'toAccountId']);
+const ID_FIELDS: ReadonlySet<string> = new Set([
+	'id',
+	'orderId',
+	'accountId',
+	'userId',
+	'lastOrderId',
+	'fromAccountId',
+	'toAccountId',
+]);
 
 /** The family's code for an IP ban (HTTP 418), used when the answer carries none. */
 const IP_BAN_CODE = '-3145';
@@ -55,7 +63,14 @@ export type AttemptFailure =
 // one, losing what matters here (e.g. "unknown outcome"): codes go in the description only.
 
 const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
-const NETWORK_CODES = ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT'];
+const NETWORK_CODES = [
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+];
 
 function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
@@ -78,7 +93,11 @@ function parseRetryAfter(headers: IN8nHttpFullResponse['headers']): number | und
 	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
-function asRejection(body: unknown, httpStatus: number, codesPerEntry: boolean): ServiceRejection | undefined {
+function asRejection(
+	body: unknown,
+	httpStatus: number,
+	codesPerEntry: boolean,
+): ServiceRejection | undefined {
 	if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const { code, msg } = body as { code?: unknown; msg?: unknown };
 	if (code === undefined || code === null) return undefined;
@@ -87,19 +106,38 @@ function asRejection(body: unknown, httpStatus: number, codesPerEntry: boolean):
 	if (isZeroCode(code) || codeText === '200') return undefined;
 	// A 2xx answer with a code per entry is the caller's to read, whatever its top-level code:
 	// some entries may have been executed.
-	if (codesPerEntry && httpStatus >= 200 && httpStatus < 300 && Array.isArray((body as { result?: unknown }).result)) return undefined;
+	if (
+		codesPerEntry &&
+		httpStatus >= 200 &&
+		httpStatus < 300 &&
+		Array.isArray((body as { result?: unknown }).result)
+	)
+		return undefined;
 	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
 }
 
 /** Why an answer's body could not be used, as a failure of the attempt. */
-function unreadable(read: Exclude<BodyRead, { ok: true }>, isWrite: boolean, policy: RetryPolicy, node: INode): AttemptFailure {
+function unreadable(
+	read: Exclude<BodyRead, { ok: true }>,
+	isWrite: boolean,
+	policy: RetryPolicy,
+	node: INode,
+): AttemptFailure {
 	switch (read.failure) {
 		case 'deadline':
 			// Past the deadline the service may still be working on the request: a read is tried
 			// again, a write is unknown.
-			return { kind: 'unknown', reason: `the service did not answer within ${policy.timeoutMs / 1000} s`, detail: 'ETIMEDOUT' };
+			return {
+				kind: 'unknown',
+				reason: `the service did not answer within ${policy.timeoutMs / 1000} s`,
+				detail: 'ETIMEDOUT',
+			};
 		case 'broken':
-			return { kind: 'unknown', reason: 'the answer broke off before it was complete', detail: read.code };
+			return {
+				kind: 'unknown',
+				reason: 'the answer broke off before it was complete',
+				detail: read.code,
+			};
 		case 'tooLarge': {
 			const reason = `the answer was larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`;
 			if (isWrite) return { kind: 'unknown', reason, detail: 'Answer too large' };
@@ -146,16 +184,30 @@ function classifyResponse(
 		return {
 			kind: 'rateLimited',
 			retryAfterMs: parseRetryAfter(headers),
-			rejection: rejection ?? { code: ERROR_CODES.rateLimited, msg: 'Rate limit exceeded', httpStatus: status },
+			rejection: rejection ?? {
+				code: ERROR_CODES.rateLimited,
+				msg: 'Rate limit exceeded',
+				httpStatus: status,
+			},
 		};
 	}
 	if (status >= 500) {
-		return { kind: 'unknown', reason: `the service failed with HTTP ${status}`, detail: `HTTP ${status}` };
+		return {
+			kind: 'unknown',
+			reason: `the service failed with HTTP ${status}`,
+			detail: `HTTP ${status}`,
+		};
 	}
 	// A 404 means the Base URL is wrong, whatever the body says.
 	if (rejection && status !== 404) return { kind: 'rejected', rejection };
 	if (status >= 200 && status < 300) {
-		return isJson ? { body } : { kind: 'unknown', reason: 'the service answered with something that is not JSON', detail: 'Unreadable answer' };
+		return isJson
+			? { body }
+			: {
+					kind: 'unknown',
+					reason: 'the service answered with something that is not JSON',
+					detail: 'Unreadable answer',
+				};
 	}
 	return {
 		kind: 'http',
@@ -192,12 +244,30 @@ export async function attempt(
 	const deadline = new AttemptDeadline(Date.now() + policy.timeoutMs);
 	try {
 		// The credential read once per run: without it n8n's helper reads (and decrypts) it for every request.
-		const known = credentials === undefined ? undefined : { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: { ...credentials } } };
-		const sending = context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, known) as Promise<IN8nHttpFullResponse>;
+		const known =
+			credentials === undefined
+				? undefined
+				: {
+						credentialsDecrypted: {
+							id: '',
+							name: '',
+							type: CREDENTIAL_TYPE,
+							data: { ...credentials },
+						},
+					};
+		const sending = context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+			known,
+		) as Promise<IN8nHttpFullResponse>;
 		const response = await Promise.race([sending, deadline.passed]);
 		if (response === 'deadline') {
 			// The helper cannot be aborted: let the answer go when it comes.
-			sending.then((late) => discardBody(late?.body), () => undefined);
+			sending.then(
+				(late) => discardBody(late?.body),
+				() => undefined,
+			);
 			return unreadable({ ok: false, failure: 'deadline' }, isWrite, policy, context.getNode());
 		}
 		const status = response.statusCode;
@@ -218,7 +288,11 @@ export async function attempt(
 			return { kind: 'notSent', reason: 'the connection could not be opened', detail: code };
 		}
 		if (code !== undefined && NETWORK_CODES.includes(code)) {
-			return { kind: 'unknown', reason: 'the connection failed before the service answered', detail: code };
+			return {
+				kind: 'unknown',
+				reason: 'the connection failed before the service answered',
+				detail: code,
+			};
 		}
 		throw toNodeError(context.getNode(), error);
 	} finally {
@@ -245,7 +319,10 @@ export async function measureClockOffset(context: TransportContext): Promise<num
 		}) as Promise<IN8nHttpFullResponse>;
 		const response = await Promise.race([sending, deadline.passed]);
 		if (response === 'deadline') {
-			sending.then((late) => discardBody(late?.body), () => undefined);
+			sending.then(
+				(late) => discardBody(late?.body),
+				() => undefined,
+			);
 			return undefined;
 		}
 		if (response.statusCode !== 200) {
@@ -254,7 +331,9 @@ export async function measureClockOffset(context: TransportContext): Promise<num
 		}
 		const read = await readBody(response.body, deadline, 64 * 1024);
 		if (!read.ok) return undefined;
-		const serverTime = Number((parseJsonKeepingDigits(read.text) as { serverTime?: unknown } | null)?.serverTime);
+		const serverTime = Number(
+			(parseJsonKeepingDigits(read.text) as { serverTime?: unknown } | null)?.serverTime,
+		);
 		if (!Number.isFinite(serverTime)) return undefined;
 		return Math.round(serverTime - (before + Date.now()) / 2);
 	} catch {

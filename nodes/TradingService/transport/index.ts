@@ -1,6 +1,17 @@
-import { NodeApiError, NodeOperationError, sleep, type ICredentialDataDecryptedObject, type INode, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	sleep,
+	type ICredentialDataDecryptedObject,
+	type INode,
+	type JsonObject,
+} from 'n8n-workflow';
 
-import { credentialProblemMessage, credentialProblemOf, type CredentialProblem } from '../../../credentials/credentialChecks';
+import {
+	credentialProblemMessage,
+	credentialProblemOf,
+	type CredentialProblem,
+} from '../../../credentials/credentialChecks';
 import { CREDENTIAL_TYPE, ERROR_CODES, LIMITS } from '../constants';
 import { attempt, measureClockOffset, type RetryPolicy, type TransportContext } from './http';
 import type { Endpoint, EndpointRequest } from './endpoints';
@@ -17,7 +28,14 @@ import {
 import { limiterFor, type WeightLimiter } from './pacing';
 
 export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
-export { isServiceRejection, isUnknownOutcomeCode, isZeroCode, sameCode, toNodeError, unexpectedResponseError } from './errors';
+export {
+	isServiceRejection,
+	isUnknownOutcomeCode,
+	isZeroCode,
+	sameCode,
+	toNodeError,
+	unexpectedResponseError,
+} from './errors';
 export type { RetryPolicy, TransportContext } from './http';
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -51,7 +69,13 @@ export type WriteAttempt =
 	/** Nothing was executed: the service refused, or the request never reached it. */
 	| { kind: 'rejected'; error: NodeApiError | NodeOperationError; window: SendWindow }
 	/** It may have been executed. `unusable`: a 2xx answer whose shape tells nothing. */
-	| { kind: 'unknown'; reason: string; detail: string; window: SendWindow; unusable?: { problem: string; body: unknown } };
+	| {
+			kind: 'unknown';
+			reason: string;
+			detail: string;
+			window: SendWindow;
+			unusable?: { problem: string; body: unknown };
+	  };
 
 /** How one request's attempts ended. */
 type Exchange =
@@ -117,15 +141,24 @@ export class ServiceClient {
 			),
 			// The service caps recvWindow; an unreadable value is taken at that cap, which only makes
 			// the node wait longer before it concludes an unanswered write can no longer be accepted.
-			recvWindowMs: Number.isFinite(recvWindow) && recvWindow > 0 ? Math.min(recvWindow, LIMITS.maxRecvWindowMs) : LIMITS.maxRecvWindowMs,
+			recvWindowMs:
+				Number.isFinite(recvWindow) && recvWindow > 0
+					? Math.min(recvWindow, LIMITS.maxRecvWindowMs)
+					: LIMITS.maxRecvWindowMs,
 			credentialProblem: credentialProblemOf(credentials),
 			credentials,
 		};
 	}
 
 	/** Checked here as well as when signing, so that it is known to fail before anything is sent. */
-	private credentialError(problem: CredentialProblem, itemIndex: number | undefined): NodeOperationError {
-		return new NodeOperationError(this.node, credentialProblemMessage(problem), { description: problem.fix, itemIndex });
+	private credentialError(
+		problem: CredentialProblem,
+		itemIndex: number | undefined,
+	): NodeOperationError {
+		return new NodeOperationError(this.node, credentialProblemMessage(problem), {
+			description: problem.fix,
+			itemIndex,
+		});
 	}
 
 	/**
@@ -134,15 +167,26 @@ export class ServiceClient {
 	 */
 	async request(endpoint: Endpoint, request: EndpointRequest = {}): Promise<unknown> {
 		const settings = await this.settings();
-		if (settings.credentialProblem !== undefined) throw this.credentialError(settings.credentialProblem, request.itemIndex);
+		if (settings.credentialProblem !== undefined)
+			throw this.credentialError(settings.credentialProblem, request.itemIndex);
 		const exchange = await this.exchange(endpoint, request, settings, {});
 		if (exchange.kind === 'rejected') throw exchange.error;
 		if (exchange.kind === 'unknown') {
 			// Only writes end unknown; a read that kept failing ends rejected.
-			throw new NodeApiError(this.node, { reason: exchange.reason } as JsonObject, { message: exchange.reason, itemIndex: request.itemIndex });
+			throw new NodeApiError(this.node, { reason: exchange.reason } as JsonObject, {
+				message: exchange.reason,
+				itemIndex: request.itemIndex,
+			});
 		}
 		const problem = endpoint.checkResponse?.(exchange.body);
-		if (problem !== undefined) throw unexpectedResponseError(this.node, problem, exchange.body, undefined, request.itemIndex);
+		if (problem !== undefined)
+			throw unexpectedResponseError(
+				this.node,
+				problem,
+				exchange.body,
+				undefined,
+				request.itemIndex,
+			);
 		return exchange.body;
 	}
 
@@ -156,14 +200,24 @@ export class ServiceClient {
 			return { kind: 'rejected', error: toNodeError(this.node, error), window };
 		}
 		if (settings.credentialProblem !== undefined) {
-			return { kind: 'rejected', error: this.credentialError(settings.credentialProblem, request.itemIndex), window };
+			return {
+				kind: 'rejected',
+				error: this.credentialError(settings.credentialProblem, request.itemIndex),
+				window,
+			};
 		}
 		const exchange = await this.exchange(endpoint, request, settings, window);
 		if (exchange.kind !== 'answered') return { ...exchange, window };
 		const problem = endpoint.checkResponse?.(exchange.body);
 		if (problem !== undefined) {
 			// A 2xx answer to a write: it may well have been executed.
-			return { kind: 'unknown', reason: problem, detail: 'Unusable answer', window, unusable: { problem, body: exchange.body } };
+			return {
+				kind: 'unknown',
+				reason: problem,
+				detail: 'Unusable answer',
+				window,
+				unusable: { problem, body: exchange.body },
+			};
 		}
 		return { kind: 'answered', body: exchange.body, window };
 	}
@@ -176,7 +230,12 @@ export class ServiceClient {
 	}
 
 	/** One request with the transport's own retries, until it is answered or cannot be tried again. */
-	private async exchange(endpoint: Endpoint, request: EndpointRequest, settings: ClientSettings, window: SendWindow): Promise<Exchange> {
+	private async exchange(
+		endpoint: Endpoint,
+		request: EndpointRequest,
+		settings: ClientSettings,
+		window: SendWindow,
+	): Promise<Exchange> {
 		const node = this.node;
 		const policy = this.policy;
 		const { itemIndex } = request;
@@ -186,13 +245,28 @@ export class ServiceClient {
 			window.firstSentAt ??= Date.now();
 			let outcome: Awaited<ReturnType<typeof attempt>>;
 			try {
-				outcome = await attempt(this.functions, endpoint, request, policy, settings.limiter, settings.credentials);
+				outcome = await attempt(
+					this.functions,
+					endpoint,
+					request,
+					policy,
+					settings.limiter,
+					settings.credentials,
+				);
 			} catch (error) {
 				// A failure the attempt could not classify: for a write, it may have been sent.
-				if (isWrite) return { kind: 'unknown', reason: 'the request failed in an unexpected way', detail: (error as Error).message ?? String(error) };
+				if (isWrite)
+					return {
+						kind: 'unknown',
+						reason: 'the request failed in an unexpected way',
+						detail: (error as Error).message ?? String(error),
+					};
 				throw toNodeError(node, error);
 			} finally {
-				window.acceptableUntil = Math.max(window.acceptableUntil ?? 0, Date.now() + recvWindowMs + LIMITS.futureToleranceMs);
+				window.acceptableUntil = Math.max(
+					window.acceptableUntil ?? 0,
+					Date.now() + recvWindowMs + LIMITS.futureToleranceMs,
+				);
 			}
 			if ('body' in outcome) return { kind: 'answered', body: outcome.body };
 
@@ -202,12 +276,30 @@ export class ServiceClient {
 					const { rejection } = outcome;
 					if (isUnknownOutcomeCode(rejection.code)) {
 						const reason = `the service answered code ${rejection.code}: "${rejection.msg}"`;
-						if (isWrite) return { kind: 'unknown', reason, detail: `Code ${rejection.code} means the service may have executed the request` };
-						if (!retriesLeft) return { kind: 'rejected', error: keptFailingError(node, reason, `code ${rejection.code}`, retry + 1, itemIndex) };
+						if (isWrite)
+							return {
+								kind: 'unknown',
+								reason,
+								detail: `Code ${rejection.code} means the service may have executed the request`,
+							};
+						if (!retriesLeft)
+							return {
+								kind: 'rejected',
+								error: keptFailingError(
+									node,
+									reason,
+									`code ${rejection.code}`,
+									retry + 1,
+									itemIndex,
+								),
+							};
 						await sleep(backoffMs(policy, retry));
 						continue;
 					}
-					const offset = rejection.code === ERROR_CODES.timestampOutsideWindow ? await measureClockOffset(this.functions) : undefined;
+					const offset =
+						rejection.code === ERROR_CODES.timestampOutsideWindow
+							? await measureClockOffset(this.functions)
+							: undefined;
 					return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex, offset) };
 				}
 				case 'rateLimited':
@@ -219,17 +311,29 @@ export class ServiceClient {
 					await sleep(backoffMs(policy, retry, outcome.retryAfterMs));
 					continue;
 				case 'notSent':
-					if (!retriesLeft) return { kind: 'rejected', error: notReachableError(node, outcome.reason, outcome.detail, retry + 1, itemIndex) };
+					if (!retriesLeft)
+						return {
+							kind: 'rejected',
+							error: notReachableError(node, outcome.reason, outcome.detail, retry + 1, itemIndex),
+						};
 					await sleep(backoffMs(policy, retry));
 					continue;
 				case 'unknown':
 					if (isWrite) return { kind: 'unknown', reason: outcome.reason, detail: outcome.detail };
-					if (!retriesLeft) return { kind: 'rejected', error: keptFailingError(node, outcome.reason, outcome.detail, retry + 1, itemIndex) };
+					if (!retriesLeft)
+						return {
+							kind: 'rejected',
+							error: keptFailingError(node, outcome.reason, outcome.detail, retry + 1, itemIndex),
+						};
 					await sleep(backoffMs(policy, retry));
 					continue;
 				case 'http':
-					if (isWrite && !statusProvesNothingDone(outcome.status)) return { kind: 'unknown', reason: outcome.reason, detail: `HTTP ${outcome.status}` };
-					return { kind: 'rejected', error: httpStatusError(node, outcome.status, outcome.reason, itemIndex) };
+					if (isWrite && !statusProvesNothingDone(outcome.status))
+						return { kind: 'unknown', reason: outcome.reason, detail: `HTTP ${outcome.status}` };
+					return {
+						kind: 'rejected',
+						error: httpStatusError(node, outcome.status, outcome.reason, itemIndex),
+					};
 			}
 		}
 	}

@@ -118,9 +118,17 @@ class Parser {
 			if (this.text.charCodeAt(this.index) !== 0x3a) this.fail('Expected ":"');
 			this.index++;
 			this.skipWhitespace();
-			const value = this.textFields.has(key) && this.isIntegerAhead() ? this.parseIntegerAsText() : this.parseValue(depth);
+			const value =
+				this.textFields.has(key) && this.isIntegerAhead()
+					? this.parseIntegerAsText()
+					: this.parseValue(depth);
 			if (key === '__proto__') {
-				Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+				Object.defineProperty(object, key, {
+					value,
+					writable: true,
+					enumerable: true,
+					configurable: true,
+				});
 			} else {
 				object[key] = value;
 			}
@@ -167,7 +175,9 @@ class Parser {
 				// V8 makes a slice of 13 or more characters a view of the whole answer text, which would
 				// then stay in memory as long as any record holding the string does: copy it instead
 				// (JSON.parse of the quoted slice, which has no escapes, builds a new string).
-				return at - start < SLICE_MIN_LENGTH ? text.slice(start, at) : (JSON.parse(text.slice(start - 1, at + 1)) as string);
+				return at - start < SLICE_MIN_LENGTH
+					? text.slice(start, at)
+					: (JSON.parse(text.slice(start - 1, at + 1)) as string);
 			}
 			if (code === BACKSLASH) break;
 			if (code < 0x20) {
@@ -183,7 +193,9 @@ class Parser {
 				result += text.slice(chunkStart, this.index);
 				this.index++;
 				// Flattened into a new string: the pieces may be views of the whole answer text (above).
-				return result.length < SLICE_MIN_LENGTH ? result : (JSON.parse(JSON.stringify(result)) as string);
+				return result.length < SLICE_MIN_LENGTH
+					? result
+					: (JSON.parse(JSON.stringify(result)) as string);
 			}
 			if (code < 0x20) this.fail('Control character in a string');
 			if (code !== BACKSLASH) {
@@ -310,7 +322,10 @@ function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: 
  * gives the very same value several times faster (bench 1: about 0.25 ms per 50-record history
  * page), so it is used, and checked, first; everything else takes the exact parser.
  */
-export function parseJsonKeepingDigits(text: string, textFields: ReadonlySet<string> = NO_FIELDS): unknown {
+export function parseJsonKeepingDigits(
+	text: string,
+	textFields: ReadonlySet<string> = NO_FIELDS,
+): unknown {
 	if (!LONG_BARE_INTEGER.test(text)) {
 		let value: unknown;
 		try {
@@ -324,6 +339,9 @@ export function parseJsonKeepingDigits(text: string, textFields: ReadonlySet<str
 }
 
 /** The exact parser alone (the reference the fast path is tested against). */
-export function parseJsonExactly(text: string, textFields: ReadonlySet<string> = NO_FIELDS): unknown {
+export function parseJsonExactly(
+	text: string,
+	textFields: ReadonlySet<string> = NO_FIELDS,
+): unknown {
 	return new Parser(text, textFields).parseDocument();
 }

@@ -25,7 +25,10 @@ export class WeightLimiter {
 	static readonly marginMs = 250;
 
 	private prune(now: number) {
-		while (this.events.length > 0 && this.events[0].at + this.windowMs + WeightLimiter.marginMs <= now) {
+		while (
+			this.events.length > 0 &&
+			this.events[0].at + this.windowMs + WeightLimiter.marginMs <= now
+		) {
 			this.used -= this.events.shift()!.weight;
 		}
 	}
@@ -72,14 +75,23 @@ export class WeightLimiter {
 const limiters = new Map<string, WeightLimiter>();
 
 /** The shared limiter of one API key at one service, or undefined when pacing is off. */
-export function limiterFor(baseUrl: string, apiKey: string, budget: number, windowSeconds: number): WeightLimiter | undefined {
+export function limiterFor(
+	baseUrl: string,
+	apiKey: string,
+	budget: number,
+	windowSeconds: number,
+): WeightLimiter | undefined {
 	if (!(budget > 0) || !(windowSeconds > 0)) return undefined;
 	const key = `${baseUrl}\u0000${apiKey}`;
 	for (const [other, limiter] of limiters) {
 		if (other !== key && limiter.isIdle()) limiters.delete(other);
 	}
 	let limiter = limiters.get(key);
-	if (limiter === undefined || limiter.budget !== budget || limiter.windowMs !== windowSeconds * 1000) {
+	if (
+		limiter === undefined ||
+		limiter.budget !== budget ||
+		limiter.windowMs !== windowSeconds * 1000
+	) {
 		limiter = new WeightLimiter(budget, windowSeconds * 1000);
 		limiters.set(key, limiter);
 	}

@@ -102,7 +102,9 @@ const IP_BAN: RejectionText = {
 	message: "This server's IP address is banned by the service",
 	fix: ({ rejection }) =>
 		`The service bans an IP address that kept sending requests after being rate limited (HTTP 429).${
-			rejection.retryAfterMs === undefined ? '' : ` The service asks to wait ${Math.ceil(rejection.retryAfterMs / 1000)} s.`
+			rejection.retryAfterMs === undefined
+				? ''
+				: ` The service asks to wait ${Math.ceil(rejection.retryAfterMs / 1000)} s.`
 		} Stop the workflows using this credential until the ban ends, then lower their request rate (a Weight Budget in the credential, fewer items per run). ${NOTHING_EXECUTED}`,
 };
 
@@ -111,7 +113,11 @@ const OTHER: RejectionText = {
 	fix: ({ rejection }) => `HTTP status ${rejection.httpStatus}. ${NOTHING_EXECUTED}`,
 };
 
-const PERMISSION_CODES: readonly string[] = [ERROR_CODES.unauthorized, ERROR_CODES.noPermission, ERROR_CODES.accountNotAllowed];
+const PERMISSION_CODES: readonly string[] = [
+	ERROR_CODES.unauthorized,
+	ERROR_CODES.noPermission,
+	ERROR_CODES.accountNotAllowed,
+];
 
 /**
  * The text for a refusal. `code` is the table's spelling of the code. Where the code of a case is
@@ -120,13 +126,19 @@ const PERMISSION_CODES: readonly string[] = [ERROR_CODES.unauthorized, ERROR_COD
  */
 function textFor(code: string, rejection: ServiceRejection): RejectionText {
 	if (rejection.httpStatus === 418) return IP_BAN;
-	if (code === ERROR_CODES.invalidSignature || /signature/i.test(rejection.msg)) return INVALID_SIGNATURE;
-	if (!PERMISSION_CODES.includes(code) && /api[- ]?key/i.test(rejection.msg)) return INVALID_API_KEY;
+	if (code === ERROR_CODES.invalidSignature || /signature/i.test(rejection.msg))
+		return INVALID_SIGNATURE;
+	if (!PERMISSION_CODES.includes(code) && /api[- ]?key/i.test(rejection.msg))
+		return INVALID_API_KEY;
 	return REJECTIONS[code] ?? OTHER;
 }
 
 /** What happened and how to fix it, for a refusal whose code is spelt as the table spells it. */
-export function describeRejection(code: string, rejection: ServiceRejection, clockOffsetMs?: number): { message: string; description: string } {
+export function describeRejection(
+	code: string,
+	rejection: ServiceRejection,
+	clockOffsetMs?: number,
+): { message: string; description: string } {
 	const text = textFor(code, rejection);
 	const said = `The service said: "${rejection.msg}" (code ${rejection.code}).`;
 	const message = typeof text.message === 'string' ? text.message : text.message(rejection.msg);

@@ -7,9 +7,9 @@ import { inputError } from '../helpers/validation';
 export type Direction = 'both' | 'incoming' | 'outgoing';
 
 /** Events whose records can be credits or debits, so Direction means something. */
-export const EVENTS_WITH_DIRECTION: number[] = FLOW_TYPES.filter((flowType) => flowType.hasDirection).map(
-	(flowType) => flowType.value,
-);
+export const EVENTS_WITH_DIRECTION: number[] = FLOW_TYPES.filter(
+	(flowType) => flowType.hasDirection,
+).map((flowType) => flowType.value);
 
 export interface RecordFilter {
 	direction: Direction;
@@ -26,7 +26,12 @@ export interface RecordFilter {
 export function exactFilterValue(node: INode, field: string, value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (typeof value !== 'string') {
-		throw inputError(node, field, `${JSON.stringify(value)} is not text`, `Enter ${field} as text, e.g. USDT.`);
+		throw inputError(
+			node,
+			field,
+			`${JSON.stringify(value)} is not text`,
+			`Enter ${field} as text, e.g. USDT.`,
+		);
 	}
 	if (value.trim() !== value) {
 		throw inputError(

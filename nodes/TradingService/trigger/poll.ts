@@ -75,11 +75,20 @@ function readSettings(context: IPollFunctions): Settings {
 	const event = context.getNodeParameter('event') as unknown;
 	const flowType = findFlowType(Number(event));
 	if (flowType === undefined) {
-		throw inputError(node, 'Event', `${JSON.stringify(event)} is not an event this trigger knows`, 'Pick an event from the list.');
+		throw inputError(
+			node,
+			'Event',
+			`${JSON.stringify(event)} is not an event this trigger knows`,
+			'Pick an event from the list.',
+		);
 	}
 	const accountType = accountTypeValue(node, context.getNodeParameter('accountType', 0));
 	const direction: Direction = EVENTS_WITH_DIRECTION.includes(flowType.value)
-		? oneOf(node, 'Direction', context.getNodeParameter('direction', 'both'), ['both', 'incoming', 'outgoing'] as const)
+		? oneOf(node, 'Direction', context.getNodeParameter('direction', 'both'), [
+				'both',
+				'incoming',
+				'outgoing',
+			] as const)
 		: 'both';
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
@@ -122,7 +131,12 @@ function pollDeadline(context: IPollFunctions, startedAt: number): number | unde
 }
 
 /** Every page of a range the walk's rules ask for (helpers/history.ts), through the transport. */
-async function readHistory(client: ServiceClient, context: IPollFunctions, query: HistoryQuery, options: WalkOptions): Promise<WalkResult> {
+async function readHistory(
+	client: ServiceClient,
+	context: IPollFunctions,
+	query: HistoryQuery,
+	options: WalkOptions,
+): Promise<WalkResult> {
 	const walk = new HistoryWalk(context.getNode(), query, options);
 	await client.requestAllPages(ENDPOINTS.history, walk);
 	return walk.result;
@@ -146,8 +160,16 @@ async function takeBaseline(
 	bounds: Bounds,
 	query: string,
 ): Promise<TriggerState> {
-	const range: HistoryQuery = { flowType: settings.flowType.value, accountType: settings.accountType, startTime: bounds.start, endTime: bounds.end };
-	const page = (await client.request(ENDPOINTS.history, historyPageRequest(range, LIMITS.historyPageSize))) as HistoryRecord[];
+	const range: HistoryQuery = {
+		flowType: settings.flowType.value,
+		accountType: settings.accountType,
+		startTime: bounds.start,
+		endTime: bounds.end,
+	};
+	const page = (await client.request(
+		ENDPOINTS.history,
+		historyPageRequest(range, LIMITS.historyPageSize),
+	)) as HistoryRecord[];
 	checkHistoryPage(this.getNode(), page, LIMITS.historyPageSize);
 	if (page.length === 0) {
 		// Nothing exists yet: every record that appears from now on is new.
@@ -205,7 +227,12 @@ class CatchUpReader {
 		const walk = await readHistory(
 			this.client,
 			this.context,
-			{ flowType: this.settings.flowType.value, accountType: this.settings.accountType, startTime, endTime },
+			{
+				flowType: this.settings.flowType.value,
+				accountType: this.settings.accountType,
+				startTime,
+				endTime,
+			},
 			{ overfull: 'skip', deadline: this.deadline },
 		);
 		for (const record of walk.records) {
@@ -249,7 +276,9 @@ async function resumeCatchUp(
 	const resume = await reader.readRange(
 		startTime,
 		pending.to,
-		(record) => !groupsHave(pending.known, record.created, record.id) && !groupsHave(state.seen, record.created, record.id),
+		(record) =>
+			!groupsHave(pending.known, record.created, record.id) &&
+			!groupsHave(state.seen, record.created, record.id),
 		[pending.known, state.seen],
 	);
 	return { resumed: true, resume };
@@ -271,11 +300,21 @@ async function readSinceFloor(
 	const startTime = Math.max(state.floor, bounds.start);
 	const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
 	// The range starts at the floor, and every record read at or above the floor is in `seen`.
-	return await reader.readRange(startTime, endTime, (record) => !groupsHave(state.seen, record.created, record.id), [state.seen]);
+	return await reader.readRange(
+		startTime,
+		endTime,
+		(record) => !groupsHave(state.seen, record.created, record.id),
+		[state.seen],
+	);
 }
 
 /** Step 3: the state after this poll's reads; nothing is stored here. */
-function nextState(settings: Settings, state: TriggerState, read: HistoryRecord[], resume: ResumePoint | undefined): TriggerState {
+function nextState(
+	settings: Settings,
+	state: TriggerState,
+	read: HistoryRecord[],
+	resume: ResumePoint | undefined,
+): TriggerState {
 	let watermark = state.watermark;
 	const seen = copyGroups(state.seen);
 	for (const record of read) {
@@ -330,8 +369,17 @@ async function fetchTestEvent(
 	const walk = await readHistory(
 		client,
 		this,
-		{ flowType: settings.flowType.value, accountType: settings.accountType, startTime: bounds.start, endTime: bounds.end },
-		{ overfull: 'skip', maxPages: MANUAL_MAX_PAGES, until: (record) => matchesFilter(record, settings.filter) },
+		{
+			flowType: settings.flowType.value,
+			accountType: settings.accountType,
+			startTime: bounds.start,
+			endTime: bounds.end,
+		},
+		{
+			overfull: 'skip',
+			maxPages: MANUAL_MAX_PAGES,
+			until: (record) => matchesFilter(record, settings.filter),
+		},
 	);
 	if (walk.found !== undefined) return [{ json: walk.found }];
 
@@ -339,11 +387,18 @@ async function fetchTestEvent(
 	const eventName = settings.flowType.displayName;
 	const days = settings.flowType.retentionDays;
 	if (newest === undefined) {
-		throw new NodeOperationError(this.getNode(), `No ${eventName} record in the last ${days} days`, {
-			description: `The service keeps ${eventName} records for ${days} days and has none${settings.accountType === undefined ? '' : ' for this Account Type'}. The trigger will fire on the next one that appears once the workflow is active.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`No ${eventName} record in the last ${days} days`,
+			{
+				description: `The service keeps ${eventName} records for ${days} days and has none${settings.accountType === undefined ? '' : ' for this Account Type'}. The trigger will fire on the next one that appears once the workflow is active.`,
+			},
+		);
 	}
-	const where = walk.resumeTo === undefined ? `in the last ${days} days` : `among the newest ${walk.records.length} records`;
+	const where =
+		walk.resumeTo === undefined
+			? `in the last ${days} days`
+			: `among the newest ${walk.records.length} records`;
 	const newestHas = [
 		`coin "${String(newest.coin ?? '')}"`,
 		newest.symbol === undefined ? 'no symbol' : `symbol "${String(newest.symbol)}"`,
@@ -364,7 +419,9 @@ async function fetchTestEvent(
  * returns the new records, oldest first, or null when there are none. The state is written only
  * after every request of the poll has succeeded: a failed poll throws and changes nothing.
  */
-export async function pollTradingService(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollTradingService(
+	this: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
 	const settings = readSettings(this);
 	const bounds: Bounds = {
@@ -374,7 +431,8 @@ export async function pollTradingService(this: IPollFunctions): Promise<INodeExe
 
 	// The transport of this poll: it reads the credential once.
 	const client = new ServiceClient(this);
-	if (this.getMode() === 'manual') return [await fetchTestEvent.call(this, client, settings, bounds)];
+	if (this.getMode() === 'manual')
+		return [await fetchTestEvent.call(this, client, settings, bounds)];
 
 	const staticData = this.getWorkflowStaticData('node');
 	const query = queryKey(settings.flowType.value, settings.accountType);
@@ -385,14 +443,23 @@ export async function pollTradingService(this: IPollFunctions): Promise<INodeExe
 			writeState(staticData, await takeBaseline.call(this, client, settings, bounds, query));
 			return null;
 		}
-		result = await catchUp.call(this, client, settings, state, bounds, pollDeadline(this, startedAt));
+		result = await catchUp.call(
+			this,
+			client,
+			settings,
+			state,
+			bounds,
+			pollDeadline(this, startedAt),
+		);
 	} catch (error) {
 		// A page out of order, or longer than asked for, says nothing reliable about what is new:
 		// this poll stops without emitting or moving the watermark, and the next one reads the same
 		// range again. Failing the poll instead would report an error on every poll while the
 		// service misbehaves.
 		if (!(error instanceof HistoryPageError)) throw toNodeError(this.getNode(), error);
-		this.logger.warn(`Trading Service Trigger: ${error.message}; this poll emitted nothing and the next poll reads the same range again`);
+		this.logger.warn(
+			`Trading Service Trigger: ${error.message}; this poll emitted nothing and the next poll reads the same range again`,
+		);
 		return null;
 	}
 	// An idle poll leaves the static data untouched, so n8n has nothing to save.

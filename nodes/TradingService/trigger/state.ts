@@ -41,12 +41,14 @@ export function queryKey(flowType: number, accountType: number | undefined): str
 	return `flowType=${flowType};accountType=${accountType ?? 'any'}`;
 }
 
-const isMs = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+const isMs = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isSafeInteger(value);
 
 function isIdGroups(value: unknown): value is Record<string, string[]> {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
 	return Object.entries(value).every(
-		([created, ids]) => /^\d+$/.test(created) && Array.isArray(ids) && ids.every((id) => typeof id === 'string'),
+		([created, ids]) =>
+			/^\d+$/.test(created) && Array.isArray(ids) && ids.every((id) => typeof id === 'string'),
 	);
 }
 
@@ -54,7 +56,8 @@ function isIdGroups(value: unknown): value is Record<string, string[]> {
 export function readState(staticData: IDataObject, query: string): TriggerState | undefined {
 	const { version, watermark, floor, seen, resume } = staticData;
 	if (version !== STATE_VERSION || staticData.query !== query) return undefined;
-	if (!(watermark === null || isMs(watermark)) || !isMs(floor) || !isIdGroups(seen)) return undefined;
+	if (!(watermark === null || isMs(watermark)) || !isMs(floor) || !isIdGroups(seen))
+		return undefined;
 	const state: TriggerState = { version, query, watermark, floor, seen: copyGroups(seen) };
 	if (resume !== undefined && resume !== null) {
 		const point = resume as Partial<ResumePoint>;

@@ -3,7 +3,14 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 import { ERROR_CODES, LIMITS, OPEN_ORDER_STATUSES } from '../constants';
 import { lookupQuery, type OrderReference } from '../helpers/orderIds';
 import { ENDPOINTS, isServiceRejection, sameCode } from '../transport';
-import { pendingWrite, type EngineRun, type PendingWrite, type Refusal, type Verdict, type WriteKind } from './engine';
+import {
+	pendingWrite,
+	type EngineRun,
+	type PendingWrite,
+	type Refusal,
+	type Verdict,
+	type WriteKind,
+} from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
 
 /**
@@ -29,9 +36,21 @@ export interface NotOpen {
 /** The exchange's codes for an order that is no longer open. */
 const NOT_OPEN_REASONS: readonly NotOpen[] = [
 	{ code: ERROR_CODES.orderFilled, reason: 'alreadyFilled', text: 'the order is already filled' },
-	{ code: ERROR_CODES.orderCancelled, reason: 'alreadyCancelled', text: 'the order is already cancelled' },
-	{ code: ERROR_CODES.orderPartiallyCancelled, reason: 'alreadyPartiallyCancelled', text: 'the order was already cancelled after a partial fill' },
-	{ code: ERROR_CODES.orderNotOnBook, reason: 'notFound', text: 'the service has no open order with this ID' },
+	{
+		code: ERROR_CODES.orderCancelled,
+		reason: 'alreadyCancelled',
+		text: 'the order is already cancelled',
+	},
+	{
+		code: ERROR_CODES.orderPartiallyCancelled,
+		reason: 'alreadyPartiallyCancelled',
+		text: 'the order was already cancelled after a partial fill',
+	},
+	{
+		code: ERROR_CODES.orderNotOnBook,
+		reason: 'notFound',
+		text: 'the service has no open order with this ID',
+	},
 ];
 
 /** The not-open reason of a cancel refused with `code`, if the code is one of them. */
@@ -43,38 +62,61 @@ export function notOpenReason(code: unknown): NotOpen | undefined {
 /** The same reasons from a looked-up order's status. */
 function notOpenStatus(status: string): NotOpen | undefined {
 	if (status === 'FILLED') return notOpenReason(ERROR_CODES.orderFilled);
-	if (status === 'CANCELED' || status === 'REJECTED') return notOpenReason(ERROR_CODES.orderCancelled);
+	if (status === 'CANCELED' || status === 'REJECTED')
+		return notOpenReason(ERROR_CODES.orderCancelled);
 	if (status === 'PARTIALLY_CANCELED') return notOpenReason(ERROR_CODES.orderPartiallyCancelled);
 	return undefined;
 }
 
 /** A refusal because the order is not open: its code, the service's words, and the reason. */
 function notOpenRefusal(notOpen: NotOpen, said: string, order?: IDataObject): Refusal {
-	return { code: notOpen.code, msg: said, detail: { reason: notOpen.reason, text: notOpen.text, ...(order === undefined ? {} : { order }) } };
+	return {
+		code: notOpen.code,
+		msg: said,
+		detail: {
+			reason: notOpen.reason,
+			text: notOpen.text,
+			...(order === undefined ? {} : { order }),
+		},
+	};
 }
 
 /** The reference as the cancel endpoint takes it (DELETE /api/v1/spot/order). */
 export function cancelQuery(reference: OrderReference): IDataObject {
-	return 'orderId' in reference ? { orderId: reference.orderId } : { clientOrderId: reference.clientOrderId };
+	return 'orderId' in reference
+		? { orderId: reference.orderId }
+		: { clientOrderId: reference.clientOrderId };
 }
 
 /** A cancel of the run, with its ledger slot (`slotName`: "3", or "3.1" for the second ID of item 3). */
-export function pendingCancel(ledger: WriteLedger, slotName: string, reference: OrderReference, itemIndex: number): PendingCancel {
-	return pendingWrite(ledger.slot(slotName, fingerprint('cancelOrder', cancelQuery(reference))), { reference }, itemIndex);
+export function pendingCancel(
+	ledger: WriteLedger,
+	slotName: string,
+	reference: OrderReference,
+	itemIndex: number,
+): PendingCancel {
+	return pendingWrite(
+		ledger.slot(slotName, fingerprint('cancelOrder', cancelQuery(reference))),
+		{ reference },
+		itemIndex,
+	);
 }
 
 /** What the ledger keeps of a cancelled order: the fields the service assigned, nothing else. */
 function storedCancel(order: IDataObject): IDataObject {
 	const stored: IDataObject = {};
 	for (const field of ['orderId', 'clientOrderId', 'symbol', 'status', 'transactTime']) {
-		if (typeof order[field] === 'string' || typeof order[field] === 'number') stored[field] = String(order[field]);
+		if (typeof order[field] === 'string' || typeof order[field] === 'number')
+			stored[field] = String(order[field]);
 	}
 	return stored;
 }
 
 /** "ID 123" or "with client order ID abc". */
 function referenceText(reference: OrderReference): string {
-	return 'orderId' in reference ? `ID ${reference.orderId}` : `with client order ID ${reference.clientOrderId}`;
+	return 'orderId' in reference
+		? `ID ${reference.orderId}`
+		: `with client order ID ${reference.clientOrderId}`;
 }
 
 /**
@@ -89,21 +131,39 @@ async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Ve
 		const lookupStartedAt = Date.now();
 		let order: IDataObject;
 		try {
-			order = (await run.client.request(ENDPOINTS.queryOrder, { qs, itemIndex: pending.itemIndex })) as IDataObject;
+			order = (await run.client.request(ENDPOINTS.queryOrder, {
+				qs,
+				itemIndex: pending.itemIndex,
+			})) as IDataObject;
 		} catch (error) {
 			if (isServiceRejection(error, ERROR_CODES.orderNotFound)) {
-				return { kind: 'rejected', refusal: notOpenRefusal(notOpenReason(ERROR_CODES.orderNotOnBook)!, 'order status not found', {}) };
+				return {
+					kind: 'rejected',
+					refusal: notOpenRefusal(
+						notOpenReason(ERROR_CODES.orderNotOnBook)!,
+						'order status not found',
+						{},
+					),
+				};
 			}
-			return { kind: 'unknown', reason: `looking the order up failed: ${(error as Error).message}` };
+			return {
+				kind: 'unknown',
+				reason: `looking the order up failed: ${(error as Error).message}`,
+			};
 		}
 		const status = String(order.status);
-		if (status === 'CANCELED' || status === 'PARTIALLY_CANCELED') return { kind: 'placed', result: order };
+		if (status === 'CANCELED' || status === 'PARTIALLY_CANCELED')
+			return { kind: 'placed', result: order };
 		if (!OPEN_ORDER_STATUSES.includes(status)) {
 			const notOpen = notOpenStatus(status);
 			// Ended otherwise (filled); a status without a known reason is taken as not cancelled.
-			return notOpen === undefined ? { kind: 'notDone' } : { kind: 'rejected', refusal: notOpenRefusal(notOpen, `order status ${status}`, order) };
+			return notOpen === undefined
+				? { kind: 'notDone' }
+				: { kind: 'rejected', refusal: notOpenRefusal(notOpen, `order status ${status}`, order) };
 		}
-		const acceptableUntil = pending.window.acceptableUntil ?? lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
+		const acceptableUntil =
+			pending.window.acceptableUntil ??
+			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
 		if (lookupStartedAt >= acceptableUntil) return { kind: 'notDone' };
 		// The cancel may still be applied: look again once no attempt of it can be accepted any more.
 		await sleep(acceptableUntil - lookupStartedAt);
@@ -120,8 +180,15 @@ function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
 		const failure = failures.get('orderId' in write.reference ? write.reference.orderId : '');
 		if (failure === undefined) return { kind: 'placed', result: {} };
 		const code = String(failure.code);
-		const notOpen = notOpenReason(failure.code) ?? { code, reason: 'refused', text: `the service refused with code ${code}` };
-		return { kind: 'rejected', refusal: { code, detail: { reason: notOpen.reason, text: notOpen.text } } };
+		const notOpen = notOpenReason(failure.code) ?? {
+			code,
+			reason: 'refused',
+			text: `the service refused with code ${code}`,
+		};
+		return {
+			kind: 'rejected',
+			refusal: { code, detail: { reason: notOpen.reason, text: notOpen.text } },
+		};
 	});
 }
 
@@ -138,20 +205,34 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 		groups: (pending) => {
 			if (sending === 'single') return pending.map((one) => [one]);
 			const groups: PendingCancel[][] = [];
-			for (let start = 0; start < pending.length; start += LIMITS.cancelIdsPerRequest) groups.push(pending.slice(start, start + LIMITS.cancelIdsPerRequest));
+			for (let start = 0; start < pending.length; start += LIMITS.cancelIdsPerRequest)
+				groups.push(pending.slice(start, start + LIMITS.cancelIdsPerRequest));
 			return groups;
 		},
 		request: (group) =>
 			sending === 'single'
-				? { endpoint: ENDPOINTS.cancelOrder, request: { qs: cancelQuery(group[0].write.reference), itemIndex: group[0].itemIndex } }
+				? {
+						endpoint: ENDPOINTS.cancelOrder,
+						request: { qs: cancelQuery(group[0].write.reference), itemIndex: group[0].itemIndex },
+					}
 				: {
 						endpoint: ENDPOINTS.cancelOrderByIds,
-						request: { qs: { ids: group.map(({ write }) => cancelQuery(write.reference).orderId).join(',') }, itemIndex: group[0].itemIndex },
+						request: {
+							qs: { ids: group.map(({ write }) => cancelQuery(write.reference).orderId).join(',') },
+							itemIndex: group[0].itemIndex,
+						},
 					},
-		read: (body, group) => (sending === 'single' ? [{ kind: 'placed', result: body as IDataObject }] : readCancelByIds(body, group)),
+		read: (body, group) =>
+			sending === 'single'
+				? [{ kind: 'placed', result: body as IDataObject }]
+				: readCancelByIds(body, group),
 		refused: (error) => {
-			const notOpen = sending === 'single' && isServiceRejection(error) ? notOpenReason(error.rejection.code) : undefined;
-			if (notOpen !== undefined && isServiceRejection(error)) return { kind: 'rejected', refusal: notOpenRefusal(notOpen, error.rejection.msg) };
+			const notOpen =
+				sending === 'single' && isServiceRejection(error)
+					? notOpenReason(error.rejection.code)
+					: undefined;
+			if (notOpen !== undefined && isServiceRejection(error))
+				return { kind: 'rejected', refusal: notOpenRefusal(notOpen, error.rejection.msg) };
 			return { kind: 'rejected', refusal: { error } };
 		},
 		lookup: (pending) => confirmCancel(run, pending),

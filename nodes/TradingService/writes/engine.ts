@@ -1,6 +1,12 @@
 import type { IDataObject, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { unexpectedResponseError, type Endpoint, type EndpointRequest, type SendWindow, type ServiceClient } from '../transport';
+import {
+	unexpectedResponseError,
+	type Endpoint,
+	type EndpointRequest,
+	type SendWindow,
+	type ServiceClient,
+} from '../transport';
 import type { LedgerSlot } from './ledger';
 import { outcomeUnknownError, withOutcome, type WriteWording } from './outcomes';
 
@@ -39,13 +45,25 @@ export type Verdict =
 	/** Refused because another write holds its ID, which may be this very write: looked up. */
 	| { kind: 'duplicate'; refusal: Refusal }
 	/** `wording`: the request's own, when the whole request's outcome is unknown. */
-	| { kind: 'unknown'; reason: string; detail?: string; unusable?: { problem: string; body: unknown }; wording?: WriteWording }
+	| {
+			kind: 'unknown';
+			reason: string;
+			detail?: string;
+			unusable?: { problem: string; body: unknown };
+			wording?: WriteWording;
+	  }
 	/** A lookup proved it was not executed, and no attempt of it can be accepted any more. */
 	| { kind: 'notDone' };
 
 /** How a write ended. `via`: how a placed write is known to be placed. */
 export type Settled =
-	| { outcome: 'placed'; result: IDataObject; via: 'answer' | 'lookup' | 'ledger'; alreadyPlaced: boolean; entry?: IDataObject }
+	| {
+			outcome: 'placed';
+			result: IDataObject;
+			via: 'answer' | 'lookup' | 'ledger';
+			alreadyPlaced: boolean;
+			entry?: IDataObject;
+	  }
 	| { outcome: 'rejected'; refusal: Refusal }
 	| { outcome: 'unknown'; reason: string; error: NodeError };
 
@@ -111,7 +129,10 @@ export function pendingWrite<W>(slot: LedgerSlot, write: W, itemIndex: number): 
 		write,
 		itemIndex,
 		slot,
-		window: recorded === undefined ? {} : { firstSentAt: recorded.firstSentAt, acceptableUntil: recorded.acceptableUntil },
+		window:
+			recorded === undefined
+				? {}
+				: { firstSentAt: recorded.firstSentAt, acceptableUntil: recorded.acceptableUntil },
 		maybeExecuted: recorded?.outcome === 'unknown',
 		resent: false,
 	};
@@ -119,16 +140,26 @@ export function pendingWrite<W>(slot: LedgerSlot, write: W, itemIndex: number): 
 
 function recordUnknown(pending: PendingWrite<unknown>): void {
 	const now = Date.now();
-	pending.slot.record({ outcome: 'unknown', firstSentAt: pending.window.firstSentAt ?? now, acceptableUntil: pending.window.acceptableUntil ?? now });
+	pending.slot.record({
+		outcome: 'unknown',
+		firstSentAt: pending.window.firstSentAt ?? now,
+		acceptableUntil: pending.window.acceptableUntil ?? now,
+	});
 }
 
 /** Settles `writes`: each ends with `settled` set, unless a hook stops the run. */
-export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes: Array<PendingWrite<W>>, hooks: SettleHooks<W> = {}): Promise<void> {
+export async function settleWrites<W>(
+	run: EngineRun,
+	kind: WriteKind<W>,
+	writes: Array<PendingWrite<W>>,
+	hooks: SettleHooks<W> = {},
+): Promise<void> {
 	const resend: Array<PendingWrite<W>> = [];
 
 	const settle = (pending: PendingWrite<W>, settled: Settled) => {
 		if (settled.outcome === 'placed') {
-			if (settled.via !== 'ledger') pending.slot.record({ outcome: 'placed', result: kind.stored(settled.result) });
+			if (settled.via !== 'ledger')
+				pending.slot.record({ outcome: 'placed', result: kind.stored(settled.result) });
 		} else if (settled.outcome === 'rejected') {
 			pending.slot.forget();
 		} else {
@@ -137,8 +168,17 @@ export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes
 		pending.settled = settled;
 		hooks.onSettled?.(pending);
 	};
-	const unknown = (pending: PendingWrite<W>, reason: string, detail = kind.unknownDetail(pending.write), wording = kind.wording(pending.write)) =>
-		settle(pending, { outcome: 'unknown', reason, error: outcomeUnknownError(run.node, wording, reason, detail, pending.itemIndex) });
+	const unknown = (
+		pending: PendingWrite<W>,
+		reason: string,
+		detail = kind.unknownDetail(pending.write),
+		wording = kind.wording(pending.write),
+	) =>
+		settle(pending, {
+			outcome: 'unknown',
+			reason,
+			error: outcomeUnknownError(run.node, wording, reason, detail, pending.itemIndex),
+		});
 
 	const lookUp = async (pending: PendingWrite<W>, duplicate?: Refusal): Promise<Verdict> => {
 		try {
@@ -151,7 +191,12 @@ export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes
 		const verdict = await lookUp(pending, duplicate);
 		switch (verdict.kind) {
 			case 'placed':
-				return settle(pending, { outcome: 'placed', result: verdict.result, via: 'lookup', alreadyPlaced: verdict.alreadyPlaced ?? false });
+				return settle(pending, {
+					outcome: 'placed',
+					result: verdict.result,
+					via: 'lookup',
+					alreadyPlaced: verdict.alreadyPlaced ?? false,
+				});
 			case 'rejected':
 				return settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
 			case 'notDone':
@@ -160,25 +205,48 @@ export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes
 				resend.push(pending);
 				return;
 			default:
-				return unknown(pending, verdict.kind === 'unknown' ? verdict.reason : 'the lookup could not tell');
+				return unknown(
+					pending,
+					verdict.kind === 'unknown' ? verdict.reason : 'the lookup could not tell',
+				);
 		}
 	};
-	const settleUnknown = async (pending: PendingWrite<W>, verdict: Extract<Verdict, { kind: 'unknown' }>) => {
+	const settleUnknown = async (
+		pending: PendingWrite<W>,
+		verdict: Extract<Verdict, { kind: 'unknown' }>,
+	) => {
 		if (kind.whyNoLookup(pending.write) === undefined) {
 			pending.maybeExecuted = true;
 			return await settleByLookup(pending);
 		}
 		const wording = verdict.wording ?? kind.wording(pending.write);
-		if (verdict.unusable === undefined) return unknown(pending, verdict.reason, verdict.detail, wording);
+		if (verdict.unusable === undefined)
+			return unknown(pending, verdict.reason, verdict.detail, wording);
 		// An answer that cannot be read, and no way to look the write up: the answer is the report.
 		const { problem, body } = verdict.unusable;
-		const error = unexpectedResponseError(run.node, problem, body, wording.howToCheck, pending.itemIndex);
-		return settle(pending, { outcome: 'unknown', reason: problem, error: withOutcome(error, 'unknown') });
+		const error = unexpectedResponseError(
+			run.node,
+			problem,
+			body,
+			wording.howToCheck,
+			pending.itemIndex,
+		);
+		return settle(pending, {
+			outcome: 'unknown',
+			reason: problem,
+			error: withOutcome(error, 'unknown'),
+		});
 	};
 	const apply = async (pending: PendingWrite<W>, verdict: Verdict | undefined) => {
 		switch (verdict?.kind) {
 			case 'placed':
-				return settle(pending, { outcome: 'placed', result: verdict.result, via: 'answer', alreadyPlaced: false, entry: verdict.entry });
+				return settle(pending, {
+					outcome: 'placed',
+					result: verdict.result,
+					via: 'answer',
+					alreadyPlaced: false,
+					entry: verdict.entry,
+				});
 			case 'rejected':
 				return settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
 			case 'duplicate':
@@ -186,7 +254,10 @@ export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes
 			case 'unknown':
 				return await settleUnknown(pending, verdict);
 			default:
-				return await settleUnknown(pending, { kind: 'unknown', reason: 'the answer says nothing about it' });
+				return await settleUnknown(pending, {
+					kind: 'unknown',
+					reason: 'the answer says nothing about it',
+				});
 		}
 	};
 
@@ -195,7 +266,12 @@ export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes
 	for (const pending of writes) {
 		const recorded = pending.slot.recorded;
 		if (recorded?.outcome === 'placed') {
-			settle(pending, { outcome: 'placed', result: recorded.result ?? {}, via: 'ledger', alreadyPlaced: false });
+			settle(pending, {
+				outcome: 'placed',
+				result: recorded.result ?? {},
+				via: 'ledger',
+				alreadyPlaced: false,
+			});
 		} else if (pending.maybeExecuted) {
 			const why = kind.whyNoLookup(pending.write);
 			if (why === undefined) await settleByLookup(pending);
@@ -213,20 +289,33 @@ export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes
 			const now = Date.now();
 			for (const pending of group) {
 				pending.window.firstSentAt ??= now;
-				pending.slot.record({ outcome: 'unknown', firstSentAt: pending.window.firstSentAt, acceptableUntil: Math.max(pending.window.acceptableUntil ?? 0, now) });
+				pending.slot.record({
+					outcome: 'unknown',
+					firstSentAt: pending.window.firstSentAt,
+					acceptableUntil: Math.max(pending.window.acceptableUntil ?? 0, now),
+				});
 			}
 			const { endpoint, request } = kind.request(group);
 			const attempt = await run.client.write(endpoint, request);
 			for (const pending of group) {
-				pending.window.firstSentAt = Math.min(pending.window.firstSentAt ?? Infinity, attempt.window.firstSentAt ?? Infinity);
-				pending.window.acceptableUntil = Math.max(pending.window.acceptableUntil ?? 0, attempt.window.acceptableUntil ?? 0);
+				pending.window.firstSentAt = Math.min(
+					pending.window.firstSentAt ?? Infinity,
+					attempt.window.firstSentAt ?? Infinity,
+				);
+				pending.window.acceptableUntil = Math.max(
+					pending.window.acceptableUntil ?? 0,
+					attempt.window.acceptableUntil ?? 0,
+				);
 				recordUnknown(pending);
 			}
 			let verdicts: Verdict[];
 			if (attempt.kind === 'answered') {
 				verdicts = readAnswer(kind, attempt.body, group);
 			} else if (attempt.kind === 'rejected') {
-				const verdict = kind.refused?.(attempt.error) ?? { kind: 'rejected', refusal: { error: attempt.error } };
+				const verdict = kind.refused?.(attempt.error) ?? {
+					kind: 'rejected',
+					refusal: { error: attempt.error },
+				};
 				verdicts = group.map(() => verdict);
 			} else {
 				const { reason, detail, unusable } = attempt;
@@ -242,7 +331,11 @@ export async function settleWrites<W>(run: EngineRun, kind: WriteKind<W>, writes
 }
 
 /** The kind's reading of an answer; an answer it cannot read leaves every write of the group unknown. */
-function readAnswer<W>(kind: WriteKind<W>, body: unknown, group: Array<PendingWrite<W>>): Verdict[] {
+function readAnswer<W>(
+	kind: WriteKind<W>,
+	body: unknown,
+	group: Array<PendingWrite<W>>,
+): Verdict[] {
 	try {
 		return kind.read(body, group);
 	} catch (error) {

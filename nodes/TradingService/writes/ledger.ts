@@ -51,7 +51,10 @@ const LEDGER_KEY = 'writeLedger';
 
 /** A request's fingerprint: the hash of what it asks the service to do. */
 export function fingerprint(what: string, request: IDataObject): string {
-	return createHash('sha256').update(stableJson([what, request])).digest('base64url').slice(0, 16);
+	return createHash('sha256')
+		.update(stableJson([what, request]))
+		.digest('base64url')
+		.slice(0, 16);
 }
 
 function stableJson(value: unknown): string {
@@ -111,12 +114,16 @@ export class WriteLedger {
 		const stored = records[requestFingerprint];
 		const others = Object.values(records).map((other) => other.v ?? 0);
 		// A recorded request keeps its version (absent: 0); a new one takes the next.
-		const version = stored !== undefined ? (stored.v ?? 0) : others.length === 0 ? 0 : Math.max(...others) + 1;
+		const version =
+			stored !== undefined ? (stored.v ?? 0) : others.length === 0 ? 0 : Math.max(...others) + 1;
 		return {
 			recorded: stored === undefined ? undefined : fromStored(stored),
 			version,
 			record: (record) => {
-				this.records[slot] = { ...(this.records[slot] ?? {}), [requestFingerprint]: toStored(record, version) };
+				this.records[slot] = {
+					...(this.records[slot] ?? {}),
+					[requestFingerprint]: toStored(record, version),
+				};
 			},
 			forget: () => {
 				const current = this.records[slot];

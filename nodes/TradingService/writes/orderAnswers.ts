@@ -55,13 +55,21 @@ export function matchesSentOrder(sent: SentOrder, found: IDataObject): boolean {
  * timestamp: an order stamped at or before the first attempt's start minus that tolerance existed
  * before this write was first sent.
  */
-export function judgeFound(sent: SentOrder, found: IDataObject, window: SendWindow, duplicateAnswered: boolean): Verdict {
+export function judgeFound(
+	sent: SentOrder,
+	found: IDataObject,
+	window: SendWindow,
+	duplicateAnswered: boolean,
+): Verdict {
 	const matches = matchesSentOrder(sent, found);
 	const stamped = Number(found.time ?? found.transactTime);
 	const sinceFirstAttempt =
-		window.firstSentAt !== undefined && Number.isFinite(stamped) && stamped > window.firstSentAt - LIMITS.futureToleranceMs;
+		window.firstSentAt !== undefined &&
+		Number.isFinite(stamped) &&
+		stamped > window.firstSentAt - LIMITS.futureToleranceMs;
 	const open = OPEN_ORDER_STATUSES.includes(String(found.status));
-	if (matches && sinceFirstAttempt) return { kind: 'placed', result: found, alreadyPlaced: duplicateAnswered };
+	if (matches && sinceFirstAttempt)
+		return { kind: 'placed', result: found, alreadyPlaced: duplicateAnswered };
 	// An open order holding the ID refused every attempt of this write (the service refuses an ID an
 	// open order holds, and an order never reopens): the order meant is the one found.
 	if (matches && open) return { kind: 'placed', result: found, alreadyPlaced: true };
@@ -102,20 +110,33 @@ function entryClientOrderId(entry: unknown): string | undefined {
 
 /** One entry, matched to its order, read: placed only with code zero and the order it is about. */
 function verdictOf(sent: OrderParams, entry: unknown): EntryVerdict {
-	if (!isObject(entry)) return { kind: 'unknown', reason: 'the batch answer has no result for this order' };
+	if (!isObject(entry))
+		return { kind: 'unknown', reason: 'the batch answer has no result for this order' };
 	const result = entry as BatchResultEntry;
-	if (result.code === undefined || result.code === null) return { kind: 'unknown', entry: result, reason: 'its result carries no code' };
+	if (result.code === undefined || result.code === null)
+		return { kind: 'unknown', entry: result, reason: 'its result carries no code' };
 	if (isZeroCode(result.code)) {
-		if (!isObject(result.order)) return { kind: 'unknown', entry: result, reason: 'its result says success but carries no order' };
-		const sameId = sent.newClientOrderId === undefined || result.order.clientOrderId === sent.newClientOrderId;
+		if (!isObject(result.order))
+			return {
+				kind: 'unknown',
+				entry: result,
+				reason: 'its result says success but carries no order',
+			};
+		const sameId =
+			sent.newClientOrderId === undefined || result.order.clientOrderId === sent.newClientOrderId;
 		if (!sameId || !matchesSentOrder(sent, result.order)) {
 			return { kind: 'unknown', entry: result, reason: 'its result is about another order' };
 		}
 		return { kind: 'placed', entry: result, order: result.order };
 	}
-	if (sameCode(result.code, ERROR_CODES.duplicateClientOrderId)) return { kind: 'duplicate', entry: result };
+	if (sameCode(result.code, ERROR_CODES.duplicateClientOrderId))
+		return { kind: 'duplicate', entry: result };
 	if (isUnknownOutcomeCode(result.code)) {
-		return { kind: 'unknown', entry: result, reason: `its result has code ${String(result.code)}, which means it may have been executed` };
+		return {
+			kind: 'unknown',
+			entry: result,
+			reason: `its result has code ${String(result.code)}, which means it may have been executed`,
+		};
 	}
 	return { kind: 'rejected', entry: result };
 }
@@ -123,7 +144,8 @@ function verdictOf(sent: OrderParams, entry: unknown): EntryVerdict {
 /** Whether an entry placed an order other than the one sent at its position. */
 function placedAnotherOrder(sent: OrderParams, entry: unknown): boolean {
 	if (!isObject(entry) || !isZeroCode(entry.code) || !isObject(entry.order)) return false;
-	const sameId = sent.newClientOrderId === undefined || entry.order.clientOrderId === sent.newClientOrderId;
+	const sameId =
+		sent.newClientOrderId === undefined || entry.order.clientOrderId === sent.newClientOrderId;
 	return !sameId || !matchesSentOrder(sent, entry.order);
 }
 
@@ -167,13 +189,22 @@ export function readBatchResults(sent: OrderParams[], result: unknown[]): EntryV
 			pairedByPosition[position] = true;
 		});
 	}
-	const positionRefuted = sent.some((order, index) => pairedByPosition[index] && placedAnotherOrder(order, matched[index]));
+	const positionRefuted = sent.some(
+		(order, index) => pairedByPosition[index] && placedAnotherOrder(order, matched[index]),
+	);
 	return sent.map((order, index): EntryVerdict => {
 		if (pairedByPosition[index] && positionRefuted) {
-			return { kind: 'unknown', reason: 'the batch answer lists its results in another order than the orders sent, so this order\'s result cannot be told' };
+			return {
+				kind: 'unknown',
+				reason:
+					"the batch answer lists its results in another order than the orders sent, so this order's result cannot be told",
+			};
 		}
 		if (matched[index] === undefined && !positionAgrees && !byId) {
-			return { kind: 'unknown', reason: `the batch answer has ${result.length} results for ${sent.length} orders` };
+			return {
+				kind: 'unknown',
+				reason: `the batch answer has ${result.length} results for ${sent.length} orders`,
+			};
 		}
 		return verdictOf(order, matched[index]);
 	});

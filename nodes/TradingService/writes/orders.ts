@@ -5,7 +5,14 @@ import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-wor
 import { ERROR_CODES, LIMITS } from '../constants';
 import type { OrderParams } from '../helpers/orderRules';
 import { ENDPOINTS, isServiceRejection } from '../transport';
-import { pendingWrite, type EngineRun, type PendingWrite, type Refusal, type Verdict, type WriteKind } from './engine';
+import {
+	pendingWrite,
+	type EngineRun,
+	type PendingWrite,
+	type Refusal,
+	type Verdict,
+	type WriteKind,
+} from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
 import { judgeFound, readBatchResults, type BatchResultEntry } from './orderAnswers';
 import { withOutcome } from './outcomes';
@@ -43,7 +50,14 @@ export function clientOrderIdPrefix(nodeContext: IDataObject, runIndex: number):
  * replaces, which may have been placed. `slotName` names it within the run ("3", or "3.1" for the
  * second order of item 3).
  */
-export function pendingOrder(ledger: WriteLedger, slotName: string, order: OrderParams, itemIndex: number, orderIndex: number, idPrefix: string | undefined): PendingOrder {
+export function pendingOrder(
+	ledger: WriteLedger,
+	slotName: string,
+	order: OrderParams,
+	itemIndex: number,
+	orderIndex: number,
+	idPrefix: string | undefined,
+): PendingOrder {
 	// The fingerprint is of the order as the user gave it: a generated ID is derived from the slot.
 	const slot = ledger.slot(slotName, fingerprint('newOrder', order));
 	if (order.newClientOrderId === undefined && idPrefix !== undefined) {
@@ -76,7 +90,8 @@ function toBatches(orders: PendingOrder[]): PendingOrder[][] {
 function storedOrderResult(order: IDataObject): IDataObject {
 	const stored: IDataObject = {};
 	for (const field of ['orderId', 'clientOrderId', 'status'] as const) {
-		if (typeof order[field] === 'string' || typeof order[field] === 'number') stored[field] = String(order[field]);
+		if (typeof order[field] === 'string' || typeof order[field] === 'number')
+			stored[field] = String(order[field]);
 	}
 	const time = order.transactTime ?? order.time;
 	if (typeof time === 'string' || typeof time === 'number') stored.transactTime = String(time);
@@ -89,7 +104,13 @@ function storedOrderResult(order: IDataObject): IDataObject {
  */
 export function replayedOrder(order: OrderParams, stored: IDataObject): IDataObject {
 	const { newClientOrderId, ...sent } = order;
-	return { outcome: 'placed', replayed: true, ...sent, clientOrderId: newClientOrderId ?? null, ...stored };
+	return {
+		outcome: 'placed',
+		replayed: true,
+		...sent,
+		clientOrderId: newClientOrderId ?? null,
+		...stored,
+	};
 }
 
 /**
@@ -103,27 +124,44 @@ export function replayedOrder(order: OrderParams, stored: IDataObject): IDataObj
  * - the lookup fails, or finds another order: unknown.
  * `duplicate`: the last attempt was refused because an open order holds the ID.
  */
-async function lookUpOrder(run: EngineRun, pending: PendingOrder, duplicate: Refusal | undefined): Promise<Verdict> {
+async function lookUpOrder(
+	run: EngineRun,
+	pending: PendingOrder,
+	duplicate: Refusal | undefined,
+): Promise<Verdict> {
 	const { order } = pending.write;
 	const clientOrderId = order.newClientOrderId;
-	if (clientOrderId === undefined) return { kind: 'unknown', reason: 'the order has no client order ID to look it up by' };
+	if (clientOrderId === undefined)
+		return { kind: 'unknown', reason: 'the order has no client order ID to look it up by' };
 	for (;;) {
 		// The lookup is signed during the request, so its timestamp is at least this; the service
 		// accepted it, so its clock had passed that timestamp minus the future tolerance.
 		const lookupStartedAt = Date.now();
 		let found: IDataObject | undefined;
 		try {
-			found = (await run.client.request(ENDPOINTS.queryOrder, { qs: { origClientOrderId: clientOrderId }, itemIndex: pending.itemIndex })) as IDataObject;
+			found = (await run.client.request(ENDPOINTS.queryOrder, {
+				qs: { origClientOrderId: clientOrderId },
+				itemIndex: pending.itemIndex,
+			})) as IDataObject;
 		} catch (error) {
 			if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) {
-				return { kind: 'unknown', reason: `looking the order up by its client order ID failed: ${(error as Error).message}` };
+				return {
+					kind: 'unknown',
+					reason: `looking the order up by its client order ID failed: ${(error as Error).message}`,
+				};
 			}
 		}
-		if (found !== undefined) return judgeFound(order, found, pending.window, duplicate !== undefined);
+		if (found !== undefined)
+			return judgeFound(order, found, pending.window, duplicate !== undefined);
 		if (duplicate !== undefined) {
-			return { kind: 'unknown', reason: `the service said an open order holds client order ID ${clientOrderId}, but a lookup did not find it` };
+			return {
+				kind: 'unknown',
+				reason: `the service said an open order holds client order ID ${clientOrderId}, but a lookup did not find it`,
+			};
 		}
-		const acceptableUntil = pending.window.acceptableUntil ?? lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
+		const acceptableUntil =
+			pending.window.acceptableUntil ??
+			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
 		if (lookupStartedAt >= acceptableUntil) return { kind: 'notDone' };
 		await sleep(acceptableUntil - lookupStartedAt);
 	}
@@ -135,15 +173,29 @@ async function lookUpOrder(run: EngineRun, pending: PendingOrder, duplicate: Ref
  * refusal stands: nothing was executed; after earlier attempts whose outcome is unknown, it stays
  * unknown.
  */
-async function lookUpDuplicate(run: EngineRun, pending: PendingOrder, duplicate: Refusal): Promise<Verdict> {
+async function lookUpDuplicate(
+	run: EngineRun,
+	pending: PendingOrder,
+	duplicate: Refusal,
+): Promise<Verdict> {
 	const verdict = await lookUpOrder(run, pending, duplicate);
 	if (verdict.kind === 'placed' || pending.maybeExecuted) return verdict;
 	const reason = verdict.kind === 'unknown' ? verdict.reason : 'the lookup did not find it';
-	return { kind: 'rejected', refusal: { ...duplicate, error: duplicate.error ?? duplicateRefusedError(run.node, pending, reason) } };
+	return {
+		kind: 'rejected',
+		refusal: {
+			...duplicate,
+			error: duplicate.error ?? duplicateRefusedError(run.node, pending, reason),
+		},
+	};
 }
 
 /** A batch entry refused as a duplicate, whose holder is not this order. */
-function duplicateRefusedError(node: INode, pending: PendingOrder, reason: string): NodeOperationError {
+function duplicateRefusedError(
+	node: INode,
+	pending: PendingOrder,
+	reason: string,
+): NodeOperationError {
 	return withOutcome(
 		new NodeOperationError(node, 'An open order already uses this client order ID', {
 			description: `The service refused order ${pending.write.order.newClientOrderId} as a duplicate, and ${reason}. This request placed nothing.`,
@@ -169,7 +221,8 @@ export interface OrderSending {
 
 /** Orders as the engine settles them. */
 export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<OrderWrite> {
-	const recvWindow: IDataObject = sending.recvWindow === undefined ? {} : { recvWindow: sending.recvWindow };
+	const recvWindow: IDataObject =
+		sending.recvWindow === undefined ? {} : { recvWindow: sending.recvWindow };
 	return {
 		wording: ({ order }) => ({
 			what: `${order.side} ${order.type} order for ${order.symbol}`,
@@ -178,17 +231,39 @@ export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<Orde
 		requestWording: (group) => {
 			if (sending.endpoint === 'single') return undefined;
 			const symbol = group[0].write.order.symbol;
-			return { what: `batch of ${group.length} ${symbol} orders`, howToCheck: `Check your open orders and trade history for ${symbol}` };
+			return {
+				what: `batch of ${group.length} ${symbol} orders`,
+				howToCheck: `Check your open orders and trade history for ${symbol}`,
+			};
 		},
-		whyNoLookup: ({ order }) => (order.newClientOrderId === undefined ? 'it has no client order ID to look it up by' : undefined),
+		whyNoLookup: ({ order }) =>
+			order.newClientOrderId === undefined
+				? 'it has no client order ID to look it up by'
+				: undefined,
 		unknownDetail: ({ order }) =>
-			order.newClientOrderId === undefined ? 'The order has no client order ID, so the node cannot look it up' : `Client order ID ${order.newClientOrderId}`,
+			order.newClientOrderId === undefined
+				? 'The order has no client order ID, so the node cannot look it up'
+				: `Client order ID ${order.newClientOrderId}`,
 		stored: storedOrderResult,
-		groups: (pending) => (sending.endpoint === 'single' ? pending.map((one) => [one]) : toBatches(pending)),
+		groups: (pending) =>
+			sending.endpoint === 'single' ? pending.map((one) => [one]) : toBatches(pending),
 		request: (group) =>
 			sending.endpoint === 'single'
-				? { endpoint: ENDPOINTS.newOrder, request: { qs: { ...group[0].write.order, ...recvWindow }, itemIndex: group[0].itemIndex } }
-				: { endpoint: ENDPOINTS.batchOrders, request: { qs: recvWindow, body: group.map(({ write }) => write.order), itemIndex: group[0].itemIndex } },
+				? {
+						endpoint: ENDPOINTS.newOrder,
+						request: {
+							qs: { ...group[0].write.order, ...recvWindow },
+							itemIndex: group[0].itemIndex,
+						},
+					}
+				: {
+						endpoint: ENDPOINTS.batchOrders,
+						request: {
+							qs: recvWindow,
+							body: group.map(({ write }) => write.order),
+							itemIndex: group[0].itemIndex,
+						},
+					},
 		read: (body, group) => {
 			if (sending.endpoint === 'single') return [{ kind: 'placed', result: body as IDataObject }];
 			const entries = readBatchResults(
@@ -209,7 +284,12 @@ export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<Orde
 			});
 		},
 		refused: (error) =>
-			isServiceRejection(error, ERROR_CODES.duplicateClientOrderId) ? { kind: 'duplicate', refusal: { error } } : { kind: 'rejected', refusal: { error } },
-		lookup: (pending, duplicate) => (duplicate === undefined ? lookUpOrder(run, pending, undefined) : lookUpDuplicate(run, pending, duplicate)),
+			isServiceRejection(error, ERROR_CODES.duplicateClientOrderId)
+				? { kind: 'duplicate', refusal: { error } }
+				: { kind: 'rejected', refusal: { error } },
+		lookup: (pending, duplicate) =>
+			duplicate === undefined
+				? lookUpOrder(run, pending, undefined)
+				: lookUpDuplicate(run, pending, duplicate),
 	};
 }

@@ -14,7 +14,9 @@ interface ErrorWithContext {
 /** The outcome an error reports for its write, if it is about one. */
 export function outcomeOf(error: unknown): WriteOutcome | undefined {
 	const outcome = (error as ErrorWithContext | null)?.context?.outcome;
-	return outcome === 'placed' || outcome === 'rejected' || outcome === 'unknown' ? outcome : undefined;
+	return outcome === 'placed' || outcome === 'rejected' || outcome === 'unknown'
+		? outcome
+		: undefined;
 }
 
 const OUTCOME_SENTENCES: Record<WriteOutcome, string> = {
@@ -27,7 +29,10 @@ const OUTCOME_SENTENCES: Record<WriteOutcome, string> = {
  * Marks an n8n error with the outcome of the write it is about: in its context (kept in the
  * execution data and in Continue On Fail items) and at the end of its description.
  */
-export function withOutcome<E extends NodeApiError | NodeOperationError>(error: E, outcome: WriteOutcome): E {
+export function withOutcome<E extends NodeApiError | NodeOperationError>(
+	error: E,
+	outcome: WriteOutcome,
+): E {
 	error.context.outcome = outcome;
 	const sentence = OUTCOME_SENTENCES[outcome];
 	const description = error.description ?? '';
@@ -48,7 +53,13 @@ export interface WriteWording {
  * A write whose outcome nobody knows: it may have been applied (a dropped connection, a timeout, a
  * 5xx, an "execution status unknown" code). Never sent again blindly; the user is told what to check.
  */
-export function outcomeUnknownError(node: INode, wording: WriteWording, cause: string, detail: string, itemIndex: number | undefined): NodeApiError {
+export function outcomeUnknownError(
+	node: INode,
+	wording: WriteWording,
+	cause: string,
+	detail: string,
+	itemIndex: number | undefined,
+): NodeApiError {
 	const { what, howToCheck } = wording;
 	const error = new NodeApiError(node, { outcome: 'unknown' } as JsonObject, {
 		message: `Unknown outcome: the ${what} may or may not have been executed (${cause})`,

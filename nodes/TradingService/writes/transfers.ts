@@ -18,15 +18,29 @@ export interface TransferWrite {
 
 export type PendingTransfer = PendingWrite<TransferWrite>;
 
-export function pendingTransfer(ledger: WriteLedger, slotName: string, write: TransferWrite, itemIndex: number): PendingTransfer {
-	return pendingWrite(ledger.slot(slotName, fingerprint('assetTransfer', write.qs)), write, itemIndex);
+export function pendingTransfer(
+	ledger: WriteLedger,
+	slotName: string,
+	write: TransferWrite,
+	itemIndex: number,
+): PendingTransfer {
+	return pendingWrite(
+		ledger.slot(slotName, fingerprint('assetTransfer', write.qs)),
+		write,
+		itemIndex,
+	);
 }
 
 /** What the ledger keeps of a transfer: the small scalar fields of the answer (ID and time). */
 function storedTransfer(answer: IDataObject): IDataObject {
 	const stored: IDataObject = {};
 	for (const [field, value] of Object.entries(answer)) {
-		if ((typeof value === 'string' && value.length <= 64) || typeof value === 'number' || typeof value === 'boolean') stored[field] = value;
+		if (
+			(typeof value === 'string' && value.length <= 64) ||
+			typeof value === 'number' ||
+			typeof value === 'boolean'
+		)
+			stored[field] = value;
 	}
 	return stored;
 }
@@ -34,7 +48,8 @@ function storedTransfer(answer: IDataObject): IDataObject {
 export function transferKind(run: EngineRun): WriteKind<TransferWrite> {
 	const wording = ({ qs }: TransferWrite) => ({
 		what: `transfer of ${qs.quantity} ${qs.coin} from ${qs.fromAccountId} to ${qs.toAccountId}`,
-		howToCheck: 'Check the transfer history (Trading Service > Get Transaction History, Flow Type: Transfer Between Accounts) or the account balances',
+		howToCheck:
+			'Check the transfer history (Trading Service > Get Transaction History, Flow Type: Transfer Between Accounts) or the account balances',
 	});
 	return {
 		wording,
@@ -42,13 +57,17 @@ export function transferKind(run: EngineRun): WriteKind<TransferWrite> {
 		unknownDetail: () => 'n8n ran the node again (Retry On Fail, or a retried execution)',
 		stored: storedTransfer,
 		groups: (pending) => pending.map((one) => [one]),
-		request: ([pending]) => ({ endpoint: ENDPOINTS.assetTransfer, request: { qs: { ...pending.write.qs }, itemIndex: pending.itemIndex } }),
+		request: ([pending]) => ({
+			endpoint: ENDPOINTS.assetTransfer,
+			request: { qs: { ...pending.write.qs }, itemIndex: pending.itemIndex },
+		}),
 		read: (body, [pending]) => {
 			const answer = body as IDataObject;
 			if (answer.success === true) return [{ kind: 'placed', result: answer }];
 			const error = new NodeApiError(run.node, answer as JsonObject, {
 				message: `The service refused the ${wording(pending.write).what}`,
-				description: 'It answered success: false, so nothing was moved. Check the accounts, the coin and the balance, then run again.',
+				description:
+					'It answered success: false, so nothing was moved. Check the accounts, the coin and the balance, then run again.',
 				itemIndex: pending.itemIndex,
 			});
 			return [{ kind: 'rejected', refusal: { error } }];

@@ -51,7 +51,12 @@ function fundingFeesAt(created: number, count: number): HistoryRecord[] {
 
 const sortedIds = (records: HistoryRecord[]) =>
 	[...records]
-		.sort((a, b) => Number(a.created) - Number(b.created) || (a.id.length - b.id.length || (a.id < b.id ? -1 : 1)))
+		.sort(
+			(a, b) =>
+				Number(a.created) - Number(b.created) ||
+				a.id.length - b.id.length ||
+				(a.id < b.id ? -1 : 1),
+		)
 		.map((record) => record.id);
 
 describe('first activation', () => {
@@ -78,7 +83,13 @@ describe('first activation', () => {
 
 	it('with more than 500 existing records, still emits nothing and the next idle poll is one request', async () => {
 		const now = sandbox.now();
-		sandbox.seedRecords({ flowType: 32, count: 1200, startTime: now - 5 * MINUTE, endTime: now - 1000, perMillisecond: 3 });
+		sandbox.seedRecords({
+			flowType: 32,
+			count: 1200,
+			startTime: now - 5 * MINUTE,
+			endTime: now - 1000,
+			perMillisecond: 3,
+		});
 		const runner = triggerRunner(sandbox);
 		const first = await pollCounting(sandbox, runner);
 		expect(first.emitted).toBeNull();
@@ -106,9 +117,19 @@ describe('first activation', () => {
 		fundingFees(MINUTE);
 		const funding = triggerRunner(sandbox);
 		await funding.poll();
-		sandbox.addRecords([{ accountId: DEMO_ACCOUNTS.custody, flowTypeValue: 51, change: '3', created: String(sandbox.now() - 1000) }]);
+		sandbox.addRecords([
+			{
+				accountId: DEMO_ACCOUNTS.custody,
+				flowTypeValue: 51,
+				change: '3',
+				created: String(sandbox.now() - 1000),
+			},
+		]);
 
-		const transfers = triggerRunner(sandbox, { parameters: { event: 51 }, staticData: funding.savedStaticData() });
+		const transfers = triggerRunner(sandbox, {
+			parameters: { event: 51 },
+			staticData: funding.savedStaticData(),
+		});
 		expect((await transfers.poll()).emitted).toBeNull();
 		expect(transfers.nodeStaticData().query).toBe('flowType=51;accountType=any');
 
@@ -152,7 +173,9 @@ describe('new records between polls', () => {
 		const firstTwo = fundingFeesAt(at, 2);
 		const runner = triggerRunner(sandbox);
 		await runner.poll();
-		expect(runner.nodeStaticData().seen).toEqual({ [String(at)]: expect.arrayContaining(firstTwo.map((record) => record.id)) });
+		expect(runner.nodeStaticData().seen).toEqual({
+			[String(at)]: expect.arrayContaining(firstTwo.map((record) => record.id)),
+		});
 
 		const threeMore = fundingFeesAt(at, 3);
 		const poll1 = await runner.poll();
@@ -173,7 +196,12 @@ describe('new records between polls', () => {
 		const watermark = runner.nodeStaticData().watermark as number;
 
 		const [late] = sandbox.addRecords([
-			{ accountId: CONTRACT, flowTypeValue: 32, change: '-7', created: String(watermark - 4 * MINUTE) },
+			{
+				accountId: CONTRACT,
+				flowTypeValue: 32,
+				change: '-7',
+				created: String(watermark - 4 * MINUTE),
+			},
 		]);
 		const poll1 = await pollCounting(sandbox, runner);
 		expect(ids(poll1)).toEqual([late.id]);
@@ -181,7 +209,12 @@ describe('new records between polls', () => {
 		expect((await runner.poll()).emitted).toBeNull();
 
 		sandbox.addRecords([
-			{ accountId: CONTRACT, flowTypeValue: 32, change: '-8', created: String(watermark - 30 * MINUTE) },
+			{
+				accountId: CONTRACT,
+				flowTypeValue: 32,
+				change: '-8',
+				created: String(watermark - 30 * MINUTE),
+			},
 		]);
 		expect((await runner.poll()).emitted).toBeNull();
 	});
@@ -191,7 +224,9 @@ describe('new records between polls', () => {
 		const runner = triggerRunner(sandbox, { parameters: { options: { lateWindowMinutes: 0 } } });
 		await runner.poll();
 		const watermark = runner.nodeStaticData().watermark as number;
-		sandbox.addRecords([{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(watermark - 1) }]);
+		sandbox.addRecords([
+			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(watermark - 1) },
+		]);
 		const [atWatermark] = fundingFeesAt(watermark, 1);
 		const poll = await pollCounting(sandbox, runner);
 		expect(ids(poll)).toEqual([atWatermark.id]);
@@ -205,7 +240,13 @@ describe('new records between polls', () => {
 
 		const now = sandbox.now();
 		// 3 records per millisecond, so page boundaries (500) fall inside a millisecond.
-		const burst = sandbox.seedRecords({ flowType: 32, count: 1234, startTime: now - 60_000, endTime: now - 1000, perMillisecond: 3 });
+		const burst = sandbox.seedRecords({
+			flowType: 32,
+			count: 1234,
+			startTime: now - 60_000,
+			endTime: now - 1000,
+			perMillisecond: 3,
+		});
 		const poll = await pollCounting(sandbox, runner);
 		expect(poll.error).toBeUndefined();
 		expect(poll.items).toHaveLength(1234);
@@ -233,13 +274,21 @@ describe('new records between polls', () => {
 		const runner = triggerRunner(sandbox);
 		await runner.poll();
 		const now = sandbox.now();
-		const burst = sandbox.seedRecords({ flowType: 32, count: 4321, startTime: now - 3000, endTime: now - 100, perMillisecond: 2 });
+		const burst = sandbox.seedRecords({
+			flowType: 32,
+			count: 4321,
+			startTime: now - 3000,
+			endTime: now - 100,
+			perMillisecond: 2,
+		});
 		const poll = await runner.poll();
 		expect(new Set(ids(poll)).size).toBe(4321);
 		expect(ids(poll)).toEqual(sortedIds(burst));
 		const idle = await pollCounting(sandbox, runner);
 		expect(idle.emitted).toBeNull();
-		const remembered = Object.values(runner.nodeStaticData().seen as Record<string, string[]>).flat();
+		const remembered = Object.values(
+			runner.nodeStaticData().seen as Record<string, string[]>,
+		).flat();
 		// Pages overlap by the records sharing their boundary millisecond: one more page at most.
 		expect(idle.requests.length).toBeGreaterThanOrEqual(Math.floor(remembered.length / 500) + 1);
 		expect(idle.requests.length).toBeLessThanOrEqual(Math.floor(remembered.length / 500) + 2);
@@ -313,7 +362,12 @@ describe('failed polls', () => {
 		const runner = triggerRunner(sandbox, { credentialsHelper: helper });
 		await runner.poll();
 		const now = sandbox.now();
-		const burst = sandbox.seedRecords({ flowType: 32, count: 1200, startTime: now - 20_000, endTime: now - 1000 });
+		const burst = sandbox.seedRecords({
+			flowType: 32,
+			count: 1200,
+			startTime: now - 20_000,
+			endTime: now - 1000,
+		});
 		const before = runner.nodeStaticData();
 
 		helper.breakRequest(2);
@@ -347,7 +401,12 @@ describe('failed polls', () => {
 describe('filters', () => {
 	function transfer(created: number, legs: Array<[string, string]>): HistoryRecord[] {
 		return sandbox.addRecords(
-			legs.map(([accountId, change]) => ({ accountId, flowTypeValue: 51, change, created: String(created) })),
+			legs.map(([accountId, change]) => ({
+				accountId,
+				flowTypeValue: 51,
+				change,
+				created: String(created),
+			})),
 		);
 	}
 
@@ -371,29 +430,59 @@ describe('filters', () => {
 
 		expect(ids(await runners.incoming.poll())).toEqual([first[1].id, second[1].id]);
 		expect(ids(await runners.outgoing.poll())).toEqual([first[0].id, second[0].id]);
-		expect(ids(await runners.both.poll()).sort()).toEqual([...first, ...second].map((record) => record.id).sort());
+		expect(ids(await runners.both.poll()).sort()).toEqual(
+			[...first, ...second].map((record) => record.id).sort(),
+		);
 	});
 
 	it('Direction applies only to events whose records can go either way', async () => {
 		const runner = triggerRunner(sandbox, { parameters: { event: 900, direction: 'outgoing' } });
 		await runner.poll();
 		const [deposit] = sandbox.addRecords([
-			{ accountId: DEMO_ACCOUNTS.custody, flowTypeValue: 900, change: '100', created: String(sandbox.now() - 1000) },
+			{
+				accountId: DEMO_ACCOUNTS.custody,
+				flowTypeValue: 900,
+				change: '100',
+				created: String(sandbox.now() - 1000),
+			},
 		]);
 		expect(ids(await runner.poll())).toEqual([deposit.id]);
 	});
 
 	it('Symbol and Coin match exactly and case-sensitively; the watermark moves past records they skip', async () => {
 		const now = sandbox.now();
-		const bySymbol = triggerRunner(sandbox, { parameters: { filters: { symbol: 'ETHUSDT-PERPETUAL' } } });
-		const lowerCase = triggerRunner(sandbox, { parameters: { filters: { symbol: 'ethusdt-perpetual' } } });
+		const bySymbol = triggerRunner(sandbox, {
+			parameters: { filters: { symbol: 'ETHUSDT-PERPETUAL' } },
+		});
+		const lowerCase = triggerRunner(sandbox, {
+			parameters: { filters: { symbol: 'ethusdt-perpetual' } },
+		});
 		const byCoin = triggerRunner(sandbox, { parameters: { filters: { coin: 'BTC' } } });
 		for (const runner of [bySymbol, lowerCase, byCoin]) await runner.poll();
 
 		const records = sandbox.addRecords([
-			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(now - 3000), symbol: 'BTCUSDT-PERPETUAL' },
-			{ accountId: CONTRACT, flowTypeValue: 32, change: '-2', created: String(now - 2000), symbol: 'ETHUSDT-PERPETUAL' },
-			{ accountId: CONTRACT, flowTypeValue: 32, change: '-3', created: String(now - 1000), symbol: 'ETHUSDT-PERPETUAL', coin: 'BTC' },
+			{
+				accountId: CONTRACT,
+				flowTypeValue: 32,
+				change: '-1',
+				created: String(now - 3000),
+				symbol: 'BTCUSDT-PERPETUAL',
+			},
+			{
+				accountId: CONTRACT,
+				flowTypeValue: 32,
+				change: '-2',
+				created: String(now - 2000),
+				symbol: 'ETHUSDT-PERPETUAL',
+			},
+			{
+				accountId: CONTRACT,
+				flowTypeValue: 32,
+				change: '-3',
+				created: String(now - 1000),
+				symbol: 'ETHUSDT-PERPETUAL',
+				coin: 'BTC',
+			},
 		]);
 
 		expect(ids(await bySymbol.poll())).toEqual([records[1].id, records[2].id]);
@@ -446,10 +535,24 @@ describe('Fetch Test Event (manual mode)', () => {
 	it('looks past newer records that do not match the filters', async () => {
 		const now = sandbox.now();
 		const [match] = sandbox.addRecords([
-			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(now - 10 * MINUTE), symbol: 'ETHUSDT-PERPETUAL' },
+			{
+				accountId: CONTRACT,
+				flowTypeValue: 32,
+				change: '-1',
+				created: String(now - 10 * MINUTE),
+				symbol: 'ETHUSDT-PERPETUAL',
+			},
 		]);
-		sandbox.seedRecords({ flowType: 32, count: 700, startTime: now - 5 * MINUTE, endTime: now - 1000, symbols: ['BTCUSDT-PERPETUAL'] });
-		const runner = triggerRunner(sandbox, { parameters: { filters: { symbol: 'ETHUSDT-PERPETUAL' } } });
+		sandbox.seedRecords({
+			flowType: 32,
+			count: 700,
+			startTime: now - 5 * MINUTE,
+			endTime: now - 1000,
+			symbols: ['BTCUSDT-PERPETUAL'],
+		});
+		const runner = triggerRunner(sandbox, {
+			parameters: { filters: { symbol: 'ETHUSDT-PERPETUAL' } },
+		});
 		const manual = await pollCounting(sandbox, runner, 'manual');
 		expect(ids(manual)).toEqual([match.id]);
 		expect(manual.requests).toHaveLength(2);
@@ -461,9 +564,13 @@ describe('Fetch Test Event (manual mode)', () => {
 		expect(empty.error?.message).toBe('No Funding Fee record in the last 30 days');
 
 		fundingFees(MINUTE);
-		const lowerCase = triggerRunner(sandbox, { parameters: { filters: { symbol: 'btcusdt-perpetual' } } });
+		const lowerCase = triggerRunner(sandbox, {
+			parameters: { filters: { symbol: 'btcusdt-perpetual' } },
+		});
 		const none = await lowerCase.poll('manual');
-		expect(none.error?.message).toBe('No Funding Fee record matches Symbol "btcusdt-perpetual" in the last 30 days');
+		expect(none.error?.message).toBe(
+			'No Funding Fee record matches Symbol "btcusdt-perpetual" in the last 30 days',
+		);
 		expect(none.error?.description).toContain('symbol "BTCUSDT-PERPETUAL"');
 		expect(none.error?.description).toContain('upper and lower case');
 	});
@@ -505,7 +612,13 @@ describe('poll time budget', () => {
 		const runner = triggerRunner(sandbox, { pollBudgetMs: 1 });
 		await runner.poll();
 		const now = sandbox.now();
-		const burst = sandbox.seedRecords({ flowType: 32, count: 1300, startTime: now - 60_000, endTime: now - 2000, perMillisecond: 3 });
+		const burst = sandbox.seedRecords({
+			flowType: 32,
+			count: 1300,
+			startTime: now - 60_000,
+			endTime: now - 2000,
+			perMillisecond: 3,
+		});
 
 		const emitted: string[][] = [];
 		const poll1 = await pollCounting(sandbox, runner);
@@ -529,7 +642,9 @@ describe('poll time budget', () => {
 		expect([...all].sort()).toEqual([...burst.map((record) => record.id), meanwhile.id].sort());
 		// Oldest first within each poll.
 		for (const chunk of emitted) {
-			const created = chunk.map((id) => Number([...burst, meanwhile].find((record) => record.id === id)?.created));
+			const created = chunk.map((id) =>
+				Number([...burst, meanwhile].find((record) => record.id === id)?.created),
+			);
 			expect(created).toEqual([...created].sort((a, b) => a - b));
 		}
 		const idle = await pollCounting(sandbox, runner);
@@ -550,12 +665,18 @@ describe('randomized polling', () => {
 		const helper = new FlakyCredentialsHelper(sandbox);
 		let staticData = triggerRunner(sandbox).savedStaticData();
 		let newest = sandbox.now() - 10 * MINUTE;
-		sandbox.addRecords([{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(newest) }]);
+		sandbox.addRecords([
+			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(newest) },
+		]);
 		const mustEmit = new Set<string>();
 		const emitted = new Map<string, number>();
 
 		const poll = async (budget: number | undefined) => {
-			const runner = triggerRunner(sandbox, { staticData, pollBudgetMs: budget, credentialsHelper: helper });
+			const runner = triggerRunner(sandbox, {
+				staticData,
+				pollBudgetMs: budget,
+				credentialsHelper: helper,
+			});
 			const outcome = await runner.poll();
 			for (const id of ids(outcome)) emitted.set(id, (emitted.get(id) ?? 0) + 1);
 			staticData = runner.savedStaticData();
@@ -568,11 +689,23 @@ describe('randomized polling', () => {
 			const fresh = [];
 			for (let index = 0; index < count; index++) {
 				newest += int(0, 3);
-				fresh.push({ accountId: CONTRACT, flowTypeValue: 32, change: `-0.${index + 1}`, created: String(newest) });
+				fresh.push({
+					accountId: CONTRACT,
+					flowTypeValue: 32,
+					change: `-0.${index + 1}`,
+					created: String(newest),
+				});
 			}
 			for (const record of sandbox.addRecords(fresh)) mustEmit.add(record.id);
 			if (random() < 0.3) {
-				sandbox.addRecords([{ accountId: CONTRACT, flowTypeValue: 32, change: '-9', created: String(newest - int(1, 4 * MINUTE)) }]);
+				sandbox.addRecords([
+					{
+						accountId: CONTRACT,
+						flowTypeValue: 32,
+						change: '-9',
+						created: String(newest - int(1, 4 * MINUTE)),
+					},
+				]);
 			}
 			if (random() < 0.2) helper.breakRequest(int(1, 2));
 			await poll(random() < 0.5 ? 1 : undefined);
@@ -591,8 +724,14 @@ describe('randomized polling', () => {
 describe('remembered ids', () => {
 	it('drop whole milliseconds, oldest first, moving the floor past them, and never the watermark millisecond', () => {
 		const seen = { '100': ['a', 'b'], '105': ['c'], '110': ['d', 'e'], '120': ['f', 'g', 'h'] };
-		expect(trimSeen(seen, 90, 95, 120, 5)).toEqual({ seen: { '110': ['d', 'e'], '120': ['f', 'g', 'h'] }, floor: 106 });
-		expect(trimSeen(seen, 90, 95, 120, 1)).toEqual({ seen: { '120': ['f', 'g', 'h'] }, floor: 111 });
+		expect(trimSeen(seen, 90, 95, 120, 5)).toEqual({
+			seen: { '110': ['d', 'e'], '120': ['f', 'g', 'h'] },
+			floor: 106,
+		});
+		expect(trimSeen(seen, 90, 95, 120, 1)).toEqual({
+			seen: { '120': ['f', 'g', 'h'] },
+			floor: 111,
+		});
 		expect(trimSeen(seen, 90, 104, 120, 100)).toEqual({
 			seen: { '105': ['c'], '110': ['d', 'e'], '120': ['f', 'g', 'h'] },
 			floor: 104,

@@ -33,9 +33,13 @@ const files = PRODUCT.flatMap((folder) => sourceFiles(join(ROOT, folder)));
 const imports = new Map<string, { local: string[]; packages: string[] }>();
 for (const file of files) {
 	const text = readFileSync(file, 'utf8');
-	const specifiers = [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+'([^']+)';/gms)].map((match) => match[1]);
+	const specifiers = [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+'([^']+)';/gms)].map(
+		(match) => match[1],
+	);
 	imports.set(relative(ROOT, file), {
-		local: specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => relative(ROOT, resolveImport(file, specifier))),
+		local: specifiers
+			.filter((specifier) => specifier.startsWith('.'))
+			.map((specifier) => relative(ROOT, resolveImport(file, specifier))),
 		packages: specifiers.filter((specifier) => !specifier.startsWith('.')),
 	});
 }
@@ -63,7 +67,11 @@ function circles(): string[][] {
 /** The imports of the files under `folder` that point at `others`. */
 function importsInto(folder: string, others: string[]): string[] {
 	return [...imports.entries()].flatMap(([file, { local }]) =>
-		file.startsWith(folder) ? local.filter((target) => others.some((other) => target.startsWith(other))).map((target) => `${file} -> ${target}`) : [],
+		file.startsWith(folder)
+			? local
+					.filter((target) => others.some((other) => target.startsWith(other)))
+					.map((target) => `${file} -> ${target}`)
+			: [],
 	);
 }
 
@@ -72,7 +80,9 @@ const NODE = 'nodes/TradingService/';
 describe('the structure of nodes/ and credentials/', () => {
 	it('reads every product file and its imports', () => {
 		expect(imports.size).toBeGreaterThan(40);
-		expect(imports.get(`${NODE}actions/router.ts`)?.local).toContain(`${NODE}actions/runContext.ts`);
+		expect(imports.get(`${NODE}actions/router.ts`)?.local).toContain(
+			`${NODE}actions/runContext.ts`,
+		);
 	});
 
 	it('has no import circle', () => {
@@ -85,18 +95,37 @@ describe('the structure of nodes/ and credentials/', () => {
 	});
 
 	it('transport/ is only HTTP: it knows nothing of operations, helpers, the write engine or the trigger', () => {
-		expect(importsInto(`${NODE}transport/`, [`${NODE}actions/`, `${NODE}helpers/`, `${NODE}writes/`, `${NODE}trigger/`, `${NODE}descriptions/`])).toEqual([]);
+		expect(
+			importsInto(`${NODE}transport/`, [
+				`${NODE}actions/`,
+				`${NODE}helpers/`,
+				`${NODE}writes/`,
+				`${NODE}trigger/`,
+				`${NODE}descriptions/`,
+			]),
+		).toEqual([]);
 	});
 
 	it('helpers/ hold rules only: no HTTP, no write engine, no n8n operation', () => {
-		expect(importsInto(`${NODE}helpers/`, [`${NODE}transport/`, `${NODE}writes/`, `${NODE}actions/`, `${NODE}trigger/`])).toEqual([]);
+		expect(
+			importsInto(`${NODE}helpers/`, [
+				`${NODE}transport/`,
+				`${NODE}writes/`,
+				`${NODE}actions/`,
+				`${NODE}trigger/`,
+			]),
+		).toEqual([]);
 	});
 
 	it('the write engine serves the operations and never calls them', () => {
-		expect(importsInto(`${NODE}writes/`, [`${NODE}actions/`, `${NODE}trigger/`, `${NODE}descriptions/`])).toEqual([]);
+		expect(
+			importsInto(`${NODE}writes/`, [`${NODE}actions/`, `${NODE}trigger/`, `${NODE}descriptions/`]),
+		).toEqual([]);
 	});
 
 	it('the credential imports only the constants and its own folder', () => {
-		expect(importsInto('credentials/', [NODE]).filter((line) => !line.endsWith(`${NODE}constants.ts`))).toEqual([]);
+		expect(
+			importsInto('credentials/', [NODE]).filter((line) => !line.endsWith(`${NODE}constants.ts`)),
+		).toEqual([]);
 	});
 });

@@ -16,7 +16,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['getBalances'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['getBalances'] } },
+	properties,
+);
 
 /** Whether a decimal string is zero ("0", "0.00000000"): compared as text, never as a JS number. */
 function isZero(value: unknown): boolean {
@@ -28,7 +31,14 @@ function isZero(value: unknown): boolean {
  * service's fields unchanged (asset, free, locked, total as decimal strings).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
-	const { hideZeroBalances = false } = run.options(itemIndex, (options) => options as { hideZeroBalances?: boolean });
-	const answer = (await run.client.request(ENDPOINTS.account, { itemIndex })) as { balances: IDataObject[] };
-	return hideZeroBalances ? answer.balances.filter((balance) => !isZero(balance.total)) : answer.balances;
+	const { hideZeroBalances = false } = run.options(
+		itemIndex,
+		(options) => options as { hideZeroBalances?: boolean },
+	);
+	const answer = (await run.client.request(ENDPOINTS.account, { itemIndex })) as {
+		balances: IDataObject[];
+	};
+	return hideZeroBalances
+		? answer.balances.filter((balance) => !isZero(balance.total))
+		: answer.balances;
 }

@@ -73,7 +73,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['getHistory'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['getHistory'] } },
+	properties,
+);
 
 function withParsedFields(record: HistoryRecord): IDataObject {
 	const created = Number(record.created);
@@ -90,14 +93,23 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const flowType = run.parameter('flowType', itemIndex) as number;
 	const accountType = accountTypeValue(node, run.parameter('accountType', itemIndex, 0), itemIndex);
 	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
-	const options = run.options(itemIndex, (raw) => raw as { addParsedFields?: boolean; clampToRetention?: boolean });
+	const options = run.options(
+		itemIndex,
+		(raw) => raw as { addParsedFields?: boolean; clampToRetention?: boolean },
+	);
 	const requested: HistoryQuery = {
 		flowType,
 		accountType: accountType === 0 ? undefined : accountType,
 		startTime: timestampMs(node, 'Start', run.parameter('startTime', itemIndex), itemIndex),
 		endTime: timestampMs(node, 'End', run.parameter('endTime', itemIndex), itemIndex),
 	};
-	const query = checkHistoryRange(node, requested, Date.now(), options.clampToRetention ?? false, itemIndex);
+	const query = checkHistoryRange(
+		node,
+		requested,
+		Date.now(),
+		options.clampToRetention ?? false,
+		itemIndex,
+	);
 
 	let records: HistoryRecord[];
 	if (returnAll) {
@@ -106,8 +118,18 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		await run.client.requestAllPages(ENDPOINTS.history, walk);
 		records = walk.result.records;
 	} else {
-		const limit = integerInRange(node, 'Limit', run.parameter('limit', itemIndex, 50), 1, LIMITS.historyPageSize, itemIndex);
-		records = (await run.client.request(ENDPOINTS.history, historyPageRequest(query, limit, itemIndex))) as HistoryRecord[];
+		const limit = integerInRange(
+			node,
+			'Limit',
+			run.parameter('limit', itemIndex, 50),
+			1,
+			LIMITS.historyPageSize,
+			itemIndex,
+		);
+		records = (await run.client.request(
+			ENDPOINTS.history,
+			historyPageRequest(query, limit, itemIndex),
+		)) as HistoryRecord[];
 		checkHistoryPage(node, records, limit, itemIndex);
 	}
 	return options.addParsedFields ? records.map(withParsedFields) : records;

@@ -22,13 +22,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Balances',
 				value: 'getBalances',
-				description: 'Get the trading account balances: one item per coin with its free, locked (held by open orders) and total quantity',
+				description:
+					'Get the trading account balances: one item per coin with its free, locked (held by open orders) and total quantity',
 				action: 'Get account balances',
 			},
 			{
 				name: 'Get Transaction History',
 				value: 'getHistory',
-				description: 'List ledger records: trades, fees, funding fees, transfers, deposits, withdrawals',
+				description:
+					'List ledger records: trades, fees, funding fees, transfers, deposits, withdrawals',
 				action: 'Get transaction history',
 			},
 			{

@@ -14,7 +14,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 1470000000000000001',
-		description: 'Numeric ID of the account to take the coin from (main trading, custody or sub trading account)',
+		description:
+			'Numeric ID of the account to take the coin from (main trading, custody or sub trading account)',
 	},
 	{
 		displayName: 'To Account ID',
@@ -44,7 +45,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['transferAsset'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['transferAsset'] } },
+	properties,
+);
 
 /**
  * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the
@@ -53,19 +57,44 @@ export const description = updateDisplayOptions({ show: { resource: ['account'],
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const from = accountId(node, 'From Account ID', run.parameter('fromAccountId', itemIndex), itemIndex);
+	const from = accountId(
+		node,
+		'From Account ID',
+		run.parameter('fromAccountId', itemIndex),
+		itemIndex,
+	);
 	const to = accountId(node, 'To Account ID', run.parameter('toAccountId', itemIndex), itemIndex);
 	if (from === to) {
-		throw inputError(node, 'To Account ID', 'is the same as From Account ID', 'Pick two different accounts.', itemIndex);
+		throw inputError(
+			node,
+			'To Account ID',
+			'is the same as From Account ID',
+			'Pick two different accounts.',
+			itemIndex,
+		);
 	}
 	const transferCoin = coin(node, 'Coin', run.parameter('coin', itemIndex), itemIndex);
-	const quantity = positiveDecimal(node, 'Quantity', run.parameter('quantity', itemIndex), itemIndex);
+	const quantity = positiveDecimal(
+		node,
+		'Quantity',
+		run.parameter('quantity', itemIndex),
+		itemIndex,
+	);
 
-	const pending = pendingTransfer(run.ledger, String(itemIndex), { qs: { fromAccountId: from, toAccountId: to, coin: transferCoin, quantity } }, itemIndex);
+	const pending = pendingTransfer(
+		run.ledger,
+		String(itemIndex),
+		{ qs: { fromAccountId: from, toAccountId: to, coin: transferCoin, quantity } },
+		itemIndex,
+	);
 	await settleWrites(run, transferKind(run), [pending]);
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
-		return [settled.via === 'ledger' ? { outcome: 'placed', replayed: true, ...settled.result } : { outcome: 'placed', ...settled.result }];
+		return [
+			settled.via === 'ledger'
+				? { outcome: 'placed', replayed: true, ...settled.result }
+				: { outcome: 'placed', ...settled.result },
+		];
 	}
 	if (settled.outcome === 'unknown') throw settled.error;
 	throw withOutcome(settled.refusal.error!, 'rejected');

@@ -1,4 +1,10 @@
-import { NodeApiError, updateDisplayOptions, type IDataObject, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/common';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
@@ -22,15 +28,27 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['cancel'] } }, properties);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['cancel'] } },
+	properties,
+);
 
 /**
  * The item (or error) for an order that is no longer open: a rejection reported as data, without
  * `error`; an error for an order the service does not know, or with Fail If Order Not Open.
  */
-function notOpenItem(run: RunContext, pending: PendingCancel, refusal: Refusal, failIfNotOpen: boolean): IDataObject {
+function notOpenItem(
+	run: RunContext,
+	pending: PendingCancel,
+	refusal: Refusal,
+	failIfNotOpen: boolean,
+): IDataObject {
 	const { reference } = pending.write;
-	const { reason, text, order } = refusal.detail as { reason: string; text: string; order?: IDataObject };
+	const { reason, text, order } = refusal.detail as {
+		reason: string;
+		text: string;
+		order?: IDataObject;
+	};
 	const code = refusal.code ?? '';
 	const said = refusal.msg ?? '';
 	if (reason === 'notFound' || failIfNotOpen) {
@@ -45,7 +63,16 @@ function notOpenItem(run: RunContext, pending: PendingCancel, refusal: Refusal, 
 		});
 		throw withOutcome(error, 'rejected');
 	}
-	return { outcome: 'rejected', cancelled: false, reason, message: `Not cancelled: ${text}`, code, serviceMessage: said, ...(reference as IDataObject), ...(order ?? {}) };
+	return {
+		outcome: 'rejected',
+		cancelled: false,
+		reason,
+		message: `Not cancelled: ${text}`,
+		code,
+		serviceMessage: said,
+		...(reference as IDataObject),
+		...(order ?? {}),
+	};
 }
 
 /**
@@ -57,15 +84,25 @@ function notOpenItem(run: RunContext, pending: PendingCancel, refusal: Refusal, 
  * cancel it already made from the write ledger, and looks up one it left unknown.
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
-	const reference: OrderReference = orderReference(run.node, run.parameter('orderId', itemIndex, ''), run.parameter('clientOrderId', itemIndex, ''), itemIndex);
-	const { failIfNotOpen = false } = run.options(itemIndex, (options) => options as { failIfNotOpen?: boolean });
+	const reference: OrderReference = orderReference(
+		run.node,
+		run.parameter('orderId', itemIndex, ''),
+		run.parameter('clientOrderId', itemIndex, ''),
+		itemIndex,
+	);
+	const { failIfNotOpen = false } = run.options(
+		itemIndex,
+		(options) => options as { failIfNotOpen?: boolean },
+	);
 	const pending = pendingCancel(run.ledger, String(itemIndex), reference, itemIndex);
 	await settleWrites(run, cancelKind(run, 'single'), [pending]);
 	const settled = pending.settled!;
 	switch (settled.outcome) {
 		case 'placed':
-			if (settled.via === 'ledger') return [{ outcome: 'placed', cancelled: true, replayed: true, ...settled.result }];
-			if (settled.via === 'lookup') return [{ outcome: 'placed', cancelled: true, confirmedByLookup: true, ...settled.result }];
+			if (settled.via === 'ledger')
+				return [{ outcome: 'placed', cancelled: true, replayed: true, ...settled.result }];
+			if (settled.via === 'lookup')
+				return [{ outcome: 'placed', cancelled: true, confirmedByLookup: true, ...settled.result }];
 			return [{ outcome: 'placed', cancelled: true, ...settled.result }];
 		case 'rejected':
 			if (settled.refusal.error !== undefined) throw withOutcome(settled.refusal.error, 'rejected');

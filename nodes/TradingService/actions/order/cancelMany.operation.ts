@@ -17,10 +17,15 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'symbol',
 		options: [
-			{ name: 'Symbol', value: 'symbol', description: 'Cancel every open order of one trading pair' },
+			{
+				name: 'Symbol',
+				value: 'symbol',
+				description: 'Cancel every open order of one trading pair',
+			},
 			{ name: 'Order IDs', value: 'ids', description: 'Cancel the orders in a list of order IDs' },
 		],
-		description: 'Whether to cancel all open orders of a symbol, or the orders of a list of order IDs',
+		description:
+			'Whether to cancel all open orders of a symbol, or the orders of a list of order IDs',
 	},
 	{
 		displayName: 'Symbol',
@@ -51,14 +56,23 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['cancelMany'] } }, properties);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['cancelMany'] } },
+	properties,
+);
 
 /** Rounds of cancel-by-symbol before the node stops: 200 orders each. */
 const MAX_SYMBOL_ROUNDS = 100;
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const cancelBy = oneOf(node, 'Cancel By', run.parameter('cancelBy', itemIndex, 'symbol'), ['symbol', 'ids'] as const, itemIndex);
+	const cancelBy = oneOf(
+		node,
+		'Cancel By',
+		run.parameter('cancelBy', itemIndex, 'symbol'),
+		['symbol', 'ids'] as const,
+		itemIndex,
+	);
 	if (cancelBy === 'symbol') {
 		const symbol = symbolValue(node, 'Symbol', run.parameter('symbol', itemIndex, ''), itemIndex);
 		const { side = 'BOTH' } = run.options(itemIndex, (options) => options as { side?: string });
@@ -76,8 +90,17 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
  * Sending it again is harmless (it cancels what is open), so the item's outcome is the last
  * request's. One summary item, as the service answers no per-order results.
  */
-async function cancelBySymbol(run: RunContext, symbol: string, side: string | undefined, itemIndex: number): Promise<IDataObject> {
-	const qs: IDataObject = { symbol, ...(side === undefined ? {} : { side }), limit: LIMITS.cancelOpenOrdersPerRequest };
+async function cancelBySymbol(
+	run: RunContext,
+	symbol: string,
+	side: string | undefined,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const qs: IDataObject = {
+		symbol,
+		...(side === undefined ? {} : { side }),
+		limit: LIMITS.cancelOpenOrdersPerRequest,
+	};
 	const wording = {
 		what: `cancel of the open ${symbol} orders`,
 		howToCheck: `Check your open orders for ${symbol} (Trading Service > Order > Get Many)`,
@@ -89,8 +112,18 @@ async function cancelBySymbol(run: RunContext, symbol: string, side: string | un
 		const attempt = await run.client.write(ENDPOINTS.cancelOpenOrders, { qs, itemIndex });
 		if (attempt.kind === 'rejected') throw withOutcome(attempt.error, 'rejected');
 		if (attempt.kind === 'unknown') {
-			if (attempt.unusable === undefined) throw outcomeUnknownError(run.node, wording, attempt.reason, attempt.detail, itemIndex);
-			throw withOutcome(unexpectedResponseError(run.node, attempt.unusable.problem, attempt.unusable.body, wording.howToCheck, itemIndex), 'unknown');
+			if (attempt.unusable === undefined)
+				throw outcomeUnknownError(run.node, wording, attempt.reason, attempt.detail, itemIndex);
+			throw withOutcome(
+				unexpectedResponseError(
+					run.node,
+					attempt.unusable.problem,
+					attempt.unusable.body,
+					wording.howToCheck,
+					itemIndex,
+				),
+				'unknown',
+			);
 		}
 		answer = attempt.body as IDataObject;
 		requests++;
@@ -100,7 +133,13 @@ async function cancelBySymbol(run: RunContext, symbol: string, side: string | un
 		lastCancelled = String(lastOrderId);
 		if (requests >= MAX_SYMBOL_ROUNDS) break;
 	}
-	const summary: IDataObject = { outcome: 'placed', symbol, ...(side === undefined ? {} : { side }), ...answer, requests };
+	const summary: IDataObject = {
+		outcome: 'placed',
+		symbol,
+		...(side === undefined ? {} : { side }),
+		...answer,
+		requests,
+	};
 	if (lastCancelled !== undefined) summary.lastOrderId = lastCancelled;
 	if (requests >= MAX_SYMBOL_ROUNDS) summary.moreMayRemain = true;
 	return summary;
@@ -111,8 +150,16 @@ function cancelByIdItem(pending: PendingCancel): IDataObject {
 	const orderId = 'orderId' in pending.write.reference ? pending.write.reference.orderId : '';
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
-		if (settled.via === 'ledger') return { orderId, outcome: 'placed', cancelled: true, replayed: true };
-		if (settled.via === 'lookup') return { orderId, outcome: 'placed', cancelled: true, confirmedByLookup: true, status: settled.result.status };
+		if (settled.via === 'ledger')
+			return { orderId, outcome: 'placed', cancelled: true, replayed: true };
+		if (settled.via === 'lookup')
+			return {
+				orderId,
+				outcome: 'placed',
+				cancelled: true,
+				confirmedByLookup: true,
+				status: settled.result.status,
+			};
 		return { orderId, outcome: 'placed', cancelled: true };
 	}
 	if (settled.outcome === 'unknown') {
@@ -127,13 +174,38 @@ function cancelByIdItem(pending: PendingCancel): IDataObject {
 	}
 	const { refusal } = settled;
 	if (refusal.error !== undefined) {
-		return { orderId, outcome: 'rejected', cancelled: false, reason: 'requestRefused', message: `Not cancelled: ${refusal.error.message}` };
+		return {
+			orderId,
+			outcome: 'rejected',
+			cancelled: false,
+			reason: 'requestRefused',
+			message: `Not cancelled: ${refusal.error.message}`,
+		};
 	}
-	const { reason, text, order } = refusal.detail as { reason: string; text: string; order?: IDataObject };
+	const { reason, text, order } = refusal.detail as {
+		reason: string;
+		text: string;
+		order?: IDataObject;
+	};
 	if (order !== undefined) {
-		return { orderId, outcome: 'rejected', cancelled: false, confirmedByLookup: true, reason, message: `Not cancelled: ${text}`, ...(order.status === undefined ? {} : { status: order.status }) };
+		return {
+			orderId,
+			outcome: 'rejected',
+			cancelled: false,
+			confirmedByLookup: true,
+			reason,
+			message: `Not cancelled: ${text}`,
+			...(order.status === undefined ? {} : { status: order.status }),
+		};
 	}
-	return { orderId, outcome: 'rejected', cancelled: false, reason, message: `Not cancelled: ${text}`, code: refusal.code };
+	return {
+		orderId,
+		outcome: 'rejected',
+		cancelled: false,
+		reason,
+		message: `Not cancelled: ${text}`,
+		code: refusal.code,
+	};
 }
 
 /**
@@ -145,14 +217,21 @@ function cancelByIdItem(pending: PendingCancel): IDataObject {
  * refusal is the node's error (nothing was cancelled); a later request's gives its IDs items saying
  * why, since earlier IDs were.
  */
-async function cancelByIds(run: RunContext, ids: string[], itemIndex: number): Promise<IDataObject[]> {
-	const pending = ids.map((orderId, position) => pendingCancel(run.ledger, `${itemIndex}.${position}`, { orderId }, itemIndex));
+async function cancelByIds(
+	run: RunContext,
+	ids: string[],
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const pending = ids.map((orderId, position) =>
+		pendingCancel(run.ledger, `${itemIndex}.${position}`, { orderId }, itemIndex),
+	);
 	let requests = 0;
 	await settleWrites(run, cancelKind(run, 'byIds'), pending, {
 		afterRequest: (group) => {
 			requests++;
 			const first = group[0].settled;
-			if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined) return;
+			if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined)
+				return;
 			if (pending.some((one) => one.settled?.outcome === 'placed')) return;
 			throw withOutcome(first.refusal.error, 'rejected');
 		},

@@ -1,7 +1,20 @@
-import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
-import { checkGuardrails, checkOrderOptions, duplicateClientOrderIdError, parameterLabel, validateOrder, type OrderOptions, type OrderParams } from '../../helpers/orderRules';
+import {
+	checkGuardrails,
+	checkOrderOptions,
+	duplicateClientOrderIdError,
+	parameterLabel,
+	validateOrder,
+	type OrderOptions,
+	type OrderParams,
+} from '../../helpers/orderRules';
 import { ENDPOINTS } from '../../transport';
 import { settleWrites } from '../../writes/engine';
 import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from '../../writes/orders';
@@ -57,7 +70,12 @@ export function checkItems(run: RunContext, itemCount: number): Map<number, Erro
  * POST /api/v1/spot/orderTest and places nothing. Not a write: nothing can be executed, so the item
  * carries no outcome, and a refusal is the exchange's error as for a real order.
  */
-async function testOrder(run: RunContext, order: OrderParams, options: OrderOptions, itemIndex: number): Promise<IDataObject> {
+async function testOrder(
+	run: RunContext,
+	order: OrderParams,
+	options: OrderOptions,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const qs: IDataObject = { ...order };
 	if (options.recvWindow !== undefined) qs.recvWindow = options.recvWindow;
 	const answer = (await run.client.request(ENDPOINTS.orderTest, { qs, itemIndex })) as IDataObject;
@@ -66,7 +84,8 @@ async function testOrder(run: RunContext, order: OrderParams, options: OrderOpti
 		testOnly: true,
 		valid: true,
 		placed: false,
-		message: 'The exchange accepted this order as valid. Nothing was placed: turn off Test Only to place it.',
+		message:
+			'The exchange accepted this order as valid. Nothing was placed: turn off Test Only to place it.',
 		...sent,
 		...(newClientOrderId === undefined ? {} : { clientOrderId: newClientOrderId }),
 		...(Object.keys(answer).length > 0 ? { response: answer } : {}),
@@ -78,10 +97,16 @@ function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
 		if (settled.via === 'ledger') return replayedOrder(pending.write.order, settled.result);
-		return settled.alreadyPlaced ? { outcome: 'placed', alreadyPlaced: true, ...settled.result } : { outcome: 'placed', ...settled.result };
+		return settled.alreadyPlaced
+			? { outcome: 'placed', alreadyPlaced: true, ...settled.result }
+			: { outcome: 'placed', ...settled.result };
 	}
 	if (settled.outcome === 'unknown') throw settled.error;
-	const refused = settled.refusal.error ?? new NodeOperationError(run.node, 'The service refused the order', { itemIndex: pending.itemIndex });
+	const refused =
+		settled.refusal.error ??
+		new NodeOperationError(run.node, 'The service refused the order', {
+			itemIndex: pending.itemIndex,
+		});
 	throw withOutcome(refused, 'rejected');
 }
 
@@ -92,13 +117,20 @@ function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const options = run.options(itemIndex, (raw) => checkOrderOptions(run.node, raw, itemIndex));
-	const order = validateOrder(run.node, readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)), parameterLabel, itemIndex);
+	const order = validateOrder(
+		run.node,
+		readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)),
+		parameterLabel,
+		itemIndex,
+	);
 	checkGuardrails(run.node, order, options.guardrails, parameterLabel, itemIndex);
 	// Nothing is placed, so no ledger slot and no generated client order ID.
 	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex)];
 
 	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
 	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix);
-	await settleWrites(run, orderKind(run, { endpoint: 'single', recvWindow: options.recvWindow }), [pending]);
+	await settleWrites(run, orderKind(run, { endpoint: 'single', recvWindow: options.recvWindow }), [
+		pending,
+	]);
 	return [createdItem(run, pending)];
 }

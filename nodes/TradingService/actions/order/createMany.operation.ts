@@ -8,7 +8,14 @@ import {
 
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
 import { autoMapLabel, autoMappedOrder } from '../../helpers/autoMap';
-import { checkGuardrails, checkOrderOptions, duplicateClientOrderIdError, parameterLabel, validateOrder, type OrderOptions } from '../../helpers/orderRules';
+import {
+	checkGuardrails,
+	checkOrderOptions,
+	duplicateClientOrderIdError,
+	parameterLabel,
+	validateOrder,
+	type OrderOptions,
+} from '../../helpers/orderRules';
 import { inputError } from '../../helpers/validation';
 import { toNodeError } from '../../transport';
 import { settleWrites } from '../../writes/engine';
@@ -44,7 +51,8 @@ export const description: INodeProperties[] = [
 						'Each input item is one order, read from its fields named symbol, side, type, price, quantity, amount, timeInForce, newClientOrderId, stpMode; other fields are ignored',
 				},
 			],
-			description: 'Orders are grouped by symbol and sent 20 per request; each order comes out as its own item',
+			description:
+				'Orders are grouped by symbol and sent 20 per request; each order comes out as its own item',
 		},
 	]),
 	...updateDisplayOptions({ show: { ...showFor, inputMode: ['items'] } }, orderFields),
@@ -82,31 +90,66 @@ export const description: INodeProperties[] = [
 type Outputs = INodeExecutionData[][];
 
 /** Step 1, read: the raw orders of one item, from its parameters, its own fields or its JSON array. */
-function readOrdersOfItem(run: RunContext, items: INodeExecutionData[], itemIndex: number): Array<{ raw: IDataObject; label: (field: string) => string }> {
+function readOrdersOfItem(
+	run: RunContext,
+	items: INodeExecutionData[],
+	itemIndex: number,
+): Array<{ raw: IDataObject; label: (field: string) => string }> {
 	const node = run.node;
 	const inputMode = run.parameter('inputMode', itemIndex, 'items') as string;
 	if (inputMode === 'items') {
-		return [{ raw: readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)), label: parameterLabel }];
+		return [
+			{
+				raw: readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)),
+				label: parameterLabel,
+			},
+		];
 	}
 	if (inputMode === 'autoMap') {
-		return [{ raw: autoMappedOrder(node, items[itemIndex].json, itemIndex), label: autoMapLabel(itemIndex) }];
+		return [
+			{
+				raw: autoMappedOrder(node, items[itemIndex].json, itemIndex),
+				label: autoMapLabel(itemIndex),
+			},
+		];
 	}
 	let value = run.parameter('ordersJson', itemIndex);
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
 		} catch (error) {
-			throw inputError(node, 'Orders (JSON)', `is not valid JSON (${(error as Error).message})`, 'Enter a JSON array of order objects.', itemIndex);
+			throw inputError(
+				node,
+				'Orders (JSON)',
+				`is not valid JSON (${(error as Error).message})`,
+				'Enter a JSON array of order objects.',
+				itemIndex,
+			);
 		}
 	}
 	if (!Array.isArray(value)) {
-		throw inputError(node, 'Orders (JSON)', 'is not an array', 'Wrap the orders in [ ... ], even a single one.', itemIndex);
+		throw inputError(
+			node,
+			'Orders (JSON)',
+			'is not an array',
+			'Wrap the orders in [ ... ], even a single one.',
+			itemIndex,
+		);
 	}
 	return value.map((raw, orderIndex) => {
 		if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-			throw inputError(node, `Orders (JSON)[${orderIndex}]`, 'is not an object', 'Each order is an object such as {"symbol": "BTCUSDT", ...}.', itemIndex);
+			throw inputError(
+				node,
+				`Orders (JSON)[${orderIndex}]`,
+				'is not an object',
+				'Each order is an object such as {"symbol": "BTCUSDT", ...}.',
+				itemIndex,
+			);
 		}
-		return { raw: raw as IDataObject, label: (field: string) => `Orders (JSON)[${orderIndex}].${field}` };
+		return {
+			raw: raw as IDataObject,
+			label: (field: string) => `Orders (JSON)[${orderIndex}].${field}`,
+		};
 	});
 }
 
@@ -115,7 +158,12 @@ function readOrdersOfItem(run: RunContext, items: INodeExecutionData[], itemInde
  * with its ledger slot and a client order ID unless generation is off; a bad item fails the run,
  * or becomes an error item with Continue On Fail.
  */
-function readAll(run: RunContext, items: INodeExecutionData[], options: OrderOptions, outputs: Outputs): PendingOrder[] {
+function readAll(
+	run: RunContext,
+	items: INodeExecutionData[],
+	options: OrderOptions,
+	outputs: Outputs,
+): PendingOrder[] {
 	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
 	const pending: PendingOrder[] = [];
 	const itemOfClientId = new Map<string, number>();
@@ -127,11 +175,19 @@ function readAll(run: RunContext, items: INodeExecutionData[], options: OrderOpt
 				return order;
 			});
 			const ofItem = orders.map((order, orderIndex) => {
-				const one = pendingOrder(run.ledger, `${itemIndex}.${orderIndex}`, order, itemIndex, orderIndex, idPrefix);
+				const one = pendingOrder(
+					run.ledger,
+					`${itemIndex}.${orderIndex}`,
+					order,
+					itemIndex,
+					orderIndex,
+					idPrefix,
+				);
 				const id = order.newClientOrderId;
 				if (id !== undefined) {
 					const firstItem = itemOfClientId.get(id);
-					if (firstItem !== undefined) throw duplicateClientOrderIdError(run.node, id, firstItem, itemIndex);
+					if (firstItem !== undefined)
+						throw duplicateClientOrderIdError(run.node, id, firstItem, itemIndex);
 					itemOfClientId.set(id, itemIndex);
 				}
 				return one;
@@ -150,13 +206,28 @@ function readAll(run: RunContext, items: INodeExecutionData[], options: OrderOpt
 function orderItem(pending: PendingOrder, json: IDataObject): INodeExecutionData {
 	const { order } = pending.write;
 	return {
-		json: { ...json, symbol: order.symbol, clientOrderId: order.newClientOrderId ?? (json.order as IDataObject | null)?.clientOrderId ?? null },
+		json: {
+			...json,
+			symbol: order.symbol,
+			clientOrderId:
+				order.newClientOrderId ?? (json.order as IDataObject | null)?.clientOrderId ?? null,
+		},
 		pairedItem: { item: pending.itemIndex },
 	};
 }
 
-function placedJson(order: IDataObject, entry: IDataObject | undefined, alreadyPlaced: boolean): IDataObject {
-	const json: IDataObject = { outcome: 'placed', success: true, code: (entry?.code ?? null) as IDataObject[string], msg: typeof entry?.msg === 'string' ? entry.msg : '', order };
+function placedJson(
+	order: IDataObject,
+	entry: IDataObject | undefined,
+	alreadyPlaced: boolean,
+): IDataObject {
+	const json: IDataObject = {
+		outcome: 'placed',
+		success: true,
+		code: (entry?.code ?? null) as IDataObject[string],
+		msg: typeof entry?.msg === 'string' ? entry.msg : '',
+		order,
+	};
 	if (alreadyPlaced) json.alreadyPlaced = true;
 	return json;
 }
@@ -176,29 +247,59 @@ function refusingEntry(pending: PendingOrder): IDataObject | undefined {
 function settledItem(run: RunContext, pending: PendingOrder): INodeExecutionData {
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
-		if (settled.via === 'ledger') return orderItem(pending, { ...placedJson(replayedOrder(pending.write.order, settled.result), undefined, false), replayed: true });
+		if (settled.via === 'ledger')
+			return orderItem(pending, {
+				...placedJson(replayedOrder(pending.write.order, settled.result), undefined, false),
+				replayed: true,
+			});
 		return orderItem(pending, placedJson(settled.result, settled.entry, settled.alreadyPlaced));
 	}
 	const entry = refusingEntry(pending);
 	if (entry !== undefined) {
-		return orderItem(pending, { outcome: 'rejected', success: false, code: entry.code as IDataObject[string], msg: typeof entry.msg === 'string' ? entry.msg : '', order: null });
+		return orderItem(pending, {
+			outcome: 'rejected',
+			success: false,
+			code: entry.code as IDataObject[string],
+			msg: typeof entry.msg === 'string' ? entry.msg : '',
+			order: null,
+		});
 	}
 	const error =
 		settled.outcome === 'unknown'
 			? settled.error
-			: withOutcome(toNodeError(run.node, settled.refusal.error ?? new NodeOperationError(run.node, 'The service refused the order')), 'rejected');
+			: withOutcome(
+					toNodeError(
+						run.node,
+						settled.refusal.error ??
+							new NodeOperationError(run.node, 'The service refused the order'),
+					),
+					'rejected',
+				);
 	if (!run.continueOnFail) throw error;
-	return orderItem(pending, { ...errorItemJson(error), success: false, request: { ...pending.write.order } });
+	return orderItem(pending, {
+		...errorItemJson(error),
+		success: false,
+		request: { ...pending.write.order },
+	});
 }
 
 /** With Fail on Any Rejected Order: the error that stops the run after a batch with rejections. */
-function rejectedOrdersError(run: RunContext, rejected: PendingOrder[], placedSoFar: number, batchesLeft: number): NodeOperationError {
+function rejectedOrdersError(
+	run: RunContext,
+	rejected: PendingOrder[],
+	placedSoFar: number,
+	batchesLeft: number,
+): NodeOperationError {
 	const entry = refusingEntry(rejected[0])!;
 	return withOutcome(
-		new NodeOperationError(run.node, `${rejected.length} order(s) were rejected: ${typeof entry.msg === 'string' ? entry.msg : ''} (code ${String(entry.code)})`, {
-			description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left). ${placedSoFar} order(s) were placed before this point; check your open orders.`,
-			itemIndex: rejected[0].itemIndex,
-		}),
+		new NodeOperationError(
+			run.node,
+			`${rejected.length} order(s) were rejected: ${typeof entry.msg === 'string' ? entry.msg : ''} (code ${String(entry.code)})`,
+			{
+				description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left). ${placedSoFar} order(s) were placed before this point; check your open orders.`,
+				itemIndex: rejected[0].itemIndex,
+			},
+		),
 		'rejected',
 	);
 }
@@ -208,23 +309,34 @@ function rejectedOrdersError(run: RunContext, rejected: PendingOrder[], placedSo
  * read → validate → the write engine (ledger, batches of 20 by symbol, answers matched by client
  * order ID, unknown outcomes looked up, orders proven not executed sent once more).
  */
-export async function execute(run: RunContext, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	run: RunContext,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const outputs: Outputs = items.map(() => []);
 	// The options apply to the whole run: batches mix items, so one item's options cannot apply to
 	// one batch only.
-	const options: OrderOptions = items.length > 0 ? run.options(0, (raw) => checkOrderOptions(run.node, raw, 0)) : { guardrails: {} };
+	const options: OrderOptions =
+		items.length > 0
+			? run.options(0, (raw) => checkOrderOptions(run.node, raw, 0))
+			: { guardrails: {} };
 	const pending = readAll(run, items, options, outputs);
-	await settleWrites(run, orderKind(run, { endpoint: 'batch', recvWindow: options.recvWindow }), pending, {
-		onSettled: (one) => {
-			outputs[one.itemIndex][one.write.orderIndex] = settledItem(run, one);
+	await settleWrites(
+		run,
+		orderKind(run, { endpoint: 'batch', recvWindow: options.recvWindow }),
+		pending,
+		{
+			onSettled: (one) => {
+				outputs[one.itemIndex][one.write.orderIndex] = settledItem(run, one);
+			},
+			afterRequest: (batch, batchesLeft) => {
+				if (options.failOnRejected !== true) return;
+				const rejected = batch.filter((one) => refusingEntry(one) !== undefined);
+				if (rejected.length === 0) return;
+				const placedSoFar = outputs.flat().filter((item) => item?.json.success === true).length;
+				throw rejectedOrdersError(run, rejected, placedSoFar, batchesLeft);
+			},
 		},
-		afterRequest: (batch, batchesLeft) => {
-			if (options.failOnRejected !== true) return;
-			const rejected = batch.filter((one) => refusingEntry(one) !== undefined);
-			if (rejected.length === 0) return;
-			const placedSoFar = outputs.flat().filter((item) => item?.json.success === true).length;
-			throw rejectedOrdersError(run, rejected, placedSoFar, batchesLeft);
-		},
-	});
+	);
 	return outputs.flat().filter((item) => item !== undefined);
 }

@@ -1,4 +1,10 @@
-import { NodeApiError, updateDisplayOptions, type IDataObject, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { ERROR_CODES } from '../../constants';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
@@ -6,13 +12,26 @@ import { describeReference, lookupQuery, orderReference } from '../../helpers/or
 import { ENDPOINTS, isServiceRejection, toNodeError } from '../../transport';
 import type { RunContext } from '../runContext';
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, orderReferenceFields);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['get'] } },
+	orderReferenceFields,
+);
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const reference = orderReference(node, run.parameter('orderId', itemIndex, ''), run.parameter('clientOrderId', itemIndex, ''), itemIndex);
+	const reference = orderReference(
+		node,
+		run.parameter('orderId', itemIndex, ''),
+		run.parameter('clientOrderId', itemIndex, ''),
+		itemIndex,
+	);
 	try {
-		return [(await run.client.request(ENDPOINTS.queryOrder, { qs: lookupQuery(reference), itemIndex })) as IDataObject];
+		return [
+			(await run.client.request(ENDPOINTS.queryOrder, {
+				qs: lookupQuery(reference),
+				itemIndex,
+			})) as IDataObject,
+		];
 	} catch (error) {
 		if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) throw toNodeError(node, error);
 		const field = 'orderId' in reference ? 'Order ID' : 'Client Order ID';

@@ -1,8 +1,20 @@
-import { NodeApiError, updateDisplayOptions, type IDataObject, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../../constants';
 import { optionsCollection, returnAllAndLimit, sideFilter } from '../../descriptions/common';
-import { inputError, integerInRange, oneOf, symbol as symbolValue, timestampMs } from '../../helpers/validation';
+import {
+	inputError,
+	integerInRange,
+	oneOf,
+	symbol as symbolValue,
+	timestampMs,
+} from '../../helpers/validation';
 import { ENDPOINTS, type Endpoint } from '../../transport';
 import type { RunContext } from '../runContext';
 
@@ -13,8 +25,16 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'open',
 		options: [
-			{ name: 'Open', value: 'open', description: 'Orders still on the book: new or partially filled' },
-			{ name: 'Past', value: 'past', description: 'Filled and cancelled orders of the last 90 days' },
+			{
+				name: 'Open',
+				value: 'open',
+				description: 'Orders still on the book: new or partially filled',
+			},
+			{
+				name: 'Past',
+				value: 'past',
+				description: 'Filled and cancelled orders of the last 90 days',
+			},
 		],
 		description: 'Whether to list the open orders or the past (filled or cancelled) orders',
 	},
@@ -24,7 +44,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. BTCUSDT',
-		description: 'Only orders of this trading pair (upper case, no separator). Leave empty for all symbols.',
+		description:
+			'Only orders of this trading pair (upper case, no separator). Leave empty for all symbols.',
 	},
 	...returnAllAndLimit(LIMITS.ordersPageSize),
 	optionsCollection([
@@ -46,7 +67,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['getMany'] } }, properties);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['getMany'] } },
+	properties,
+);
 
 interface GetManyOptions {
 	side?: string;
@@ -66,32 +90,69 @@ function olderThan(id: string, than: string): boolean {
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const state = oneOf(node, 'Order State', run.parameter('orderState', itemIndex, 'open'), ['open', 'past'] as const, itemIndex);
+	const state = oneOf(
+		node,
+		'Order State',
+		run.parameter('orderState', itemIndex, 'open'),
+		['open', 'past'] as const,
+		itemIndex,
+	);
 	const rawSymbol = run.parameter('symbol', itemIndex, '');
 	const symbol = rawSymbol === '' ? undefined : symbolValue(node, 'Symbol', rawSymbol, itemIndex);
 	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll
 		? undefined
-		: integerInRange(node, 'Limit', run.parameter('limit', itemIndex, 50), 1, LIMITS.ordersPageSize, itemIndex);
+		: integerInRange(
+				node,
+				'Limit',
+				run.parameter('limit', itemIndex, 50),
+				1,
+				LIMITS.ordersPageSize,
+				itemIndex,
+			);
 	const options = run.options(itemIndex, (raw) => raw as GetManyOptions);
-	const side = oneOf(node, 'Side', options.side ?? 'BOTH', ['BOTH', 'BUY', 'SELL'] as const, itemIndex);
+	const side = oneOf(
+		node,
+		'Side',
+		options.side ?? 'BOTH',
+		['BOTH', 'BUY', 'SELL'] as const,
+		itemIndex,
+	);
 
 	const query: IDataObject = {};
 	if (symbol !== undefined) query.symbol = symbol;
 	if (side !== 'BOTH') query.side = side;
 	if (state === 'past') {
-		const start = options.startTime === undefined || options.startTime === '' ? undefined : timestampMs(node, 'Start', options.startTime, itemIndex);
-		const end = options.endTime === undefined || options.endTime === '' ? undefined : timestampMs(node, 'End', options.endTime, itemIndex);
+		const start =
+			options.startTime === undefined || options.startTime === ''
+				? undefined
+				: timestampMs(node, 'Start', options.startTime, itemIndex);
+		const end =
+			options.endTime === undefined || options.endTime === ''
+				? undefined
+				: timestampMs(node, 'End', options.endTime, itemIndex);
 		if (start !== undefined && end !== undefined && start > end) {
 			throw inputError(node, 'Start', 'is after End', 'Pick a Start before End.', itemIndex);
 		}
 		if (start !== undefined && start < Date.now() - LIMITS.pastOrdersDays * DAY_MS) {
-			throw inputError(node, 'Start', `is more than ${LIMITS.pastOrdersDays} days ago`, `The service keeps past orders for ${LIMITS.pastOrdersDays} days: pick a later Start.`, itemIndex);
+			throw inputError(
+				node,
+				'Start',
+				`is more than ${LIMITS.pastOrdersDays} days ago`,
+				`The service keeps past orders for ${LIMITS.pastOrdersDays} days: pick a later Start.`,
+				itemIndex,
+			);
 		}
 		if (start !== undefined) query.startTime = start;
 		if (end !== undefined) query.endTime = end;
 	} else if (options.startTime || options.endTime) {
-		throw inputError(node, options.startTime ? 'Start' : 'End', 'applies to past orders only', 'Set Order State to Past, or remove the option.', itemIndex);
+		throw inputError(
+			node,
+			options.startTime ? 'Start' : 'End',
+			'applies to past orders only',
+			'Set Order State to Past, or remove the option.',
+			itemIndex,
+		);
 	}
 
 	const endpoint = state === 'open' ? ENDPOINTS.openOrders : ENDPOINTS.tradeOrders;
@@ -106,7 +167,11 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const orders: IDataObject[] = [];
 	let before: string | undefined;
 	for (;;) {
-		const qs: IDataObject = { ...query, ...(before === undefined ? {} : { [olderParameter]: before }), limit: LIMITS.ordersPageSize };
+		const qs: IDataObject = {
+			...query,
+			...(before === undefined ? {} : { [olderParameter]: before }),
+			limit: LIMITS.ordersPageSize,
+		};
 		const received = await page(run, endpoint, qs, itemIndex);
 		for (const order of received) {
 			const id = String(order.orderId);
@@ -124,6 +189,11 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	}
 }
 
-async function page(run: RunContext, endpoint: Endpoint, qs: IDataObject, itemIndex: number): Promise<IDataObject[]> {
+async function page(
+	run: RunContext,
+	endpoint: Endpoint,
+	qs: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject[]> {
 	return (await run.client.request(endpoint, { qs, itemIndex })) as IDataObject[];
 }

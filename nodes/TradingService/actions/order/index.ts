@@ -54,7 +54,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get one order with its status, filled quantity and prices, given its Order ID or its Client Order ID',
+				description:
+					'Get one order with its status, filled quantity and prices, given its Order ID or its Client Order ID',
 				action: 'Get an order',
 			},
 			{

@@ -31,7 +31,11 @@ describe('guardrails on Create and Create Many', () => {
 	afterAll(async () => sandbox.stop());
 	beforeEach(() => sandbox.reset());
 
-	const guarded = { allowedSymbols: 'BTCUSDT, ETHUSDT', maxOrderQuantity: '1', maxOrderAmount: '1000' };
+	const guarded = {
+		allowedSymbols: 'BTCUSDT, ETHUSDT',
+		maxOrderQuantity: '1',
+		maxOrderAmount: '1000',
+	};
 	const create = (overrides: Record<string, unknown>) => ({
 		resource: 'order',
 		operation: 'create',
@@ -51,20 +55,48 @@ describe('guardrails on Create and Create Many', () => {
 	});
 
 	it.each([
-		['a symbol not allowed', { symbol: 'SOLUSDT' }, 'Symbol: SOLUSDT is not in Allowed Symbols (BTCUSDT, ETHUSDT)'],
-		['a quantity above the maximum', { quantity: '1.00000001', price: '1' }, 'Quantity: 1.00000001 is above Max Order Quantity (1)'],
-		['a LIMIT order worth more than the maximum', { price: '1000.01', quantity: '1' }, 'Quantity: the order is worth 1000.01 (Price × Quantity), above Max Order Amount (1000)'],
-		['a MARKET amount above the maximum', { type: 'MARKET', price: '', quantity: '', amount: '1000.5' }, 'Amount: 1000.5 is above Max Order Amount (1000)'],
-		['a MARKET order by quantity with a maximum amount', { type: 'MARKET', price: '', quantity: '0.1' }, 'Quantity: a MARKET order by Quantity cannot be checked against Max Order Amount (its price is known only once it trades)'],
-	])('%s is refused with an error that names the limit, 0 requests', async (_case, overrides, message) => {
-		const run = await runTradingService(sandbox, { parameters: create(overrides), continueOnFail: true });
-		expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
-		expect(run.items[0].json.description).toContain('nothing was sent');
-		expect(sandbox.ledger.requests).toHaveLength(0);
-	});
+		[
+			'a symbol not allowed',
+			{ symbol: 'SOLUSDT' },
+			'Symbol: SOLUSDT is not in Allowed Symbols (BTCUSDT, ETHUSDT)',
+		],
+		[
+			'a quantity above the maximum',
+			{ quantity: '1.00000001', price: '1' },
+			'Quantity: 1.00000001 is above Max Order Quantity (1)',
+		],
+		[
+			'a LIMIT order worth more than the maximum',
+			{ price: '1000.01', quantity: '1' },
+			'Quantity: the order is worth 1000.01 (Price × Quantity), above Max Order Amount (1000)',
+		],
+		[
+			'a MARKET amount above the maximum',
+			{ type: 'MARKET', price: '', quantity: '', amount: '1000.5' },
+			'Amount: 1000.5 is above Max Order Amount (1000)',
+		],
+		[
+			'a MARKET order by quantity with a maximum amount',
+			{ type: 'MARKET', price: '', quantity: '0.1' },
+			'Quantity: a MARKET order by Quantity cannot be checked against Max Order Amount (its price is known only once it trades)',
+		],
+	])(
+		'%s is refused with an error that names the limit, 0 requests',
+		async (_case, overrides, message) => {
+			const run = await runTradingService(sandbox, {
+				parameters: create(overrides),
+				continueOnFail: true,
+			});
+			expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
+			expect(run.items[0].json.description).toContain('nothing was sent');
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		},
+	);
 
 	it('a malformed limit is an error naming the option, 0 requests', async () => {
-		const run = await runTradingService(sandbox, { parameters: create({ options: { maxOrderQuantity: '1,5' } }) });
+		const run = await runTradingService(sandbox, {
+			parameters: create({ options: { maxOrderQuantity: '1,5' } }),
+		});
 		expect(run.error?.message).toBe('Max Order Quantity: "1,5" is not a decimal number');
 		expect(sandbox.ledger.requests).toHaveLength(0);
 	});

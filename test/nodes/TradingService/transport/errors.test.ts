@@ -32,9 +32,13 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 	it('timestamp outside recvWindow: clock advice with the measured offset', async () => {
 		sandbox.setFaults({ clockOffsetMs: -30_000 });
 		const run = await runTradingService(sandbox, { parameters: history() });
-		expect(run.error?.message).toBe('The request timestamp was outside the service’s receive window');
+		expect(run.error?.message).toBe(
+			'The request timestamp was outside the service’s receive window',
+		);
 		expect(run.error?.description).toContain('(code -1021)');
-		expect(run.error?.description).toMatch(/The service clock is (29|30)\d{3} ms behind this n8n server's clock/);
+		expect(run.error?.description).toMatch(
+			/The service clock is (29|30)\d{3} ms behind this n8n server's clock/,
+		);
 		expect(run.error?.description).toContain('Receive Window');
 	});
 
@@ -46,20 +50,29 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 	});
 
 	it('bad signature: check the secret', async () => {
-		const run = await runTradingService(sandbox, { parameters: history(), credentials: { secretKey: 'wrong-secret' } });
+		const run = await runTradingService(sandbox, {
+			parameters: history(),
+			credentials: { secretKey: 'wrong-secret' },
+		});
 		expect(run.error?.message).toBe('The service rejected the request signature');
 		expect(run.error?.description).toContain('Secret Key');
 		expect(run.serialised).not.toContain('wrong-secret');
 	});
 
 	it('unknown API key', async () => {
-		const run = await runTradingService(sandbox, { parameters: history(), credentials: { apiKey: 'nobody' } });
+		const run = await runTradingService(sandbox, {
+			parameters: history(),
+			credentials: { apiKey: 'nobody' },
+		});
 		expect(run.error?.message).toBe('The service did not accept the API key');
 		expect(run.error?.description).toContain('(code 0102)');
 	});
 
 	it('missing permission: a read-only key cannot transfer', async () => {
-		const run = await runTradingService(sandbox, { parameters: transfer(), key: DEMO_KEYS.readOnly });
+		const run = await runTradingService(sandbox, {
+			parameters: transfer(),
+			key: DEMO_KEYS.readOnly,
+		});
 		expect(run.error?.message).toBe('The API key is not allowed to do this');
 		expect(run.error?.description).toContain('trade permission');
 		expect(run.error?.description).toContain('(code -1005)');
@@ -77,7 +90,9 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 		sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0 }] });
 		const recovered = await runTradingService(sandbox, { parameters: history() });
 		expect(recovered.error).toBeUndefined();
-		expect(requestsTo(sandbox, '/api/v1/account/balanceFlow').map((request) => request.status)).toEqual([429, 200]);
+		expect(
+			requestsTo(sandbox, '/api/v1/account/balanceFlow').map((request) => request.status),
+		).toEqual([429, 200]);
 
 		sandbox.reset();
 		sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 100, retryAfterSeconds: 0 }] });
@@ -94,7 +109,10 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 	});
 
 	it('a wrong base URL says so', async () => {
-		const run = await runTradingService(sandbox, { parameters: history(), credentials: { baseUrl: `${sandbox.baseUrl}/nope` } });
+		const run = await runTradingService(sandbox, {
+			parameters: history(),
+			credentials: { baseUrl: `${sandbox.baseUrl}/nope` },
+		});
 		expect(run.error?.message).toContain('HTTP 404');
 		expect(run.error?.description).toContain('Base URL');
 	});
@@ -103,8 +121,13 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 		const closed = await startSandbox();
 		const baseUrl = closed.baseUrl;
 		await closed.stop();
-		const run = await runTradingService(sandbox, { parameters: transfer(), credentials: { baseUrl } });
-		expect(run.error?.message).toMatch(/^Could not reach the Trading Service: the connection could not be opened$/);
+		const run = await runTradingService(sandbox, {
+			parameters: transfer(),
+			credentials: { baseUrl },
+		});
+		expect(run.error?.message).toMatch(
+			/^Could not reach the Trading Service: the connection could not be opened$/,
+		);
 		expect(run.error?.description).toContain('ECONNREFUSED after 6 attempts');
 		expect(run.error?.description).toContain('Nothing was sent');
 	});
@@ -113,7 +136,10 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 		const runs = await Promise.all([
 			runTradingService(sandbox, { parameters: history() }),
 			runTradingService(sandbox, { parameters: transfer('99999999999') }),
-			runTradingService(sandbox, { parameters: history(), credentials: { secretKey: `${DEMO_KEYS.master.secret}x` } }),
+			runTradingService(sandbox, {
+				parameters: history(),
+				credentials: { secretKey: `${DEMO_KEYS.master.secret}x` },
+			}),
 		]);
 		for (const run of runs) expect(run.serialised).not.toContain(DEMO_KEYS.master.secret);
 		expect(JSON.stringify(credentialsFor(sandbox))).toContain(DEMO_KEYS.master.secret); // the check above can fail
@@ -127,7 +153,10 @@ describe('credential problems are named before anything is sent', () => {
 		['api.exchange.example', 'is not a web address'],
 		['ftp://127.0.0.1', 'must start with https:// or http://'],
 	])('a Base URL of %p', async (baseUrl, problem) => {
-		const run = await runTradingService(sandbox, { parameters: history(), credentials: { baseUrl } });
+		const run = await runTradingService(sandbox, {
+			parameters: history(),
+			credentials: { baseUrl },
+		});
 		expect(run.error?.message).toBe(`The credential's Base URL ${problem}`);
 		expect(sandbox.ledger.requests).toHaveLength(0);
 	});

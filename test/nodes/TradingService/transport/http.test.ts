@@ -32,7 +32,12 @@ const history = (overrides: Record<string, unknown> = {}) => ({
 	limit: 10,
 	...overrides,
 });
-const fee = (created: number) => ({ accountId: DEMO_ACCOUNTS.mainContract, flowTypeValue: 32, change: '-0.1', created: String(created) });
+const fee = (created: number) => ({
+	accountId: DEMO_ACCOUNTS.mainContract,
+	flowTypeValue: 32,
+	change: '-0.1',
+	created: String(created),
+});
 const historyRequests = () => sb.ledger.requests.filter((request) => request.path === HISTORY);
 
 describe('the per-attempt deadline, through n8n-core', () => {
@@ -47,7 +52,9 @@ describe('the per-attempt deadline, through n8n-core', () => {
 		sb.setFaults({ rules: [{ kind: 'dripFeed', times: 2, path: HISTORY, dripIntervalMs: 100 }] });
 		const run = await runTradingService(sb, { parameters: history() });
 		expect(historyRequests()).toHaveLength(2);
-		expect(run.error?.message).toBe('The Trading Service kept failing: the service did not answer within 0.6 s');
+		expect(run.error?.message).toBe(
+			'The Trading Service kept failing: the service did not answer within 0.6 s',
+		);
 		expect(run.items).toEqual([]);
 	}, 10_000);
 
@@ -55,7 +62,9 @@ describe('the per-attempt deadline, through n8n-core', () => {
 		sb.addRecords([fee(Date.now() - HOUR)]);
 		sb.setFaults({ latencyMs: 3000 });
 		const run = await runTradingService(sb, { parameters: history() });
-		expect(run.error?.message).toBe('The Trading Service kept failing: the service did not answer within 0.6 s');
+		expect(run.error?.message).toBe(
+			'The Trading Service kept failing: the service did not answer within 0.6 s',
+		);
 	}, 10_000);
 
 	it('a drip on the first attempt only: the second attempt returns the records', async () => {
@@ -73,7 +82,9 @@ describe('answers are capped in size', () => {
 		const end = Date.now() - 60_000;
 		sb.seedRecords({ flowType: 32, count: 20_000, startTime: end - HOUR, endTime: end, seed: 5 });
 		// 10 asked for, 20,000 sent (about 5.6 MB).
-		sb.setFaults({ rules: [{ kind: 'historyOversize', times: 1, path: HISTORY, extraRecords: 19_990 }] });
+		sb.setFaults({
+			rules: [{ kind: 'historyOversize', times: 1, path: HISTORY, extraRecords: 19_990 }],
+		});
 		const run = await runTradingService(sb, { parameters: history({ limit: 10 }) });
 		expect(historyRequests()).toHaveLength(1);
 		expect(run.error?.message).toMatch(/answer was too large/);
@@ -82,13 +93,20 @@ describe('answers are capped in size', () => {
 });
 
 describe('redirects are never followed', () => {
-	it.each([301, 302, 303, 307, 308] as const)('HTTP %i to another host on a read: nothing reaches it, the error names the redirect', async (status) => {
-		sb.setFaults({ rules: [{ kind: 'redirectOtherHost', times: 1, path: HISTORY, redirectStatus: status }] });
-		const run = await runTradingService(sb, { parameters: history() });
-		expect(sb.otherHost.requests).toEqual([]);
-		expect(historyRequests()).toHaveLength(1);
-		expect(run.error?.message).toBe(`The Trading Service answered HTTP ${status}, a redirect: signed requests are never sent on to another address`);
-	});
+	it.each([301, 302, 303, 307, 308] as const)(
+		'HTTP %i to another host on a read: nothing reaches it, the error names the redirect',
+		async (status) => {
+			sb.setFaults({
+				rules: [{ kind: 'redirectOtherHost', times: 1, path: HISTORY, redirectStatus: status }],
+			});
+			const run = await runTradingService(sb, { parameters: history() });
+			expect(sb.otherHost.requests).toEqual([]);
+			expect(historyRequests()).toHaveLength(1);
+			expect(run.error?.message).toBe(
+				`The Trading Service answered HTTP ${status}, a redirect: signed requests are never sent on to another address`,
+			);
+		},
+	);
 });
 
 describe('418 (an IP ban)', () => {

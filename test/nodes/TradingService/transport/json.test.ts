@@ -1,4 +1,10 @@
-import { JsonSyntaxError, LONG_BARE_INTEGER, MAX_JSON_DEPTH, parseJsonExactly, parseJsonKeepingDigits } from '../../../../nodes/TradingService/transport/json';
+import {
+	JsonSyntaxError,
+	LONG_BARE_INTEGER,
+	MAX_JSON_DEPTH,
+	parseJsonExactly,
+	parseJsonKeepingDigits,
+} from '../../../../nodes/TradingService/transport/json';
 import { mulberry32 } from '../../../../sandbox/prng';
 
 describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => {
@@ -9,7 +15,10 @@ describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => 
 		['-9007199254740992', '-9007199254740992'],
 		['1470000000000000000001', '1470000000000000000001'],
 		['18446744073709551615', '18446744073709551615'],
-		['{"orderId":1992830482934820385,"price":"10"}', { orderId: '1992830482934820385', price: '10' }],
+		[
+			'{"orderId":1992830482934820385,"price":"10"}',
+			{ orderId: '1992830482934820385', price: '10' },
+		],
 		['[1,12345678901234567890,3]', [1, '12345678901234567890', 3]],
 		['{"a":{"b":[{"id":99999999999999999999}]}}', { a: { b: [{ id: '99999999999999999999' }] } }],
 	])('%s', (text, expected) => {
@@ -17,7 +26,9 @@ describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => 
 	});
 
 	it('decimals and exponents stay numbers, as JSON.parse reads them', () => {
-		expect(parseJsonKeepingDigits('[1.5, 1e30, -2.5E-3, 12345678901234567890.5, 0, -0]')).toEqual([1.5, 1e30, -2.5e-3, 12345678901234567890.5, 0, -0]);
+		expect(parseJsonKeepingDigits('[1.5, 1e30, -2.5E-3, 12345678901234567890.5, 0, -0]')).toEqual([
+			1.5, 1e30, -2.5e-3, 12345678901234567890.5, 0, -0,
+		]);
 	});
 });
 
@@ -44,7 +55,10 @@ describe('parseJsonKeepingDigits agrees with JSON.parse elsewhere', () => {
 	});
 
 	it('a "__proto__" key is an own data property, as with JSON.parse', () => {
-		const parsed = parseJsonKeepingDigits('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+		const parsed = parseJsonKeepingDigits('{"__proto__":{"polluted":true},"a":1}') as Record<
+			string,
+			unknown
+		>;
 		expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
 		expect(Object.keys(parsed)).toEqual(['__proto__', 'a']);
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -87,8 +101,12 @@ describe('parseJsonKeepingDigits refuses what JSON.parse refuses', () => {
 	});
 
 	it(`nesting deeper than ${MAX_JSON_DEPTH} levels is refused, not a stack overflow`, () => {
-		expect(parseJsonKeepingDigits('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH))).toBeDefined();
-		expect(() => parseJsonKeepingDigits('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1))).toThrow(/Nesting deeper/);
+		expect(
+			parseJsonKeepingDigits('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH)),
+		).toBeDefined();
+		expect(() =>
+			parseJsonKeepingDigits('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1)),
+		).toThrow(/Nesting deeper/);
 		expect(() => parseJsonKeepingDigits('['.repeat(100_000))).toThrow(JsonSyntaxError);
 	});
 });
@@ -105,9 +123,12 @@ describe('parseJsonKeepingDigits: integers under ID keys are always text', () =>
 		expect(parseJsonKeepingDigits(text, ids)).toEqual(expected);
 	});
 
-	it.each(['{"id":01}', '{"id":-}', '{"id":1.}', '{"id":1e}', '{"id":5 6}'])('still refuses %p', (text) => {
-		expect(() => parseJsonKeepingDigits(text, ids)).toThrow(JsonSyntaxError);
-	});
+	it.each(['{"id":01}', '{"id":-}', '{"id":1.}', '{"id":1e}', '{"id":5 6}'])(
+		'still refuses %p',
+		(text) => {
+			expect(() => parseJsonKeepingDigits(text, ids)).toThrow(JsonSyntaxError);
+		},
+	);
 });
 
 /**
@@ -120,17 +141,40 @@ describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser'
 	const ids = new Set(['id', 'orderId', 'accountId']);
 	const random = mulberry32(20261123);
 	const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-	const digits = (count: number) => Array.from({ length: count }, (_, index) => (index === 0 ? 1 + Math.floor(random() * 9) : Math.floor(random() * 10))).join('');
+	const digits = (count: number) =>
+		Array.from({ length: count }, (_, index) =>
+			index === 0 ? 1 + Math.floor(random() * 9) : Math.floor(random() * 10),
+		).join('');
 	const numberText = () =>
-		pick([() => digits(1 + Math.floor(random() * 15)), () => digits(16 + Math.floor(random() * 6)), () => `-${digits(17)}`, () => `${digits(3)}.${digits(4)}0`, () => `${digits(2)}e${digits(2)}`, () => '0', () => '-0'])();
-	const stringText = () => JSON.stringify(pick(['', 'BTCUSDT', `${digits(19)}`, 'a"quoted"\\path', 'line\nbreak', 'é€😀', `code:${digits(18)}`]));
+		pick([
+			() => digits(1 + Math.floor(random() * 15)),
+			() => digits(16 + Math.floor(random() * 6)),
+			() => `-${digits(17)}`,
+			() => `${digits(3)}.${digits(4)}0`,
+			() => `${digits(2)}e${digits(2)}`,
+			() => '0',
+			() => '-0',
+		])();
+	const stringText = () =>
+		JSON.stringify(
+			pick([
+				'',
+				'BTCUSDT',
+				`${digits(19)}`,
+				'a"quoted"\\path',
+				'line\nbreak',
+				'é€😀',
+				`code:${digits(18)}`,
+			]),
+		);
 	const valueText = (depth: number): string => {
 		const kind = depth > 4 ? pick(['n', 's', 'l']) : pick(['n', 's', 'l', 'o', 'a', 'o']);
 		if (kind === 'n') return numberText();
 		if (kind === 's') return stringText();
 		if (kind === 'l') return pick(['true', 'false', 'null']);
 		const count = Math.floor(random() * 4);
-		if (kind === 'a') return `[${Array.from({ length: count }, () => valueText(depth + 1)).join(',')}]`;
+		if (kind === 'a')
+			return `[${Array.from({ length: count }, () => valueText(depth + 1)).join(',')}]`;
 		const keys = ['id', 'orderId', 'accountId', 'price', 'qty', '__proto__', 'symbol'];
 		return `{${Array.from({ length: count }, () => `${JSON.stringify(pick(keys))}:${valueText(depth + 1)}`).join(', ')}}`;
 	};
@@ -146,7 +190,8 @@ describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser'
 		let viaFastPath = 0;
 		for (let index = 0; index < 2000; index++) {
 			let text = valueText(0);
-			if (index % 7 === 0 && text.length > 2) text = text.slice(0, Math.floor(random() * text.length)); // broken
+			if (index % 7 === 0 && text.length > 2)
+				text = text.slice(0, Math.floor(random() * text.length)); // broken
 			for (const fields of [ids, new Set<string>()]) {
 				const fast = outcome(() => parseJsonKeepingDigits(text, fields));
 				const exact = outcome(() => parseJsonExactly(text, fields));

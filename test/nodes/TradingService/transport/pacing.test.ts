@@ -7,10 +7,15 @@ describe('WeightLimiter', () => {
 	function fakeClock() {
 		let now = 1_000_000;
 		const waits: number[] = [];
-		const limiter = new WeightLimiter(10, 1000, () => now, async (ms) => {
-			waits.push(ms);
-			now += ms;
-		});
+		const limiter = new WeightLimiter(
+			10,
+			1000,
+			() => now,
+			async (ms) => {
+				waits.push(ms);
+				now += ms;
+			},
+		);
 		return { limiter, waits, advance: (ms: number) => (now += ms) };
 	}
 
@@ -73,7 +78,13 @@ describe('pacing against the sandbox’s weight budget', () => {
 	beforeEach(() => {
 		sandbox.reset();
 		const now = Date.now();
-		sandbox.seedRecords({ flowType: 32, count: 1600, startTime: now - DAY_MS / 2, endTime: now - 1000, seed: 7 });
+		sandbox.seedRecords({
+			flowType: 32,
+			count: 1600,
+			startTime: now - DAY_MS / 2,
+			endTime: now - 1000,
+			seed: 7,
+		});
 	});
 	const parameters = () => ({
 		resource: 'account',
@@ -86,9 +97,14 @@ describe('pacing against the sandbox’s weight budget', () => {
 
 	it('with the budget in the credential, Return All (4 pages × weight 5) never trips the limit', async () => {
 		const started = Date.now();
-		const run = await runTradingService(sandbox, { parameters: parameters(), credentials: { weightBudget: 10, weightWindowSeconds: 1 } });
+		const run = await runTradingService(sandbox, {
+			parameters: parameters(),
+			credentials: { weightBudget: 10, weightWindowSeconds: 1 },
+		});
 		expect(run.items).toHaveLength(1600);
-		const statuses = requestsTo(sandbox, '/api/v1/account/balanceFlow').map((request) => request.status);
+		const statuses = requestsTo(sandbox, '/api/v1/account/balanceFlow').map(
+			(request) => request.status,
+		);
 		expect(statuses).toEqual([200, 200, 200, 200]);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 	});
@@ -96,7 +112,9 @@ describe('pacing against the sandbox’s weight budget', () => {
 	it('without it, the same run is refused with 429 and recovers by waiting for Retry-After', async () => {
 		const run = await runTradingService(sandbox, { parameters: parameters() });
 		expect(run.items).toHaveLength(1600);
-		const statuses = requestsTo(sandbox, '/api/v1/account/balanceFlow').map((request) => request.status);
+		const statuses = requestsTo(sandbox, '/api/v1/account/balanceFlow').map(
+			(request) => request.status,
+		);
 		expect(statuses).toContain(429);
 		expect(statuses.filter((status) => status === 200)).toHaveLength(4);
 	});

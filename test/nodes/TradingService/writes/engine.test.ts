@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../../../credentials/TradingServiceApi.credentials';
 import * as create from '../../../../nodes/TradingService/actions/order/create.operation';
@@ -20,7 +26,10 @@ const NODE_TYPE = 'n8n-nodes-trading-service.concurrentTradingService';
 
 /** The Trading Service node, but with every item's operation started at once. */
 class ConcurrentTradingService implements INodeType {
-	description: INodeTypeDescription = { ...new TradingService().description, name: 'concurrentTradingService' };
+	description: INodeTypeDescription = {
+		...new TradingService().description,
+		name: 'concurrentTradingService',
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const run = new RunContext(this);
@@ -31,7 +40,10 @@ class ConcurrentTradingService implements INodeType {
 				try {
 					return (await operation.execute(run, itemIndex))[0];
 				} catch (error) {
-					return { error: (error as Error).message, outcome: (error as { context?: IDataObject }).context?.outcome ?? null };
+					return {
+						error: (error as Error).message,
+						outcome: (error as { context?: IDataObject }).context?.outcome ?? null,
+					};
 				}
 			}),
 		);
@@ -77,22 +89,38 @@ beforeEach(() => sandbox.reset());
 describe('write engine: items of one run in flight at once', () => {
 	it('12 orders sent together, 4 of them committed but unanswered: each placed exactly once, each item its own order', async () => {
 		sandbox.setFaults({ latencyMs: 20, rules: [{ kind: 'dropAfter', times: 4, path: NEW_ORDER }] });
-		const inputItems = Array.from({ length: 12 }, (_, index) => ({ json: { price: `${100 + index}` } }));
+		const inputItems = Array.from({ length: 12 }, (_, index) => ({
+			json: { price: `${100 + index}` },
+		}));
 		const run = await runConcurrently(
 			sandbox,
-			{ resource: 'order', operation: 'create', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '={{ $json.price }}', quantity: '0.001' },
+			{
+				resource: 'order',
+				operation: 'create',
+				symbol: 'BTCUSDT',
+				side: 'BUY',
+				type: 'LIMIT',
+				price: '={{ $json.price }}',
+				quantity: '0.001',
+			},
 			inputItems,
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.outcome)).toEqual(Array(12).fill('placed'));
 		// Every item reports the order of its own price, and the orders placed are exactly the 12 sent.
-		expect(run.items.map((item) => item.json.price)).toEqual(inputItems.map((item) => item.json.price));
+		expect(run.items.map((item) => item.json.price)).toEqual(
+			inputItems.map((item) => item.json.price),
+		);
 		expect(sandbox.ledger.orders).toHaveLength(12);
 		expect(new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)).size).toBe(12);
-		expect(new Set(run.items.map((item) => item.json.clientOrderId))).toEqual(new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)));
+		expect(new Set(run.items.map((item) => item.json.clientOrderId))).toEqual(
+			new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)),
+		);
 		// The 4 unanswered ones were looked up, none sent again.
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(12);
-		expect(requestsTo(sandbox, ORDER).filter((request) => request.method === 'GET')).toHaveLength(4);
+		expect(requestsTo(sandbox, ORDER).filter((request) => request.method === 'GET')).toHaveLength(
+			4,
+		);
 	});
 
 	it('Retry On Fail with items in flight together: the ledger of every item is kept, nothing is sent twice', async () => {
@@ -117,9 +145,13 @@ describe('write engine: items of one run in flight at once', () => {
 			new FailingAfterAll(),
 		);
 		expect(run.error?.message).toMatch(/the service has no open order with this ID/);
-		const deletes = requestsTo(sandbox, ORDER, since).filter((request) => request.method === 'DELETE');
+		const deletes = requestsTo(sandbox, ORDER, since).filter(
+			(request) => request.method === 'DELETE',
+		);
 		// 6 cancels on the first try only, and the unknown order once per try.
 		expect(deletes).toHaveLength(6 + 3);
-		expect(sandbox.ledger.cancels.map((entry) => entry.orderId).sort()).toEqual([...orderIds].sort());
+		expect(sandbox.ledger.cancels.map((entry) => entry.orderId).sort()).toEqual(
+			[...orderIds].sort(),
+		);
 	});
 });

@@ -14,8 +14,19 @@ const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '10', quan
 
 describe('write ledger', () => {
 	it('a fingerprint ignores key order and undefined fields, and changes with any value', () => {
-		expect(fingerprint('newOrder', order)).toBe(fingerprint('newOrder', { quantity: '0.01', price: '10', type: 'LIMIT', side: 'BUY', symbol: 'BTCUSDT', amount: undefined }));
-		expect(fingerprint('newOrder', order)).not.toBe(fingerprint('newOrder', { ...order, price: '10.0' }));
+		expect(fingerprint('newOrder', order)).toBe(
+			fingerprint('newOrder', {
+				quantity: '0.01',
+				price: '10',
+				type: 'LIMIT',
+				side: 'BUY',
+				symbol: 'BTCUSDT',
+				amount: undefined,
+			}),
+		);
+		expect(fingerprint('newOrder', order)).not.toBe(
+			fingerprint('newOrder', { ...order, price: '10.0' }),
+		);
 		expect(fingerprint('newOrder', order)).not.toBe(fingerprint('assetTransfer', order));
 	});
 
@@ -31,14 +42,26 @@ describe('write ledger', () => {
 		expect(again.version).toBe(0);
 		again.record({ outcome: 'placed', result: { orderId: '1' } });
 		// Stored under one-letter keys: the context is saved with every execution.
-		expect(nodeContext).toEqual({ writeLedger: { '0': { '0': { [fingerprint('newOrder', order)]: { o: 'placed', r: { orderId: '1' } } } } } });
-		expect(ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order)).recorded).toEqual({ outcome: 'placed', result: { orderId: '1' } });
+		expect(nodeContext).toEqual({
+			writeLedger: {
+				'0': { '0': { [fingerprint('newOrder', order)]: { o: 'placed', r: { orderId: '1' } } } },
+			},
+		});
+		expect(ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order)).recorded).toEqual({
+			outcome: 'placed',
+			result: { orderId: '1' },
+		});
 	});
 
 	it('a changed request in the same slot is a new write with the next version; each keeps its own', () => {
 		const nodeContext: IDataObject = {};
-		ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order)).record({ outcome: 'unknown', firstSentAt: 1, acceptableUntil: 2 });
-		const changed = ledgerOf(nodeContext).slot('0', fingerprint('newOrder', { ...order, price: '11' }));
+		ledgerOf(nodeContext)
+			.slot('0', fingerprint('newOrder', order))
+			.record({ outcome: 'unknown', firstSentAt: 1, acceptableUntil: 2 });
+		const changed = ledgerOf(nodeContext).slot(
+			'0',
+			fingerprint('newOrder', { ...order, price: '11' }),
+		);
 		expect(changed.recorded).toBeUndefined();
 		expect(changed.version).toBe(1);
 		changed.record({ outcome: 'placed' });
@@ -52,10 +75,18 @@ describe('write ledger', () => {
 		const slot = ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order));
 		slot.record({ outcome: 'unknown', firstSentAt: 1, acceptableUntil: 2 });
 		slot.forget();
-		expect(ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order)).recorded).toBeUndefined();
+		expect(
+			ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order)).recorded,
+		).toBeUndefined();
 		ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order)).record({ outcome: 'placed' });
-		expect(ledgerOf(nodeContext).slot('1', fingerprint('newOrder', order)).recorded).toBeUndefined();
-		expect(ledgerOf(nodeContext, 1).slot('0', fingerprint('newOrder', order)).recorded).toBeUndefined();
-		expect(ledgerOf(nodeContext, 0).slot('0', fingerprint('newOrder', order)).recorded).toEqual({ outcome: 'placed' });
+		expect(
+			ledgerOf(nodeContext).slot('1', fingerprint('newOrder', order)).recorded,
+		).toBeUndefined();
+		expect(
+			ledgerOf(nodeContext, 1).slot('0', fingerprint('newOrder', order)).recorded,
+		).toBeUndefined();
+		expect(ledgerOf(nodeContext, 0).slot('0', fingerprint('newOrder', order)).recorded).toEqual({
+			outcome: 'placed',
+		});
 	});
 });

@@ -10,8 +10,13 @@ beforeAll(async () => {
 afterAll(async () => sandbox.stop());
 beforeEach(() => sandbox.reset());
 
-const getBalances = (options: Record<string, unknown> = {}) => ({ resource: 'account', operation: 'getBalances', options });
-const byAsset = (items: Array<{ json: Record<string, unknown> }>) => Object.fromEntries(items.map((item) => [item.json.asset, item.json]));
+const getBalances = (options: Record<string, unknown> = {}) => ({
+	resource: 'account',
+	operation: 'getBalances',
+	options,
+});
+const byAsset = (items: Array<{ json: Record<string, unknown> }>) =>
+	Object.fromEntries(items.map((item) => [item.json.asset, item.json]));
 
 describe('Account > Get Balances', () => {
 	it('one item per coin with free, locked and total as decimal strings; one request of weight 1', async () => {
@@ -30,13 +35,24 @@ describe('Account > Get Balances', () => {
 
 	it('balances follow fills and transfers, exactly (no float rounding)', async () => {
 		await runTradingService(sandbox, {
-			parameters: { resource: 'account', operation: 'transferAsset', fromAccountId: DEMO_ACCOUNTS.mainTrading, toAccountId: DEMO_ACCOUNTS.subTrading, coin: 'BTC', quantity: '0.00000001' },
+			parameters: {
+				resource: 'account',
+				operation: 'transferAsset',
+				fromAccountId: DEMO_ACCOUNTS.mainTrading,
+				toAccountId: DEMO_ACCOUNTS.subTrading,
+				coin: 'BTC',
+				quantity: '0.00000001',
+			},
 		});
 		const [orderId] = await placeRestingOrders(sandbox, 1, { price: '100', quantity: '1' });
 		sandbox.fillOrder(orderId);
 		const run = await runTradingService(sandbox, { parameters: getBalances() });
 		// Bought 1 BTC for 100 USDT, fee 0.1% of the BTC received.
-		expect(byAsset(run.items).BTC).toMatchObject({ total: '10.99899999', free: '10.99899999', locked: '0' });
+		expect(byAsset(run.items).BTC).toMatchObject({
+			total: '10.99899999',
+			free: '10.99899999',
+			locked: '0',
+		});
 		expect(byAsset(run.items).USDT).toMatchObject({ total: '99900', locked: '0' });
 	});
 
@@ -44,7 +60,9 @@ describe('Account > Get Balances', () => {
 		sandbox.setBalance(DEMO_ACCOUNTS.mainTrading, 'SOL', '0');
 		const all = await runTradingService(sandbox, { parameters: getBalances() });
 		expect(byAsset(all.items).SOL).toMatchObject({ total: '0' });
-		const nonZero = await runTradingService(sandbox, { parameters: getBalances({ hideZeroBalances: true }) });
+		const nonZero = await runTradingService(sandbox, {
+			parameters: getBalances({ hideZeroBalances: true }),
+		});
 		expect(Object.keys(byAsset(nonZero.items)).sort()).toEqual(['BTC', 'ETH', 'USDT']);
 	});
 

@@ -3,7 +3,8 @@ import { requestsTo, runTradingService } from '../../../../../tools/harness/node
 
 const TRANSFER = '/api/v1/account/assetTransfer';
 /** The outcome an error reports (every error about a write carries one). */
-const outcomeOf = (run: { error?: { context?: unknown } }) => (run.error?.context as { outcome?: string } | undefined)?.outcome;
+const outcomeOf = (run: { error?: { context?: unknown } }) =>
+	(run.error?.context as { outcome?: string } | undefined)?.outcome;
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
@@ -28,15 +29,26 @@ describe('Account > Transfer Asset', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		// The family's answer: success, the transfer's ID as orderId (a 64-bit ID, kept a string), a time.
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', success: true, orderId: expect.stringMatching(/^\d{19}$/) });
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			success: true,
+			orderId: expect.stringMatching(/^\d{19}$/),
+		});
 		expect(run.items[0].json.orderId).toBe(sandbox.ledger.transfers[0]?.id);
 		expect(sandbox.ledger.transfers).toEqual([
-			expect.objectContaining({ fromAccountId: DEMO_ACCOUNTS.mainTrading, toAccountId: DEMO_ACCOUNTS.subTrading, coin: 'USDT', quantity: '12.34567890123456789' }),
+			expect.objectContaining({
+				fromAccountId: DEMO_ACCOUNTS.mainTrading,
+				toAccountId: DEMO_ACCOUNTS.subTrading,
+				coin: 'USDT',
+				quantity: '12.34567890123456789',
+			}),
 		]);
 		const [request] = requestsTo(sandbox, TRANSFER);
 		expect(request.method).toBe('POST');
 		expect(request.body).toBe('');
-		expect(request.query).toMatch(/^fromAccountId=10001&toAccountId=20001&coin=USDT&quantity=12\.345678901234567890&recvWindow=5000&timestamp=\d+&signature=/);
+		expect(request.query).toMatch(
+			/^fromAccountId=10001&toAccountId=20001&coin=USDT&quantity=12\.345678901234567890&recvWindow=5000&timestamp=\d+&signature=/,
+		);
 		expect(sandbox.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).not.toBe(fromBefore);
 	});
 
@@ -44,13 +56,26 @@ describe('Account > Transfer Asset', () => {
 		await runTradingService(sandbox, { parameters: parameters({ quantity: '3' }) });
 		const now = Date.now();
 		const history = await runTradingService(sandbox, {
-			parameters: { resource: 'account', operation: 'getHistory', flowType: 51, accountType: 1, startTime: new Date(now - 60_000).toISOString(), endTime: new Date(now + 1000).toISOString() },
+			parameters: {
+				resource: 'account',
+				operation: 'getHistory',
+				flowType: 51,
+				accountType: 1,
+				startTime: new Date(now - 60_000).toISOString(),
+				endTime: new Date(now + 1000).toISOString(),
+			},
 		});
-		const changes = history.items.map((item) => [item.json.accountId, item.json.change, item.json.flowType]);
-		expect(changes).toEqual(expect.arrayContaining([
-			[DEMO_ACCOUNTS.mainTrading, '-3', 'USER_ACCOUNT_TRANSFER'],
-			[DEMO_ACCOUNTS.subTrading, '3', 'USER_ACCOUNT_TRANSFER'],
-		]));
+		const changes = history.items.map((item) => [
+			item.json.accountId,
+			item.json.change,
+			item.json.flowType,
+		]);
+		expect(changes).toEqual(
+			expect.arrayContaining([
+				[DEMO_ACCOUNTS.mainTrading, '-3', 'USER_ACCOUNT_TRANSFER'],
+				[DEMO_ACCOUNTS.subTrading, '3', 'USER_ACCOUNT_TRANSFER'],
+			]),
+		);
 		expect(new Set(history.items.map((item) => item.json.created)).size).toBe(1);
 	});
 
@@ -76,12 +101,16 @@ describe('Account > Transfer Asset', () => {
 	});
 
 	it('an empty required field is refused by n8n itself, naming the parameter', async () => {
-		await expect(runTradingService(sandbox, { parameters: parameters({ coin: '' }) })).rejects.toThrow('Parameter "Coin" is required');
+		await expect(
+			runTradingService(sandbox, { parameters: parameters({ coin: '' }) }),
+		).rejects.toThrow('Parameter "Coin" is required');
 		expect(sandbox.ledger.requests).toHaveLength(0);
 	});
 
 	it('accepts a quantity given as a plain JS number', async () => {
-		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '={{ 2.5 }}' }) });
+		const run = await runTradingService(sandbox, {
+			parameters: parameters({ quantity: '={{ 2.5 }}' }),
+		});
 		expect(run.error).toBeUndefined();
 		expect(sandbox.ledger.transfers[0].quantity).toBe('2.5');
 	});
@@ -91,7 +120,9 @@ describe('Account > Transfer Asset', () => {
 		async (kind) => {
 			sandbox.setFaults({ rules: [{ kind, times: 1, path: TRANSFER }] });
 			const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }) });
-			expect(run.error?.message).toMatch(/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/);
+			expect(run.error?.message).toMatch(
+				/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/,
+			);
 			expect(run.error?.description).toContain('Check the transfer history');
 			expect(outcomeOf(run)).toBe('unknown');
 			expect(requestsTo(sandbox, TRANSFER)).toHaveLength(1);
@@ -100,7 +131,9 @@ describe('Account > Transfer Asset', () => {
 	);
 
 	it('is retried after a 429, which proves nothing was done, and placed once', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 2, path: TRANSFER, retryAfterSeconds: 0 }] });
+		sandbox.setFaults({
+			rules: [{ kind: 'rateLimit', times: 2, path: TRANSFER, retryAfterSeconds: 0 }],
+		});
 		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }) });
 		expect(run.error).toBeUndefined();
 		expect(requestsTo(sandbox, TRANSFER).map((request) => request.status)).toEqual([429, 429, 200]);
@@ -115,7 +148,10 @@ describe('Account > Transfer Asset', () => {
 
 	it('answered success: false: rejected, nothing moved, and sent again when n8n re-runs the node', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'transferSuccessFalse', times: 1, path: TRANSFER }] });
-		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
+		const run = await runTradingService(sandbox, {
+			parameters: parameters({ quantity: '1' }),
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', success: true });
 		expect(requestsTo(sandbox, TRANSFER)).toHaveLength(2);
@@ -124,8 +160,13 @@ describe('Account > Transfer Asset', () => {
 
 	it('unknown, then n8n re-runs the node: refused with the unknown-outcome message, never sent again', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'http503After', times: 1, path: TRANSFER }] });
-		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }), node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } });
-		expect(run.error?.message).toMatch(/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/);
+		const run = await runTradingService(sandbox, {
+			parameters: parameters({ quantity: '1' }),
+			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+		});
+		expect(run.error?.message).toMatch(
+			/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/,
+		);
 		expect(run.error?.description).toContain('Check the transfer history');
 		expect(outcomeOf(run)).toBe('unknown');
 		expect(requestsTo(sandbox, TRANSFER)).toHaveLength(1);
@@ -140,9 +181,15 @@ describe('Account > Transfer Asset', () => {
 			continueOnFail: true,
 		});
 		expect(run.items.map((item) => item.json.outcome)).toEqual(['rejected', 'placed']);
-		expect(run.items[1].json).toMatchObject({ replayed: true, success: true, orderId: sandbox.ledger.transfers[0]?.id });
+		expect(run.items[1].json).toMatchObject({
+			replayed: true,
+			success: true,
+			orderId: sandbox.ledger.transfers[0]?.id,
+		});
 		// Item 0 (refused, it moved nothing) is sent on each of the 3 tries; item 1 once.
-		expect(requestsTo(sandbox, TRANSFER).map((request) => /quantity=([^&]+)/.exec(request.query)?.[1])).toEqual(['99999999999', '1', '99999999999', '99999999999']);
+		expect(
+			requestsTo(sandbox, TRANSFER).map((request) => /quantity=([^&]+)/.exec(request.query)?.[1]),
+		).toEqual(['99999999999', '1', '99999999999', '99999999999']);
 		expect(sandbox.ledger.transfers).toHaveLength(1);
 	});
 });

@@ -10,9 +10,15 @@ beforeAll(async () => {
 afterAll(async () => sandbox.stop());
 beforeEach(() => sandbox.reset());
 
-const cancel = (overrides: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'cancel', ...overrides });
-const deletes = (since = 0) => requestsTo(sandbox, ORDER, since).filter((request) => request.method === 'DELETE');
-const lookups = (since = 0) => requestsTo(sandbox, ORDER, since).filter((request) => request.method === 'GET');
+const cancel = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'cancel',
+	...overrides,
+});
+const deletes = (since = 0) =>
+	requestsTo(sandbox, ORDER, since).filter((request) => request.method === 'DELETE');
+const lookups = (since = 0) =>
+	requestsTo(sandbox, ORDER, since).filter((request) => request.method === 'GET');
 
 describe('Order > Cancel', () => {
 	it('cancels an open order by Order ID: outcome placed, status CANCELED, its funds released; one DELETE of weight 1', async () => {
@@ -22,20 +28,43 @@ describe('Order > Cancel', () => {
 		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', cancelled: true, orderId, status: 'CANCELED', symbol: 'BTCUSDT' });
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			cancelled: true,
+			orderId,
+			status: 'CANCELED',
+			symbol: 'BTCUSDT',
+		});
 		expect(sandbox.getBalanceDetail(DEMO_ACCOUNTS.mainTrading, 'USDT').locked).toBe('0');
 		expect(sandbox.ledger.requests.slice(since)).toHaveLength(1);
 		expect(deletes(since)[0]).toMatchObject({ weight: 1 });
 		expect(deletes(since)[0].query).toMatch(new RegExp(`^orderId=${orderId}&`));
-		expect(sandbox.ledger.cancels).toEqual([expect.objectContaining({ orderId, via: 'single', status: 'CANCELED' })]);
+		expect(sandbox.ledger.cancels).toEqual([
+			expect.objectContaining({ orderId, via: 'single', status: 'CANCELED' }),
+		]);
 	});
 
 	it('cancels by Client Order ID', async () => {
 		await runTradingService(sandbox, {
-			parameters: { resource: 'order', operation: 'create', symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', price: '5000', quantity: '1', newClientOrderId: 'sell-1' },
+			parameters: {
+				resource: 'order',
+				operation: 'create',
+				symbol: 'ETHUSDT',
+				side: 'SELL',
+				type: 'LIMIT',
+				price: '5000',
+				quantity: '1',
+				newClientOrderId: 'sell-1',
+			},
 		});
-		const run = await runTradingService(sandbox, { parameters: cancel({ clientOrderId: 'sell-1' }) });
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', clientOrderId: 'sell-1', status: 'CANCELED' });
+		const run = await runTradingService(sandbox, {
+			parameters: cancel({ clientOrderId: 'sell-1' }),
+		});
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			clientOrderId: 'sell-1',
+			status: 'CANCELED',
+		});
 		expect(deletes()[0].query).toMatch(/^clientOrderId=sell-1&/);
 	});
 
@@ -69,7 +98,9 @@ describe('Order > Cancel', () => {
 			parameters: cancel({ orderId: '={{ $json.id }}' }),
 			inputItems: [{ json: { id: first } }, { json: { id: second } }],
 		});
-		expect(again.items.map((item) => [item.json.outcome, item.json.reason, item.json.code])).toEqual([
+		expect(
+			again.items.map((item) => [item.json.outcome, item.json.reason, item.json.code]),
+		).toEqual([
 			['rejected', 'alreadyCancelled', '-1142'],
 			['rejected', 'alreadyPartiallyCancelled', '-1138'],
 		]);
@@ -78,29 +109,51 @@ describe('Order > Cancel', () => {
 	it('Fail If Order Not Open: an already filled order is an error with outcome rejected', async () => {
 		const [orderId] = await placeRestingOrders(sandbox, 1);
 		sandbox.fillOrder(orderId);
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId, options: { failIfNotOpen: true } }) });
-		expect(run.error?.message).toBe(`Order ID: could not cancel order ${orderId}: the order is already filled`);
+		const run = await runTradingService(sandbox, {
+			parameters: cancel({ orderId, options: { failIfNotOpen: true } }),
+		});
+		expect(run.error?.message).toBe(
+			`Order ID: could not cancel order ${orderId}: the order is already filled`,
+		);
 		expect(run.error?.description).toMatch(/Outcome: rejected/);
-		const continued = await runTradingService(sandbox, { parameters: cancel({ orderId, options: { failIfNotOpen: true } }), continueOnFail: true });
-		expect(continued.items[0].json).toMatchObject({ outcome: 'rejected', error: expect.stringContaining('already filled') });
+		const continued = await runTradingService(sandbox, {
+			parameters: cancel({ orderId, options: { failIfNotOpen: true } }),
+			continueOnFail: true,
+		});
+		expect(continued.items[0].json).toMatchObject({
+			outcome: 'rejected',
+			error: expect.stringContaining('already filled'),
+		});
 	});
 
 	it('an order the service does not know: an error naming Order ID with outcome rejected, one request', async () => {
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId: '1234567890123456789' }), continueOnFail: true });
+		const run = await runTradingService(sandbox, {
+			parameters: cancel({ orderId: '1234567890123456789' }),
+			continueOnFail: true,
+		});
 		expect(run.items[0].json).toMatchObject({
 			outcome: 'rejected',
-			error: 'Order ID: could not cancel order 1234567890123456789: the service has no open order with this ID',
+			error:
+				'Order ID: could not cancel order 1234567890123456789: the service has no open order with this ID',
 		});
 		expect(sandbox.ledger.requests).toHaveLength(1);
 	});
 
 	it('an unknown outcome (-1147 after the cancel was applied) is confirmed with a Get: placed, not sent again', async () => {
 		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: ORDER, method: 'DELETE' }] });
+		sandbox.setFaults({
+			rules: [{ kind: 'unknownAfter', times: 1, path: ORDER, method: 'DELETE' }],
+		});
 		const since = sandbox.ledger.requests.length;
 		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }) });
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', cancelled: true, confirmedByLookup: true, orderId, status: 'CANCELED' });
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			cancelled: true,
+			confirmedByLookup: true,
+			orderId,
+			status: 'CANCELED',
+		});
 		expect(deletes(since)).toHaveLength(1);
 		expect(lookups(since)).toHaveLength(1);
 		expect(sandbox.ledger.cancels).toHaveLength(1);
@@ -108,10 +161,15 @@ describe('Order > Cancel', () => {
 
 	it('an unknown outcome where the cancel was not applied: looked up until no attempt can be accepted, then sent once more', async () => {
 		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({ rules: [{ kind: 'unknownBefore', times: 1, path: ORDER, method: 'DELETE' }] });
+		sandbox.setFaults({
+			rules: [{ kind: 'unknownBefore', times: 1, path: ORDER, method: 'DELETE' }],
+		});
 		const since = sandbox.ledger.requests.length;
 		// A short receive window keeps the wait for "no attempt can still be accepted" short.
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }), credentials: { recvWindow: 200 } });
+		const run = await runTradingService(sandbox, {
+			parameters: cancel({ orderId }),
+			credentials: { recvWindow: 200 },
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', orderId, status: 'CANCELED' });
 		expect(deletes(since)).toHaveLength(2);
@@ -127,10 +185,19 @@ describe('Order > Cancel', () => {
 				{ kind: 'ipBan', times: 1, path: ORDER, method: 'GET' },
 			],
 		});
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }), continueOnFail: true });
+		const run = await runTradingService(sandbox, {
+			parameters: cancel({ orderId }),
+			continueOnFail: true,
+		});
 		expect(run.items[0].json.outcome).toBe('unknown');
-		expect(run.items[0].json.error).toMatch(new RegExp(`^Unknown outcome: the cancel of order ID ${orderId} may or may not have been executed \\(looking the order up failed`));
-		expect(run.items[0].json.description).toContain(`Look up order ID ${orderId} (Trading Service > Order > Get) and check its status`);
+		expect(run.items[0].json.error).toMatch(
+			new RegExp(
+				`^Unknown outcome: the cancel of order ID ${orderId} may or may not have been executed \\(looking the order up failed`,
+			),
+		);
+		expect(run.items[0].json.description).toContain(
+			`Look up order ID ${orderId} (Trading Service > Order > Get) and check its status`,
+		);
 		expect(deletes()).toHaveLength(1);
 	});
 
@@ -142,9 +209,18 @@ describe('Order > Cancel', () => {
 				{ kind: 'ipBan', times: 1, path: ORDER, method: 'GET' },
 			],
 		});
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
+		const run = await runTradingService(sandbox, {
+			parameters: cancel({ orderId }),
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', cancelled: true, confirmedByLookup: true, orderId, status: 'CANCELED' });
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			cancelled: true,
+			confirmedByLookup: true,
+			orderId,
+			status: 'CANCELED',
+		});
 		expect(deletes()).toHaveLength(1);
 		expect(lookups()).toHaveLength(2);
 	});
@@ -159,20 +235,38 @@ describe('Order > Cancel', () => {
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 		});
 		// Item 1 names an order the service does not know: every try fails on it.
-		expect(run.error?.message).toBe(`Order ID: could not cancel order ${missing}: the service has no open order with this ID`);
+		expect(run.error?.message).toBe(
+			`Order ID: could not cancel order ${missing}: the service has no open order with this ID`,
+		);
 		// Item 0 was cancelled by the first try only; tries 2 and 3 answered it from the ledger.
-		expect(deletes(since).filter((request) => request.query.startsWith(`orderId=${orderId}&`))).toHaveLength(1);
-		expect(deletes(since).filter((request) => request.query.startsWith(`orderId=${missing}&`))).toHaveLength(3);
-		expect(sandbox.ledger.cancels).toEqual([expect.objectContaining({ orderId, status: 'CANCELED' })]);
+		expect(
+			deletes(since).filter((request) => request.query.startsWith(`orderId=${orderId}&`)),
+		).toHaveLength(1);
+		expect(
+			deletes(since).filter((request) => request.query.startsWith(`orderId=${missing}&`)),
+		).toHaveLength(3);
+		expect(sandbox.ledger.cancels).toEqual([
+			expect.objectContaining({ orderId, status: 'CANCELED' }),
+		]);
 	});
 
 	it.each([
 		['no ID', {}, 'Order ID: is empty, and so is Client Order ID'],
-		['both IDs', { orderId: '123', clientOrderId: 'row-1' }, 'Order ID: and Client Order ID are both set'],
+		[
+			'both IDs',
+			{ orderId: '123', clientOrderId: 'row-1' },
+			'Order ID: and Client Order ID are both set',
+		],
 		['a malformed Order ID', { orderId: '-5' }, 'Order ID: "-5" is not an order ID'],
-	])('bad input (%s): an error naming the field, outcome rejected, 0 requests', async (_case, parameters, message) => {
-		const run = await runTradingService(sandbox, { parameters: cancel(parameters), continueOnFail: true });
-		expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
-		expect(sandbox.ledger.requests).toHaveLength(0);
-	});
+	])(
+		'bad input (%s): an error naming the field, outcome rejected, 0 requests',
+		async (_case, parameters, message) => {
+			const run = await runTradingService(sandbox, {
+				parameters: cancel(parameters),
+				continueOnFail: true,
+			});
+			expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		},
+	);
 });

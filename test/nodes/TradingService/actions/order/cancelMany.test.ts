@@ -12,10 +12,26 @@ beforeAll(async () => {
 afterAll(async () => sandbox.stop());
 beforeEach(() => sandbox.reset());
 
-const bySymbol = (overrides: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'cancelMany', cancelBy: 'symbol', symbol: 'BTCUSDT', ...overrides });
-const byIds = (orderIds: string, overrides: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'cancelMany', cancelBy: 'ids', orderIds, ...overrides });
+const bySymbol = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'cancelMany',
+	cancelBy: 'symbol',
+	symbol: 'BTCUSDT',
+	...overrides,
+});
+const byIds = (orderIds: string, overrides: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'cancelMany',
+	cancelBy: 'ids',
+	orderIds,
+	...overrides,
+});
 const openCount = (symbol?: string) =>
-	sandbox.ledger.orders.filter((order) => (symbol === undefined || order.symbol === symbol) && ['NEW', 'PARTIALLY_FILLED'].includes(sandbox.getOrder(order.orderId)!.status)).length;
+	sandbox.ledger.orders.filter(
+		(order) =>
+			(symbol === undefined || order.symbol === symbol) &&
+			['NEW', 'PARTIALLY_FILLED'].includes(sandbox.getOrder(order.orderId)!.status),
+	).length;
 
 describe('Order > Cancel Many > by symbol', () => {
 	it('cancels every open order of the symbol, and only those: one summary item; 2 DELETEs of weight 5 (the second finds none left)', async () => {
@@ -25,7 +41,14 @@ describe('Order > Cancel Many > by symbol', () => {
 		const run = await runTradingService(sandbox, { parameters: bySymbol() });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', symbol: 'BTCUSDT', code: '0', message: 'success', lastOrderId: btc[0], requests: 2 });
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			symbol: 'BTCUSDT',
+			code: '0',
+			message: 'success',
+			lastOrderId: btc[0],
+			requests: 2,
+		});
 		expect(openCount('BTCUSDT')).toBe(0);
 		expect(openCount('ETHUSDT')).toBe(2);
 		const requests = requestsTo(sandbox, OPEN, since);
@@ -46,8 +69,15 @@ describe('Order > Cancel Many > by symbol', () => {
 
 	it('Side: only the sell orders (none here, so the buy orders stay open)', async () => {
 		await placeRestingOrders(sandbox, 2);
-		const run = await runTradingService(sandbox, { parameters: bySymbol({ options: { side: 'SELL' } }) });
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', side: 'SELL', lastOrderId: '0', requests: 1 });
+		const run = await runTradingService(sandbox, {
+			parameters: bySymbol({ options: { side: 'SELL' } }),
+		});
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			side: 'SELL',
+			lastOrderId: '0',
+			requests: 1,
+		});
 		expect(openCount()).toBe(2);
 	});
 
@@ -55,13 +85,24 @@ describe('Order > Cancel Many > by symbol', () => {
 		sandbox.setBehaviour({ cancelOpenOrdersAnswer: 'successOnly' });
 		await placeRestingOrders(sandbox, 2);
 		const run = await runTradingService(sandbox, { parameters: bySymbol() });
-		expect(run.items[0].json).toEqual({ outcome: 'placed', symbol: 'BTCUSDT', success: true, requests: 1 });
+		expect(run.items[0].json).toEqual({
+			outcome: 'placed',
+			symbol: 'BTCUSDT',
+			success: true,
+			requests: 1,
+		});
 		expect(openCount()).toBe(0);
 	});
 
 	it('an unknown symbol gets the exchange’s error naming Symbol, with outcome rejected', async () => {
-		const run = await runTradingService(sandbox, { parameters: bySymbol({ symbol: 'DOGEUSDT' }), continueOnFail: true });
-		expect(run.items[0].json).toMatchObject({ outcome: 'rejected', error: 'Symbol: the service does not know this symbol' });
+		const run = await runTradingService(sandbox, {
+			parameters: bySymbol({ symbol: 'DOGEUSDT' }),
+			continueOnFail: true,
+		});
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'rejected',
+			error: 'Symbol: the service does not know this symbol',
+		});
 		expect(run.items[0].json.description).toContain('Check the Symbol field');
 	});
 
@@ -70,7 +111,9 @@ describe('Order > Cancel Many > by symbol', () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: OPEN, method: 'DELETE' }] });
 		const run = await runTradingService(sandbox, { parameters: bySymbol(), continueOnFail: true });
 		expect(run.items[0].json.outcome).toBe('unknown');
-		expect(run.items[0].json.description).toContain('Check your open orders for BTCUSDT (Trading Service > Order > Get Many)');
+		expect(run.items[0].json.description).toContain(
+			'Check your open orders for BTCUSDT (Trading Service > Order > Get Many)',
+		);
 		expect(requestsTo(sandbox, OPEN)).toHaveLength(1);
 	});
 
@@ -85,29 +128,63 @@ describe('Order > Cancel Many > by order IDs', () => {
 	it('one item per ID, from the answer’s per-ID results: cancelled, already filled, already cancelled, not found; one DELETE of weight 5', async () => {
 		const [open, filled, cancelled] = await placeRestingOrders(sandbox, 3);
 		sandbox.fillOrder(filled);
-		await runTradingService(sandbox, { parameters: { resource: 'order', operation: 'cancel', orderId: cancelled } });
+		await runTradingService(sandbox, {
+			parameters: { resource: 'order', operation: 'cancel', orderId: cancelled },
+		});
 		const unknown = '1234567890123456789';
 		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: byIds(`${open}, ${filled},${cancelled}\n${unknown}`) });
+		const run = await runTradingService(sandbox, {
+			parameters: byIds(`${open}, ${filled},${cancelled}\n${unknown}`),
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual([
 			{ orderId: open, outcome: 'placed', cancelled: true },
-			{ orderId: filled, outcome: 'rejected', cancelled: false, reason: 'alreadyFilled', message: 'Not cancelled: the order is already filled', code: '-1139' },
-			{ orderId: cancelled, outcome: 'rejected', cancelled: false, reason: 'alreadyCancelled', message: 'Not cancelled: the order is already cancelled', code: '-1142' },
-			{ orderId: unknown, outcome: 'rejected', cancelled: false, reason: 'notFound', message: 'Not cancelled: the service has no open order with this ID', code: '-1143' },
+			{
+				orderId: filled,
+				outcome: 'rejected',
+				cancelled: false,
+				reason: 'alreadyFilled',
+				message: 'Not cancelled: the order is already filled',
+				code: '-1139',
+			},
+			{
+				orderId: cancelled,
+				outcome: 'rejected',
+				cancelled: false,
+				reason: 'alreadyCancelled',
+				message: 'Not cancelled: the order is already cancelled',
+				code: '-1142',
+			},
+			{
+				orderId: unknown,
+				outcome: 'rejected',
+				cancelled: false,
+				reason: 'notFound',
+				message: 'Not cancelled: the service has no open order with this ID',
+				code: '-1143',
+			},
 		]);
-		expect(run.items.every((item) => !('error' in item.json) && item.pairedItem !== undefined)).toBe(true);
+		expect(
+			run.items.every((item) => !('error' in item.json) && item.pairedItem !== undefined),
+		).toBe(true);
 		const requests = requestsTo(sandbox, BY_IDS, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'DELETE', weight: 5 });
-		expect(decodeURIComponent(requests[0].query)).toMatch(new RegExp(`^ids=${open},${filled},${cancelled},${unknown}&`));
+		expect(decodeURIComponent(requests[0].query)).toMatch(
+			new RegExp(`^ids=${open},${filled},${cancelled},${unknown}&`),
+		);
 	});
 
 	it('an all-cancelled answer of result: null reads as every ID cancelled', async () => {
 		sandbox.setBehaviour({ cancelByIdsAllCancelled: 'null' });
 		const ids = await placeRestingOrders(sandbox, 2);
-		const run = await runTradingService(sandbox, { parameters: byIds('={{ $json.ids }}'), inputItems: [{ json: { ids } }] });
-		expect(run.items.map((item) => item.json)).toEqual(ids.map((orderId) => ({ orderId, outcome: 'placed', cancelled: true })));
+		const run = await runTradingService(sandbox, {
+			parameters: byIds('={{ $json.ids }}'),
+			inputItems: [{ json: { ids } }],
+		});
+		expect(run.items.map((item) => item.json)).toEqual(
+			ids.map((orderId) => ({ orderId, outcome: 'placed', cancelled: true })),
+		);
 	});
 
 	it('more than 100 IDs are sent 100 per request (more would be refused with -2022)', async () => {
@@ -125,7 +202,14 @@ describe('Order > Cancel Many > by order IDs', () => {
 		sandbox.fillOrder(second);
 		sandbox.setFaults({ rules: [{ kind: 'http502After', times: 1, path: BY_IDS }] });
 		const run = await runTradingService(sandbox, { parameters: byIds(`${first},${second}`) });
-		expect(run.items.map((item) => [item.json.orderId, item.json.outcome, item.json.reason, item.json.confirmedByLookup])).toEqual([
+		expect(
+			run.items.map((item) => [
+				item.json.orderId,
+				item.json.outcome,
+				item.json.reason,
+				item.json.confirmedByLookup,
+			]),
+		).toEqual([
 			[first, 'placed', undefined, true],
 			[second, 'rejected', 'alreadyFilled', true],
 		]);
@@ -188,13 +272,20 @@ describe('Order > Cancel Many > by order IDs', () => {
 		// Try 1: the cancel was applied but unanswered, and its lookup failed; try 2 looked it up
 		// (CANCELED) rather than sending it again.
 		expect(requestsTo(sandbox, BY_IDS, since)).toHaveLength(1);
-		expect(requestsTo(sandbox, '/api/v1/spot/order', since).filter((request) => request.method === 'GET')).toHaveLength(2);
+		expect(
+			requestsTo(sandbox, '/api/v1/spot/order', since).filter(
+				(request) => request.method === 'GET',
+			),
+		).toHaveLength(2);
 		expect(sandbox.ledger.cancels).toEqual([expect.objectContaining({ orderId })]);
 	});
 
 	it('a sub key cannot see the master’s orders: each is not found', async () => {
 		const [orderId] = await placeRestingOrders(sandbox, 1);
-		const run = await runTradingService(sandbox, { parameters: byIds(orderId), key: DEMO_KEYS.sub });
+		const run = await runTradingService(sandbox, {
+			parameters: byIds(orderId),
+			key: DEMO_KEYS.sub,
+		});
 		expect(run.items[0].json).toMatchObject({ outcome: 'rejected', reason: 'notFound' });
 		expect(openCount()).toBe(1);
 	});
@@ -202,9 +293,15 @@ describe('Order > Cancel Many > by order IDs', () => {
 	it.each([
 		['an empty list from an expression', '={{ [] }}', 'Order IDs: is empty'],
 		['a malformed ID', '123, abc', 'Order IDs: "abc" is not an order ID'],
-	])('bad input (%s): an error naming Order IDs, outcome rejected, 0 requests', async (_case, orderIds, message) => {
-		const run = await runTradingService(sandbox, { parameters: byIds(orderIds), continueOnFail: true });
-		expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
-		expect(sandbox.ledger.requests).toHaveLength(0);
-	});
+	])(
+		'bad input (%s): an error naming Order IDs, outcome rejected, 0 requests',
+		async (_case, orderIds, message) => {
+			const run = await runTradingService(sandbox, {
+				parameters: byIds(orderIds),
+				continueOnFail: true,
+			});
+			expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		},
+	);
 });

@@ -1,12 +1,17 @@
 import { ExecuteContext } from 'n8n-core';
 
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
-import { generatedClientOrderId, requestsTo, runTradingService } from '../../../../../tools/harness/node';
+import {
+	generatedClientOrderId,
+	requestsTo,
+	runTradingService,
+} from '../../../../../tools/harness/node';
 
 const NEW_ORDER = '/api/v1/spot/new/order';
 const QUERY_ORDER = '/api/v1/spot/order';
 /** The outcome an error reports (every error about a write carries one). */
-const errorOutcome = (run: { error?: { context?: unknown } }) => (run.error?.context as { outcome?: string } | undefined)?.outcome;
+const errorOutcome = (run: { error?: { context?: unknown } }) =>
+	(run.error?.context as { outcome?: string } | undefined)?.outcome;
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: false });
@@ -40,18 +45,34 @@ describe('Order > Create', () => {
 		expect(run.error).toBeUndefined();
 		const clientOrderId = run.items[0].json.clientOrderId as string;
 		expect(clientOrderId).toMatch(generatedClientOrderId(0));
-		expect(run.items[0].json).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000.1', timeInForce: 'GTC', status: 'NEW' });
+		expect(run.items[0].json).toMatchObject({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'LIMIT',
+			price: '50000.1',
+			timeInForce: 'GTC',
+			status: 'NEW',
+		});
 		const [request] = requestsTo(sandbox, NEW_ORDER);
 		expect(request.query).toMatch(
-			new RegExp(`^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\\.0100&price=50000\\.10&newClientOrderId=${clientOrderId}&recvWindow=5000&timestamp=\\d+&signature=`),
+			new RegExp(
+				`^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\\.0100&price=50000\\.10&newClientOrderId=${clientOrderId}&recvWindow=5000&timestamp=\\d+&signature=`,
+			),
 		);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
 	it('places MARKET orders by quantity or by amount, with IOC', async () => {
 		const byQuantity = await runTradingService(sandbox, { parameters: marketOrder() });
-		expect(byQuantity.items[0].json).toMatchObject({ type: 'MARKET', timeInForce: 'IOC', status: 'FILLED', origQty: '0.5' });
-		const byAmount = await runTradingService(sandbox, { parameters: marketOrder({ amount: '100', quantity: '' }) });
+		expect(byQuantity.items[0].json).toMatchObject({
+			type: 'MARKET',
+			timeInForce: 'IOC',
+			status: 'FILLED',
+			origQty: '0.5',
+		});
+		const byAmount = await runTradingService(sandbox, {
+			parameters: marketOrder({ amount: '100', quantity: '' }),
+		});
 		expect(byAmount.error).toBeUndefined();
 		expect(requestsTo(sandbox, NEW_ORDER)[1].query).toMatch(/&amount=100&/);
 		expect(requestsTo(sandbox, NEW_ORDER)[1].query).not.toMatch(/quantity=/);
@@ -65,7 +86,12 @@ describe('Order > Create', () => {
 
 	it('Type mapped from each item (or set by an AI agent): each order gets its own fields and time in force', async () => {
 		const run = await runTradingService(sandbox, {
-			parameters: limitOrder({ type: '={{ $json.type }}', price: '={{ $json.price ?? "" }}', quantity: '={{ $json.quantity ?? "" }}', amount: '={{ $json.amount ?? "" }}' }),
+			parameters: limitOrder({
+				type: '={{ $json.type }}',
+				price: '={{ $json.price ?? "" }}',
+				quantity: '={{ $json.quantity ?? "" }}',
+				amount: '={{ $json.amount ?? "" }}',
+			}),
 			inputItems: [
 				{ json: { type: 'LIMIT', price: '10', quantity: '0.1' } },
 				{ json: { type: 'MARKET', amount: '20' } },
@@ -73,30 +99,52 @@ describe('Order > Create', () => {
 			],
 		});
 		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => [item.json.type, item.json.timeInForce])).toEqual([['LIMIT', 'GTC'], ['MARKET', 'IOC'], ['LIMIT_MAKER', 'GTC']]);
+		expect(run.items.map((item) => [item.json.type, item.json.timeInForce])).toEqual([
+			['LIMIT', 'GTC'],
+			['MARKET', 'IOC'],
+			['LIMIT_MAKER', 'GTC'],
+		]);
 		expect(sandbox.ledger.orders).toHaveLength(3);
 	});
 
 	it('uses the client order ID, STP mode and receive window given', async () => {
 		const run = await runTradingService(sandbox, {
-			parameters: limitOrder({ newClientOrderId: 'row-42', stpMode: 'EXPIRE_MAKER', type: 'LIMIT_MAKER', options: { recvWindow: 20000 } }),
+			parameters: limitOrder({
+				newClientOrderId: 'row-42',
+				stpMode: 'EXPIRE_MAKER',
+				type: 'LIMIT_MAKER',
+				options: { recvWindow: 20000 },
+			}),
 		});
 		expect(run.items[0].json).toMatchObject({ clientOrderId: 'row-42', type: 'LIMIT_MAKER' });
-		expect(requestsTo(sandbox, NEW_ORDER)[0].query).toMatch(/stpMode=EXPIRE_MAKER&.*newClientOrderId=row-42&recvWindow=20000&timestamp=/);
+		expect(requestsTo(sandbox, NEW_ORDER)[0].query).toMatch(
+			/stpMode=EXPIRE_MAKER&.*newClientOrderId=row-42&recvWindow=20000&timestamp=/,
+		);
 	});
 
 	it('a client order ID an open order holds: the service refuses it (-1141), the lookup finds that order, reported placed and already placed', async () => {
-		const first = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-7' }) });
-		const again = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-7' }) });
+		const first = await runTradingService(sandbox, {
+			parameters: limitOrder({ newClientOrderId: 'row-7' }),
+		});
+		const again = await runTradingService(sandbox, {
+			parameters: limitOrder({ newClientOrderId: 'row-7' }),
+		});
 		expect(again.error).toBeUndefined();
-		expect(again.items[0].json).toMatchObject({ outcome: 'placed', alreadyPlaced: true, clientOrderId: 'row-7', orderId: first.items[0].json.orderId });
+		expect(again.items[0].json).toMatchObject({
+			outcome: 'placed',
+			alreadyPlaced: true,
+			clientOrderId: 'row-7',
+			orderId: first.items[0].json.orderId,
+		});
 		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(1);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
 	it('a client order ID held by an open order of other fields: rejected, nothing placed', async () => {
 		await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-8' }) });
-		const other = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-8', price: '40000' }) });
+		const other = await runTradingService(sandbox, {
+			parameters: limitOrder({ newClientOrderId: 'row-8', price: '40000' }),
+		});
 		expect(other.error?.message).toBe('An open order already uses this client order ID');
 		expect(errorOutcome(other)).toBe('rejected');
 		expect(sandbox.ledger.orders).toHaveLength(1);
@@ -113,7 +161,9 @@ describe('Order > Create', () => {
 		});
 		expect(run.items[0].json.alreadyPlaced).toBeUndefined();
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
-		expect(requestsTo(sandbox, QUERY_ORDER)[0].query).toContain(`origClientOrderId=${run.items[0].json.clientOrderId as string}`);
+		expect(requestsTo(sandbox, QUERY_ORDER)[0].query).toContain(
+			`origClientOrderId=${run.items[0].json.clientOrderId as string}`,
+		);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
@@ -121,7 +171,9 @@ describe('Order > Create', () => {
 		sandbox.setFaults({ rules: [{ kind: 'http502', times: 1, path: NEW_ORDER }] });
 		const run = await runTradingService(sandbox, { parameters: limitOrder() });
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', status: 'NEW' });
-		const sent = requestsTo(sandbox, NEW_ORDER).map((request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1]);
+		const sent = requestsTo(sandbox, NEW_ORDER).map(
+			(request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1],
+		);
 		expect(sent).toHaveLength(2);
 		expect(sent[0]).toBe(sent[1]);
 		// Looked up before sending again, and the resend came after the first attempt's recvWindow.
@@ -129,16 +181,24 @@ describe('Order > Create', () => {
 		expect(lookups.length).toBeGreaterThanOrEqual(1);
 		const [firstSend, resend] = requestsTo(sandbox, NEW_ORDER);
 		const signedAt = Number(/timestamp=(\d+)/.exec(firstSend.query)?.[1]);
-		expect(sandbox.ledger.requests.indexOf(lookups[0])).toBeLessThan(sandbox.ledger.requests.indexOf(resend));
+		expect(sandbox.ledger.requests.indexOf(lookups[0])).toBeLessThan(
+			sandbox.ledger.requests.indexOf(resend),
+		);
 		expect(Number(/timestamp=(\d+)/.exec(resend.query)?.[1])).toBeGreaterThan(signedAt + 5000);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
 	it('without a client order ID an unknown outcome is never retried', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ options: { generateClientOrderId: false } }) });
-		expect(run.error?.message).toMatch(/^Unknown outcome: the BUY LIMIT order for BTCUSDT may or may not have been executed/);
-		expect(run.error?.description).toContain('Check your open orders and trade history for BTCUSDT');
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ options: { generateClientOrderId: false } }),
+		});
+		expect(run.error?.message).toMatch(
+			/^Unknown outcome: the BUY LIMIT order for BTCUSDT may or may not have been executed/,
+		);
+		expect(run.error?.description).toContain(
+			'Check your open orders and trade history for BTCUSDT',
+		);
 		expect(errorOutcome(run)).toBe('unknown');
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
 		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(0);
@@ -153,7 +213,9 @@ describe('Order > Create', () => {
 		});
 		expect(run.error?.message).toBe('The account balance is too low for this request');
 		expect(errorOutcome(run)).toBe('rejected');
-		const sentIds = requestsTo(sandbox, NEW_ORDER).map((request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1]);
+		const sentIds = requestsTo(sandbox, NEW_ORDER).map(
+			(request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1],
+		);
 		// Item 0 once, item 1 (refused, so sent again on each try) three times.
 		expect(sentIds.filter((id) => generatedClientOrderId(0).test(id ?? ''))).toHaveLength(1);
 		expect(sentIds).toHaveLength(4);
@@ -168,21 +230,32 @@ describe('Order > Create', () => {
 				{ kind: 'http503', times: 6, path: QUERY_ORDER },
 			],
 		});
-		const run = await runTradingService(sandbox, { parameters: limitOrder(), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder(),
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
 		expect(run.error).toBeUndefined();
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', orderId: sandbox.ledger.orders[0]?.orderId });
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'placed',
+			orderId: sandbox.ledger.orders[0]?.orderId,
+		});
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
 		expect(requestsTo(sandbox, QUERY_ORDER).length).toBeGreaterThan(6);
 		expect(sandbox.ledger.orders).toHaveLength(1);
 	});
 
 	it('insufficient balance is reported with advice', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ quantity: '1000000' }) });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ quantity: '1000000' }),
+		});
 		expect(run.error?.message).toBe('The account balance is too low for this request');
 	});
 
 	it('a read-only key cannot place orders', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder(), key: DEMO_KEYS.readOnly });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder(),
+			key: DEMO_KEYS.readOnly,
+		});
 		expect(run.error?.message).toBe('The API key is not allowed to do this');
 		expect(errorOutcome(run)).toBe('rejected');
 		expect(sandbox.ledger.orders).toHaveLength(0);
@@ -215,7 +288,9 @@ describe('Order > Create', () => {
 		});
 
 		it('accepts a 255-character client order ID', async () => {
-			const run = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'y'.repeat(255) }) });
+			const run = await runTradingService(sandbox, {
+				parameters: limitOrder({ newClientOrderId: 'y'.repeat(255) }),
+			});
 			expect(run.error).toBeUndefined();
 		});
 	});
@@ -233,22 +308,36 @@ describe('generated client order IDs', () => {
 
 describe('Order > Create > Test Only', () => {
 	it('sends the order to the order-test endpoint (weight 1) and places nothing', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'try-1', options: { testOnly: true } }) });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ newClientOrderId: 'try-1', options: { testOnly: true } }),
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
-		expect(run.items[0].json).toMatchObject({ testOnly: true, valid: true, placed: false, symbol: 'BTCUSDT', price: '50000.10', quantity: '0.0100', clientOrderId: 'try-1' });
+		expect(run.items[0].json).toMatchObject({
+			testOnly: true,
+			valid: true,
+			placed: false,
+			symbol: 'BTCUSDT',
+			price: '50000.10',
+			quantity: '0.0100',
+			clientOrderId: 'try-1',
+		});
 		expect(run.items[0].json).not.toHaveProperty('outcome');
 		const tests = requestsTo(sandbox, '/api/v1/spot/orderTest');
 		expect(tests).toHaveLength(1);
 		expect(tests[0]).toMatchObject({ method: 'POST', weight: 1 });
-		expect(tests[0].query).toMatch(/^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\.0100&price=50000\.10&newClientOrderId=try-1&/);
+		expect(tests[0].query).toMatch(
+			/^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\.0100&price=50000\.10&newClientOrderId=try-1&/,
+		);
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(0);
 		expect(sandbox.ledger.orders).toHaveLength(0);
 		expect(sandbox.ledger.requests).toHaveLength(1);
 	});
 
 	it('without a Client Order ID none is generated, and nothing is placed', async () => {
-		const run = await runTradingService(sandbox, { parameters: marketOrder({ options: { testOnly: true } }) });
+		const run = await runTradingService(sandbox, {
+			parameters: marketOrder({ options: { testOnly: true } }),
+		});
 		expect(run.items[0].json).toMatchObject({ testOnly: true, placed: false, type: 'MARKET' });
 		expect(run.items[0].json).not.toHaveProperty('clientOrderId');
 		expect(requestsTo(sandbox, '/api/v1/spot/orderTest')[0].query).not.toMatch(/newClientOrderId=/);
@@ -256,13 +345,21 @@ describe('Order > Create > Test Only', () => {
 	});
 
 	it('an order the exchange would refuse gets its error (insufficient balance), outcome rejected', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ quantity: '1000', options: { testOnly: true } }), continueOnFail: true });
-		expect(run.items[0].json).toMatchObject({ outcome: 'rejected', error: 'The account balance is too low for this request' });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ quantity: '1000', options: { testOnly: true } }),
+			continueOnFail: true,
+		});
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'rejected',
+			error: 'The account balance is too low for this request',
+		});
 		expect(sandbox.ledger.orders).toHaveLength(0);
 	});
 
 	it('bad input is refused before the test request', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ price: '', options: { testOnly: true } }) });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ price: '', options: { testOnly: true } }),
+		});
 		expect(run.error?.message).toMatch(/^Price: /);
 		expect(sandbox.ledger.requests).toHaveLength(0);
 	});
@@ -278,20 +375,30 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		const proxy = jest.spyOn(baseContext, 'getWorkflowDataProxy');
 		const credentials = jest.spyOn(baseContext, 'getCredentials');
 		// ExecuteContext's getNodeParameter is an instance arrow function over this method.
-		const parameter = jest.spyOn(Object.getPrototypeOf(baseContext) as { _getNodeParameter: (...args: unknown[]) => unknown }, '_getNodeParameter');
+		const parameter = jest.spyOn(
+			Object.getPrototypeOf(baseContext) as { _getNodeParameter: (...args: unknown[]) => unknown },
+			'_getNodeParameter',
+		);
 		return {
 			proxy: () => proxy.mock.calls.length,
 			credentials: () => credentials.mock.calls.length,
-			parameter: (name: string) => parameter.mock.calls.filter(([parameterName]) => parameterName === name).length,
+			parameter: (name: string) =>
+				parameter.mock.calls.filter(([parameterName]) => parameterName === name).length,
 			restore: () => jest.restoreAllMocks(),
 		};
 	};
-	const items = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { price: `${100 + index}`, rw: 6000 + index } }));
+	const items = (count: number) =>
+		Array.from({ length: count }, (_, index) => ({
+			json: { price: `${100 + index}`, rw: 6000 + index },
+		}));
 	afterEach(() => jest.restoreAllMocks());
 
 	it('Create, 30 items: one request each; the data proxy, the credential, fixed fields and options read once per run', async () => {
 		const counted = calls();
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ price: '={{ $json.price }}', options: { maxOrderQuantity: '1' } }), inputItems: items(30) });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ price: '={{ $json.price }}', options: { maxOrderQuantity: '1' } }),
+			inputItems: items(30),
+		});
 		expect(run.error).toBeUndefined();
 		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(30);
 		expect(sandbox.ledger.requests).toHaveLength(30);
@@ -306,27 +413,50 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		const ids = run.items.map((item) => item.json.clientOrderId as string);
 		ids.forEach((id, index) => expect(id).toMatch(generatedClientOrderId(index)));
 		expect(new Set(ids.map((id) => id.replace(/-\d+-0$/, ''))).size).toBe(1);
-		expect(run.items.map((item) => item.json.price)).toEqual(items(30).map((item) => item.json.price));
+		expect(run.items.map((item) => item.json.price)).toEqual(
+			items(30).map((item) => item.json.price),
+		);
 	});
 
 	it('Create: an option given as an expression still applies per item (Receive Window of each request)', async () => {
 		const counted = calls();
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ options: { recvWindow: '={{ $json.rw }}' } }), inputItems: items(5) });
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ options: { recvWindow: '={{ $json.rw }}' } }),
+			inputItems: items(5),
+		});
 		expect(run.error).toBeUndefined();
 		expect(counted.parameter('options')).toBe(5);
-		expect(requestsTo(sandbox, NEW_ORDER).map((request) => /recvWindow=(\d+)/.exec(request.query)?.[1])).toEqual(['6000', '6001', '6002', '6003', '6004']);
+		expect(
+			requestsTo(sandbox, NEW_ORDER).map((request) => /recvWindow=(\d+)/.exec(request.query)?.[1]),
+		).toEqual(['6000', '6001', '6002', '6003', '6004']);
 	});
 
 	it('Create: a fixed Client Order ID on two items is refused before any request', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'same' }), inputItems: items(2) });
-		expect(run.error?.message).toBe('Client Order ID: "same" is used by more than one order (items 0 and 1)');
+		const run = await runTradingService(sandbox, {
+			parameters: limitOrder({ newClientOrderId: 'same' }),
+			inputItems: items(2),
+		});
+		expect(run.error?.message).toBe(
+			'Client Order ID: "same" is used by more than one order (items 0 and 1)',
+		);
 		expect(sandbox.ledger.requests).toHaveLength(0);
 	});
 
 	it('Create Many, 45 items, auto-mapped: 4 requests; the data proxy and the credential read once per run, no parameter per item', async () => {
 		const counted = calls();
-		const inputItems = Array.from({ length: 45 }, (_, index) => ({ json: { symbol: index % 2 ? 'ETHUSDT' : 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: `${100 + index}`, quantity: '0.001' } }));
-		const run = await runTradingService(sandbox, { parameters: { resource: 'order', operation: 'createMany', inputMode: 'autoMap' }, inputItems });
+		const inputItems = Array.from({ length: 45 }, (_, index) => ({
+			json: {
+				symbol: index % 2 ? 'ETHUSDT' : 'BTCUSDT',
+				side: 'BUY',
+				type: 'LIMIT',
+				price: `${100 + index}`,
+				quantity: '0.001',
+			},
+		}));
+		const run = await runTradingService(sandbox, {
+			parameters: { resource: 'order', operation: 'createMany', inputMode: 'autoMap' },
+			inputItems,
+		});
 		expect(run.error).toBeUndefined();
 		// 23 BTCUSDT (20 + 3) and 22 ETHUSDT (20 + 2).
 		expect(requestsTo(sandbox, '/api/v1/spot/batchOrders')).toHaveLength(4);
@@ -338,9 +468,17 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		expect(counted.parameter('symbol') + counted.parameter('price')).toBe(0);
 	});
 
-	it('a second run of the node (a loop) computes its own ID prefix: new IDs, nothing taken for the first run\'s orders', async () => {
-		const first = await runTradingService(sandbox, { parameters: limitOrder(), inputItems: items(2), executionId: 'loop' });
-		const second = await runTradingService(sandbox, { parameters: limitOrder(), inputItems: items(2), executionId: 'loop' });
+	it("a second run of the node (a loop) computes its own ID prefix: new IDs, nothing taken for the first run's orders", async () => {
+		const first = await runTradingService(sandbox, {
+			parameters: limitOrder(),
+			inputItems: items(2),
+			executionId: 'loop',
+		});
+		const second = await runTradingService(sandbox, {
+			parameters: limitOrder(),
+			inputItems: items(2),
+			executionId: 'loop',
+		});
 		const ids = [...first.items, ...second.items].map((item) => item.json.clientOrderId);
 		expect(new Set(ids).size).toBe(4);
 		expect(sandbox.ledger.orders).toHaveLength(4);

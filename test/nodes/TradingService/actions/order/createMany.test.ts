@@ -1,7 +1,11 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../../../sandbox';
-import { generatedClientOrderId, requestsTo, runTradingService } from '../../../../../tools/harness/node';
+import {
+	generatedClientOrderId,
+	requestsTo,
+	runTradingService,
+} from '../../../../../tools/harness/node';
 
 const BATCH = '/api/v1/spot/batchOrders';
 const QUERY_ORDER = '/api/v1/spot/order';
@@ -26,9 +30,18 @@ const fromItems = (options: Record<string, unknown> = {}) => ({
 	options,
 });
 
-function orderItems(count: number, symbolOf: (index: number) => string = () => 'BTCUSDT'): INodeExecutionData[] {
+function orderItems(
+	count: number,
+	symbolOf: (index: number) => string = () => 'BTCUSDT',
+): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, index) => ({
-		json: { symbol: symbolOf(index), side: 'BUY', type: 'LIMIT', price: `${100 + index}.5`, quantity: '0.001' },
+		json: {
+			symbol: symbolOf(index),
+			side: 'BUY',
+			type: 'LIMIT',
+			price: `${100 + index}.5`,
+			quantity: '0.001',
+		},
 	}));
 }
 
@@ -39,21 +52,40 @@ function batchBodies(): Array<Array<Record<string, string>>> {
 describe('Order > Create Many', () => {
 	it('groups 45 orders of two symbols into batches of at most 20, one item per order, paired to its input', async () => {
 		const symbolOf = (index: number) => (index % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT');
-		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(45, symbolOf), executionId: 'exec-45' });
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems(),
+			inputItems: orderItems(45, symbolOf),
+			executionId: 'exec-45',
+		});
 		expect(run.error).toBeUndefined();
 		// 30 BTCUSDT (20 + 10) and 15 ETHUSDT: three requests, each of one symbol.
 		const bodies = batchBodies();
-		expect(bodies.map((body) => [body[0].symbol, body.length])).toEqual([['ETHUSDT', 15], ['BTCUSDT', 20], ['BTCUSDT', 10]]);
+		expect(bodies.map((body) => [body[0].symbol, body.length])).toEqual([
+			['ETHUSDT', 15],
+			['BTCUSDT', 20],
+			['BTCUSDT', 10],
+		]);
 		for (const body of bodies) expect(new Set(body.map((order) => order.symbol)).size).toBe(1);
 		expect(run.items).toHaveLength(45);
 		run.items.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toMatchObject({ success: true, code: 0, symbol: symbolOf(index), clientOrderId: expect.stringMatching(generatedClientOrderId(index)) });
+			expect(item.json).toMatchObject({
+				success: true,
+				code: 0,
+				symbol: symbolOf(index),
+				clientOrderId: expect.stringMatching(generatedClientOrderId(index)),
+			});
 			expect((item.json.order as Record<string, string>).price).toBe(`${100 + index}.5`);
 		});
 		expect(sandbox.ledger.orders).toHaveLength(45);
 		expect(bodies[0][0]).toEqual({
-			symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.001', price: '100.5',
+			symbol: 'ETHUSDT',
+			side: 'BUY',
+			type: 'LIMIT',
+			timeInForce: 'GTC',
+			stpMode: 'EXPIRE_TAKER',
+			quantity: '0.001',
+			price: '100.5',
 			newClientOrderId: run.items[0].json.clientOrderId,
 		});
 	});
@@ -67,17 +99,31 @@ describe('Order > Create Many', () => {
 		];
 		const run = await runTradingService(sandbox, { parameters, inputItems });
 		expect(run.error).toBeUndefined();
-		expect(batchBodies()[0].map((order) => [order.type, order.timeInForce, order.price, order.quantity, order.amount])).toEqual([
+		expect(
+			batchBodies()[0].map((order) => [
+				order.type,
+				order.timeInForce,
+				order.price,
+				order.quantity,
+				order.amount,
+			]),
+		).toEqual([
 			['LIMIT', 'GTC', '100', '0.01', undefined],
 			['MARKET', 'IOC', undefined, undefined, '50'],
 			['MARKET', 'IOC', undefined, '0.001', undefined],
 		]);
-		const bad = await runTradingService(sandbox, { parameters, inputItems: [{ json: { ...inputItems[1].json, price: '1' } }] });
+		const bad = await runTradingService(sandbox, {
+			parameters,
+			inputItems: [{ json: { ...inputItems[1].json, price: '1' } }],
+		});
 		expect(bad.error?.message).toBe('Price: is not used by MARKET orders');
 	});
 
 	it('1,000 input items become 50 requests', async () => {
-		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(1000, (index) => (index < 500 ? 'BTCUSDT' : 'SOLUSDT')) });
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems(),
+			inputItems: orderItems(1000, (index) => (index < 500 ? 'BTCUSDT' : 'SOLUSDT')),
+		});
 		expect(run.items).toHaveLength(1000);
 		expect(requestsTo(sandbox, BATCH)).toHaveLength(50);
 		expect(sandbox.ledger.orders).toHaveLength(1000);
@@ -89,8 +135,18 @@ describe('Order > Create Many', () => {
 		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.success)).toEqual([true, false, true, true]);
-		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'rejected', 'placed', 'placed']);
-		expect(run.items[1].json).toMatchObject({ success: false, code: 401, order: null, msg: expect.stringContaining('Create order failed') });
+		expect(run.items.map((item) => item.json.outcome)).toEqual([
+			'placed',
+			'rejected',
+			'placed',
+			'placed',
+		]);
+		expect(run.items[1].json).toMatchObject({
+			success: false,
+			code: 401,
+			order: null,
+			msg: expect.stringContaining('Create order failed'),
+		});
 		expect(run.items[1].pairedItem).toEqual({ item: 1 });
 		expect(sandbox.ledger.orders).toHaveLength(3);
 	});
@@ -98,7 +154,10 @@ describe('Order > Create Many', () => {
 	it('Fail on Any Rejected Order stops before the next batch', async () => {
 		const items = orderItems(25);
 		items[3].json.quantity = '1000000';
-		const run = await runTradingService(sandbox, { parameters: fromItems({ failOnRejected: true }), inputItems: items });
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems({ failOnRejected: true }),
+			inputItems: items,
+		});
 		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected: Create order failed/);
 		expect(run.error?.description).toContain('no further batches were sent (1 left)');
 		expect(run.error?.description).toContain('19 order(s) were placed');
@@ -107,11 +166,18 @@ describe('Order > Create Many', () => {
 
 	it('a batch committed but unanswered: every order looked up by its client order ID and reported placed, nothing sent twice', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
-		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems(),
+			inputItems: orderItems(20),
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(20);
-		expect(run.items.every((item) => item.json.outcome === 'placed' && item.json.success === true)).toBe(true);
-		expect(run.items.map((item) => (item.json.order as { clientOrderId: string }).clientOrderId)).toEqual(run.items.map((item) => item.json.clientOrderId));
+		expect(
+			run.items.every((item) => item.json.outcome === 'placed' && item.json.success === true),
+		).toBe(true);
+		expect(
+			run.items.map((item) => (item.json.order as { clientOrderId: string }).clientOrderId),
+		).toEqual(run.items.map((item) => item.json.clientOrderId));
 		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
 		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(20);
 		expect(sandbox.ledger.orders).toHaveLength(20);
@@ -119,13 +185,18 @@ describe('Order > Create Many', () => {
 
 	it('a batch refused unanswered (503, nothing placed): sent once more with the same IDs after the lookups prove nothing can still be executed', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'http503', times: 1, path: BATCH }] });
-		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems(),
+			inputItems: orderItems(20),
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.items.every((item) => item.json.outcome === 'placed')).toBe(true);
 		const [first, again] = requestsTo(sandbox, BATCH);
 		expect(requestsTo(sandbox, BATCH)).toHaveLength(2);
 		expect(again.body).toBe(first.body);
-		expect(Number(/timestamp=(\d+)/.exec(again.query)?.[1])).toBeGreaterThan(Number(/timestamp=(\d+)/.exec(first.query)?.[1]) + 5000);
+		expect(Number(/timestamp=(\d+)/.exec(again.query)?.[1])).toBeGreaterThan(
+			Number(/timestamp=(\d+)/.exec(first.query)?.[1]) + 5000,
+		);
 		expect(requestsTo(sandbox, QUERY_ORDER).length).toBeGreaterThanOrEqual(20);
 		expect(sandbox.ledger.orders).toHaveLength(20);
 	});
@@ -141,7 +212,9 @@ describe('Order > Create Many', () => {
 		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected/);
 		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('rejected');
 		// Try 1: orders 0-19 (3 refused); tries 2 and 3: order 3 again, with 20-24 placed on try 2 only.
-		const batches = requestsTo(sandbox, BATCH).map((request) => (JSON.parse(request.body) as unknown[]).length);
+		const batches = requestsTo(sandbox, BATCH).map(
+			(request) => (JSON.parse(request.body) as unknown[]).length,
+		);
 		expect(batches).toEqual([20, 6, 1]);
 		const ids = sandbox.ledger.orders.map((order) => order.clientOrderId);
 		expect(ids).toHaveLength(24);
@@ -153,8 +226,13 @@ describe('Order > Create Many', () => {
 
 	it('without client order IDs, a batch whose outcome is unknown is reported, never resent', async () => {
 		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
-		const run = await runTradingService(sandbox, { parameters: fromItems({ generateClientOrderId: false }), inputItems: orderItems(5) });
-		expect(run.error?.message).toMatch(/^Unknown outcome: the batch of 5 BTCUSDT orders may or may not have been executed/);
+		const run = await runTradingService(sandbox, {
+			parameters: fromItems({ generateClientOrderId: false }),
+			inputItems: orderItems(5),
+		});
+		expect(run.error?.message).toMatch(
+			/^Unknown outcome: the batch of 5 BTCUSDT orders may or may not have been executed/,
+		);
 		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('unknown');
 		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
 		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(0);
@@ -162,10 +240,34 @@ describe('Order > Create Many', () => {
 
 	it('JSON mode: orders of each item pooled, grouped and paired back', async () => {
 		const run = await runTradingService(sandbox, {
-			parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson: '={{ JSON.stringify($json.orders) }}' },
+			parameters: {
+				resource: 'order',
+				operation: 'createMany',
+				inputMode: 'json',
+				ordersJson: '={{ JSON.stringify($json.orders) }}',
+			},
 			inputItems: [
-				{ json: { orders: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.01' }, { symbol: 'ETHUSDT', side: 'SELL', type: 'MARKET', quantity: 0.5 }] } },
-				{ json: { orders: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '10', newClientOrderId: 'mine-1' }] } },
+				{
+					json: {
+						orders: [
+							{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.01' },
+							{ symbol: 'ETHUSDT', side: 'SELL', type: 'MARKET', quantity: 0.5 },
+						],
+					},
+				},
+				{
+					json: {
+						orders: [
+							{
+								symbol: 'BTCUSDT',
+								side: 'BUY',
+								type: 'MARKET',
+								amount: '10',
+								newClientOrderId: 'mine-1',
+							},
+						],
+					},
+				},
 			],
 			executionId: 'exec-json',
 		});
@@ -181,8 +283,13 @@ describe('Order > Create Many', () => {
 		expect(batchBodies()[1][0].quantity).toBe('0.5');
 	});
 
-	describe('auto-mapped input (Map Each Item\'s Fields Automatically)', () => {
-		const autoMap = (options: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'createMany', inputMode: 'autoMap', options });
+	describe("auto-mapped input (Map Each Item's Fields Automatically)", () => {
+		const autoMap = (options: Record<string, unknown> = {}) => ({
+			resource: 'order',
+			operation: 'createMany',
+			inputMode: 'autoMap',
+			options,
+		});
 
 		it('45 items of two symbols: the order fields read from each item as given, other fields ignored, 3 batch requests', async () => {
 			const symbolOf = (index: number) => (index % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT');
@@ -199,24 +306,49 @@ describe('Order > Create Many', () => {
 					quantity: '0.0010',
 				},
 			}));
-			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems, executionId: 'exec-auto-45' });
+			const run = await runTradingService(sandbox, {
+				parameters: autoMap(),
+				inputItems,
+				executionId: 'exec-auto-45',
+			});
 			expect(run.error).toBeUndefined();
 			const bodies = batchBodies();
-			expect(bodies.map((body) => [body[0].symbol, body.length])).toEqual([['ETHUSDT', 15], ['BTCUSDT', 20], ['BTCUSDT', 10]]);
+			expect(bodies.map((body) => [body[0].symbol, body.length])).toEqual([
+				['ETHUSDT', 15],
+				['BTCUSDT', 20],
+				['BTCUSDT', 10],
+			]);
 			expect(requestsTo(sandbox, BATCH)).toHaveLength(3);
 			expect(sandbox.ledger.requests).toHaveLength(3);
 			expect(run.items).toHaveLength(45);
 			run.items.forEach((item, index) => {
 				expect(item.pairedItem).toEqual({ item: index });
-				expect(item.json).toMatchObject({ success: true, outcome: 'placed', symbol: symbolOf(index), clientOrderId: expect.stringMatching(generatedClientOrderId(index)) });
+				expect(item.json).toMatchObject({
+					success: true,
+					outcome: 'placed',
+					symbol: symbolOf(index),
+					clientOrderId: expect.stringMatching(generatedClientOrderId(index)),
+				});
 			});
 			// Exactly the order fields, nothing else from the item.
 			expect(bodies[0][0]).toEqual({
-				symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.0010', price: '100.50',
+				symbol: 'ETHUSDT',
+				side: 'BUY',
+				type: 'LIMIT',
+				timeInForce: 'GTC',
+				stpMode: 'EXPIRE_TAKER',
+				quantity: '0.0010',
+				price: '100.50',
 				newClientOrderId: run.items[0].json.clientOrderId,
 			});
 			expect(bodies[1][0]).toEqual({
-				symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', stpMode: 'EXPIRE_TAKER', quantity: '0.0010', price: '101.25',
+				symbol: 'BTCUSDT',
+				side: 'BUY',
+				type: 'LIMIT',
+				timeInForce: 'GTC',
+				stpMode: 'EXPIRE_TAKER',
+				quantity: '0.0010',
+				price: '101.25',
 				newClientOrderId: run.items[1].json.clientOrderId,
 			});
 			expect(sandbox.ledger.orders).toHaveLength(45);
@@ -224,15 +356,54 @@ describe('Order > Create Many', () => {
 
 		it('every order field: MARKET by amount, timeInForce, stpMode, the client order ID as text or a plain number; empty and null fields are absent', async () => {
 			const inputItems = [
-				{ json: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT_MAKER', price: '60000', quantity: 0.5, timeInForce: 'GTC', stpMode: 'EXPIRE_MAKER', newClientOrderId: 'row-7' } },
-				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: 25, quantity: '', price: null, timeInForce: 'IOC', newClientOrderId: 12345 } },
+				{
+					json: {
+						symbol: 'BTCUSDT',
+						side: 'SELL',
+						type: 'LIMIT_MAKER',
+						price: '60000',
+						quantity: 0.5,
+						timeInForce: 'GTC',
+						stpMode: 'EXPIRE_MAKER',
+						newClientOrderId: 'row-7',
+					},
+				},
+				{
+					json: {
+						symbol: 'BTCUSDT',
+						side: 'BUY',
+						type: 'MARKET',
+						amount: 25,
+						quantity: '',
+						price: null,
+						timeInForce: 'IOC',
+						newClientOrderId: 12345,
+					},
+				},
 			];
 			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems });
 			expect(run.error).toBeUndefined();
 			expect(batchBodies()).toEqual([
 				[
-					{ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT_MAKER', timeInForce: 'GTC', stpMode: 'EXPIRE_MAKER', quantity: '0.5', price: '60000', newClientOrderId: 'row-7' },
-					{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', timeInForce: 'IOC', stpMode: 'EXPIRE_TAKER', amount: '25', newClientOrderId: '12345' },
+					{
+						symbol: 'BTCUSDT',
+						side: 'SELL',
+						type: 'LIMIT_MAKER',
+						timeInForce: 'GTC',
+						stpMode: 'EXPIRE_MAKER',
+						quantity: '0.5',
+						price: '60000',
+						newClientOrderId: 'row-7',
+					},
+					{
+						symbol: 'BTCUSDT',
+						side: 'BUY',
+						type: 'MARKET',
+						timeInForce: 'IOC',
+						stpMode: 'EXPIRE_TAKER',
+						amount: '25',
+						newClientOrderId: '12345',
+					},
 				],
 			]);
 			expect(run.items.map((item) => item.json.clientOrderId)).toEqual(['row-7', '12345']);
@@ -242,19 +413,39 @@ describe('Order > Create Many', () => {
 			['price', 1e-8, 'Item 1, field price: the number 1e-8 is not a plain decimal'],
 			['quantity', 1e21, 'Item 1, field quantity: the number 1e+21 is not a plain decimal'],
 			['amount', Number.NaN, 'Item 1, field amount: the number NaN is not a plain decimal'],
-			['price', Number.POSITIVE_INFINITY, 'Item 1, field price: the number Infinity is not a plain decimal'],
-			['newClientOrderId', 2 ** 60, 'Item 1, field newClientOrderId: the number 1152921504606847000 is too large to be exact'],
-		])('a number that does not print as a plain decimal (%s = %p) is refused, naming item and field, with 0 requests', async (field, value, message) => {
-			const inputItems = [
-				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '1' } },
-				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: field === 'amount' ? 'MARKET' : 'LIMIT', price: field === 'amount' ? undefined : '100', quantity: field === 'amount' ? undefined : '1', [field]: value } },
-			];
-			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems });
-			expect(run.error?.message).toBe(message);
-			expect(run.error?.description).toMatch(/^Give it as a string in the input item/);
-			expect((run.error?.context as { itemIndex?: number })?.itemIndex).toBe(1);
-			expect(sandbox.ledger.requests).toHaveLength(0);
-		});
+			[
+				'price',
+				Number.POSITIVE_INFINITY,
+				'Item 1, field price: the number Infinity is not a plain decimal',
+			],
+			[
+				'newClientOrderId',
+				2 ** 60,
+				'Item 1, field newClientOrderId: the number 1152921504606847000 is too large to be exact',
+			],
+		])(
+			'a number that does not print as a plain decimal (%s = %p) is refused, naming item and field, with 0 requests',
+			async (field, value, message) => {
+				const inputItems = [
+					{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '1' } },
+					{
+						json: {
+							symbol: 'BTCUSDT',
+							side: 'BUY',
+							type: field === 'amount' ? 'MARKET' : 'LIMIT',
+							price: field === 'amount' ? undefined : '100',
+							quantity: field === 'amount' ? undefined : '1',
+							[field]: value,
+						},
+					},
+				];
+				const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems });
+				expect(run.error?.message).toBe(message);
+				expect(run.error?.description).toMatch(/^Give it as a string in the input item/);
+				expect((run.error?.context as { itemIndex?: number })?.itemIndex).toBe(1);
+				expect(sandbox.ledger.requests).toHaveLength(0);
+			},
+		);
 
 		it.each([
 			[{ price: { value: '100' } }, 'Item 0, field price: is an object, not text or a number'],
@@ -264,16 +455,32 @@ describe('Order > Create Many', () => {
 			[{ price: '1e-8' }, 'Item 0, field price: "1e-8" is not a decimal number'],
 			[{ price: ' 100' }, 'Item 0, field price: " 100" is not a decimal number'],
 			[{ symbol: 'btcusdt' }, 'Item 0, field symbol: "btcusdt" is not a trading pair symbol'],
-			[{ type: 'MARKET', amount: '5' }, 'Item 0, field amount: MARKET orders take Quantity or Amount, not both'],
+			[
+				{ type: 'MARKET', amount: '5' },
+				'Item 0, field amount: MARKET orders take Quantity or Amount, not both',
+			],
 		])('%p is refused before any request: %s', async (change, message) => {
-			const json = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', ...(Object.keys(change).includes('type') ? {} : { price: '100' }), ...change };
-			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems: [{ json }] });
+			const json = {
+				symbol: 'BTCUSDT',
+				side: 'BUY',
+				type: 'LIMIT',
+				quantity: '1',
+				...(Object.keys(change).includes('type') ? {} : { price: '100' }),
+				...change,
+			};
+			const run = await runTradingService(sandbox, {
+				parameters: autoMap(),
+				inputItems: [{ json }],
+			});
 			expect(run.error?.message).toBe(message);
 			expect(sandbox.ledger.requests).toHaveLength(0);
 		});
 
 		it('an item with none of the order fields is refused, naming it', async () => {
-			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems: [{ json: { row_number: 2, ticker: 'BTCUSDT', qty: '1' } }] });
+			const run = await runTradingService(sandbox, {
+				parameters: autoMap(),
+				inputItems: [{ json: { row_number: 2, ticker: 'BTCUSDT', qty: '1' } }],
+			});
 			expect(run.error?.message).toBe('Item 0: has none of the order fields');
 			expect(sandbox.ledger.requests).toHaveLength(0);
 		});
@@ -291,7 +498,13 @@ describe('Order > Create Many', () => {
 				continueOnFail: true,
 			});
 			expect(run.error).toBeUndefined();
-			expect(run.items.map((item) => [item.pairedItem, item.json.outcome, item.json.error ?? item.json.success])).toEqual([
+			expect(
+				run.items.map((item) => [
+					item.pairedItem,
+					item.json.outcome,
+					item.json.error ?? item.json.success,
+				]),
+			).toEqual([
 				[{ item: 0 }, 'placed', true],
 				[{ item: 1 }, 'rejected', 'Item 1, field quantity: 2 is above Max Order Quantity (1)'],
 				[{ item: 2 }, 'rejected', 'Item 2, field price: the number 1e-8 is not a plain decimal'],
@@ -304,14 +517,24 @@ describe('Order > Create Many', () => {
 		});
 
 		it('a re-run (n8n Retry On Fail) answers placed orders from the write ledger: none placed twice', async () => {
-			const inputItems = Array.from({ length: 25 }, (_, index) => ({ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: index === 3 ? '1000000' : '0.001' } }));
+			const inputItems = Array.from({ length: 25 }, (_, index) => ({
+				json: {
+					symbol: 'BTCUSDT',
+					side: 'BUY',
+					type: 'LIMIT',
+					price: '100',
+					quantity: index === 3 ? '1000000' : '0.001',
+				},
+			}));
 			const run = await runTradingService(sandbox, {
 				parameters: autoMap({ failOnRejected: true }),
 				inputItems,
 				node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 			});
 			expect(run.error?.message).toMatch(/^1 order\(s\) were rejected/);
-			expect(requestsTo(sandbox, BATCH).map((request) => (JSON.parse(request.body) as unknown[]).length)).toEqual([20, 6]);
+			expect(
+				requestsTo(sandbox, BATCH).map((request) => (JSON.parse(request.body) as unknown[]).length),
+			).toEqual([20, 6]);
 			expect(new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)).size).toBe(24);
 			expect(sandbox.ledger.orders).toHaveLength(24);
 		});
@@ -319,16 +542,30 @@ describe('Order > Create Many', () => {
 
 	describe('validation, before any request', () => {
 		const jsonRun = (ordersJson: string) =>
-			runTradingService(sandbox, { parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson } });
+			runTradingService(sandbox, {
+				parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson },
+			});
 
 		it.each([
 			['{"symbol": "BTCUSDT"}', 'Orders (JSON): is not an array'],
 			['[{"symbol": "BTCUSDT"', 'Orders (JSON): is not valid JSON'],
 			['[1]', 'Orders (JSON)[0]: is not an object'],
-			['[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"1"}]', 'Orders (JSON)[0].price: is required for LIMIT orders'],
-			['[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","amount":"2"}]', 'Orders (JSON)[0].amount: MARKET orders take Quantity or Amount, not both'],
-			['[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","qty":"2"}]', 'Orders (JSON)[0].qty: is not an order field'],
-			['[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","price":"2"}]', 'Orders (JSON)[0].price: is not used by MARKET orders'],
+			[
+				'[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"1"}]',
+				'Orders (JSON)[0].price: is required for LIMIT orders',
+			],
+			[
+				'[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","amount":"2"}]',
+				'Orders (JSON)[0].amount: MARKET orders take Quantity or Amount, not both',
+			],
+			[
+				'[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","qty":"2"}]',
+				'Orders (JSON)[0].qty: is not an order field',
+			],
+			[
+				'[{"symbol":"BTCUSDT","side":"BUY","type":"MARKET","quantity":"1","price":"2"}]',
+				'Orders (JSON)[0].price: is not used by MARKET orders',
+			],
 		])('%s', async (ordersJson, message) => {
 			const run = await jsonRun(ordersJson);
 			expect(run.error?.message.startsWith(message)).toBe(true);
@@ -349,16 +586,24 @@ describe('Order > Create Many', () => {
 			items[0].json.clientOrderId = 'dup';
 			items[2].json.clientOrderId = 'dup';
 			const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
-			expect(run.error?.message).toBe('Client Order ID: "dup" is used by more than one order (items 0 and 2)');
+			expect(run.error?.message).toBe(
+				'Client Order ID: "dup" is used by more than one order (items 0 and 2)',
+			);
 			expect(sandbox.ledger.requests).toHaveLength(0);
 		});
 
 		it('with continue on fail, bad items become error items and the good ones are placed', async () => {
 			const items = orderItems(3);
 			items[1].json.side = 'HODL';
-			const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items, continueOnFail: true });
+			const run = await runTradingService(sandbox, {
+				parameters: fromItems(),
+				inputItems: items,
+				continueOnFail: true,
+			});
 			expect(run.error).toBeUndefined();
-			expect(run.items.map((item) => [item.pairedItem, item.json.success ?? item.json.error])).toEqual([
+			expect(
+				run.items.map((item) => [item.pairedItem, item.json.success ?? item.json.error]),
+			).toEqual([
 				[{ item: 0 }, true],
 				[{ item: 1 }, 'Side: "HODL" is not allowed'],
 				[{ item: 2 }, true],

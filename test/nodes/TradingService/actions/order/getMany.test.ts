@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(async () => sandbox.stop());
 beforeEach(() => sandbox.reset());
 
-const getMany = (overrides: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'getMany', ...overrides });
+const getMany = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'order',
+	operation: 'getMany',
+	...overrides,
+});
 
 describe('Order > Get Many', () => {
 	it('lists open orders newest first, up to Limit, in one request of weight 1', async () => {
@@ -20,7 +24,11 @@ describe('Order > Get Many', () => {
 		const run = await runTradingService(sandbox, { parameters: getMany({ limit: 3 }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.orderId)).toEqual(ids.slice(2).reverse());
-		expect(run.items.every((item) => item.json.status === 'NEW' && typeof item.json.orderId === 'string')).toBe(true);
+		expect(
+			run.items.every(
+				(item) => item.json.status === 'NEW' && typeof item.json.orderId === 'string',
+			),
+		).toBe(true);
 		const requests = requestsTo(sandbox, OPEN, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', weight: 1 });
@@ -30,7 +38,9 @@ describe('Order > Get Many', () => {
 	it('filters by Symbol and Side', async () => {
 		await placeRestingOrders(sandbox, 2, { symbol: 'BTCUSDT' });
 		const eth = await placeRestingOrders(sandbox, 1, { symbol: 'ETHUSDT' });
-		const run = await runTradingService(sandbox, { parameters: getMany({ symbol: 'ETHUSDT', options: { side: 'BUY' } }) });
+		const run = await runTradingService(sandbox, {
+			parameters: getMany({ symbol: 'ETHUSDT', options: { side: 'BUY' } }),
+		});
 		expect(run.items.map((item) => item.json.orderId)).toEqual(eth);
 		expect(requestsTo(sandbox, OPEN)[0].query).toMatch(/^symbol=ETHUSDT&side=BUY&limit=50&/);
 	});
@@ -51,16 +61,22 @@ describe('Order > Get Many', () => {
 		const main = await placeRestingOrders(sandbox, 2);
 		const sub = await placeRestingOrders(sandbox, 2, { key: DEMO_KEYS.sub });
 		const run = await runTradingService(sandbox, { parameters: getMany({ returnAll: true }) });
-		expect(run.items.map((item) => item.json.orderId)).toEqual([...main].reverse().concat([...sub].reverse()));
+		expect(run.items.map((item) => item.json.orderId)).toEqual(
+			[...main].reverse().concat([...sub].reverse()),
+		);
 		expect(requestsTo(sandbox, OPEN)).toHaveLength(1);
 	});
 
 	it('past orders: filled and cancelled orders from tradeOrders (weight 5), not the open ones', async () => {
 		const [filled, cancelled, open] = await placeRestingOrders(sandbox, 3);
 		sandbox.fillOrder(filled);
-		await runTradingService(sandbox, { parameters: { resource: 'order', operation: 'cancel', orderId: cancelled } });
+		await runTradingService(sandbox, {
+			parameters: { resource: 'order', operation: 'cancel', orderId: cancelled },
+		});
 		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: getMany({ orderState: 'past', symbol: 'BTCUSDT' }) });
+		const run = await runTradingService(sandbox, {
+			parameters: getMany({ orderState: 'past', symbol: 'BTCUSDT' }),
+		});
 		expect(run.items.map((item) => [item.json.orderId, item.json.status])).toEqual([
 			[cancelled, 'CANCELED'],
 			[filled, 'FILLED'],
@@ -80,14 +96,39 @@ describe('Order > Get Many', () => {
 	});
 
 	it.each([
-		['a malformed symbol', { symbol: 'btc-usdt' }, 'Symbol: "btc-usdt" is not a trading pair symbol'],
+		[
+			'a malformed symbol',
+			{ symbol: 'btc-usdt' },
+			'Symbol: "btc-usdt" is not a trading pair symbol',
+		],
 		['a Limit out of range', { limit: 1001 }, 'Limit: "1001" is out of range'],
-		['Start on open orders', { options: { startTime: '2026-01-01T00:00:00Z' } }, 'Start: applies to past orders only'],
-		['Start after End', { orderState: 'past', options: { startTime: '={{ $now.minus({ hours: 1 }).toISO() }}', endTime: '={{ $now.minus({ hours: 2 }).toISO() }}' } }, 'Start: is after End'],
-		['Start older than 90 days', { orderState: 'past', options: { startTime: '={{ $now.minus({ days: 91 }).toISO() }}' } }, 'Start: is more than 90 days ago'],
-	])('bad input (%s): an error naming the field, 0 requests', async (_case, parameters, message) => {
-		const run = await runTradingService(sandbox, { parameters: getMany(parameters) });
-		expect(run.error?.message).toBe(message);
-		expect(sandbox.ledger.requests).toHaveLength(0);
-	});
+		[
+			'Start on open orders',
+			{ options: { startTime: '2026-01-01T00:00:00Z' } },
+			'Start: applies to past orders only',
+		],
+		[
+			'Start after End',
+			{
+				orderState: 'past',
+				options: {
+					startTime: '={{ $now.minus({ hours: 1 }).toISO() }}',
+					endTime: '={{ $now.minus({ hours: 2 }).toISO() }}',
+				},
+			},
+			'Start: is after End',
+		],
+		[
+			'Start older than 90 days',
+			{ orderState: 'past', options: { startTime: '={{ $now.minus({ days: 91 }).toISO() }}' } },
+			'Start: is more than 90 days ago',
+		],
+	])(
+		'bad input (%s): an error naming the field, 0 requests',
+		async (_case, parameters, message) => {
+			const run = await runTradingService(sandbox, { parameters: getMany(parameters) });
+			expect(run.error?.message).toBe(message);
+			expect(sandbox.ledger.requests).toHaveLength(0);
+		},
+	);
 });
