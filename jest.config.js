@@ -4,6 +4,8 @@ module.exports = {
 	// Every folder that holds tests: a moved test must not silently stop running.
 	roots: ['<rootDir>/test', '<rootDir>/sandbox'],
 	testMatch: ['**/*.test.ts'],
+	// A skipped test fails the run unless SKIP_SUITES names its suite.
+	reporters: ['default', '<rootDir>/test/support/noSkippedTests.js'],
 	setupFiles: ['<rootDir>/test/support/setup-env.ts'],
 	// The e2e suites run in a real n8n: `npm run test:e2e` (jest.e2e.config.js).
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],

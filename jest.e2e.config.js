@@ -9,6 +9,8 @@ module.exports = {
 	rootDir: __dirname,
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
+	// A skipped test fails the run unless SKIP_SUITES names its suite.
+	reporters: ['default', '<rootDir>/test/support/noSkippedTests.js'],
 	setupFiles: ['<rootDir>/test/support/setup-e2e.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],

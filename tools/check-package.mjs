@@ -255,6 +255,7 @@ if (ci) {
 	}
 	for (const command of [
 		'npm ci --ignore-scripts',
+		'npm run format:check',
 		'npm run lint',
 		'npm run typecheck',
 		'npm run build',
