@@ -26,23 +26,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { DEMO_KEYS, type Sandbox } from '../sandbox';
+import { executeWorkflow, importCredentials, importWorkflow } from '../tools/n8n/cli';
 import {
-	REPO_ROOT,
 	createN8nEnv,
 	createTempUserFolder,
-	executeWorkflow,
-	getRuntime,
-	importCredentials,
-	importWorkflow,
-	isRuntimeInstalled,
-	packAndInstallPackage,
 	removeUserFolder,
-	runProcess,
-	startN8n,
 	type N8nEnv,
-	type N8nInstance,
-	type N8nRun,
-} from '../tools/n8n/n8n';
+} from '../tools/n8n/environment';
+import { packAndInstallPackage } from '../tools/n8n/package';
+import { runProcess } from '../tools/n8n/processes';
+import type { N8nRun } from '../tools/n8n/run-data';
+import { REPO_ROOT, getRuntime, isRuntimeInstalled } from '../tools/n8n/runtime';
+import { startN8n, type N8nInstance } from '../tools/n8n/server';
 import { analyseCpuProfile, type ProfileSummary } from './cpuProfile';
 import {
 	CRYPTO_CREDENTIAL,

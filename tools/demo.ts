@@ -21,22 +21,14 @@ import * as path from 'path';
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import { EXAMPLES, loadAllExamples, sandboxCredential } from './n8n/examples';
 import { QUIET_N8N_ENV } from './n8n/fixture';
-import {
-	PACKAGE_NAME,
-	REPO_ROOT,
-	createN8nEnv,
-	ensureRuntime,
-	getFreePort,
-	getNodeItems,
-	importCredentials,
-	importWorkflow,
-	killAllN8nProcesses,
-	packAndInstallPackage,
-	runProcess,
-	startN8n,
-	type N8nInstance,
-	type RestExecution,
-} from './n8n/n8n';
+import { importCredentials, importWorkflow } from './n8n/cli';
+import { createN8nEnv } from './n8n/environment';
+import { PACKAGE_NAME, packAndInstallPackage } from './n8n/package';
+import { getFreePort, killAllChildren, runProcess } from './n8n/processes';
+import type { RestExecution } from './n8n/rest';
+import { getNodeItems } from './n8n/run-data';
+import { REPO_ROOT, ensureRuntime } from './n8n/runtime';
+import { startN8n, type N8nInstance } from './n8n/server';
 
 const USER_FOLDER = path.join(REPO_ROOT, '.n8n-demo');
 const started = Date.now();
@@ -66,7 +58,7 @@ let stopping: Promise<void> | undefined;
 function shutdown(): Promise<void> {
 	stopping ??= (async () => {
 		await n8n?.stop().catch(() => undefined);
-		killAllN8nProcesses(); // e.g. a build or runtime install interrupted by Ctrl+C
+		killAllChildren(); // e.g. a build or runtime install interrupted by Ctrl+C
 		await sandbox?.stop().catch(() => undefined);
 	})();
 	return stopping;

@@ -16,7 +16,8 @@ import * as path from 'path';
 import { checkEditor, describedOptions, findChromium } from './n8n/editor';
 import { loadAllExamples } from './n8n/examples';
 import { setUpN8nWithSandbox } from './n8n/fixture';
-import { REPO_ROOT, startN8n, type N8nInstance } from './n8n/n8n';
+import { REPO_ROOT } from './n8n/runtime';
+import { startN8n, type N8nInstance } from './n8n/server';
 
 function log(message: string): void {
 	process.stderr.write(`[screenshot] ${message}\n`);

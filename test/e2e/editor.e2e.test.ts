@@ -25,7 +25,7 @@ import {
 } from '../../tools/n8n/editor';
 import { loadAllExamples } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { startN8n, type N8nInstance } from '../../tools/n8n/n8n';
+import { startN8n, type N8nInstance } from '../../tools/n8n/server';
 
 const chromiumPath = findChromium();
 const editorSkipped = (process.env.SKIP_SUITES ?? '').split(',').includes('editor');

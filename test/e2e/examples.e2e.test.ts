@@ -27,14 +27,9 @@ import {
 	setUpN8nWithSandbox,
 	type E2eFixture,
 } from '../../tools/n8n/fixture';
-import {
-	createN8nEnv,
-	executeWorkflow,
-	getNodeError,
-	getNodeItems,
-	type ExecuteResult,
-	type N8nRun,
-} from '../../tools/n8n/n8n';
+import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
+import { createN8nEnv } from '../../tools/n8n/environment';
+import { getNodeError, getNodeItems, type N8nRun } from '../../tools/n8n/run-data';
 
 const DAY_MS = 24 * 3600 * 1000;
 

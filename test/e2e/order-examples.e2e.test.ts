@@ -25,12 +25,8 @@ import {
 	type Workflow,
 } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import {
-	executeWorkflow,
-	getNodeItems,
-	type ExecuteResult,
-	type N8nRun,
-} from '../../tools/n8n/n8n';
+import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
+import { getNodeItems, type N8nRun } from '../../tools/n8n/run-data';
 import {
 	FAKE_MODEL,
 	messageText,

@@ -8,12 +8,8 @@
 import { DEMO_ACCOUNTS } from '../../sandbox';
 import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import {
-	executeWorkflow,
-	getNodeError,
-	getNodeItems,
-	type ExecuteResult,
-} from '../../tools/n8n/n8n';
+import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
+import { getNodeError, getNodeItems } from '../../tools/n8n/run-data';
 import { describeE2E } from '../support/describe-e2e';
 
 const ORDER_PATH = '/api/v1/spot/new/order';

@@ -26,7 +26,9 @@ import {
 	setUpN8nWithSandbox,
 	type E2eFixture,
 } from '../../tools/n8n/fixture';
-import { getNodeItems, startN8n, type N8nInstance, type RestExecution } from '../../tools/n8n/n8n';
+import type { RestExecution } from '../../tools/n8n/rest';
+import { getNodeItems } from '../../tools/n8n/run-data';
+import { startN8n, type N8nInstance } from '../../tools/n8n/server';
 
 const ex = EXAMPLES.fundingFeeAlert;
 const HOUR_MS = 3600_000;

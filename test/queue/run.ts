@@ -2,7 +2,7 @@
  * Queue-mode end-to-end suite: the package on n8n's distributed engine (`npm run test:queue`).
  *
  * Starts on loopback, from scratch: the sandbox (in this process), PostgreSQL and Redis (Debian
- * packages; tools/queue/services.ts), n8n 2.41.1 main (EXECUTIONS_MODE=queue, DB_TYPE=postgresdb)
+ * packages; tools/queue/postgres.ts and redis.ts), n8n 2.41.1 main (EXECUTIONS_MODE=queue, DB_TYPE=postgresdb)
  * and two `n8n worker --concurrency=1`, each process with its own user folder holding the package
  * unpacked from `npm pack` (tools/queue/cluster.ts). Then, in order:
  *
@@ -45,7 +45,9 @@ import {
 	type ExampleKey,
 	type Workflow,
 } from '../../tools/n8n/examples';
-import { getNodeItems, type N8nInstance, type RestExecution } from '../../tools/n8n/n8n';
+import type { RestExecution } from '../../tools/n8n/rest';
+import { getNodeItems } from '../../tools/n8n/run-data';
+import type { N8nInstance } from '../../tools/n8n/server';
 import { startQueueCluster, type QueueCluster } from '../../tools/queue/cluster';
 import {
 	BATCH_ORDERS_PATH,

@@ -1,5 +1,5 @@
 /**
- * Smoke test of the real-n8n runtime and of tools/n8n/n8n.ts.
+ * Smoke test of the real-n8n runtime and of the n8n library in tools/n8n/.
  *
  *   npx ts-node --transpile-only tools/n8n-runtime/smoke.ts [--keep]
  *
@@ -14,20 +14,12 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import {
-	PACKAGE_NAME,
-	REPO_ROOT,
-	createN8nEnv,
-	createTempUserFolder,
-	ensureRuntime,
-	executeWorkflow,
-	getNodeItems,
-	importWorkflow,
-	packAndInstallPackage,
-	removeUserFolder,
-	startN8n,
-	type N8nInstance,
-} from '../n8n/n8n';
+import { executeWorkflow, importWorkflow } from '../n8n/cli';
+import { createN8nEnv, createTempUserFolder, removeUserFolder } from '../n8n/environment';
+import { PACKAGE_NAME, packAndInstallPackage } from '../n8n/package';
+import { getNodeItems } from '../n8n/run-data';
+import { REPO_ROOT, ensureRuntime } from '../n8n/runtime';
+import { startN8n, type N8nInstance } from '../n8n/server';
 
 const timings: Array<[string, number]> = [];
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {

@@ -23,7 +23,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import * as account from '../../nodes/TradingService/actions/account';
 import * as order from '../../nodes/TradingService/actions/order';
 import { EXAMPLES } from './examples';
-import type { N8nInstance } from './n8n';
+import type { N8nInstance } from './server';
 
 /** The node's resources by display name, each with its actions module (actions/<resource>/index.ts). */
 const RESOURCES: Record<string, { description: INodeProperties[] }> = {

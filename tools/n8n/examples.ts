@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import type { N8nCredential } from './n8n';
+import type { N8nCredential } from './cli';
 
 export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 

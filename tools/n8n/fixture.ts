@@ -8,17 +8,10 @@ import { randomBytes } from 'crypto';
 
 import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { SANDBOX_CREDENTIAL, sandboxCredential, type Workflow } from './examples';
-import {
-	createN8nEnv,
-	createTempUserFolder,
-	ensureRuntime,
-	importCredentials,
-	importWorkflow,
-	packAndInstallPackage,
-	removeUserFolder,
-	type N8nCredential,
-	type N8nEnv,
-} from './n8n';
+import { importCredentials, importWorkflow, type N8nCredential } from './cli';
+import { createN8nEnv, createTempUserFolder, removeUserFolder, type N8nEnv } from './environment';
+import { packAndInstallPackage } from './package';
+import { ensureRuntime } from './runtime';
 
 /**
  * Extra n8n env for these runs: the MCP server registry module fetches a list from n8n's servers

@@ -1,10 +1,11 @@
 /**
  * n8n in queue mode on one machine, the way it is deployed on several: PostgreSQL and Redis
- * (tools/queue/services.ts), one n8n main process (`n8n start`: editor, REST API, webhooks,
- * triggers and polls) and N `n8n worker` processes that take executions from the Redis queue.
+ * (tools/queue/postgres.ts and redis.ts), one n8n main process (`n8n start`: editor, REST API,
+ * webhooks, triggers and polls) and N `n8n worker` processes that take executions from the Redis
+ * queue.
  *
  * Each n8n process gets its own user folder (as on separate hosts) with the package unpacked into
- * `.n8n/nodes` from `npm pack`, as tools/n8n/n8n.ts does for one process; they share the
+ * `.n8n/nodes` from `npm pack`, as tools/n8n/package.ts does for one process; they share the
  * database, the queue and the encryption key through the environment below (queueEnv). Each has
  * its own task-runner broker port; each worker its own health-check port.
  *
@@ -18,37 +19,22 @@
  *     await cluster.stop();                            // every process, the database, the state dir
  *   }
  */
-import { spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import * as path from 'path';
 
 import { QUIET_N8N_ENV } from '../n8n/fixture';
-import {
-	createN8nEnv,
-	ensureRuntime,
-	getFreePort,
-	importCredentials,
-	importWorkflow,
-	packAndInstallPackage,
-	spawnN8n,
-	startN8n,
-	type N8nCredential,
-	type N8nEnv,
-	type N8nInstance,
-	type N8nProcess,
-} from '../n8n/n8n';
-import {
-	createStateDir,
-	findPostgresBinDir,
-	isAlive,
-	startPostgres,
-	startRedis,
-	sweepStaleStateDirs,
-	type PostgresServer,
-	type RedisServer,
-} from './services';
+import { importCredentials, importWorkflow, type N8nCredential } from '../n8n/cli';
+import { createN8nEnv, type N8nEnv } from '../n8n/environment';
+import { packAndInstallPackage } from '../n8n/package';
+import { getFreePort } from '../n8n/processes';
+import { ensureRuntime } from '../n8n/runtime';
+import { spawnN8n, startN8n, type N8nInstance, type N8nProcess } from '../n8n/server';
+import { isAlive } from './commands';
+import { startPostgres, stopPostgresNow, type PostgresServer } from './postgres';
+import { startRedis, type RedisServer } from './redis';
+import { createStateDir, sweepStaleStateDirs } from './state-dir';
 
 export interface QueueClusterOptions {
 	/** Workflows and credentials imported (CLI) before the main process starts. */
@@ -168,20 +154,12 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 	let stopped = false;
 
 	// Last resort when this process exits without stop() (an uncaught error, process.exit): n8n's
-	// own children are killed by tools/n8n/n8n.ts; Postgres and Redis are daemons, stop them here.
+	// own children are killed by tools/n8n/processes.ts; Postgres and Redis are daemons, stop them
+	// here.
 	const exitHook = () => {
 		if (stopped) return;
 		try {
-			if (postgres?.pid() !== undefined) {
-				const pgCtl = path.join(findPostgresBinDir(), 'pg_ctl');
-				const args = ['-D', postgres.dataDir, '-m', 'immediate', 'stop'];
-				const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-				spawnSync(
-					asRoot ? 'runuser' : pgCtl,
-					asRoot ? ['-u', 'postgres', '--', pgCtl, ...args] : args,
-					{ timeout: 20_000 },
-				);
-			}
+			if (postgres) stopPostgresNow(postgres);
 			const redisPid = redis?.pid();
 			if (redisPid !== undefined && isAlive(redisPid)) process.kill(redisPid, 'SIGKILL');
 		} catch {

@@ -9,7 +9,8 @@ import { randomUUID } from 'crypto';
 
 import type { Ledger, LedgerRequest, Sandbox } from '../../sandbox';
 import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow } from '../n8n/examples';
-import type { N8nInstance, RestExecution } from '../n8n/n8n';
+import type { RestExecution } from '../n8n/rest';
+import type { N8nInstance } from '../n8n/server';
 
 export const BATCH_ORDERS_PATH = '/api/v1/spot/batchOrders';
 
