@@ -2,7 +2,7 @@
 module.exports = {
 	testEnvironment: 'node',
 	// Every folder that holds tests: a moved test must not silently stop running.
-	roots: ['<rootDir>/test', '<rootDir>/sandbox'],
+	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	// A skipped test fails the run unless SKIP_SUITES names its suite.
 	reporters: ['default', '<rootDir>/test/support/noSkippedTests.js'],

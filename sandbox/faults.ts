@@ -1,6 +1,6 @@
 /**
  * Fault kinds: when each acts (before processing, after processing, or inside an endpoint) and the
- * answers they send. The request pipeline in server.ts applies them.
+ * answers they send. The request pipeline (pipeline.ts) applies them.
  */
 import { CODES, msgOf } from './codes';
 import type { FaultKind, FaultRule } from './types';

@@ -4,8 +4,14 @@
  *
  *   const sandbox = useSandbox({ rateLimit: false });
  *   it('…', async () => { await runTradingService(sandbox(), …); });
+ *
+ * useSandboxClients adds the demo keys' signing clients, built once the sandbox listens:
+ *
+ *   const { sandbox, master, sub } = useSandboxClients({ now: () => T0, rateLimit: false });
+ *   it('…', async () => { expect((await master().account()).status).toBe(200); });
  */
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { TestClient } from '../../sandbox/testClient';
 
 export function useSandbox(options: SandboxOptions = { rateLimit: false }): () => Sandbox {
 	let sandbox: Sandbox | undefined;
@@ -20,4 +26,30 @@ export function useSandbox(options: SandboxOptions = { rateLimit: false }): () =
 		if (!sandbox) throw new Error('useSandbox(): the sandbox is used outside a test');
 		return sandbox;
 	};
+}
+
+export interface SandboxWithClients {
+	sandbox: () => Sandbox;
+	/** A client signing with DEMO_KEYS.master on the sandbox's clock. */
+	master: () => TestClient;
+	/** The same client with DEMO_KEYS.sub. */
+	sub: () => TestClient;
+}
+
+/** useSandbox, plus the master and sub demo clients, built once per file after the start. */
+export function useSandboxClients(
+	options: SandboxOptions = { rateLimit: false },
+): SandboxWithClients {
+	const sandbox = useSandbox(options);
+	let master: TestClient | undefined;
+	let sub: TestClient | undefined;
+	beforeAll(() => {
+		master = new TestClient(sandbox().baseUrl, DEMO_KEYS.master, () => sandbox().now());
+		sub = master.withCredentials(DEMO_KEYS.sub);
+	});
+	const client = (c: TestClient | undefined) => {
+		if (!c) throw new Error('useSandboxClients(): a client is used outside a test');
+		return c;
+	};
+	return { sandbox, master: () => client(master), sub: () => client(sub) };
 }

@@ -1,33 +1,21 @@
 /**
- * Seeding resting orders placed in the past (sb.seedOpenOrder): the state a stale-orders test starts
- * from. A seeded order is an ordinary order over HTTP (listed, read, cancelled, locking funds) with
- * the time it was given; it is not in ledger.orders, and what the API cannot do is refused.
+ * orders/book.ts, seedOpen (sandbox.seedOpenOrder): resting orders placed in the past, the state a
+ * stale-orders test starts from. A seeded order is an ordinary order over HTTP (listed, read,
+ * cancelled, locking funds) with the time it was given; it is not in ledger.orders, and what the
+ * API cannot do is refused.
  */
-import { DEMO_KEYS, startSandbox, type OrderView, type Sandbox } from '../index';
-import { TestClient } from '../testClient';
+import { DEMO_KEYS, type OrderView, type Sandbox } from '../../../sandbox';
+import { useSandboxClients } from '../../support/sandbox';
+import { T0, HOUR } from '../support';
 
-const T0 = 1_800_000_000_000;
-const HOUR = 3_600_000;
 let clock = T0;
-let sb: Sandbox;
-let master: TestClient;
-let sub: TestClient;
-
-beforeAll(async () => {
-	sb = await startSandbox({ now: () => clock, rateLimit: false });
-	master = new TestClient(sb.baseUrl, DEMO_KEYS.master, () => sb.now());
-	sub = master.withCredentials(DEMO_KEYS.sub);
-});
-afterAll(async () => {
-	await sb.stop();
-});
 beforeEach(() => {
 	clock = T0;
-	sb.reset();
 });
+const { sandbox, master, sub } = useSandboxClients({ now: () => clock, rateLimit: false });
 
 const limitBuy = (time: number, extra: Partial<Parameters<Sandbox['seedOpenOrder']>[0]> = {}) =>
-	sb.seedOpenOrder({
+	sandbox().seedOpenOrder({
 		symbol: 'BTCUSDT',
 		side: 'BUY',
 		price: '40000',
@@ -67,56 +55,62 @@ describe('seeded open orders', () => {
 				BigInt(fresh.orderId) > BigInt(older[1].orderId),
 		).toBe(true);
 
-		const listed = (await master.openOrders()).json as OrderView[];
+		const listed = (await master().openOrders()).json as OrderView[];
 		expect(listed.map((o) => [o.orderId, o.time, o.status])).toEqual([
 			[fresh.orderId, String(T0 - 2 * HOUR), 'NEW'],
 			[older[1].orderId, String(T0 - 30 * HOUR), 'NEW'],
 			[old.orderId, String(T0 - 48 * HOUR), 'NEW'],
 		]);
-		expect((await master.queryOrder({ origClientOrderId: 'old-1' })).json).toEqual(old);
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+		expect((await master().queryOrder({ origClientOrderId: 'old-1' })).json).toEqual(old);
+		expect(sandbox().getBalanceDetail('10001', 'USDT')).toEqual({
 			free: '92000',
 			locked: '8000',
 			total: '100000',
 		});
-		expect(sb.getBalanceDetail('10001', 'ETH')).toEqual({ free: '99', locked: '1', total: '100' });
-		expect(sb.ledger.orders).toHaveLength(0);
-		expect(sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/new/order')).toHaveLength(0);
+		expect(sandbox().getBalanceDetail('10001', 'ETH')).toEqual({
+			free: '99',
+			locked: '1',
+			total: '100',
+		});
+		expect(sandbox().ledger.orders).toHaveLength(0);
+		expect(
+			sandbox().ledger.requests.filter((r) => r.path === '/api/v1/spot/new/order'),
+		).toHaveLength(0);
 	});
 
 	it('cancel like any order: the cancel is in ledger.cancels and the funds are free again', async () => {
 		const old = limitBuy(T0 - 25 * HOUR);
-		const answer = await master.cancelOrder({ orderId: old.orderId });
+		const answer = await master().cancelOrder({ orderId: old.orderId });
 		expect(answer.status).toBe(200);
 		expect(answer.json).toMatchObject({
 			orderId: old.orderId,
 			status: 'CANCELED',
 			transactTime: String(T0),
 		});
-		expect(sb.ledger.cancels).toEqual([
+		expect(sandbox().ledger.cancels).toEqual([
 			expect.objectContaining({ orderId: old.orderId, via: 'single', at: T0 }),
 		]);
-		expect(sb.getOrder(old.orderId)).toMatchObject({
+		expect(sandbox().getOrder(old.orderId)).toMatchObject({
 			status: 'CANCELED',
 			time: String(T0 - 25 * HOUR),
 			updateTime: String(T0),
 		});
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+		expect(sandbox().getBalanceDetail('10001', 'USDT')).toEqual({
 			free: '100000',
 			locked: '0',
 			total: '100000',
 		});
-		expect((await master.openOrders()).json).toEqual([]);
+		expect((await master().openOrders()).json).toEqual([]);
 	});
 
 	it('the sub key seeds on its own trading account; only the master key reads both', async () => {
 		const mine = limitBuy(T0 - 3 * HOUR);
 		const theirs = limitBuy(T0 - HOUR, { key: DEMO_KEYS.sub });
 		expect(theirs.accountId).toBe('20001');
-		expect(((await sub.openOrders()).json as OrderView[]).map((o) => o.orderId)).toEqual([
+		expect(((await sub().openOrders()).json as OrderView[]).map((o) => o.orderId)).toEqual([
 			theirs.orderId,
 		]);
-		expect(((await master.openOrders()).json as OrderView[]).map((o) => o.orderId)).toEqual([
+		expect(((await master().openOrders()).json as OrderView[]).map((o) => o.orderId)).toEqual([
 			mine.orderId,
 			theirs.orderId,
 		]);
@@ -124,7 +118,7 @@ describe('seeded open orders', () => {
 
 	it('an order placed over HTTP after seeding is newer than every seeded order', async () => {
 		const old = limitBuy(T0 - 10 * HOUR);
-		const placed = await master.order({
+		const placed = await master().order({
 			symbol: 'BTCUSDT',
 			side: 'BUY',
 			type: 'LIMIT',
@@ -133,7 +127,7 @@ describe('seeded open orders', () => {
 		});
 		expect(placed.status).toBe(200);
 		expect(BigInt(placed.json.orderId as string) > BigInt(old.orderId)).toBe(true);
-		expect(sb.ledger.orders.map((o) => o.orderId)).toEqual([placed.json.orderId]);
+		expect(sandbox().ledger.orders.map((o) => o.orderId)).toEqual([placed.json.orderId]);
 	});
 
 	it('refuses what the exchange cannot hold: a future time, a time before the newest order, a MARKET order, a bad field, too little balance, a client order ID in use', async () => {
@@ -144,7 +138,7 @@ describe('seeded open orders', () => {
 			/before the newest order's time .*seed the oldest first/,
 		);
 		expect(() =>
-			sb.seedOpenOrder({
+			sandbox().seedOpenOrder({
 				symbol: 'BTCUSDT',
 				side: 'BUY',
 				type: 'MARKET' as 'LIMIT',
@@ -162,17 +156,17 @@ describe('seeded open orders', () => {
 			/seeded order refused: Duplicate order/,
 		);
 		// Nothing of the refused ones stayed: one order, its lock only.
-		expect(((await master.openOrders()).json as OrderView[]).map((o) => o.clientOrderId)).toEqual([
-			'taken',
-		]);
-		expect(sb.getBalanceDetail('10001', 'USDT').locked).toBe('4000');
+		expect(((await master().openOrders()).json as OrderView[]).map((o) => o.clientOrderId)).toEqual(
+			['taken'],
+		);
+		expect(sandbox().getBalanceDetail('10001', 'USDT').locked).toBe('4000');
 	});
 
 	it('reset() clears seeded orders and their locks', async () => {
 		limitBuy(T0 - HOUR);
-		sb.reset();
-		expect((await master.openOrders()).json).toEqual([]);
-		expect(sb.getBalanceDetail('10001', 'USDT')).toEqual({
+		sandbox().reset();
+		expect((await master().openOrders()).json).toEqual([]);
+		expect(sandbox().getBalanceDetail('10001', 'USDT')).toEqual({
 			free: '100000',
 			locked: '0',
 			total: '100000',

@@ -1,13 +1,15 @@
+/** cli.ts: `npm run sandbox` prints what a person needs to call it, and serves. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
-import { DEMO_KEYS, startSandbox, type HistoryRecord } from '../index';
-import { TestClient, rawRequest } from '../testClient';
+import { DEMO_KEYS } from '../../sandbox';
+import { TestClient, rawRequest } from '../../sandbox/testClient';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
 describe('npm run sandbox (cli.ts)', () => {
 	let child: ChildProcess | undefined;
+
 	afterEach(() => {
 		if (child && child.exitCode === null) child.kill('SIGTERM');
 	});
@@ -49,35 +51,5 @@ describe('npm run sandbox (cli.ts)', () => {
 			limit: 500,
 		});
 		expect(funding.json.length).toBeGreaterThanOrEqual(170);
-	});
-});
-
-describe('seedDemo', () => {
-	it('writes funding fees over 30 days, transfers, deposits, withdrawals and trades', async () => {
-		const sb = await startSandbox({ seedDemo: true, now: () => 1_800_000_123_456 });
-		try {
-			const c = new TestClient(sb.baseUrl, DEMO_KEYS.master, () => sb.now());
-			const q = (flowType: number, extra = {}) =>
-				c.history({ flowType, startTime: 0, endTime: sb.now(), limit: 500, ...extra });
-			const funding = (await q(32)).json as HistoryRecord[];
-			expect(funding.length).toBe(180);
-			expect(funding.every((r) => r.symbol && r.accountId === '10003')).toBe(true);
-			const transfers = (await q(51)).json as HistoryRecord[];
-			expect(transfers.length).toBe(10);
-			expect(
-				((await q(51, {})).json as HistoryRecord[]).filter((r) => r.accountId === '20001'),
-			).toHaveLength(2);
-			expect(((await q(900)).json as HistoryRecord[]).length).toBe(3);
-			expect(((await q(904)).json as HistoryRecord[]).length).toBe(1);
-			expect(((await q(906)).json as HistoryRecord[]).length).toBe(3);
-			expect(((await q(910)).json as HistoryRecord[]).length).toBe(1);
-			expect(((await q(1)).json as HistoryRecord[]).length).toBe(6);
-			expect(((await q(2)).json as HistoryRecord[]).length).toBe(3);
-			// reset() keeps the seeded demo when it was asked for at start
-			sb.reset();
-			expect(((await q(32)).json as HistoryRecord[]).length).toBe(180);
-		} finally {
-			await sb.stop();
-		}
 	});
 });

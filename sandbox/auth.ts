@@ -1,0 +1,110 @@
+/**
+ * Authentication of a signed request (spec section 5), in the order the checks are made: API key,
+ * weight budget, signature (written straight from spec 5.3; it shares no code with nodes/ or
+ * credentials/), timestamp and recvWindow (5.4), permission (5.1).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+import { CODES } from './codes';
+import { DEFAULT_RECV_WINDOW, DEMO_KEYS, MAX_RECV_WINDOW } from './constants';
+import { ApiError, apiError, fieldError } from './errors';
+import { decodeComponent, mediaType, splitPairs, toParamMap, type Pair } from './http';
+import { errorResp, type Resp } from './response';
+import type { Authed, RequestContext, Route, Services } from './routes/route';
+import type { DemoKey } from './types';
+
+const KEYS_BY_API_KEY = new Map<string, DemoKey>(
+	Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]),
+);
+
+/** The demo key the X-APIKEY header names; throws 0102 for a missing or unknown one. */
+export function keyOf(ctx: RequestContext): DemoKey {
+	const apiKey = ctx.req.headers['x-apikey'];
+	const key = typeof apiKey === 'string' ? KEYS_BY_API_KEY.get(apiKey) : undefined;
+	if (!key)
+		throw apiError(
+			CODES.invalidApiKey,
+			typeof apiKey === 'string' ? 'unknown X-APIKEY' : 'X-APIKEY header missing',
+		);
+	return key;
+}
+
+const withoutSignature = (pairs: Pair[]): Pair[] => pairs.filter((p) => p.name !== 'signature');
+
+/**
+ * 5.3: the signature sits in the query string or in a form body; the signed text is the query
+ * plus the body with no '&' between them, the signature pair left out. Throws 0001 for a missing
+ * or repeated signature, `signatureErrorCode` for a wrong one. Returns the query's parameters and
+ * the query's plus the form body's.
+ */
+export function verifySignature(
+	ctx: RequestContext,
+	key: DemoKey,
+	signatureErrorCode: string,
+): Omit<Authed, 'key'> {
+	const queryPairs = splitPairs(ctx.query);
+	const isForm = mediaType(ctx.req) === 'application/x-www-form-urlencoded';
+	const bodyPairs = isForm ? splitPairs(ctx.body) : [];
+	const sigPairs = [...queryPairs, ...bodyPairs].filter((p) => p.name === 'signature');
+	if (sigPairs.length === 0) throw fieldError('signature');
+	if (sigPairs.length > 1) throw fieldError('signature', 'sent more than once');
+	const queryText = withoutSignature(queryPairs)
+		.map((p) => p.raw)
+		.join('&');
+	const bodyText = isForm
+		? withoutSignature(bodyPairs)
+				.map((p) => p.raw)
+				.join('&')
+		: ctx.body;
+	const totalParams = queryText + bodyText;
+	const given = decodeComponent(sigPairs[0].value, 'signature');
+	const expected = createHmac('sha256', key.secret).update(totalParams, 'utf8').digest('hex');
+	if (
+		!/^[0-9a-fA-F]{64}$/.test(given) ||
+		!timingSafeEqual(Buffer.from(given.toLowerCase(), 'ascii'), Buffer.from(expected, 'ascii'))
+	) {
+		throw new ApiError(CODES.badSignature.status, signatureErrorCode, CODES.badSignature.msg);
+	}
+	const queryParams = toParamMap(withoutSignature(queryPairs));
+	const allParams = toParamMap(withoutSignature(bodyPairs), new Map(queryParams));
+	return { queryParams, allParams };
+}
+
+/** 5.4: timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow (default 5000, at most 60000). */
+export function checkTimestamp(params: Map<string, string>, serverTime: number): void {
+	const ts = params.get('timestamp');
+	if (ts === undefined || !/^\d{1,16}$/.test(ts))
+		throw fieldError('timestamp', 'millisecond timestamp');
+	const rw = params.get('recvWindow');
+	let recvWindow = DEFAULT_RECV_WINDOW;
+	if (rw !== undefined) {
+		if (!/^\d{1,10}$/.test(rw) || Number(rw) > MAX_RECV_WINDOW)
+			throw fieldError('recvWindow', `0 to ${MAX_RECV_WINDOW} ms`);
+		recvWindow = Number(rw);
+	}
+	const timestamp = Number(ts);
+	if (!(timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow)) {
+		throw apiError(CODES.timestampOutsideWindow);
+	}
+}
+
+/**
+ * Spec section 5: API key, weight, signature, timestamp, permission. Throws an ApiError for a
+ * rejected request; answers 429 (as a Resp) when the key's weight budget is spent.
+ */
+export function authenticate(ctx: RequestContext, route: Route, services: Services): Authed | Resp {
+	const key = keyOf(ctx);
+	// the budget runs on the real clock, not the offset server clock
+	const retryAfter = services.limiter.charge(key.apiKey, route.weight, Date.now());
+	if (retryAfter !== null) {
+		return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
+			'Retry-After': String(retryAfter),
+		});
+	}
+	const params = verifySignature(ctx, key, services.behaviour.signatureErrorCode);
+	checkTimestamp(params.allParams, ctx.serverTime);
+	if (route.permission && !key.permissions.includes(route.permission)) {
+		throw apiError(CODES.noPermission, `this API key lacks the '${route.permission}' permission`);
+	}
+	return { key, ...params };
+}

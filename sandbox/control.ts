@@ -1,0 +1,161 @@
+/**
+ * The sandbox's state and the API tests drive it with (everything of Sandbox but the listener):
+ * reset, balances, history and order seeding, fills, the fault plan, the rate limit and the answer
+ * variants. SandboxServer (server.ts) puts HTTP on top.
+ */
+import { DEFAULT_RATE_LIMIT, DEMO_KEYS } from './constants';
+import { seedDemoHistory } from './demo';
+import { Engine } from './engine';
+import { FaultInjector } from './faultInjector';
+import { RateLimiter } from './http';
+import type { OrderInput } from './orders/state';
+import { OtherHostServer } from './otherHost';
+import type { Services } from './routes/route';
+import type {
+	AddRecordInput,
+	FaultPlan,
+	HistoryRecord,
+	Ledger,
+	OrderView,
+	RateLimitConfig,
+	SandboxBehaviour,
+	SandboxOptions,
+	SeedOpenOrderInput,
+	SeedRecordsOptions,
+} from './types';
+
+const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
+	signatureErrorCode: '0002',
+	batchSuccessCode: 0,
+	batchEntryCodes: 'integer',
+	cancelOpenOrdersAnswer: 'documented',
+	cancelByIdsAllCancelled: 'emptyArray',
+};
+
+export class SandboxControl {
+	readonly ledger: Ledger = { requests: [], transfers: [], orders: [], cancels: [] };
+	readonly otherHost = new OtherHostServer();
+	protected readonly engine: Engine;
+	protected readonly faults = new FaultInjector();
+	protected readonly limiter: RateLimiter;
+	protected behaviour: Required<SandboxBehaviour>;
+	private readonly baseClock: () => number;
+
+	constructor(protected readonly options: SandboxOptions = {}) {
+		this.baseClock = options.now ?? Date.now;
+		this.limiter = new RateLimiter(this.startRateLimit());
+		this.engine = new Engine(() => this.now(), this.ledger);
+		this.behaviour = this.startBehaviour();
+		if (options.seedDemo) this.seedDemo();
+	}
+
+	private startRateLimit(): RateLimitConfig | false {
+		return this.options.rateLimit === undefined
+			? { ...DEFAULT_RATE_LIMIT }
+			: this.options.rateLimit;
+	}
+
+	private startBehaviour(): Required<SandboxBehaviour> {
+		return { ...DEFAULT_BEHAVIOUR, ...(this.options.behaviour ?? {}) };
+	}
+
+	/** The state an endpoint serves a request from. */
+	protected services(): Services {
+		return {
+			engine: this.engine,
+			behaviour: this.behaviour,
+			limiter: this.limiter,
+			now: () => this.now(),
+		};
+	}
+
+	reset(): void {
+		this.engine.resetState();
+		this.ledger.requests.length = 0;
+		this.ledger.transfers.length = 0;
+		this.ledger.orders.length = 0;
+		this.ledger.cancels.length = 0;
+		this.otherHost.clear();
+		this.clearFaults();
+		this.limiter.config = this.startRateLimit();
+		this.limiter.clear();
+		this.behaviour = this.startBehaviour();
+		if (this.options.seedDemo) this.seedDemo();
+	}
+
+	now(): number {
+		return this.baseClock() + this.faults.clockOffsetMs;
+	}
+
+	setBalance(accountId: string, coin: string, amount: string): void {
+		this.engine.setBalance(accountId, coin, amount);
+	}
+
+	getBalance(accountId: string, coin: string): string {
+		return this.engine.getBalance(accountId, coin);
+	}
+
+	getBalanceDetail(
+		accountId: string,
+		coin: string,
+	): { free: string; locked: string; total: string } {
+		return this.engine.getBalanceDetail(accountId, coin);
+	}
+
+	addRecords(records: AddRecordInput[]): HistoryRecord[] {
+		return this.engine.addRecords(records);
+	}
+
+	seedRecords(opts: SeedRecordsOptions): HistoryRecord[] {
+		return this.engine.seedRecords(opts);
+	}
+
+	seedDemo(): void {
+		seedDemoHistory(this);
+	}
+
+	getOrder(orderId: string): OrderView | undefined {
+		return this.engine.orders.getView(orderId);
+	}
+
+	fillOrder(orderId: string, quantity?: string): OrderView {
+		return this.engine.orders.fill(orderId, quantity);
+	}
+
+	advanceOrders(symbol?: string): OrderView[] {
+		return this.engine.orders.advance(symbol);
+	}
+
+	seedOpenOrder(input: SeedOpenOrderInput): OrderView {
+		const {
+			key = DEMO_KEYS.master,
+			symbol,
+			side,
+			type = 'LIMIT',
+			price,
+			quantity,
+			clientOrderId,
+			time,
+		} = input;
+		const order: OrderInput = { symbol, side, type, price, quantity };
+		if (clientOrderId !== undefined) order.newClientOrderId = clientOrderId;
+		return this.engine.seedOpenOrder(key, order, time);
+	}
+
+	setFaults(plan: FaultPlan): void {
+		this.faults.set(plan);
+	}
+
+	clearFaults(): void {
+		this.faults.clear();
+	}
+
+	setRateLimit(config: RateLimitConfig | false): void {
+		this.limiter.config = config;
+		this.limiter.clear();
+	}
+
+	setBehaviour(behaviour: SandboxBehaviour): void {
+		this.behaviour = { ...this.behaviour, ...behaviour };
+	}
+}

@@ -1,0 +1,290 @@
+/**
+ * The sandbox's order book: placing, finding, listing and cancelling spot orders. No HTTP here.
+ *
+ * Exchange behaviours kept on purpose (see README.md):
+ * - a client order ID is unique among the account's OPEN orders only; once an order is filled or
+ *   cancelled its ID may be used again, so a blind re-send of a filled MARKET order fills twice;
+ * - LIMIT and LIMIT_MAKER orders rest as NEW and lock funds until a test fills them (fill/advance)
+ *   or they are cancelled; MARKET orders fill at once at the symbol's last price.
+ */
+import { DAY_MS, ORDER_ID_BASE } from '../constants';
+import { CODES } from '../codes';
+import * as D from '../decimal';
+import { ApiError, OrderFail, apiError } from '../errors';
+import { cmpId } from '../store';
+import type { CancelAnswer, Ledger, LedgerCancel, OrderData, OrderView } from '../types';
+import { advanceStep, fillOrder, type FillContext } from './fills';
+import {
+	PAST_ORDERS_DAYS,
+	isOpen,
+	type OrderInput,
+	type OrderListFilter,
+	type OrderOwner,
+	type OrderState,
+	type Wallet,
+} from './state';
+import { checkOrderFields, fundsFor } from './validate';
+import { cancelAnswer, createAnswer, orderView } from './views';
+
+export class OrderBook {
+	private byId = new Map<string, OrderState>();
+	/** Every order, ascending by orderId. */
+	private all: OrderState[] = [];
+	/** accountId -> clientOrderId -> the open order holding that id. */
+	private openIds = new Map<string, Map<string, OrderState>>();
+	private seq = ORDER_ID_BASE;
+	private readonly fillContext: FillContext;
+
+	constructor(
+		private readonly clock: () => number,
+		private readonly wallet: Wallet,
+		private readonly ledger: Ledger,
+	) {
+		this.fillContext = {
+			wallet,
+			clock,
+			release: (o) => this.openMap(o.accountId).delete(o.clientOrderId),
+		};
+	}
+
+	clear(): void {
+		this.byId.clear();
+		this.all = [];
+		this.openIds.clear();
+		this.seq = ORDER_ID_BASE;
+	}
+
+	private openMap(accountId: string): Map<string, OrderState> {
+		let m = this.openIds.get(accountId);
+		if (!m) {
+			m = new Map();
+			this.openIds.set(accountId, m);
+		}
+		return m;
+	}
+
+	/**
+	 * Validate one order and place it (or, with `test`, only validate it). Throws OrderFail.
+	 * Returns the create answer (spec 2.4), or null for a test order. `seededAt` (tests only, see
+	 * seedOpen) places it as if at that time and leaves it out of ledger.orders.
+	 */
+	place(
+		owner: OrderOwner,
+		input: OrderInput,
+		via: 'single' | 'batch',
+		test = false,
+		seededAt?: number,
+	): OrderData | null {
+		const checked = checkOrderFields(input);
+		const accountId = owner.accountId;
+		const open = this.openMap(accountId);
+		if (checked.clientOrderId !== null && open.has(checked.clientOrderId)) {
+			throw new OrderFail(
+				'duplicate',
+				`${CODES.duplicateOrder.msg}: clientOrderId '${checked.clientOrderId}' is already in use`,
+				'newClientOrderId',
+			);
+		}
+		const funds = fundsFor(checked, (coin) => this.wallet.free(accountId, coin));
+		if (test) return null;
+
+		const { symbol, info, side, type } = checked;
+		const orderId = (this.seq++).toString();
+		let clientOrderId = checked.clientOrderId;
+		if (clientOrderId === null) {
+			clientOrderId = orderId;
+			while (open.has(clientOrderId)) clientOrderId = `${clientOrderId}x`;
+		}
+		const now = seededAt ?? this.clock();
+		const transactTime = String(now);
+		const o: OrderState = {
+			accountId,
+			apiKey: owner.apiKey,
+			symbol,
+			clientOrderId,
+			orderId,
+			price: type === 'MARKET' ? '0' : checked.price!,
+			origQty: checked.quantity ?? '0',
+			reqAmount: checked.amount ?? '0',
+			executedQty: D.ZERO,
+			cumQuote: D.ZERO,
+			fee: D.ZERO,
+			feeCoin: '',
+			status: 'NEW',
+			timeInForce: checked.timeInForce,
+			type,
+			side,
+			stpMode: checked.stpMode ?? 'EXPIRE_TAKER',
+			time: now,
+			updateTime: now,
+			lockCoin: funds.lockCoin,
+			locked: D.ZERO,
+		};
+		if (type === 'MARKET') {
+			const { execQty, cost, fee } = funds;
+			const { base, quote } = info;
+			if (side === 'BUY') {
+				this.wallet.move(accountId, base, 1, execQty, transactTime, symbol);
+				this.wallet.move(accountId, quote, 1, D.neg(cost), transactTime, symbol);
+			} else {
+				this.wallet.move(accountId, base, 1, D.neg(execQty), transactTime, symbol);
+				this.wallet.move(accountId, quote, 1, cost, transactTime, symbol);
+			}
+			this.wallet.move(accountId, quote, 2, D.neg(fee), transactTime, symbol);
+			o.executedQty = execQty;
+			o.cumQuote = cost;
+			o.fee = fee;
+			o.feeCoin = quote;
+			o.status = 'FILLED';
+		} else {
+			this.wallet.lock(accountId, funds.lockCoin, funds.lockAmount);
+			o.locked = funds.lockAmount;
+			open.set(clientOrderId, o);
+		}
+		this.byId.set(orderId, o);
+		this.all.push(o);
+		const answer = createAnswer(o);
+		if (seededAt === undefined) this.ledger.orders.push({ ...answer, via, apiKey: owner.apiKey });
+		return answer;
+	}
+
+	/**
+	 * Seed a resting (LIMIT or LIMIT_MAKER) order as if it had been placed at `time`: the same checks
+	 * and locks as an order sent over HTTP, but not in ledger.orders (it is state a test starts from,
+	 * like seeded history). Order IDs grow with time on the exchange, so `time` may not be before
+	 * the newest order's time, nor after the clock. Throws an Error naming the problem.
+	 */
+	seedOpen(owner: OrderOwner, input: OrderInput, time: number): OrderView {
+		if (!Number.isSafeInteger(time) || time < 0)
+			throw new Error(`seeded order time must be a millisecond timestamp: ${String(time)}`);
+		if (time > this.clock())
+			throw new Error(`seeded order time ${time} is after the sandbox clock ${this.clock()}`);
+		const newest = this.all[this.all.length - 1];
+		if (newest !== undefined && time < newest.time) {
+			throw new Error(
+				`seeded order time ${time} is before the newest order's time ${newest.time} (order ${newest.orderId}): seed the oldest first, as order IDs grow with time`,
+			);
+		}
+		if (input.type !== 'LIMIT' && input.type !== 'LIMIT_MAKER')
+			throw new Error('seeded orders rest on the book: type must be LIMIT or LIMIT_MAKER');
+		let answer: OrderData | null;
+		try {
+			answer = this.place(owner, input, 'single', false, time);
+		} catch (error) {
+			if (error instanceof OrderFail)
+				throw new Error(`seeded order refused: ${error.message} (field '${error.field}')`);
+			throw error;
+		}
+		return orderView(this.byId.get(answer!.orderId)!);
+	}
+
+	/** The query answer (the family's order query shape). */
+	view(o: OrderState): OrderView {
+		return orderView(o);
+	}
+
+	getView(orderId: string): OrderView | undefined {
+		const o = this.byId.get(orderId);
+		return o ? orderView(o) : undefined;
+	}
+
+	/**
+	 * One order of the given accounts by orderId, or by client order ID: the open order holding that
+	 * ID if there is one, else the newest order that used it.
+	 */
+	find(
+		accountIds: string[],
+		q: { orderId?: string; clientOrderId?: string },
+	): OrderState | undefined {
+		if (q.orderId !== undefined) {
+			const o = this.byId.get(q.orderId);
+			return o && accountIds.includes(o.accountId) ? o : undefined;
+		}
+		const cid = q.clientOrderId!;
+		for (const acc of accountIds) {
+			const o = this.openIds.get(acc)?.get(cid);
+			if (o) return o;
+		}
+		for (let i = this.all.length - 1; i >= 0; i--) {
+			const o = this.all[i];
+			if (o.clientOrderId === cid && accountIds.includes(o.accountId)) return o;
+		}
+		return undefined;
+	}
+
+	/** Orders of one account, newest first (orderId descending), filtered. */
+	list(accountId: string, open: boolean, f: OrderListFilter, limit: number): OrderState[] {
+		const out: OrderState[] = [];
+		for (let i = this.all.length - 1; i >= 0 && out.length < limit; i--) {
+			const o = this.all[i];
+			if (o.accountId !== accountId || isOpen(o.status) !== open) continue;
+			if (f.symbol !== undefined && o.symbol !== f.symbol) continue;
+			if (f.side !== undefined && o.side !== f.side) continue;
+			if (f.beforeOrderId !== undefined && cmpId(o.orderId, f.beforeOrderId) >= 0) continue;
+			if (f.startTime !== undefined && o.time < f.startTime) continue;
+			if (f.endTime !== undefined && o.time > f.endTime) continue;
+			out.push(o);
+		}
+		return out;
+	}
+
+	/** Past (final) orders are kept for PAST_ORDERS_DAYS. */
+	pastCutoff(): number {
+		return this.clock() - PAST_ORDERS_DAYS * DAY_MS;
+	}
+
+	/** The error a cancel of this (final) order gets, or null when it is open. */
+	static finalError(o: OrderState): ApiError | null {
+		switch (o.status) {
+			case 'FILLED':
+				return apiError(CODES.orderFilled);
+			case 'CANCELED':
+				return apiError(CODES.orderCancelled);
+			case 'PARTIALLY_CANCELED':
+				return apiError(CODES.orderPartiallyCancelled);
+			default:
+				return null;
+		}
+	}
+
+	/** Cancel an open order (throws the family's code for a final one). */
+	cancel(o: OrderState, via: LedgerCancel['via'], apiKey: string): CancelAnswer {
+		const err = OrderBook.finalError(o);
+		if (err) throw err;
+		const now = this.clock();
+		if (D.isPositive(o.locked)) this.wallet.unlock(o.accountId, o.lockCoin, o.locked);
+		o.locked = D.ZERO;
+		o.status = D.isPositive(o.executedQty) ? 'PARTIALLY_CANCELED' : 'CANCELED';
+		o.updateTime = now;
+		this.openMap(o.accountId).delete(o.clientOrderId);
+		this.ledger.cancels.push({
+			orderId: o.orderId,
+			clientOrderId: o.clientOrderId,
+			accountId: o.accountId,
+			status: o.status,
+			via,
+			apiKey,
+			at: now,
+		});
+		return cancelAnswer(o, now);
+	}
+
+	/** Fill `quantity` (default: all that remains) of a resting order at its limit price (fills.ts). */
+	fill(orderId: string, quantity?: string): OrderView {
+		const o = this.byId.get(orderId);
+		if (!o) throw new Error(`no order ${orderId}`);
+		fillOrder(o, quantity, this.fillContext);
+		return orderView(o);
+	}
+
+	/**
+	 * One step for every open order (optionally of one symbol), oldest first: NEW becomes
+	 * PARTIALLY_FILLED (half its quantity, truncated to 8 decimals, or all of it when that is zero),
+	 * PARTIALLY_FILLED becomes FILLED. Returns the orders after their step.
+	 */
+	advance(symbol?: string): OrderView[] {
+		return this.all
+			.filter((x) => isOpen(x.status) && (symbol === undefined || x.symbol === symbol))
+			.map((o) => this.fill(o.orderId, advanceStep(o)));
+	}
+}

@@ -1,0 +1,134 @@
+/**
+ * One request from arrival to answer: the ledger entry, the redirect loop's own path, the fault
+ * picked for it (acting before, instead of, or after the endpoint), latency, and the send.
+ */
+import type * as http from 'node:http';
+
+import { CODES } from './codes';
+import type { FaultInjector } from './faultInjector';
+import { REDIRECT_LOOP_PATH, SEND_FAULTS, faultAnswer, phaseOf, type ActiveFault } from './faults';
+import { errorResp, json, type Resp } from './response';
+import { dispatch } from './router';
+import type { Services } from './routes/route';
+import { weightOf } from './routes/table';
+import { sendAnswer } from './send';
+import type { Ledger, LedgerRequest } from './types';
+
+/** What the pipeline needs from the sandbox. */
+export interface PipelineHost {
+	ledger: Ledger;
+	faults: FaultInjector;
+	now(): number;
+	/** The sandbox's own base URL. */
+	baseUrl(): string;
+	/** The base URL of the other host redirect faults point to. */
+	otherHostUrl(): string;
+	/** The state the endpoints serve this request from. */
+	services(): Services;
+}
+
+export class RequestPipeline {
+	/** Timers of answers still being drip-fed; cleared by stop(). */
+	private readonly drips = new Set<NodeJS.Timeout>();
+
+	constructor(private readonly host: PipelineHost) {}
+
+	stop(): void {
+		for (const t of this.drips) clearTimeout(t);
+		this.drips.clear();
+	}
+
+	async handle(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		body: string,
+		tooBig: boolean,
+	): Promise<void> {
+		const { host } = this;
+		const rawUrl = req.url ?? '/';
+		const qi = rawUrl.indexOf('?');
+		const path = qi < 0 ? rawUrl : rawUrl.slice(0, qi);
+		const query = qi < 0 ? '' : rawUrl.slice(qi + 1);
+		const method = (req.method ?? 'GET').toUpperCase();
+		const serverTime = host.now();
+		const hdr = req.headers['x-apikey'];
+		const weight = weightOf(path, method);
+		const entry: LedgerRequest = { method, path, query, body, status: 0, weight, at: serverTime };
+		if (typeof hdr === 'string') entry.apiKey = hdr;
+		host.ledger.requests.push(entry);
+
+		if (path === REDIRECT_LOOP_PATH) {
+			await this.redirectAgain(res, query, entry);
+			return;
+		}
+
+		const fault = host.faults.pick(method, path);
+		if (fault) entry.fault = fault.kind;
+		const phase = fault ? phaseOf(fault.kind) : null;
+		if (phase === 'dropBefore') {
+			await host.faults.delay();
+			req.socket.destroy();
+			return;
+		}
+
+		let resp: Resp;
+		if (fault && phase === 'before') {
+			resp = this.fromFault(fault, method, path, rawUrl);
+		} else if (tooBig) {
+			resp = errorResp(
+				413,
+				CODES.invalidField.code,
+				"Required field 'body' missing or invalid (request body too large)",
+			);
+		} else {
+			const ctx = { req, method, path, query, body, serverTime, fault };
+			resp = dispatch(ctx, host.services());
+			if (fault && phase === 'after') {
+				entry.appliedStatus = resp.status;
+				if (!SEND_FAULTS.has(fault.kind)) resp = this.fromFault(fault, method, path, rawUrl);
+			}
+		}
+		entry.status = resp.status;
+		if (resp.code !== undefined) entry.code = resp.code;
+
+		await host.faults.delay();
+		if (fault?.kind === 'dropAfter') {
+			req.socket.destroy();
+			return;
+		}
+		if (res.destroyed || res.writableEnded) return;
+		sendAnswer(req, res, resp, fault, this.drips);
+	}
+
+	/** Every hop of a redirect loop redirects again; no rule is used up by the hops. */
+	private async redirectAgain(
+		res: http.ServerResponse,
+		query: string,
+		entry: LedgerRequest,
+	): Promise<void> {
+		const q = new URLSearchParams(query);
+		const status = [301, 302, 303, 307, 308].includes(Number(q.get('status')))
+			? Number(q.get('status'))
+			: 307;
+		const hop = Number(q.get('hop')) || 1;
+		entry.fault = 'redirectLoop';
+		entry.status = status;
+		await this.host.faults.delay();
+		if (res.destroyed) return;
+		res.writeHead(status, {
+			Location: `${this.host.baseUrl()}${REDIRECT_LOOP_PATH}?status=${status}&hop=${hop + 1}`,
+			'Content-Length': '0',
+		});
+		res.end();
+	}
+
+	private fromFault(fault: ActiveFault, method: string, path: string, rawUrl: string): Resp {
+		const a = faultAnswer(fault, method, path, {
+			self: this.host.baseUrl(),
+			other: this.host.otherHostUrl(),
+			url: rawUrl,
+		});
+		if (a.value !== undefined) return { ...json(a.status, a.value, a.headers), code: a.code };
+		return { status: a.status, raw: a.text ?? '', headers: a.headers };
+	}
+}

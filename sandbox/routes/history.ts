@@ -1,0 +1,64 @@
+/** GET /api/v1/account/balanceFlow: a page of history records of one flow type, newest first. */
+import { CODES } from '../codes';
+import {
+	ACCOUNT_TYPES,
+	ACCOUNT_TYPE_VALUES,
+	DEFAULT_HISTORY_LIMIT,
+	FLOW_TYPES,
+	MAX_HISTORY_LIMIT,
+	accountsOf,
+} from '../constants';
+import { apiError, fieldError } from '../errors';
+import { json, type Resp } from '../response';
+import type { Authed, RequestContext, Services } from './route';
+
+export function history(ctx: RequestContext, auth: Authed, { engine }: Services): Resp {
+	const p = auth.queryParams;
+	const ms = (name: string): number => {
+		const v = p.get(name);
+		if (v === undefined || !/^\d{1,16}$/.test(v)) throw fieldError(name, 'millisecond timestamp');
+		return Number(v);
+	};
+	const startTime = ms('startTime');
+	const endTime = ms('endTime');
+	const ftRaw = p.get('flowType');
+	if (ftRaw === undefined || !/^\d{1,4}$/.test(ftRaw) || !FLOW_TYPES[Number(ftRaw)]) {
+		throw fieldError('flowType', `one of ${Object.keys(FLOW_TYPES).join(', ')}`);
+	}
+	const flowType = Number(ftRaw);
+	let accountType: number | undefined;
+	const atRaw = p.get('accountType');
+	if (atRaw !== undefined) {
+		if (!/^\d{1,2}$/.test(atRaw) || !ACCOUNT_TYPE_VALUES.includes(Number(atRaw))) {
+			throw fieldError('accountType', `one of ${ACCOUNT_TYPE_VALUES.join(', ')}`);
+		}
+		accountType = Number(atRaw);
+	}
+	let limit = DEFAULT_HISTORY_LIMIT;
+	const limRaw = p.get('limit');
+	if (limRaw !== undefined) {
+		if (!/^\d{1,4}$/.test(limRaw) || Number(limRaw) < 1 || Number(limRaw) > MAX_HISTORY_LIMIT) {
+			throw fieldError('limit', `1 to ${MAX_HISTORY_LIMIT}`);
+		}
+		limit = Number(limRaw);
+	}
+	if (startTime > endTime) throw fieldError('startTime', 'startTime must not be after endTime');
+	if (auth.key.kind === 'sub' && accountType === 5) {
+		throw apiError(CODES.noPermission, 'custody records need a master-account API key');
+	}
+	const accountIds = accountsOf(auth.key).filter(
+		(a) => accountType === undefined || ACCOUNT_TYPES[a] === accountType,
+	);
+	const fault = ctx.fault;
+	// historyOversize: more records than asked for; historyOldestFirst: the page in ascending order
+	const extra =
+		fault?.kind === 'historyOversize' ? Math.max(1, fault.rule.extraRecords ?? limit) : 0;
+	const page = engine.queryHistory({
+		flowType,
+		accountIds,
+		startTime,
+		endTime,
+		limit: limit + extra,
+	});
+	return json(200, fault?.kind === 'historyOldestFirst' ? page.reverse() : page);
+}

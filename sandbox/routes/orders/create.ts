@@ -1,0 +1,37 @@
+/**
+ * Creating one order: POST /api/v1/spot/new/order, and /api/v1/spot/orderTest (every check,
+ * nothing placed). A batch of orders: batch.ts.
+ */
+import { OrderFail, fieldError } from '../../errors';
+import { mediaType } from '../../http';
+import type { OrderInput } from '../../orders/state';
+import { json, type Resp } from '../../response';
+import type { Authed, RequestContext, Services } from '../route';
+
+function placeSingle(ctx: RequestContext, auth: Authed, { engine }: Services, test: boolean): Resp {
+	if (ctx.body !== '' && mediaType(ctx.req) !== 'application/x-www-form-urlencoded') {
+		throw fieldError(
+			'Content-Type',
+			'send order parameters in the query string or an application/x-www-form-urlencoded body',
+		);
+	}
+	const input: OrderInput = {};
+	for (const [k, v] of auth.allParams) input[k] = v;
+	try {
+		const placed = engine.placeOrder(auth.key, input, 'single', test);
+		return json(200, test ? {} : placed);
+	} catch (e) {
+		if (e instanceof OrderFail) throw e.toApiError();
+		throw e;
+	}
+}
+
+/** POST /api/v1/spot/new/order: params in the query, a form body, or both. */
+export function singleOrder(ctx: RequestContext, auth: Authed, services: Services): Resp {
+	return placeSingle(ctx, auth, services, false);
+}
+
+/** POST /api/v1/spot/orderTest: every check of a single order (balance and client order id too), nothing placed; answers {}. */
+export function testOrder(ctx: RequestContext, auth: Authed, services: Services): Resp {
+	return placeSingle(ctx, auth, services, true);
+}

@@ -1,0 +1,72 @@
+/** What an endpoint handler is given, and the route entry that names its weight and permission. */
+import type * as http from 'node:http';
+
+import type { Engine } from '../engine';
+import type { ActiveFault } from '../faults';
+import type { RateLimiter } from '../http';
+import type { Resp } from '../response';
+import type { DemoKey, Permission, SandboxBehaviour } from '../types';
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+/** One request as received. */
+export interface RequestContext {
+	req: http.IncomingMessage;
+	method: string;
+	/** Path without the query string. */
+	path: string;
+	/** Raw query string, without the leading '?'. */
+	query: string;
+	body: string;
+	/** Server clock when the request was received. */
+	serverTime: number;
+	/** The fault picked for this request; inline kinds are the endpoint's to apply. */
+	fault: ActiveFault | null;
+}
+
+/** A request that passed authentication (spec section 5). */
+export interface Authed {
+	key: DemoKey;
+	/** Query-string parameters (signature removed). */
+	queryParams: Map<string, string>;
+	/** Query-string plus form-body parameters (signature removed). */
+	allParams: Map<string, string>;
+}
+
+/** The sandbox state a request is served from. */
+export interface Services {
+	engine: Engine;
+	behaviour: Required<SandboxBehaviour>;
+	limiter: RateLimiter;
+	now(): number;
+}
+
+export interface Route {
+	weight: number;
+	signed: boolean;
+	permission?: Permission;
+	handler: (ctx: RequestContext, auth: Authed | null, services: Services) => Resp;
+}
+
+export type RouteTable = Record<string, Partial<Record<Method, Route>>>;
+
+type SignedHandler = (ctx: RequestContext, auth: Authed, services: Services) => Resp;
+
+function signed(permission: Permission, weight: number, handler: SignedHandler): Route {
+	return {
+		weight,
+		signed: true,
+		permission,
+		handler: (ctx, auth, services) => handler(ctx, auth!, services),
+	};
+}
+
+/** A signed route any key with the read permission may call. */
+export function read(weight: number, handler: SignedHandler): Route {
+	return signed('read', weight, handler);
+}
+
+/** A signed route that needs the trade permission. */
+export function trade(weight: number, handler: SignedHandler): Route {
+	return signed('trade', weight, handler);
+}

@@ -1,0 +1,37 @@
+/**
+ * Every endpoint of the sandbox: path, method, weight and permission. Weights: spec section 8
+ * where it gives one, else CCXT's hashkey.ts.
+ */
+import { json } from '../response';
+import { account, transfer } from './account';
+import { history } from './history';
+import { batchOrders } from './orders/batch';
+import { cancelOpenOrders, cancelOrder, cancelOrdersByIds } from './orders/cancel';
+import { singleOrder, testOrder } from './orders/create';
+import { openOrders, pastOrders, queryOrder } from './orders/query';
+import { read, trade, type RouteTable } from './route';
+
+export const ROUTES: RouteTable = {
+	'/api/v1/time': {
+		GET: {
+			weight: 1,
+			signed: false,
+			handler: (_ctx, _auth, services) => json(200, { serverTime: services.now() }),
+		},
+	},
+	'/api/v1/account/balanceFlow': { GET: read(5, history) },
+	'/api/v1/account/assetTransfer': { POST: trade(1, transfer) },
+	'/api/v1/spot/new/order': { POST: trade(1, singleOrder) },
+	'/api/v1/spot/batchOrders': { POST: trade(1, batchOrders) },
+	'/api/v1/spot/order': { GET: read(1, queryOrder), DELETE: trade(1, cancelOrder) },
+	'/api/v1/spot/orderTest': { POST: trade(1, testOrder) },
+	'/api/v1/spot/openOrders': { GET: read(1, openOrders), DELETE: trade(5, cancelOpenOrders) },
+	'/api/v1/spot/tradeOrders': { GET: read(5, pastOrders) },
+	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(5, cancelOrdersByIds) },
+	'/api/v1/account': { GET: read(1, account) },
+};
+
+/** The nominal weight of a request (0 for an unknown path or method), as the ledger records it. */
+export function weightOf(path: string, method: string): number {
+	return ROUTES[path]?.[method as keyof (typeof ROUTES)[string]]?.weight ?? 0;
+}

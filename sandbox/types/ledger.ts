@@ -1,0 +1,63 @@
+/** The ledger: what the sandbox received and applied, for tests to check. */
+import type { OrderData, OrderStatus } from './orders';
+
+export interface LedgerRequest {
+	method: string;
+	/** Path without the query string. */
+	path: string;
+	/** Raw query string as received, without the leading '?'. */
+	query: string;
+	/** Raw body as received (utf-8). */
+	body: string;
+	/** Value of the X-APIKEY header, if any. */
+	apiKey?: string;
+	/** HTTP status sent (or that would have been sent for dropAfter); 0 for dropBefore. */
+	status: number;
+	/** Error code of the response body, if it was an error. */
+	code?: string;
+	/** Nominal weight of the endpoint (0 for unknown paths). */
+	weight: number;
+	/** Server clock (sandbox.now()) when the request was received. */
+	at: number;
+	/** Fault kind applied to this request, if any. */
+	fault?: string;
+	/**
+	 * For a fault that acts after processing (e.g. http500After, unknownAfter, dropAfter): the HTTP
+	 * status the request's own processing produced (200 = the write was applied).
+	 */
+	appliedStatus?: number;
+}
+
+export interface LedgerTransfer {
+	id: string;
+	fromAccountId: string;
+	toAccountId: string;
+	coin: string;
+	quantity: string;
+	created: string;
+	apiKey: string;
+}
+
+/** An order as placed (the create answer at that moment); its later state: Sandbox.getOrder(orderId). */
+export type LedgerOrder = OrderData & { via: 'single' | 'batch'; apiKey: string };
+
+/** An applied cancel. */
+export interface LedgerCancel {
+	orderId: string;
+	clientOrderId: string;
+	accountId: string;
+	/** Status after the cancel: CANCELED or PARTIALLY_CANCELED. */
+	status: OrderStatus;
+	via: 'single' | 'symbol' | 'ids';
+	apiKey: string;
+	/** Server clock when applied. */
+	at: number;
+}
+
+export interface Ledger {
+	requests: LedgerRequest[];
+	transfers: LedgerTransfer[];
+	/** Placed orders (an order test places nothing and is not here). */
+	orders: LedgerOrder[];
+	cancels: LedgerCancel[];
+}

@@ -1,0 +1,57 @@
+/** Start options of the sandbox, its demo keys' shape and the answer variants it can switch to. */
+
+export type Permission = 'read' | 'trade';
+
+export interface DemoKey {
+	apiKey: string;
+	secret: string;
+	permissions: Permission[];
+	kind: 'master' | 'sub';
+}
+
+export interface RateLimitConfig {
+	windowMs: number;
+	maxWeight: number;
+}
+
+export interface SandboxOptions {
+	/** Port to listen on; 0 (default) = ephemeral. */
+	port?: number;
+	/** Host to bind; default 127.0.0.1. */
+	host?: string;
+	/** Weight budget per API key; default { windowMs: 60000, maxWeight: 6000 }; false = unlimited. */
+	rateLimit?: RateLimitConfig | false;
+	/**
+	 * Extension: base clock in ms (default Date.now). The server clock is `now() + clockOffsetMs`.
+	 * Tests use it to freeze time and probe the timestamp rule at exactly +-1 ms of each edge.
+	 */
+	now?: () => number;
+	/** Extension: seed the demo history (same as `npm run sandbox -- --seed-demo`). */
+	seedDemo?: boolean;
+	/** Answer variants where the family's answers differ from the spec's samples; see SandboxBehaviour. */
+	behaviour?: SandboxBehaviour;
+}
+
+/**
+ * Answer variants. Each default follows the spec; the alternative is an answer this exchange family
+ * is documented or observed to give, so a test can prove the node reads both.
+ */
+export interface SandboxBehaviour {
+	/** Code of a signature mismatch: '0002' (default, the family's table) or '0001' (a family doc page); same message. */
+	signatureErrorCode?: '0002' | '0001';
+	/** Top-level `code` of a batch answer: 0 (default, spec 4.3 sample) or "0000" (the family's answers). */
+	batchSuccessCode?: 0 | '0000';
+	/**
+	 * Per-order `code` of a batch answer: 'integer' (default, spec 4.3: 0, 401, -1141) or 'string'
+	 * (the family's answers: "0000", "0401", "-1141").
+	 */
+	batchEntryCodes?: 'integer' | 'string';
+	/**
+	 * Answer of DELETE /api/v1/spot/openOrders: 'documented' (default, the family's docs:
+	 * {"code": "0", "message": "success", "timestamp": ms, "lastOrderId": "<id>"}) or 'successOnly'
+	 * ({"success": true}, as CCXT shows the family answering).
+	 */
+	cancelOpenOrdersAnswer?: 'documented' | 'successOnly';
+	/** `result` of DELETE /api/v1/spot/cancelOrderByIds when every id was cancelled: [] (default) or null (the family's docs). */
+	cancelByIdsAllCancelled?: 'emptyArray' | 'null';
+}

@@ -1,0 +1,93 @@
+/**
+ * Orders as the API answers them. Ids, times and decimals are strings: the ids are 19-digit
+ * numbers, larger than Number.MAX_SAFE_INTEGER.
+ */
+import type { DemoKey } from './options';
+
+/** NEW and PARTIALLY_FILLED are open; the others are final. */
+export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PARTIALLY_CANCELED';
+export type OrderSide = 'BUY' | 'SELL';
+export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+export type TimeInForce = 'GTC' | 'IOC';
+
+export interface OrderData {
+	accountId: string;
+	symbol: string;
+	symbolName: string;
+	clientOrderId: string;
+	orderId: string;
+	transactTime: string;
+	price: string;
+	origQty: string;
+	executedQty: string;
+	status: OrderStatus;
+	timeInForce: TimeInForce;
+	type: OrderType;
+	side: OrderSide;
+	reqAmount: string;
+}
+
+/**
+ * An order as the query endpoints answer it (GET /api/v1/spot/order, openOrders, tradeOrders): the
+ * family's query shape, a superset of OrderData. Ids, times and decimals are strings.
+ */
+export interface OrderView {
+	accountId: string;
+	exchangeId: string;
+	symbol: string;
+	symbolName: string;
+	clientOrderId: string;
+	orderId: string;
+	price: string;
+	origQty: string;
+	executedQty: string;
+	cumulativeQuoteQty: string;
+	cummulativeQuoteQty: string;
+	avgPrice: string;
+	status: OrderStatus;
+	timeInForce: TimeInForce;
+	type: OrderType;
+	side: OrderSide;
+	stopPrice: string;
+	icebergQty: string;
+	time: string;
+	updateTime: string;
+	isWorking: boolean;
+	reqAmount: string;
+	stpMode: 'EXPIRE_TAKER' | 'EXPIRE_MAKER';
+	feeCoin: string;
+	feeAmount: string;
+	sumFeeAmount: string;
+}
+
+/** Answer of DELETE /api/v1/spot/order (the family's cancel shape). */
+export interface CancelAnswer {
+	accountId: string;
+	symbol: string;
+	clientOrderId: string;
+	orderId: string;
+	transactTime: string;
+	price: string;
+	origQty: string;
+	executedQty: string;
+	status: OrderStatus;
+	timeInForce: TimeInForce;
+	type: OrderType;
+	side: OrderSide;
+}
+
+/** A resting order seeded as if placed at `time` (Sandbox.seedOpenOrder). */
+export interface SeedOpenOrderInput {
+	/** Whose trading account: a demo key (default DEMO_KEYS.master: account 10001; the sub key: 20001). */
+	key?: DemoKey;
+	symbol: string;
+	side: OrderSide;
+	/** Default LIMIT. */
+	type?: 'LIMIT' | 'LIMIT_MAKER';
+	price: string;
+	quantity: string;
+	/** Default: the order ID, as for an order sent without one. */
+	clientOrderId?: string;
+	/** When it was placed (ms, server clock): not after now(), not before the newest order's time. */
+	time: number;
+}

@@ -1,0 +1,53 @@
+/** The sandbox as tests and tools drive it (startSandbox's answer). */
+import type { FaultPlan } from './faults';
+import type { Ledger } from './ledger';
+import type { RateLimitConfig, SandboxBehaviour } from './options';
+import type { OrderView, SeedOpenOrderInput } from './orders';
+import type { OtherHost } from './otherHost';
+import type { AddRecordInput, HistoryRecord, SeedRecordsOptions } from './records';
+
+export interface Sandbox {
+	baseUrl: string;
+	stop(): Promise<void>;
+	reset(): void;
+	now(): number;
+	setBalance(accountId: string, coin: string, amount: string): void;
+	getBalance(accountId: string, coin: string): string;
+	addRecords(records: AddRecordInput[]): HistoryRecord[];
+	seedRecords(opts: SeedRecordsOptions): HistoryRecord[];
+	setFaults(plan: FaultPlan): void;
+	clearFaults(): void;
+	setRateLimit(config: RateLimitConfig | false): void;
+	/** Change answer variants (merged into the current ones); reset() goes back to the start options. */
+	setBehaviour(behaviour: SandboxBehaviour): void;
+	/** Extension: write the demo history (funding fees, transfers, deposits, trades) relative to now(). */
+	seedDemo(): void;
+	/** The other host redirect faults point to; reset() clears its requests and reply. */
+	otherHost: OtherHost;
+	/** An order's current state in the query shape, or undefined for an unknown id. */
+	getOrder(orderId: string): OrderView | undefined;
+	/**
+	 * Fill a resting order at its limit price: `quantity` (a decimal string; default all that
+	 * remains). NEW -> PARTIALLY_FILLED -> FILLED; balances, locks and TRADE/FEE records follow.
+	 * Throws for an unknown or final order, or a quantity above what remains.
+	 */
+	fillOrder(orderId: string, quantity?: string): OrderView;
+	/**
+	 * One step for every open order (of `symbol`, if given), oldest first: NEW fills half its
+	 * quantity (PARTIALLY_FILLED), PARTIALLY_FILLED fills the rest (FILLED). Returns the orders stepped.
+	 */
+	advanceOrders(symbol?: string): OrderView[];
+	/**
+	 * Seed a resting order placed at `time` in the past (e.g. stale open orders for a cancel test):
+	 * the checks and locks of a real order, status NEW, `time` = `updateTime` = `time`; not in
+	 * ledger.orders (a cancel of it is in ledger.cancels). Seed the oldest first (order IDs grow
+	 * with time). Throws an Error naming the problem (a future time, an out-of-order time, a field).
+	 */
+	seedOpenOrder(input: SeedOpenOrderInput): OrderView;
+	/** Free, locked (by resting orders) and total balance of a coin. getBalance() is the total. */
+	getBalanceDetail(
+		accountId: string,
+		coin: string,
+	): { free: string; locked: string; total: string };
+	ledger: Ledger;
+}

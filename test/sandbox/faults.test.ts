@@ -1,0 +1,214 @@
+/**
+ * faults.ts: what each fault kind answers: 5xx and rate-limit answers, unknown-outcome codes
+ * (-1146 order create, -1147 cancel, -1007 other) before and after the write, redirects, bodies
+ * that are not the answer, {"success": false} and the 418 IP ban.
+ */
+import { rawRequest } from '../../sandbox/testClient';
+import { useSandboxClients } from '../support/sandbox';
+import { T0, TRANSFER, ORDER, BATCH, move, limitBuy, limit, sendTo, serverTime } from './support';
+
+const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const time = () => serverTime(sandbox());
+const historyQ = () => ({ flowType: 32, startTime: 0, endTime: sandbox().now() });
+
+describe('fault injection', () => {
+	it('http500 / http502 / http503 answer without processing, then the rule is used up', async () => {
+		sandbox().setFaults({
+			rules: [
+				{ kind: 'http500', times: 1, path: TRANSFER },
+				{ kind: 'http502', times: 1, path: TRANSFER },
+				{ kind: 'http503', times: 1, path: TRANSFER, method: 'post' },
+			],
+		});
+		const a = await master().transfer(move);
+		expect(a.status).toBe(500);
+		expect(a.json).toEqual({
+			code: '-1000',
+			msg: 'An unknown error occurred while processing the request',
+		});
+		const b = await master().transfer(move);
+		expect(b.status).toBe(502);
+		expect(b.headers['content-type']).toMatch(/text\/html/);
+		const c = await master().transfer(move);
+		expect(c.status).toBe(503);
+		expect(sandbox().getBalance('10001', 'USDT')).toBe('100000');
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+		expect((await master().transfer(move)).status).toBe(200);
+		expect(sandbox().ledger.requests.map((r) => r.fault)).toEqual([
+			'http500',
+			'http502',
+			'http503',
+			undefined,
+		]);
+	});
+
+	it('rateLimit fault: 429 with the configured Retry-After', async () => {
+		sandbox().setFaults({
+			rules: [
+				{ kind: 'rateLimit', times: 2, retryAfterSeconds: 7 },
+				{ kind: 'rateLimit', times: 1 },
+			],
+		});
+		const a = await master().history(historyQ());
+		expect(a.status).toBe(429);
+		expect(a.json.code).toBe('0003');
+		expect(a.headers['retry-after']).toBe('7');
+		expect((await time()).headers['retry-after']).toBe('7');
+		expect((await time()).headers['retry-after']).toBe('1');
+		expect((await time()).status).toBe(200);
+	});
+});
+
+describe('unknown-outcome codes', () => {
+	it('unknownBefore: an order is answered 400 -1146 (Order creation timeout) and nothing is placed', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'unknownBefore', times: 1, path: ORDER }] });
+		const r = await master().order(limit('u1'));
+		expect([r.status, r.json]).toEqual([400, { code: '-1146', msg: 'Order creation timeout' }]);
+		expect(sandbox().ledger.orders).toHaveLength(0);
+		expect((await master().queryOrder({ origClientOrderId: 'u1' })).json.code).toBe('0211');
+		expect(sandbox().ledger.requests[0]).toMatchObject({
+			status: 400,
+			code: '-1146',
+			fault: 'unknownBefore',
+		});
+		expect(sandbox().ledger.requests[0].appliedStatus).toBeUndefined();
+	});
+
+	it('unknownAfter: the order is placed, then answered -1146; a lookup finds it', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: ORDER }] });
+		const r = await master().order(limit('u2'));
+		expect([r.status, r.json.code]).toEqual([400, '-1146']);
+		expect(sandbox().ledger.orders.map((o) => o.clientOrderId)).toEqual(['u2']);
+		expect(sandbox().ledger.requests[0]).toMatchObject({
+			status: 400,
+			code: '-1146',
+			appliedStatus: 200,
+		});
+		expect((await master().queryOrder({ origClientOrderId: 'u2' })).json.status).toBe('NEW');
+	});
+
+	it('unknownAfter on a batch: every order is placed, the answer is a top-level -1146', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: BATCH }] });
+		const r = await master().batch([limit('b1'), limit('b2')]);
+		expect([r.status, r.json]).toEqual([400, { code: '-1146', msg: 'Order creation timeout' }]);
+		expect(sandbox().ledger.orders).toHaveLength(2);
+	});
+
+	it('unknown codes on a transfer are -1007 (applied with unknownAfter, not with unknownBefore)', async () => {
+		sandbox().setFaults({
+			rules: [
+				{ kind: 'unknownBefore', times: 1, path: TRANSFER },
+				{ kind: 'unknownAfter', times: 1, path: TRANSFER },
+			],
+		});
+		const a = await master().transfer(move);
+		expect([a.status, a.json]).toEqual([
+			400,
+			{ code: '-1007', msg: 'Timeout waiting for response from server' },
+		]);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+		const b = await master().transfer(move);
+		expect(b.json.code).toBe('-1007');
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(sandbox().getBalance('10001', 'USDT')).toBe('99900');
+	});
+
+	it('a rule may choose the code and the HTTP status', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'unknownAfter', times: 1, code: '-1006', status: 500 }],
+		});
+		const r = await master().order(limit('u3'));
+		expect([r.status, r.json]).toEqual([500, { code: '-1006', msg: 'Execution status unknown' }]);
+		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
+});
+
+describe('redirects', () => {
+	it('redirectSameHost 307: answered without processing; a client that follows re-sends the signed write to the same URL', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'redirectSameHost', times: 1, path: TRANSFER }] });
+		const req = master().build({ method: 'POST', path: TRANSFER, query: move });
+		const r = await rawRequest(sandbox().baseUrl, req);
+		expect(r.status).toBe(307);
+		expect(r.headers.location).toBe(`${sandbox().baseUrl}${req.url}`);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+		const followed = await sendTo(r.headers.location!, req);
+		expect(followed.json.success).toBe(true);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(sandbox().ledger.requests.map((x) => [x.status, x.fault])).toEqual([
+			[307, 'redirectSameHost'],
+			[200, undefined],
+		]);
+	});
+
+	it('redirectSameHost 303: points at /api/v1/time, which a following client fetches with GET', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'redirectSameHost', times: 1, path: ORDER, redirectStatus: 303 }],
+		});
+		const r = await master().order(limitBuy);
+		expect(r.status).toBe(303);
+		expect(r.headers.location).toBe(`${sandbox().baseUrl}/api/v1/time`);
+		const followed = await sendTo(r.headers.location!, { method: 'GET' });
+		expect(followed.json).toEqual({ serverTime: T0 });
+		expect(sandbox().ledger.orders).toHaveLength(0);
+	});
+
+	it('redirectSameHost takes an explicit Location', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'redirectSameHost', times: 1, redirectStatus: 302, location: '/elsewhere' }],
+		});
+		const r = await master().transfer(move);
+		expect([r.status, r.headers.location]).toEqual([302, '/elsewhere']);
+	});
+});
+
+describe('slow and malformed answers', () => {
+	it.each([
+		['answerHtml', 'text/html', (t: string) => expect(t).toMatch(/^<!DOCTYPE html>/)],
+		['answerNull', 'application/json', (t: string) => expect(t).toBe('null')],
+		['answerEmptyString', 'application/json', (t: string) => expect(t).toBe('""')],
+		['answerEmptyBody', 'application/json', (t: string) => expect(t).toBe('')],
+		['answerTrue', 'application/json', (t: string) => expect(t).toBe('true')],
+	] as const)(
+		'%s: HTTP 200 with a body that is not the answer; the write was applied',
+		async (kind, type, check) => {
+			sandbox().setFaults({ rules: [{ kind, times: 1 }] });
+			const t = await master().transfer(move);
+			expect(t.status).toBe(200);
+			expect(t.headers['content-type']).toContain(type);
+			check(t.text);
+			expect(sandbox().ledger.transfers).toHaveLength(1);
+			sandbox().setFaults({ rules: [{ kind, times: 1 }] });
+			const o = await master().order(limitBuy);
+			check(o.text);
+			expect(sandbox().ledger.orders).toHaveLength(1);
+			expect(sandbox().ledger.requests.map((r) => r.appliedStatus)).toEqual([200, 200]);
+		},
+	);
+
+	it('transferSuccessFalse: HTTP 200 {"success": false} and nothing is applied', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'transferSuccessFalse', times: 1, path: TRANSFER }] });
+		const r = await master().transfer(move);
+		expect([r.status, r.json]).toEqual([200, { success: false }]);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+		expect(sandbox().getBalance('10001', 'USDT')).toBe('100000');
+	});
+
+	it('ipBan: HTTP 418, code -3145, Retry-After; nothing is applied', async () => {
+		sandbox().setFaults({
+			rules: [
+				{ kind: 'ipBan', times: 1 },
+				{ kind: 'ipBan', times: 1, retryAfterSeconds: 30 },
+			],
+		});
+		const r = await master().transfer(move);
+		expect([r.status, r.json]).toEqual([
+			418,
+			{ code: '-3145', msg: 'Please DO NOT submit request too frequently (IP banned for 120 s)' },
+		]);
+		expect(r.headers['retry-after']).toBe('120');
+		expect(
+			(await master().history({ flowType: 51, startTime: 0, endTime: T0 })).headers['retry-after'],
+		).toBe('30');
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+	});
+});
