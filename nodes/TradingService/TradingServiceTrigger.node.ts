@@ -11,11 +11,8 @@ import { FLOW_TYPES } from './constants';
 import { optionsCollection } from './descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './descriptions/account';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';
-import {
-	DEFAULT_LATE_WINDOW_MINUTES,
-	MAX_LATE_WINDOW_MINUTES,
-	pollTradingService,
-} from './trigger/poll';
+import { pollTradingService } from './trigger/poll';
+import { DEFAULT_LATE_WINDOW_MINUTES, MAX_LATE_WINDOW_MINUTES } from './trigger/settings';
 
 /** What the subtitle shows for each event, by flow type value. */
 const EVENT_NAMES: Record<number, string> = Object.fromEntries(

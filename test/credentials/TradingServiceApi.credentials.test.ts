@@ -4,7 +4,8 @@ import axios from 'axios';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
-import { DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
+import { useSandbox } from '../support/sandbox';
 
 const credential = new TradingServiceApi();
 const SECRET = DEMO_KEYS.master.secret;
@@ -41,7 +42,7 @@ function param(url: string, key: string): string | undefined {
 }
 
 describe('TradingServiceApi credential', () => {
-	it('describes its fields as the issue asks', () => {
+	it('describes its fields: both keys masked, Base URL required with no default, Receive Window 1–60000 ms', () => {
 		const byName = Object.fromEntries(
 			credential.properties.map((property) => [property.name, property]),
 		);
@@ -159,14 +160,10 @@ describe('TradingServiceApi credential', () => {
 	});
 
 	describe('against the sandbox', () => {
-		let sandbox: Sandbox;
-		beforeAll(async () => {
-			sandbox = await startSandbox();
-		});
-		afterAll(async () => sandbox.stop());
+		const sandbox = useSandbox({});
 
 		async function send(options: IHttpRequestOptions & IDataObject, secret = SECRET) {
-			const signed = await authenticate(options, { baseUrl: sandbox.baseUrl, secretKey: secret });
+			const signed = await authenticate(options, { baseUrl: sandbox().baseUrl, secretKey: secret });
 			const response = await axios.request({
 				method: signed.method,
 				baseURL: signed.baseURL,
@@ -205,8 +202,8 @@ describe('TradingServiceApi credential', () => {
 				body: { type: 'LIMIT', quantity: '0.001', price: '100' },
 			});
 			expect(form.status).toBe(200);
-			const again = await authenticate(read.signed, { baseUrl: sandbox.baseUrl });
-			const replay = await axios.get(`${sandbox.baseUrl}${again.url}`, {
+			const again = await authenticate(read.signed, { baseUrl: sandbox().baseUrl });
+			const replay = await axios.get(`${sandbox().baseUrl}${again.url}`, {
 				headers: again.headers as Record<string, string>,
 				validateStatus: () => true,
 			});
@@ -230,10 +227,10 @@ describe('TradingServiceApi credential', () => {
 					url: '/api/v1/account/balanceFlow',
 					qs: { startTime: '1', endTime: '2', flowType: 51 },
 				},
-				{ baseUrl: sandbox.baseUrl },
+				{ baseUrl: sandbox().baseUrl },
 			);
 			const tampered = signed.url.replace('flowType=51', 'flowType=32');
-			const response = await axios.get(`${sandbox.baseUrl}${tampered}`, {
+			const response = await axios.get(`${sandbox().baseUrl}${tampered}`, {
 				headers: signed.headers as Record<string, string>,
 				validateStatus: () => true,
 			});

@@ -4,6 +4,9 @@ import {
 	credentialProblemMessage,
 	credentialProblemOf,
 } from '../../credentials/credentialChecks';
+import { DEMO_ACCOUNTS } from '../../sandbox';
+import { HOUR, reportedOutcome, runCounting } from '../support/runs';
+import { useSandbox } from '../support/sandbox';
 
 const valid = {
 	apiKey: 'key-1',
@@ -107,5 +110,82 @@ describe("the credential's authenticate checks the same before signing", () => {
 		);
 		expect(signed.baseURL).toBe('https://api.example.com');
 		expect(signed.url).toMatch(/recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);
+	});
+});
+
+describe('the node checks the credential before any request', () => {
+	// The checks above, as a run of the node meets them. A Base URL with a user name and password,
+	// a query, a fragment or another scheme would send the signed request somewhere the user did not
+	// mean, or put a password in an error; a Receive Window outside 1 to 60000 would be refused by
+	// the service on every request. The node refuses such a credential before any request, without
+	// repeating the value; spaces around the Base URL are only trimmed.
+	const sandbox = useSandbox({ rateLimit: false });
+	const history = () => ({
+		resource: 'account',
+		operation: 'getHistory',
+		flowType: 32,
+		startTime: new Date(Date.now() - 2 * HOUR).toISOString(),
+		endTime: new Date(Date.now() + 60_000).toISOString(),
+		limit: 10,
+	});
+	const transfer = {
+		resource: 'account',
+		operation: 'transferAsset',
+		fromAccountId: DEMO_ACCOUNTS.mainTrading,
+		toAccountId: DEMO_ACCOUNTS.subTrading,
+		coin: 'USDT',
+		quantity: '1.5',
+	};
+	const base = () => new URL(sandbox().baseUrl);
+
+	it.each([
+		['userinfo', () => `http://someone:pa55word@${base().host}`],
+		['a query', () => `${sandbox().baseUrl}?x=1`],
+		['a fragment', () => `${sandbox().baseUrl}#top`],
+		['ftp://', () => `ftp://${base().host}`],
+	])(
+		'Base URL with %s: an error naming Base URL, 0 requests, the URL not echoed',
+		async (_label, url) => {
+			const baseUrl = url();
+			const run = await runCounting(sandbox(), {
+				parameters: history(),
+				credentials: { baseUrl },
+			});
+			expect(run.requests).toEqual([]);
+			expect(run.error?.message).toMatch(/Base URL/);
+			expect(`${run.error?.message} ${run.error?.description}`).not.toContain(baseUrl);
+		},
+	);
+
+	it('Base URL with trailing spaces is trimmed and works', async () => {
+		const run = await runCounting(sandbox(), {
+			parameters: history(),
+			credentials: { baseUrl: `${sandbox().baseUrl}  ` },
+		});
+		expect(run.error?.message).toBeUndefined();
+		expect(run.requests).toHaveLength(1);
+	});
+
+	it.each([Number.NaN, 0, 999999])(
+		'Receive Window %p: an error naming Receive Window, 0 requests',
+		async (recvWindow) => {
+			const run = await runCounting(sandbox(), {
+				parameters: history(),
+				credentials: { recvWindow },
+			});
+			expect(run.requests).toEqual([]);
+			expect(run.error?.message).toMatch(/Receive Window/);
+		},
+	);
+
+	// Nothing was sent, so a write refused for its credential is rejected, never unknown.
+	it('a write with an empty Secret Key: an error naming Secret Key, 0 requests, outcome rejected', async () => {
+		const run = await runCounting(sandbox(), {
+			parameters: transfer,
+			credentials: { secretKey: '' },
+		});
+		expect(run.requests).toEqual([]);
+		expect(run.error?.message).toMatch(/Secret Key/);
+		expect(reportedOutcome(run)).toBe('rejected');
 	});
 });

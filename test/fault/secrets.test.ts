@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { LedgerRequest } from '../../sandbox';
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
 import { rawRequest, type RawResponse } from '../../sandbox/testClient';
+import { useSandbox } from '../support/sandbox';
 import {
 	HOUR,
 	PATHS,
@@ -28,14 +29,8 @@ jest.setTimeout(60_000);
 /** The order lookup (query-order endpoint) that settles an order's unknown outcome. */
 const QUERY_ORDER = '/api/v1/spot/order';
 
-let sb: Sandbox;
+const sandbox = useSandbox({ rateLimit: false });
 const tally: Tally = newTally();
-beforeAll(async () => {
-	sb = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => {
-	await sb.stop();
-});
 
 const now = Date.now();
 const historyParameters = {
@@ -267,7 +262,7 @@ describe('the secret never appears', () => {
 function replay(request: LedgerRequest, query: string, body = request.body): Promise<RawResponse> {
 	const headers: Record<string, string> = { 'X-APIKEY': request.apiKey ?? '' };
 	if (request.body !== '') headers['Content-Type'] = 'application/json';
-	return rawRequest(sb.baseUrl, {
+	return rawRequest(sandbox().baseUrl, {
 		method: request.method,
 		url: `${request.path}?${query}`,
 		body: body === '' ? undefined : body,
@@ -290,34 +285,39 @@ function nudge(value: string): string {
 	return `${value}x`;
 }
 
-describe('a signed request with one parameter changed is rejected (0002, bad signature) and changes nothing', () => {
-	let captured: LedgerRequest[];
-	beforeAll(async () => {
-		sb.reset();
-		sb.seedRecords({
-			flowType: 32,
-			count: 10,
-			startTime: now - 2 * HOUR,
-			endTime: now - HOUR,
-			seed: 4,
-		});
-		for (const parameters of ALL_OPERATIONS) {
-			const run = await runAndTally(sb, tally, {
-				parameters,
-				executionId: `tamper-${String(parameters.operation)}`,
-			});
-			expect(run.error).toBeUndefined();
-		}
-		captured = [...sb.ledger.requests];
-		expect(captured.map((request) => request.path)).toEqual([
-			PATHS.history,
-			PATHS.transfer,
-			PATHS.order,
-			PATHS.batch,
-		]);
+/**
+ * Runs every operation once on the (freshly reset) sandbox, with 10 records to read: the requests
+ * the node signed, one per operation. Each test captures its own: the sandbox is reset before each.
+ */
+async function captureSignedRequests(sb: Sandbox): Promise<LedgerRequest[]> {
+	sb.seedRecords({
+		flowType: 32,
+		count: 10,
+		startTime: now - 2 * HOUR,
+		endTime: now - HOUR,
+		seed: 4,
 	});
+	for (const parameters of ALL_OPERATIONS) {
+		const run = await runAndTally(sb, tally, {
+			parameters,
+			executionId: `tamper-${String(parameters.operation)}`,
+		});
+		expect(run.error).toBeUndefined();
+	}
+	const captured = [...sb.ledger.requests];
+	expect(captured.map((request) => request.path)).toEqual([
+		PATHS.history,
+		PATHS.transfer,
+		PATHS.order,
+		PATHS.batch,
+	]);
+	return captured;
+}
 
+describe('a signed request with one parameter changed is rejected (0002, bad signature) and changes nothing', () => {
 	it('each parameter of each signed request, changed, added, dropped, moved; and the body changed', async () => {
+		const sb = sandbox();
+		const captured = await captureSignedRequests(sb);
 		const ordersBefore = sb.ledger.orders.length;
 		const transfersBefore = sb.ledger.transfers.length;
 		const balance = sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT');
@@ -386,6 +386,7 @@ describe('a signed request with one parameter changed is rejected (0002, bad sig
 	});
 
 	it('while the untouched read, replayed, is accepted: the change is what was refused', async () => {
+		const captured = await captureSignedRequests(sandbox());
 		const history = captured[0];
 		const response = await replay(history, history.query);
 		expect(response.status).toBe(200);

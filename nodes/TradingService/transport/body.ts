@@ -68,6 +68,15 @@ export class AttemptDeadline {
 }
 
 /**
+ * A string's size in UTF-8 bytes, the unit of the cap. A UTF-16 unit is 1 to 3 bytes (a
+ * surrogate pair, 2 units, is 4), so only a string between `cap / 3` and `cap` units is encoded.
+ */
+function utf8Length(text: string, cap: number): number {
+	if (text.length > cap || text.length * 3 <= cap) return text.length;
+	return new TextEncoder().encode(text).byteLength;
+}
+
+/**
  * Reads an answer's body as UTF-8 text, racing `deadline`. A stream past the deadline or over
  * `maxBytes` is destroyed, which closes its connection (the server sees the client leave).
  * Bodies that already arrived whole (a string or bytes, as some hosts hand them) are taken as they are.
@@ -79,7 +88,9 @@ export async function readBody(
 ): Promise<BodyRead> {
 	if (body === undefined || body === null) return { ok: true, text: '' };
 	if (typeof body === 'string')
-		return body.length > maxBytes ? { ok: false, failure: 'tooLarge' } : { ok: true, text: body };
+		return utf8Length(body, maxBytes) > maxBytes
+			? { ok: false, failure: 'tooLarge' }
+			: { ok: true, text: body };
 	if (body instanceof Uint8Array) {
 		return body.byteLength > maxBytes
 			? { ok: false, failure: 'tooLarge' }

@@ -1,42 +1,23 @@
 import {
-	NodeApiError,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type ICredentialDataDecryptedObject,
-	type INode,
 	type IPollFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, ERROR_CODES } from '../constants';
+import { CREDENTIAL_TYPE } from '../constants';
+import { classifyResponse, unreadable, type AttemptFailure } from './answer';
 import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
-import { isZeroCode, toNodeError, type ServiceRejection } from './errors';
+import { toNodeError } from './errors';
 import type { WeightLimiter } from './pacing';
-import { AttemptDeadline, MAX_ANSWER_BYTES, discardBody, readBody, type BodyRead } from './body';
+import { AttemptDeadline, discardBody, readBody } from './body';
 import { parseJsonKeepingDigits } from './json';
 
 /**
- * One HTTP attempt and what its answer means: the only code that calls n8n's request helper.
- * The retry decisions on top of it live in index.ts.
+ * One HTTP attempt: the only code that calls n8n's request helper. What its answer means is
+ * answer.ts; the retry decisions on top of it live in retries.ts.
  */
-
-/**
- * Fields that hold IDs (spec: long, up to 20 digits): an integer there is kept as text whatever
- * its size, so an ID is a string in every item, as when the service sends it quoted.
- */
-const ID_FIELDS: ReadonlySet<string> = new Set([
-	'id',
-	'orderId',
-	'accountId',
-	'userId',
-	'lastOrderId',
-	'fromAccountId',
-	'toAccountId',
-]);
-
-/** The family's code for an IP ban (HTTP 418), used when the answer carries none. */
-const IP_BAN_CODE = '-3145';
 
 export type TransportContext = IExecuteFunctions | IPollFunctions;
 
@@ -50,14 +31,6 @@ export interface RetryPolicy {
 	/** Per-request timeout. A write that times out has an unknown outcome. */
 	timeoutMs: number;
 }
-
-/** Why an attempt failed, in the terms that decide whether another attempt is safe. */
-export type AttemptFailure =
-	| { kind: 'rejected'; rejection: ServiceRejection }
-	| { kind: 'rateLimited'; retryAfterMs?: number; rejection: ServiceRejection }
-	| { kind: 'notSent'; reason: string; detail: string }
-	| { kind: 'unknown'; reason: string; detail: string }
-	| { kind: 'http'; status: number; reason: string };
 
 // n8n replaces an error message that contains a Node.js error code (ECONNRESET, …) with a generic
 // one, losing what matters here (e.g. "unknown outcome"): codes go in the description only.
@@ -83,137 +56,6 @@ function findErrorCode(error: unknown): string | undefined {
 	if (/socket hang up/i.test(message)) return 'ECONNRESET';
 	if (/timeout/i.test(message)) return 'ETIMEDOUT';
 	return undefined;
-}
-
-function parseRetryAfter(headers: IN8nHttpFullResponse['headers']): number | undefined {
-	const value = headers?.['retry-after'];
-	const text = Array.isArray(value) ? value[0] : value;
-	if (text === undefined) return undefined;
-	const seconds = Number(text);
-	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
-}
-
-function asRejection(
-	body: unknown,
-	httpStatus: number,
-	codesPerEntry: boolean,
-): ServiceRejection | undefined {
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const { code, msg } = body as { code?: unknown; msg?: unknown };
-	if (code === undefined || code === null) return undefined;
-	const codeText = String(code);
-	// Success is numeric zero in any spelling the family uses (0, "0", "0000").
-	if (isZeroCode(code) || codeText === '200') return undefined;
-	// A 2xx answer with a code per entry is the caller's to read, whatever its top-level code:
-	// some entries may have been executed.
-	if (
-		codesPerEntry &&
-		httpStatus >= 200 &&
-		httpStatus < 300 &&
-		Array.isArray((body as { result?: unknown }).result)
-	)
-		return undefined;
-	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
-}
-
-/** Why an answer's body could not be used, as a failure of the attempt. */
-function unreadable(
-	read: Exclude<BodyRead, { ok: true }>,
-	isWrite: boolean,
-	policy: RetryPolicy,
-	node: INode,
-): AttemptFailure {
-	switch (read.failure) {
-		case 'deadline':
-			// Past the deadline the service may still be working on the request: a read is tried
-			// again, a write is unknown.
-			return {
-				kind: 'unknown',
-				reason: `the service did not answer within ${policy.timeoutMs / 1000} s`,
-				detail: 'ETIMEDOUT',
-			};
-		case 'broken':
-			return {
-				kind: 'unknown',
-				reason: 'the answer broke off before it was complete',
-				detail: read.code,
-			};
-		case 'tooLarge': {
-			const reason = `the answer was larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`;
-			if (isWrite) return { kind: 'unknown', reason, detail: 'Answer too large' };
-			// A service that floods a read would flood it again: no retry.
-			throw new NodeApiError(node, { reason } as JsonObject, {
-				message: `The Trading Service's answer was too large: ${reason}`,
-				description:
-					'The node stopped reading it. Check that Base URL in the credential points at the Trading Service API, or narrow the request (a shorter time range).',
-			});
-		}
-	}
-}
-
-/**
- * Classifies an answer: the parsed body on success, the failure otherwise. Integers beyond 2^53
- * come back as strings (json.ts). A 2xx answer that is not JSON is unknown: the request was written
- * and something answered, but nobody can tell what the service did.
- */
-function classifyResponse(
-	endpoint: Endpoint,
-	status: number,
-	headers: IN8nHttpFullResponse['headers'],
-	text: string,
-): { body: unknown } | AttemptFailure {
-	let body: unknown = text;
-	let isJson = true;
-	try {
-		body = parseJsonKeepingDigits(text, ID_FIELDS);
-	} catch {
-		isJson = false;
-	}
-	const rejection = asRejection(body, status, endpoint.codesPerEntry === true);
-	if (status === 418) {
-		// An IP ban in this API family: retrying only prolongs it.
-		const ban: ServiceRejection & { retryAfterMs?: number } = {
-			code: rejection?.code ?? IP_BAN_CODE,
-			msg: rejection?.msg ?? 'IP banned',
-			httpStatus: status,
-			retryAfterMs: parseRetryAfter(headers),
-		};
-		return { kind: 'rejected', rejection: ban };
-	}
-	if (status === 429) {
-		return {
-			kind: 'rateLimited',
-			retryAfterMs: parseRetryAfter(headers),
-			rejection: rejection ?? {
-				code: ERROR_CODES.rateLimited,
-				msg: 'Rate limit exceeded',
-				httpStatus: status,
-			},
-		};
-	}
-	if (status >= 500) {
-		return {
-			kind: 'unknown',
-			reason: `the service failed with HTTP ${status}`,
-			detail: `HTTP ${status}`,
-		};
-	}
-	// A 404 means the Base URL is wrong, whatever the body says.
-	if (rejection && status !== 404) return { kind: 'rejected', rejection };
-	if (status >= 200 && status < 300) {
-		return isJson
-			? { body }
-			: {
-					kind: 'unknown',
-					reason: 'the service answered with something that is not JSON',
-					detail: 'Unreadable answer',
-				};
-	}
-	return {
-		kind: 'http',
-		status,
-		reason: `HTTP ${status}${status === 404 ? ': the path does not exist at this Base URL' : ''}`,
-	};
 }
 
 export async function attempt(
@@ -268,7 +110,12 @@ export async function attempt(
 				(late) => discardBody(late?.body),
 				() => undefined,
 			);
-			return unreadable({ ok: false, failure: 'deadline' }, isWrite, policy, context.getNode());
+			return unreadable(
+				{ ok: false, failure: 'deadline' },
+				isWrite,
+				policy.timeoutMs,
+				context.getNode(),
+			);
 		}
 		const status = response.statusCode;
 		if (status >= 300 && status < 400) {
@@ -280,7 +127,7 @@ export async function attempt(
 			};
 		}
 		const read = await readBody(response.body, deadline);
-		if (!read.ok) return unreadable(read, isWrite, policy, context.getNode());
+		if (!read.ok) return unreadable(read, isWrite, policy.timeoutMs, context.getNode());
 		return classifyResponse(endpoint, status, response.headers, read.text);
 	} catch (error) {
 		const code = findErrorCode(error);

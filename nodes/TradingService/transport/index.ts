@@ -1,31 +1,16 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	sleep,
-	type ICredentialDataDecryptedObject,
-	type INode,
-	type JsonObject,
-} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import {
 	credentialProblemMessage,
 	credentialProblemOf,
 	type CredentialProblem,
 } from '../../../credentials/credentialChecks';
-import { CREDENTIAL_TYPE, ERROR_CODES, LIMITS } from '../constants';
-import { attempt, measureClockOffset, type RetryPolicy, type TransportContext } from './http';
+import { CREDENTIAL_TYPE, LIMITS } from '../constants';
 import type { Endpoint, EndpointRequest } from './endpoints';
-import {
-	httpStatusError,
-	isUnknownOutcomeCode,
-	keptFailingError,
-	notReachableError,
-	rejectionError,
-	statusProvesNothingDone,
-	toNodeError,
-	unexpectedResponseError,
-} from './errors';
-import { limiterFor, type WeightLimiter } from './pacing';
+import { toNodeError, unexpectedResponseError } from './errors';
+import { sendWithRetries, type ExchangeSettings, type SendWindow } from './retries';
+import type { RetryPolicy, TransportContext } from './http';
+import { limiterFor } from './pacing';
 
 export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 export {
@@ -36,6 +21,7 @@ export {
 	toNodeError,
 	unexpectedResponseError,
 } from './errors';
+export type { SendWindow } from './retries';
 export type { RetryPolicy, TransportContext } from './http';
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -44,23 +30,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxDelayMs: 60000,
 	timeoutMs: 30000,
 };
-
-function backoffMs(policy: RetryPolicy, retry: number, retryAfterMs?: number): number {
-	return Math.min(retryAfterMs ?? policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
-}
-
-/**
- * When the attempts of one request may have reached the service, in this machine's clock. Each
- * attempt is signed with a timestamp taken during it; the service accepts a request only while its
- * clock is within recvWindow after that timestamp (and less than the future tolerance before it),
- * so after `acceptableUntil` no attempt made so far can still be accepted.
- */
-export interface SendWindow {
-	/** Before the first attempt: a service record of this request cannot be older than this minus the future tolerance. */
-	firstSentAt?: number;
-	/** The end of the last attempt plus its recvWindow plus the future tolerance. */
-	acceptableUntil?: number;
-}
 
 /** What happened to a request that changes the account. */
 export type WriteAttempt =
@@ -77,21 +46,10 @@ export type WriteAttempt =
 			unusable?: { problem: string; body: unknown };
 	  };
 
-/** How one request's attempts ended. */
-type Exchange =
-	| { kind: 'answered'; body: unknown }
-	| { kind: 'rejected'; error: NodeApiError | NodeOperationError }
-	| { kind: 'unknown'; reason: string; detail: string };
-
 /** What the transport reads from the credential, once per client. */
-interface ClientSettings {
-	limiter: WeightLimiter | undefined;
-	/** The credential's receive window: how long after its timestamp the service may accept a request. */
-	recvWindowMs: number;
+interface ClientSettings extends ExchangeSettings {
 	/** What is wrong with the credential's fields; nothing is sent while set. */
 	credentialProblem?: CredentialProblem;
-	/** The credential as read once, handed to n8n's request helper so it does not read it again per request. */
-	credentials: ICredentialDataDecryptedObject;
 }
 
 /** A page walk: the next request to send (none: done), and what to do with each answer. */
@@ -169,7 +127,15 @@ export class ServiceClient {
 		const settings = await this.settings();
 		if (settings.credentialProblem !== undefined)
 			throw this.credentialError(settings.credentialProblem, request.itemIndex);
-		const exchange = await this.exchange(endpoint, request, settings, {});
+		const exchange = await sendWithRetries(
+			this.functions,
+			this.node,
+			this.policy,
+			settings,
+			endpoint,
+			request,
+			{},
+		);
 		if (exchange.kind === 'rejected') throw exchange.error;
 		if (exchange.kind === 'unknown') {
 			// Only writes end unknown; a read that kept failing ends rejected.
@@ -206,7 +172,15 @@ export class ServiceClient {
 				window,
 			};
 		}
-		const exchange = await this.exchange(endpoint, request, settings, window);
+		const exchange = await sendWithRetries(
+			this.functions,
+			this.node,
+			this.policy,
+			settings,
+			endpoint,
+			request,
+			window,
+		);
 		if (exchange.kind !== 'answered') return { ...exchange, window };
 		const problem = endpoint.checkResponse?.(exchange.body);
 		if (problem !== undefined) {
@@ -228,119 +202,4 @@ export class ServiceClient {
 			pager.take(await this.request(endpoint, request));
 		}
 	}
-
-	/** One request with the transport's own retries, until it is answered or cannot be tried again. */
-	private async exchange(
-		endpoint: Endpoint,
-		request: EndpointRequest,
-		settings: ClientSettings,
-		window: SendWindow,
-	): Promise<Exchange> {
-		const node = this.node;
-		const policy = this.policy;
-		const { itemIndex } = request;
-		const isWrite = endpoint.writes === true;
-		const recvWindowMs = recvWindowOf(request, settings);
-		for (let retry = 0; ; retry++) {
-			window.firstSentAt ??= Date.now();
-			let outcome: Awaited<ReturnType<typeof attempt>>;
-			try {
-				outcome = await attempt(
-					this.functions,
-					endpoint,
-					request,
-					policy,
-					settings.limiter,
-					settings.credentials,
-				);
-			} catch (error) {
-				// A failure the attempt could not classify: for a write, it may have been sent.
-				if (isWrite)
-					return {
-						kind: 'unknown',
-						reason: 'the request failed in an unexpected way',
-						detail: (error as Error).message ?? String(error),
-					};
-				throw toNodeError(node, error);
-			} finally {
-				window.acceptableUntil = Math.max(
-					window.acceptableUntil ?? 0,
-					Date.now() + recvWindowMs + LIMITS.futureToleranceMs,
-				);
-			}
-			if ('body' in outcome) return { kind: 'answered', body: outcome.body };
-
-			const retriesLeft = retry < policy.maxRetries;
-			switch (outcome.kind) {
-				case 'rejected': {
-					const { rejection } = outcome;
-					if (isUnknownOutcomeCode(rejection.code)) {
-						const reason = `the service answered code ${rejection.code}: "${rejection.msg}"`;
-						if (isWrite)
-							return {
-								kind: 'unknown',
-								reason,
-								detail: `Code ${rejection.code} means the service may have executed the request`,
-							};
-						if (!retriesLeft)
-							return {
-								kind: 'rejected',
-								error: keptFailingError(
-									node,
-									reason,
-									`code ${rejection.code}`,
-									retry + 1,
-									itemIndex,
-								),
-							};
-						await sleep(backoffMs(policy, retry));
-						continue;
-					}
-					const offset =
-						rejection.code === ERROR_CODES.timestampOutsideWindow
-							? await measureClockOffset(this.functions)
-							: undefined;
-					return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex, offset) };
-				}
-				case 'rateLimited':
-					// A 429 proves nothing was processed: safe to retry reads and writes alike.
-					// A Retry-After longer than the longest wait fails now rather than being cut short.
-					if (!retriesLeft || (outcome.retryAfterMs ?? 0) > policy.maxDelayMs) {
-						return { kind: 'rejected', error: rejectionError(node, outcome.rejection, itemIndex) };
-					}
-					await sleep(backoffMs(policy, retry, outcome.retryAfterMs));
-					continue;
-				case 'notSent':
-					if (!retriesLeft)
-						return {
-							kind: 'rejected',
-							error: notReachableError(node, outcome.reason, outcome.detail, retry + 1, itemIndex),
-						};
-					await sleep(backoffMs(policy, retry));
-					continue;
-				case 'unknown':
-					if (isWrite) return { kind: 'unknown', reason: outcome.reason, detail: outcome.detail };
-					if (!retriesLeft)
-						return {
-							kind: 'rejected',
-							error: keptFailingError(node, outcome.reason, outcome.detail, retry + 1, itemIndex),
-						};
-					await sleep(backoffMs(policy, retry));
-					continue;
-				case 'http':
-					if (isWrite && !statusProvesNothingDone(outcome.status))
-						return { kind: 'unknown', reason: outcome.reason, detail: `HTTP ${outcome.status}` };
-					return {
-						kind: 'rejected',
-						error: httpStatusError(node, outcome.status, outcome.reason, itemIndex),
-					};
-			}
-		}
-	}
-}
-
-/** The receive window a request is signed with: its own recvWindow, else the credential's. */
-function recvWindowOf(request: EndpointRequest, settings: ClientSettings): number {
-	const own = Number(request.qs?.recvWindow);
-	return Number.isFinite(own) && own > 0 ? own : settings.recvWindowMs;
 }

@@ -3,15 +3,9 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 import { ERROR_CODES, LIMITS, OPEN_ORDER_STATUSES } from '../constants';
 import { lookupQuery, type OrderReference } from '../helpers/orderIds';
 import { ENDPOINTS, isServiceRejection, sameCode } from '../transport';
-import {
-	pendingWrite,
-	type EngineRun,
-	type PendingWrite,
-	type Refusal,
-	type Verdict,
-	type WriteKind,
-} from './engine';
+import type { EngineRun, WriteKind } from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
+import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './pendingWrite';
 
 /**
  * Cancels as the engine settles them (Cancel, and Cancel Many by order IDs). The exchange refuses

@@ -1,14 +1,20 @@
-import type { IDataObject, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
 	unexpectedResponseError,
 	type Endpoint,
 	type EndpointRequest,
-	type SendWindow,
 	type ServiceClient,
 } from '../transport';
-import type { LedgerSlot } from './ledger';
 import { outcomeUnknownError, withOutcome, type WriteWording } from './outcomes';
+import {
+	recordUnknown,
+	type NodeError,
+	type PendingWrite,
+	type Refusal,
+	type Settled,
+	type Verdict,
+} from './pendingWrite';
 
 /**
  * The write engine: every order, cancel and transfer is settled here, one algorithm for all.
@@ -24,62 +30,6 @@ import { outcomeUnknownError, withOutcome, type WriteWording } from './outcomes'
  * The state of a settling lives in its own pending writes and in local lists, so several items of
  * one run may be settled at once.
  */
-
-type NodeError = NodeApiError | NodeOperationError;
-
-/** Why a write was not executed. */
-export interface Refusal {
-	/** The error that says why, when the request as a whole was refused. */
-	error?: NodeError;
-	/** The service's code and message, when its answer (or a lookup) says why for this write alone. */
-	code?: string;
-	msg?: string;
-	/** What a lookup found, or the kind's reason in words (a cancel's "already filled"). */
-	detail?: IDataObject;
-}
-
-/** What an answer or a lookup says of one write. */
-export type Verdict =
-	| { kind: 'placed'; result: IDataObject; alreadyPlaced?: boolean; entry?: IDataObject }
-	| { kind: 'rejected'; refusal: Refusal }
-	/** Refused because another write holds its ID, which may be this very write: looked up. */
-	| { kind: 'duplicate'; refusal: Refusal }
-	/** `wording`: the request's own, when the whole request's outcome is unknown. */
-	| {
-			kind: 'unknown';
-			reason: string;
-			detail?: string;
-			unusable?: { problem: string; body: unknown };
-			wording?: WriteWording;
-	  }
-	/** A lookup proved it was not executed, and no attempt of it can be accepted any more. */
-	| { kind: 'notDone' };
-
-/** How a write ended. `via`: how a placed write is known to be placed. */
-export type Settled =
-	| {
-			outcome: 'placed';
-			result: IDataObject;
-			via: 'answer' | 'lookup' | 'ledger';
-			alreadyPlaced: boolean;
-			entry?: IDataObject;
-	  }
-	| { outcome: 'rejected'; refusal: Refusal }
-	| { outcome: 'unknown'; reason: string; error: NodeError };
-
-/** One write of the run and what is known of it. */
-export interface PendingWrite<W> {
-	readonly write: W;
-	readonly itemIndex: number;
-	readonly slot: LedgerSlot;
-	/** When its attempts may have reached the service, over every try of this node run. */
-	readonly window: SendWindow;
-	/** Whether an attempt may have been executed: it is then looked up before it is sent again. */
-	maybeExecuted: boolean;
-	/** Whether it was sent again after a lookup proved it was not executed (once per run at most). */
-	resent: boolean;
-	settled?: Settled;
-}
 
 /** What the engine needs to know of one kind of write (writes/orders.ts, cancels.ts, transfers.ts). */
 export interface WriteKind<W> {
@@ -121,31 +71,6 @@ export interface EngineRun {
 const FROM_EARLIER_TRY = 'an earlier try of this node run sent it and got no answer';
 const NOT_A_THIRD_TIME =
 	'it was sent once more after a lookup proved it was not executed, and that was not confirmed either, so it is not sent a third time in this run';
-
-/** A pending write for a ledger slot: what an earlier try of this node run left there comes with it. */
-export function pendingWrite<W>(slot: LedgerSlot, write: W, itemIndex: number): PendingWrite<W> {
-	const recorded = slot.recorded;
-	return {
-		write,
-		itemIndex,
-		slot,
-		window:
-			recorded === undefined
-				? {}
-				: { firstSentAt: recorded.firstSentAt, acceptableUntil: recorded.acceptableUntil },
-		maybeExecuted: recorded?.outcome === 'unknown',
-		resent: false,
-	};
-}
-
-function recordUnknown(pending: PendingWrite<unknown>): void {
-	const now = Date.now();
-	pending.slot.record({
-		outcome: 'unknown',
-		firstSentAt: pending.window.firstSentAt ?? now,
-		acceptableUntil: pending.window.acceptableUntil ?? now,
-	});
-}
 
 /** Settles `writes`: each ends with `settled` set, unless a hook stops the run. */
 export async function settleWrites<W>(

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ERROR_CODES, LIMITS, OPEN_ORDER_STATUSES } from '../constants';
 import type { OrderParams } from '../helpers/orderRules';
 import { isUnknownOutcomeCode, isZeroCode, sameCode, type SendWindow } from '../transport';
-import type { Verdict } from './engine';
+import type { Verdict } from './pendingWrite';
 
 /**
  * Matching what the service says to the orders sent: a batch answer's entries, and an order found

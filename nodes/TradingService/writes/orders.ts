@@ -5,15 +5,9 @@ import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-wor
 import { ERROR_CODES, LIMITS } from '../constants';
 import type { OrderParams } from '../helpers/orderRules';
 import { ENDPOINTS, isServiceRejection } from '../transport';
-import {
-	pendingWrite,
-	type EngineRun,
-	type PendingWrite,
-	type Refusal,
-	type Verdict,
-	type WriteKind,
-} from './engine';
+import type { EngineRun, WriteKind } from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
+import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './pendingWrite';
 import { judgeFound, readBatchResults, type BatchResultEntry } from './orderAnswers';
 import { withOutcome } from './outcomes';
 

@@ -1,7 +1,8 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../transport';
-import { pendingWrite, type EngineRun, type PendingWrite, type WriteKind } from './engine';
+import type { EngineRun, WriteKind } from './engine';
+import { pendingWrite, type PendingWrite } from './pendingWrite';
 import { fingerprint, type WriteLedger } from './ledger';
 
 /**

@@ -123,6 +123,24 @@ describe('the structure of nodes/ and credentials/', () => {
 		).toEqual([]);
 	});
 
+	it('descriptions/ are node properties only: no rules, HTTP, write engine, operation or trigger', () => {
+		expect(
+			importsInto(`${NODE}descriptions/`, [
+				`${NODE}transport/`,
+				`${NODE}helpers/`,
+				`${NODE}writes/`,
+				`${NODE}actions/`,
+				`${NODE}trigger/`,
+			]),
+		).toEqual([]);
+	});
+
+	it('trigger/ reads through the transport and never uses the write engine or an operation', () => {
+		expect(
+			importsInto(`${NODE}trigger/`, [`${NODE}actions/`, `${NODE}writes/`, `${NODE}descriptions/`]),
+		).toEqual([]);
+	});
+
 	it('the credential imports only the constants and its own folder', () => {
 		expect(
 			importsInto('credentials/', [NODE]).filter((line) => !line.endsWith(`${NODE}constants.ts`)),

@@ -10,7 +10,8 @@ import { optionsCollection } from '../../descriptions/common';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, orderReference, type OrderReference } from '../../helpers/orderIds';
 import { cancelKind, pendingCancel, type PendingCancel } from '../../writes/cancels';
-import { settleWrites, type Refusal } from '../../writes/engine';
+import { settleWrites } from '../../writes/engine';
+import type { Refusal } from '../../writes/pendingWrite';
 import { withOutcome } from '../../writes/outcomes';
 import type { RunContext } from '../runContext';
 

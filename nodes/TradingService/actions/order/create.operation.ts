@@ -6,13 +6,11 @@ import {
 } from 'n8n-workflow';
 
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
+import { checkGuardrails, checkOrderOptions, type OrderOptions } from '../../helpers/orderOptions';
 import {
-	checkGuardrails,
-	checkOrderOptions,
 	duplicateClientOrderIdError,
 	parameterLabel,
 	validateOrder,
-	type OrderOptions,
 	type OrderParams,
 } from '../../helpers/orderRules';
 import { ENDPOINTS } from '../../transport';

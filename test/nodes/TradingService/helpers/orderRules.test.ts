@@ -1,6 +1,6 @@
-import { startSandbox, type Sandbox } from '../../../../sandbox';
-import { decimalAbove, decimalProduct } from '../../../../nodes/TradingService/helpers/orderRules';
+import { decimalAbove, decimalProduct } from '../../../../nodes/TradingService/helpers/decimals';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
+import { useSandbox } from '../../../support/sandbox';
 
 describe('guardrail decimals (fixed vectors)', () => {
 	it.each([
@@ -24,12 +24,7 @@ describe('guardrail decimals (fixed vectors)', () => {
 });
 
 describe('guardrails on Create and Create Many', () => {
-	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ rateLimit: false });
-	});
-	afterAll(async () => sandbox.stop());
-	beforeEach(() => sandbox.reset());
+	const sandbox = useSandbox({ rateLimit: false });
 
 	const guarded = {
 		allowedSymbols: 'BTCUSDT, ETHUSDT',
@@ -49,7 +44,7 @@ describe('guardrails on Create and Create Many', () => {
 	});
 
 	it('an order inside the limits is placed', async () => {
-		const run = await runTradingService(sandbox, { parameters: create({}) });
+		const run = await runTradingService(sandbox(), { parameters: create({}) });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', status: 'NEW' });
 	});
@@ -83,26 +78,26 @@ describe('guardrails on Create and Create Many', () => {
 	])(
 		'%s is refused with an error that names the limit, 0 requests',
 		async (_case, overrides, message) => {
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: create(overrides),
 				continueOnFail: true,
 			});
 			expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
 			expect(run.items[0].json.description).toContain('nothing was sent');
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		},
 	);
 
 	it('a malformed limit is an error naming the option, 0 requests', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: create({ options: { maxOrderQuantity: '1,5' } }),
 		});
 		expect(run.error?.message).toBe('Max Order Quantity: "1,5" is not a decimal number');
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 
 	it('Create Many: an order outside the limits is refused before any batch is sent', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: {
 				resource: 'order',
 				operation: 'createMany',
@@ -115,7 +110,7 @@ describe('guardrails on Create and Create Many', () => {
 			},
 		});
 		expect(run.error?.message).toMatch(/quantity: 2 is above Max Order Quantity \(1\)$/);
-		expect(requestsTo(sandbox, '/api/v1/spot/batchOrders')).toHaveLength(0);
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(requestsTo(sandbox(), '/api/v1/spot/batchOrders')).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 });

@@ -1,13 +1,10 @@
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox } from '../../../../sandbox';
 import { credentialsFor, requestsTo, runTradingService } from '../../../../tools/harness/node';
+import { reportedOutcome } from '../../../support/runs';
+import { useSandbox } from '../../../support/sandbox';
 
 // The transport's error mapping, seen through the node over real HTTP against the sandbox.
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({});
 
 const history = () => {
 	const now = Date.now();
@@ -30,8 +27,8 @@ const transfer = (quantity = '1') => ({
 
 describe('service errors become NodeApiErrors that say what happened and how to fix it', () => {
 	it('timestamp outside recvWindow: clock advice with the measured offset', async () => {
-		sandbox.setFaults({ clockOffsetMs: -30_000 });
-		const run = await runTradingService(sandbox, { parameters: history() });
+		sandbox().setFaults({ clockOffsetMs: -30_000 });
+		const run = await runTradingService(sandbox(), { parameters: history() });
 		expect(run.error?.message).toBe(
 			'The request timestamp was outside the service’s receive window',
 		);
@@ -44,13 +41,13 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 
 	it('a clock behind the service by less than recvWindow is accepted', async () => {
 		// The service clock 3 s ahead: our timestamps are 3 s old, inside the 5 s window.
-		sandbox.setFaults({ clockOffsetMs: 3000 });
-		const run = await runTradingService(sandbox, { parameters: history() });
+		sandbox().setFaults({ clockOffsetMs: 3000 });
+		const run = await runTradingService(sandbox(), { parameters: history() });
 		expect(run.error).toBeUndefined();
 	});
 
 	it('bad signature: check the secret', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: history(),
 			credentials: { secretKey: 'wrong-secret' },
 		});
@@ -60,7 +57,7 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 	});
 
 	it('unknown API key', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: history(),
 			credentials: { apiKey: 'nobody' },
 		});
@@ -69,7 +66,7 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 	});
 
 	it('missing permission: a read-only key cannot transfer', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: transfer(),
 			key: DEMO_KEYS.readOnly,
 		});
@@ -77,41 +74,41 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 		expect(run.error?.description).toContain('trade permission');
 		expect(run.error?.description).toContain('(code -1005)');
 		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('rejected');
-		expect(sandbox.ledger.transfers).toHaveLength(0);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
 	});
 
 	it('insufficient balance', async () => {
-		const run = await runTradingService(sandbox, { parameters: transfer('99999999999') });
+		const run = await runTradingService(sandbox(), { parameters: transfer('99999999999') });
 		expect(run.error?.message).toBe('The account balance is too low for this request');
 		expect(run.error?.description).toContain('(code 0401)');
 	});
 
 	it('rate limited: retried after Retry-After, then reported when it persists', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0 }] });
-		const recovered = await runTradingService(sandbox, { parameters: history() });
+		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0 }] });
+		const recovered = await runTradingService(sandbox(), { parameters: history() });
 		expect(recovered.error).toBeUndefined();
 		expect(
-			requestsTo(sandbox, '/api/v1/account/balanceFlow').map((request) => request.status),
+			requestsTo(sandbox(), '/api/v1/account/balanceFlow').map((request) => request.status),
 		).toEqual([429, 200]);
 
-		sandbox.reset();
-		sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 100, retryAfterSeconds: 0 }] });
-		const failed = await runTradingService(sandbox, { parameters: history() });
+		sandbox().reset();
+		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 100, retryAfterSeconds: 0 }] });
+		const failed = await runTradingService(sandbox(), { parameters: history() });
 		expect(failed.error?.message).toBe('The service’s rate limit was exceeded');
-		expect(requestsTo(sandbox, '/api/v1/account/balanceFlow')).toHaveLength(6);
+		expect(requestsTo(sandbox(), '/api/v1/account/balanceFlow')).toHaveLength(6);
 	});
 
 	it('a Retry-After longer than a minute is not waited for', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 3600 }] });
-		const run = await runTradingService(sandbox, { parameters: history() });
+		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 3600 }] });
+		const run = await runTradingService(sandbox(), { parameters: history() });
 		expect(run.error?.message).toBe('The service’s rate limit was exceeded');
-		expect(requestsTo(sandbox, '/api/v1/account/balanceFlow')).toHaveLength(1);
+		expect(requestsTo(sandbox(), '/api/v1/account/balanceFlow')).toHaveLength(1);
 	});
 
 	it('a wrong base URL says so', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: history(),
-			credentials: { baseUrl: `${sandbox.baseUrl}/nope` },
+			credentials: { baseUrl: `${sandbox().baseUrl}/nope` },
 		});
 		expect(run.error?.message).toContain('HTTP 404');
 		expect(run.error?.description).toContain('Base URL');
@@ -121,7 +118,7 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 		const closed = await startSandbox();
 		const baseUrl = closed.baseUrl;
 		await closed.stop();
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: transfer(),
 			credentials: { baseUrl },
 		});
@@ -134,30 +131,67 @@ describe('service errors become NodeApiErrors that say what happened and how to 
 
 	it('never puts the secret in an error, an item or the run data', async () => {
 		const runs = await Promise.all([
-			runTradingService(sandbox, { parameters: history() }),
-			runTradingService(sandbox, { parameters: transfer('99999999999') }),
-			runTradingService(sandbox, {
+			runTradingService(sandbox(), { parameters: history() }),
+			runTradingService(sandbox(), { parameters: transfer('99999999999') }),
+			runTradingService(sandbox(), {
 				parameters: history(),
 				credentials: { secretKey: `${DEMO_KEYS.master.secret}x` },
 			}),
 		]);
 		for (const run of runs) expect(run.serialised).not.toContain(DEMO_KEYS.master.secret);
-		expect(JSON.stringify(credentialsFor(sandbox))).toContain(DEMO_KEYS.master.secret); // the check above can fail
+		expect(JSON.stringify(credentialsFor(sandbox()))).toContain(DEMO_KEYS.master.secret); // the check above can fail
 	});
 });
 
 describe('credential problems are named before anything is sent', () => {
-	// The value itself is never repeated: a Base URL may carry a password (issue 12).
+	// The value itself is never repeated: a Base URL may carry a password.
 	it.each([
 		['', 'is empty'],
 		['api.exchange.example', 'is not a web address'],
 		['ftp://127.0.0.1', 'must start with https:// or http://'],
 	])('a Base URL of %p', async (baseUrl, problem) => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: history(),
 			credentials: { baseUrl },
 		});
 		expect(run.error?.message).toBe(`The credential's Base URL ${problem}`);
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
+	});
+});
+
+describe('the error codes of the exchange family get the advice of their problem', () => {
+	// Services of this family report one problem under more than one code: a wrong signature as
+	// 0002, or with the same text as 0001. The advice follows the problem, not the code; a write
+	// refused this way is rejected, nothing done.
+	it('a wrong secret (0002) gets the secret advice', async () => {
+		const run = await runTradingService(sandbox(), {
+			parameters: transfer('1'),
+			credentials: { secretKey: 'not-the-secret' },
+		});
+		expect(run.error?.message).toBe('The service rejected the request signature');
+		expect(run.error?.description).toContain('Secret Key');
+		expect(reportedOutcome(run)).toBe('rejected');
+	});
+
+	it('the signature text under another code (0001) gets the same advice', async () => {
+		sandbox().setBehaviour({ signatureErrorCode: '0001' });
+		const run = await runTradingService(sandbox(), {
+			parameters: transfer('1'),
+			credentials: { secretKey: 'not-the-secret' },
+		});
+		expect(run.error?.message).toBe('The service rejected the request signature');
+	});
+
+	it('an unknown API key (0102) and a key without permission (-1005) get their advice', async () => {
+		const badKey = await runTradingService(sandbox(), {
+			parameters: transfer('1'),
+			credentials: { apiKey: 'nobody' },
+		});
+		expect(badKey.error?.message).toBe('The service did not accept the API key');
+		const readOnly = await runTradingService(sandbox(), {
+			parameters: transfer('1'),
+			key: DEMO_KEYS.readOnly,
+		});
+		expect(readOnly.error?.message).toBe('The API key is not allowed to do this');
 	});
 });

@@ -2,25 +2,21 @@
  * The transport's attempt (transport/http.ts) through n8n-core's real request helper
  * (httpRequestWithAuthentication, in-process via tools/harness) against the sandbox: redirects
  * are not followed, each attempt ends at its deadline whatever the server drips, answers are
- * capped in size, and IDs keep every digit. The deadline is shortened here; the mechanism is the
- * one the node runs with (30 s).
+ * capped in size, a 418 (IP ban) fails at once, a malformed answer to a write is never an item,
+ * and IDs keep every digit. The deadline is shortened here; the mechanism is the one the node
+ * runs with (30 s). Writes are checked against the sandbox's ledger: what really happened.
  */
 import { runTradingService } from '../../../../tools/harness/node';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/TradingService/transport';
 import { MAX_ANSWER_BYTES } from '../../../../nodes/TradingService/transport/body';
-import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../../../../sandbox';
+import { DEMO_ACCOUNTS } from '../../../../sandbox';
+import { PATHS, reportedOutcome, runCounting } from '../../../support/runs';
+import { useSandbox } from '../../../support/sandbox';
 
 const HISTORY = '/api/v1/account/balanceFlow';
 const HOUR = 3_600_000;
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => {
-	await sb.stop();
-});
-beforeEach(() => sb.reset());
+const sandbox = useSandbox({ rateLimit: false });
 afterEach(() => jest.restoreAllMocks());
 
 const history = (overrides: Record<string, unknown> = {}) => ({
@@ -38,7 +34,25 @@ const fee = (created: number) => ({
 	change: '-0.1',
 	created: String(created),
 });
-const historyRequests = () => sb.ledger.requests.filter((request) => request.path === HISTORY);
+const historyRequests = () =>
+	sandbox().ledger.requests.filter((request) => request.path === HISTORY);
+const transfer = {
+	resource: 'account',
+	operation: 'transferAsset',
+	fromAccountId: DEMO_ACCOUNTS.mainTrading,
+	toAccountId: DEMO_ACCOUNTS.subTrading,
+	coin: 'USDT',
+	quantity: '1.5',
+};
+const limitOrder = {
+	resource: 'order',
+	operation: 'create',
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	type: 'LIMIT',
+	price: '10',
+	quantity: '0.01',
+};
 
 describe('the per-attempt deadline, through n8n-core', () => {
 	beforeEach(() => {
@@ -48,9 +62,11 @@ describe('the per-attempt deadline, through n8n-core', () => {
 	});
 
 	it('a body dripped one byte every 100 ms: each attempt ends at the deadline, then the read fails', async () => {
-		sb.addRecords([fee(Date.now() - HOUR)]);
-		sb.setFaults({ rules: [{ kind: 'dripFeed', times: 2, path: HISTORY, dripIntervalMs: 100 }] });
-		const run = await runTradingService(sb, { parameters: history() });
+		sandbox().addRecords([fee(Date.now() - HOUR)]);
+		sandbox().setFaults({
+			rules: [{ kind: 'dripFeed', times: 2, path: HISTORY, dripIntervalMs: 100 }],
+		});
+		const run = await runTradingService(sandbox(), { parameters: history() });
 		expect(historyRequests()).toHaveLength(2);
 		expect(run.error?.message).toBe(
 			'The Trading Service kept failing: the service did not answer within 0.6 s',
@@ -59,18 +75,20 @@ describe('the per-attempt deadline, through n8n-core', () => {
 	}, 10_000);
 
 	it('no answer at all (headers late): the attempt ends at the deadline too', async () => {
-		sb.addRecords([fee(Date.now() - HOUR)]);
-		sb.setFaults({ latencyMs: 3000 });
-		const run = await runTradingService(sb, { parameters: history() });
+		sandbox().addRecords([fee(Date.now() - HOUR)]);
+		sandbox().setFaults({ latencyMs: 3000 });
+		const run = await runTradingService(sandbox(), { parameters: history() });
 		expect(run.error?.message).toBe(
 			'The Trading Service kept failing: the service did not answer within 0.6 s',
 		);
 	}, 10_000);
 
 	it('a drip on the first attempt only: the second attempt returns the records', async () => {
-		sb.addRecords([fee(Date.now() - HOUR)]);
-		sb.setFaults({ rules: [{ kind: 'dripFeed', times: 1, path: HISTORY, dripIntervalMs: 100 }] });
-		const run = await runTradingService(sb, { parameters: history() });
+		sandbox().addRecords([fee(Date.now() - HOUR)]);
+		sandbox().setFaults({
+			rules: [{ kind: 'dripFeed', times: 1, path: HISTORY, dripIntervalMs: 100 }],
+		});
+		const run = await runTradingService(sandbox(), { parameters: history() });
 		expect(run.error?.message).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(historyRequests()).toHaveLength(2);
@@ -80,12 +98,18 @@ describe('the per-attempt deadline, through n8n-core', () => {
 describe('answers are capped in size', () => {
 	it(`a page far larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB is refused without a retry`, async () => {
 		const end = Date.now() - 60_000;
-		sb.seedRecords({ flowType: 32, count: 20_000, startTime: end - HOUR, endTime: end, seed: 5 });
+		sandbox().seedRecords({
+			flowType: 32,
+			count: 20_000,
+			startTime: end - HOUR,
+			endTime: end,
+			seed: 5,
+		});
 		// 10 asked for, 20,000 sent (about 5.6 MB).
-		sb.setFaults({
+		sandbox().setFaults({
 			rules: [{ kind: 'historyOversize', times: 1, path: HISTORY, extraRecords: 19_990 }],
 		});
-		const run = await runTradingService(sb, { parameters: history({ limit: 10 }) });
+		const run = await runTradingService(sandbox(), { parameters: history({ limit: 10 }) });
 		expect(historyRequests()).toHaveLength(1);
 		expect(run.error?.message).toMatch(/answer was too large/);
 		expect(run.items).toEqual([]);
@@ -96,25 +120,183 @@ describe('redirects are never followed', () => {
 	it.each([301, 302, 303, 307, 308] as const)(
 		'HTTP %i to another host on a read: nothing reaches it, the error names the redirect',
 		async (status) => {
-			sb.setFaults({
+			sandbox().setFaults({
 				rules: [{ kind: 'redirectOtherHost', times: 1, path: HISTORY, redirectStatus: status }],
 			});
-			const run = await runTradingService(sb, { parameters: history() });
-			expect(sb.otherHost.requests).toEqual([]);
+			const run = await runTradingService(sandbox(), { parameters: history() });
+			expect(sandbox().otherHost.requests).toEqual([]);
 			expect(historyRequests()).toHaveLength(1);
 			expect(run.error?.message).toBe(
 				`The Trading Service answered HTTP ${status}, a redirect: signed requests are never sent on to another address`,
 			);
 		},
 	);
+
+	// Following a redirect would carry the API key and a signed write to another address, or turn
+	// an order (303) into a GET of another path. A write answered with a redirect did nothing the
+	// node can prove: its outcome is unknown, and an order is looked up before it is sent again.
+	it('a 307 to another host: the signed transfer and the API key never reach it; outcome unknown', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'redirectOtherHost', times: 1, path: PATHS.transfer }],
+		});
+		const run = await runTradingService(sandbox(), { parameters: transfer });
+		expect(sandbox().otherHost.requests).toEqual([]);
+		expect(run.items).toEqual([]);
+		expect(run.error?.message).toMatch(/^Unknown outcome/);
+		expect(`${run.error?.message} ${run.error?.description}`).toMatch(/redirect/i);
+		expect(reportedOutcome(run)).toBe('unknown');
+	});
+
+	it('a 303 answering an order: never a GET of another path; the order is looked up, then placed once', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'redirectSameHost', times: 1, path: PATHS.order, redirectStatus: 303 }],
+		});
+		const run = await runCounting(sandbox(), { parameters: limitOrder });
+		expect(run.requests.map((request) => `${request.method} ${request.path}`)).not.toContain(
+			`GET ${PATHS.time}`,
+		);
+		// The redirect applied nothing; the lookup proves it, and only then is the order sent again.
+		expect(sandbox().ledger.orders).toHaveLength(1);
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json.orderId).toBe(sandbox().ledger.orders[0].orderId);
+		expect(reportedOutcome(run)).toBe('placed');
+	});
+
+	it('a redirect loop on a read: one request, an error that says what happened', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'redirectLoop', times: 1, path: PATHS.history }] });
+		const run = await runCounting(sandbox(), { parameters: history() });
+		expect(run.requests).toHaveLength(1);
+		expect(run.error?.message).toMatch(/redirect/i);
+		expect(run.error?.description).toMatch(/Base URL/);
+	});
 });
 
 describe('418 (an IP ban)', () => {
 	it('fails at once, saying how long the service asks to wait', async () => {
-		sb.setFaults({ rules: [{ kind: 'ipBan', times: 1, path: HISTORY, retryAfterSeconds: 120 }] });
-		const run = await runTradingService(sb, { parameters: history() });
+		sandbox().setFaults({
+			rules: [{ kind: 'ipBan', times: 1, path: HISTORY, retryAfterSeconds: 120 }],
+		});
+		const run = await runTradingService(sandbox(), { parameters: history() });
 		expect(historyRequests()).toHaveLength(1);
 		expect(run.error?.message).toBe("This server's IP address is banned by the service");
 		expect(run.error?.description).toMatch(/code -3145\).*wait 120 s/);
+	});
+
+	// Trying again only prolongs a ban, and a banned request was not executed: a write is
+	// rejected, never sent again.
+	it('one request, an IP-ban message', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'ipBan', times: 1, path: PATHS.history, retryAfterSeconds: 1 }],
+		});
+		const run = await runCounting(sandbox(), { parameters: history() });
+		expect(run.requests).toHaveLength(1);
+		expect(run.error?.message).toMatch(/IP address .*banned/);
+	});
+
+	it('on a transfer: rejected, nothing sent again', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'ipBan', times: 1, path: PATHS.transfer, retryAfterSeconds: 1 }],
+		});
+		const run = await runCounting(sandbox(), { parameters: transfer });
+		expect(run.requests).toHaveLength(1);
+		expect(reportedOutcome(run)).toBe('rejected');
+	});
+});
+
+describe('the per-attempt deadline on a write and on a read tried again', () => {
+	// The deadline (30 s in the node, 1 s here) holds whatever the server drips. A transfer whose
+	// answer is still dripping at the deadline may have been applied: it is never sent again and
+	// its outcome is unknown. A read is simply tried again.
+	beforeEach(() => {
+		jest.replaceProperty(DEFAULT_RETRY_POLICY, 'timeoutMs', 1000);
+	});
+
+	it('a transfer answered one byte every 200 ms: it ends at the deadline, applied once, outcome unknown', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'dripFeed', times: 1, path: PATHS.transfer, dripIntervalMs: 200 }],
+		});
+		const run = await runTradingService(sandbox(), { parameters: transfer });
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(run.error?.message).toMatch(/^Unknown outcome/);
+		expect(reportedOutcome(run)).toBe('unknown');
+	}, 10_000);
+
+	it('a history page dripped: the read is tried again at the deadline and returns the records', async () => {
+		sandbox().addRecords([fee(Date.now() - HOUR)]);
+		sandbox().setFaults({
+			rules: [{ kind: 'dripFeed', times: 1, path: PATHS.history, dripIntervalMs: 200 }],
+		});
+		const run = await runCounting(sandbox(), { parameters: history() });
+		expect(run.error?.message).toBeUndefined();
+		expect(run.items).toHaveLength(1);
+		expect(run.requests).toHaveLength(2);
+	}, 10_000);
+});
+
+describe('a malformed answer to a write is never an item', () => {
+	// An answer that is not the JSON object the service promises (HTML, null, "", an empty body,
+	// true) says nothing about the write. It is never passed on as the item: a transfer's outcome is
+	// unknown, an order is looked up by its client order ID.
+	it.each([
+		'answerHtml',
+		'answerNull',
+		'answerEmptyString',
+		'answerEmptyBody',
+		'answerTrue',
+	] as const)('%s answering a transfer: unknown outcome, no item', async (kind) => {
+		sandbox().setFaults({ rules: [{ kind, times: 1, path: PATHS.transfer }] });
+		const run = await runTradingService(sandbox(), { parameters: transfer });
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(run.items).toEqual([]);
+		expect(run.error?.description).toMatch(/Outcome: unknown/);
+		expect(reportedOutcome(run)).toBe('unknown');
+	});
+
+	it.each(['answerHtml', 'answerNull', 'answerEmptyBody', 'answerTrue'] as const)(
+		'%s answering an order: the answer is never the item; the order is looked up (placed once)',
+		async (kind) => {
+			sandbox().setFaults({ rules: [{ kind, times: 1, path: PATHS.order }] });
+			const run = await runTradingService(sandbox(), { parameters: limitOrder });
+			expect(sandbox().ledger.orders).toHaveLength(1);
+			expect(run.items).toHaveLength(1);
+			expect(run.items[0].json.orderId).toBe(sandbox().ledger.orders[0].orderId);
+			expect(reportedOutcome(run)).toBe('placed');
+		},
+	);
+
+	// A body cut short, or gzip that does not decode, fails after the request was written: the
+	// write may have been applied, so it gets the unknown-outcome message, not the raw error.
+	it.each(['answerTruncated', 'answerBadGzip'] as const)(
+		'%s answering a transfer: the unknown-outcome message, not a raw one',
+		async (kind) => {
+			sandbox().setFaults({ rules: [{ kind, times: 1, path: PATHS.transfer }] });
+			const run = await runTradingService(sandbox(), { parameters: transfer });
+			expect(sandbox().ledger.transfers).toHaveLength(1);
+			expect(run.error?.message).toMatch(/^Unknown outcome/);
+			expect(reportedOutcome(run)).toBe('unknown');
+		},
+	);
+});
+
+describe('64-bit IDs keep every digit', () => {
+	// The service may send an ID as a bare JSON integer, beyond the 2^53 a JavaScript number holds
+	// exactly. Rounded, it would name another order or record; it is read as text, every digit kept.
+	it('an order answered with a bare integer orderId: the item has the exact ID', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'numericIds', times: 1, path: PATHS.order }] });
+		const run = await runTradingService(sandbox(), { parameters: limitOrder });
+		expect(run.error?.message).toBeUndefined();
+		expect(sandbox().ledger.orders).toHaveLength(1);
+		expect(run.items[0].json.orderId).toBe(sandbox().ledger.orders[0].orderId);
+		expect(run.items[0].json.accountId).toBe(sandbox().ledger.orders[0].accountId);
+	});
+
+	it('history records with bare integer ids: every id exact', async () => {
+		const records = sandbox().addRecords([fee(Date.now() - HOUR), fee(Date.now() - HOUR + 1)]);
+		sandbox().setFaults({ rules: [{ kind: 'numericIds', times: 1, path: PATHS.history }] });
+		const run = await runTradingService(sandbox(), { parameters: history() });
+		expect(run.error?.message).toBeUndefined();
+		expect(run.items.map((item) => item.json.id).sort()).toEqual(
+			records.map((record) => record.id).sort(),
+		);
 	});
 });

@@ -1,10 +1,12 @@
 import {
-	JsonSyntaxError,
 	LONG_BARE_INTEGER,
-	MAX_JSON_DEPTH,
-	parseJsonExactly,
 	parseJsonKeepingDigits,
 } from '../../../../nodes/TradingService/transport/json';
+import {
+	JsonSyntaxError,
+	MAX_JSON_DEPTH,
+	parseJsonExactly,
+} from '../../../../nodes/TradingService/transport/jsonParser';
 import { mulberry32 } from '../../../../sandbox/prng';
 
 describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => {

@@ -1,7 +1,7 @@
 import { WeightLimiter, limiterFor } from '../../../../nodes/TradingService/transport/pacing';
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
-import { startSandbox, type Sandbox } from '../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
+import { useSandbox } from '../../../support/sandbox';
 
 describe('WeightLimiter', () => {
 	function fakeClock() {
@@ -70,15 +70,11 @@ describe('limiterFor: one limiter per Base URL and API key, kept while it counts
 });
 
 describe('pacing against the sandbox’s weight budget', () => {
-	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox({ rateLimit: { windowMs: 1000, maxWeight: 10 } });
-	});
-	afterAll(async () => sandbox.stop());
+	const sandbox = useSandbox({ rateLimit: { windowMs: 1000, maxWeight: 10 } });
+	// After the fixture's reset: 1,600 records, four pages of Return All.
 	beforeEach(() => {
-		sandbox.reset();
 		const now = Date.now();
-		sandbox.seedRecords({
+		sandbox().seedRecords({
 			flowType: 32,
 			count: 1600,
 			startTime: now - DAY_MS / 2,
@@ -97,12 +93,12 @@ describe('pacing against the sandbox’s weight budget', () => {
 
 	it('with the budget in the credential, Return All (4 pages × weight 5) never trips the limit', async () => {
 		const started = Date.now();
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: parameters(),
 			credentials: { weightBudget: 10, weightWindowSeconds: 1 },
 		});
 		expect(run.items).toHaveLength(1600);
-		const statuses = requestsTo(sandbox, '/api/v1/account/balanceFlow').map(
+		const statuses = requestsTo(sandbox(), '/api/v1/account/balanceFlow').map(
 			(request) => request.status,
 		);
 		expect(statuses).toEqual([200, 200, 200, 200]);
@@ -110,9 +106,9 @@ describe('pacing against the sandbox’s weight budget', () => {
 	});
 
 	it('without it, the same run is refused with 429 and recovers by waiting for Retry-After', async () => {
-		const run = await runTradingService(sandbox, { parameters: parameters() });
+		const run = await runTradingService(sandbox(), { parameters: parameters() });
 		expect(run.items).toHaveLength(1600);
-		const statuses = requestsTo(sandbox, '/api/v1/account/balanceFlow').map(
+		const statuses = requestsTo(sandbox(), '/api/v1/account/balanceFlow').map(
 			(request) => request.status,
 		);
 		expect(statuses).toContain(429);

@@ -11,10 +11,11 @@ import * as create from '../../../../nodes/TradingService/actions/order/create.o
 import * as cancel from '../../../../nodes/TradingService/actions/order/cancel.operation';
 import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
 import { TradingService } from '../../../../nodes/TradingService/TradingService.node';
-import { startSandbox, type Sandbox } from '../../../../sandbox';
+import { type Sandbox } from '../../../../sandbox';
 import { credentialsFor, requestsTo } from '../../../../tools/harness/node';
 import { runWorkflow } from '../../../../tools/harness/workflow';
 import { placeRestingOrders } from '../../../support/orders';
+import { useSandbox } from '../../../support/sandbox';
 
 // The write engine and the run context with several items of one run in flight at once: a node
 // that runs every item's operation concurrently over one run context, through n8n-core's real
@@ -79,21 +80,19 @@ async function runConcurrently(
 	return { items: result.output('Concurrent'), error: result.error('Concurrent') };
 }
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 describe('write engine: items of one run in flight at once', () => {
 	it('12 orders sent together, 4 of them committed but unanswered: each placed exactly once, each item its own order', async () => {
-		sandbox.setFaults({ latencyMs: 20, rules: [{ kind: 'dropAfter', times: 4, path: NEW_ORDER }] });
+		sandbox().setFaults({
+			latencyMs: 20,
+			rules: [{ kind: 'dropAfter', times: 4, path: NEW_ORDER }],
+		});
 		const inputItems = Array.from({ length: 12 }, (_, index) => ({
 			json: { price: `${100 + index}` },
 		}));
 		const run = await runConcurrently(
-			sandbox,
+			sandbox(),
 			{
 				resource: 'order',
 				operation: 'create',
@@ -111,22 +110,22 @@ describe('write engine: items of one run in flight at once', () => {
 		expect(run.items.map((item) => item.json.price)).toEqual(
 			inputItems.map((item) => item.json.price),
 		);
-		expect(sandbox.ledger.orders).toHaveLength(12);
-		expect(new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)).size).toBe(12);
+		expect(sandbox().ledger.orders).toHaveLength(12);
+		expect(new Set(sandbox().ledger.orders.map((order) => order.clientOrderId)).size).toBe(12);
 		expect(new Set(run.items.map((item) => item.json.clientOrderId))).toEqual(
-			new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)),
+			new Set(sandbox().ledger.orders.map((order) => order.clientOrderId)),
 		);
 		// The 4 unanswered ones were looked up, none sent again.
-		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(12);
-		expect(requestsTo(sandbox, ORDER).filter((request) => request.method === 'GET')).toHaveLength(
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(12);
+		expect(requestsTo(sandbox(), ORDER).filter((request) => request.method === 'GET')).toHaveLength(
 			4,
 		);
 	});
 
 	it('Retry On Fail with items in flight together: the ledger of every item is kept, nothing is sent twice', async () => {
-		const orderIds = await placeRestingOrders(sandbox, 6);
+		const orderIds = await placeRestingOrders(sandbox(), 6);
 		const missing = '1234567890123456789';
-		const since = sandbox.ledger.requests.length;
+		const since = sandbox().ledger.requests.length;
 		const inputItems = [...orderIds, missing].map((id) => ({ json: { id } }));
 		// The run context's items answer at once; the last item's error makes n8n run the node again.
 		class FailingAfterAll extends ConcurrentTradingService {
@@ -138,20 +137,22 @@ describe('write engine: items of one run in flight at once', () => {
 			}
 		}
 		const run = await runConcurrently(
-			sandbox,
+			sandbox(),
 			{ resource: 'order', operation: 'cancel', orderId: '={{ $json.id }}' },
 			inputItems,
 			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 			new FailingAfterAll(),
 		);
 		expect(run.error?.message).toMatch(/the service has no open order with this ID/);
-		const deletes = requestsTo(sandbox, ORDER, since).filter(
+		const deletes = requestsTo(sandbox(), ORDER, since).filter(
 			(request) => request.method === 'DELETE',
 		);
 		// 6 cancels on the first try only, and the unknown order once per try.
 		expect(deletes).toHaveLength(6 + 3);
-		expect(sandbox.ledger.cancels.map((entry) => entry.orderId).sort()).toEqual(
-			[...orderIds].sort(),
-		);
+		expect(
+			sandbox()
+				.ledger.cancels.map((entry) => entry.orderId)
+				.sort(),
+		).toEqual([...orderIds].sort());
 	});
 });

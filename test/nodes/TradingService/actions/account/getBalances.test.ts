@@ -1,14 +1,10 @@
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
+import { useSandbox } from '../../../../support/sandbox';
 
 const ACCOUNT = '/api/v1/account';
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 const getBalances = (options: Record<string, unknown> = {}) => ({
 	resource: 'account',
@@ -20,21 +16,21 @@ const byAsset = (items: Array<{ json: Record<string, unknown> }>) =>
 
 describe('Account > Get Balances', () => {
 	it('one item per coin with free, locked and total as decimal strings; one request of weight 1', async () => {
-		await placeRestingOrders(sandbox, 1, { price: '100.5', quantity: '2' });
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: getBalances() });
+		await placeRestingOrders(sandbox(), 1, { price: '100.5', quantity: '2' });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: getBalances() });
 		expect(run.error).toBeUndefined();
 		const balances = byAsset(run.items);
 		expect(Object.keys(balances).sort()).toEqual(['BTC', 'ETH', 'SOL', 'USDT']);
 		expect(balances.USDT).toMatchObject({ total: '100000', locked: '201', free: '99799' });
 		expect(balances.BTC).toMatchObject({ total: '10', locked: '0', free: '10' });
-		const requests = requestsTo(sandbox, ACCOUNT, since);
+		const requests = requestsTo(sandbox(), ACCOUNT, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', weight: 1 });
 	});
 
 	it('balances follow fills and transfers, exactly (no float rounding)', async () => {
-		await runTradingService(sandbox, {
+		await runTradingService(sandbox(), {
 			parameters: {
 				resource: 'account',
 				operation: 'transferAsset',
@@ -44,9 +40,9 @@ describe('Account > Get Balances', () => {
 				quantity: '0.00000001',
 			},
 		});
-		const [orderId] = await placeRestingOrders(sandbox, 1, { price: '100', quantity: '1' });
-		sandbox.fillOrder(orderId);
-		const run = await runTradingService(sandbox, { parameters: getBalances() });
+		const [orderId] = await placeRestingOrders(sandbox(), 1, { price: '100', quantity: '1' });
+		sandbox().fillOrder(orderId);
+		const run = await runTradingService(sandbox(), { parameters: getBalances() });
 		// Bought 1 BTC for 100 USDT, fee 0.1% of the BTC received.
 		expect(byAsset(run.items).BTC).toMatchObject({
 			total: '10.99899999',
@@ -57,17 +53,20 @@ describe('Account > Get Balances', () => {
 	});
 
 	it('Hide Zero Balances leaves out coins whose total is zero', async () => {
-		sandbox.setBalance(DEMO_ACCOUNTS.mainTrading, 'SOL', '0');
-		const all = await runTradingService(sandbox, { parameters: getBalances() });
+		sandbox().setBalance(DEMO_ACCOUNTS.mainTrading, 'SOL', '0');
+		const all = await runTradingService(sandbox(), { parameters: getBalances() });
 		expect(byAsset(all.items).SOL).toMatchObject({ total: '0' });
-		const nonZero = await runTradingService(sandbox, {
+		const nonZero = await runTradingService(sandbox(), {
 			parameters: getBalances({ hideZeroBalances: true }),
 		});
 		expect(Object.keys(byAsset(nonZero.items)).sort()).toEqual(['BTC', 'ETH', 'USDT']);
 	});
 
 	it('the sub key reads its own trading account', async () => {
-		const run = await runTradingService(sandbox, { parameters: getBalances(), key: DEMO_KEYS.sub });
+		const run = await runTradingService(sandbox(), {
+			parameters: getBalances(),
+			key: DEMO_KEYS.sub,
+		});
 		expect(byAsset(run.items).USDT).toMatchObject({ total: '10000' });
 	});
 });

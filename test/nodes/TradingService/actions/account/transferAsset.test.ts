@@ -1,16 +1,13 @@
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
+import { errorOf, reportedOutcome } from '../../../../support/runs';
+import { useSandbox } from '../../../../support/sandbox';
 
 const TRANSFER = '/api/v1/account/assetTransfer';
 /** The outcome an error reports (every error about a write carries one). */
 const outcomeOf = (run: { error?: { context?: unknown } }) =>
 	(run.error?.context as { outcome?: string } | undefined)?.outcome;
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 const parameters = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'account',
@@ -24,8 +21,8 @@ const parameters = (overrides: Record<string, unknown> = {}) => ({
 
 describe('Account > Transfer Asset', () => {
 	it('moves the exact decimal quantity, sent in the query string, and emits the response', async () => {
-		const fromBefore = sandbox.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT');
-		const run = await runTradingService(sandbox, { parameters: parameters() });
+		const fromBefore = sandbox().getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT');
+		const run = await runTradingService(sandbox(), { parameters: parameters() });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		// The family's answer: success, the transfer's ID as orderId (a 64-bit ID, kept a string), a time.
@@ -34,8 +31,8 @@ describe('Account > Transfer Asset', () => {
 			success: true,
 			orderId: expect.stringMatching(/^\d{19}$/),
 		});
-		expect(run.items[0].json.orderId).toBe(sandbox.ledger.transfers[0]?.id);
-		expect(sandbox.ledger.transfers).toEqual([
+		expect(run.items[0].json.orderId).toBe(sandbox().ledger.transfers[0]?.id);
+		expect(sandbox().ledger.transfers).toEqual([
 			expect.objectContaining({
 				fromAccountId: DEMO_ACCOUNTS.mainTrading,
 				toAccountId: DEMO_ACCOUNTS.subTrading,
@@ -43,19 +40,19 @@ describe('Account > Transfer Asset', () => {
 				quantity: '12.34567890123456789',
 			}),
 		]);
-		const [request] = requestsTo(sandbox, TRANSFER);
+		const [request] = requestsTo(sandbox(), TRANSFER);
 		expect(request.method).toBe('POST');
 		expect(request.body).toBe('');
 		expect(request.query).toMatch(
 			/^fromAccountId=10001&toAccountId=20001&coin=USDT&quantity=12\.345678901234567890&recvWindow=5000&timestamp=\d+&signature=/,
 		);
-		expect(sandbox.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).not.toBe(fromBefore);
+		expect(sandbox().getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).not.toBe(fromBefore);
 	});
 
 	it('the transfer shows up in the history of both accounts (flow type 51)', async () => {
-		await runTradingService(sandbox, { parameters: parameters({ quantity: '3' }) });
+		await runTradingService(sandbox(), { parameters: parameters({ quantity: '3' }) });
 		const now = Date.now();
-		const history = await runTradingService(sandbox, {
+		const history = await runTradingService(sandbox(), {
 			parameters: {
 				resource: 'account',
 				operation: 'getHistory',
@@ -94,73 +91,78 @@ describe('Account > Transfer Asset', () => {
 		[{ quantity: ' 1' }, 'Quantity'],
 		[{ quantity: 1e-7 }, 'Quantity'],
 	])('refuses %p naming %s, before any request', async (overrides, field) => {
-		const run = await runTradingService(sandbox, { parameters: parameters(overrides) });
+		const run = await runTradingService(sandbox(), { parameters: parameters(overrides) });
 		expect(run.error?.message.startsWith(`${field}: `)).toBe(true);
 		expect(run.error?.description).toBeTruthy();
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 
 	it('an empty required field is refused by n8n itself, naming the parameter', async () => {
 		await expect(
-			runTradingService(sandbox, { parameters: parameters({ coin: '' }) }),
+			runTradingService(sandbox(), { parameters: parameters({ coin: '' }) }),
 		).rejects.toThrow('Parameter "Coin" is required');
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 
 	it('accepts a quantity given as a plain JS number', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: parameters({ quantity: '={{ 2.5 }}' }),
 		});
 		expect(run.error).toBeUndefined();
-		expect(sandbox.ledger.transfers[0].quantity).toBe('2.5');
+		expect(sandbox().ledger.transfers[0].quantity).toBe('2.5');
 	});
 
 	it.each(['dropAfter', 'dropBefore', 'http500'] as const)(
 		'is never retried when the outcome is unknown (%s): the error says so and how to check',
 		async (kind) => {
-			sandbox.setFaults({ rules: [{ kind, times: 1, path: TRANSFER }] });
-			const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }) });
+			sandbox().setFaults({ rules: [{ kind, times: 1, path: TRANSFER }] });
+			const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '1' }) });
 			expect(run.error?.message).toMatch(
 				/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/,
 			);
 			expect(run.error?.description).toContain('Check the transfer history');
 			expect(outcomeOf(run)).toBe('unknown');
-			expect(requestsTo(sandbox, TRANSFER)).toHaveLength(1);
-			expect(sandbox.ledger.transfers).toHaveLength(kind === 'dropAfter' ? 1 : 0);
+			expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(1);
+			expect(sandbox().ledger.transfers).toHaveLength(kind === 'dropAfter' ? 1 : 0);
 		},
 	);
 
 	it('is retried after a 429, which proves nothing was done, and placed once', async () => {
-		sandbox.setFaults({
+		sandbox().setFaults({
 			rules: [{ kind: 'rateLimit', times: 2, path: TRANSFER, retryAfterSeconds: 0 }],
 		});
-		const run = await runTradingService(sandbox, { parameters: parameters({ quantity: '1' }) });
+		const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '1' }) });
 		expect(run.error).toBeUndefined();
-		expect(requestsTo(sandbox, TRANSFER).map((request) => request.status)).toEqual([429, 429, 200]);
-		expect(sandbox.ledger.transfers).toHaveLength(1);
+		expect(requestsTo(sandbox(), TRANSFER).map((request) => request.status)).toEqual([
+			429, 429, 200,
+		]);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
 	});
 
 	it('a sub-account key may not transfer', async () => {
-		const run = await runTradingService(sandbox, { parameters: parameters(), key: DEMO_KEYS.sub });
+		const run = await runTradingService(sandbox(), {
+			parameters: parameters(),
+			key: DEMO_KEYS.sub,
+		});
 		expect(run.error?.message).toBe('The API key is not allowed to do this');
 		expect(outcomeOf(run)).toBe('rejected');
 	});
 
 	it('answered success: false: rejected, nothing moved, and sent again when n8n re-runs the node', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'transferSuccessFalse', times: 1, path: TRANSFER }] });
-		const run = await runTradingService(sandbox, {
+		sandbox().setFaults({ rules: [{ kind: 'transferSuccessFalse', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), {
 			parameters: parameters({ quantity: '1' }),
 			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', success: true });
-		expect(requestsTo(sandbox, TRANSFER)).toHaveLength(2);
-		expect(sandbox.ledger.transfers).toHaveLength(1);
+		expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(2);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
 	});
 
 	it('unknown, then n8n re-runs the node: refused with the unknown-outcome message, never sent again', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'http503After', times: 1, path: TRANSFER }] });
-		const run = await runTradingService(sandbox, {
+		sandbox().setFaults({ rules: [{ kind: 'http503After', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), {
 			parameters: parameters({ quantity: '1' }),
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 		});
@@ -169,12 +171,12 @@ describe('Account > Transfer Asset', () => {
 		);
 		expect(run.error?.description).toContain('Check the transfer history');
 		expect(outcomeOf(run)).toBe('unknown');
-		expect(requestsTo(sandbox, TRANSFER)).toHaveLength(1);
-		expect(sandbox.ledger.transfers).toHaveLength(1);
+		expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(1);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
 	});
 
 	it('with Continue On Fail, an error in item 0 makes n8n re-run the node: the placed transfer of item 1 is answered from the write ledger', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: parameters({ quantity: '={{ $json.quantity }}' }),
 			inputItems: [{ json: { quantity: '99999999999' } }, { json: { quantity: '1' } }],
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
@@ -184,12 +186,76 @@ describe('Account > Transfer Asset', () => {
 		expect(run.items[1].json).toMatchObject({
 			replayed: true,
 			success: true,
-			orderId: sandbox.ledger.transfers[0]?.id,
+			orderId: sandbox().ledger.transfers[0]?.id,
 		});
 		// Item 0 (refused, it moved nothing) is sent on each of the 3 tries; item 1 once.
 		expect(
-			requestsTo(sandbox, TRANSFER).map((request) => /quantity=([^&]+)/.exec(request.query)?.[1]),
+			requestsTo(sandbox(), TRANSFER).map((request) => /quantity=([^&]+)/.exec(request.query)?.[1]),
 		).toEqual(['99999999999', '1', '99999999999', '99999999999']);
-		expect(sandbox.ledger.transfers).toHaveLength(1);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+	});
+});
+
+describe('n8n Retry On Fail never moves funds twice', () => {
+	// Retry On Fail re-runs the whole node, every item, after an error in any item. A transfer that
+	// was sent (committed but unanswered, or done for an earlier item) must not be sent again on the
+	// next try: the write ledger answers it, so each transfer moves funds once, whatever n8n retries.
+	const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
+
+	it('a transfer committed but unanswered: exactly one transfer, reported unknown', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), {
+			parameters: parameters({ quantity: '1.5' }),
+			node: RETRY_ON_FAIL,
+		});
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(run.error?.message).toMatch(/^Unknown outcome/);
+		expect(reportedOutcome(run)).toBe('unknown');
+	});
+
+	it('two transfers, item 1 refused (balance): item 0 moves once, not once per try', async () => {
+		const run = await runTradingService(sandbox(), {
+			parameters: parameters({ quantity: '={{ $json.quantity }}' }),
+			inputItems: [{ json: { quantity: '2' } }, { json: { quantity: '99999999999' } }],
+			node: RETRY_ON_FAIL,
+		});
+		expect(run.error?.message).toBe('The account balance is too low for this request');
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+	});
+
+	it('with Continue On Fail, item 0 failing makes n8n re-run the node: item 1 still moves once', async () => {
+		const run = await runTradingService(sandbox(), {
+			parameters: parameters({ quantity: '={{ $json.quantity }}' }),
+			inputItems: [{ json: { quantity: '99999999999' } }, { json: { quantity: '3' } }],
+			node: RETRY_ON_FAIL,
+			continueOnFail: true,
+		});
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(errorOf(run.items[0])).toBe('The account balance is too low for this request');
+		expect(run.items[0].json.outcome).toBe('rejected');
+		expect(run.items[1].json.outcome).toBe('placed');
+	});
+});
+
+describe('what a transfer answer means: refused or unknown', () => {
+	// An answer that says the service timed out may come after the transfer was executed: reporting
+	// it as a refusal would invite sending it again, so it is an unknown outcome. An answer with HTTP
+	// 2xx but success: false is a refusal, not a success.
+	it('a transfer answered -1007 (timeout, executed): unknown, not "rejected"', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '4' }) });
+		expect(run.error?.message).toMatch(/^Unknown outcome/);
+		expect(reportedOutcome(run)).toBe('unknown');
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+	});
+
+	it('a 2xx {"success": false} transfer answer: rejected, not a success', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'transferSuccessFalse', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), {
+			parameters: parameters({ quantity: '1.5' }),
+			continueOnFail: true,
+		});
+		expect(errorOf(run.items[0])).toMatch(/refused/);
+		expect(run.items[0].json.outcome).toBe('rejected');
 	});
 });

@@ -1,14 +1,10 @@
-import { DEMO_ACCOUNTS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { DEMO_ACCOUNTS } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
+import { useSandbox } from '../../../../support/sandbox';
 
 const ORDER = '/api/v1/spot/order';
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 const cancel = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',
@@ -16,16 +12,16 @@ const cancel = (overrides: Record<string, unknown> = {}) => ({
 	...overrides,
 });
 const deletes = (since = 0) =>
-	requestsTo(sandbox, ORDER, since).filter((request) => request.method === 'DELETE');
+	requestsTo(sandbox(), ORDER, since).filter((request) => request.method === 'DELETE');
 const lookups = (since = 0) =>
-	requestsTo(sandbox, ORDER, since).filter((request) => request.method === 'GET');
+	requestsTo(sandbox(), ORDER, since).filter((request) => request.method === 'GET');
 
 describe('Order > Cancel', () => {
 	it('cancels an open order by Order ID: outcome placed, status CANCELED, its funds released; one DELETE of weight 1', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1, { price: '100', quantity: '2' });
-		expect(sandbox.getBalanceDetail(DEMO_ACCOUNTS.mainTrading, 'USDT').locked).toBe('200');
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }) });
+		const [orderId] = await placeRestingOrders(sandbox(), 1, { price: '100', quantity: '2' });
+		expect(sandbox().getBalanceDetail(DEMO_ACCOUNTS.mainTrading, 'USDT').locked).toBe('200');
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: cancel({ orderId }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({
@@ -35,17 +31,17 @@ describe('Order > Cancel', () => {
 			status: 'CANCELED',
 			symbol: 'BTCUSDT',
 		});
-		expect(sandbox.getBalanceDetail(DEMO_ACCOUNTS.mainTrading, 'USDT').locked).toBe('0');
-		expect(sandbox.ledger.requests.slice(since)).toHaveLength(1);
+		expect(sandbox().getBalanceDetail(DEMO_ACCOUNTS.mainTrading, 'USDT').locked).toBe('0');
+		expect(sandbox().ledger.requests.slice(since)).toHaveLength(1);
 		expect(deletes(since)[0]).toMatchObject({ weight: 1 });
 		expect(deletes(since)[0].query).toMatch(new RegExp(`^orderId=${orderId}&`));
-		expect(sandbox.ledger.cancels).toEqual([
+		expect(sandbox().ledger.cancels).toEqual([
 			expect.objectContaining({ orderId, via: 'single', status: 'CANCELED' }),
 		]);
 	});
 
 	it('cancels by Client Order ID', async () => {
-		await runTradingService(sandbox, {
+		await runTradingService(sandbox(), {
 			parameters: {
 				resource: 'order',
 				operation: 'create',
@@ -57,7 +53,7 @@ describe('Order > Cancel', () => {
 				newClientOrderId: 'sell-1',
 			},
 		});
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ clientOrderId: 'sell-1' }),
 		});
 		expect(run.items[0].json).toMatchObject({
@@ -69,10 +65,10 @@ describe('Order > Cancel', () => {
 	});
 
 	it('an order already filled: an item with outcome rejected and the reason, no json.error, no workflow error', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.fillOrder(orderId);
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }) });
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().fillOrder(orderId);
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: cancel({ orderId }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toEqual({
@@ -85,16 +81,16 @@ describe('Order > Cancel', () => {
 			orderId,
 		});
 		expect(run.items[0].json).not.toHaveProperty('error');
-		expect(sandbox.ledger.requests.slice(since)).toHaveLength(1);
-		expect(sandbox.ledger.cancels).toHaveLength(0);
+		expect(sandbox().ledger.requests.slice(since)).toHaveLength(1);
+		expect(sandbox().ledger.cancels).toHaveLength(0);
 	});
 
 	it('an order already cancelled says so (-1142); a partly filled one cancelled earlier says that (-1138)', async () => {
-		const [first, second] = await placeRestingOrders(sandbox, 2, { quantity: '0.002' });
-		await runTradingService(sandbox, { parameters: cancel({ orderId: first }) });
-		sandbox.fillOrder(second, '0.001');
-		await runTradingService(sandbox, { parameters: cancel({ orderId: second }) });
-		const again = await runTradingService(sandbox, {
+		const [first, second] = await placeRestingOrders(sandbox(), 2, { quantity: '0.002' });
+		await runTradingService(sandbox(), { parameters: cancel({ orderId: first }) });
+		sandbox().fillOrder(second, '0.001');
+		await runTradingService(sandbox(), { parameters: cancel({ orderId: second }) });
+		const again = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId: '={{ $json.id }}' }),
 			inputItems: [{ json: { id: first } }, { json: { id: second } }],
 		});
@@ -107,16 +103,16 @@ describe('Order > Cancel', () => {
 	});
 
 	it('Fail If Order Not Open: an already filled order is an error with outcome rejected', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.fillOrder(orderId);
-		const run = await runTradingService(sandbox, {
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().fillOrder(orderId);
+		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId, options: { failIfNotOpen: true } }),
 		});
 		expect(run.error?.message).toBe(
 			`Order ID: could not cancel order ${orderId}: the order is already filled`,
 		);
 		expect(run.error?.description).toMatch(/Outcome: rejected/);
-		const continued = await runTradingService(sandbox, {
+		const continued = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId, options: { failIfNotOpen: true } }),
 			continueOnFail: true,
 		});
@@ -127,7 +123,7 @@ describe('Order > Cancel', () => {
 	});
 
 	it('an order the service does not know: an error naming Order ID with outcome rejected, one request', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId: '1234567890123456789' }),
 			continueOnFail: true,
 		});
@@ -136,16 +132,16 @@ describe('Order > Cancel', () => {
 			error:
 				'Order ID: could not cancel order 1234567890123456789: the service has no open order with this ID',
 		});
-		expect(sandbox.ledger.requests).toHaveLength(1);
+		expect(sandbox().ledger.requests).toHaveLength(1);
 	});
 
 	it('an unknown outcome (-1147 after the cancel was applied) is confirmed with a Get: placed, not sent again', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({
 			rules: [{ kind: 'unknownAfter', times: 1, path: ORDER, method: 'DELETE' }],
 		});
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: cancel({ orderId }) });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: cancel({ orderId }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({
 			outcome: 'placed',
@@ -156,17 +152,17 @@ describe('Order > Cancel', () => {
 		});
 		expect(deletes(since)).toHaveLength(1);
 		expect(lookups(since)).toHaveLength(1);
-		expect(sandbox.ledger.cancels).toHaveLength(1);
+		expect(sandbox().ledger.cancels).toHaveLength(1);
 	});
 
 	it('an unknown outcome where the cancel was not applied: looked up until no attempt can be accepted, then sent once more', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({
 			rules: [{ kind: 'unknownBefore', times: 1, path: ORDER, method: 'DELETE' }],
 		});
-		const since = sandbox.ledger.requests.length;
+		const since = sandbox().ledger.requests.length;
 		// A short receive window keeps the wait for "no attempt can still be accepted" short.
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId }),
 			credentials: { recvWindow: 200 },
 		});
@@ -174,18 +170,18 @@ describe('Order > Cancel', () => {
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', orderId, status: 'CANCELED' });
 		expect(deletes(since)).toHaveLength(2);
 		expect(lookups(since)).toHaveLength(2);
-		expect(sandbox.ledger.cancels).toHaveLength(1);
+		expect(sandbox().ledger.cancels).toHaveLength(1);
 	});
 
 	it('an unknown outcome the lookup cannot settle is reported unknown, saying to look the order up', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({
 			rules: [
 				{ kind: 'dropAfter', times: 1, path: ORDER, method: 'DELETE' },
 				{ kind: 'ipBan', times: 1, path: ORDER, method: 'GET' },
 			],
 		});
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId }),
 			continueOnFail: true,
 		});
@@ -202,14 +198,14 @@ describe('Order > Cancel', () => {
 	});
 
 	it('n8n Retry On Fail after an unknown outcome: the re-run looks the order up from the write ledger instead of cancelling blindly', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({
 			rules: [
 				{ kind: 'dropAfter', times: 1, path: ORDER, method: 'DELETE' },
 				{ kind: 'ipBan', times: 1, path: ORDER, method: 'GET' },
 			],
 		});
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId }),
 			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 		});
@@ -226,10 +222,10 @@ describe('Order > Cancel', () => {
 	});
 
 	it('n8n Retry On Fail after a later item fails: the cancel the first try made comes from the write ledger, not sent again', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
 		const missing = '1234567890123456789';
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, {
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId: '={{ $json.id }}' }),
 			inputItems: [{ json: { id: orderId } }, { json: { id: missing } }],
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
@@ -245,7 +241,7 @@ describe('Order > Cancel', () => {
 		expect(
 			deletes(since).filter((request) => request.query.startsWith(`orderId=${missing}&`)),
 		).toHaveLength(3);
-		expect(sandbox.ledger.cancels).toEqual([
+		expect(sandbox().ledger.cancels).toEqual([
 			expect.objectContaining({ orderId, status: 'CANCELED' }),
 		]);
 	});
@@ -261,12 +257,12 @@ describe('Order > Cancel', () => {
 	])(
 		'bad input (%s): an error naming the field, outcome rejected, 0 requests',
 		async (_case, parameters, message) => {
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: cancel(parameters),
 				continueOnFail: true,
 			});
 			expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		},
 	);
 });

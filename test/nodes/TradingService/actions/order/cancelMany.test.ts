@@ -1,16 +1,12 @@
 import { DEFAULT_RETRY_POLICY } from '../../../../../nodes/TradingService/transport';
-import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { DEMO_KEYS } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
+import { useSandbox } from '../../../../support/sandbox';
 
 const OPEN = '/api/v1/spot/openOrders';
 const BY_IDS = '/api/v1/spot/cancelOrderByIds';
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 const bySymbol = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',
@@ -27,18 +23,18 @@ const byIds = (orderIds: string, overrides: Record<string, unknown> = {}) => ({
 	...overrides,
 });
 const openCount = (symbol?: string) =>
-	sandbox.ledger.orders.filter(
+	sandbox().ledger.orders.filter(
 		(order) =>
 			(symbol === undefined || order.symbol === symbol) &&
-			['NEW', 'PARTIALLY_FILLED'].includes(sandbox.getOrder(order.orderId)!.status),
+			['NEW', 'PARTIALLY_FILLED'].includes(sandbox().getOrder(order.orderId)!.status),
 	).length;
 
 describe('Order > Cancel Many > by symbol', () => {
 	it('cancels every open order of the symbol, and only those: one summary item; 2 DELETEs of weight 5 (the second finds none left)', async () => {
-		const btc = await placeRestingOrders(sandbox, 3);
-		await placeRestingOrders(sandbox, 2, { symbol: 'ETHUSDT' });
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: bySymbol() });
+		const btc = await placeRestingOrders(sandbox(), 3);
+		await placeRestingOrders(sandbox(), 2, { symbol: 'ETHUSDT' });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({
@@ -51,7 +47,7 @@ describe('Order > Cancel Many > by symbol', () => {
 		});
 		expect(openCount('BTCUSDT')).toBe(0);
 		expect(openCount('ETHUSDT')).toBe(2);
-		const requests = requestsTo(sandbox, OPEN, since);
+		const requests = requestsTo(sandbox(), OPEN, since);
 		expect(requests.map((request) => [request.method, request.weight])).toEqual([
 			['DELETE', 5],
 			['DELETE', 5],
@@ -60,16 +56,16 @@ describe('Order > Cancel Many > by symbol', () => {
 	});
 
 	it('more open orders than one request cancels (200): asks again until none is left', async () => {
-		await placeRestingOrders(sandbox, 250, { quantity: '0.0001' });
-		const run = await runTradingService(sandbox, { parameters: bySymbol() });
+		await placeRestingOrders(sandbox(), 250, { quantity: '0.0001' });
+		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', requests: 3 });
 		expect(openCount()).toBe(0);
-		expect(sandbox.ledger.cancels).toHaveLength(250);
+		expect(sandbox().ledger.cancels).toHaveLength(250);
 	});
 
 	it('Side: only the sell orders (none here, so the buy orders stay open)', async () => {
-		await placeRestingOrders(sandbox, 2);
-		const run = await runTradingService(sandbox, {
+		await placeRestingOrders(sandbox(), 2);
+		const run = await runTradingService(sandbox(), {
 			parameters: bySymbol({ options: { side: 'SELL' } }),
 		});
 		expect(run.items[0].json).toMatchObject({
@@ -82,9 +78,9 @@ describe('Order > Cancel Many > by symbol', () => {
 	});
 
 	it('an answer with only success (as some of the family’s servers give): one request, the answer as the summary', async () => {
-		sandbox.setBehaviour({ cancelOpenOrdersAnswer: 'successOnly' });
-		await placeRestingOrders(sandbox, 2);
-		const run = await runTradingService(sandbox, { parameters: bySymbol() });
+		sandbox().setBehaviour({ cancelOpenOrdersAnswer: 'successOnly' });
+		await placeRestingOrders(sandbox(), 2);
+		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
 		expect(run.items[0].json).toEqual({
 			outcome: 'placed',
 			symbol: 'BTCUSDT',
@@ -95,7 +91,7 @@ describe('Order > Cancel Many > by symbol', () => {
 	});
 
 	it('an unknown symbol gets the exchange’s error naming Symbol, with outcome rejected', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: bySymbol({ symbol: 'DOGEUSDT' }),
 			continueOnFail: true,
 		});
@@ -107,33 +103,38 @@ describe('Order > Cancel Many > by symbol', () => {
 	});
 
 	it('an unknown outcome says what to check', async () => {
-		await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: OPEN, method: 'DELETE' }] });
-		const run = await runTradingService(sandbox, { parameters: bySymbol(), continueOnFail: true });
+		await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: OPEN, method: 'DELETE' }] });
+		const run = await runTradingService(sandbox(), {
+			parameters: bySymbol(),
+			continueOnFail: true,
+		});
 		expect(run.items[0].json.outcome).toBe('unknown');
 		expect(run.items[0].json.description).toContain(
 			'Check your open orders for BTCUSDT (Trading Service > Order > Get Many)',
 		);
-		expect(requestsTo(sandbox, OPEN)).toHaveLength(1);
+		expect(requestsTo(sandbox(), OPEN)).toHaveLength(1);
 	});
 
 	it('bad input (a malformed symbol): an error naming Symbol, 0 requests', async () => {
-		const run = await runTradingService(sandbox, { parameters: bySymbol({ symbol: 'BTC/USDT' }) });
+		const run = await runTradingService(sandbox(), {
+			parameters: bySymbol({ symbol: 'BTC/USDT' }),
+		});
 		expect(run.error?.message).toBe('Symbol: "BTC/USDT" is not a trading pair symbol');
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 });
 
 describe('Order > Cancel Many > by order IDs', () => {
 	it('one item per ID, from the answer’s per-ID results: cancelled, already filled, already cancelled, not found; one DELETE of weight 5', async () => {
-		const [open, filled, cancelled] = await placeRestingOrders(sandbox, 3);
-		sandbox.fillOrder(filled);
-		await runTradingService(sandbox, {
+		const [open, filled, cancelled] = await placeRestingOrders(sandbox(), 3);
+		sandbox().fillOrder(filled);
+		await runTradingService(sandbox(), {
 			parameters: { resource: 'order', operation: 'cancel', orderId: cancelled },
 		});
 		const unknown = '1234567890123456789';
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, {
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
 			parameters: byIds(`${open}, ${filled},${cancelled}\n${unknown}`),
 		});
 		expect(run.error).toBeUndefined();
@@ -167,7 +168,7 @@ describe('Order > Cancel Many > by order IDs', () => {
 		expect(
 			run.items.every((item) => !('error' in item.json) && item.pairedItem !== undefined),
 		).toBe(true);
-		const requests = requestsTo(sandbox, BY_IDS, since);
+		const requests = requestsTo(sandbox(), BY_IDS, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'DELETE', weight: 5 });
 		expect(decodeURIComponent(requests[0].query)).toMatch(
@@ -176,9 +177,9 @@ describe('Order > Cancel Many > by order IDs', () => {
 	});
 
 	it('an all-cancelled answer of result: null reads as every ID cancelled', async () => {
-		sandbox.setBehaviour({ cancelByIdsAllCancelled: 'null' });
-		const ids = await placeRestingOrders(sandbox, 2);
-		const run = await runTradingService(sandbox, {
+		sandbox().setBehaviour({ cancelByIdsAllCancelled: 'null' });
+		const ids = await placeRestingOrders(sandbox(), 2);
+		const run = await runTradingService(sandbox(), {
 			parameters: byIds('={{ $json.ids }}'),
 			inputItems: [{ json: { ids } }],
 		});
@@ -188,20 +189,20 @@ describe('Order > Cancel Many > by order IDs', () => {
 	});
 
 	it('more than 100 IDs are sent 100 per request (more would be refused with -2022)', async () => {
-		const ids = await placeRestingOrders(sandbox, 150, { quantity: '0.0001' });
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: byIds(ids.join(',')) });
+		const ids = await placeRestingOrders(sandbox(), 150, { quantity: '0.0001' });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: byIds(ids.join(',')) });
 		expect(run.items).toHaveLength(150);
 		expect(run.items.every((item) => item.json.outcome === 'placed')).toBe(true);
-		expect(requestsTo(sandbox, BY_IDS, since)).toHaveLength(2);
+		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(2);
 		expect(openCount()).toBe(0);
 	});
 
 	it('an unknown outcome is settled ID by ID with a lookup', async () => {
-		const [first, second] = await placeRestingOrders(sandbox, 2);
-		sandbox.fillOrder(second);
-		sandbox.setFaults({ rules: [{ kind: 'http502After', times: 1, path: BY_IDS }] });
-		const run = await runTradingService(sandbox, { parameters: byIds(`${first},${second}`) });
+		const [first, second] = await placeRestingOrders(sandbox(), 2);
+		sandbox().fillOrder(second);
+		sandbox().setFaults({ rules: [{ kind: 'http502After', times: 1, path: BY_IDS }] });
+		const run = await runTradingService(sandbox(), { parameters: byIds(`${first},${second}`) });
 		expect(
 			run.items.map((item) => [
 				item.json.orderId,
@@ -213,20 +214,20 @@ describe('Order > Cancel Many > by order IDs', () => {
 			[first, 'placed', undefined, true],
 			[second, 'rejected', 'alreadyFilled', true],
 		]);
-		expect(requestsTo(sandbox, BY_IDS)).toHaveLength(1);
-		expect(requestsTo(sandbox, '/api/v1/spot/order')).toHaveLength(2);
+		expect(requestsTo(sandbox(), BY_IDS)).toHaveLength(1);
+		expect(requestsTo(sandbox(), '/api/v1/spot/order')).toHaveLength(2);
 	});
 
 	it('an unknown outcome whose lookups fail stays unknown per ID and says what to check for that order', async () => {
 		const quickRetries = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'baseDelayMs', 1);
-		const [first] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({
+		const [first] = await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({
 			rules: [
 				{ kind: 'http502After', times: 1, path: BY_IDS },
 				{ kind: 'http500', times: 100, path: '/api/v1/spot/order', method: 'GET' },
 			],
 		});
-		const run = await runTradingService(sandbox, { parameters: byIds(first) });
+		const run = await runTradingService(sandbox(), { parameters: byIds(first) });
 		expect(run.items.map((item) => item.json)).toEqual([
 			expect.objectContaining({
 				orderId: first,
@@ -235,35 +236,39 @@ describe('Order > Cancel Many > by order IDs', () => {
 				howToCheck: `Look up order ID ${first} (Trading Service > Order > Get) and check its status`,
 			}),
 		]);
-		expect(requestsTo(sandbox, BY_IDS)).toHaveLength(1);
+		expect(requestsTo(sandbox(), BY_IDS)).toHaveLength(1);
 		quickRetries.restore();
 	});
 
 	it('n8n Retry On Fail after a later item fails: the IDs the first try cancelled come from the write ledger, no DELETE sent again', async () => {
-		const ids = await placeRestingOrders(sandbox, 3);
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, {
+		const ids = await placeRestingOrders(sandbox(), 3);
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
 			parameters: byIds('={{ $json.ids }}'),
 			inputItems: [{ json: { ids } }, { json: { ids: 'not-an-id' } }],
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 		});
 		// Item 1 is refused on every try; item 0's cancels were sent by the first try only.
 		expect(run.error?.message).toBe('Order IDs: "not-an-id" is not an order ID');
-		expect(requestsTo(sandbox, BY_IDS, since)).toHaveLength(1);
-		expect(sandbox.ledger.cancels.map((entry) => entry.orderId).sort()).toEqual([...ids].sort());
+		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(1);
+		expect(
+			sandbox()
+				.ledger.cancels.map((entry) => entry.orderId)
+				.sort(),
+		).toEqual([...ids].sort());
 		expect(openCount()).toBe(0);
 	});
 
 	it('n8n Retry On Fail after an unknown outcome: the re-run looks the ID up from the write ledger instead of cancelling again', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		sandbox.setFaults({
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({
 			rules: [
 				{ kind: 'dropAfter', times: 1, path: BY_IDS },
 				{ kind: 'ipBan', times: 1, path: '/api/v1/spot/order', method: 'GET' },
 			],
 		});
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, {
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
 			parameters: byIds('={{ $json.ids }}'),
 			inputItems: [{ json: { ids: orderId } }, { json: { ids: 'not-an-id' } }],
 			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
@@ -271,18 +276,18 @@ describe('Order > Cancel Many > by order IDs', () => {
 		expect(run.error?.message).toBe('Order IDs: "not-an-id" is not an order ID');
 		// Try 1: the cancel was applied but unanswered, and its lookup failed; try 2 looked it up
 		// (CANCELED) rather than sending it again.
-		expect(requestsTo(sandbox, BY_IDS, since)).toHaveLength(1);
+		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(1);
 		expect(
-			requestsTo(sandbox, '/api/v1/spot/order', since).filter(
+			requestsTo(sandbox(), '/api/v1/spot/order', since).filter(
 				(request) => request.method === 'GET',
 			),
 		).toHaveLength(2);
-		expect(sandbox.ledger.cancels).toEqual([expect.objectContaining({ orderId })]);
+		expect(sandbox().ledger.cancels).toEqual([expect.objectContaining({ orderId })]);
 	});
 
 	it('a sub key cannot see the master’s orders: each is not found', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		const run = await runTradingService(sandbox, {
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		const run = await runTradingService(sandbox(), {
 			parameters: byIds(orderId),
 			key: DEMO_KEYS.sub,
 		});
@@ -296,12 +301,12 @@ describe('Order > Cancel Many > by order IDs', () => {
 	])(
 		'bad input (%s): an error naming Order IDs, outcome rejected, 0 requests',
 		async (_case, orderIds, message) => {
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: byIds(orderIds),
 				continueOnFail: true,
 			});
 			expect(run.items[0].json).toMatchObject({ error: message, outcome: 'rejected' });
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		},
 	);
 });

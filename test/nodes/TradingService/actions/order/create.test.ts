@@ -1,23 +1,19 @@
 import { ExecuteContext } from 'n8n-core';
 
-import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { DEMO_KEYS } from '../../../../../sandbox';
 import {
 	generatedClientOrderId,
 	requestsTo,
 	runTradingService,
 } from '../../../../../tools/harness/node';
+import { useSandbox } from '../../../../support/sandbox';
 
 const NEW_ORDER = '/api/v1/spot/new/order';
 const QUERY_ORDER = '/api/v1/spot/order';
 /** The outcome an error reports (every error about a write carries one). */
 const errorOutcome = (run: { error?: { context?: unknown } }) =>
 	(run.error?.context as { outcome?: string } | undefined)?.outcome;
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 const limitOrder = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',
@@ -41,7 +37,7 @@ const marketOrder = (overrides: Record<string, unknown> = {}) => ({
 
 describe('Order > Create', () => {
 	it('places a LIMIT order with GTC, the default STP mode and a generated client order ID', async () => {
-		const run = await runTradingService(sandbox, { parameters: limitOrder() });
+		const run = await runTradingService(sandbox(), { parameters: limitOrder() });
 		expect(run.error).toBeUndefined();
 		const clientOrderId = run.items[0].json.clientOrderId as string;
 		expect(clientOrderId).toMatch(generatedClientOrderId(0));
@@ -53,39 +49,39 @@ describe('Order > Create', () => {
 			timeInForce: 'GTC',
 			status: 'NEW',
 		});
-		const [request] = requestsTo(sandbox, NEW_ORDER);
+		const [request] = requestsTo(sandbox(), NEW_ORDER);
 		expect(request.query).toMatch(
 			new RegExp(
 				`^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\\.0100&price=50000\\.10&newClientOrderId=${clientOrderId}&recvWindow=5000&timestamp=\\d+&signature=`,
 			),
 		);
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('places MARKET orders by quantity or by amount, with IOC', async () => {
-		const byQuantity = await runTradingService(sandbox, { parameters: marketOrder() });
+		const byQuantity = await runTradingService(sandbox(), { parameters: marketOrder() });
 		expect(byQuantity.items[0].json).toMatchObject({
 			type: 'MARKET',
 			timeInForce: 'IOC',
 			status: 'FILLED',
 			origQty: '0.5',
 		});
-		const byAmount = await runTradingService(sandbox, {
+		const byAmount = await runTradingService(sandbox(), {
 			parameters: marketOrder({ amount: '100', quantity: '' }),
 		});
 		expect(byAmount.error).toBeUndefined();
-		expect(requestsTo(sandbox, NEW_ORDER)[1].query).toMatch(/&amount=100&/);
-		expect(requestsTo(sandbox, NEW_ORDER)[1].query).not.toMatch(/quantity=/);
+		expect(requestsTo(sandbox(), NEW_ORDER)[1].query).toMatch(/&amount=100&/);
+		expect(requestsTo(sandbox(), NEW_ORDER)[1].query).not.toMatch(/quantity=/);
 	});
 
 	it('a MARKET order with both Quantity and Amount is refused', async () => {
-		const run = await runTradingService(sandbox, { parameters: marketOrder({ amount: '100' }) });
+		const run = await runTradingService(sandbox(), { parameters: marketOrder({ amount: '100' }) });
 		expect(run.error?.message).toBe('Amount: MARKET orders take Quantity or Amount, not both');
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 
 	it('Type mapped from each item (or set by an AI agent): each order gets its own fields and time in force', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({
 				type: '={{ $json.type }}',
 				price: '={{ $json.price ?? "" }}',
@@ -104,11 +100,11 @@ describe('Order > Create', () => {
 			['MARKET', 'IOC'],
 			['LIMIT_MAKER', 'GTC'],
 		]);
-		expect(sandbox.ledger.orders).toHaveLength(3);
+		expect(sandbox().ledger.orders).toHaveLength(3);
 	});
 
 	it('uses the client order ID, STP mode and receive window given', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({
 				newClientOrderId: 'row-42',
 				stpMode: 'EXPIRE_MAKER',
@@ -117,16 +113,16 @@ describe('Order > Create', () => {
 			}),
 		});
 		expect(run.items[0].json).toMatchObject({ clientOrderId: 'row-42', type: 'LIMIT_MAKER' });
-		expect(requestsTo(sandbox, NEW_ORDER)[0].query).toMatch(
+		expect(requestsTo(sandbox(), NEW_ORDER)[0].query).toMatch(
 			/stpMode=EXPIRE_MAKER&.*newClientOrderId=row-42&recvWindow=20000&timestamp=/,
 		);
 	});
 
 	it('a client order ID an open order holds: the service refuses it (-1141), the lookup finds that order, reported placed and already placed', async () => {
-		const first = await runTradingService(sandbox, {
+		const first = await runTradingService(sandbox(), {
 			parameters: limitOrder({ newClientOrderId: 'row-7' }),
 		});
-		const again = await runTradingService(sandbox, {
+		const again = await runTradingService(sandbox(), {
 			parameters: limitOrder({ newClientOrderId: 'row-7' }),
 		});
 		expect(again.error).toBeUndefined();
@@ -136,61 +132,61 @@ describe('Order > Create', () => {
 			clientOrderId: 'row-7',
 			orderId: first.items[0].json.orderId,
 		});
-		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(1);
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY_ORDER)).toHaveLength(1);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('a client order ID held by an open order of other fields: rejected, nothing placed', async () => {
-		await runTradingService(sandbox, { parameters: limitOrder({ newClientOrderId: 'row-8' }) });
-		const other = await runTradingService(sandbox, {
+		await runTradingService(sandbox(), { parameters: limitOrder({ newClientOrderId: 'row-8' }) });
+		const other = await runTradingService(sandbox(), {
 			parameters: limitOrder({ newClientOrderId: 'row-8', price: '40000' }),
 		});
 		expect(other.error?.message).toBe('An open order already uses this client order ID');
 		expect(errorOutcome(other)).toBe('rejected');
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('committed but unanswered: looked up by its client order ID, reported placed, sent once', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
-		const run = await runTradingService(sandbox, { parameters: limitOrder() });
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
+		const run = await runTradingService(sandbox(), { parameters: limitOrder() });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({
 			outcome: 'placed',
 			clientOrderId: expect.stringMatching(generatedClientOrderId(0)),
-			orderId: sandbox.ledger.orders[0]?.orderId,
+			orderId: sandbox().ledger.orders[0]?.orderId,
 		});
 		expect(run.items[0].json.alreadyPlaced).toBeUndefined();
-		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
-		expect(requestsTo(sandbox, QUERY_ORDER)[0].query).toContain(
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY_ORDER)[0].query).toContain(
 			`origClientOrderId=${run.items[0].json.clientOrderId as string}`,
 		);
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('unanswered and not placed: sent once more with the same ID only after the lookup proves it can no longer be executed', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'http502', times: 1, path: NEW_ORDER }] });
-		const run = await runTradingService(sandbox, { parameters: limitOrder() });
+		sandbox().setFaults({ rules: [{ kind: 'http502', times: 1, path: NEW_ORDER }] });
+		const run = await runTradingService(sandbox(), { parameters: limitOrder() });
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', status: 'NEW' });
-		const sent = requestsTo(sandbox, NEW_ORDER).map(
+		const sent = requestsTo(sandbox(), NEW_ORDER).map(
 			(request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1],
 		);
 		expect(sent).toHaveLength(2);
 		expect(sent[0]).toBe(sent[1]);
 		// Looked up before sending again, and the resend came after the first attempt's recvWindow.
-		const lookups = requestsTo(sandbox, QUERY_ORDER);
+		const lookups = requestsTo(sandbox(), QUERY_ORDER);
 		expect(lookups.length).toBeGreaterThanOrEqual(1);
-		const [firstSend, resend] = requestsTo(sandbox, NEW_ORDER);
+		const [firstSend, resend] = requestsTo(sandbox(), NEW_ORDER);
 		const signedAt = Number(/timestamp=(\d+)/.exec(firstSend.query)?.[1]);
-		expect(sandbox.ledger.requests.indexOf(lookups[0])).toBeLessThan(
-			sandbox.ledger.requests.indexOf(resend),
+		expect(sandbox().ledger.requests.indexOf(lookups[0])).toBeLessThan(
+			sandbox().ledger.requests.indexOf(resend),
 		);
 		expect(Number(/timestamp=(\d+)/.exec(resend.query)?.[1])).toBeGreaterThan(signedAt + 5000);
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('without a client order ID an unknown outcome is never retried', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
-		const run = await runTradingService(sandbox, {
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: NEW_ORDER }] });
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ options: { generateClientOrderId: false } }),
 		});
 		expect(run.error?.message).toMatch(
@@ -200,65 +196,65 @@ describe('Order > Create', () => {
 			'Check your open orders and trade history for BTCUSDT',
 		);
 		expect(errorOutcome(run)).toBe('unknown');
-		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
-		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(0);
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY_ORDER)).toHaveLength(0);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('n8n Retry On Fail re-runs the node after item 1 is refused: item 0 comes from the write ledger, placed once', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ quantity: '={{ $json.quantity }}' }),
 			inputItems: [{ json: { quantity: '0.01' } }, { json: { quantity: '1000000' } }],
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 		});
 		expect(run.error?.message).toBe('The account balance is too low for this request');
 		expect(errorOutcome(run)).toBe('rejected');
-		const sentIds = requestsTo(sandbox, NEW_ORDER).map(
+		const sentIds = requestsTo(sandbox(), NEW_ORDER).map(
 			(request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1],
 		);
 		// Item 0 once, item 1 (refused, so sent again on each try) three times.
 		expect(sentIds.filter((id) => generatedClientOrderId(0).test(id ?? ''))).toHaveLength(1);
 		expect(sentIds).toHaveLength(4);
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('n8n Retry On Fail after an unknown outcome: the next try settles it by lookup, never sending it again', async () => {
 		// The order is committed unanswered, and every lookup of the first try fails: unknown.
-		sandbox.setFaults({
+		sandbox().setFaults({
 			rules: [
 				{ kind: 'dropAfter', times: 1, path: NEW_ORDER },
 				{ kind: 'http503', times: 6, path: QUERY_ORDER },
 			],
 		});
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder(),
 			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({
 			outcome: 'placed',
-			orderId: sandbox.ledger.orders[0]?.orderId,
+			orderId: sandbox().ledger.orders[0]?.orderId,
 		});
-		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(1);
-		expect(requestsTo(sandbox, QUERY_ORDER).length).toBeGreaterThan(6);
-		expect(sandbox.ledger.orders).toHaveLength(1);
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY_ORDER).length).toBeGreaterThan(6);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('insufficient balance is reported with advice', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ quantity: '1000000' }),
 		});
 		expect(run.error?.message).toBe('The account balance is too low for this request');
 	});
 
 	it('a read-only key cannot place orders', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder(),
 			key: DEMO_KEYS.readOnly,
 		});
 		expect(run.error?.message).toBe('The API key is not allowed to do this');
 		expect(errorOutcome(run)).toBe('rejected');
-		expect(sandbox.ledger.orders).toHaveLength(0);
+		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 
 	describe('validates everything before sending, naming the field', () => {
@@ -281,14 +277,14 @@ describe('Order > Create', () => {
 			['Client Order ID', limitOrder({ newClientOrderId: 'has space' })],
 			['Receive Window (Ms)', limitOrder({ options: { recvWindow: 60001 } })],
 		])('%s (case %#)', async (field, parameters) => {
-			const run = await runTradingService(sandbox, { parameters });
+			const run = await runTradingService(sandbox(), { parameters });
 			expect(run.error?.message.startsWith(`${field}: `)).toBe(true);
 			expect(run.error?.description).toBeTruthy();
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		});
 
 		it('accepts a 255-character client order ID', async () => {
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: limitOrder({ newClientOrderId: 'y'.repeat(255) }),
 			});
 			expect(run.error).toBeUndefined();
@@ -298,17 +294,23 @@ describe('Order > Create', () => {
 
 describe('generated client order IDs', () => {
 	it('differ between executions (and so between n8n instances, whose execution ids both start at 1)', async () => {
-		const first = await runTradingService(sandbox, { parameters: limitOrder(), executionId: '1' });
-		const second = await runTradingService(sandbox, { parameters: limitOrder(), executionId: '1' });
+		const first = await runTradingService(sandbox(), {
+			parameters: limitOrder(),
+			executionId: '1',
+		});
+		const second = await runTradingService(sandbox(), {
+			parameters: limitOrder(),
+			executionId: '1',
+		});
 		expect(first.items[0].json.clientOrderId).not.toBe(second.items[0].json.clientOrderId);
 		expect(second.items[0].json.alreadyPlaced).toBeUndefined();
-		expect(sandbox.ledger.orders).toHaveLength(2);
+		expect(sandbox().ledger.orders).toHaveLength(2);
 	});
 });
 
 describe('Order > Create > Test Only', () => {
 	it('sends the order to the order-test endpoint (weight 1) and places nothing', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ newClientOrderId: 'try-1', options: { testOnly: true } }),
 		});
 		expect(run.error).toBeUndefined();
@@ -323,29 +325,31 @@ describe('Order > Create > Test Only', () => {
 			clientOrderId: 'try-1',
 		});
 		expect(run.items[0].json).not.toHaveProperty('outcome');
-		const tests = requestsTo(sandbox, '/api/v1/spot/orderTest');
+		const tests = requestsTo(sandbox(), '/api/v1/spot/orderTest');
 		expect(tests).toHaveLength(1);
 		expect(tests[0]).toMatchObject({ method: 'POST', weight: 1 });
 		expect(tests[0].query).toMatch(
 			/^symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&stpMode=EXPIRE_TAKER&quantity=0\.0100&price=50000\.10&newClientOrderId=try-1&/,
 		);
-		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(0);
-		expect(sandbox.ledger.orders).toHaveLength(0);
-		expect(sandbox.ledger.requests).toHaveLength(1);
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(0);
+		expect(sandbox().ledger.orders).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(1);
 	});
 
 	it('without a Client Order ID none is generated, and nothing is placed', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: marketOrder({ options: { testOnly: true } }),
 		});
 		expect(run.items[0].json).toMatchObject({ testOnly: true, placed: false, type: 'MARKET' });
 		expect(run.items[0].json).not.toHaveProperty('clientOrderId');
-		expect(requestsTo(sandbox, '/api/v1/spot/orderTest')[0].query).not.toMatch(/newClientOrderId=/);
-		expect(sandbox.ledger.orders).toHaveLength(0);
+		expect(requestsTo(sandbox(), '/api/v1/spot/orderTest')[0].query).not.toMatch(
+			/newClientOrderId=/,
+		);
+		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 
 	it('an order the exchange would refuse gets its error (insufficient balance), outcome rejected', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ quantity: '1000', options: { testOnly: true } }),
 			continueOnFail: true,
 		});
@@ -353,15 +357,15 @@ describe('Order > Create > Test Only', () => {
 			outcome: 'rejected',
 			error: 'The account balance is too low for this request',
 		});
-		expect(sandbox.ledger.orders).toHaveLength(0);
+		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 
 	it('bad input is refused before the test request', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ price: '', options: { testOnly: true } }),
 		});
 		expect(run.error?.message).toMatch(/^Price: /);
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 });
 
@@ -395,13 +399,13 @@ describe('per node run, not per item (Create and Create Many)', () => {
 
 	it('Create, 30 items: one request each; the data proxy, the credential, fixed fields and options read once per run', async () => {
 		const counted = calls();
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ price: '={{ $json.price }}', options: { maxOrderQuantity: '1' } }),
 			inputItems: items(30),
 		});
 		expect(run.error).toBeUndefined();
-		expect(requestsTo(sandbox, NEW_ORDER)).toHaveLength(30);
-		expect(sandbox.ledger.requests).toHaveLength(30);
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(30);
+		expect(sandbox().ledger.requests).toHaveLength(30);
 		// The run context reads the run index once, for the ID prefix and the ledger alike.
 		expect(counted.proxy()).toBe(1);
 		// The node reads the credential once per run and hands it to n8n's request helper, which then does not read it again.
@@ -420,26 +424,28 @@ describe('per node run, not per item (Create and Create Many)', () => {
 
 	it('Create: an option given as an expression still applies per item (Receive Window of each request)', async () => {
 		const counted = calls();
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ options: { recvWindow: '={{ $json.rw }}' } }),
 			inputItems: items(5),
 		});
 		expect(run.error).toBeUndefined();
 		expect(counted.parameter('options')).toBe(5);
 		expect(
-			requestsTo(sandbox, NEW_ORDER).map((request) => /recvWindow=(\d+)/.exec(request.query)?.[1]),
+			requestsTo(sandbox(), NEW_ORDER).map(
+				(request) => /recvWindow=(\d+)/.exec(request.query)?.[1],
+			),
 		).toEqual(['6000', '6001', '6002', '6003', '6004']);
 	});
 
 	it('Create: a fixed Client Order ID on two items is refused before any request', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ newClientOrderId: 'same' }),
 			inputItems: items(2),
 		});
 		expect(run.error?.message).toBe(
 			'Client Order ID: "same" is used by more than one order (items 0 and 1)',
 		);
-		expect(sandbox.ledger.requests).toHaveLength(0);
+		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 
 	it('Create Many, 45 items, auto-mapped: 4 requests; the data proxy and the credential read once per run, no parameter per item', async () => {
@@ -453,14 +459,14 @@ describe('per node run, not per item (Create and Create Many)', () => {
 				quantity: '0.001',
 			},
 		}));
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: { resource: 'order', operation: 'createMany', inputMode: 'autoMap' },
 			inputItems,
 		});
 		expect(run.error).toBeUndefined();
 		// 23 BTCUSDT (20 + 3) and 22 ETHUSDT (20 + 2).
-		expect(requestsTo(sandbox, '/api/v1/spot/batchOrders')).toHaveLength(4);
-		expect(sandbox.ledger.requests).toHaveLength(4);
+		expect(requestsTo(sandbox(), '/api/v1/spot/batchOrders')).toHaveLength(4);
+		expect(sandbox().ledger.requests).toHaveLength(4);
 		expect(counted.proxy()).toBe(1);
 		expect(counted.credentials()).toBe(1);
 		expect(counted.parameter('inputMode')).toBe(1);
@@ -469,18 +475,18 @@ describe('per node run, not per item (Create and Create Many)', () => {
 	});
 
 	it("a second run of the node (a loop) computes its own ID prefix: new IDs, nothing taken for the first run's orders", async () => {
-		const first = await runTradingService(sandbox, {
+		const first = await runTradingService(sandbox(), {
 			parameters: limitOrder(),
 			inputItems: items(2),
 			executionId: 'loop',
 		});
-		const second = await runTradingService(sandbox, {
+		const second = await runTradingService(sandbox(), {
 			parameters: limitOrder(),
 			inputItems: items(2),
 			executionId: 'loop',
 		});
 		const ids = [...first.items, ...second.items].map((item) => item.json.clientOrderId);
 		expect(new Set(ids).size).toBe(4);
-		expect(sandbox.ledger.orders).toHaveLength(4);
+		expect(sandbox().ledger.orders).toHaveLength(4);
 	});
 });

@@ -1,20 +1,15 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../../../sandbox';
 import {
 	generatedClientOrderId,
 	requestsTo,
 	runTradingService,
 } from '../../../../../tools/harness/node';
+import { useSandbox } from '../../../../support/sandbox';
 
 const BATCH = '/api/v1/spot/batchOrders';
 const QUERY_ORDER = '/api/v1/spot/order';
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 /** Item mode: every order field mapped from the input item by expression. */
 const fromItems = (options: Record<string, unknown> = {}) => ({
@@ -46,13 +41,13 @@ function orderItems(
 }
 
 function batchBodies(): Array<Array<Record<string, string>>> {
-	return requestsTo(sandbox, BATCH).map((request) => JSON.parse(request.body));
+	return requestsTo(sandbox(), BATCH).map((request) => JSON.parse(request.body));
 }
 
 describe('Order > Create Many', () => {
 	it('groups 45 orders of two symbols into batches of at most 20, one item per order, paired to its input', async () => {
 		const symbolOf = (index: number) => (index % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT');
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: fromItems(),
 			inputItems: orderItems(45, symbolOf),
 			executionId: 'exec-45',
@@ -77,7 +72,7 @@ describe('Order > Create Many', () => {
 			});
 			expect((item.json.order as Record<string, string>).price).toBe(`${100 + index}.5`);
 		});
-		expect(sandbox.ledger.orders).toHaveLength(45);
+		expect(sandbox().ledger.orders).toHaveLength(45);
 		expect(bodies[0][0]).toEqual({
 			symbol: 'ETHUSDT',
 			side: 'BUY',
@@ -97,7 +92,7 @@ describe('Order > Create Many', () => {
 			{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '50' } },
 			{ json: { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.001' } },
 		];
-		const run = await runTradingService(sandbox, { parameters, inputItems });
+		const run = await runTradingService(sandbox(), { parameters, inputItems });
 		expect(run.error).toBeUndefined();
 		expect(
 			batchBodies()[0].map((order) => [
@@ -112,7 +107,7 @@ describe('Order > Create Many', () => {
 			['MARKET', 'IOC', undefined, undefined, '50'],
 			['MARKET', 'IOC', undefined, '0.001', undefined],
 		]);
-		const bad = await runTradingService(sandbox, {
+		const bad = await runTradingService(sandbox(), {
 			parameters,
 			inputItems: [{ json: { ...inputItems[1].json, price: '1' } }],
 		});
@@ -120,19 +115,19 @@ describe('Order > Create Many', () => {
 	});
 
 	it('1,000 input items become 50 requests', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: fromItems(),
 			inputItems: orderItems(1000, (index) => (index < 500 ? 'BTCUSDT' : 'SOLUSDT')),
 		});
 		expect(run.items).toHaveLength(1000);
-		expect(requestsTo(sandbox, BATCH)).toHaveLength(50);
-		expect(sandbox.ledger.orders).toHaveLength(1000);
+		expect(requestsTo(sandbox(), BATCH)).toHaveLength(50);
+		expect(sandbox().ledger.orders).toHaveLength(1000);
 	});
 
 	it('partial failure: rejected orders come out with success false and their code, the rest are placed', async () => {
 		const items = orderItems(4);
 		items[1].json.quantity = '1000000'; // more than the balance
-		const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
+		const run = await runTradingService(sandbox(), { parameters: fromItems(), inputItems: items });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.success)).toEqual([true, false, true, true]);
 		expect(run.items.map((item) => item.json.outcome)).toEqual([
@@ -148,25 +143,25 @@ describe('Order > Create Many', () => {
 			msg: expect.stringContaining('Create order failed'),
 		});
 		expect(run.items[1].pairedItem).toEqual({ item: 1 });
-		expect(sandbox.ledger.orders).toHaveLength(3);
+		expect(sandbox().ledger.orders).toHaveLength(3);
 	});
 
 	it('Fail on Any Rejected Order stops before the next batch', async () => {
 		const items = orderItems(25);
 		items[3].json.quantity = '1000000';
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: fromItems({ failOnRejected: true }),
 			inputItems: items,
 		});
 		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected: Create order failed/);
 		expect(run.error?.description).toContain('no further batches were sent (1 left)');
 		expect(run.error?.description).toContain('19 order(s) were placed');
-		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
+		expect(requestsTo(sandbox(), BATCH)).toHaveLength(1);
 	});
 
 	it('a batch committed but unanswered: every order looked up by its client order ID and reported placed, nothing sent twice', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
-		const run = await runTradingService(sandbox, {
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
+		const run = await runTradingService(sandbox(), {
 			parameters: fromItems(),
 			inputItems: orderItems(20),
 		});
@@ -178,33 +173,33 @@ describe('Order > Create Many', () => {
 		expect(
 			run.items.map((item) => (item.json.order as { clientOrderId: string }).clientOrderId),
 		).toEqual(run.items.map((item) => item.json.clientOrderId));
-		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
-		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(20);
-		expect(sandbox.ledger.orders).toHaveLength(20);
+		expect(requestsTo(sandbox(), BATCH)).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY_ORDER)).toHaveLength(20);
+		expect(sandbox().ledger.orders).toHaveLength(20);
 	});
 
 	it('a batch refused unanswered (503, nothing placed): sent once more with the same IDs after the lookups prove nothing can still be executed', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'http503', times: 1, path: BATCH }] });
-		const run = await runTradingService(sandbox, {
+		sandbox().setFaults({ rules: [{ kind: 'http503', times: 1, path: BATCH }] });
+		const run = await runTradingService(sandbox(), {
 			parameters: fromItems(),
 			inputItems: orderItems(20),
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items.every((item) => item.json.outcome === 'placed')).toBe(true);
-		const [first, again] = requestsTo(sandbox, BATCH);
-		expect(requestsTo(sandbox, BATCH)).toHaveLength(2);
+		const [first, again] = requestsTo(sandbox(), BATCH);
+		expect(requestsTo(sandbox(), BATCH)).toHaveLength(2);
 		expect(again.body).toBe(first.body);
 		expect(Number(/timestamp=(\d+)/.exec(again.query)?.[1])).toBeGreaterThan(
 			Number(/timestamp=(\d+)/.exec(first.query)?.[1]) + 5000,
 		);
-		expect(requestsTo(sandbox, QUERY_ORDER).length).toBeGreaterThanOrEqual(20);
-		expect(sandbox.ledger.orders).toHaveLength(20);
+		expect(requestsTo(sandbox(), QUERY_ORDER).length).toBeGreaterThanOrEqual(20);
+		expect(sandbox().ledger.orders).toHaveLength(20);
 	});
 
 	it('n8n Retry On Fail re-runs the node after a rejection: the placed orders come from the write ledger, none placed twice', async () => {
 		const items = orderItems(25);
 		items[3].json.quantity = '1000000';
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: fromItems({ failOnRejected: true }),
 			inputItems: items,
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
@@ -212,21 +207,21 @@ describe('Order > Create Many', () => {
 		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected/);
 		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('rejected');
 		// Try 1: orders 0-19 (3 refused); tries 2 and 3: order 3 again, with 20-24 placed on try 2 only.
-		const batches = requestsTo(sandbox, BATCH).map(
+		const batches = requestsTo(sandbox(), BATCH).map(
 			(request) => (JSON.parse(request.body) as unknown[]).length,
 		);
 		expect(batches).toEqual([20, 6, 1]);
-		const ids = sandbox.ledger.orders.map((order) => order.clientOrderId);
+		const ids = sandbox().ledger.orders.map((order) => order.clientOrderId);
 		expect(ids).toHaveLength(24);
 		expect(new Set(ids).size).toBe(24);
 		// A new execution is a new set of orders.
-		await runTradingService(sandbox, { parameters: fromItems(), inputItems: orderItems(20) });
-		expect(sandbox.ledger.orders).toHaveLength(44);
+		await runTradingService(sandbox(), { parameters: fromItems(), inputItems: orderItems(20) });
+		expect(sandbox().ledger.orders).toHaveLength(44);
 	});
 
 	it('without client order IDs, a batch whose outcome is unknown is reported, never resent', async () => {
-		sandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
-		const run = await runTradingService(sandbox, {
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BATCH }] });
+		const run = await runTradingService(sandbox(), {
 			parameters: fromItems({ generateClientOrderId: false }),
 			inputItems: orderItems(5),
 		});
@@ -234,12 +229,12 @@ describe('Order > Create Many', () => {
 			/^Unknown outcome: the batch of 5 BTCUSDT orders may or may not have been executed/,
 		);
 		expect((run.error?.context as { outcome?: string } | undefined)?.outcome).toBe('unknown');
-		expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
-		expect(requestsTo(sandbox, QUERY_ORDER)).toHaveLength(0);
+		expect(requestsTo(sandbox(), BATCH)).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY_ORDER)).toHaveLength(0);
 	});
 
 	it('JSON mode: orders of each item pooled, grouped and paired back', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: {
 				resource: 'order',
 				operation: 'createMany',
@@ -306,7 +301,7 @@ describe('Order > Create Many', () => {
 					quantity: '0.0010',
 				},
 			}));
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: autoMap(),
 				inputItems,
 				executionId: 'exec-auto-45',
@@ -318,8 +313,8 @@ describe('Order > Create Many', () => {
 				['BTCUSDT', 20],
 				['BTCUSDT', 10],
 			]);
-			expect(requestsTo(sandbox, BATCH)).toHaveLength(3);
-			expect(sandbox.ledger.requests).toHaveLength(3);
+			expect(requestsTo(sandbox(), BATCH)).toHaveLength(3);
+			expect(sandbox().ledger.requests).toHaveLength(3);
 			expect(run.items).toHaveLength(45);
 			run.items.forEach((item, index) => {
 				expect(item.pairedItem).toEqual({ item: index });
@@ -351,7 +346,7 @@ describe('Order > Create Many', () => {
 				price: '101.25',
 				newClientOrderId: run.items[1].json.clientOrderId,
 			});
-			expect(sandbox.ledger.orders).toHaveLength(45);
+			expect(sandbox().ledger.orders).toHaveLength(45);
 		});
 
 		it('every order field: MARKET by amount, timeInForce, stpMode, the client order ID as text or a plain number; empty and null fields are absent', async () => {
@@ -381,7 +376,7 @@ describe('Order > Create Many', () => {
 					},
 				},
 			];
-			const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems });
+			const run = await runTradingService(sandbox(), { parameters: autoMap(), inputItems });
 			expect(run.error).toBeUndefined();
 			expect(batchBodies()).toEqual([
 				[
@@ -439,11 +434,11 @@ describe('Order > Create Many', () => {
 						},
 					},
 				];
-				const run = await runTradingService(sandbox, { parameters: autoMap(), inputItems });
+				const run = await runTradingService(sandbox(), { parameters: autoMap(), inputItems });
 				expect(run.error?.message).toBe(message);
 				expect(run.error?.description).toMatch(/^Give it as a string in the input item/);
 				expect((run.error?.context as { itemIndex?: number })?.itemIndex).toBe(1);
-				expect(sandbox.ledger.requests).toHaveLength(0);
+				expect(sandbox().ledger.requests).toHaveLength(0);
 			},
 		);
 
@@ -468,21 +463,21 @@ describe('Order > Create Many', () => {
 				...(Object.keys(change).includes('type') ? {} : { price: '100' }),
 				...change,
 			};
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: autoMap(),
 				inputItems: [{ json }],
 			});
 			expect(run.error?.message).toBe(message);
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		});
 
 		it('an item with none of the order fields is refused, naming it', async () => {
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: autoMap(),
 				inputItems: [{ json: { row_number: 2, ticker: 'BTCUSDT', qty: '1' } }],
 			});
 			expect(run.error?.message).toBe('Item 0: has none of the order fields');
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		});
 
 		it('options and guardrails apply as in the other modes; with Continue On Fail a bad item is an error item and the rest are placed in one request', async () => {
@@ -492,7 +487,7 @@ describe('Order > Create Many', () => {
 				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: 1e-8, quantity: '0.5' } },
 				{ json: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '101', quantity: '0.5' } },
 			];
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: autoMap({ maxOrderQuantity: '1', recvWindow: 7000 }),
 				inputItems,
 				continueOnFail: true,
@@ -510,8 +505,8 @@ describe('Order > Create Many', () => {
 				[{ item: 2 }, 'rejected', 'Item 2, field price: the number 1e-8 is not a plain decimal'],
 				[{ item: 3 }, 'placed', true],
 			]);
-			const [request] = requestsTo(sandbox, BATCH);
-			expect(requestsTo(sandbox, BATCH)).toHaveLength(1);
+			const [request] = requestsTo(sandbox(), BATCH);
+			expect(requestsTo(sandbox(), BATCH)).toHaveLength(1);
 			expect(request.query).toMatch(/recvWindow=7000/);
 			expect(JSON.parse(request.body)).toHaveLength(2);
 		});
@@ -526,23 +521,25 @@ describe('Order > Create Many', () => {
 					quantity: index === 3 ? '1000000' : '0.001',
 				},
 			}));
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: autoMap({ failOnRejected: true }),
 				inputItems,
 				node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 			});
 			expect(run.error?.message).toMatch(/^1 order\(s\) were rejected/);
 			expect(
-				requestsTo(sandbox, BATCH).map((request) => (JSON.parse(request.body) as unknown[]).length),
+				requestsTo(sandbox(), BATCH).map(
+					(request) => (JSON.parse(request.body) as unknown[]).length,
+				),
 			).toEqual([20, 6]);
-			expect(new Set(sandbox.ledger.orders.map((order) => order.clientOrderId)).size).toBe(24);
-			expect(sandbox.ledger.orders).toHaveLength(24);
+			expect(new Set(sandbox().ledger.orders.map((order) => order.clientOrderId)).size).toBe(24);
+			expect(sandbox().ledger.orders).toHaveLength(24);
 		});
 	});
 
 	describe('validation, before any request', () => {
 		const jsonRun = (ordersJson: string) =>
-			runTradingService(sandbox, {
+			runTradingService(sandbox(), {
 				parameters: { resource: 'order', operation: 'createMany', inputMode: 'json', ordersJson },
 			});
 
@@ -569,33 +566,39 @@ describe('Order > Create Many', () => {
 		])('%s', async (ordersJson, message) => {
 			const run = await jsonRun(ordersJson);
 			expect(run.error?.message.startsWith(message)).toBe(true);
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		});
 
 		it('one bad item stops the run before anything is sent', async () => {
 			const items = orderItems(30);
 			items[29].json.price = '1,5';
-			const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
+			const run = await runTradingService(sandbox(), {
+				parameters: fromItems(),
+				inputItems: items,
+			});
 			expect(run.error?.message.startsWith('Price: ')).toBe(true);
 			expect((run.error?.context as { itemIndex?: number })?.itemIndex).toBe(29);
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		});
 
 		it('the same client order ID twice in one run is refused', async () => {
 			const items = orderItems(3);
 			items[0].json.clientOrderId = 'dup';
 			items[2].json.clientOrderId = 'dup';
-			const run = await runTradingService(sandbox, { parameters: fromItems(), inputItems: items });
+			const run = await runTradingService(sandbox(), {
+				parameters: fromItems(),
+				inputItems: items,
+			});
 			expect(run.error?.message).toBe(
 				'Client Order ID: "dup" is used by more than one order (items 0 and 2)',
 			);
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		});
 
 		it('with continue on fail, bad items become error items and the good ones are placed', async () => {
 			const items = orderItems(3);
 			items[1].json.side = 'HODL';
-			const run = await runTradingService(sandbox, {
+			const run = await runTradingService(sandbox(), {
 				parameters: fromItems(),
 				inputItems: items,
 				continueOnFail: true,
@@ -608,7 +611,7 @@ describe('Order > Create Many', () => {
 				[{ item: 1 }, 'Side: "HODL" is not allowed'],
 				[{ item: 2 }, true],
 			]);
-			expect(sandbox.ledger.orders).toHaveLength(2);
+			expect(sandbox().ledger.orders).toHaveLength(2);
 		});
 	});
 });

@@ -1,14 +1,9 @@
-import { startSandbox, type Sandbox } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
+import { useSandbox } from '../../../../support/sandbox';
 
 const QUERY = '/api/v1/spot/order';
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 const getOrder = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',
@@ -18,12 +13,12 @@ const getOrder = (overrides: Record<string, unknown> = {}) => ({
 
 describe('Order > Get', () => {
 	it('gets an order by Order ID: one item, 64-bit IDs and decimals as strings, one request of weight 1', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1, {
+		const [orderId] = await placeRestingOrders(sandbox(), 1, {
 			price: '50000.10',
 			quantity: '0.0100',
 		});
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: getOrder({ orderId }) });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: getOrder({ orderId }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({
@@ -36,14 +31,14 @@ describe('Order > Get', () => {
 		});
 		expect(typeof run.items[0].json.orderId).toBe('string');
 		expect(BigInt(orderId) > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
-		const requests = requestsTo(sandbox, QUERY, since);
+		const requests = requestsTo(sandbox(), QUERY, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', weight: 1 });
 		expect(requests[0].query).toMatch(new RegExp(`^orderId=${orderId}&`));
 	});
 
 	it('gets an order by Client Order ID, and follows its status as it fills', async () => {
-		const placed = await runTradingService(sandbox, {
+		const placed = await runTradingService(sandbox(), {
 			parameters: {
 				resource: 'order',
 				operation: 'create',
@@ -56,8 +51,8 @@ describe('Order > Get', () => {
 			},
 		});
 		const orderId = placed.items[0].json.orderId as string;
-		sandbox.fillOrder(orderId, '0.1');
-		const run = await runTradingService(sandbox, {
+		sandbox().fillOrder(orderId, '0.1');
+		const run = await runTradingService(sandbox(), {
 			parameters: getOrder({ clientOrderId: 'row-9' }),
 		});
 		expect(run.items[0].json).toMatchObject({
@@ -66,20 +61,20 @@ describe('Order > Get', () => {
 			status: 'PARTIALLY_FILLED',
 			executedQty: '0.1',
 		});
-		expect(requestsTo(sandbox, QUERY).at(-1)?.query).toMatch(/^origClientOrderId=row-9&/);
+		expect(requestsTo(sandbox(), QUERY).at(-1)?.query).toMatch(/^origClientOrderId=row-9&/);
 	});
 
 	it('an order the service does not know: an error naming Order ID, after one request', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: getOrder({ orderId: '1234567890123456789' }),
 		});
 		expect(run.error?.message).toBe('Order ID: the service has no order 1234567890123456789');
 		expect(run.error?.description).toContain('code 0211');
-		expect(requestsTo(sandbox, QUERY)).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY)).toHaveLength(1);
 	});
 
 	it('an unknown client order ID names Client Order ID', async () => {
-		const run = await runTradingService(sandbox, {
+		const run = await runTradingService(sandbox(), {
 			parameters: getOrder({ clientOrderId: 'nope' }),
 		});
 		expect(run.error?.message).toBe(
@@ -108,15 +103,15 @@ describe('Order > Get', () => {
 	])(
 		'bad input (%s): an error naming the field, 0 requests',
 		async (_case, parameters, message) => {
-			const run = await runTradingService(sandbox, { parameters: getOrder(parameters) });
+			const run = await runTradingService(sandbox(), { parameters: getOrder(parameters) });
 			expect(run.error?.message).toBe(message);
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		},
 	);
 
 	it('with Continue On Fail, a missing order is an error item and the other items still run', async () => {
-		const [orderId] = await placeRestingOrders(sandbox, 1);
-		const run = await runTradingService(sandbox, {
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		const run = await runTradingService(sandbox(), {
 			parameters: getOrder({ orderId: '={{ $json.id }}' }),
 			inputItems: [{ json: { id: '1234567890123456789' } }, { json: { id: orderId } }],
 			continueOnFail: true,

@@ -1,15 +1,11 @@
-import { DEMO_KEYS, startSandbox, type Sandbox } from '../../../../../sandbox';
+import { DEMO_KEYS } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
+import { useSandbox } from '../../../../support/sandbox';
 
 const OPEN = '/api/v1/spot/openOrders';
 const PAST = '/api/v1/spot/tradeOrders';
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 const getMany = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',
@@ -19,9 +15,9 @@ const getMany = (overrides: Record<string, unknown> = {}) => ({
 
 describe('Order > Get Many', () => {
 	it('lists open orders newest first, up to Limit, in one request of weight 1', async () => {
-		const ids = await placeRestingOrders(sandbox, 5);
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: getMany({ limit: 3 }) });
+		const ids = await placeRestingOrders(sandbox(), 5);
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: getMany({ limit: 3 }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.orderId)).toEqual(ids.slice(2).reverse());
 		expect(
@@ -29,52 +25,52 @@ describe('Order > Get Many', () => {
 				(item) => item.json.status === 'NEW' && typeof item.json.orderId === 'string',
 			),
 		).toBe(true);
-		const requests = requestsTo(sandbox, OPEN, since);
+		const requests = requestsTo(sandbox(), OPEN, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', weight: 1 });
 		expect(requests[0].query).toMatch(/^limit=3&/);
 	});
 
 	it('filters by Symbol and Side', async () => {
-		await placeRestingOrders(sandbox, 2, { symbol: 'BTCUSDT' });
-		const eth = await placeRestingOrders(sandbox, 1, { symbol: 'ETHUSDT' });
-		const run = await runTradingService(sandbox, {
+		await placeRestingOrders(sandbox(), 2, { symbol: 'BTCUSDT' });
+		const eth = await placeRestingOrders(sandbox(), 1, { symbol: 'ETHUSDT' });
+		const run = await runTradingService(sandbox(), {
 			parameters: getMany({ symbol: 'ETHUSDT', options: { side: 'BUY' } }),
 		});
 		expect(run.items.map((item) => item.json.orderId)).toEqual(eth);
-		expect(requestsTo(sandbox, OPEN)[0].query).toMatch(/^symbol=ETHUSDT&side=BUY&limit=50&/);
+		expect(requestsTo(sandbox(), OPEN)[0].query).toMatch(/^symbol=ETHUSDT&side=BUY&limit=50&/);
 	});
 
 	it('Return All pages through more open orders than one page (1000): 1001 orders in 2 requests, none twice', async () => {
-		const ids = await placeRestingOrders(sandbox, 1001, { quantity: '0.0001' });
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, { parameters: getMany({ returnAll: true }) });
+		const ids = await placeRestingOrders(sandbox(), 1001, { quantity: '0.0001' });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: getMany({ returnAll: true }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.orderId)).toEqual([...ids].reverse());
-		const requests = requestsTo(sandbox, OPEN, since);
+		const requests = requestsTo(sandbox(), OPEN, since);
 		expect(requests).toHaveLength(2);
 		expect(requests[0].query).toMatch(/^limit=1000&/);
 		expect(requests[1].query).toMatch(new RegExp(`^fromOrderId=${ids[1]}&limit=1000&`));
 	});
 
 	it('Return All with a master key: the sub account’s open orders after the main account’s', async () => {
-		const main = await placeRestingOrders(sandbox, 2);
-		const sub = await placeRestingOrders(sandbox, 2, { key: DEMO_KEYS.sub });
-		const run = await runTradingService(sandbox, { parameters: getMany({ returnAll: true }) });
+		const main = await placeRestingOrders(sandbox(), 2);
+		const sub = await placeRestingOrders(sandbox(), 2, { key: DEMO_KEYS.sub });
+		const run = await runTradingService(sandbox(), { parameters: getMany({ returnAll: true }) });
 		expect(run.items.map((item) => item.json.orderId)).toEqual(
 			[...main].reverse().concat([...sub].reverse()),
 		);
-		expect(requestsTo(sandbox, OPEN)).toHaveLength(1);
+		expect(requestsTo(sandbox(), OPEN)).toHaveLength(1);
 	});
 
 	it('past orders: filled and cancelled orders from tradeOrders (weight 5), not the open ones', async () => {
-		const [filled, cancelled, open] = await placeRestingOrders(sandbox, 3);
-		sandbox.fillOrder(filled);
-		await runTradingService(sandbox, {
+		const [filled, cancelled, open] = await placeRestingOrders(sandbox(), 3);
+		sandbox().fillOrder(filled);
+		await runTradingService(sandbox(), {
 			parameters: { resource: 'order', operation: 'cancel', orderId: cancelled },
 		});
-		const since = sandbox.ledger.requests.length;
-		const run = await runTradingService(sandbox, {
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
 			parameters: getMany({ orderState: 'past', symbol: 'BTCUSDT' }),
 		});
 		expect(run.items.map((item) => [item.json.orderId, item.json.status])).toEqual([
@@ -82,17 +78,17 @@ describe('Order > Get Many', () => {
 			[filled, 'FILLED'],
 		]);
 		expect(run.items.map((item) => item.json.orderId)).not.toContain(open);
-		const requests = requestsTo(sandbox, PAST, since);
+		const requests = requestsTo(sandbox(), PAST, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0].weight).toBe(5);
 	});
 
 	it('an unknown symbol gets the exchange’s error, mapped to a message that names Symbol', async () => {
-		const run = await runTradingService(sandbox, { parameters: getMany({ symbol: 'DOGEUSDT' }) });
+		const run = await runTradingService(sandbox(), { parameters: getMany({ symbol: 'DOGEUSDT' }) });
 		expect(run.error?.message).toBe('Symbol: the service does not know this symbol');
 		expect(run.error?.description).toContain('Check the Symbol field');
 		expect(run.error?.description).toContain('code 0201');
-		expect(requestsTo(sandbox, OPEN)).toHaveLength(1);
+		expect(requestsTo(sandbox(), OPEN)).toHaveLength(1);
 	});
 
 	it.each([
@@ -126,9 +122,9 @@ describe('Order > Get Many', () => {
 	])(
 		'bad input (%s): an error naming the field, 0 requests',
 		async (_case, parameters, message) => {
-			const run = await runTradingService(sandbox, { parameters: getMany(parameters) });
+			const run = await runTradingService(sandbox(), { parameters: getMany(parameters) });
 			expect(run.error?.message).toBe(message);
-			expect(sandbox.ledger.requests).toHaveLength(0);
+			expect(sandbox().ledger.requests).toHaveLength(0);
 		},
 	);
 });

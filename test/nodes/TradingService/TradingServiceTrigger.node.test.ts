@@ -1,7 +1,7 @@
 import { DAY_MS } from '../../../nodes/TradingService/constants';
 import { MAX_REMEMBERED_IDS, trimSeen } from '../../../nodes/TradingService/trigger/state';
 import { runWorkflow } from '../../../tools/harness/workflow';
-import { DEMO_ACCOUNTS, startSandbox, type HistoryRecord, type Sandbox } from '../../../sandbox';
+import { DEMO_ACCOUNTS, type HistoryRecord } from '../../../sandbox';
 import {
 	FlakyCredentialsHelper,
 	HISTORY_PATH,
@@ -14,21 +14,17 @@ import {
 	triggerNode,
 	triggerRunner,
 } from '../../support/trigger';
+import { useSandbox } from '../../support/sandbox';
 
 const MINUTE = 60_000;
 const CONTRACT = DEMO_ACCOUNTS.mainContract;
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: false });
-});
-afterAll(async () => sandbox.stop());
-beforeEach(() => sandbox.reset());
+const sandbox = useSandbox({ rateLimit: false });
 
 /** Funding fee records (flowType 32) on the contract account, `ago` ms before now each. */
 function fundingFees(...agoMs: number[]): HistoryRecord[] {
-	const now = sandbox.now();
-	return sandbox.addRecords(
+	const now = sandbox().now();
+	return sandbox().addRecords(
 		agoMs.map((ago, index) => ({
 			accountId: CONTRACT,
 			flowTypeValue: 32,
@@ -39,7 +35,7 @@ function fundingFees(...agoMs: number[]): HistoryRecord[] {
 }
 
 function fundingFeesAt(created: number, count: number): HistoryRecord[] {
-	return sandbox.addRecords(
+	return sandbox().addRecords(
 		Array.from({ length: count }, (_, index) => ({
 			accountId: CONTRACT,
 			flowTypeValue: 32,
@@ -62,9 +58,9 @@ const sortedIds = (records: HistoryRecord[]) =>
 describe('first activation', () => {
 	it('emits nothing, sets the watermark to the newest record, and sends one request', async () => {
 		const existing = fundingFees(3 * DAY_MS, 5 * MINUTE, 2 * MINUTE);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 
-		const first = await pollCounting(sandbox, runner);
+		const first = await pollCounting(sandbox(), runner);
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBeNull();
 		expect(first.committed).toBe(true);
@@ -76,26 +72,26 @@ describe('first activation', () => {
 			[existing[2].created]: [existing[2].id],
 		});
 
-		const second = await pollCounting(sandbox, runner);
+		const second = await pollCounting(sandbox(), runner);
 		expect(second.emitted).toBeNull();
 		expect(second.requests).toHaveLength(1);
 	});
 
 	it('with more than 500 existing records, still emits nothing and the next idle poll is one request', async () => {
-		const now = sandbox.now();
-		sandbox.seedRecords({
+		const now = sandbox().now();
+		sandbox().seedRecords({
 			flowType: 32,
 			count: 1200,
 			startTime: now - 5 * MINUTE,
 			endTime: now - 1000,
 			perMillisecond: 3,
 		});
-		const runner = triggerRunner(sandbox);
-		const first = await pollCounting(sandbox, runner);
+		const runner = triggerRunner(sandbox());
+		const first = await pollCounting(sandbox(), runner);
 		expect(first.emitted).toBeNull();
 		expect(first.requests).toHaveLength(1);
 
-		const idle = await pollCounting(sandbox, runner);
+		const idle = await pollCounting(sandbox(), runner);
 		expect(idle.emitted).toBeNull();
 		expect(idle.requests).toHaveLength(1);
 		const [fee] = fundingFees(500);
@@ -103,7 +99,7 @@ describe('first activation', () => {
 	});
 
 	it('with no records yet, emits nothing and then the first record that appears', async () => {
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		expect((await runner.poll()).emitted).toBeNull();
 		expect(runner.nodeStaticData().watermark).toBeNull();
 
@@ -115,29 +111,29 @@ describe('first activation', () => {
 
 	it('starts over, emitting nothing, when Event or Account Type changes', async () => {
 		fundingFees(MINUTE);
-		const funding = triggerRunner(sandbox);
+		const funding = triggerRunner(sandbox());
 		await funding.poll();
-		sandbox.addRecords([
+		sandbox().addRecords([
 			{
 				accountId: DEMO_ACCOUNTS.custody,
 				flowTypeValue: 51,
 				change: '3',
-				created: String(sandbox.now() - 1000),
+				created: String(sandbox().now() - 1000),
 			},
 		]);
 
-		const transfers = triggerRunner(sandbox, {
+		const transfers = triggerRunner(sandbox(), {
 			parameters: { event: 51 },
 			staticData: funding.savedStaticData(),
 		});
 		expect((await transfers.poll()).emitted).toBeNull();
 		expect(transfers.nodeStaticData().query).toBe('flowType=51;accountType=any');
 
-		const custodyOnly = triggerRunner(sandbox, {
+		const custodyOnly = triggerRunner(sandbox(), {
 			parameters: { event: 51, accountType: 5 },
 			staticData: transfers.savedStaticData(),
 		});
-		const baseline = await pollCounting(sandbox, custodyOnly);
+		const baseline = await pollCounting(sandbox(), custodyOnly);
 		expect(baseline.emitted).toBeNull();
 		expect(queryParam(baseline.requests[0], 'accountType')).toBe('5');
 	});
@@ -146,11 +142,11 @@ describe('first activation', () => {
 describe('new records between polls', () => {
 	it('emits each new record once, oldest first; an idle poll is one request, returns null and changes nothing', async () => {
 		fundingFees(10 * MINUTE);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
 
 		const added = fundingFees(30_000, 50_000, 10_000);
-		const poll = await pollCounting(sandbox, runner);
+		const poll = await pollCounting(sandbox(), runner);
 		expect(poll.error).toBeUndefined();
 		expect(ids(poll)).toEqual([added[1].id, added[0].id, added[2].id]);
 		expect(poll.items[0].json).toEqual(added[1]);
@@ -159,7 +155,7 @@ describe('new records between polls', () => {
 		expect(runner.staticDataChanged()).toBe(true);
 		runner.markSaved();
 		const before = runner.nodeStaticData();
-		const idle = await pollCounting(sandbox, runner);
+		const idle = await pollCounting(sandbox(), runner);
 		expect(idle.emitted).toBeNull();
 		expect(idle.error).toBeUndefined();
 		expect(idle.requests).toHaveLength(1);
@@ -169,9 +165,9 @@ describe('new records between polls', () => {
 	});
 
 	it('emits records that share a millisecond exactly once, also when more arrive at the watermark millisecond later', async () => {
-		const at = sandbox.now() - 5000;
+		const at = sandbox().now() - 5000;
 		const firstTwo = fundingFeesAt(at, 2);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
 		expect(runner.nodeStaticData().seen).toEqual({
 			[String(at)]: expect.arrayContaining(firstTwo.map((record) => record.id)),
@@ -191,11 +187,11 @@ describe('new records between polls', () => {
 
 	it('emits a record listed late, inside the late records window, once; a record later than the window is not emitted', async () => {
 		fundingFees(MINUTE);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
 		const watermark = runner.nodeStaticData().watermark as number;
 
-		const [late] = sandbox.addRecords([
+		const [late] = sandbox().addRecords([
 			{
 				accountId: CONTRACT,
 				flowTypeValue: 32,
@@ -203,12 +199,12 @@ describe('new records between polls', () => {
 				created: String(watermark - 4 * MINUTE),
 			},
 		]);
-		const poll1 = await pollCounting(sandbox, runner);
+		const poll1 = await pollCounting(sandbox(), runner);
 		expect(ids(poll1)).toEqual([late.id]);
 		expect(poll1.requests).toHaveLength(1);
 		expect((await runner.poll()).emitted).toBeNull();
 
-		sandbox.addRecords([
+		sandbox().addRecords([
 			{
 				accountId: CONTRACT,
 				flowTypeValue: 32,
@@ -221,33 +217,33 @@ describe('new records between polls', () => {
 
 	it('with a late records window of 0 minutes, only records at or after the watermark count', async () => {
 		fundingFees(MINUTE);
-		const runner = triggerRunner(sandbox, { parameters: { options: { lateWindowMinutes: 0 } } });
+		const runner = triggerRunner(sandbox(), { parameters: { options: { lateWindowMinutes: 0 } } });
 		await runner.poll();
 		const watermark = runner.nodeStaticData().watermark as number;
-		sandbox.addRecords([
+		sandbox().addRecords([
 			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(watermark - 1) },
 		]);
 		const [atWatermark] = fundingFeesAt(watermark, 1);
-		const poll = await pollCounting(sandbox, runner);
+		const poll = await pollCounting(sandbox(), runner);
 		expect(ids(poll)).toEqual([atWatermark.id]);
 		expect(queryParam(poll.requests[0], 'startTime')).toBe(String(watermark));
 	});
 
 	it('reads a burst of more than 500 records page by page and emits each exactly once, oldest first', async () => {
 		fundingFees(10 * MINUTE);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
 
-		const now = sandbox.now();
+		const now = sandbox().now();
 		// 3 records per millisecond, so page boundaries (500) fall inside a millisecond.
-		const burst = sandbox.seedRecords({
+		const burst = sandbox().seedRecords({
 			flowType: 32,
 			count: 1234,
 			startTime: now - 60_000,
 			endTime: now - 1000,
 			perMillisecond: 3,
 		});
-		const poll = await pollCounting(sandbox, runner);
+		const poll = await pollCounting(sandbox(), runner);
 		expect(poll.error).toBeUndefined();
 		expect(poll.items).toHaveLength(1234);
 		expect(ids(poll)).toEqual(sortedIds(burst));
@@ -260,7 +256,7 @@ describe('new records between polls', () => {
 
 		// While the burst is inside the late records window, an idle poll re-reads it (at most the
 		// remembered ids, a page per 500) to catch records listed late among it.
-		const idle = await pollCounting(sandbox, runner);
+		const idle = await pollCounting(sandbox(), runner);
 		expect(idle.emitted).toBeNull();
 		// Pages overlap by the records sharing their boundary millisecond: one more page at most.
 		expect(idle.requests.length).toBeGreaterThanOrEqual(Math.floor(remembered.length / 500) + 1);
@@ -271,10 +267,10 @@ describe('new records between polls', () => {
 	});
 
 	it('keeps working after a burst of thousands of records within a few seconds', async () => {
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
-		const now = sandbox.now();
-		const burst = sandbox.seedRecords({
+		const now = sandbox().now();
+		const burst = sandbox().seedRecords({
 			flowType: 32,
 			count: 4321,
 			startTime: now - 3000,
@@ -284,7 +280,7 @@ describe('new records between polls', () => {
 		const poll = await runner.poll();
 		expect(new Set(ids(poll)).size).toBe(4321);
 		expect(ids(poll)).toEqual(sortedIds(burst));
-		const idle = await pollCounting(sandbox, runner);
+		const idle = await pollCounting(sandbox(), runner);
 		expect(idle.emitted).toBeNull();
 		const remembered = Object.values(
 			runner.nodeStaticData().seen as Record<string, string[]>,
@@ -293,7 +289,7 @@ describe('new records between polls', () => {
 		expect(idle.requests.length).toBeGreaterThanOrEqual(Math.floor(remembered.length / 500) + 1);
 		expect(idle.requests.length).toBeLessThanOrEqual(Math.floor(remembered.length / 500) + 2);
 		// Listed late inside the window: caught.
-		const [late, newer] = sandbox.addRecords([
+		const [late, newer] = sandbox().addRecords([
 			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(now - 200) },
 			{ accountId: CONTRACT, flowTypeValue: 32, change: '-2', created: String(now - 50) },
 		]);
@@ -302,9 +298,9 @@ describe('new records between polls', () => {
 
 	it('takes the 500 records the service returns of a millisecond holding more, and goes on instead of failing every poll', async () => {
 		fundingFees(MINUTE);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
-		const at = sandbox.now() - 2000;
+		const at = sandbox().now() - 2000;
 		const crowded = fundingFeesAt(at, 600);
 		const [older] = fundingFees(10_000);
 
@@ -323,12 +319,12 @@ describe('new records between polls', () => {
 
 	it('picks up after a restart from the state n8n saved (JSON)', async () => {
 		fundingFees(MINUTE);
-		const before = triggerRunner(sandbox);
+		const before = triggerRunner(sandbox());
 		await before.poll();
 		const [first] = fundingFees(20_000);
 		expect(ids(await before.poll())).toEqual([first.id]);
 
-		const after = triggerRunner(sandbox, { staticData: before.savedStaticData() });
+		const after = triggerRunner(sandbox(), { staticData: before.savedStaticData() });
 		expect((await after.poll()).emitted).toBeNull();
 		const [second] = fundingFees(5000);
 		expect(ids(await after.poll())).toEqual([second.id]);
@@ -338,14 +334,14 @@ describe('new records between polls', () => {
 describe('failed polls', () => {
 	it('a rejected request throws, leaves the state untouched, and the next poll emits what was missed', async () => {
 		fundingFees(MINUTE);
-		const helper = new FlakyCredentialsHelper(sandbox);
-		const runner = triggerRunner(sandbox, { credentialsHelper: helper });
+		const helper = new FlakyCredentialsHelper(sandbox());
+		const runner = triggerRunner(sandbox(), { credentialsHelper: helper });
 		await runner.poll();
 		const added = fundingFees(30_000, 20_000);
 		const before = runner.nodeStaticData();
 
 		helper.breakRequest(1);
-		const failed = await pollCounting(sandbox, runner);
+		const failed = await pollCounting(sandbox(), runner);
 		expect(failed.error?.message).toBe('The service rejected the request signature');
 		expect(failed.emitted).toBeNull();
 		expect(failed.committed).toBe(false);
@@ -358,11 +354,11 @@ describe('failed polls', () => {
 	});
 
 	it('a failure on a later page of a catch-up keeps nothing of the pages before it', async () => {
-		const helper = new FlakyCredentialsHelper(sandbox);
-		const runner = triggerRunner(sandbox, { credentialsHelper: helper });
+		const helper = new FlakyCredentialsHelper(sandbox());
+		const runner = triggerRunner(sandbox(), { credentialsHelper: helper });
 		await runner.poll();
-		const now = sandbox.now();
-		const burst = sandbox.seedRecords({
+		const now = sandbox().now();
+		const burst = sandbox().seedRecords({
 			flowType: 32,
 			count: 1200,
 			startTime: now - 20_000,
@@ -371,7 +367,7 @@ describe('failed polls', () => {
 		const before = runner.nodeStaticData();
 
 		helper.breakRequest(2);
-		const failed = await pollCounting(sandbox, runner);
+		const failed = await pollCounting(sandbox(), runner);
 		expect(failed.error).toBeDefined();
 		expect(failed.requests.map((request) => request.status)).toEqual([200, 400]);
 		expect(runner.nodeStaticData()).toEqual(before);
@@ -383,13 +379,13 @@ describe('failed polls', () => {
 
 	it('a service that keeps failing (HTTP 500) does not advance the watermark; the next poll catches up', async () => {
 		fundingFees(MINUTE);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
 		const added = fundingFees(10_000);
 		const before = runner.nodeStaticData();
 
-		sandbox.setFaults({ rules: [{ kind: 'http500', times: 6, path: HISTORY_PATH }] });
-		const failed = await pollCounting(sandbox, runner);
+		sandbox().setFaults({ rules: [{ kind: 'http500', times: 6, path: HISTORY_PATH }] });
+		const failed = await pollCounting(sandbox(), runner);
 		expect(failed.error?.message).toMatch(/kept failing/);
 		expect(failed.requests).toHaveLength(6);
 		expect(runner.nodeStaticData()).toEqual(before);
@@ -400,7 +396,7 @@ describe('failed polls', () => {
 
 describe('filters', () => {
 	function transfer(created: number, legs: Array<[string, string]>): HistoryRecord[] {
-		return sandbox.addRecords(
+		return sandbox().addRecords(
 			legs.map(([accountId, change]) => ({
 				accountId,
 				flowTypeValue: 51,
@@ -412,13 +408,13 @@ describe('filters', () => {
 
 	it('Direction picks credits (incoming), debits (outgoing) or both on transfers', async () => {
 		const runners = {
-			both: triggerRunner(sandbox, { parameters: { event: 51 } }),
-			incoming: triggerRunner(sandbox, { parameters: { event: 51, direction: 'incoming' } }),
-			outgoing: triggerRunner(sandbox, { parameters: { event: 51, direction: 'outgoing' } }),
+			both: triggerRunner(sandbox(), { parameters: { event: 51 } }),
+			incoming: triggerRunner(sandbox(), { parameters: { event: 51, direction: 'incoming' } }),
+			outgoing: triggerRunner(sandbox(), { parameters: { event: 51, direction: 'outgoing' } }),
 		};
 		for (const runner of Object.values(runners)) await runner.poll();
 
-		const now = sandbox.now();
+		const now = sandbox().now();
 		const first = transfer(now - 3000, [
 			[DEMO_ACCOUNTS.mainTrading, '-5'],
 			[DEMO_ACCOUNTS.custody, '5'],
@@ -436,31 +432,31 @@ describe('filters', () => {
 	});
 
 	it('Direction applies only to events whose records can go either way', async () => {
-		const runner = triggerRunner(sandbox, { parameters: { event: 900, direction: 'outgoing' } });
+		const runner = triggerRunner(sandbox(), { parameters: { event: 900, direction: 'outgoing' } });
 		await runner.poll();
-		const [deposit] = sandbox.addRecords([
+		const [deposit] = sandbox().addRecords([
 			{
 				accountId: DEMO_ACCOUNTS.custody,
 				flowTypeValue: 900,
 				change: '100',
-				created: String(sandbox.now() - 1000),
+				created: String(sandbox().now() - 1000),
 			},
 		]);
 		expect(ids(await runner.poll())).toEqual([deposit.id]);
 	});
 
 	it('Symbol and Coin match exactly and case-sensitively; the watermark moves past records they skip', async () => {
-		const now = sandbox.now();
-		const bySymbol = triggerRunner(sandbox, {
+		const now = sandbox().now();
+		const bySymbol = triggerRunner(sandbox(), {
 			parameters: { filters: { symbol: 'ETHUSDT-PERPETUAL' } },
 		});
-		const lowerCase = triggerRunner(sandbox, {
+		const lowerCase = triggerRunner(sandbox(), {
 			parameters: { filters: { symbol: 'ethusdt-perpetual' } },
 		});
-		const byCoin = triggerRunner(sandbox, { parameters: { filters: { coin: 'BTC' } } });
+		const byCoin = triggerRunner(sandbox(), { parameters: { filters: { coin: 'BTC' } } });
 		for (const runner of [bySymbol, lowerCase, byCoin]) await runner.poll();
 
-		const records = sandbox.addRecords([
+		const records = sandbox().addRecords([
 			{
 				accountId: CONTRACT,
 				flowTypeValue: 32,
@@ -493,8 +489,8 @@ describe('filters', () => {
 	});
 
 	it('refuses a filter with spaces around it instead of trimming it, before sending anything', async () => {
-		const runner = triggerRunner(sandbox, { parameters: { filters: { coin: 'USDT ' } } });
-		const poll = await pollCounting(sandbox, runner);
+		const runner = triggerRunner(sandbox(), { parameters: { filters: { coin: 'USDT ' } } });
+		const poll = await pollCounting(sandbox(), runner);
 		expect(poll.error?.message).toBe('Coin: "USDT " starts or ends with spaces');
 		expect(poll.requests).toHaveLength(0);
 		expect(runner.nodeStaticData()).toEqual({});
@@ -504,9 +500,9 @@ describe('filters', () => {
 describe('Fetch Test Event (manual mode)', () => {
 	it('returns the newest record as one item and leaves the state alone', async () => {
 		const records = fundingFees(3 * MINUTE, MINUTE, 2 * MINUTE);
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 
-		const manual = await pollCounting(sandbox, runner, 'manual');
+		const manual = await pollCounting(sandbox(), runner, 'manual');
 		expect(manual.error).toBeUndefined();
 		expect(manual.items.map((item) => item.json)).toEqual([records[1]]);
 		expect(manual.requests).toHaveLength(1);
@@ -525,7 +521,7 @@ describe('Fetch Test Event (manual mode)', () => {
 			nodes: [triggerNode()],
 			nodeTypes: triggerNodeTypes,
 			credentialTypes: triggerCredentialTypes,
-			credentials: triggerCredentials(sandbox),
+			credentials: triggerCredentials(sandbox()),
 			mode: 'manual',
 		});
 		expect(run.error('Trading Service Trigger')).toBeUndefined();
@@ -533,8 +529,8 @@ describe('Fetch Test Event (manual mode)', () => {
 	});
 
 	it('looks past newer records that do not match the filters', async () => {
-		const now = sandbox.now();
-		const [match] = sandbox.addRecords([
+		const now = sandbox().now();
+		const [match] = sandbox().addRecords([
 			{
 				accountId: CONTRACT,
 				flowTypeValue: 32,
@@ -543,28 +539,28 @@ describe('Fetch Test Event (manual mode)', () => {
 				symbol: 'ETHUSDT-PERPETUAL',
 			},
 		]);
-		sandbox.seedRecords({
+		sandbox().seedRecords({
 			flowType: 32,
 			count: 700,
 			startTime: now - 5 * MINUTE,
 			endTime: now - 1000,
 			symbols: ['BTCUSDT-PERPETUAL'],
 		});
-		const runner = triggerRunner(sandbox, {
+		const runner = triggerRunner(sandbox(), {
 			parameters: { filters: { symbol: 'ETHUSDT-PERPETUAL' } },
 		});
-		const manual = await pollCounting(sandbox, runner, 'manual');
+		const manual = await pollCounting(sandbox(), runner, 'manual');
 		expect(ids(manual)).toEqual([match.id]);
 		expect(manual.requests).toHaveLength(2);
 	});
 
 	it('says clearly when there is no record, or none that matches', async () => {
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		const empty = await runner.poll('manual');
 		expect(empty.error?.message).toBe('No Funding Fee record in the last 30 days');
 
 		fundingFees(MINUTE);
-		const lowerCase = triggerRunner(sandbox, {
+		const lowerCase = triggerRunner(sandbox(), {
 			parameters: { filters: { symbol: 'btcusdt-perpetual' } },
 		});
 		const none = await lowerCase.poll('manual');
@@ -578,18 +574,18 @@ describe('Fetch Test Event (manual mode)', () => {
 
 describe('retention', () => {
 	it('after n8n was down longer than the retention window, reads from the retention boundary and emits what is still kept', async () => {
-		const runner = triggerRunner(sandbox);
+		const runner = triggerRunner(sandbox());
 		await runner.poll();
 		const saved = runner.savedStaticData();
 		const key = Object.keys(saved).find((name) => name.startsWith('node:')) as string;
-		const now = sandbox.now();
+		const now = sandbox().now();
 		// The state of a trigger whose last poll was 40 days ago.
 		const watermark = now - 40 * DAY_MS;
 		saved[key] = { ...(saved[key] as object), watermark, floor: watermark - 10 * MINUTE, seen: {} };
 
 		const kept = fundingFees(29 * DAY_MS, DAY_MS);
-		const restarted = triggerRunner(sandbox, { staticData: saved });
-		const poll = await pollCounting(sandbox, restarted);
+		const restarted = triggerRunner(sandbox(), { staticData: saved });
+		const poll = await pollCounting(sandbox(), restarted);
 		expect(ids(poll)).toEqual(kept.map((record) => record.id));
 		const startTime = Number(queryParam(poll.requests[0], 'startTime'));
 		expect(startTime).toBeGreaterThan(now - 30 * DAY_MS);
@@ -597,11 +593,11 @@ describe('retention', () => {
 	});
 
 	it('never asks for more than 7 days of trades', async () => {
-		const runner = triggerRunner(sandbox, { parameters: { event: 1 } });
-		const poll = await pollCounting(sandbox, runner);
+		const runner = triggerRunner(sandbox(), { parameters: { event: 1 } });
+		const poll = await pollCounting(sandbox(), runner);
 		const startTime = Number(queryParam(poll.requests[0], 'startTime'));
-		expect(startTime).toBeGreaterThan(sandbox.now() - 7 * DAY_MS);
-		expect(startTime).toBeLessThan(sandbox.now() - 7 * DAY_MS + 5 * MINUTE);
+		expect(startTime).toBeGreaterThan(sandbox().now() - 7 * DAY_MS);
+		expect(startTime).toBeLessThan(sandbox().now() - 7 * DAY_MS + 5 * MINUTE);
 	});
 });
 
@@ -609,10 +605,10 @@ describe('poll time budget', () => {
 	it('a catch-up larger than one poll can read continues over the next polls, each record once', async () => {
 		fundingFees(10 * MINUTE);
 		// A 1 ms budget: every poll reads exactly one page.
-		const runner = triggerRunner(sandbox, { pollBudgetMs: 1 });
+		const runner = triggerRunner(sandbox(), { pollBudgetMs: 1 });
 		await runner.poll();
-		const now = sandbox.now();
-		const burst = sandbox.seedRecords({
+		const now = sandbox().now();
+		const burst = sandbox().seedRecords({
 			flowType: 32,
 			count: 1300,
 			startTime: now - 60_000,
@@ -621,7 +617,7 @@ describe('poll time budget', () => {
 		});
 
 		const emitted: string[][] = [];
-		const poll1 = await pollCounting(sandbox, runner);
+		const poll1 = await pollCounting(sandbox(), runner);
 		expect(poll1.requests).toHaveLength(1);
 		expect(poll1.items).toHaveLength(500);
 		expect(runner.nodeStaticData().resume).toBeDefined();
@@ -629,7 +625,7 @@ describe('poll time budget', () => {
 
 		const [meanwhile] = fundingFees(1000);
 		for (let poll = 0; poll < 5 && runner.nodeStaticData().resume !== undefined; poll++) {
-			const next = await pollCounting(sandbox, runner);
+			const next = await pollCounting(sandbox(), runner);
 			expect(next.requests).toHaveLength(1);
 			emitted.push(ids(next));
 		}
@@ -647,7 +643,7 @@ describe('poll time budget', () => {
 			);
 			expect(created).toEqual([...created].sort((a, b) => a - b));
 		}
-		const idle = await pollCounting(sandbox, runner);
+		const idle = await pollCounting(sandbox(), runner);
 		expect(idle.emitted).toBeNull();
 		expect(idle.requests).toHaveLength(1);
 	});
@@ -662,17 +658,17 @@ describe('randomized polling', () => {
 		};
 		const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 
-		const helper = new FlakyCredentialsHelper(sandbox);
-		let staticData = triggerRunner(sandbox).savedStaticData();
-		let newest = sandbox.now() - 10 * MINUTE;
-		sandbox.addRecords([
+		const helper = new FlakyCredentialsHelper(sandbox());
+		let staticData = triggerRunner(sandbox()).savedStaticData();
+		let newest = sandbox().now() - 10 * MINUTE;
+		sandbox().addRecords([
 			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(newest) },
 		]);
 		const mustEmit = new Set<string>();
 		const emitted = new Map<string, number>();
 
 		const poll = async (budget: number | undefined) => {
-			const runner = triggerRunner(sandbox, {
+			const runner = triggerRunner(sandbox(), {
 				staticData,
 				pollBudgetMs: budget,
 				credentialsHelper: helper,
@@ -696,9 +692,9 @@ describe('randomized polling', () => {
 					created: String(newest),
 				});
 			}
-			for (const record of sandbox.addRecords(fresh)) mustEmit.add(record.id);
+			for (const record of sandbox().addRecords(fresh)) mustEmit.add(record.id);
 			if (random() < 0.3) {
-				sandbox.addRecords([
+				sandbox().addRecords([
 					{
 						accountId: CONTRACT,
 						flowTypeValue: 32,

@@ -1,0 +1,295 @@
+/**
+ * The exact JSON parser: one pass over the text with charCodeAt, regex-free, as strict as
+ * JSON.parse (RFC 8259: no comments, no trailing commas, no leading zeros, whitespace only around
+ * tokens). An integer literal outside JavaScript's safe range (beyond ±2^53 − 1) becomes a string of
+ * its exact digits instead of a rounded number, and so does any integer under a key of
+ * `textFields`. Keys are set as own properties, so a `__proto__` key is data, as with JSON.parse.
+ */
+
+/** Deepest nesting accepted; the service's answers are at most three levels deep. */
+export const MAX_JSON_DEPTH = 64;
+
+export class JsonSyntaxError extends Error {
+	constructor(
+		message: string,
+		readonly position: number,
+	) {
+		super(`${message} at position ${position}`);
+		this.name = 'JsonSyntaxError';
+	}
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+const ESCAPES: Record<number, string> = {
+	0x22: '"',
+	0x5c: '\\',
+	0x2f: '/',
+	0x62: '\b',
+	0x66: '\f',
+	0x6e: '\n',
+	0x72: '\r',
+	0x74: '\t',
+};
+
+/** The shortest string V8 represents as a view into its parent string (SlicedString::kMinLength). */
+const SLICE_MIN_LENGTH = 13;
+
+function isDigit(code: number): boolean {
+	return code >= ZERO && code <= NINE;
+}
+
+function hexValue(code: number): number {
+	if (code >= 0x30 && code <= 0x39) return code - 0x30;
+	if (code >= 0x41 && code <= 0x46) return code - 0x41 + 10;
+	if (code >= 0x61 && code <= 0x66) return code - 0x61 + 10;
+	return -1;
+}
+
+class Parser {
+	private index = 0;
+
+	constructor(
+		private readonly text: string,
+		private readonly textFields: ReadonlySet<string>,
+	) {}
+
+	parseDocument(): unknown {
+		this.skipWhitespace();
+		const value = this.parseValue(0);
+		this.skipWhitespace();
+		if (this.index < this.text.length) this.fail('Unexpected text after the JSON value');
+		return value;
+	}
+
+	private fail(message: string): never {
+		throw new JsonSyntaxError(message, this.index);
+	}
+
+	private skipWhitespace(): void {
+		const { text } = this;
+		while (this.index < text.length) {
+			const code = text.charCodeAt(this.index);
+			if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return;
+			this.index++;
+		}
+	}
+
+	private parseValue(depth: number): unknown {
+		if (this.index >= this.text.length) this.fail('Unexpected end of JSON');
+		const code = this.text.charCodeAt(this.index);
+		if (code === QUOTE) return this.parseString();
+		if (code === 0x7b) return this.parseObject(depth + 1);
+		if (code === 0x5b) return this.parseArray(depth + 1);
+		if (code === MINUS || isDigit(code)) return this.parseNumber();
+		if (this.text.startsWith('true', this.index)) return this.literal(4, true);
+		if (this.text.startsWith('false', this.index)) return this.literal(5, false);
+		if (this.text.startsWith('null', this.index)) return this.literal(4, null);
+		return this.fail('Unexpected character');
+	}
+
+	private literal<T>(length: number, value: T): T {
+		this.index += length;
+		return value;
+	}
+
+	private parseObject(depth: number): Record<string, unknown> {
+		if (depth > MAX_JSON_DEPTH) this.fail(`Nesting deeper than ${MAX_JSON_DEPTH}`);
+		this.index++;
+		const object: Record<string, unknown> = {};
+		this.skipWhitespace();
+		if (this.text.charCodeAt(this.index) === 0x7d) {
+			this.index++;
+			return object;
+		}
+		for (;;) {
+			this.skipWhitespace();
+			if (this.text.charCodeAt(this.index) !== QUOTE) this.fail('Expected a property name');
+			const key = this.parseString();
+			this.skipWhitespace();
+			if (this.text.charCodeAt(this.index) !== 0x3a) this.fail('Expected ":"');
+			this.index++;
+			this.skipWhitespace();
+			const value =
+				this.textFields.has(key) && this.isIntegerAhead()
+					? this.parseIntegerAsText()
+					: this.parseValue(depth);
+			if (key === '__proto__') {
+				Object.defineProperty(object, key, {
+					value,
+					writable: true,
+					enumerable: true,
+					configurable: true,
+				});
+			} else {
+				object[key] = value;
+			}
+			this.skipWhitespace();
+			const next = this.text.charCodeAt(this.index);
+			this.index++;
+			if (next === 0x2c) continue;
+			if (next === 0x7d) return object;
+			this.index--;
+			this.fail('Expected "," or "}"');
+		}
+	}
+
+	private parseArray(depth: number): unknown[] {
+		if (depth > MAX_JSON_DEPTH) this.fail(`Nesting deeper than ${MAX_JSON_DEPTH}`);
+		this.index++;
+		const array: unknown[] = [];
+		this.skipWhitespace();
+		if (this.text.charCodeAt(this.index) === 0x5d) {
+			this.index++;
+			return array;
+		}
+		for (;;) {
+			this.skipWhitespace();
+			array.push(this.parseValue(depth));
+			this.skipWhitespace();
+			const next = this.text.charCodeAt(this.index);
+			this.index++;
+			if (next === 0x2c) continue;
+			if (next === 0x5d) return array;
+			this.index--;
+			this.fail('Expected "," or "]"');
+		}
+	}
+
+	private parseString(): string {
+		const { text } = this;
+		const start = ++this.index;
+		// Fast path: no escape before the closing quote.
+		for (let at = start; at < text.length; at++) {
+			const code = text.charCodeAt(at);
+			if (code === QUOTE) {
+				this.index = at + 1;
+				// V8 makes a slice of 13 or more characters a view of the whole answer text, which would
+				// then stay in memory as long as any record holding the string does: copy it instead
+				// (JSON.parse of the quoted slice, which has no escapes, builds a new string).
+				return at - start < SLICE_MIN_LENGTH
+					? text.slice(start, at)
+					: (JSON.parse(text.slice(start - 1, at + 1)) as string);
+			}
+			if (code === BACKSLASH) break;
+			if (code < 0x20) {
+				this.index = at;
+				this.fail('Control character in a string');
+			}
+		}
+		let result = '';
+		let chunkStart = start;
+		while (this.index < text.length) {
+			const code = text.charCodeAt(this.index);
+			if (code === QUOTE) {
+				result += text.slice(chunkStart, this.index);
+				this.index++;
+				// Flattened into a new string: the pieces may be views of the whole answer text (above).
+				return result.length < SLICE_MIN_LENGTH
+					? result
+					: (JSON.parse(JSON.stringify(result)) as string);
+			}
+			if (code < 0x20) this.fail('Control character in a string');
+			if (code !== BACKSLASH) {
+				this.index++;
+				continue;
+			}
+			result += text.slice(chunkStart, this.index);
+			const escape = text.charCodeAt(this.index + 1);
+			if (escape === 0x75) {
+				let unit = 0;
+				for (let digit = 2; digit < 6; digit++) {
+					const value = hexValue(text.charCodeAt(this.index + digit));
+					if (value < 0) {
+						this.index += digit;
+						this.fail('Bad \\u escape');
+					}
+					unit = unit * 16 + value;
+				}
+				result += String.fromCharCode(unit);
+				this.index += 6;
+			} else {
+				const replacement = ESCAPES[escape];
+				if (replacement === undefined) {
+					this.index++;
+					this.fail('Bad escape');
+				}
+				result += replacement;
+				this.index += 2;
+			}
+			chunkStart = this.index;
+		}
+		return this.fail('Unterminated string');
+	}
+
+	/** Whether the value ahead is a number literal without fraction or exponent. */
+	private isIntegerAhead(): boolean {
+		const { text } = this;
+		let at = this.index;
+		if (text.charCodeAt(at) === MINUS) at++;
+		if (!isDigit(text.charCodeAt(at))) return false;
+		while (isDigit(text.charCodeAt(at))) at++;
+		const next = text.charCodeAt(at);
+		return next !== DOT && next !== 0x65 && next !== 0x45;
+	}
+
+	private parseIntegerAsText(): string {
+		const start = this.index;
+		this.parseNumber();
+		return this.text.slice(start, this.index);
+	}
+
+	private parseNumber(): number | string {
+		const { text } = this;
+		const start = this.index;
+		if (text.charCodeAt(this.index) === MINUS) this.index++;
+		const first = text.charCodeAt(this.index);
+		if (first === ZERO) {
+			this.index++;
+		} else if (isDigit(first)) {
+			while (isDigit(text.charCodeAt(this.index))) this.index++;
+		} else {
+			this.fail('Bad number');
+		}
+		let isInteger = true;
+		if (text.charCodeAt(this.index) === DOT) {
+			isInteger = false;
+			this.index++;
+			if (!isDigit(text.charCodeAt(this.index))) this.fail('Bad number');
+			while (isDigit(text.charCodeAt(this.index))) this.index++;
+		}
+		const exponent = text.charCodeAt(this.index);
+		if (exponent === 0x65 || exponent === 0x45) {
+			isInteger = false;
+			this.index++;
+			const sign = text.charCodeAt(this.index);
+			if (sign === PLUS || sign === MINUS) this.index++;
+			if (!isDigit(text.charCodeAt(this.index))) this.fail('Bad number');
+			while (isDigit(text.charCodeAt(this.index))) this.index++;
+		}
+		const literal = text.slice(start, this.index);
+		const value = Number(literal);
+		// Only integers are kept as text: a decimal in a JSON number is already approximate.
+		return isInteger && !Number.isSafeInteger(value) ? literal : value;
+	}
+}
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
+/**
+ * Parses JSON text with the exact parser alone: what parseJsonKeepingDigits (json.ts) falls back
+ * to, and the reference its fast path is tested against. Throws JsonSyntaxError for text that is
+ * not exactly one JSON value.
+ */
+export function parseJsonExactly(
+	text: string,
+	textFields: ReadonlySet<string> = NO_FIELDS,
+): unknown {
+	return new Parser(text, textFields).parseDocument();
+}

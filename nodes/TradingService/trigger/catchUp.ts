@@ -1,0 +1,197 @@
+import type { IPollFunctions } from 'n8n-workflow';
+
+import { LIMITS } from '../constants';
+import { HistoryWalk, type HistoryRecord, type WalkResult } from '../helpers/history';
+import { ENDPOINTS, type ServiceClient } from '../transport';
+import { END_MARGIN_MS, historyQuery, type PollBounds, type TriggerSettings } from './settings';
+import {
+	STATE_VERSION,
+	addToGroups,
+	copyGroups,
+	groupsHave,
+	trimSeen,
+	type ResumePoint,
+	type TriggerState,
+} from './state';
+
+/**
+ * Every poll after the first: what is new since the watermark. An unfinished catch-up of an
+ * earlier poll is read first, then the range from the floor to now; n8n's poll time budget may
+ * stop either, and the state then says where the next poll goes on.
+ */
+
+export interface CatchUp {
+	state: TriggerState;
+	/** Records not emitted before, in the order read (filters not applied yet). */
+	fresh: HistoryRecord[];
+}
+
+/** Logs the milliseconds that held more records than the service can return, when they held new ones. */
+function warnOverfull(context: IPollFunctions, walk: WalkResult, fresh: HistoryRecord[]): void {
+	for (const created of walk.overfullMilliseconds) {
+		if (!fresh.some((record) => Number(record.created) === created)) continue;
+		context.logger.warn(
+			`Trading Service Trigger: more than ${LIMITS.historyPageSize} records share the millisecond ${created} (${new Date(created).toISOString()}); the service returns at most ${LIMITS.historyPageSize} of them, so any beyond that cannot be read`,
+		);
+	}
+}
+
+/** What one poll's catch-up has read so far: every record once, and which of them are new. */
+export class CatchUpReader {
+	readonly read: HistoryRecord[] = [];
+	readonly fresh: HistoryRecord[] = [];
+	private readonly handled = new Set<string>();
+
+	constructor(
+		private readonly context: IPollFunctions,
+		private readonly client: ServiceClient,
+		private readonly settings: TriggerSettings,
+		readonly deadline: number | undefined,
+	) {}
+
+	get pastDeadline(): boolean {
+		return this.deadline !== undefined && Date.now() >= this.deadline;
+	}
+
+	/**
+	 * Reads `startTime`..`endTime`, newest first, taking each record once. When the deadline stops
+	 * the walk, returns where the next poll goes on: the whole rest of the range, down to
+	 * `startTime` (the floor, for the regular read: a record listed late inside the late records
+	 * window is not skipped), with the ids already handled in it, so none is emitted twice.
+	 * `known`: ids handled before this poll, by `created`.
+	 */
+	async readRange(
+		startTime: number,
+		endTime: number,
+		isNew: (record: HistoryRecord) => boolean,
+		known: Array<Record<string, string[]>>,
+	): Promise<ResumePoint | undefined> {
+		const walk = new HistoryWalk(
+			this.context.getNode(),
+			historyQuery(this.settings, startTime, endTime),
+			{ overfull: 'skip', deadline: this.deadline },
+		);
+		await this.client.requestAllPages(ENDPOINTS.history, walk);
+		for (const record of walk.result.records) {
+			if (this.handled.has(record.id)) continue;
+			this.handled.add(record.id);
+			this.read.push(record);
+			if (isNew(record)) this.fresh.push(record);
+		}
+		warnOverfull(this.context, walk.result, this.fresh);
+		if (walk.result.resumeTo === undefined) return undefined;
+		const to = walk.result.resumeTo;
+		const inRange = (created: number) => created >= startTime && created <= to;
+		const handled: Record<string, string[]> = {};
+		for (const groups of known) {
+			for (const [created, ids] of Object.entries(groups)) {
+				if (inRange(Number(created))) for (const id of ids) addToGroups(handled, created, id);
+			}
+		}
+		for (const record of this.read) {
+			if (inRange(Number(record.created))) addToGroups(handled, record.created, record.id);
+		}
+		return { from: startTime, to, known: handled };
+	}
+}
+
+/** Step 1: a catch-up the previous poll had to leave unfinished goes first. */
+async function resumeCatchUp(
+	context: IPollFunctions,
+	reader: CatchUpReader,
+	state: TriggerState,
+	pending: ResumePoint,
+	bounds: PollBounds,
+): Promise<{ resumed: boolean; resume?: ResumePoint }> {
+	const startTime = Math.max(pending.from, bounds.start);
+	if (pending.to < startTime) {
+		context.logger.warn(
+			'Trading Service Trigger: part of an unfinished catch-up is older than the service keeps records; it was dropped',
+		);
+		return { resumed: false };
+	}
+	const resume = await reader.readRange(
+		startTime,
+		pending.to,
+		(record) =>
+			!groupsHave(pending.known, record.created, record.id) &&
+			!groupsHave(state.seen, record.created, record.id),
+		[pending.known, state.seen],
+	);
+	return { resumed: true, resume };
+}
+
+/**
+ * Step 2, the regular read: from the floor (the watermark minus the late records window) to now.
+ * Down to the floor, not only to the watermark: a record listed late inside the window is read
+ * even when more than a page of newer records arrived since. (An account with more than 500
+ * records per window pays one request per further 500.) Stopped by the time budget, it resumes
+ * down to the floor too: the floor moves up with the newest record read, so a resume that stopped
+ * at the old watermark would skip the late window below it for good.
+ */
+async function readSinceFloor(
+	reader: CatchUpReader,
+	state: TriggerState,
+	bounds: PollBounds,
+): Promise<ResumePoint | undefined> {
+	const startTime = Math.max(state.floor, bounds.start);
+	const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
+	// The range starts at the floor, and every record read at or above the floor is in `seen`.
+	return await reader.readRange(
+		startTime,
+		endTime,
+		(record) => !groupsHave(state.seen, record.created, record.id),
+		[state.seen],
+	);
+}
+
+/** Step 3: the state after this poll's reads; nothing is stored here. */
+export function nextState(
+	lateWindowMs: number,
+	state: TriggerState,
+	read: HistoryRecord[],
+	resume: ResumePoint | undefined,
+): TriggerState {
+	let watermark = state.watermark;
+	const seen = copyGroups(state.seen);
+	for (const record of read) {
+		const created = Number(record.created);
+		if (watermark === null || created > watermark) watermark = created;
+		if (created >= state.floor) addToGroups(seen, record.created, record.id);
+	}
+	const minFloor = watermark === null ? state.floor : watermark - lateWindowMs;
+	const trimmed = trimSeen(seen, state.floor, minFloor, watermark);
+	const next: TriggerState = {
+		version: STATE_VERSION,
+		query: state.query,
+		watermark,
+		floor: trimmed.floor,
+		seen: trimmed.seen,
+	};
+	if (resume !== undefined) next.resume = resume;
+	return next;
+}
+
+/** Reads what is new since the stored state, within `deadline` when n8n gives one. */
+export async function catchUp(
+	context: IPollFunctions,
+	client: ServiceClient,
+	settings: TriggerSettings,
+	state: TriggerState,
+	bounds: PollBounds,
+	deadline: number | undefined,
+): Promise<CatchUp> {
+	const reader = new CatchUpReader(context, client, settings, deadline);
+	let resumed = false;
+	let resume: ResumePoint | undefined;
+	if (state.resume !== undefined) {
+		({ resumed, resume } = await resumeCatchUp(context, reader, state, state.resume, bounds));
+	}
+	if (resume === undefined && !(resumed && reader.pastDeadline)) {
+		resume = await readSinceFloor(reader, state, bounds);
+	}
+	return {
+		state: nextState(settings.lateWindowMs, state, reader.read, resume),
+		fresh: reader.fresh,
+	};
+}

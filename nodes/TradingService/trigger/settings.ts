@@ -1,0 +1,103 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { LIMITS, findFlowType, type FlowType } from '../constants';
+import { retentionStart, type HistoryQuery } from '../helpers/history';
+import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';
+import {
+	EVENTS_WITH_DIRECTION,
+	exactFilterValue,
+	type Direction,
+	type RecordFilter,
+} from './filters';
+
+export const DEFAULT_LATE_WINDOW_MINUTES = 10;
+export const MAX_LATE_WINDOW_MINUTES = 60;
+/**
+ * The query's end bound is this machine's clock plus this margin. It is only a bound, never
+ * stored: a record newer than it is read by the next poll, whose range starts from the watermark.
+ * Signed requests are accepted only while the two clocks agree within the receive window (at most
+ * 60 s), so local time + 60 s is never behind the service's clock.
+ */
+export const END_MARGIN_MS = LIMITS.maxRecvWindowMs;
+/** The query's start stays this far inside the retention window, for the same clock reason. */
+export const RETENTION_MARGIN_MS = LIMITS.maxRecvWindowMs;
+
+/** The trigger's parameters, checked: what to read and which records to emit. */
+export interface TriggerSettings {
+	flowType: FlowType;
+	accountType?: number;
+	filter: RecordFilter;
+	lateWindowMs: number;
+}
+
+/** The widest range one poll may ask for. */
+export interface PollBounds {
+	/** Oldest time the service still keeps, with a margin. */
+	start: number;
+	/** Newest time to ask for. */
+	end: number;
+}
+
+/** Reads and checks the trigger's parameters; a bad one fails the poll before anything is sent. */
+export function readSettings(context: IPollFunctions): TriggerSettings {
+	const node = context.getNode();
+	const event = context.getNodeParameter('event') as unknown;
+	const flowType = findFlowType(Number(event));
+	if (flowType === undefined) {
+		throw inputError(
+			node,
+			'Event',
+			`${JSON.stringify(event)} is not an event this trigger knows`,
+			'Pick an event from the list.',
+		);
+	}
+	const accountType = accountTypeValue(node, context.getNodeParameter('accountType', 0));
+	const direction: Direction = EVENTS_WITH_DIRECTION.includes(flowType.value)
+		? oneOf(node, 'Direction', context.getNodeParameter('direction', 'both'), [
+				'both',
+				'incoming',
+				'outgoing',
+			] as const)
+		: 'both';
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const lateWindowMinutes = integerInRange(
+		node,
+		'Late Records Window (Minutes)',
+		options.lateWindowMinutes ?? DEFAULT_LATE_WINDOW_MINUTES,
+		0,
+		MAX_LATE_WINDOW_MINUTES,
+	);
+	return {
+		flowType,
+		accountType: accountType === 0 ? undefined : accountType,
+		filter: {
+			direction,
+			coin: exactFilterValue(node, 'Coin', filters.coin),
+			symbol: exactFilterValue(node, 'Symbol', filters.symbol),
+		},
+		lateWindowMs: lateWindowMinutes * 60 * 1000,
+	};
+}
+
+/** The bounds of a poll that starts at `now`: the event's retention window up to the clock's margin. */
+export function pollBounds(settings: TriggerSettings, now: number): PollBounds {
+	return {
+		start: retentionStart(settings.flowType.value, now) + RETENTION_MARGIN_MS,
+		end: now + END_MARGIN_MS,
+	};
+}
+
+/** The history query of the settings' event and account type over `startTime`..`endTime`. */
+export function historyQuery(
+	settings: TriggerSettings,
+	startTime: number,
+	endTime: number,
+): HistoryQuery {
+	return {
+		flowType: settings.flowType.value,
+		accountType: settings.accountType,
+		startTime,
+		endTime,
+	};
+}

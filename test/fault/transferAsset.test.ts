@@ -1,0 +1,155 @@
+/**
+ * Transfer Between Accounts under injected faults: 5xx, connection drops before and after the
+ * transfer was applied, 429 + Retry-After and latency, then the money-safety matrix of transfers.
+ * The sandbox's own ledger is the oracle: no transfer may be made twice, every transfer whose
+ * outcome is unknown must be reported as such.
+ *
+ * Determinism: the scenario sends one request at a time, so the sandbox's seeded fault generator
+ * hits the same requests on every run. It runs in beforeAll; the tests then check what it
+ * produced.
+ */
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { DEMO_ACCOUNTS, type LedgerRequest, type Sandbox } from '../../sandbox';
+import {
+	PATHS,
+	Rng,
+	UNKNOWN_OUTCOME,
+	attemptsByQuantity,
+	byInputItem,
+	duplicates,
+	errorOf,
+	expectRetryAfterHonoured,
+	isUnknownOutcomeFault,
+	runAndTally,
+	splitAttempts,
+	wasApplied,
+	type Tally,
+} from './lib';
+import { describeMoneySafety } from './moneySafety';
+import { runScenarios, useFaultSandbox } from './scenarios';
+import { describeTotals } from './totals';
+
+const sandbox = useFaultSandbox();
+
+interface TransferCase {
+	from: string;
+	to: string;
+	quantity: string;
+	attempts: LedgerRequest[];
+	output: INodeExecutionData[];
+	/** The Retry-After the sandbox sent with each 429 attempt (rules send 0, random faults 1). */
+	retryAfterMs: Map<LedgerRequest, number>;
+}
+
+async function transferScenario(sb: Sandbox, tally: Tally) {
+	const rng = new Rng(101);
+	const pairs: Array<[string, string]> = [
+		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.custody],
+		[DEMO_ACCOUNTS.custody, DEMO_ACCOUNTS.mainTrading],
+		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.subTrading],
+		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.mainContract],
+		[DEMO_ACCOUNTS.mainContract, DEMO_ACCOUNTS.mainTrading],
+	];
+	const cases: TransferCase[] = [];
+	let seq = 0;
+	for (let runIndex = 0; runIndex < 15; runIndex++) {
+		sb.setFaults({
+			latencyMs: runIndex % 3 === 0 ? 5 : 0,
+			// The run's first transfer request is answered 429 with Retry-After: 0 ...
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.transfer }],
+			// ... then seeded random faults; a random 429 carries Retry-After: 1.
+			random: {
+				seed: 1000 + runIndex,
+				http5xx: 0.08,
+				dropBefore: 0.06,
+				dropAfter: 0.08,
+				rateLimit: 0.02,
+				paths: [PATHS.transfer],
+			},
+		});
+		const inputs = Array.from({ length: 20 }, () => {
+			seq++;
+			const [from, to] = rng.pick(pairs);
+			// A unique quantity identifies the transfer in the ledger ("0.11", "0.21", ... "0.3001").
+			return { from, to, quantity: `0.${seq}1` };
+		});
+		const run = await runAndTally(sb, tally, {
+			parameters: {
+				resource: 'account',
+				operation: 'transferAsset',
+				fromAccountId: '={{ $json.from }}',
+				toAccountId: '={{ $json.to }}',
+				coin: 'USDT',
+				quantity: '={{ $json.quantity }}',
+			},
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail: true,
+			executionId: `transfers-${runIndex}`,
+		});
+		const outputs = byInputItem(run.items);
+		const transferRequests = run.requests.filter((request) => request.path === PATHS.transfer);
+		inputs.forEach((input, index) => {
+			const { attempts, retryAfterMs } = attemptsByQuantity(transferRequests, input.quantity);
+			cases.push({ ...input, attempts, output: outputs.get(index) ?? [], retryAfterMs });
+		});
+	}
+	// The ledger as the scenario left it (the sandbox is reset before each test).
+	return { cases, ledger: { transfers: [...sb.ledger.transfers] } };
+}
+
+const { results, tallies, wallMs } = runScenarios(sandbox, { transfers: transferScenario });
+
+describe('transfers under 5xx, drops before/after, 429 + Retry-After and latency', () => {
+	it('never moves money twice: at most one processed attempt per transfer, ledger and balances agree', () => {
+		expect(
+			duplicates(results.transfers.ledger.transfers.map((transfer) => transfer.quantity)),
+		).toEqual([]);
+		for (const c of results.transfers.cases) {
+			const { real } = splitAttempts(c.attempts);
+			expect(real.length).toBeLessThanOrEqual(1);
+			const applied = results.transfers.ledger.transfers.filter(
+				(transfer) => transfer.quantity === c.quantity,
+			);
+			expect(applied).toHaveLength(real.filter(wasApplied).length);
+		}
+	});
+
+	it('reports every transfer whose outcome is unknown as such, and every other outcome exactly', () => {
+		const outcomes: Record<string, number> = {};
+		for (const c of results.transfers.cases) {
+			expect(c.output).toHaveLength(1);
+			const { last } = splitAttempts(c.attempts);
+			const json = c.output[0].json;
+			if (isUnknownOutcomeFault(last)) {
+				expect(errorOf(c.output[0])).toMatch(UNKNOWN_OUTCOME);
+				expect(String(json.description)).toMatch(/Transfer Between Accounts|balances/);
+				outcomes[`unknown after ${last.fault}`] =
+					(outcomes[`unknown after ${last.fault}`] ?? 0) + 1;
+			} else {
+				expect(last.status).toBe(200);
+				const applied = results.transfers.ledger.transfers.find(
+					(transfer) => transfer.quantity === c.quantity,
+				);
+				expect(json).toMatchObject({ outcome: 'placed', success: true, orderId: applied?.id });
+				outcomes.confirmed = (outcomes.confirmed ?? 0) + 1;
+			}
+		}
+		// The seeds produce every kind of outcome.
+		expect(Object.keys(outcomes).sort()).toEqual(
+			expect.arrayContaining(['confirmed', 'unknown after dropAfter', 'unknown after dropBefore']),
+		);
+		expect(Object.keys(outcomes).some((key) => /http50[023]/.test(key))).toBe(true);
+	});
+
+	it('retries a 429 only after the Retry-After the service asked for', () => {
+		let honoured = 0;
+		for (const c of results.transfers.cases)
+			honoured += expectRetryAfterHonoured(c.attempts, c.retryAfterMs);
+		expect(honoured).toBeGreaterThan(15);
+	});
+});
+
+describeTotals('transferAsset', tallies, wallMs);
+
+describeMoneySafety(['transfer']);

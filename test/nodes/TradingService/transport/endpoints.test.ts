@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ENDPOINTS, type Endpoint } from '../../../../nodes/TradingService/transport/endpoints';
+
+// The endpoint table against the endpoint table of docs/api.md (§4), and what each endpoint takes
+// for a usable answer (fixed vectors).
+
+type Name = keyof typeof ENDPOINTS;
+const NAMES = Object.keys(ENDPOINTS) as Name[];
+
+/** The rows of docs/api.md's endpoint table: method, path, weight, whether it writes. */
+function documentedEndpoints(): Array<{
+	method: string;
+	path: string;
+	weight: number;
+	writes: boolean;
+}> {
+	const text = readFileSync(join(__dirname, '../../../../docs/api.md'), 'utf8');
+	const rows = text
+		.split('\n')
+		.filter((line) => /^\| 4\.\d+ \|/.test(line))
+		.map((line) => line.split('|').map((cell) => cell.trim()));
+	return rows.map((cells) => {
+		const [method, path] = cells[3].replace(/`/g, '').split(' ');
+		return { method, path, weight: Number(cells[4]), writes: cells[5] === 'yes' };
+	});
+}
+
+const check = (name: Name, body: unknown) => {
+	const endpoint: Endpoint = ENDPOINTS[name];
+	return endpoint.checkResponse?.(body);
+};
+
+describe('the endpoint table', () => {
+	it('has every endpoint of docs/api.md §4, with its method, path, weight and whether it writes', () => {
+		const documented = documentedEndpoints();
+		expect(documented).toHaveLength(13);
+		const table = NAMES.map((name) => {
+			const endpoint: { method: string; path: string; weight: number; writes?: true } =
+				ENDPOINTS[name];
+			return {
+				method: endpoint.method,
+				path: endpoint.path,
+				weight: endpoint.weight,
+				writes: endpoint.writes === true,
+			};
+		});
+		expect(new Set(table.map(({ method, path }) => `${method} ${path}`)).size).toBe(table.length);
+		expect([...table].sort(byRoute)).toEqual([...documented].sort(byRoute));
+	});
+
+	it('marks as writes exactly the requests that change the account; the order test is not one', () => {
+		const writes = NAMES.filter((name) => 'writes' in ENDPOINTS[name]).sort();
+		expect(writes).toEqual(
+			[
+				'assetTransfer',
+				'batchOrders',
+				'cancelOpenOrders',
+				'cancelOrder',
+				'cancelOrderByIds',
+				'newOrder',
+			].sort(),
+		);
+	});
+
+	it('hands over whole only the answers that carry a code per entry: batch orders and cancel by IDs', () => {
+		const perEntry = NAMES.filter((name) => 'codesPerEntry' in ENDPOINTS[name]).sort();
+		expect(perEntry).toEqual(['batchOrders', 'cancelOrderByIds']);
+	});
+
+	it('every endpoint but the server time checks the shape of its answer', () => {
+		for (const name of NAMES) {
+			if (name === 'serverTime') expect('checkResponse' in ENDPOINTS[name]).toBe(false);
+			else expect(typeof check(name, undefined)).toBe('string');
+		}
+	});
+});
+
+describe('usable answers', () => {
+	it('history: a list of records with a string id and a created of digits', () => {
+		expect(check('history', [])).toBeUndefined();
+		expect(
+			check('history', [
+				{ id: '1600000000000000033', created: '1700000000000' },
+				{ id: '1600000000000000034', created: 1700000000000 },
+			]),
+		).toBeUndefined();
+		const problem =
+			'The service answered the history request with something other than a list of records';
+		expect(check('history', { records: [] })).toBe(problem);
+		expect(check('history', [{ id: 1600000000000000000, created: '1700000000000' }])).toBe(problem);
+		expect(check('history', [{ id: '1', created: '2026-01-01T00:00:00Z' }])).toBe(problem);
+		expect(check('history', [null])).toBe(problem);
+	});
+
+	it('an order (create, lookup, cancel): an object with an orderId, as a string or a number', () => {
+		for (const name of ['newOrder', 'queryOrder', 'cancelOrder'] as const) {
+			expect(check(name, { orderId: '1950000000000000017' })).toBeUndefined();
+			expect(check(name, { orderId: 1950000017 })).toBeUndefined();
+			for (const body of [
+				null,
+				'',
+				true,
+				'<html></html>',
+				{},
+				[{ orderId: '1' }],
+				{ orderId: null },
+			])
+				expect(check(name, body)).toMatch(
+					/^The service answered .* with something other than an order$/,
+				);
+		}
+	});
+
+	it('a transfer: an object whose success is a boolean (false is a refusal, read later)', () => {
+		expect(check('assetTransfer', { success: true, orderId: '1' })).toBeUndefined();
+		expect(check('assetTransfer', { success: false })).toBeUndefined();
+		for (const body of [{ success: 'true' }, {}, null, [], 'ok'])
+			expect(check('assetTransfer', body)).toBe(
+				'The service answered the transfer with something other than a transfer result',
+			);
+	});
+
+	it('batch orders: a result list of any length; cancel by IDs: a result list or null', () => {
+		expect(check('batchOrders', { code: 0, result: [] })).toBeUndefined();
+		expect(check('batchOrders', { code: '-1000', result: [{ code: 0 }] })).toBeUndefined();
+		expect(check('batchOrders', { code: 0 })).toBe(
+			'The service answered the batch order request without a result list',
+		);
+		expect(check('batchOrders', null)).toBe(
+			'The service answered the batch order request without a result list',
+		);
+		expect(check('cancelOrderByIds', { code: 0, result: null })).toBeUndefined();
+		expect(check('cancelOrderByIds', { code: 0, result: [] })).toBeUndefined();
+		expect(check('cancelOrderByIds', { code: 0 })).toBe(
+			'The service answered the cancel by IDs without a result list',
+		);
+	});
+
+	it('open and past orders: a list of orders, possibly empty', () => {
+		for (const name of ['openOrders', 'tradeOrders'] as const) {
+			expect(check(name, [])).toBeUndefined();
+			expect(check(name, [{ orderId: '1' }, { orderId: 2 }])).toBeUndefined();
+			expect(check(name, [{ orderId: '1' }, {}])).toMatch(/something other than a list of orders$/);
+			expect(check(name, { orders: [] })).toMatch(/something other than a list of orders$/);
+		}
+	});
+
+	it('balances: an object with a list of balance objects; the cancel of open orders and the order test: an object', () => {
+		expect(check('account', { balances: [{ asset: 'USDT', free: '1' }] })).toBeUndefined();
+		expect(check('account', { balances: ['USDT'] })).toBe(
+			'The service answered the balances request without a list of balances',
+		);
+		expect(check('account', [])).toBe(
+			'The service answered the balances request without a list of balances',
+		);
+		expect(check('cancelOpenOrders', { success: true })).toBeUndefined();
+		expect(check('cancelOpenOrders', [])).toMatch(/something other than a summary$/);
+		expect(check('orderTest', {})).toBeUndefined();
+		expect(check('orderTest', 'ok')).toMatch(/something other than an object$/);
+	});
+});
+
+function byRoute(a: { method: string; path: string }, b: { method: string; path: string }): number {
+	return `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`);
+}
