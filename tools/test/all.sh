@@ -9,6 +9,7 @@
 # that jest skips fails the run the same way (test/support/noSkippedTests.js).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+SKIP_SUITES="${SKIP_SUITES:-}"
 
 for suite in ${SKIP_SUITES//,/ }; do
 	case "$suite" in
