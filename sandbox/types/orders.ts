@@ -60,21 +60,8 @@ export interface OrderView {
 	sumFeeAmount: string;
 }
 
-/** Answer of DELETE /api/v1/spot/order (the family's cancel shape). */
-export interface CancelAnswer {
-	accountId: string;
-	symbol: string;
-	clientOrderId: string;
-	orderId: string;
-	transactTime: string;
-	price: string;
-	origQty: string;
-	executedQty: string;
-	status: OrderStatus;
-	timeInForce: TimeInForce;
-	type: OrderType;
-	side: OrderSide;
-}
+/** Answer of DELETE /api/v1/spot/order (the family's cancel shape): an order without its name and amount. */
+export type CancelAnswer = Omit<OrderData, 'symbolName' | 'reqAmount'>;
 
 /** A resting order seeded as if placed at `time` (Sandbox.seedOpenOrder). */
 export interface SeedOpenOrderInput {

@@ -7,6 +7,9 @@ import { serverTime } from './support';
 
 // The start options of the rate limit are the defaults: no rateLimit option.
 const { sandbox, master, sub } = useSandboxClients({});
+/** A weight-1 order far below the market: it rests, so only its weight counts. */
+const placeCheap = () =>
+	master().order({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '1' });
 
 const time = () => serverTime(sandbox());
 const historyQ = () => ({ flowType: 32, startTime: 0, endTime: sandbox().now() });
@@ -22,39 +25,9 @@ describe('rate limit (weight budget per API key)', () => {
 		expect(over.json).toEqual({ code: '0003', msg: 'Rate limit exceeded' });
 		expect(over.headers['retry-after']).toBe('1');
 		// weight 1 requests still fit: 11, 12
-		expect(
-			(
-				await master().order({
-					symbol: 'BTCUSDT',
-					side: 'BUY',
-					type: 'LIMIT',
-					quantity: '0.01',
-					price: '1',
-				})
-			).status,
-		).toBe(200);
-		expect(
-			(
-				await master().order({
-					symbol: 'BTCUSDT',
-					side: 'BUY',
-					type: 'LIMIT',
-					quantity: '0.01',
-					price: '1',
-				})
-			).status,
-		).toBe(200);
-		expect(
-			(
-				await master().order({
-					symbol: 'BTCUSDT',
-					side: 'BUY',
-					type: 'LIMIT',
-					quantity: '0.01',
-					price: '1',
-				})
-			).status,
-		).toBe(429);
+		expect((await placeCheap()).status).toBe(200);
+		expect((await placeCheap()).status).toBe(200);
+		expect((await placeCheap()).status).toBe(429);
 		// another key has its own budget; public /time is not counted
 		expect((await sub().history(historyQ())).status).toBe(200);
 		expect((await time()).status).toBe(200);
