@@ -21,6 +21,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { requestsTo } from '../tools/harness/node';
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import { BareClient } from './bareClient';
+import { benchBusinessKeys } from './businessKeys';
 import { runFloorNode, runNode } from './nodeRun';
 import { fmtBytes, fmtMs, median, printTable, timed, type Row } from './stats';
 
@@ -41,7 +42,7 @@ function onlyFromArgs(argv: string[]): string | undefined {
 	if (index === -1) return undefined;
 	return argv[index].includes('=') ? argv[index].slice('--only='.length) : argv[index + 1];
 }
-const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5')
+const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5,6')
 	.split(',')
 	.map((part) => part.trim());
 
@@ -653,6 +654,7 @@ async function main(): Promise<void> {
 			['3', benchHistory],
 			['4', benchTrigger],
 			['5', benchReal],
+			['6', benchBusinessKeys],
 		];
 		for (const [id, bench] of benches) {
 			if (!ONLY.includes(id)) continue;

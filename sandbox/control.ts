@@ -1,9 +1,11 @@
 /**
  * The sandbox's state and the API tests drive it with (everything of Sandbox but the listener):
- * reset, balances, history and order seeding, fills, the fault plan, the rate limit and the answer
- * variants. SandboxServer (server.ts) puts HTTP on top.
+ * reset, balances, history and order seeding, fills, the fault plan, the rate limit, the answer
+ * variants and the work deferred by them (delayed cancels, late creates). SandboxServer (server.ts)
+ * puts HTTP on top.
  */
 import { DEFAULT_RATE_LIMIT, DEMO_KEYS } from './constants';
+import { DeferredWork } from './deferred';
 import { seedDemoHistory } from './demo';
 import { Engine } from './engine';
 import { FaultInjector } from './faultInjector';
@@ -28,8 +30,10 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	signatureErrorCode: '0002',
 	batchSuccessCode: 0,
 	batchEntryCodes: 'integer',
-	cancelOpenOrdersAnswer: 'documented',
 	cancelByIdsAllCancelled: 'emptyArray',
+	cancelApplyDelayMs: 0,
+	createAnswerStatus: 'NEW',
+	marketOrderType: 'MARKET',
 };
 
 export class SandboxControl {
@@ -37,6 +41,8 @@ export class SandboxControl {
 	readonly otherHost = new OtherHostServer();
 	protected readonly engine: Engine;
 	protected readonly faults = new FaultInjector();
+	/** Delayed cancels and late creates; reset() and stop() drop what still waits. */
+	protected readonly deferred = new DeferredWork();
 	protected readonly limiter: RateLimiter;
 	protected behaviour: Required<SandboxBehaviour>;
 	private readonly baseClock: () => number;
@@ -44,7 +50,7 @@ export class SandboxControl {
 	constructor(protected readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
 		this.limiter = new RateLimiter(this.startRateLimit());
-		this.engine = new Engine(() => this.now(), this.ledger);
+		this.engine = new Engine(() => this.now(), this.ledger, this.deferred);
 		this.behaviour = this.startBehaviour();
 		if (options.seedDemo) this.seedDemo();
 	}
@@ -70,6 +76,7 @@ export class SandboxControl {
 	}
 
 	reset(): void {
+		this.deferred.clear();
 		this.engine.resetState();
 		this.ledger.requests.length = 0;
 		this.ledger.transfers.length = 0;
@@ -92,6 +99,7 @@ export class SandboxControl {
 	}
 
 	getBalance(accountId: string, coin: string): string {
+		this.deferred.runDue();
 		return this.engine.getBalance(accountId, coin);
 	}
 
@@ -99,6 +107,7 @@ export class SandboxControl {
 		accountId: string,
 		coin: string,
 	): { free: string; locked: string; total: string } {
+		this.deferred.runDue();
 		return this.engine.getBalanceDetail(accountId, coin);
 	}
 
@@ -115,14 +124,17 @@ export class SandboxControl {
 	}
 
 	getOrder(orderId: string): OrderView | undefined {
+		this.deferred.runDue();
 		return this.engine.orders.getView(orderId);
 	}
 
 	fillOrder(orderId: string, quantity?: string): OrderView {
+		this.deferred.runDue();
 		return this.engine.orders.fill(orderId, quantity);
 	}
 
 	advanceOrders(symbol?: string): OrderView[] {
+		this.deferred.runDue();
 		return this.engine.orders.advance(symbol);
 	}
 

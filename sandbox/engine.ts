@@ -5,10 +5,12 @@
 import { INITIAL_BALANCES, TRANSFER_ID_BASE, accountsOf, tradingAccountOf } from './constants';
 import { Balances } from './balances';
 import { CODES } from './codes';
+import type { DeferredWork } from './deferred';
 import * as D from './decimal';
 import { apiError, fieldError, positiveDecimal } from './errors';
 import { OrderBook } from './orders/book';
 import type { OrderInput, Wallet } from './orders/state';
+import type { AnswerStyle } from './orders/views';
 import { RecordBook, type HistoryQuery } from './records';
 import type {
 	AddRecordInput,
@@ -30,6 +32,7 @@ export class Engine {
 	constructor(
 		private readonly clock: () => number,
 		private readonly ledger: Ledger,
+		deferred: DeferredWork,
 	) {
 		this.records = new RecordBook(clock, this.balances);
 		const wallet: Wallet = {
@@ -38,7 +41,7 @@ export class Engine {
 			unlock: (a, c, d) => this.balances.unlock(a, c, d),
 			move: (a, c, f, d, created, symbol) => this.writeMove(a, c, f, d, created, symbol),
 		};
-		this.orders = new OrderBook(clock, wallet, ledger);
+		this.orders = new OrderBook(clock, wallet, ledger, deferred);
 		this.resetState();
 	}
 
@@ -147,18 +150,21 @@ export class Engine {
 
 	// ---- orders ----
 
-	/** Place (or with `test`, only validate) one order on the key's trading account; throws OrderFail. */
+	/**
+	 * Place (or with `test`, only validate) one order on the key's trading account, answered in
+	 * `style`; throws OrderFail.
+	 */
 	placeOrder(
 		key: DemoKey,
 		input: OrderInput,
 		via: 'single' | 'batch',
-		test = false,
+		opts: { test?: boolean; style?: AnswerStyle } = {},
 	): OrderData | null {
 		return this.orders.place(
 			{ accountId: tradingAccountOf(key), apiKey: key.apiKey },
 			input,
 			via,
-			test,
+			opts,
 		);
 	}
 

@@ -89,5 +89,12 @@ function draw(rp: RandomPlan): ActiveFault | null {
 	if (pick(rp.numericIds)) return of('numericIds');
 	if (pick(rp.historyOversize)) return of('historyOversize');
 	if (pick(rp.historyOldestFirst)) return of('historyOldestFirst');
+	if (pick(rp.createLate))
+		return {
+			kind: 'createLate',
+			rule: { kind: 'createLate', times: 1, delayMs: rp.createLateDelayMs },
+		};
+	if (pick(rp.answer200Code)) return of('answer200Code');
+	if (pick(rp.cancelByIdsOtherKey)) return of('cancelByIdsOtherKey');
 	return null;
 }

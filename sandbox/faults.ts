@@ -9,9 +9,10 @@ import type { FaultKind, FaultRule } from './types';
  * - dropBefore: the connection dies before anything is processed.
  * - before: answered without processing; nothing is applied.
  * - after: processed (a write is applied), then the answer is replaced, mangled or never sent.
+ * - late: answered at once without processing; the request is processed later (pipeline.ts).
  * - inline: processed normally; the endpoint shapes its own answer differently.
  */
-export type FaultPhase = 'dropBefore' | 'before' | 'after' | 'inline';
+export type FaultPhase = 'dropBefore' | 'before' | 'after' | 'late' | 'inline';
 
 const PHASES: Record<FaultKind, FaultPhase> = {
 	http500: 'before',
@@ -46,6 +47,9 @@ const PHASES: Record<FaultKind, FaultPhase> = {
 	numericIds: 'inline',
 	historyOversize: 'inline',
 	historyOldestFirst: 'inline',
+	answer200Code: 'before',
+	createLate: 'late',
+	cancelByIdsOtherKey: 'inline',
 };
 
 /** After-faults that send the request's real answer, wrongly (or not at all), instead of replacing it. */
@@ -100,6 +104,7 @@ const CREATE_PATHS = new Set(['/api/v1/spot/new/order', '/api/v1/spot/batchOrder
 const CANCEL_PATHS = new Set([
 	'/api/v1/spot/order',
 	'/api/v1/spot/openOrders',
+	'/api/v1/spot/cancelAllOpenOrders',
 	'/api/v1/spot/cancelOrderByIds',
 ]);
 
@@ -135,7 +140,10 @@ export interface RedirectTargets {
 const MAINTENANCE_PAGE =
 	'<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We will be back soon</h1></body></html>';
 
-/** The answer of a `before` or `after` fault that replaces the endpoint's answer (not for SEND_FAULTS). */
+/** Default real milliseconds before a createLate request is processed. */
+export const CREATE_LATE_DEFAULT_MS = 8000;
+
+/** The answer of a `before`, `after` or `late` fault that replaces the endpoint's answer (not for SEND_FAULTS). */
 export function faultAnswer(
 	f: ActiveFault,
 	method: string,
@@ -205,6 +213,14 @@ export function faultAnswer(
 			return errorAnswer(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
 				'Retry-After': String(f.rule.retryAfterSeconds ?? 1),
 			});
+		case 'answer200Code': {
+			// an error code under HTTP 200, in the shape of a cancel-by-ids answer
+			const code = f.rule.code ?? CODES.orderCancelTimeout.code;
+			const msg = msgOf(code) ?? CODES.executionUnknown.msg;
+			return { status: 200, value: { code, msg, result: [] }, headers: {}, code };
+		}
+		case 'createLate':
+			return errorAnswer(400, CODES.orderCreateTimeout.code, CODES.orderCreateTimeout.msg);
 		case 'unknownBefore':
 		case 'unknownAfter': {
 			const c = unknownCodeFor(method, path);

@@ -1,15 +1,24 @@
 /**
- * One request from arrival to answer: the ledger entry, the redirect loop's own path, the fault
- * picked for it (acting before, instead of, or after the endpoint), latency, and the send.
+ * One request from arrival to answer: work come due (delayed cancels, late creates) applied first,
+ * the ledger entry, the redirect loop's own path, the fault picked for it (acting before, instead
+ * of, after or long after the endpoint), latency, and the send.
  */
 import type * as http from 'node:http';
 
 import { CODES } from './codes';
+import type { DeferredWork } from './deferred';
 import type { FaultInjector } from './faultInjector';
-import { REDIRECT_LOOP_PATH, SEND_FAULTS, faultAnswer, phaseOf, type ActiveFault } from './faults';
+import {
+	CREATE_LATE_DEFAULT_MS,
+	REDIRECT_LOOP_PATH,
+	SEND_FAULTS,
+	faultAnswer,
+	phaseOf,
+	type ActiveFault,
+} from './faults';
 import { errorResp, json, type Resp } from './response';
-import { dispatch } from './router';
-import type { Services } from './routes/route';
+import { dispatch, prepare } from './router';
+import type { RequestContext, Services } from './routes/route';
 import { weightOf } from './routes/table';
 import { sendAnswer } from './send';
 import type { Ledger, LedgerRequest } from './types';
@@ -18,6 +27,8 @@ import type { Ledger, LedgerRequest } from './types';
 export interface PipelineHost {
 	ledger: Ledger;
 	faults: FaultInjector;
+	/** Work the exchange finishes after answering; what is due runs before each request. */
+	deferred: DeferredWork;
 	now(): number;
 	/** The sandbox's own base URL. */
 	baseUrl(): string;
@@ -45,6 +56,8 @@ export class RequestPipeline {
 		tooBig: boolean,
 	): Promise<void> {
 		const { host } = this;
+		// a request right after a due time must see the work done, whether or not its timer has run
+		host.deferred.runDue();
 		const rawUrl = req.url ?? '/';
 		const qi = rawUrl.indexOf('?');
 		const path = qi < 0 ? rawUrl : rawUrl.slice(0, qi);
@@ -80,6 +93,9 @@ export class RequestPipeline {
 				CODES.invalidField.code,
 				"Required field 'body' missing or invalid (request body too large)",
 			);
+		} else if (fault && phase === 'late') {
+			const ctx = { req, method, path, query, body, serverTime, fault: null };
+			resp = this.processLate(ctx, fault, entry, rawUrl);
 		} else {
 			const ctx = { req, method, path, query, body, serverTime, fault };
 			resp = dispatch(ctx, host.services());
@@ -98,6 +114,25 @@ export class RequestPipeline {
 		}
 		if (res.destroyed || res.writableEnded) return;
 		sendAnswer(req, res, resp, fault, this.drips);
+	}
+
+	/**
+	 * createLate: routed and authenticated now (a refusal there is answered as usual, as the gateway
+	 * would), answered with the fault's timeout, and processed `delayMs` later on the state of that
+	 * moment. The late answer goes nowhere; its status is kept as the entry's appliedStatus.
+	 */
+	private processLate(
+		ctx: RequestContext,
+		fault: ActiveFault,
+		entry: LedgerRequest,
+		rawUrl: string,
+	): Resp {
+		const prepared = prepare(ctx, this.host.services());
+		if (typeof prepared !== 'function') return prepared;
+		this.host.deferred.defer(fault.rule.delayMs ?? CREATE_LATE_DEFAULT_MS, () => {
+			entry.appliedStatus = prepared(this.host.services()).status;
+		});
+		return this.fromFault(fault, ctx.method, ctx.path, rawUrl);
 	}
 
 	/** Every hop of a redirect loop redirects again; no rule is used up by the hops. */

@@ -23,6 +23,7 @@ export class SandboxServer extends SandboxControl implements Sandbox {
 		this.pipeline = new RequestPipeline({
 			ledger: this.ledger,
 			faults: this.faults,
+			deferred: this.deferred,
 			now: () => this.now(),
 			baseUrl: () => this.baseUrl,
 			otherHostUrl: () => this.otherHost.url,
@@ -52,6 +53,7 @@ export class SandboxServer extends SandboxControl implements Sandbox {
 
 	async stop(): Promise<void> {
 		this.pipeline.stop();
+		this.deferred.clear();
 		await new Promise<void>((resolve) => {
 			this.server.close(() => resolve());
 			for (const s of this.sockets) s.destroy();

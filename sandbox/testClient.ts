@@ -198,11 +198,21 @@ export class TestClient {
 		return this.call({ method: 'DELETE', path: '/api/v1/spot/order', query: params, ...extra });
 	}
 
-	/** DELETE /api/v1/spot/openOrders (symbol, side, fromOrderId, limit). */
+	/** DELETE /api/v1/spot/openOrders (symbol, side). */
 	cancelOpenOrders(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
 		return this.call({
 			method: 'DELETE',
 			path: '/api/v1/spot/openOrders',
+			query: params,
+			...extra,
+		});
+	}
+
+	/** DELETE /api/v1/spot/cancelAllOpenOrders (symbol, side, fromOrderId, limit). */
+	cancelAllOpenOrders(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({
+			method: 'DELETE',
+			path: '/api/v1/spot/cancelAllOpenOrders',
 			query: params,
 			...extra,
 		});

@@ -17,7 +17,7 @@ export const PATHS = {
 	queryOrder: '/api/v1/spot/order',
 	/** Cancel one order (DELETE on the query path). */
 	cancelOrder: '/api/v1/spot/order',
-	/** GET: open orders; DELETE: cancel the open orders of a symbol. */
+	/** Open orders (Cancel Many by symbol lists them, then cancels them by ID). */
 	openOrders: '/api/v1/spot/openOrders',
 	cancelOrderByIds: '/api/v1/spot/cancelOrderByIds',
 	/** Past (final) orders of the last 90 days. */
@@ -33,7 +33,6 @@ export const WEIGHTS = {
 	history: 5,
 	batchOrders: 1,
 	/** The family's weights for these (CCXT hashkey.ts): cancelling many and past orders cost 5. */
-	cancelOpenOrders: 5,
 	cancelOrderByIds: 5,
 	tradeOrders: 5,
 	default: 1,
@@ -51,8 +50,6 @@ export const LIMITS = {
 	openOrdersMainAccountPage: 500,
 	/** Most order IDs one cancel-by-IDs request takes (more: -2022). */
 	cancelIdsPerRequest: 100,
-	/** Most open orders one cancel-by-symbol request cancels (the family cuts larger limits to this). */
-	cancelOpenOrdersPerRequest: 200,
 	/** How far back past orders are kept (the family's tradeOrders: 90 days). */
 	pastOrdersDays: 90,
 	/** recvWindow default (spec §5.4 recommends ≤ 5000), and the largest value the credential accepts. */
@@ -194,6 +191,25 @@ export const OPEN_ORDER_STATUSES: readonly string[] = [
 	'PENDING_NEW',
 	'PENDING_CANCEL',
 ];
+
+/**
+ * How the exchange may name a MARKET order when it answers: by what its size was given in
+ * (quantity: base coin; amount: quote coin). An order sent as MARKET and found as one of these is
+ * the same order.
+ */
+export const MARKET_TYPE_ALIASES: Readonly<Record<string, 'quantity' | 'amount'>> = {
+	MARKET_OF_BASE: 'quantity',
+	MARKET_OF_QUOTE: 'amount',
+};
+
+/**
+ * A cancel the exchange has accepted and not yet applied: the order is still listed as open, and
+ * the cancel needs no second request.
+ */
+export const CANCEL_PENDING_STATUS = 'PENDING_CANCEL';
+
+/** Statuses of an order whose cancel was applied: it is off the book, with or without fills. */
+export const CANCELLED_ORDER_STATUSES: readonly string[] = ['CANCELED', 'PARTIALLY_CANCELED'];
 
 export const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 export const DEFAULT_STP_MODE = 'EXPIRE_TAKER';

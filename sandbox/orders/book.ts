@@ -5,14 +5,17 @@
  * - a client order ID is unique among the account's OPEN orders only; once an order is filled or
  *   cancelled its ID may be used again, so a blind re-send of a filled MARKET order fills twice;
  * - LIMIT and LIMIT_MAKER orders rest as NEW and lock funds until a test fills them (fill/advance)
- *   or they are cancelled; MARKET orders fill at once at the symbol's last price.
+ *   or they are cancelled (cancelling.ts, possibly late); MARKET orders fill at once at the
+ *   symbol's last price.
  */
 import { DAY_MS, ORDER_ID_BASE } from '../constants';
 import { CODES } from '../codes';
+import type { DeferredWork } from '../deferred';
 import * as D from '../decimal';
-import { ApiError, OrderFail, apiError } from '../errors';
+import { type ApiError, OrderFail } from '../errors';
 import { cmpId } from '../store';
-import type { CancelAnswer, Ledger, LedgerCancel, OrderData, OrderView } from '../types';
+import type { CancelAnswer, Ledger, OrderData, OrderView } from '../types';
+import { cancelOrder, finalError, type CancelContext, type CancelRequest } from './cancelling';
 import { advanceStep, fillOrder, type FillContext } from './fills';
 import {
 	PAST_ORDERS_DAYS,
@@ -24,7 +27,14 @@ import {
 	type Wallet,
 } from './state';
 import { checkOrderFields, fundsFor } from './validate';
-import { cancelAnswer, createAnswer, orderView } from './views';
+import { PLAIN_STYLE, createAnswer, orderView, type AnswerStyle } from './views';
+
+/** How place() places: only validate (`test`), seed as if at `seededAt` (seedOpen), answer in `style`. */
+export interface PlaceOptions {
+	test?: boolean;
+	seededAt?: number;
+	style?: AnswerStyle;
+}
 
 export class OrderBook {
 	private byId = new Map<string, OrderState>();
@@ -34,17 +44,17 @@ export class OrderBook {
 	private openIds = new Map<string, Map<string, OrderState>>();
 	private seq = ORDER_ID_BASE;
 	private readonly fillContext: FillContext;
+	private readonly cancelContext: CancelContext;
 
 	constructor(
 		private readonly clock: () => number,
 		private readonly wallet: Wallet,
 		private readonly ledger: Ledger,
+		deferred: DeferredWork,
 	) {
-		this.fillContext = {
-			wallet,
-			clock,
-			release: (o) => this.openMap(o.accountId).delete(o.clientOrderId),
-		};
+		const release = (o: OrderState) => this.openMap(o.accountId).delete(o.clientOrderId);
+		this.fillContext = { wallet, clock, release };
+		this.cancelContext = { wallet, clock, ledger, release, deferred };
 	}
 
 	clear(): void {
@@ -65,16 +75,17 @@ export class OrderBook {
 
 	/**
 	 * Validate one order and place it (or, with `test`, only validate it). Throws OrderFail.
-	 * Returns the create answer (spec 2.4), or null for a test order. `seededAt` (tests only, see
-	 * seedOpen) places it as if at that time and leaves it out of ledger.orders.
+	 * Returns the create answer (spec 2.4) in `style`, or null for a test order; ledger.orders gets
+	 * it in the book's own terms. `seededAt` (tests only, see seedOpen) places it as if at that time
+	 * and leaves it out of ledger.orders.
 	 */
 	place(
 		owner: OrderOwner,
 		input: OrderInput,
 		via: 'single' | 'batch',
-		test = false,
-		seededAt?: number,
+		opts: PlaceOptions = {},
 	): OrderData | null {
+		const { test = false, seededAt, style = PLAIN_STYLE } = opts;
 		const checked = checkOrderFields(input);
 		const accountId = owner.accountId;
 		const open = this.openMap(accountId);
@@ -143,9 +154,9 @@ export class OrderBook {
 		}
 		this.byId.set(orderId, o);
 		this.all.push(o);
-		const answer = createAnswer(o);
-		if (seededAt === undefined) this.ledger.orders.push({ ...answer, via, apiKey: owner.apiKey });
-		return answer;
+		if (seededAt === undefined)
+			this.ledger.orders.push({ ...createAnswer(o), via, apiKey: owner.apiKey });
+		return createAnswer(o, style);
 	}
 
 	/**
@@ -169,7 +180,7 @@ export class OrderBook {
 			throw new Error('seeded orders rest on the book: type must be LIMIT or LIMIT_MAKER');
 		let answer: OrderData | null;
 		try {
-			answer = this.place(owner, input, 'single', false, time);
+			answer = this.place(owner, input, 'single', { seededAt: time });
 		} catch (error) {
 			if (error instanceof OrderFail)
 				throw new Error(`seeded order refused: ${error.message} (field '${error.field}')`);
@@ -179,8 +190,8 @@ export class OrderBook {
 	}
 
 	/** The query answer (the family's order query shape). */
-	view(o: OrderState): OrderView {
-		return orderView(o);
+	view(o: OrderState, style: AnswerStyle = PLAIN_STYLE): OrderView {
+		return orderView(o, style);
 	}
 
 	getView(orderId: string): OrderView | undefined {
@@ -212,12 +223,20 @@ export class OrderBook {
 		return undefined;
 	}
 
-	/** Orders of one account, newest first (orderId descending), filtered. */
-	list(accountId: string, open: boolean, f: OrderListFilter, limit: number): OrderState[] {
+	/** Orders of one account, newest first (orderId descending; `oldestFirst`: ascending), filtered. */
+	list(
+		accountId: string,
+		open: boolean,
+		f: OrderListFilter,
+		limit: number,
+		oldestFirst = false,
+	): OrderState[] {
 		const out: OrderState[] = [];
-		for (let i = this.all.length - 1; i >= 0 && out.length < limit; i--) {
-			const o = this.all[i];
+		const n = this.all.length;
+		for (let k = 0; k < n && out.length < limit; k++) {
+			const o = this.all[oldestFirst ? k : n - 1 - k];
 			if (o.accountId !== accountId || isOpen(o.status) !== open) continue;
+			if (f.skipPendingCancel && o.status === 'PENDING_CANCEL') continue;
 			if (f.symbol !== undefined && o.symbol !== f.symbol) continue;
 			if (f.side !== undefined && o.side !== f.side) continue;
 			if (f.beforeOrderId !== undefined && cmpId(o.orderId, f.beforeOrderId) >= 0) continue;
@@ -233,40 +252,14 @@ export class OrderBook {
 		return this.clock() - PAST_ORDERS_DAYS * DAY_MS;
 	}
 
-	/** The error a cancel of this (final) order gets, or null when it is open. */
+	/** The error a cancel of this order gets when it is final, or null when it is open (cancelling.ts). */
 	static finalError(o: OrderState): ApiError | null {
-		switch (o.status) {
-			case 'FILLED':
-				return apiError(CODES.orderFilled);
-			case 'CANCELED':
-				return apiError(CODES.orderCancelled);
-			case 'PARTIALLY_CANCELED':
-				return apiError(CODES.orderPartiallyCancelled);
-			default:
-				return null;
-		}
+		return finalError(o);
 	}
 
-	/** Cancel an open order (throws the family's code for a final one). */
-	cancel(o: OrderState, via: LedgerCancel['via'], apiKey: string): CancelAnswer {
-		const err = OrderBook.finalError(o);
-		if (err) throw err;
-		const now = this.clock();
-		if (D.isPositive(o.locked)) this.wallet.unlock(o.accountId, o.lockCoin, o.locked);
-		o.locked = D.ZERO;
-		o.status = D.isPositive(o.executedQty) ? 'PARTIALLY_CANCELED' : 'CANCELED';
-		o.updateTime = now;
-		this.openMap(o.accountId).delete(o.clientOrderId);
-		this.ledger.cancels.push({
-			orderId: o.orderId,
-			clientOrderId: o.clientOrderId,
-			accountId: o.accountId,
-			status: o.status,
-			via,
-			apiKey,
-			at: now,
-		});
-		return cancelAnswer(o, now);
+	/** Cancel an open order, at once or after `delayMs` (cancelling.ts); throws for a final one. */
+	cancel(o: OrderState, req: CancelRequest): CancelAnswer {
+		return cancelOrder(o, req, this.cancelContext);
 	}
 
 	/** Fill `quantity` (default: all that remains) of a resting order at its limit price (fills.ts). */
@@ -278,13 +271,15 @@ export class OrderBook {
 	}
 
 	/**
-	 * One step for every open order (optionally of one symbol), oldest first: NEW becomes
+	 * One step for every open order (optionally of one symbol) but those whose cancel is pending,
+	 * oldest first: NEW becomes
 	 * PARTIALLY_FILLED (half its quantity, truncated to 8 decimals, or all of it when that is zero),
 	 * PARTIALLY_FILLED becomes FILLED. Returns the orders after their step.
 	 */
 	advance(symbol?: string): OrderView[] {
 		return this.all
-			.filter((x) => isOpen(x.status) && (symbol === undefined || x.symbol === symbol))
+			.filter((x) => isOpen(x.status) && x.status !== 'PENDING_CANCEL')
+			.filter((x) => symbol === undefined || x.symbol === symbol)
 			.map((o) => this.fill(o.orderId, advanceStep(o)));
 	}
 }

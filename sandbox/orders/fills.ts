@@ -19,6 +19,9 @@ export interface FillContext {
  */
 export function fillOrder(o: OrderState, quantity: string | undefined, ctx: FillContext): void {
 	if (!isOpen(o.status)) throw new Error(`order ${o.orderId} is ${o.status}, not open`);
+	// the cancel is accepted: the matching engine no longer fills it
+	if (o.status === 'PENDING_CANCEL')
+		throw new Error(`order ${o.orderId} is PENDING_CANCEL: its cancel is accepted, it cannot fill`);
 	const orig = D.parseDec(o.origQty)!;
 	const remaining = D.sub(orig, o.executedQty);
 	let q = remaining;

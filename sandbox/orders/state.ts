@@ -61,14 +61,23 @@ export interface OrderState {
 export const EXCHANGE_ID = '301';
 export const DEFAULT_OPEN_ORDERS_LIMIT = 500;
 export const MAX_OPEN_ORDERS_LIMIT = 1000;
+/** DELETE /api/v1/spot/cancelAllOpenOrders: `limit` default and ceiling. */
 export const DEFAULT_CANCEL_ALL_LIMIT = 100;
 export const MAX_CANCEL_ALL_LIMIT = 200;
+/** DELETE /api/v1/spot/openOrders: at most this many orders per call ("200 orders/batch"). */
+export const MAX_CANCEL_BY_SYMBOL = 200;
 export const MAX_CANCEL_IDS = 100;
 /** Past orders are listed for this many days (CCXT: tradeOrders "only supports the last 90 days"). */
 export const PAST_ORDERS_DAYS = 90;
 
+/** Open: on the book, holding its client order ID and its funds (a pending cancel included). */
 export function isOpen(status: OrderStatus): boolean {
-	return status === 'NEW' || status === 'PARTIALLY_FILLED';
+	return (
+		status === 'NEW' ||
+		status === 'PARTIALLY_FILLED' ||
+		status === 'PENDING_NEW' ||
+		status === 'PENDING_CANCEL'
+	);
 }
 
 export interface OrderListFilter {
@@ -76,6 +85,8 @@ export interface OrderListFilter {
 	side?: OrderSide;
 	/** Only orders with an orderId strictly below this one (the next page of a newest-first list). */
 	beforeOrderId?: string;
+	/** Leave out orders whose cancel is accepted but not yet applied (PENDING_CANCEL). */
+	skipPendingCancel?: boolean;
 	startTime?: number;
 	endTime?: number;
 }

@@ -1,12 +1,18 @@
 /**
  * Every endpoint of the sandbox: path, method, weight and permission. Weights: spec section 8
- * where it gives one, else CCXT's hashkey.ts.
+ * where it gives one, else CCXT's hashkey.ts; the two cancel-all endpoints (DELETE openOrders,
+ * cancelAllOpenOrders) weigh what the family's UAE documentation gives them (1).
  */
 import { json } from '../response';
 import { account, transfer } from './account';
 import { history } from './history';
 import { batchOrders } from './orders/batch';
-import { cancelOpenOrders, cancelOrder, cancelOrdersByIds } from './orders/cancel';
+import {
+	cancelAllOpenOrders,
+	cancelOpenOrders,
+	cancelOrder,
+	cancelOrdersByIds,
+} from './orders/cancel';
 import { singleOrder, testOrder } from './orders/create';
 import { openOrders, pastOrders, queryOrder } from './orders/query';
 import { read, trade, type RouteTable } from './route';
@@ -25,8 +31,9 @@ export const ROUTES: RouteTable = {
 	'/api/v1/spot/batchOrders': { POST: trade(1, batchOrders) },
 	'/api/v1/spot/order': { GET: read(1, queryOrder), DELETE: trade(1, cancelOrder) },
 	'/api/v1/spot/orderTest': { POST: trade(1, testOrder) },
-	'/api/v1/spot/openOrders': { GET: read(1, openOrders), DELETE: trade(5, cancelOpenOrders) },
+	'/api/v1/spot/openOrders': { GET: read(1, openOrders), DELETE: trade(1, cancelOpenOrders) },
 	'/api/v1/spot/tradeOrders': { GET: read(5, pastOrders) },
+	'/api/v1/spot/cancelAllOpenOrders': { DELETE: trade(1, cancelAllOpenOrders) },
 	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(5, cancelOrdersByIds) },
 	'/api/v1/account': { GET: read(1, account) },
 };

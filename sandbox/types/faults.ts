@@ -1,7 +1,8 @@
 /**
  * Fault kinds (README.md, "Fault injection"). "Before" kinds answer without processing; "after"
- * kinds process the request (a write is applied) and then answer wrongly or not at all; batch kinds
- * shape a batch answer the way the family's answers may look.
+ * kinds process the request (a write is applied) and then answer wrongly or not at all; the "late"
+ * kind answers at once and processes later; batch and other inline kinds shape an answer the way the
+ * family's answers may look.
  */
 export type FaultKind =
 	// before processing: nothing is applied
@@ -42,6 +43,19 @@ export type FaultKind =
 	| 'ipBan'
 	/** HTTP 200 `{"success": false}`; nothing is applied. */
 	| 'transferSuccessFalse'
+	/**
+	 * HTTP 200 carrying an error: `{"code": <code, default "-1147">, "msg": <its message>, "result": []}`;
+	 * nothing is applied. A client that trusts the status alone takes it for a success.
+	 */
+	| 'answer200Code'
+	// late: answered at once, processed later
+	/**
+	 * For order creates (POST /api/v1/spot/new/order, /api/v1/spot/batchOrders): HTTP 400 -1146
+	 * "Order creation timeout" at once with nothing placed; the request is processed `delayMs`
+	 * (default 8000) real milliseconds later, placing what it would have placed (ledger.orders
+	 * included), as an engine that finishes after the gateway gave up. A refusal then is dropped.
+	 */
+	| 'createLate'
 	// after processing: the write is applied, the answer is malformed or slow
 	/** The real answer, one byte every dripIntervalMs (default 50). */
 	| 'dripFeed'
@@ -65,7 +79,9 @@ export type FaultKind =
 	/** A history page with more records than the requested limit (extraRecords more, default limit more). */
 	| 'historyOversize'
 	/** A history page oldest first (the same records, ascending). */
-	| 'historyOldestFirst';
+	| 'historyOldestFirst'
+	/** DELETE /api/v1/spot/cancelOrderByIds: each failure entry of `result` names its order under `id`, not `orderId`. */
+	| 'cancelByIdsOtherKey';
 
 export interface FaultRule {
 	kind: FaultKind;
@@ -76,7 +92,7 @@ export interface FaultRule {
 	method?: string;
 	/** For rateLimit: value of Retry-After in seconds; default 1. */
 	retryAfterSeconds?: number;
-	/** For unknownBefore/unknownAfter: the code to answer (default by request, see FaultKind). */
+	/** For unknownBefore/unknownAfter (default by request, see FaultKind) and answer200Code (default "-1147"): the code to answer. */
 	code?: string;
 	/** For unknownBefore/unknownAfter: the HTTP status (default 400, as the family answers every code). */
 	status?: number;
@@ -88,6 +104,8 @@ export interface FaultRule {
 	dripIntervalMs?: number;
 	/** For historyOversize: records beyond the requested limit; default the limit itself. */
 	extraRecords?: number;
+	/** For createLate: real milliseconds until the request is processed; default 8000. */
+	delayMs?: number;
 }
 
 export interface FaultPlan {
@@ -117,6 +135,11 @@ export interface FaultPlan {
 		numericIds?: number;
 		historyOversize?: number;
 		historyOldestFirst?: number;
+		createLate?: number;
+		/** Delay of random createLate faults; default 8000. */
+		createLateDelayMs?: number;
+		answer200Code?: number;
+		cancelByIdsOtherKey?: number;
 		paths?: string[];
 	};
 }

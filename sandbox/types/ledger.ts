@@ -41,14 +41,18 @@ export interface LedgerTransfer {
 /** An order as placed (the create answer at that moment); its later state: Sandbox.getOrder(orderId). */
 export type LedgerOrder = OrderData & { via: 'single' | 'batch'; apiKey: string };
 
-/** An applied cancel. */
+/**
+ * An applied cancel; with behaviour cancelApplyDelayMs it is written when the cancel is applied, not
+ * when it is accepted. `via`: DELETE /api/v1/spot/order ('single'), /api/v1/spot/openOrders
+ * ('symbol'), /api/v1/spot/cancelAllOpenOrders ('all'), /api/v1/spot/cancelOrderByIds ('ids').
+ */
 export interface LedgerCancel {
 	orderId: string;
 	clientOrderId: string;
 	accountId: string;
 	/** Status after the cancel: CANCELED or PARTIALLY_CANCELED. */
 	status: OrderStatus;
-	via: 'single' | 'symbol' | 'ids';
+	via: 'single' | 'symbol' | 'all' | 'ids';
 	apiKey: string;
 	/** Server clock when applied. */
 	at: number;

@@ -46,12 +46,24 @@ export interface SandboxBehaviour {
 	 * (the family's answers: "0000", "0401", "-1141").
 	 */
 	batchEntryCodes?: 'integer' | 'string';
-	/**
-	 * Answer of DELETE /api/v1/spot/openOrders: 'documented' (default, the family's docs:
-	 * {"code": "0", "message": "success", "timestamp": ms, "lastOrderId": "<id>"}) or 'successOnly'
-	 * ({"success": true}, as CCXT shows the family answering).
-	 */
-	cancelOpenOrdersAnswer?: 'documented' | 'successOnly';
 	/** `result` of DELETE /api/v1/spot/cancelOrderByIds when every id was cancelled: [] (default) or null (the family's docs). */
 	cancelByIdsAllCancelled?: 'emptyArray' | 'null';
+	/**
+	 * Milliseconds (real time, not the server clock) between accepting a cancel of an open order and
+	 * applying it, on every cancel endpoint: 0 (default) applies at once. Meanwhile the order is
+	 * PENDING_CANCEL, still open (listed, holding its client order ID and its funds) but no longer
+	 * fillable, as the family's answers "accepted, not completed" allow.
+	 */
+	cancelApplyDelayMs?: number;
+	/**
+	 * Status a create answer shows for an order that rests: 'NEW' (default) or 'PENDING_NEW' (the
+	 * family's create example). The book holds the order as NEW either way; a MARKET order that
+	 * filled at once still answers FILLED.
+	 */
+	createAnswerStatus?: 'NEW' | 'PENDING_NEW';
+	/**
+	 * Type every answer shows for a MARKET order: 'MARKET' (default) or 'byBase': MARKET_OF_BASE when
+	 * it was sent with `quantity`, MARKET_OF_QUOTE when sent with `amount` (the family's order stream).
+	 */
+	marketOrderType?: 'MARKET' | 'byBase';
 }

@@ -4,10 +4,31 @@
  */
 import type { DemoKey } from './options';
 
-/** NEW and PARTIALLY_FILLED are open; the others are final. */
-export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PARTIALLY_CANCELED';
+/**
+ * The family's order statuses. PENDING_NEW, NEW, PARTIALLY_FILLED and PENDING_CANCEL are open; the
+ * others are final. The book itself rests orders as NEW: PENDING_NEW only appears in create answers
+ * (behaviour `createAnswerStatus`), PENDING_CANCEL while a delayed cancel waits to be applied
+ * (behaviour `cancelApplyDelayMs`). REJECTED is in the family's list but the sandbox never sends it:
+ * an order it refuses is answered with an error code and never placed.
+ */
+export type OrderStatus =
+	| 'PENDING_NEW'
+	| 'NEW'
+	| 'PARTIALLY_FILLED'
+	| 'PENDING_CANCEL'
+	| 'FILLED'
+	| 'CANCELED'
+	| 'PARTIALLY_CANCELED'
+	| 'REJECTED';
 export type OrderSide = 'BUY' | 'SELL';
+/** The order types an order is sent with. */
 export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+/**
+ * The type an answer shows: the type sent, or with behaviour `marketOrderType: 'byBase'` a MARKET
+ * order as MARKET_OF_BASE (sent with `quantity`) or MARKET_OF_QUOTE (sent with `amount`), the names
+ * the family's order stream uses.
+ */
+export type AnsweredOrderType = OrderType | 'MARKET_OF_BASE' | 'MARKET_OF_QUOTE';
 export type TimeInForce = 'GTC' | 'IOC';
 
 export interface OrderData {
@@ -22,7 +43,7 @@ export interface OrderData {
 	executedQty: string;
 	status: OrderStatus;
 	timeInForce: TimeInForce;
-	type: OrderType;
+	type: AnsweredOrderType;
 	side: OrderSide;
 	reqAmount: string;
 }
@@ -46,7 +67,7 @@ export interface OrderView {
 	avgPrice: string;
 	status: OrderStatus;
 	timeInForce: TimeInForce;
-	type: OrderType;
+	type: AnsweredOrderType;
 	side: OrderSide;
 	stopPrice: string;
 	icebergQty: string;

@@ -24,17 +24,22 @@ export interface Sandbox {
 	seedDemo(): void;
 	/** The other host redirect faults point to; reset() clears its requests and reply. */
 	otherHost: OtherHost;
-	/** An order's current state in the query shape, or undefined for an unknown id. */
+	/**
+	 * An order's current state in the query shape, in the book's own terms (status and type as held,
+	 * whatever the answer behaviours), or undefined for an unknown id.
+	 */
 	getOrder(orderId: string): OrderView | undefined;
 	/**
 	 * Fill a resting order at its limit price: `quantity` (a decimal string; default all that
 	 * remains). NEW -> PARTIALLY_FILLED -> FILLED; balances, locks and TRADE/FEE records follow.
-	 * Throws for an unknown or final order, or a quantity above what remains.
+	 * Throws for an unknown or final order, one whose cancel is pending (PENDING_CANCEL), or a
+	 * quantity above what remains.
 	 */
 	fillOrder(orderId: string, quantity?: string): OrderView;
 	/**
-	 * One step for every open order (of `symbol`, if given), oldest first: NEW fills half its
-	 * quantity (PARTIALLY_FILLED), PARTIALLY_FILLED fills the rest (FILLED). Returns the orders stepped.
+	 * One step for every open order (of `symbol`, if given) but those PENDING_CANCEL, oldest first:
+	 * NEW fills half its quantity (PARTIALLY_FILLED), PARTIALLY_FILLED fills the rest (FILLED).
+	 * Returns the orders stepped.
 	 */
 	advanceOrders(symbol?: string): OrderView[];
 	/**

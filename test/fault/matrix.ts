@@ -8,9 +8,11 @@ import { runTradingService } from '../../tools/harness/node';
 import {
 	DEMO_ACCOUNTS,
 	type FaultKind,
+	type FaultPlan,
 	type FaultRule,
 	type LedgerRequest,
 	type Sandbox,
+	type SandboxBehaviour,
 } from '../../sandbox';
 import { MALFORMED_KINDS, REDIRECT_KINDS } from '../../sandbox/faults';
 import { PATHS, Rng, byInputItem, queryOf } from './lib';
@@ -129,7 +131,7 @@ function parametersFor(kind: WriteKind, runName: string): Record<string, unknown
 }
 
 /** The outcome an item or error reports, and whether its text claims nothing was executed. */
-function reportOf(json: Record<string, unknown>): {
+export function reportOf(json: Record<string, unknown>): {
 	reported: Reported;
 	claimsNothingExecuted: boolean;
 	text: string;
@@ -141,7 +143,7 @@ function reportOf(json: Record<string, unknown>): {
 	return { reported, claimsNothingExecuted: /nothing was executed/i.test(text), text };
 }
 
-function reportedOrderIdOf(json: Record<string, unknown>): string | undefined {
+export function reportedOrderIdOf(json: Record<string, unknown>): string | undefined {
 	const order = json.order as Record<string, unknown> | null | undefined;
 	const id = order?.orderId ?? json.orderId;
 	return id === undefined || id === null ? undefined : String(id);
@@ -153,6 +155,14 @@ export interface MatrixRunOptions {
 	continueOnFail: boolean;
 	seed: number;
 	name: string;
+	/** Instead of a forced fault drawn from FORCED_FAULTS: this rule on the write path (its path is filled in). */
+	forced?: FaultRule;
+	/** Random fault rates added to (or replacing) the matrix's own. */
+	random?: Partial<NonNullable<FaultPlan['random']>>;
+	/** Answer variants of the sandbox for this run (after its reset). */
+	behaviour?: SandboxBehaviour;
+	/** Real milliseconds to wait after the run before the ledger is read (writes the sandbox applies late). */
+	settleMs?: number;
 }
 
 /**
@@ -169,13 +179,16 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	const writePath = isTransfer ? PATHS.transfer : isMany ? PATHS.batch : PATHS.order;
 	const forced = isMany && rng.chance(0.25) ? 'batchReorder' : rng.pick(FORCED_FAULTS);
 	const rules: FaultRule[] = [
-		{
-			kind: forced as FaultRule['kind'],
-			times: 1,
-			path: writePath,
-			redirectStatus: rng.chance(0.5) ? 303 : 307,
-		},
+		options.forced !== undefined
+			? { ...options.forced, path: writePath }
+			: {
+					kind: forced as FaultRule['kind'],
+					times: 1,
+					path: writePath,
+					redirectStatus: rng.chance(0.5) ? 303 : 307,
+				},
 	];
+	if (options.behaviour !== undefined) sb.setBehaviour(options.behaviour);
 	if (!isTransfer && rng.chance(0.06))
 		rules.push({ kind: 'http500', times: 8, path: ORDER_QUERY_PATH, method: 'GET' });
 	sb.setFaults({
@@ -193,6 +206,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 			malformed: 0.05,
 			dripFeed: 0.02,
 			paths: [writePath],
+			...options.random,
 		},
 	});
 
@@ -229,6 +243,8 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		credentials: { recvWindow: 200 },
 		node: retryOnFail ? { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } : {},
 	});
+	if (options.settleMs !== undefined)
+		await new Promise((resolve) => setTimeout(resolve, options.settleMs));
 	const requests = sb.ledger.requests.slice(before);
 	const writes = requests.filter((request) => request.path === writePath);
 

@@ -138,23 +138,23 @@ describe('the secret never appears', () => {
 				setup: (modeSandbox) => modeSandbox.setFaults({ clockOffsetMs: 9000 }),
 				fails: always,
 			},
-			// One fault each: a read recovers on retry, and so does an order (its generated client
-			// order ID makes a retry safe); a transfer is reported as an unknown outcome.
+			// One fault each before anything was applied: a read recovers on retry; an order is looked
+			// up, not found, and reported unknown (never sent again); a transfer is reported unknown.
 			{
 				name: 'HTTP 500',
 				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http500', times: 1 }] }),
-				fails: (operation) => operation === 'transferAsset',
+				fails: isWrite,
 			},
 			{
 				name: 'HTTP 502 (HTML body)',
 				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'http502', times: 1 }] }),
-				fails: (operation) => operation === 'transferAsset',
+				fails: isWrite,
 			},
 			{
 				name: 'connection dropped before',
 				setup: (modeSandbox) =>
 					modeSandbox.setFaults({ rules: [{ kind: 'dropBefore', times: 1 }] }),
-				fails: (operation) => operation === 'transferAsset',
+				fails: isWrite,
 			},
 			// Three in a row: an order committed unanswered is found by its client order ID (the
 			// lookups retried past the drops) and reported placed; the read recovers; a transfer has

@@ -132,3 +132,33 @@ describe('random transport faults', () => {
 		expect([...kinds].some((k) => k.startsWith('answer'))).toBe(true);
 	});
 });
+
+describe('random faults of the UAE kinds', () => {
+	it('createLate (with createLateDelayMs), answer200Code and cancelByIdsOtherKey are drawn reproducibly', async () => {
+		const run = async () => {
+			sandbox().reset();
+			sandbox().setFaults({
+				random: {
+					seed: 5,
+					createLate: 0.2,
+					createLateDelayMs: 1,
+					answer200Code: 0.2,
+					cancelByIdsOtherKey: 0.2,
+					paths: [ORDER],
+				},
+			});
+			for (let i = 0; i < 30; i++) await master().order(limit(`r${i}`));
+			return sandbox().ledger.requests.map((r) => r.fault ?? '-');
+		};
+		const a = await run();
+		expect(await run()).toEqual(a);
+		for (const k of ['createLate', 'answer200Code', 'cancelByIdsOtherKey']) expect(a).toContain(k);
+		expect(FAULT_KINDS).toEqual(
+			expect.arrayContaining(['createLate', 'answer200Code', 'cancelByIdsOtherKey']),
+		);
+		// every late create is placed 1 ms later; answer200Code placed nothing
+		await new Promise((r) => setTimeout(r, 20));
+		const placing = a.filter((f) => f !== 'answer200Code').length;
+		expect(sandbox().ledger.orders).toHaveLength(placing);
+	});
+});

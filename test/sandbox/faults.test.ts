@@ -1,7 +1,8 @@
 /**
  * faults.ts: what each fault kind answers: 5xx and rate-limit answers, unknown-outcome codes
  * (-1146 order create, -1147 cancel, -1007 other) before and after the write, redirects, bodies
- * that are not the answer, {"success": false} and the 418 IP ban.
+ * that are not the answer, {"success": false}, the 418 IP ban and error codes under HTTP 200.
+ * createLate: pipeline.createLate.test.ts; cancelByIdsOtherKey: routes/orders/cancel.test.ts.
  */
 import { rawRequest } from '../../sandbox/testClient';
 import { useSandboxClients } from '../support/sandbox';
@@ -210,5 +211,34 @@ describe('slow and malformed answers', () => {
 			(await master().history({ flowType: 51, startTime: 0, endTime: T0 })).headers['retry-after'],
 		).toBe('30');
 		expect(sandbox().ledger.transfers).toHaveLength(0);
+	});
+});
+
+describe('error codes under HTTP 200', () => {
+	it('answer200Code: 200 {"code": "-1147", "msg", "result": []} by default, nothing applied', async () => {
+		const o = await master().order(limit('k1'));
+		sandbox().setFaults({ rules: [{ kind: 'answer200Code', times: 1, method: 'DELETE' }] });
+		const r = await master().cancelOrdersByIds([o.json.orderId]);
+		expect([r.status, r.json]).toEqual([
+			200,
+			{ code: '-1147', msg: 'Order cancellation timeout', result: [] },
+		]);
+		expect(sandbox().getOrder(o.json.orderId)!.status).toBe('NEW');
+		expect(sandbox().ledger.cancels).toHaveLength(0);
+		expect(sandbox().ledger.requests[1]).toMatchObject({
+			status: 200,
+			code: '-1147',
+			fault: 'answer200Code',
+		});
+	});
+
+	it("answer200Code takes the code of the rule, with that code's message", async () => {
+		sandbox().setFaults({ rules: [{ kind: 'answer200Code', times: 1, code: '-1149' }] });
+		const r = await master().order(limit('k2'));
+		expect([r.status, r.json]).toEqual([
+			200,
+			{ code: '-1149', msg: 'Order creation failed', result: [] },
+		]);
+		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 });

@@ -133,16 +133,6 @@ export const ENDPOINTS = {
 				? undefined
 				: 'The service answered the cancel with something other than an order',
 	},
-	cancelOpenOrders: {
-		method: 'DELETE',
-		path: PATHS.openOrders,
-		weight: WEIGHTS.cancelOpenOrders,
-		writes: true,
-		checkResponse: (body) =>
-			isObject(body)
-				? undefined
-				: 'The service answered the cancel of open orders with something other than a summary',
-	},
 	cancelOrderByIds: {
 		method: 'DELETE',
 		path: PATHS.cancelOrderByIds,

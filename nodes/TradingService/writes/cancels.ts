@@ -1,8 +1,20 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
-import { ERROR_CODES, LIMITS, OPEN_ORDER_STATUSES } from '../constants';
+import {
+	CANCEL_PENDING_STATUS,
+	CANCELLED_ORDER_STATUSES,
+	ERROR_CODES,
+	LIMITS,
+	OPEN_ORDER_STATUSES,
+} from '../constants';
 import { lookupQuery, type OrderReference } from '../helpers/orderIds';
-import { ENDPOINTS, isServiceRejection, sameCode } from '../transport';
+import {
+	ENDPOINTS,
+	isServiceRejection,
+	isUnknownOutcomeCode,
+	isZeroCode,
+	sameCode,
+} from '../transport';
 import type { EngineRun, WriteKind } from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
 import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './pendingWrite';
@@ -44,6 +56,11 @@ const NOT_OPEN_REASONS: readonly NotOpen[] = [
 		code: ERROR_CODES.orderNotOnBook,
 		reason: 'notFound',
 		text: 'the service has no open order with this ID',
+	},
+	{
+		code: ERROR_CODES.orderNotFound,
+		reason: 'notFound',
+		text: 'the service has no order with this ID',
 	},
 ];
 
@@ -146,7 +163,8 @@ async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Ve
 			};
 		}
 		const status = String(order.status);
-		if (status === 'CANCELED' || status === 'PARTIALLY_CANCELED')
+		// Cancelled, or the cancel accepted and being applied: either way no second request is needed.
+		if (CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS)
 			return { kind: 'placed', result: order };
 		if (!OPEN_ORDER_STATUSES.includes(status)) {
 			const notOpen = notOpenStatus(status);
@@ -164,24 +182,49 @@ async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Ve
 	}
 }
 
-/** What the answer of DELETE /api/v1/spot/cancelOrderByIds says of each ID: it lists only those not cancelled. */
+/**
+ * What the answer of DELETE /api/v1/spot/cancelOrderByIds says of each ID. It lists only the IDs it
+ * did not cancel, each with a code: an ID it does not list was cancelled only when the answer's own
+ * code is success and every listed entry names one of the IDs sent. Otherwise an unlisted ID is
+ * unknown (then looked up): an error code over an empty list, or an entry naming its order under
+ * another key, says nothing about the IDs it leaves out.
+ */
 function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
+	const { code, result } = body as IDataObject;
+	const sent = new Set(group.map(({ write }) => cancelQuery(write.reference).orderId as string));
 	const failures = new Map<string, IDataObject>();
-	for (const entry of ((body as IDataObject).result ?? []) as IDataObject[]) {
-		if (entry !== null && typeof entry === 'object') failures.set(String(entry.orderId), entry);
+	let unreadEntries = 0;
+	for (const entry of (result ?? []) as unknown[]) {
+		const orderId =
+			entry !== null && typeof entry === 'object' ? (entry as IDataObject).orderId : undefined;
+		if ((typeof orderId === 'string' || typeof orderId === 'number') && sent.has(String(orderId)))
+			failures.set(String(orderId), entry as IDataObject);
+		else unreadEntries++;
 	}
+	const unlistedReason =
+		code !== undefined && code !== null && !isZeroCode(code)
+			? `the cancel answer carries code ${String(code)}, so an order it does not list may not be cancelled`
+			: unreadEntries > 0
+				? `the cancel answer lists ${unreadEntries} failure${unreadEntries === 1 ? '' : 's'} that name no order ID sent, so an order it does not list may be one of them`
+				: undefined;
 	return group.map(({ write }): Verdict => {
-		const failure = failures.get('orderId' in write.reference ? write.reference.orderId : '');
-		if (failure === undefined) return { kind: 'placed', result: {} };
-		const code = String(failure.code);
+		const failure = failures.get(cancelQuery(write.reference).orderId as string);
+		if (failure === undefined) {
+			return unlistedReason === undefined
+				? { kind: 'placed', result: {} }
+				: { kind: 'unknown', reason: unlistedReason };
+		}
+		const failureCode = String(failure.code);
+		if (isUnknownOutcomeCode(failure.code))
+			return { kind: 'unknown', reason: `the cancel answer gives it code ${failureCode}` };
 		const notOpen = notOpenReason(failure.code) ?? {
-			code,
+			code: failureCode,
 			reason: 'refused',
-			text: `the service refused with code ${code}`,
+			text: `the service refused with code ${failureCode}`,
 		};
 		return {
 			kind: 'rejected',
-			refusal: { code, detail: { reason: notOpen.reason, text: notOpen.text } },
+			refusal: { code: failureCode, detail: { reason: notOpen.reason, text: notOpen.text } },
 		};
 	});
 }

@@ -20,7 +20,9 @@ import {
  * The write engine: every order, cancel and transfer is settled here, one algorithm for all.
  *
  * 1. The ledger first: a write an earlier try of this node run placed is answered from it, nothing
- *    sent; one that try left unknown is looked up before anything is sent.
+ *    sent; one that try left unknown is looked up before anything is sent. A write the ledger does
+ *    not know may still exist from another execution (an order's business key): the kind checks
+ *    it, and a write found there is not sent.
  * 2. Send, one request per group (a batch of orders, a list of IDs, or one write), and read what
  *    the answer says of each write: placed, rejected, or unknown.
  * 3. Unknown: look it up. Found: placed. Proven not executed, and no attempt of it can be any more:
@@ -51,6 +53,12 @@ export interface WriteKind<W> {
 	read(body: unknown, group: Array<PendingWrite<W>>): Verdict[];
 	/** What a refusal of the whole request says of each of its writes (default: rejected). */
 	refused?(error: NodeError): Verdict;
+	/**
+	 * Checks writes this node run has not sent yet against what the service already holds (another
+	 * execution's order under the same business key): a verdict settles the write unsent; undefined
+	 * lets it be sent.
+	 */
+	precheck?(pending: Array<PendingWrite<W>>): Promise<Array<Verdict | undefined>>;
 	/** Looks a write up. `duplicate`: the answer said another write holds its ID. */
 	lookup(pending: PendingWrite<W>, duplicate?: Refusal): Promise<Verdict>;
 }
@@ -203,6 +211,25 @@ export async function settleWrites<W>(
 			else unknown(pending, `${FROM_EARLIER_TRY}, and ${why}`);
 		} else {
 			toSend.push(pending);
+		}
+	}
+	if (kind.precheck !== undefined && toSend.length > 0) {
+		const checked = await kind.precheck(toSend);
+		const unsent = toSend;
+		toSend = [];
+		for (const [position, pending] of unsent.entries()) {
+			const verdict = checked[position];
+			if (verdict === undefined) toSend.push(pending);
+			else if (verdict.kind === 'placed')
+				settle(pending, {
+					outcome: 'placed',
+					result: verdict.result,
+					via: 'lookup',
+					alreadyPlaced: true,
+				});
+			else if (verdict.kind === 'rejected')
+				settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
+			else toSend.push(pending);
 		}
 	}
 	toSend.push(...resend.splice(0));

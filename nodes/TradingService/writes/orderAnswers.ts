@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ERROR_CODES, LIMITS, OPEN_ORDER_STATUSES } from '../constants';
+import { ERROR_CODES, LIMITS, MARKET_TYPE_ALIASES, OPEN_ORDER_STATUSES } from '../constants';
 import type { OrderParams } from '../helpers/orderRules';
 import { isUnknownOutcomeCode, isZeroCode, sameCode, type SendWindow } from '../transport';
 import type { Verdict } from './pendingWrite';
@@ -37,12 +37,27 @@ function sameDecimal(sent: string | undefined, found: unknown): boolean {
 	return decimalKey(sent) === decimalKey(found);
 }
 
-/** Whether an order the service holds is the one sent: same symbol, side, type, price and size. */
+/**
+ * Whether a found type is the type sent: the exchange may name a MARKET order after the field its
+ * size was given in (MARKET_OF_BASE for a quantity, MARKET_OF_QUOTE for an amount).
+ */
+function sameType(sent: SentOrder, found: unknown): boolean {
+	if (found === sent.type) return true;
+	const sizeField = typeof found === 'string' ? MARKET_TYPE_ALIASES[found] : undefined;
+	return sent.type === 'MARKET' && sizeField !== undefined && sent[sizeField] !== undefined;
+}
+
+/**
+ * Whether an order the service holds is the one sent: the same client order ID (when one was
+ * sent), symbol, side, type, price and size. The ID comes first: an identical order under another
+ * ID is another order.
+ */
 export function matchesSentOrder(sent: SentOrder, found: IDataObject): boolean {
 	return (
+		(sent.newClientOrderId === undefined || found.clientOrderId === sent.newClientOrderId) &&
 		found.symbol === sent.symbol &&
 		found.side === sent.side &&
-		found.type === sent.type &&
+		sameType(sent, found.type) &&
 		sameDecimal(sent.price, found.price) &&
 		sameDecimal(sent.quantity, found.origQty) &&
 		sameDecimal(sent.amount, found.reqAmount)
@@ -73,6 +88,12 @@ export function judgeFound(
 	// An open order holding the ID refused every attempt of this write (the service refuses an ID an
 	// open order holds, and an order never reopens): the order meant is the one found.
 	if (matches && open) return { kind: 'placed', result: found, alreadyPlaced: true };
+	if (sent.newClientOrderId !== undefined && found.clientOrderId !== sent.newClientOrderId) {
+		return {
+			kind: 'unknown',
+			reason: `the lookup by client order ID ${sent.newClientOrderId} answered order ${String(found.orderId)}, which holds client order ID ${String(found.clientOrderId)}, so it cannot tell whether this one was placed`,
+		};
+	}
 	return {
 		kind: 'unknown',
 		reason: `the lookup found another order with client order ID ${sent.newClientOrderId} (order ${String(found.orderId)}, ${String(found.side)} ${String(found.type)} ${String(found.symbol)}, status ${String(found.status)}), so it cannot tell whether this one was placed; give every order its own client order ID`,
@@ -122,9 +143,7 @@ function verdictOf(sent: OrderParams, entry: unknown): EntryVerdict {
 				entry: result,
 				reason: 'its result says success but carries no order',
 			};
-		const sameId =
-			sent.newClientOrderId === undefined || result.order.clientOrderId === sent.newClientOrderId;
-		if (!sameId || !matchesSentOrder(sent, result.order)) {
+		if (!matchesSentOrder(sent, result.order)) {
 			return { kind: 'unknown', entry: result, reason: 'its result is about another order' };
 		}
 		return { kind: 'placed', entry: result, order: result.order };
@@ -144,9 +163,7 @@ function verdictOf(sent: OrderParams, entry: unknown): EntryVerdict {
 /** Whether an entry placed an order other than the one sent at its position. */
 function placedAnotherOrder(sent: OrderParams, entry: unknown): boolean {
 	if (!isObject(entry) || !isZeroCode(entry.code) || !isObject(entry.order)) return false;
-	const sameId =
-		sent.newClientOrderId === undefined || entry.order.clientOrderId === sent.newClientOrderId;
-	return !sameId || !matchesSentOrder(sent, entry.order);
+	return !matchesSentOrder(sent, entry.order);
 }
 
 /**

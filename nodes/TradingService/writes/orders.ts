@@ -8,6 +8,7 @@ import { ENDPOINTS, isServiceRejection } from '../transport';
 import type { EngineRun, WriteKind } from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
 import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './pendingWrite';
+import { checkBusinessKeys } from './businessKeys';
 import { judgeFound, readBatchResults, type BatchResultEntry } from './orderAnswers';
 import { withOutcome } from './outcomes';
 
@@ -16,6 +17,8 @@ export interface OrderWrite {
 	order: OrderParams;
 	/** Position among the orders of its item (Create Many's JSON mode may give many). */
 	orderIndex: number;
+	/** Whether the user gave its client order ID: a business key, checked before it is sent. */
+	businessKey: boolean;
 }
 
 export type PendingOrder = PendingWrite<OrderWrite>;
@@ -54,10 +57,11 @@ export function pendingOrder(
 ): PendingOrder {
 	// The fingerprint is of the order as the user gave it: a generated ID is derived from the slot.
 	const slot = ledger.slot(slotName, fingerprint('newOrder', order));
+	const businessKey = order.newClientOrderId !== undefined;
 	if (order.newClientOrderId === undefined && idPrefix !== undefined) {
 		order.newClientOrderId = `${idPrefix}-${itemIndex}-${orderIndex}${slot.version > 0 ? `-v${slot.version}` : ''}`;
 	}
-	return pendingWrite(slot, { order, orderIndex }, itemIndex);
+	return pendingWrite(slot, { order, orderIndex, businessKey }, itemIndex);
 }
 
 /**
@@ -108,14 +112,12 @@ export function replayedOrder(order: OrderParams, stored: IDataObject): IDataObj
 }
 
 /**
- * Looks an order up by its client order ID (GET /api/v1/spot/order?origClientOrderId=…) until the
- * lookup settles its outcome. The family only refuses a client order ID while an order holding it
- * is open, so a blind re-send of an order that was placed and filled would place it again: an
- * order is sent once more only when the lookup proves the earlier attempts were not, and can no
- * longer be, executed.
- * - found, and it is the order sent: placed, with the order as the service holds it now;
- * - not found once no attempt can still be accepted: not done; before that: waits, looks again;
- * - the lookup fails, or finds another order: unknown.
+ * Looks an order up by its client order ID (GET /api/v1/spot/order?origClientOrderId=…) after an
+ * answer that leaves its outcome unknown. Found, and it is the order sent: placed. Not found proves
+ * nothing: the exchange may still create an order after a timeout (-1146) or a lost answer, later
+ * than any receive window, and it refuses a client order ID only while an order holding it is open,
+ * so a second attempt could fill twice. The order is therefore never sent again: it is looked up
+ * once more after its attempts' receive window, and stays unknown if still not found.
  * `duplicate`: the last attempt was refused because an open order holds the ID.
  */
 async function lookUpOrder(
@@ -127,9 +129,7 @@ async function lookUpOrder(
 	const clientOrderId = order.newClientOrderId;
 	if (clientOrderId === undefined)
 		return { kind: 'unknown', reason: 'the order has no client order ID to look it up by' };
-	for (;;) {
-		// The lookup is signed during the request, so its timestamp is at least this; the service
-		// accepted it, so its clock had passed that timestamp minus the future tolerance.
+	for (let lookups = 1; ; lookups++) {
 		const lookupStartedAt = Date.now();
 		let found: IDataObject | undefined;
 		try {
@@ -156,7 +156,12 @@ async function lookUpOrder(
 		const acceptableUntil =
 			pending.window.acceptableUntil ??
 			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
-		if (lookupStartedAt >= acceptableUntil) return { kind: 'notDone' };
+		if (lookups > 1 || lookupStartedAt >= acceptableUntil) {
+			return {
+				kind: 'unknown',
+				reason: `no order with client order ID ${clientOrderId} was found, which does not prove it was not placed: the exchange may still create it after a timeout, so it was not sent again`,
+			};
+		}
 		await sleep(acceptableUntil - lookupStartedAt);
 	}
 }
@@ -281,6 +286,7 @@ export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<Orde
 			isServiceRejection(error, ERROR_CODES.duplicateClientOrderId)
 				? { kind: 'duplicate', refusal: { error } }
 				: { kind: 'rejected', refusal: { error } },
+		precheck: (pending) => checkBusinessKeys(run, pending),
 		lookup: (pending, duplicate) =>
 			duplicate === undefined
 				? lookUpOrder(run, pending, undefined)

@@ -9,6 +9,7 @@ import { OrderFail, apiError, fieldError } from '../../errors';
 import { mediaType } from '../../http';
 import { JsonNumber, parseJson, type JsonValue } from '../../json';
 import type { OrderInput } from '../../orders/state';
+import { styleOf } from '../../orders/views';
 import { json, type Resp } from '../../response';
 import type { Authed, RequestContext, Services } from '../route';
 
@@ -47,6 +48,7 @@ export function batchOrders(ctx: RequestContext, auth: Authed, services: Service
 	const stringCodes = behaviour.batchEntryCodes === 'string';
 	const entryCode = (code: string): number | string => (stringCodes ? code : intCode(code));
 	const okCode = stringCodes ? '0000' : 0;
+	const style = styleOf(behaviour);
 	let result: Array<Record<string, unknown> | null> = parsed.map((o) => {
 		if (!isObject(o)) {
 			return {
@@ -55,7 +57,7 @@ export function batchOrders(ctx: RequestContext, auth: Authed, services: Service
 			};
 		}
 		try {
-			const order = engine.placeOrder(auth.key, o as OrderInput, 'batch');
+			const order = engine.placeOrder(auth.key, o as OrderInput, 'batch', { style });
 			return { code: okCode, msg: 'success', order };
 		} catch (e) {
 			if (e instanceof OrderFail) return { code: entryCode(e.stringCode), msg: e.batchMessage };

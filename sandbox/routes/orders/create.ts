@@ -5,10 +5,12 @@
 import { OrderFail, fieldError } from '../../errors';
 import { mediaType } from '../../http';
 import type { OrderInput } from '../../orders/state';
+import { styleOf } from '../../orders/views';
 import { json, type Resp } from '../../response';
 import type { Authed, RequestContext, Services } from '../route';
 
-function placeSingle(ctx: RequestContext, auth: Authed, { engine }: Services, test: boolean): Resp {
+function placeSingle(ctx: RequestContext, auth: Authed, services: Services, test: boolean): Resp {
+	const { engine, behaviour } = services;
 	if (ctx.body !== '' && mediaType(ctx.req) !== 'application/x-www-form-urlencoded') {
 		throw fieldError(
 			'Content-Type',
@@ -18,7 +20,10 @@ function placeSingle(ctx: RequestContext, auth: Authed, { engine }: Services, te
 	const input: OrderInput = {};
 	for (const [k, v] of auth.allParams) input[k] = v;
 	try {
-		const placed = engine.placeOrder(auth.key, input, 'single', test);
+		const placed = engine.placeOrder(auth.key, input, 'single', {
+			test,
+			style: styleOf(behaviour),
+		});
 		return json(200, test ? {} : placed);
 	} catch (e) {
 		if (e instanceof OrderFail) throw e.toApiError();

@@ -22,8 +22,11 @@ export function orderAccounts(key: DemoKey, accountId: string | undefined): stri
 	return [accountId];
 }
 
-/** Optional symbol (known, else 0201), side and paging order id of the order lists. */
-export function orderFilter(p: Map<string, string>, pageParam: string): OrderListFilter {
+/**
+ * Optional symbol (known, else 0201), side and paging order id (`pageParam`; none when the endpoint
+ * takes no paging parameter) of the order lists.
+ */
+export function orderFilter(p: Map<string, string>, pageParam?: string): OrderListFilter {
 	const f: OrderListFilter = {};
 	const symbol = p.get('symbol');
 	if (symbol !== undefined) {
@@ -36,8 +39,8 @@ export function orderFilter(p: Map<string, string>, pageParam: string): OrderLis
 		if (side !== 'BUY' && side !== 'SELL') throw fieldError('side', 'BUY or SELL');
 		f.side = side as OrderSide;
 	}
-	const from = p.get(pageParam);
-	if (from !== undefined) {
+	const from = pageParam === undefined ? undefined : p.get(pageParam);
+	if (pageParam !== undefined && from !== undefined) {
 		if (!/^\d{1,20}$/.test(from)) throw fieldError(pageParam, 'numeric order id');
 		f.beforeOrderId = from;
 	}

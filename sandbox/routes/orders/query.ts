@@ -5,13 +5,15 @@
 import { CODES } from '../../codes';
 import { apiError, fieldError } from '../../errors';
 import { DEFAULT_OPEN_ORDERS_LIMIT, MAX_OPEN_ORDERS_LIMIT } from '../../orders/state';
+import { styleOf } from '../../orders/views';
 import { json, type Resp } from '../../response';
 import { cmpId } from '../../store';
 import type { Authed, RequestContext, Services } from '../route';
 import { limitParam, orderAccounts, orderFilter } from './params';
 
 /** GET /api/v1/spot/order: by orderId or origClientOrderId (orderId wins when both are sent). */
-export function queryOrder(_ctx: RequestContext, auth: Authed, { engine }: Services): Resp {
+export function queryOrder(_ctx: RequestContext, auth: Authed, services: Services): Resp {
+	const { engine, behaviour } = services;
 	const p = auth.queryParams;
 	const accounts = orderAccounts(auth.key, p.get('accountId'));
 	const orderId = p.get('orderId');
@@ -23,14 +25,15 @@ export function queryOrder(_ctx: RequestContext, auth: Authed, { engine }: Servi
 	if (orderId === undefined && clientOrderId === '') throw fieldError('origClientOrderId');
 	const o = engine.orders.find(accounts, orderId !== undefined ? { orderId } : { clientOrderId });
 	if (!o) throw apiError(CODES.orderNotFound);
-	return json(200, engine.orders.view(o));
+	return json(200, engine.orders.view(o, styleOf(behaviour)));
 }
 
 /**
  * GET /api/v1/spot/openOrders, newest first. As the family documents it for a master key without
  * accountId: the main trading account first, then, when that gave fewer than 500, the sub account.
  */
-export function openOrders(_ctx: RequestContext, auth: Authed, { engine }: Services): Resp {
+export function openOrders(_ctx: RequestContext, auth: Authed, services: Services): Resp {
+	const { engine, behaviour } = services;
 	const p = auth.queryParams;
 	const accounts = orderAccounts(auth.key, p.get('accountId'));
 	const f = orderFilter(p, 'fromOrderId');
@@ -42,12 +45,13 @@ export function openOrders(_ctx: RequestContext, auth: Authed, { engine }: Servi
 	}
 	return json(
 		200,
-		out.map((o) => engine.orders.view(o)),
+		out.map((o) => engine.orders.view(o, styleOf(behaviour))),
 	);
 }
 
 /** GET /api/v1/spot/tradeOrders: final orders (filled, cancelled) of the last 90 days, newest first, paged by orderId. */
-export function pastOrders(_ctx: RequestContext, auth: Authed, { engine }: Services): Resp {
+export function pastOrders(_ctx: RequestContext, auth: Authed, services: Services): Resp {
+	const { engine, behaviour } = services;
 	const p = auth.queryParams;
 	const accounts = orderAccounts(auth.key, p.get('accountId'));
 	const f = orderFilter(p, 'orderId');
@@ -69,6 +73,6 @@ export function pastOrders(_ctx: RequestContext, auth: Authed, { engine }: Servi
 	all.sort((a, b) => cmpId(b.orderId, a.orderId));
 	return json(
 		200,
-		all.slice(0, limit).map((o) => engine.orders.view(o)),
+		all.slice(0, limit).map((o) => engine.orders.view(o, styleOf(behaviour))),
 	);
 }

@@ -52,7 +52,7 @@ describe('router: dispatch', () => {
 		[
 			'order',
 			'cancelMany',
-			'DELETE',
+			'GET',
 			'/api/v1/spot/openOrders',
 			() => ({ cancelBy: 'symbol', symbol: 'BTCUSDT' }),
 		],

@@ -35,7 +35,7 @@ const check = (name: Name, body: unknown) => {
 describe('the endpoint table', () => {
 	it('has every endpoint of docs/api.md §4, with its method, path, weight and whether it writes', () => {
 		const documented = documentedEndpoints();
-		expect(documented).toHaveLength(13);
+		expect(documented).toHaveLength(12);
 		const table = NAMES.map((name) => {
 			const endpoint: { method: string; path: string; weight: number; writes?: true } =
 				ENDPOINTS[name];
@@ -53,14 +53,7 @@ describe('the endpoint table', () => {
 	it('marks as writes exactly the requests that change the account; the order test is not one', () => {
 		const writes = NAMES.filter((name) => 'writes' in ENDPOINTS[name]).sort();
 		expect(writes).toEqual(
-			[
-				'assetTransfer',
-				'batchOrders',
-				'cancelOpenOrders',
-				'cancelOrder',
-				'cancelOrderByIds',
-				'newOrder',
-			].sort(),
+			['assetTransfer', 'batchOrders', 'cancelOrder', 'cancelOrderByIds', 'newOrder'].sort(),
 		);
 	});
 
@@ -147,7 +140,7 @@ describe('usable answers', () => {
 		}
 	});
 
-	it('balances: an object with a list of balance objects; the cancel of open orders and the order test: an object', () => {
+	it('balances: an object with a list of balance objects; the order test: an object', () => {
 		expect(check('account', { balances: [{ asset: 'USDT', free: '1' }] })).toBeUndefined();
 		expect(check('account', { balances: ['USDT'] })).toBe(
 			'The service answered the balances request without a list of balances',
@@ -155,8 +148,6 @@ describe('usable answers', () => {
 		expect(check('account', [])).toBe(
 			'The service answered the balances request without a list of balances',
 		);
-		expect(check('cancelOpenOrders', { success: true })).toBeUndefined();
-		expect(check('cancelOpenOrders', [])).toMatch(/something other than a summary$/);
 		expect(check('orderTest', {})).toBeUndefined();
 		expect(check('orderTest', 'ok')).toMatch(/something other than an object$/);
 	});

@@ -261,8 +261,11 @@ describe('orderKind lookups against the sandbox', () => {
 	const sandbox = useSandbox({ rateLimit: false });
 
 	/** Runs `use` inside a node run of n8n's real executor, with the run's context. */
-	const inNodeRun = <T>(use: (run: RunContext) => Promise<T>): Promise<T> =>
-		withExecuteFunctions(sandbox(), (context) => use(new RunContext(context)));
+	const inNodeRun = <T>(
+		use: (run: RunContext) => Promise<T>,
+		credentials: Record<string, string> = {},
+	): Promise<T> =>
+		withExecuteFunctions(sandbox(), (context) => use(new RunContext(context)), credentials);
 
 	it('found by its client order ID and the same order: placed, with the order as the service holds it', async () => {
 		const [pending] = pendingOrders([limitOrder({ newClientOrderId: 'row-1' })]);
@@ -310,16 +313,56 @@ describe('orderKind lookups against the sandbox', () => {
 		});
 	});
 
-	it('not found once no attempt can be accepted any more: not done (may be sent again), after one lookup', async () => {
+	it('not found once no attempt can be accepted any more (defect 8): unknown, never "not done", after one lookup', async () => {
 		const [pending] = pendingOrders([limitOrder({ newClientOrderId: 'row-1' })]);
 		pending.window.firstSentAt = Date.now() - 10_000;
 		pending.window.acceptableUntil = Date.now() - 1;
 		const verdict = await inNodeRun((run) =>
 			orderKind(run, { endpoint: 'single' }).lookup(pending),
 		);
-		expect(verdict).toEqual({ kind: 'notDone' });
+		expect(verdict).toMatchObject({
+			kind: 'unknown',
+			reason: expect.stringContaining('does not prove it was not placed'),
+		});
 		expect(requestsTo(sandbox(), ORDER)).toHaveLength(1);
 		expect(sandbox().ledger.orders).toHaveLength(0);
+	});
+
+	it('not found before the receive window ends: looked up once more after it, then unknown', async () => {
+		const [pending] = pendingOrders([limitOrder({ newClientOrderId: 'row-1' })]);
+		pending.window.firstSentAt = Date.now();
+		pending.window.acceptableUntil = Date.now() + 200;
+		const verdict = await inNodeRun((run) =>
+			orderKind(run, { endpoint: 'single' }).lookup(pending),
+		);
+		expect(verdict).toMatchObject({ kind: 'unknown' });
+		expect(requestsTo(sandbox(), ORDER)).toHaveLength(2);
+	});
+
+	it('a lookup that answers an order of another client order ID (defect 7): unknown, never that order', async () => {
+		const [pending] = pendingOrders([limitOrder({ newClientOrderId: 'row-1' })]);
+		pending.window.firstSentAt = sandbox().now() - 1000;
+		const other = sandbox().seedOpenOrder({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			price: '100',
+			quantity: '0.01',
+			clientOrderId: 'row-2',
+			time: sandbox().now(),
+		});
+		sandbox().otherHost.setReply({
+			status: 200,
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(other),
+		});
+		const verdict = await inNodeRun(
+			(run) => orderKind(run, { endpoint: 'single' }).lookup(pending),
+			{ baseUrl: sandbox().otherHost.url },
+		);
+		expect(verdict).toMatchObject({
+			kind: 'unknown',
+			reason: expect.stringContaining('which holds client order ID row-2'),
+		});
 	});
 
 	it('refused as a duplicate on its only attempt, and not found: the refusal stands, nothing placed', async () => {

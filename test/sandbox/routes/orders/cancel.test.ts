@@ -1,12 +1,12 @@
 /**
  * routes/orders/cancel.ts: DELETE /api/v1/spot/order (one order, the family's codes for final
- * orders), /api/v1/spot/openOrders (by symbol, the key's own account, 100 per call) and
- * /api/v1/spot/cancelOrderByIds (only the failures listed).
+ * orders) and /api/v1/spot/cancelOrderByIds (only the failures listed). The two cancel-all
+ * endpoints: cancel.all.test.ts; cancels applied late: ../../orders/cancelling.test.ts.
  */
 import { DEMO_KEYS } from '../../../../sandbox';
 import { hmacHex, rawRequest } from '../../../../sandbox/testClient';
 import { useSandboxClients } from '../../../support/sandbox';
-import { T0, buy, sell, placeWith } from '../../support';
+import { T0, buy, placeWith } from '../../support';
 
 let clock = T0;
 beforeEach(() => {
@@ -128,60 +128,6 @@ describe('DELETE /api/v1/spot/order', () => {
 	});
 });
 
-describe('DELETE /api/v1/spot/openOrders', () => {
-	it('cancels the newest 100 open orders by default (at most 200), and says where it stopped', async () => {
-		const ids: string[] = [];
-		for (let i = 0; i < 150; i++)
-			ids.push((await place(buy(undefined, { quantity: '0.01' }))).orderId);
-		const r = await master().cancelOpenOrders({ symbol: 'BTCUSDT' });
-		expect(r.status).toBe(200);
-		expect(r.json).toEqual({ code: '0', message: 'success', timestamp: T0, lastOrderId: ids[50] });
-		expect((await master().openOrders()).json).toHaveLength(50);
-		const rest = await master().cancelOpenOrders({ symbol: 'BTCUSDT', limit: 500 });
-		expect(rest.json.lastOrderId).toBe(ids[0]);
-		expect(sandbox().ledger.cancels).toHaveLength(150);
-		expect(sandbox().ledger.cancels.every((c) => c.via === 'symbol')).toBe(true);
-		expect(sandbox().getBalanceDetail('10001', 'USDT').locked).toBe('0');
-		expect((await master().cancelOpenOrders({ symbol: 'BTCUSDT' })).json.lastOrderId).toBe('0');
-	});
-
-	it("cancels only the given symbol and side, and only the key's own trading account", async () => {
-		const b = await place(buy());
-		const s = await place(sell());
-		const e = await place({
-			symbol: 'ETHUSDT',
-			side: 'BUY',
-			type: 'LIMIT',
-			quantity: '1',
-			price: '2000',
-		});
-		const subOrder = await place(buy(undefined, { quantity: '0.1' }), sub());
-		await master().cancelOpenOrders({ symbol: 'BTCUSDT', side: 'SELL' });
-		expect([b, s, e, subOrder].map((o) => sandbox().getOrder(o.orderId)!.status)).toEqual([
-			'NEW',
-			'CANCELED',
-			'NEW',
-			'NEW',
-		]);
-		await master().cancelOpenOrders();
-		expect([b, s, e, subOrder].map((o) => sandbox().getOrder(o.orderId)!.status)).toEqual([
-			'CANCELED',
-			'CANCELED',
-			'CANCELED',
-			'NEW',
-		]);
-		expect((await master().cancelOpenOrders({ symbol: 'XYZ' })).json.code).toBe('0201');
-	});
-
-	it('answers {"success": true} with cancelOpenOrdersAnswer "successOnly"', async () => {
-		sandbox().setBehaviour({ cancelOpenOrdersAnswer: 'successOnly' });
-		await place(buy());
-		expect((await master().cancelOpenOrders({ symbol: 'BTCUSDT' })).json).toEqual({
-			success: true,
-		});
-	});
-});
-
 describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
 	it('cancels each id; result lists only the ids that failed, with their codes as strings', async () => {
 		const a = await place(buy('a'));
@@ -244,5 +190,20 @@ describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
 			"Required field 'ids' missing or invalid (comma-separated order ids)",
 		]);
 		expect(sandbox().ledger.requests.map((r) => r.weight)).toEqual([5, 5, 5, 5]);
+	});
+
+	it('cancelByIdsOtherKey: processed as usual, but each failure names its order under `id`', async () => {
+		const a = await place(buy());
+		const unknown = '1950000000000000999';
+		sandbox().setFaults({ rules: [{ kind: 'cancelByIdsOtherKey', times: 1 }] });
+		const r = await master().cancelOrdersByIds([a.orderId, unknown]);
+		expect([r.status, r.json]).toEqual([
+			200,
+			{ code: '0000', result: [{ id: unknown, code: '-1143' }] },
+		]);
+		expect(sandbox().getOrder(a.orderId)!.status).toBe('CANCELED');
+		expect(sandbox().ledger.requests[1].fault).toBe('cancelByIdsOtherKey');
+		const again = await master().cancelOrdersByIds([unknown]);
+		expect(again.json.result).toEqual([{ orderId: unknown, code: '-1143' }]);
 	});
 });

@@ -30,90 +30,144 @@ const openCount = (symbol?: string) =>
 	).length;
 
 describe('Order > Cancel Many > by symbol', () => {
-	it('cancels every open order of the symbol, and only those: one summary item; 2 DELETEs of weight 5 (the second finds none left)', async () => {
+	const gets = (since: number) =>
+		requestsTo(sandbox(), OPEN, since).filter((request) => request.method === 'GET');
+
+	it('lists the open orders of the symbol, cancels exactly those by ID, lists again to confirm: one item per order, other symbols untouched', async () => {
 		const btc = await placeRestingOrders(sandbox(), 3);
 		await placeRestingOrders(sandbox(), 2, { symbol: 'ETHUSDT' });
 		const since = sandbox().ledger.requests.length;
 		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
 		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(1);
-		expect(run.items[0].json).toMatchObject({
-			outcome: 'placed',
-			symbol: 'BTCUSDT',
-			code: '0',
-			message: 'success',
-			lastOrderId: btc[0],
-			requests: 2,
-		});
+		expect(run.items.map((item) => item.json)).toEqual(
+			expect.arrayContaining(
+				btc.map((orderId) =>
+					expect.objectContaining({
+						orderId,
+						symbol: 'BTCUSDT',
+						outcome: 'placed',
+						cancelled: true,
+					}),
+				),
+			),
+		);
+		expect(run.items).toHaveLength(3);
 		expect(openCount('BTCUSDT')).toBe(0);
 		expect(openCount('ETHUSDT')).toBe(2);
-		const requests = requestsTo(sandbox(), OPEN, since);
-		expect(requests.map((request) => [request.method, request.weight])).toEqual([
-			['DELETE', 5],
-			['DELETE', 5],
+		expect(
+			sandbox()
+				.ledger.requests.slice(since)
+				.map((request) => [request.method, request.path]),
+		).toEqual([
+			['GET', OPEN],
+			['DELETE', BY_IDS],
+			['GET', OPEN],
 		]);
-		expect(requests[0].query).toMatch(/^symbol=BTCUSDT&limit=200&/);
+		expect(requestsTo(sandbox(), OPEN, since).some((r) => r.method === 'DELETE')).toBe(false);
 	});
 
-	it('more open orders than one request cancels (200): asks again until none is left', async () => {
+	it('250 open orders (defects 3 and 4): 100 IDs per request, every order confirmed cancelled, none left open', async () => {
 		await placeRestingOrders(sandbox(), 250, { quantity: '0.0001' });
+		const since = sandbox().ledger.requests.length;
 		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', requests: 3 });
+		expect(run.items).toHaveLength(250);
+		expect(run.items.every((item) => item.json.outcome === 'placed')).toBe(true);
+		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(3);
 		expect(openCount()).toBe(0);
 		expect(sandbox().ledger.cancels).toHaveLength(250);
 	});
 
-	it('Side: only the sell orders (none here, so the buy orders stay open)', async () => {
+	it('250 open orders, the third request refused by the rate limit (defect 3): 200 cancelled, 50 reported not cancelled, never "nothing was executed"', async () => {
+		const ids = await placeRestingOrders(sandbox(), 250, { quantity: '0.0001' });
+		sandbox().setFaults({
+			rules: [
+				{ kind: 'numericIds', times: 2, path: BY_IDS },
+				{ kind: 'rateLimit', times: 50, path: BY_IDS, retryAfterSeconds: 0 },
+			],
+		});
+		const quickRetries = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'baseDelayMs', 1);
+		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
+		quickRetries.restore();
+		expect(run.error).toBeUndefined();
+		const cancelled = run.items.filter((item) => item.json.outcome === 'placed');
+		const refused = run.items.filter((item) => item.json.outcome === 'rejected');
+		expect([cancelled.length, refused.length, run.items.length]).toEqual([200, 50, 250]);
+		expect(openCount()).toBe(50);
+		// Exactly the orders reported not cancelled are the ones still open.
+		const stillOpen = ids.filter((orderId) =>
+			['NEW', 'PARTIALLY_FILLED'].includes(sandbox().getOrder(orderId)!.status),
+		);
+		expect(refused.map((item) => item.json.orderId).sort()).toEqual(stillOpen.sort());
+		expect(JSON.stringify(run.items)).not.toMatch(/nothing was executed/i);
+	});
+
+	it('cancels applied a moment after their answer (PENDING_CANCEL): waits for the confirming list, reports each cancelled', async () => {
+		sandbox().setBehaviour({ cancelApplyDelayMs: 400 });
+		await placeRestingOrders(sandbox(), 3);
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
+		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'placed', 'placed']);
+		expect(gets(since).length).toBeGreaterThanOrEqual(2);
+		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(1);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(openCount()).toBe(0);
+	});
+
+	it('n8n Retry On Fail after a later item fails (defect 2): the orders the first try cancelled come from the write ledger, reported again, no DELETE sent again', async () => {
+		const ids = await placeRestingOrders(sandbox(), 3);
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
+			parameters: bySymbol({ symbol: '={{ $json.symbol }}' }),
+			inputItems: [{ json: { symbol: 'BTCUSDT' } }, { json: { symbol: 'BTC/USDT' } }],
+			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+			continueOnFail: false,
+		});
+		expect(run.error?.message).toBe('Symbol: "BTC/USDT" is not a trading pair symbol');
+		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(1);
+		expect(
+			sandbox()
+				.ledger.cancels.map((entry) => entry.orderId)
+				.sort(),
+		).toEqual([...ids].sort());
+	});
+
+	it('Side: only the sell orders (none here): one item saying nothing was open, the buy orders stay open', async () => {
 		await placeRestingOrders(sandbox(), 2);
 		const run = await runTradingService(sandbox(), {
 			parameters: bySymbol({ options: { side: 'SELL' } }),
 		});
-		expect(run.items[0].json).toMatchObject({
-			outcome: 'placed',
-			side: 'SELL',
-			lastOrderId: '0',
-			requests: 1,
-		});
+		expect(run.items.map((item) => item.json)).toEqual([
+			{
+				symbol: 'BTCUSDT',
+				side: 'SELL',
+				openOrders: 0,
+				message: 'No open BTCUSDT orders: nothing to cancel',
+			},
+		]);
 		expect(openCount()).toBe(2);
+		expect(requestsTo(sandbox(), BY_IDS)).toHaveLength(0);
 	});
 
-	it('an answer with only success (as some of the family’s servers give): one request, the answer as the summary', async () => {
-		sandbox().setBehaviour({ cancelOpenOrdersAnswer: 'successOnly' });
-		await placeRestingOrders(sandbox(), 2);
-		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
-		expect(run.items[0].json).toEqual({
-			outcome: 'placed',
-			symbol: 'BTCUSDT',
-			success: true,
-			requests: 1,
-		});
-		expect(openCount()).toBe(0);
-	});
-
-	it('an unknown symbol gets the exchange’s error naming Symbol, with outcome rejected', async () => {
+	it('an unknown symbol gets the exchange’s error naming Symbol, nothing cancelled', async () => {
 		const run = await runTradingService(sandbox(), {
 			parameters: bySymbol({ symbol: 'DOGEUSDT' }),
 			continueOnFail: true,
 		});
-		expect(run.items[0].json).toMatchObject({
-			outcome: 'rejected',
-			error: 'Symbol: the service does not know this symbol',
-		});
+		expect(run.items[0].json.error).toBe('Symbol: the service does not know this symbol');
 		expect(run.items[0].json.description).toContain('Check the Symbol field');
+		expect(requestsTo(sandbox(), BY_IDS)).toHaveLength(0);
 	});
 
-	it('an unknown outcome says what to check', async () => {
-		await placeRestingOrders(sandbox(), 1);
-		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: OPEN, method: 'DELETE' }] });
-		const run = await runTradingService(sandbox(), {
-			parameters: bySymbol(),
-			continueOnFail: true,
-		});
-		expect(run.items[0].json.outcome).toBe('unknown');
-		expect(run.items[0].json.description).toContain(
-			'Check your open orders for BTCUSDT (Trading Service > Order > Get Many)',
-		);
-		expect(requestsTo(sandbox(), OPEN)).toHaveLength(1);
+	it('an answer lost after the cancel was applied: each order confirmed by lookup, cancelled once', async () => {
+		await placeRestingOrders(sandbox(), 2);
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: BY_IDS }] });
+		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
+		expect(run.items.map((item) => [item.json.outcome, item.json.confirmedByLookup])).toEqual([
+			['placed', true],
+			['placed', true],
+		]);
+		expect(requestsTo(sandbox(), BY_IDS)).toHaveLength(1);
+		expect(sandbox().ledger.cancels).toHaveLength(2);
 	});
 
 	it('bad input (a malformed symbol): an error naming Symbol, 0 requests', async () => {

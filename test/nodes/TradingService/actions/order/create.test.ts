@@ -1,5 +1,6 @@
 import { ExecuteContext } from 'n8n-core';
 
+import { DEFAULT_RETRY_POLICY } from '../../../../../nodes/TradingService/transport';
 import { DEMO_KEYS } from '../../../../../sandbox';
 import {
 	generatedClientOrderId,
@@ -118,32 +119,90 @@ describe('Order > Create', () => {
 		);
 	});
 
-	it('a client order ID an open order holds: the service refuses it (-1141), the lookup finds that order, reported placed and already placed', async () => {
-		const first = await runTradingService(sandbox(), {
-			parameters: limitOrder({ newClientOrderId: 'row-7' }),
+	it.each([
+		['open', () => undefined],
+		['filled', (orderId: string) => sandbox().fillOrder(orderId)],
+		[
+			'cancelled',
+			(orderId: string) => {
+				sandbox().setFaults({});
+				return runTradingService(sandbox(), {
+					parameters: { resource: 'order', operation: 'cancel', orderId },
+				});
+			},
+		],
+	] as const)(
+		'business key (defect 1): a second execution with the same client order ID, the order %s in between, looks it up first: placed, already placed, nothing sent',
+		async (_state, between) => {
+			const first = await runTradingService(sandbox(), {
+				parameters: limitOrder({ newClientOrderId: 'row-7' }),
+			});
+			const orderId = first.items[0].json.orderId as string;
+			await between(orderId);
+			const again = await runTradingService(sandbox(), {
+				parameters: limitOrder({ newClientOrderId: 'row-7' }),
+			});
+			expect(again.error).toBeUndefined();
+			expect(again.items[0].json).toMatchObject({
+				outcome: 'placed',
+				alreadyPlaced: true,
+				clientOrderId: 'row-7',
+				orderId,
+			});
+			// One lookup per execution (the first found nothing), one order sent.
+			const lookups = requestsTo(sandbox(), QUERY_ORDER).filter(
+				(request) => request.method === 'GET',
+			);
+			expect(lookups).toHaveLength(2);
+			expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(1);
+			expect(sandbox().ledger.orders).toHaveLength(1);
+		},
+	);
+
+	it('business key (defect 1): a MARKET order run in two executions fills once', async () => {
+		const market = limitOrder({
+			newClientOrderId: 'sheet-row-42',
+			type: 'MARKET',
+			price: '',
+			quantity: '0.01',
 		});
-		const again = await runTradingService(sandbox(), {
-			parameters: limitOrder({ newClientOrderId: 'row-7' }),
-		});
-		expect(again.error).toBeUndefined();
+		const first = await runTradingService(sandbox(), { parameters: market });
+		const again = await runTradingService(sandbox(), { parameters: market });
+		expect(first.items[0].json).toMatchObject({ outcome: 'placed', status: 'FILLED' });
 		expect(again.items[0].json).toMatchObject({
 			outcome: 'placed',
 			alreadyPlaced: true,
-			clientOrderId: 'row-7',
 			orderId: first.items[0].json.orderId,
 		});
-		expect(requestsTo(sandbox(), QUERY_ORDER)).toHaveLength(1);
 		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
-	it('a client order ID held by an open order of other fields: rejected, nothing placed', async () => {
+	it('a client order ID that another order (other fields) holds: rejected before anything is sent', async () => {
 		await runTradingService(sandbox(), { parameters: limitOrder({ newClientOrderId: 'row-8' }) });
 		const other = await runTradingService(sandbox(), {
 			parameters: limitOrder({ newClientOrderId: 'row-8', price: '40000' }),
 		});
-		expect(other.error?.message).toBe('An open order already uses this client order ID');
+		expect(other.error?.message).toBe('Client order ID row-8 already belongs to another order');
+		expect(other.error?.description).toContain('Nothing was sent');
 		expect(errorOutcome(other)).toBe('rejected');
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(1);
 		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
+
+	it('a business key that cannot be checked (lookups fail) refuses the order: nothing sent', async () => {
+		sandbox().setFaults({
+			rules: [{ kind: 'http500', times: 20, path: QUERY_ORDER, method: 'GET' }],
+		});
+		const quickRetries = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'baseDelayMs', 1);
+		const run = await runTradingService(sandbox(), {
+			parameters: limitOrder({ newClientOrderId: 'row-9' }),
+		});
+		quickRetries.restore();
+		expect(run.error?.message).toBe(
+			'Could not check whether client order ID row-9 was already used',
+		);
+		expect(errorOutcome(run)).toBe('rejected');
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(0);
 	});
 
 	it('committed but unanswered: looked up by its client order ID, reported placed, sent once', async () => {
@@ -163,25 +222,18 @@ describe('Order > Create', () => {
 		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
-	it('unanswered and not placed: sent once more with the same ID only after the lookup proves it can no longer be executed', async () => {
+	it('unanswered and not found (defect 8): unknown, looked up again after the receive window, never sent again', async () => {
 		sandbox().setFaults({ rules: [{ kind: 'http502', times: 1, path: NEW_ORDER }] });
-		const run = await runTradingService(sandbox(), { parameters: limitOrder() });
-		expect(run.items[0].json).toMatchObject({ outcome: 'placed', status: 'NEW' });
-		const sent = requestsTo(sandbox(), NEW_ORDER).map(
-			(request) => /newClientOrderId=([^&]+)/.exec(request.query)?.[1],
-		);
-		expect(sent).toHaveLength(2);
-		expect(sent[0]).toBe(sent[1]);
-		// Looked up before sending again, and the resend came after the first attempt's recvWindow.
-		const lookups = requestsTo(sandbox(), QUERY_ORDER);
-		expect(lookups.length).toBeGreaterThanOrEqual(1);
-		const [firstSend, resend] = requestsTo(sandbox(), NEW_ORDER);
-		const signedAt = Number(/timestamp=(\d+)/.exec(firstSend.query)?.[1]);
-		expect(sandbox().ledger.requests.indexOf(lookups[0])).toBeLessThan(
-			sandbox().ledger.requests.indexOf(resend),
-		);
-		expect(Number(/timestamp=(\d+)/.exec(resend.query)?.[1])).toBeGreaterThan(signedAt + 5000);
-		expect(sandbox().ledger.orders).toHaveLength(1);
+		const run = await runTradingService(sandbox(), {
+			parameters: limitOrder(),
+			credentials: { recvWindow: 300 },
+		});
+		expect(run.error?.message).toMatch(/^Unknown outcome: the BUY LIMIT order for BTCUSDT/);
+		expect(run.error?.message).toContain('does not prove it was not placed');
+		expect(errorOutcome(run)).toBe('unknown');
+		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(1);
+		expect(requestsTo(sandbox(), QUERY_ORDER)).toHaveLength(2);
+		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 
 	it('without a client order ID an unknown outcome is never retried', async () => {

@@ -178,22 +178,47 @@ describe('Order > Create Many', () => {
 		expect(sandbox().ledger.orders).toHaveLength(20);
 	});
 
-	it('a batch refused unanswered (503, nothing placed): sent once more with the same IDs after the lookups prove nothing can still be executed', async () => {
+	it('a batch refused unanswered (503, nothing placed): each order looked up, not found, unknown, never sent again (defect 8)', async () => {
 		sandbox().setFaults({ rules: [{ kind: 'http503', times: 1, path: BATCH }] });
 		const run = await runTradingService(sandbox(), {
 			parameters: fromItems(),
 			inputItems: orderItems(20),
+			credentials: { recvWindow: 300 },
+			continueOnFail: true,
 		});
-		expect(run.error).toBeUndefined();
-		expect(run.items.every((item) => item.json.outcome === 'placed')).toBe(true);
-		const [first, again] = requestsTo(sandbox(), BATCH);
-		expect(requestsTo(sandbox(), BATCH)).toHaveLength(2);
-		expect(again.body).toBe(first.body);
-		expect(Number(/timestamp=(\d+)/.exec(again.query)?.[1])).toBeGreaterThan(
-			Number(/timestamp=(\d+)/.exec(first.query)?.[1]) + 5000,
-		);
+		expect(run.items.every((item) => item.json.outcome === 'unknown')).toBe(true);
+		expect(requestsTo(sandbox(), BATCH)).toHaveLength(1);
 		expect(requestsTo(sandbox(), QUERY_ORDER).length).toBeGreaterThanOrEqual(20);
-		expect(sandbox().ledger.orders).toHaveLength(20);
+		expect(sandbox().ledger.orders).toHaveLength(0);
+	});
+
+	it('business keys (defect 1): a second execution of 25 orders with the same client order IDs reads two lists per symbol, sends nothing, and reports each placed and already placed', async () => {
+		const items = orderItems(25).map((item, index) => ({
+			json: { ...item.json, clientOrderId: `row-${index}` },
+		}));
+		const first = await runTradingService(sandbox(), {
+			parameters: fromItems(),
+			inputItems: items,
+		});
+		expect(first.items.every((item) => item.json.outcome === 'placed')).toBe(true);
+		const orderIdOf = (item: INodeExecutionData) =>
+			(item.json.order as { orderId: string }).orderId;
+		sandbox().fillOrder(orderIdOf(first.items[0]));
+		const since = sandbox().ledger.requests.length;
+		const again = await runTradingService(sandbox(), {
+			parameters: fromItems(),
+			inputItems: items,
+		});
+		expect(again.items.map((item) => [item.json.outcome, item.json.alreadyPlaced])).toEqual(
+			items.map(() => ['placed', true]),
+		);
+		expect(again.items.map(orderIdOf)).toEqual(first.items.map(orderIdOf));
+		const paths = sandbox()
+			.ledger.requests.slice(since)
+			.map((request) => request.path);
+		expect(paths.filter((path) => path === BATCH)).toHaveLength(0);
+		expect(paths.filter((path) => path === QUERY_ORDER)).toHaveLength(0);
+		expect(sandbox().ledger.orders).toHaveLength(25);
 	});
 
 	it('n8n Retry On Fail re-runs the node after a rejection: the placed orders come from the write ledger, none placed twice', async () => {

@@ -30,7 +30,7 @@ const order: OrderParams = {
 
 function settledOrder(settled: Settled, itemIndex = 2, sent: OrderParams = order): PendingOrder {
 	const slot = new WriteLedger({}, 0).slot(`${itemIndex}.1`, fingerprint('newOrder', sent));
-	const pending = pendingWrite(slot, { order: sent, orderIndex: 1 }, itemIndex);
+	const pending = pendingWrite(slot, { order: sent, orderIndex: 1, businessKey: false }, itemIndex);
 	pending.settled = settled;
 	return pending;
 }

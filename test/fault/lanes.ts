@@ -1,0 +1,38 @@
+/**
+ * Parallel lanes of sandboxes for the seeded fault files (businessKeys, cancelMany, createLate):
+ * each lane is a sandbox of its own running one scenario at a time (reset by the scenario), the
+ * lanes overlap while runs wait on lookups, backoff and late writes. A plan's runs are
+ * deterministic whatever lane runs them: each run resets its sandbox and carries its own seed.
+ */
+import { startSandbox, type Sandbox } from '../../sandbox';
+
+export async function runInLanes<P, R>(
+	plan: readonly P[],
+	lanes: number,
+	run: (sb: Sandbox, cell: P) => Promise<R>,
+): Promise<R[]> {
+	const sandboxes: Sandbox[] = [];
+	for (let lane = 0; lane < lanes; lane++) sandboxes.push(await startSandbox({ rateLimit: false }));
+	const results: R[] = new Array<R>(plan.length);
+	let next = 0;
+	try {
+		await Promise.all(
+			sandboxes.map(async (sb) => {
+				for (let index = next++; index < plan.length; index = next++)
+					results[index] = await run(sb, plan[index]);
+			}),
+		);
+	} finally {
+		await Promise.all(sandboxes.map((sb) => sb.stop()));
+	}
+	return results;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Counts of values, as a printable object. */
+export function countBy<T>(values: T[], key: (value: T) => string): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[key(value)] = (counts[key(value)] ?? 0) + 1;
+	return counts;
+}
