@@ -92,7 +92,14 @@ export async function settleWrites<W>(
 	const settle = (pending: PendingWrite<W>, settled: Settled) => {
 		if (settled.outcome === 'placed') {
 			if (settled.via !== 'ledger')
-				pending.slot.record({ outcome: 'placed', result: kind.stored(settled.result) });
+				pending.slot.record({
+					outcome: 'placed',
+					// A write found already placed says so again when the ledger answers a re-run.
+					result: {
+						...kind.stored(settled.result),
+						...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
+					},
+				});
 		} else if (settled.outcome === 'rejected') {
 			pending.slot.forget();
 		} else {
@@ -199,11 +206,12 @@ export async function settleWrites<W>(
 	for (const pending of writes) {
 		const recorded = pending.slot.recorded;
 		if (recorded?.outcome === 'placed') {
+			const { alreadyPlaced, ...result } = recorded.result ?? {};
 			settle(pending, {
 				outcome: 'placed',
-				result: recorded.result ?? {},
+				result,
 				via: 'ledger',
-				alreadyPlaced: false,
+				alreadyPlaced: alreadyPlaced === true,
 			});
 		} else if (pending.maybeExecuted) {
 			const why = kind.whyNoLookup(pending.write);

@@ -94,7 +94,11 @@ async function testOrder(
 function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
-		if (settled.via === 'ledger') return replayedOrder(pending.write.order, settled.result);
+		if (settled.via === 'ledger')
+			return {
+				...replayedOrder(pending.write.order, settled.result),
+				...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
+			};
 		return settled.alreadyPlaced
 			? { outcome: 'placed', alreadyPlaced: true, ...settled.result }
 			: { outcome: 'placed', ...settled.result };

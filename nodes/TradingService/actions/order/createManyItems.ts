@@ -61,7 +61,11 @@ export function settledItem(run: ItemRun, pending: PendingOrder): INodeExecution
 	if (settled.outcome === 'placed') {
 		if (settled.via === 'ledger')
 			return orderItem(pending, {
-				...placedJson(replayedOrder(pending.write.order, settled.result), undefined, false),
+				...placedJson(
+					replayedOrder(pending.write.order, settled.result),
+					undefined,
+					settled.alreadyPlaced,
+				),
 				replayed: true,
 			});
 		return orderItem(pending, placedJson(settled.result, settled.entry, settled.alreadyPlaced));

@@ -177,6 +177,37 @@ describe('Order > Create', () => {
 		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
+	it('business key found, then n8n Retry On Fail re-runs the node (Continue On Fail put item 0’s error first): the ledger answers item 1, still already placed, nothing sent', async () => {
+		const first = await runTradingService(sandbox(), {
+			parameters: limitOrder({ newClientOrderId: 'row-5' }),
+		});
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
+			parameters: limitOrder({
+				newClientOrderId: '={{ $json.key }}',
+				quantity: '={{ $json.quantity }}',
+			}),
+			inputItems: [
+				{ json: { key: 'row-6', quantity: '1000000' } },
+				{ json: { key: 'row-5', quantity: '0.01' } },
+			],
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+			continueOnFail: true,
+		});
+		expect(run.items[1].json).toMatchObject({
+			outcome: 'placed',
+			alreadyPlaced: true,
+			replayed: true,
+			orderId: first.items[0].json.orderId,
+		});
+		// Item 1 was looked up once (first try) and answered from the ledger on the second.
+		const row5 = sandbox()
+			.ledger.requests.slice(since)
+			.filter((request) => request.query.includes('row-5'));
+		expect(row5.map((request) => request.method)).toEqual(['GET']);
+		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
+
 	it('a client order ID that another order (other fields) holds: rejected before anything is sent', async () => {
 		await runTradingService(sandbox(), { parameters: limitOrder({ newClientOrderId: 'row-8' }) });
 		const other = await runTradingService(sandbox(), {
