@@ -25,7 +25,7 @@ describe('DeferredWork', () => {
 		const ran: string[] = [];
 		work.defer(30, () => ran.push('a'));
 		expect(ran).toEqual([]);
-		await sleep(60);
+		await sleep(300);
 		expect(ran).toEqual(['a']);
 		work.runDue();
 		expect([ran, work.pending]).toEqual([['a'], 0]);

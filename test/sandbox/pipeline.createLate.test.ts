@@ -17,7 +17,7 @@ const TIMEOUT = { code: '-1146', msg: 'Order creation timeout' };
 
 describe('createLate', () => {
 	it('a single order: -1146 at once and nothing placed; placed delayMs later, ledger entry included', async () => {
-		late(ORDER, 100);
+		late(ORDER, 1000);
 		const r = await master().order(buy('late-1'));
 		expect([r.status, r.json]).toEqual([400, TIMEOUT]);
 		expect(sandbox().ledger.orders).toEqual([]);
@@ -31,7 +31,7 @@ describe('createLate', () => {
 		});
 		expect(sandbox().ledger.requests[0].appliedStatus).toBeUndefined();
 
-		await sleep(150);
+		await sleep(1500);
 		const open = (await master().openOrders()).json as Array<{ clientOrderId: string }>;
 		expect(open.map((o) => o.clientOrderId)).toEqual(['late-1']);
 		expect(sandbox().ledger.orders.map((o) => [o.clientOrderId, o.via])).toEqual([
@@ -44,11 +44,11 @@ describe('createLate', () => {
 	});
 
 	it('a batch: -1146 at once, every order placed later', async () => {
-		late(BATCH, 50);
+		late(BATCH, 800);
 		const r = await master().batch([limit('b1'), limit('b2')]);
 		expect([r.status, r.json]).toEqual([400, TIMEOUT]);
 		expect(sandbox().ledger.orders).toEqual([]);
-		await sleep(100);
+		await sleep(1300);
 		expect(sandbox().ledger.orders.map((o) => [o.clientOrderId, o.via])).toEqual([
 			['b1', 'batch'],
 			['b2', 'batch'],
@@ -56,11 +56,11 @@ describe('createLate', () => {
 	});
 
 	it('a refusal at the later moment is dropped: nothing placed, the late status kept in appliedStatus', async () => {
-		late(ORDER, 60);
+		late(ORDER, 800);
 		expect((await master().order(buy('dup'))).json).toEqual(TIMEOUT);
 		// the client re-sends at once: this one is placed and holds the client order ID
 		expect((await master().order(buy('dup'))).status).toBe(200);
-		await sleep(110);
+		await sleep(1300);
 		expect(sandbox().ledger.orders).toHaveLength(1);
 		expect(sandbox().ledger.requests[0].appliedStatus).toBe(400);
 	});

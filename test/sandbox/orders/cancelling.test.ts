@@ -7,7 +7,8 @@
 import { useSandboxClients } from '../../support/sandbox';
 import { T0, buy, placeWith } from '../support';
 
-const DELAY = 150;
+// Long enough that the requests a test sends meanwhile all come first, even on a loaded machine.
+const DELAY = 1500;
 const { sandbox, master } = useSandboxClients({
 	now: () => T0,
 	rateLimit: false,
@@ -103,10 +104,10 @@ describe('a cancel applied late (cancelApplyDelayMs)', () => {
 		sandbox().setBehaviour({ cancelApplyDelayMs: 0 });
 		const a = await place(buy());
 		expect((await master().cancelOrder({ orderId: a.orderId })).json.status).toBe('CANCELED');
-		sandbox().setBehaviour({ cancelApplyDelayMs: 40 });
+		sandbox().setBehaviour({ cancelApplyDelayMs: 400 });
 		const b = await place(buy());
 		expect((await master().cancelOrder({ orderId: b.orderId })).json.status).toBe('PENDING_CANCEL');
-		await sleep(90);
+		await sleep(900);
 		expect(statusOf(b.orderId)).toBe('CANCELED');
 	});
 

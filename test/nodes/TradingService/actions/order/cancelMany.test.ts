@@ -102,14 +102,14 @@ describe('Order > Cancel Many > by symbol', () => {
 	});
 
 	it('cancels applied a moment after their answer (PENDING_CANCEL): waits for the confirming list, reports each cancelled', async () => {
-		sandbox().setBehaviour({ cancelApplyDelayMs: 400 });
+		sandbox().setBehaviour({ cancelApplyDelayMs: 1500 });
 		await placeRestingOrders(sandbox(), 3);
 		const since = sandbox().ledger.requests.length;
 		const run = await runTradingService(sandbox(), { parameters: bySymbol() });
 		expect(run.items.map((item) => item.json.outcome)).toEqual(['placed', 'placed', 'placed']);
 		expect(gets(since).length).toBeGreaterThanOrEqual(2);
 		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(1);
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		await new Promise((resolve) => setTimeout(resolve, 1600));
 		expect(openCount()).toBe(0);
 	});
 

@@ -42,7 +42,7 @@ describe('order types the exchange answers for a MARKET order (defect 6)', () =>
 describe('an order the exchange creates after its -1146 answer (defect 8)', () => {
 	it('not found within the receive window is not proof: unknown, never sent again, so it fills once', async () => {
 		sandbox().setFaults({
-			rules: [{ kind: 'createLate', times: 1, path: PATHS.order, delayMs: 2500 }],
+			rules: [{ kind: 'createLate', times: 1, path: PATHS.order, delayMs: 4000 }],
 		});
 		const run = await runTradingService(sandbox(), {
 			parameters: {
@@ -58,7 +58,7 @@ describe('an order the exchange creates after its -1146 answer (defect 8)', () =
 		expect(reportedOutcome(run)).toBe('unknown');
 		expect(run.error?.message).toContain('may still create it');
 		expect(requestsTo(sandbox(), PATHS.order)).toHaveLength(1);
-		await new Promise((resolve) => setTimeout(resolve, 2000));
+		await new Promise((resolve) => setTimeout(resolve, 3500));
 		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 });
