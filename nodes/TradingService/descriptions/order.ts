@@ -106,7 +106,7 @@ export const orderFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description:
-			'Your ID for the order, up to 255 characters. Put a business key here (e.g. a sheet row ID): before sending, the node looks the ID up and, if an order of the last 90 days holds it, reports that order (already placed) and sends nothing. The exchange itself refuses an ID only while its order is open. Leave empty to let the node generate one per execution.',
+			'Your ID for the order, up to 255 characters. Put a business key here (e.g. a sheet row ID): before sending, the node looks the ID up and, if an order of the last 89 days holds it, reports that order (already placed) and sends nothing. The exchange itself refuses an ID only while its order is open. Leave empty to let the node generate one per execution.',
 	},
 	{
 		displayName: 'Self-Trade Prevention',

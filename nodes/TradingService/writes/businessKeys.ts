@@ -111,6 +111,7 @@ async function listSymbol(
 	const past = (await run.client.request(ENDPOINTS.tradeOrders, {
 		qs: {
 			symbol,
+			// A day inside the 90 days the exchange serves, so a clock a little off is not refused.
 			startTime: Date.now() - LIMITS.pastOrdersDays * DAY_MS + DAY_MS,
 			limit: LIMITS.ordersPageSize,
 		},
