@@ -499,9 +499,10 @@ async function checkRetry(): Promise<void> {
 	const orderIndex = sb.ledger.orders.length;
 	let batchRequests = 0;
 	// The first batch request goes through. The second is applied but its answer is lost (the
-	// connection drops): its outcome is unknown to the node, which sends it again with the same
-	// client order IDs; the service then fails (503) every batch request until the test clears the
-	// faults, so the execution fails with 40 of its 100 orders placed.
+	// connection drops): the node finds its orders by client order ID. The service then refuses
+	// every batch request (rate limited, asked to wait an hour: a refusal, nothing executed) until
+	// the test clears the faults, so the execution fails with 40 of its 100 orders placed. (An
+	// order whose outcome stays unknown is never sent again, by a retry either: docs/safety.md.)
 	const removeHook = onSandboxRequest(sb, (request) => {
 		if (request.path !== BATCH_ORDERS_PATH) return;
 		batchRequests++;
@@ -509,7 +510,12 @@ async function checkRetry(): Promise<void> {
 			sb.setFaults({
 				rules: [
 					{ kind: 'dropAfter', path: BATCH_ORDERS_PATH, times: 1 },
-					{ kind: 'http503', path: BATCH_ORDERS_PATH, times: 1_000_000 },
+					{
+						kind: 'rateLimit',
+						path: BATCH_ORDERS_PATH,
+						times: 1_000_000,
+						retryAfterSeconds: 3600,
+					},
 				],
 			});
 		}
@@ -579,7 +585,7 @@ async function checkRetry(): Promise<void> {
 	const retrySent = retryBatchRequests.reduce((n, r) => n + batchSize(r), 0);
 	const tally = tallyOrders(sb.ledger, orderIndex, prices);
 	figure(
-		`retry ${retryId} (retryOf ${String(retried.retryOf ?? failedId)}) on ${retriedOn}: ${retried.status}; ${items.length} items: ` +
+		`retry ${retryId} (retryOf ${String(retried.retryOf ?? failedId)}) on ${retriedOn}: ${retried.status}${retried.data?.resultData?.error?.message ? ` (${retried.data.resultData.error.message})` : ''}; ${items.length} items: ` +
 			`${items.length - notPlaced.length} outcome placed (${replayed} replayed from the write ledger without a request, ` +
 			`${already} alreadyPlaced: refused by the service as duplicates), ${notPlaced.length} not`,
 	);

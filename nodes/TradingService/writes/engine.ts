@@ -282,6 +282,13 @@ export async function settleWrites<W>(
 				const wording = kind.requestWording?.(group);
 				verdicts = group.map(() => ({ kind: 'unknown', reason, detail, unusable, wording }));
 			}
+			// The ledger learns what the answer says of every write of the request before a hook may
+			// stop the run at one of them: a refused write left recorded in flight would be taken
+			// for one that may have been executed, and never sent again.
+			for (const [position, pending] of group.entries()) {
+				const verdict = verdicts[position];
+				if (verdict?.kind === 'rejected' && !pending.maybeExecuted) pending.slot.forget();
+			}
 			for (const [position, pending] of group.entries()) await apply(pending, verdicts[position]);
 			hooks.afterRequest?.(group, groups.length - index - 1);
 		}

@@ -221,6 +221,26 @@ describe('Order > Create Many', () => {
 		expect(sandbox().ledger.orders).toHaveLength(25);
 	});
 
+	it('a whole batch refused stops the run at its first order, yet n8n Retry On Fail sends all of it again: none of its orders is left recorded in flight', async () => {
+		sandbox().setFaults({
+			rules: [
+				{ kind: 'numericIds', times: 1, path: BATCH },
+				{ kind: 'rateLimit', times: 1, path: BATCH, retryAfterSeconds: 3600 },
+			],
+		});
+		const run = await runTradingService(sandbox(), {
+			parameters: fromItems(),
+			inputItems: orderItems(40),
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.outcome)).toEqual(Array(40).fill('placed'));
+		// Try 1: batch 1 placed, batch 2 refused; try 2: batch 1 from the ledger, batch 2 sent again.
+		expect(requestsTo(sandbox(), BATCH)).toHaveLength(3);
+		expect(requestsTo(sandbox(), QUERY_ORDER)).toHaveLength(0);
+		expect(sandbox().ledger.orders).toHaveLength(40);
+	});
+
 	it('n8n Retry On Fail re-runs the node after a rejection: the placed orders come from the write ledger, none placed twice', async () => {
 		const items = orderItems(25);
 		items[3].json.quantity = '1000000';
