@@ -62,7 +62,7 @@ export class TradingServiceApi implements ICredentialType {
 			// n8n's lint reads defaults as literals: this is LIMITS.defaultRecvWindowMs.
 			default: 5000,
 			description:
-				'How long after its timestamp the service may still accept a request. The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
+				'How long after its timestamp the service may still accept a request, at most 8000 (the service refuses more). The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
 		},
 		{
 			displayName: 'Weight Budget',
@@ -71,7 +71,7 @@ export class TradingServiceApi implements ICredentialType {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				'Most request weight the service allows this key per window (history requests weigh 5, others 1). The node then paces its requests to stay under it. The Weight Budget is per process: each n8n process (main, every worker) keeps its own, so with several processes enter the budget ÷ number of processes. 0 leaves pacing to the service: requests answered 429 wait for Retry-After.',
+				'Most request weight the service allows this key per window (history, balances, past orders and the account list weigh 5, others 1). The node then paces its requests to stay under it. The Weight Budget is per process: each n8n process (main, every worker) keeps its own, so with several processes enter the budget ÷ number of processes. 0 leaves pacing to the service: after a 429 the node waits as the service says (Retry-After, else one minute).',
 		},
 		{
 			displayName: 'Weight Window (Seconds)',
@@ -95,18 +95,13 @@ export class TradingServiceApi implements ICredentialType {
 		return signRequestOptions(requestOptions, check.credentials, Date.now());
 	}
 
-	// A signed read: a wrong API key or a wrong secret both fail it.
+	// The lightest signed read (weight 1) that every valid key may make, whatever its permissions:
+	// a wrong API key or a wrong secret fails it, a key that may not read the history passes.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl }}',
-			url: PATHS.history,
+			url: PATHS.credentialCheck,
 			method: 'GET',
-			qs: {
-				flowType: 51,
-				startTime: `={{ Date.now() - ${LIMITS.maxRecvWindowMs} }}`,
-				endTime: '={{ Date.now() }}',
-				limit: 1,
-			},
 		},
 		// n8n shows only the HTTP status text otherwise; the service answers 400 for a bad key,
 		// a bad signature and a clock outside the receive window alike.

@@ -79,7 +79,16 @@ function checkRecvWindow(value: unknown): number | CredentialProblem {
 		value === undefined || value === null || value === ''
 			? LIMITS.defaultRecvWindowMs
 			: Number(value);
-	if (!Number.isInteger(number) || number < 1 || number > LIMITS.maxRecvWindowMs) {
+	// A credential saved when the field allowed up to 60000 may hold more than the exchange takes:
+	// said here, before any request, rather than refused by the service on every request.
+	if (Number.isInteger(number) && number > LIMITS.maxRecvWindowMs) {
+		return {
+			field: 'Receive Window',
+			problem: `is over ${LIMITS.maxRecvWindowMs} ms, the most the service accepts (it refuses larger values)`,
+			fix: `Open the credential and set Receive Window (Ms) to ${LIMITS.maxRecvWindowMs} or less (${LIMITS.defaultRecvWindowMs} is the service's default), then save it.`,
+		};
+	}
+	if (!Number.isInteger(number) || number < 1) {
 		return {
 			field: 'Receive Window',
 			problem: `must be a whole number of milliseconds from 1 to ${LIMITS.maxRecvWindowMs}`,

@@ -13,6 +13,9 @@ import { errorResp, type Resp } from './response';
 import type { Authed, RequestContext, Route, Services } from './routes/route';
 import type { DemoKey } from './types';
 
+/** The history list, which behaviour `historyRefusedKeys` closes to some keys. */
+const HISTORY_PATH = '/api/v1/account/balanceFlow';
+
 const KEYS_BY_API_KEY = new Map<string, DemoKey>(
 	Object.values(DEMO_KEYS).map((k) => [k.apiKey, k]),
 );
@@ -70,7 +73,11 @@ export function verifySignature(
 	return { queryParams, allParams };
 }
 
-/** 5.4: timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow (default 5000, at most 60000). */
+/**
+ * 5.4: timestamp < serverTime + 1000 && serverTime - timestamp <= recvWindow (default 5000). The UAE
+ * documentation caps recvWindow at 8000 and refuses more without naming a code: 0001, the code of
+ * any other invalid parameter.
+ */
 export function checkTimestamp(params: Map<string, string>, serverTime: number): void {
 	const ts = params.get('timestamp');
 	if (ts === undefined || !/^\d{1,16}$/.test(ts))
@@ -90,12 +97,13 @@ export function checkTimestamp(params: Map<string, string>, serverTime: number):
 
 /**
  * Spec section 5: API key, weight, signature, timestamp, permission. Throws an ApiError for a
- * rejected request; answers 429 (as a Resp) when the key's weight budget is spent.
+ * rejected request; answers 429 (as a Resp) when the key's weight budget is spent. A key named in
+ * behaviour `historyRefusedKeys` may not read the history: -1005, as a key without the permission.
  */
 export function authenticate(ctx: RequestContext, route: Route, services: Services): Authed | Resp {
 	const key = keyOf(ctx);
 	// the budget runs on the real clock, not the offset server clock
-	const retryAfter = services.limiter.charge(key.apiKey, route.weight, Date.now());
+	const retryAfter = services.limiter.charge(key.apiKey, route, ctx.path, Date.now());
 	if (retryAfter !== null) {
 		return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
 			'Retry-After': String(retryAfter),
@@ -105,6 +113,9 @@ export function authenticate(ctx: RequestContext, route: Route, services: Servic
 	checkTimestamp(params.allParams, ctx.serverTime);
 	if (route.permission && !key.permissions.includes(route.permission)) {
 		throw apiError(CODES.noPermission, `this API key lacks the '${route.permission}' permission`);
+	}
+	if (ctx.path === HISTORY_PATH && services.behaviour.historyRefusedKeys.includes(key.apiKey)) {
+		throw apiError(CODES.noPermission, 'this API key may not read the history');
 	}
 	return { key, ...params };
 }

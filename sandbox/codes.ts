@@ -30,6 +30,14 @@ export const CODES = {
 	accountNotAllowed: c('0104', 'accountId is not allowed'),
 	instrumentNotFound: c('0201', 'Instrument not found'),
 	orderNotFound: c('0211', 'Order not found'),
+	/**
+	 * The UAE table's answer to a cancel of an order that is no longer open or does not exist: the
+	 * sandbox's single cancel answers it (behaviour cancelNotOpenCodes 'uae', the default).
+	 */
+	orderCompletedOrMissing: c(
+		'0212',
+		'Order has already been completed (filled, canceled, etc) or does not exist. Please check the order status to verify',
+	),
 	insufficientAsset: c('0401', 'Insufficient asset'),
 	unknownError: c('-1000', 'An unknown error occurred while processing the request', 500),
 	internalError: c('-1001', 'Internal error', 503),
@@ -49,6 +57,12 @@ export const CODES = {
 	invalidFromAccount: c('-1172', 'Invalid from account id'),
 	invalidToAccount: c('-1173', 'Invalid to account id'),
 	sameAccountTransfer: c('-1174', 'Transfer not allowed between the same account'),
+	/**
+	 * "Order does not exist": not in the UAE table (the family's global documentation shows it in a
+	 * cancel-by-IDs answer). The sandbox never answers it by itself; a fault may (unknownBefore with
+	 * code -2013, cancelByIdsEntryCode), with this message.
+	 */
+	orderDoesNotExist: c('-2013', 'Order does not exist'),
 	batchTooLarge: c('-2022', 'Order batch size exceeds the limit'),
 	/** The family's "too frequent" code; the sandbox sends it with HTTP 418 (IP ban). */
 	ipBanned: c('-3145', 'Please DO NOT submit request too frequently', 418),

@@ -114,7 +114,10 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = { windowMs: 60_000, maxWeight
 export const DEFAULT_HISTORY_LIMIT = 50;
 export const MAX_HISTORY_LIMIT = 500;
 export const DEFAULT_RECV_WINDOW = 5000;
-export const MAX_RECV_WINDOW = 60_000;
+/** The UAE documentation's maximum recvWindow: larger values are refused. */
+export const MAX_RECV_WINDOW = 8_000;
+/** Most characters of a transfer's clientOrderId (the UAE documentation). */
+export const MAX_TRANSFER_CLIENT_ORDER_ID_LENGTH = 64;
 export const MAX_BATCH_ORDERS = 20;
 export const MAX_CLIENT_ORDER_ID_LENGTH = 255;
 export const DEFAULT_FUNDING_SYMBOLS = ['BTCUSDT-PERPETUAL', 'ETHUSDT-PERPETUAL'];

@@ -31,9 +31,14 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	batchSuccessCode: 0,
 	batchEntryCodes: 'integer',
 	cancelByIdsAllCancelled: 'emptyArray',
+	cancelNotOpenCodes: 'uae',
 	cancelApplyDelayMs: 0,
 	createAnswerStatus: 'NEW',
 	marketOrderType: 'MARKET',
+	rateLimitRule: 'retryAfter',
+	uaeSilenceMs: 60_000,
+	historyOrder: 'descending',
+	historyRefusedKeys: [],
 };
 
 export class SandboxControl {

@@ -87,9 +87,10 @@ export class Engine {
 		change: D.Dec,
 		created: string,
 		symbol?: string,
+		ids?: { orderId: string; clientOrderId: string },
 	): void {
 		const after = this.balances.add(accountId, coin, change);
-		this.records.writeMove(accountId, coin, flowType, change, after, created, symbol);
+		this.records.writeMove(accountId, coin, flowType, change, after, created, symbol, ids);
 	}
 
 	// ---- history ----
@@ -110,10 +111,20 @@ export class Engine {
 
 	// ---- transfers ----
 
+	/**
+	 * A transfer between two of the key's accounts. `clientOrderId` ("" or absent: none) is checked by
+	 * the route; one an earlier transfer was sent with is refused -1141, nothing moved.
+	 */
 	transfer(
 		key: DemoKey,
-		p: { fromAccountId?: string; toAccountId?: string; coin?: string; quantity?: string },
-	): { id: string; timestamp: string } {
+		p: {
+			fromAccountId?: string;
+			toAccountId?: string;
+			coin?: string;
+			quantity?: string;
+			clientOrderId?: string;
+		},
+	): { id: string; timestamp: string; clientOrderId: string } {
 		const own = accountsOf(key);
 		const from = p.fromAccountId;
 		if (from === undefined || !/^\d+$/.test(from))
@@ -131,21 +142,33 @@ export class Engine {
 		const qtyStr = positiveDecimal(p.quantity, 'quantity', fieldError);
 		if (qtyStr === null) throw fieldError('quantity');
 		const qty = D.parseDec(qtyStr)!;
+		const clientOrderId = p.clientOrderId ?? '';
+		if (
+			clientOrderId !== '' &&
+			this.ledger.transfers.some((transfer) => transfer.clientOrderId === clientOrderId)
+		) {
+			throw apiError(
+				CODES.duplicateOrder,
+				`a transfer was already sent with clientOrderId '${clientOrderId}'`,
+			);
+		}
 		if (D.cmp(this.balances.free(from, coin), qty) < 0) throw apiError(CODES.insufficientAsset);
 		const created = String(this.clock());
-		this.writeMove(from, coin, 51, D.neg(qty), created);
-		this.writeMove(to, coin, 51, qty, created);
 		const id = (this.transferSeq++).toString();
+		const ids = { orderId: id, clientOrderId };
+		this.writeMove(from, coin, 51, D.neg(qty), created, undefined, ids);
+		this.writeMove(to, coin, 51, qty, created, undefined, ids);
 		this.ledger.transfers.push({
 			id,
 			fromAccountId: from,
 			toAccountId: to,
 			coin,
 			quantity: qtyStr,
+			clientOrderId,
 			created,
 			apiKey: key.apiKey,
 		});
-		return { id, timestamp: created };
+		return { id, timestamp: created, clientOrderId };
 	}
 
 	// ---- orders ----

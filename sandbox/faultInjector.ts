@@ -96,5 +96,6 @@ function draw(rp: RandomPlan): ActiveFault | null {
 		};
 	if (pick(rp.answer200Code)) return of('answer200Code');
 	if (pick(rp.cancelByIdsOtherKey)) return of('cancelByIdsOtherKey');
+	if (pick(rp.numericDecimals)) return of('numericDecimals');
 	return null;
 }

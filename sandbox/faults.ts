@@ -45,11 +45,14 @@ const PHASES: Record<FaultKind, FaultPhase> = {
 	answerTruncated: 'after',
 	answerBadGzip: 'after',
 	numericIds: 'inline',
+	numericDecimals: 'inline',
 	historyOversize: 'inline',
 	historyOldestFirst: 'inline',
+	historyUnordered: 'inline',
 	answer200Code: 'before',
 	createLate: 'late',
 	cancelByIdsOtherKey: 'inline',
+	cancelByIdsEntryCode: 'inline',
 };
 
 /** After-faults that send the request's real answer, wrongly (or not at all), instead of replacing it. */

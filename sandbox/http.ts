@@ -1,6 +1,6 @@
 /**
- * HTTP helpers of the sandbox: form/query parameter parsing (kept raw for the signature check)
- * and the per-key weight budget.
+ * HTTP helpers of the sandbox: form/query parameter parsing (kept raw for the signature check),
+ * the per-key weight budget and least intervals, and the addresses silenced by a 429 (UAE rule).
  */
 import type * as http from 'node:http';
 
@@ -61,14 +61,57 @@ export class RateLimiter {
 		{ events: Array<{ at: number; w: number }>; head: number; sum: number }
 	>();
 
+	/** When each key last made an accepted call of a route with a least interval, by key and path. */
+	private lastCalls = new Map<string, number>();
+
+	/** When each client address was last answered 429. */
+	private rateLimitedAt = new Map<string, number>();
+
 	constructor(public config: RateLimitConfig | false) {}
 
 	clear(): void {
 		this.state.clear();
+		this.lastCalls.clear();
+		this.rateLimitedAt.clear();
+	}
+
+	/** A 429 was answered to `address` at `now` (real clock). */
+	noteRateLimited(address: string, now: number): void {
+		this.rateLimitedAt.set(address, now);
+	}
+
+	/** Whether `address` was answered 429 less than `silenceMs` before `now`. */
+	isSilenced(address: string, now: number, silenceMs: number): boolean {
+		const at = this.rateLimitedAt.get(address);
+		return at !== undefined && now - at < silenceMs;
+	}
+
+	/**
+	 * Charge a call of `route` (at `path`) to `apiKey`: its least interval since the key's last
+	 * accepted call of it, then its weight. Returns null when allowed, else seconds until it would be.
+	 */
+	charge(
+		apiKey: string,
+		route: { weight: number; minIntervalMs?: number },
+		path: string,
+		now: number,
+	): number | null {
+		const cfg = this.config;
+		if (!cfg) return null;
+		if (route.minIntervalMs !== undefined && cfg.intervals !== false) {
+			const callKey = `${apiKey} ${path}`;
+			const last = this.lastCalls.get(callKey);
+			if (last !== undefined && now - last < route.minIntervalMs)
+				return Math.max(1, Math.ceil((last + route.minIntervalMs - now) / 1000));
+			const refused = this.chargeWeight(apiKey, route.weight, now);
+			if (refused === null) this.lastCalls.set(callKey, now);
+			return refused;
+		}
+		return this.chargeWeight(apiKey, route.weight, now);
 	}
 
 	/** Charge `weight` to `apiKey`; returns null when allowed, else seconds until enough weight frees up. */
-	charge(apiKey: string, weight: number, now: number): number | null {
+	private chargeWeight(apiKey: string, weight: number, now: number): number | null {
 		const cfg = this.config;
 		if (!cfg) return null;
 		let st = this.state.get(apiKey);

@@ -176,21 +176,41 @@ export const NUMERIC_ID_KEYS: ReadonlySet<string> = new Set([
 	'userId',
 ]);
 
-const RAW_MARK = '\u0001raw-int\u0001';
+/** Keys whose decimal-string values the numericDecimals fault writes as bare JSON numbers. */
+export const NUMERIC_DECIMAL_KEYS: ReadonlySet<string> = new Set([
+	'price',
+	'origQty',
+	'executedQty',
+	'cummulativeQuoteQty',
+	'cumulativeQuoteQty',
+	'avgPrice',
+	'reqAmount',
+	'stopPrice',
+	'icebergQty',
+	'feeAmount',
+	'sumFeeAmount',
+	'free',
+	'locked',
+	'total',
+	'change',
+]);
+
+const RAW_MARK = '\u0001raw-num\u0001';
 
 /**
- * JSON.stringify, except that digit-string values of `keys` are written as bare integers, verbatim
- * (so 1950000000000000001 appears in the text as is, beyond what a double can hold).
+ * JSON.stringify, except that digit-string values of `keys` (integers, or decimals such as
+ * "0.123456789012345678") are written as bare JSON numbers, verbatim (so 1950000000000000001
+ * appears in the text as is, beyond what a double can hold).
  */
 export function stringifyWithRawIds(
 	value: unknown,
 	keys: ReadonlySet<string> = NUMERIC_ID_KEYS,
 ): string {
 	const text = JSON.stringify(value, (k, v: unknown) =>
-		keys.has(k) && typeof v === 'string' && /^-?\d{1,30}$/.test(v)
+		keys.has(k) && typeof v === 'string' && /^-?\d{1,30}(?:\.\d{1,30})?$/.test(v)
 			? `${RAW_MARK}${v}${RAW_MARK}`
 			: v,
 	);
 	// JSON.stringify escapes the \u0001 marks as the six characters \u0001
-	return text.replace(/"\\u0001raw-int\\u0001(-?\d+)\\u0001raw-int\\u0001"/g, '$1');
+	return text.replace(/"\\u0001raw-num\\u0001(-?\d+(?:\.\d+)?)\\u0001raw-num\\u0001"/g, '$1');
 }

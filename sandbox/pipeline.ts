@@ -1,7 +1,8 @@
 /**
  * One request from arrival to answer: work come due (delayed cancels, late creates) applied first,
- * the ledger entry, the redirect loop's own path, the fault picked for it (acting before, instead
- * of, after or long after the endpoint), latency, and the send.
+ * the ledger entry, the UAE rate-limit rule (an address that sends within a minute of a 429 is
+ * answered 418), the redirect loop's own path, the fault picked for it (acting before, instead of,
+ * after or long after the endpoint), latency, and the send.
  */
 import type * as http from 'node:http';
 
@@ -70,6 +71,21 @@ export class RequestPipeline {
 		if (typeof hdr === 'string') entry.apiKey = hdr;
 		host.ledger.requests.push(entry);
 
+		// The UAE rule, on the real clock: an address that keeps sending after a 429 is banned.
+		const { behaviour, limiter } = host.services();
+		const address = req.socket.remoteAddress ?? '';
+		if (
+			behaviour.rateLimitRule === 'uae' &&
+			limiter.isSilenced(address, Date.now(), behaviour.uaeSilenceMs)
+		) {
+			const ban = errorResp(418, CODES.ipBanned.code, CODES.ipBanned.msg);
+			entry.status = ban.status;
+			entry.code = ban.code;
+			await host.faults.delay();
+			if (!res.destroyed && !res.writableEnded) sendAnswer(req, res, ban, null, this.drips);
+			return;
+		}
+
 		if (path === REDIRECT_LOOP_PATH) {
 			await this.redirectAgain(res, query, entry);
 			return;
@@ -102,6 +118,15 @@ export class RequestPipeline {
 			if (fault && phase === 'after') {
 				entry.appliedStatus = resp.status;
 				if (!SEND_FAULTS.has(fault.kind)) resp = this.fromFault(fault, method, path, rawUrl);
+			}
+		}
+		if (resp.status === 429) {
+			limiter.noteRateLimited(address, Date.now());
+			// The UAE documentation gives a 429 no Retry-After: it says to wait one minute.
+			if (behaviour.rateLimitRule === 'uae') {
+				const headers = { ...resp.headers };
+				delete headers['Retry-After'];
+				resp = { ...resp, headers };
 			}
 		}
 		entry.status = resp.status;

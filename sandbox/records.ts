@@ -15,7 +15,17 @@ export interface HistoryQuery {
 	startTime: number;
 	endTime: number;
 	limit: number;
+	/** Only records carrying this client order ID (the UAE documentation's filter). */
+	clientOrderId?: string;
+	/**
+	 * Which records `limit` keeps and how they are listed (behaviour `historyOrder`): 'descending'
+	 * (default, spec §4.1: the newest, newest first), 'ascending' (the UAE documentation's general
+	 * rule: the earliest, earliest first) or 'ascendingNewest' (the newest, earliest first).
+	 */
+	order?: HistoryOrder;
 }
+
+export type HistoryOrder = 'descending' | 'ascending' | 'ascendingNewest';
 
 export class RecordBook {
 	readonly store = new RecordStore();
@@ -67,6 +77,8 @@ export class RecordBook {
 		};
 		const symbol = r.symbol ?? (r.flowTypeValue === 32 ? DEFAULT_FUNDING_SYMBOLS[0] : undefined);
 		if (symbol !== undefined) rec.symbol = symbol;
+		if (r.orderId !== undefined) rec.orderId = r.orderId;
+		if (r.clientOrderId !== undefined) rec.clientOrderId = r.clientOrderId;
 		return rec;
 	}
 
@@ -99,7 +111,7 @@ export class RecordBook {
 		return recs;
 	}
 
-	/** Write the record of a balance move whose total after the move is `total`. */
+	/** Write the record of a balance move whose total after the move is `total`; `ids`: a transfer's. */
 	writeMove(
 		accountId: string,
 		coin: string,
@@ -108,6 +120,7 @@ export class RecordBook {
 		total: D.Dec,
 		created: string,
 		symbol?: string,
+		ids?: { orderId: string; clientOrderId: string },
 	): void {
 		this.store.insert(
 			this.buildRecord({
@@ -118,20 +131,37 @@ export class RecordBook {
 				total: D.fmt(total),
 				created,
 				symbol,
+				...ids,
 			}),
 		);
 	}
 
-	/** A page of one flow type, newest first, never older than the flow type's retention window. */
+	/** A page of one flow type in `q.order`, never older than the flow type's retention window. */
 	query(q: HistoryQuery): HistoryRecord[] {
+		const order = q.order ?? 'descending';
+		if (order === 'descending') return this.queryNewestFirst(q);
+		if (order === 'ascendingNewest') return this.queryNewestFirst(q).reverse();
+		// The earliest `limit` records: the whole window is read newest first, its tail kept
+		// (a test mode; the store pages from the newest end only).
+		const all = this.queryNewestFirst({ ...q, limit: Infinity });
+		return all.slice(Math.max(0, all.length - q.limit)).reverse();
+	}
+
+	/** A page of one flow type, newest first (created desc, id desc). */
+	private queryNewestFirst(q: HistoryQuery): HistoryRecord[] {
 		const retention = FLOW_TYPES[q.flowType].retentionDays * 86_400_000;
 		const cutoff = this.clock() - retention;
-		return this.store.query({
+		const window = {
 			flowType: q.flowType,
 			accountIds: q.accountIds,
 			from: Math.max(q.startTime, cutoff),
 			to: q.endTime,
-			limit: q.limit,
-		});
+		};
+		if (q.clientOrderId === undefined) return this.store.query({ ...window, limit: q.limit });
+		// Filtered before the limit, as a filter must be: the whole window is read (rare, small).
+		return this.store
+			.query({ ...window, limit: Infinity })
+			.filter((record) => record.clientOrderId === q.clientOrderId)
+			.slice(0, q.limit);
 	}
 }

@@ -1,12 +1,12 @@
 /**
  * Writing an answer on the wire: whole, or the way a send fault mangles it (drip-fed one byte at a
  * time, cut off halfway, or labelled gzip without being gzip). Ids become bare JSON numbers under
- * the numericIds fault.
+ * the numericIds fault, decimals under numericDecimals.
  */
 import type * as http from 'node:http';
 
 import type { ActiveFault } from './faults';
-import { stringifyWithRawIds } from './json';
+import { NUMERIC_DECIMAL_KEYS, stringifyWithRawIds } from './json';
 import type { Resp } from './response';
 
 /** Send `payload` one byte every `intervalMs`, stopping if the client goes away; `timers` holds the pending timer. */
@@ -41,7 +41,9 @@ export function payloadOf(resp: Resp, fault: ActiveFault | null): Buffer {
 			? (resp.raw ?? '')
 			: fault?.kind === 'numericIds'
 				? stringifyWithRawIds(resp.value)
-				: JSON.stringify(resp.value);
+				: fault?.kind === 'numericDecimals'
+					? stringifyWithRawIds(resp.value, NUMERIC_DECIMAL_KEYS)
+					: JSON.stringify(resp.value);
 	return Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
 }
 

@@ -11,6 +11,8 @@ export const PATHS = {
 	serverTime: '/api/v1/time',
 	history: '/api/v1/account/balanceFlow',
 	assetTransfer: '/api/v1/account/assetTransfer',
+	/** The key's account type: the lightest signed read every valid key may make (the credential test). */
+	credentialCheck: '/api/v1/account/checkApiKey',
 	newOrder: '/api/v1/spot/new/order',
 	batchOrders: '/api/v1/spot/batchOrders',
 	/** Query one order by orderId or origClientOrderId: how the node reconciles an unknown outcome. */
@@ -26,15 +28,23 @@ export const PATHS = {
 	orderTest: '/api/v1/spot/orderTest',
 	/** Balances of the key's trading account. */
 	account: '/api/v1/account',
+	/** The key's accounts and their types: where Get Many learns the sub accounts to list orders of. */
+	accountType: '/api/v1/account/type',
 } as const;
 
-/** Request weights (spec §8). Endpoints the spec gives no weight are counted as 1. */
+/**
+ * Request weights: spec §8 where it gives one (history 5, batch orders 1), else the UAE
+ * documentation's (past orders 5, balances 5, every cancel 1, the rest 1). docs/api.md §4 lists them.
+ */
 export const WEIGHTS = {
 	history: 5,
 	batchOrders: 1,
-	/** The family's weights for these (CCXT hashkey.ts): cancelling many and past orders cost 5. */
-	cancelOrderByIds: 5,
+	cancelOrderByIds: 1,
 	tradeOrders: 5,
+	/** GET /api/v1/account (UAE documentation). */
+	account: 5,
+	/** GET /api/v1/account/type (UAE documentation). */
+	accountType: 5,
 	default: 1,
 } as const;
 
@@ -52,9 +62,15 @@ export const LIMITS = {
 	cancelIdsPerRequest: 100,
 	/** How far back past orders are kept (the family's tradeOrders: 90 days). */
 	pastOrdersDays: 90,
-	/** recvWindow default (spec §5.4 recommends ≤ 5000), and the largest value the credential accepts. */
+	/** recvWindow default (spec §5.4 recommends ≤ 5000). */
 	defaultRecvWindowMs: 5000,
-	maxRecvWindowMs: 60000,
+	/**
+	 * The largest recvWindow: the UAE documentation's maximum (larger values are refused), so the
+	 * credential, the order option and every wait on a receive window stop here.
+	 */
+	maxRecvWindowMs: 8000,
+	/** Most characters of a transfer's client order ID (the UAE documentation). */
+	transferClientOrderIdLength: 64,
 	/** A timestamp may run ahead of the server clock by less than this (spec §5.4). */
 	futureToleranceMs: 1000,
 } as const;
@@ -211,6 +227,14 @@ export const CANCEL_PENDING_STATUS = 'PENDING_CANCEL';
 /** Statuses of an order whose cancel was applied: it is off the book, with or without fills. */
 export const CANCELLED_ORDER_STATUSES: readonly string[] = ['CANCELED', 'PARTIALLY_CANCELED'];
 
+/**
+ * Codes by which the exchange refuses a cancel as having nothing to cancel without saying why: the
+ * order may be filled, cancelled or unknown (UAE: 0212 "already completed (filled, canceled, etc)
+ * or does not exist", 0211 "Order not found", -1143 "not found on order book"; the family's -2013
+ * "order does not exist"). The node looks the order up before it reports which.
+ */
+export const CANCEL_NOTHING_TO_CANCEL_CODES: readonly string[] = ['0212', '0211', '-1143', '-2013'];
+
 export const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 export const DEFAULT_STP_MODE = 'EXPIRE_TAKER';
 
@@ -229,6 +253,7 @@ export const ERROR_CODES = {
 	accountNotAllowed: '0104',
 	instrumentNotFound: '0201',
 	orderNotFound: '0211',
+	orderCompletedOrMissing: '0212',
 	insufficientBalance: '0401',
 	unknownError: '-1000',
 	internalError: '-1001',
@@ -249,6 +274,7 @@ export const ERROR_CODES = {
 	invalidFromAccount: '-1172',
 	invalidToAccount: '-1173',
 	sameAccountTransfer: '-1174',
+	orderDoesNotExist: '-2013',
 	batchTooLarge: '-2022',
 	ipBanned: '-3145',
 	invalidSymbols: '-100010',

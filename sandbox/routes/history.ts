@@ -1,4 +1,7 @@
-/** GET /api/v1/account/balanceFlow: a page of history records of one flow type, newest first. */
+/**
+ * GET /api/v1/account/balanceFlow: a page of history records of one flow type, newest first by
+ * default; behaviour `historyOrder` lists the page earliest first (the UAE documentation's rule).
+ */
 import { CODES } from '../codes';
 import {
 	ACCOUNT_TYPES,
@@ -12,7 +15,7 @@ import { apiError, fieldError } from '../errors';
 import { json, type Resp } from '../response';
 import type { Authed, RequestContext, Services } from './route';
 
-export function history(ctx: RequestContext, auth: Authed, { engine }: Services): Resp {
+export function history(ctx: RequestContext, auth: Authed, { engine, behaviour }: Services): Resp {
 	const p = auth.queryParams;
 	const ms = (name: string): number => {
 		const v = p.get(name);
@@ -50,7 +53,9 @@ export function history(ctx: RequestContext, auth: Authed, { engine }: Services)
 		(a) => accountType === undefined || ACCOUNT_TYPES[a] === accountType,
 	);
 	const fault = ctx.fault;
-	// historyOversize: more records than asked for; historyOldestFirst: the page in ascending order
+	// historyOversize: more records than asked for; historyOldestFirst: the page reversed;
+	// historyUnordered: the first record of another time than the first moved to the front, so a
+	// page of two or more times is in no order
 	const extra =
 		fault?.kind === 'historyOversize' ? Math.max(1, fault.rule.extraRecords ?? limit) : 0;
 	const page = engine.queryHistory({
@@ -59,6 +64,11 @@ export function history(ctx: RequestContext, auth: Authed, { engine }: Services)
 		startTime,
 		endTime,
 		limit: limit + extra,
+		order: behaviour.historyOrder,
+		// The UAE documentation's filter: only records carrying this client order ID (transfers').
+		clientOrderId: p.get('clientOrderId'),
 	});
+	const other = page.findIndex((record) => record.created !== page[0]?.created);
+	if (fault?.kind === 'historyUnordered' && other > 0) page.unshift(...page.splice(other, 1));
 	return json(200, fault?.kind === 'historyOldestFirst' ? page.reverse() : page);
 }

@@ -43,6 +43,11 @@ export interface Services {
 
 export interface Route {
 	weight: number;
+	/**
+	 * Least real time between two accepted calls of this route by one key (the UAE documentation:
+	 * transfers once per second); a call sooner is answered 429 while rate limits are on.
+	 */
+	minIntervalMs?: number;
 	signed: boolean;
 	permission?: Permission;
 	handler: (ctx: RequestContext, auth: Authed | null, services: Services) => Resp;

@@ -1,10 +1,10 @@
 /**
  * Every endpoint of the sandbox: path, method, weight and permission. Weights: spec section 8
- * where it gives one, else CCXT's hashkey.ts; the two cancel-all endpoints (DELETE openOrders,
- * cancelAllOpenOrders) weigh what the family's UAE documentation gives them (1).
+ * where it gives one (history 5, batch orders 1), else the UAE documentation's (balances, account
+ * types and past orders 5; every cancel, transfers and the rest 1).
  */
 import { json } from '../response';
-import { account, transfer } from './account';
+import { account, accountTypes, checkApiKey, transfer } from './account';
 import { history } from './history';
 import { batchOrders } from './orders/batch';
 import {
@@ -26,7 +26,12 @@ export const ROUTES: RouteTable = {
 		},
 	},
 	'/api/v1/account/balanceFlow': { GET: read(5, history) },
-	'/api/v1/account/assetTransfer': { POST: trade(1, transfer) },
+	// The UAE documentation: "no more than once per second".
+	'/api/v1/account/assetTransfer': { POST: { ...trade(1, transfer), minIntervalMs: 1000 } },
+	// Signed, but open to every valid key whatever its permissions (no `permission`).
+	'/api/v1/account/checkApiKey': {
+		GET: { weight: 1, signed: true, handler: (ctx, auth) => checkApiKey(ctx, auth!) },
+	},
 	'/api/v1/spot/new/order': { POST: trade(1, singleOrder) },
 	'/api/v1/spot/batchOrders': { POST: trade(1, batchOrders) },
 	'/api/v1/spot/order': { GET: read(1, queryOrder), DELETE: trade(1, cancelOrder) },
@@ -34,8 +39,9 @@ export const ROUTES: RouteTable = {
 	'/api/v1/spot/openOrders': { GET: read(1, openOrders), DELETE: trade(1, cancelOpenOrders) },
 	'/api/v1/spot/tradeOrders': { GET: read(5, pastOrders) },
 	'/api/v1/spot/cancelAllOpenOrders': { DELETE: trade(1, cancelAllOpenOrders) },
-	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(5, cancelOrdersByIds) },
-	'/api/v1/account': { GET: read(1, account) },
+	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(1, cancelOrdersByIds) },
+	'/api/v1/account': { GET: read(5, account) },
+	'/api/v1/account/type': { GET: read(5, accountTypes) },
 };
 
 /** The nominal weight of a request (0 for an unknown path or method), as the ledger records it. */

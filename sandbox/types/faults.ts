@@ -76,12 +76,24 @@ export type FaultKind =
 	// inline: processed normally, answered differently
 	/** Ids (orderId, accountId, id, lastOrderId, userId) written as bare JSON integers, every digit verbatim. */
 	| 'numericIds'
+	/**
+	 * Decimals (price, origQty, executedQty, reqAmount, free, locked, total, change, …) written as bare
+	 * JSON numbers, every digit verbatim (an 18-decimal amount beyond what a double holds).
+	 */
+	| 'numericDecimals'
 	/** A history page with more records than the requested limit (extraRecords more, default limit more). */
 	| 'historyOversize'
 	/** A history page oldest first (the same records, ascending). */
 	| 'historyOldestFirst'
+	/** A history page in no order: the first record of another `created` than the first record's moved to the front (a page of one time stays as it is). */
+	| 'historyUnordered'
 	/** DELETE /api/v1/spot/cancelOrderByIds: each failure entry of `result` names its order under `id`, not `orderId`. */
-	| 'cancelByIdsOtherKey';
+	| 'cancelByIdsOtherKey'
+	/**
+	 * DELETE /api/v1/spot/cancelOrderByIds: processed as usual, each failure entry of `result`
+	 * carrying the rule's `code` (default "-2013", the family's "order does not exist").
+	 */
+	| 'cancelByIdsEntryCode';
 
 export interface FaultRule {
 	kind: FaultKind;
@@ -92,7 +104,7 @@ export interface FaultRule {
 	method?: string;
 	/** For rateLimit: value of Retry-After in seconds; default 1. */
 	retryAfterSeconds?: number;
-	/** For unknownBefore/unknownAfter (default by request, see FaultKind) and answer200Code (default "-1147"): the code to answer. */
+	/** For unknownBefore/unknownAfter (default by request, see FaultKind), answer200Code (default "-1147") and cancelByIdsEntryCode (default "-2013"): the code to answer. */
 	code?: string;
 	/** For unknownBefore/unknownAfter: the HTTP status (default 400, as the family answers every code). */
 	status?: number;
@@ -140,6 +152,7 @@ export interface FaultPlan {
 		createLateDelayMs?: number;
 		answer200Code?: number;
 		cancelByIdsOtherKey?: number;
+		numericDecimals?: number;
 		paths?: string[];
 	};
 }

@@ -34,6 +34,8 @@ export interface LedgerTransfer {
 	toAccountId: string;
 	coin: string;
 	quantity: string;
+	/** The clientOrderId it was sent with; "" when none. */
+	clientOrderId: string;
 	created: string;
 	apiKey: string;
 }

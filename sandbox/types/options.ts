@@ -12,6 +12,8 @@ export interface DemoKey {
 export interface RateLimitConfig {
 	windowMs: number;
 	maxWeight: number;
+	/** Whether a route's least interval between calls of one key (transfers: 1 s) is enforced; default true. */
+	intervals?: boolean;
 }
 
 export interface SandboxOptions {
@@ -19,7 +21,10 @@ export interface SandboxOptions {
 	port?: number;
 	/** Host to bind; default 127.0.0.1. */
 	host?: string;
-	/** Weight budget per API key; default { windowMs: 60000, maxWeight: 6000 }; false = unlimited. */
+	/**
+	 * Weight budget per API key, and the routes' least intervals (transfers once per second); default
+	 * { windowMs: 60000, maxWeight: 6000 }; false = unlimited.
+	 */
 	rateLimit?: RateLimitConfig | false;
 	/**
 	 * Extension: base clock in ms (default Date.now). The server clock is `now() + clockOffsetMs`.
@@ -49,6 +54,13 @@ export interface SandboxBehaviour {
 	/** `result` of DELETE /api/v1/spot/cancelOrderByIds when every id was cancelled: [] (default) or null (the family's docs). */
 	cancelByIdsAllCancelled?: 'emptyArray' | 'null';
 	/**
+	 * Codes of a cancel of an order that is no longer open (filled, cancelled) or unknown: 'uae'
+	 * (default, the UAE documentation's): the single cancel answers 0212 ("already completed or does
+	 * not exist"), each such entry of cancelOrderByIds 0211 (its example); 'specific': the codes
+	 * that say which (-1139 filled, -1142 cancelled, -1138 partially cancelled, -1143 not found).
+	 */
+	cancelNotOpenCodes?: 'uae' | 'specific';
+	/**
 	 * Milliseconds (real time, not the server clock) between accepting a cancel of an open order and
 	 * applying it, on every cancel endpoint: 0 (default) applies at once. Meanwhile the order is
 	 * PENDING_CANCEL, still open (listed, holding its client order ID and its funds) but no longer
@@ -66,4 +78,27 @@ export interface SandboxBehaviour {
 	 * it was sent with `quantity`, MARKET_OF_QUOTE when sent with `amount` (the family's order stream).
 	 */
 	marketOrderType?: 'MARKET' | 'byBase';
+	/**
+	 * How rate limits are answered. 'retryAfter' (default): a 429 carries Retry-After, and sending
+	 * again is harmless. 'uae' (the UAE documentation): no 429 carries Retry-After (the documentation
+	 * says to wait one minute), and an IP address that sends anything within `uaeSilenceMs` of its
+	 * last 429 is answered 418 (-3145), as one the exchange bans.
+	 */
+	rateLimitRule?: 'retryAfter' | 'uae';
+	/** Under rateLimitRule 'uae': how long after a 429 an IP address must stay silent; default 60000. */
+	uaeSilenceMs?: number;
+	/**
+	 * Order of a history page (GET /api/v1/account/balanceFlow), for every flow type:
+	 * 'descending' (default: spec §4.1, which says newest first for funding fees; the newest `limit`
+	 * records of the range, newest first), 'ascending' (the UAE documentation's general rule, earliest
+	 * first: the earliest `limit` records of the range, earliest first) or 'ascendingNewest' (the
+	 * newest `limit` records, listed earliest first).
+	 */
+	historyOrder?: 'descending' | 'ascending' | 'ascendingNewest';
+	/**
+	 * API keys refused the history list (GET /api/v1/account/balanceFlow) with -1005 No permission,
+	 * as the UAE documentation says the exchange answers a key not allowed to read it (default: none).
+	 * Every other endpoint treats such a key as before.
+	 */
+	historyRefusedKeys?: string[];
 }

@@ -13,6 +13,13 @@ export interface HistoryRecord {
 	total: string;
 	created: string;
 	symbol?: string;
+	/**
+	 * Transfer records the sandbox writes (flow type 51) also carry the transfer's `orderId` and the
+	 * `clientOrderId` it was sent with ("" when none): where the UAE documentation's transfer records
+	 * have them, so an unknown transfer can be found by its client order ID.
+	 */
+	orderId?: string;
+	clientOrderId?: string;
 }
 
 /** One balance line of GET /api/v1/account. */

@@ -1,10 +1,24 @@
 import { createHmac } from 'node:crypto';
 
 import axios from 'axios';
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { mock } from 'jest-mock-extended';
+import { ExecuteContext, RoutingNode } from 'n8n-core';
+import {
+	Workflow,
+	createRunExecutionData,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeType,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
-import { DEMO_KEYS } from '../../sandbox';
+import { DEMO_KEYS, type DemoKey, type Sandbox } from '../../sandbox';
+import { TestClient } from '../../sandbox/testClient';
+import { TestCredentialsHelper } from '../../tools/harness/credentials';
+import { TestNodeTypes } from '../../tools/harness/workflow';
 import { useSandbox } from '../support/sandbox';
 
 const credential = new TradingServiceApi();
@@ -42,7 +56,7 @@ function param(url: string, key: string): string | undefined {
 }
 
 describe('TradingServiceApi credential', () => {
-	it('describes its fields: both keys masked, Base URL required with no default, Receive Window 1–60000 ms', () => {
+	it('describes its fields: both keys masked, Base URL required with no default, Receive Window 1–8000 ms (UAE rule: receive window over 8000 refused)', () => {
 		const byName = Object.fromEntries(
 			credential.properties.map((property) => [property.name, property]),
 		);
@@ -51,7 +65,7 @@ describe('TradingServiceApi credential', () => {
 		expect(byName.baseUrl.required).toBe(true);
 		expect(byName.baseUrl.default).toBe('');
 		expect(byName.recvWindow.default).toBe(5000);
-		expect(byName.recvWindow.typeOptions).toEqual({ minValue: 1, maxValue: 60000 });
+		expect(byName.recvWindow.typeOptions).toEqual({ minValue: 1, maxValue: 8000 });
 		expect(credential.documentationUrl).toMatch(/^https:\/\//);
 	});
 
@@ -148,15 +162,11 @@ describe('TradingServiceApi credential', () => {
 		expect(verify(signed.url, '', SECRET).ok).toBe(true);
 	});
 
-	it('tests the credential with a signed history read over the last minute, limit 1', () => {
+	it('tests the credential with a signed GET /api/v1/account/checkApiKey and no parameters', () => {
 		const request = credential.test.request;
-		expect(request.url).toBe('/api/v1/account/balanceFlow');
+		expect(request.url).toBe('/api/v1/account/checkApiKey');
 		expect(request.method).toBe('GET');
-		expect(request.qs).toMatchObject({
-			limit: 1,
-			startTime: expect.stringContaining('Date.now() - 60000'),
-			endTime: expect.stringContaining('Date.now()'),
-		});
+		expect(request.qs).toBeUndefined();
 	});
 
 	describe('against the sandbox', () => {
@@ -237,5 +247,171 @@ describe('TradingServiceApi credential', () => {
 			expect(response.status).toBe(400);
 			expect(response.data.code).toBe('0002');
 		});
+	});
+});
+
+/**
+ * n8n's credential Test as n8n runs it (CredentialsTester.runRequestTest in n8n's cli package): a
+ * temporary node whose one property routes the credential's test request, run by n8n-core's
+ * RoutingNode through a real ExecuteContext, so the request is signed by the credential's own
+ * `authenticate`; an error answer is then read with the test's `rules`.
+ */
+async function runCredentialTest(
+	data: ICredentialDataDecryptedObject,
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const testRequest = credential.test;
+	const nodeType: INodeType = {
+		description: {
+			displayName: 'Temp',
+			name: 'temp',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Temp' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: credential.name, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: testRequest.request },
+					default: '',
+				},
+			],
+		},
+	};
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'temp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [credential.name]: { id: '1', name: 'Sandbox' } },
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new TestNodeTypes({ temp: nodeType }),
+	});
+	const additionalData = mock<IWorkflowExecuteAdditionalData>() as IWorkflowExecuteAdditionalData;
+	Object.assign(additionalData, {
+		credentialsHelper: new TestCredentialsHelper(
+			{ [credential.name]: credential },
+			{ [credential.name]: data },
+		),
+		currentNodeParameters: node.parameters,
+		executionId: undefined,
+		encryptedRunnerIdentity: undefined,
+		executionContext: undefined,
+		evaluationRunId: undefined,
+		evalLlmMockHandler: undefined,
+		variables: {},
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+	});
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		createRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+	const routingNode = new RoutingNode(context, nodeType, {
+		id: '1',
+		name: 'Sandbox',
+		type: credential.name,
+		data,
+	});
+	try {
+		await routingNode.runNode();
+	} catch (error) {
+		const status = (error as { cause?: { response?: { status?: number } } }).cause?.response
+			?.status;
+		if (status !== undefined) {
+			const rule = testRequest.rules?.find(
+				(one) => one.type === 'responseCode' && one.properties.value === status,
+			);
+			return {
+				status: 'Error',
+				message: rule?.properties.message ?? `Received HTTP status code: ${status}`,
+			};
+		}
+		return { status: 'Error', message: (error as Error).message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+describe("n8n's credential Test, against the sandbox", () => {
+	const sandbox = useSandbox({});
+	const dataFor = (sb: Sandbox, key: DemoKey, extra: IDataObject = {}) => ({
+		apiKey: key.apiKey,
+		secretKey: key.secret,
+		baseUrl: sb.baseUrl,
+		recvWindow: 5000,
+		...extra,
+	});
+
+	it('UAE rule: the credential Test is the lightest check every valid key passes: checkApiKey (weight 1), passed by a key that may not read the history', async () => {
+		sandbox().setBehaviour({ historyRefusedKeys: [DEMO_KEYS.master.apiKey] });
+		// The history is closed to this key (the old Test read it, and failed) ...
+		const client = new TestClient(sandbox().baseUrl, DEMO_KEYS.master, () => sandbox().now());
+		const now = sandbox().now();
+		const historyRead = await client.history({ flowType: 51, startTime: now - 1000, endTime: now });
+		expect([historyRead.status, historyRead.json.code]).toEqual([400, '-1005']);
+		sandbox().ledger.requests.length = 0;
+		// ... and the Test passes it, with one signed request of weight 1.
+		expect(await runCredentialTest(dataFor(sandbox(), DEMO_KEYS.master))).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(
+			sandbox().ledger.requests.map((request) => [request.method, request.path, request.weight]),
+		).toEqual([['GET', '/api/v1/account/checkApiKey', 1]]);
+		expect(sandbox().ledger.requests[0].query).toMatch(
+			/^recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/,
+		);
+		// Every demo key passes: a sub-account key and a read-only key too.
+		expect((await runCredentialTest(dataFor(sandbox(), DEMO_KEYS.sub))).status).toBe('OK');
+		expect((await runCredentialTest(dataFor(sandbox(), DEMO_KEYS.readOnly))).status).toBe('OK');
+	});
+
+	it("UAE rule: the credential Test still fails a wrong secret and an unknown API key, with the rule's message", async () => {
+		const wrongSecret = await runCredentialTest(
+			dataFor(sandbox(), DEMO_KEYS.master, { secretKey: 'not-the-secret' }),
+		);
+		expect(wrongSecret).toEqual({
+			status: 'Error',
+			message:
+				'The service refused the signed request: check the API Key and the Secret Key (they must belong together), and that this server’s clock is right',
+		});
+		expect(sandbox().ledger.requests.map((request) => request.code)).toEqual(['0002']);
+		const unknownKey = await runCredentialTest(
+			dataFor(sandbox(), DEMO_KEYS.master, { apiKey: 'nobody' }),
+		);
+		expect(unknownKey.status).toBe('Error');
+		expect(JSON.stringify([wrongSecret, unknownKey])).not.toContain(DEMO_KEYS.master.secret);
+	});
+
+	it('UAE rule: receive window over 8000 in a saved credential: the Test fails naming the field and the fix, before any request', async () => {
+		const result = await runCredentialTest(
+			dataFor(sandbox(), DEMO_KEYS.master, { recvWindow: 60000 }),
+		);
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values). Open the credential and set Receive Window (Ms) to 8000 or less (5000 is the service's default), then save it.",
+		);
+		expect(sandbox().ledger.requests).toEqual([]);
 	});
 });

@@ -58,11 +58,12 @@ describe('checkCredentialData: keys and Receive Window', () => {
 		[{ secretKey: '' }, 'Secret Key', /is empty/],
 		[{ secretKey: ' secret-1' }, 'Secret Key', /space/],
 		[{ apiKey: 'key-1\n' }, 'API Key', /space/],
-		[{ recvWindow: Number.NaN }, 'Receive Window', /1 to 60000/],
-		[{ recvWindow: 0 }, 'Receive Window', /1 to 60000/],
-		[{ recvWindow: -5 }, 'Receive Window', /1 to 60000/],
-		[{ recvWindow: 60001 }, 'Receive Window', /1 to 60000/],
-		[{ recvWindow: 999999 }, 'Receive Window', /1 to 60000/],
+		[{ recvWindow: Number.NaN }, 'Receive Window', /1 to 8000/],
+		[{ recvWindow: 0 }, 'Receive Window', /1 to 8000/],
+		[{ recvWindow: -5 }, 'Receive Window', /1 to 8000/],
+		[{ recvWindow: 8001 }, 'Receive Window', /over 8000 ms/],
+		[{ recvWindow: 60001 }, 'Receive Window', /over 8000 ms/],
+		[{ recvWindow: 999999 }, 'Receive Window', /over 8000 ms/],
 		[{ recvWindow: 2.5 }, 'Receive Window', /whole number/],
 		[{ recvWindow: 'soon' }, 'Receive Window', /whole number/],
 	])('%p: %s %p', (override, field, problem) => {
@@ -74,7 +75,7 @@ describe('checkCredentialData: keys and Receive Window', () => {
 
 	it.each([
 		[1, 1],
-		[60000, 60000],
+		[8000, 8000],
 		[undefined, 5000],
 		['', 5000],
 		['3000', 3000],
@@ -97,6 +98,20 @@ describe("the credential's authenticate checks the same before signing", () => {
 		await expect(signing).rejects.not.toThrow(/hunter2/);
 	});
 
+	it('UAE rule: receive window over 8000 (a credential saved when 60000 was allowed): refused before signing, naming the field and the fix', async () => {
+		const found = credentialProblemOf({ ...valid, recvWindow: 60000 });
+		expect(found).toEqual({
+			field: 'Receive Window',
+			problem: 'is over 8000 ms, the most the service accepts (it refuses larger values)',
+			fix: "Open the credential and set Receive Window (Ms) to 8000 or less (5000 is the service's default), then save it.",
+		});
+		await expect(
+			credential.authenticate({ ...valid, recvWindow: 20000 }, { url: '/api/v1/time' }),
+		).rejects.toThrow(
+			"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values). Open the credential and set Receive Window (Ms) to 8000 or less",
+		);
+	});
+
 	it('Receive Window 0: refused', async () => {
 		await expect(
 			credential.authenticate({ ...valid, recvWindow: 0 }, { url: '/api/v1/time' }),
@@ -116,7 +131,7 @@ describe("the credential's authenticate checks the same before signing", () => {
 describe('the node checks the credential before any request', () => {
 	// The checks above, as a run of the node meets them. A Base URL with a user name and password,
 	// a query, a fragment or another scheme would send the signed request somewhere the user did not
-	// mean, or put a password in an error; a Receive Window outside 1 to 60000 would be refused by
+	// mean, or put a password in an error; a Receive Window outside 1 to 8000 would be refused by
 	// the service on every request. The node refuses such a credential before any request, without
 	// repeating the value; spaces around the Base URL are only trimmed.
 	const sandbox = useSandbox({ rateLimit: false });
@@ -166,7 +181,25 @@ describe('the node checks the credential before any request', () => {
 		expect(run.requests).toHaveLength(1);
 	});
 
-	it.each([Number.NaN, 0, 999999])(
+	it.each([
+		['a read', () => history()],
+		['a transfer', () => transfer],
+	])(
+		'UAE rule: receive window over 8000 in a saved credential (%s): an error naming the field and the fix, 0 requests',
+		async (_label, parameters) => {
+			const run = await runCounting(sandbox(), {
+				parameters: parameters(),
+				credentials: { recvWindow: 20000 },
+			});
+			expect(run.requests).toEqual([]);
+			expect(run.error?.message).toBe(
+				"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values)",
+			);
+			expect(run.error?.description).toMatch(/set Receive Window \(Ms\) to 8000 or less/);
+		},
+	);
+
+	it.each([Number.NaN, 0, 8001, 999999])(
 		'Receive Window %p: an error naming Receive Window, 0 requests',
 		async (recvWindow) => {
 			const run = await runCounting(sandbox(), {

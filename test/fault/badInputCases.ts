@@ -378,6 +378,41 @@ export function generateCases(seed: number): BadCase[] {
 		}
 	}
 
+	// Guards that hold (issue 22; no random draw, so the seeded cases below stay the same): a
+	// boolean that decides whether money moves (defect 10), a guardrail a MARKET order by Amount
+	// could slip past (defect 9), a number that may have lost digits.
+	const testOnlyParameters = {
+		...orderParameters('create', 'LIMIT'),
+		options: { recvWindow: '={{ $json.rw }}', testOnly: '={{ $json.test }}' },
+	};
+	for (const value of ['true', 'TRUE', 'false', 'yes', '', 1, 0, null])
+		add(
+			'create-testOnly',
+			testOnlyParameters,
+			{ ...validOrder('LIMIT'), test: value },
+			'Test Only',
+		);
+	for (const operation of ['create', 'createMany'] as const) {
+		const capped = {
+			...orderParameters(operation, 'MARKET', 'amount'),
+			options: { maxOrderQuantity: '0.01' },
+		};
+		for (const amount of ['0.01', '1', '50', '50000'])
+			add(
+				`${operation}-MARKET-amount-capped`,
+				capped,
+				{ ...validOrder('MARKET'), amount },
+				'Amount',
+			);
+		for (const price of [0.1 + 0.2, 0.123456789012345678, 1234567.123456789])
+			add(
+				`${operation}-LIMIT`,
+				orderParameters(operation, 'LIMIT'),
+				{ ...validOrder('LIMIT'), price },
+				'Price',
+			);
+	}
+
 	// Create Many, JSON mode: one bad order hidden among 1-24 valid ones of mixed symbols.
 	const jsonShape: Array<[Value, string]> = [
 		['[{', 'Orders (JSON)'],

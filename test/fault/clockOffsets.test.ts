@@ -44,9 +44,9 @@ async function clockScenario(sb: Sandbox, tally: Tally) {
 		[-5000, 5000, false],
 		[5600, 5000, false],
 		[30_000, 5000, false],
-		[7000, 10_000, true],
-		[12_000, 10_000, false],
-		[-2500, 10_000, false],
+		[7000, 8000, true],
+		[9000, 8000, false],
+		[-2500, 8000, false],
 	];
 	const cases: ClockCase[] = [];
 	let seq = 0;

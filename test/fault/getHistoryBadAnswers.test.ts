@@ -1,9 +1,10 @@
 /**
  * Get History pages that must not become records: Return All over 3,000 funding fees (6 pages)
- * with one bad answer forced on one page: a page longer than asked for, a page oldest first, IDs
- * as bare 64-bit integers, a redirect, a malformed or drip-fed answer. Each run ends with exactly
- * the seeded records (IDs as strings) or with an error and no records: never a partial,
- * re-ordered or rounded result.
+ * with one bad answer forced on one page: a page longer than asked for, a page in no order, IDs
+ * as bare 64-bit integers, a redirect, a malformed or drip-fed answer; and one legal surprise, a
+ * page oldest first (the UAE documentation's order). Each run ends with exactly the seeded records
+ * (IDs as strings, newest first) or with an error and no records: never a partial, re-ordered or
+ * rounded result.
  */
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import type { FaultKind } from '../../sandbox';
@@ -20,6 +21,7 @@ describe('history Return All under bad pages, redirects, malformed and drip-fed 
 	const BAD_PAGE_FAULTS: readonly FaultKind[] = [
 		'historyOversize',
 		'historyOldestFirst',
+		'historyUnordered',
 		'numericIds',
 		...REDIRECT_KINDS,
 		'dripFeed',
@@ -116,16 +118,22 @@ describe('history Return All under bad pages, redirects, malformed and drip-fed 
 		}
 	});
 
-	it('refuses a page longer than asked for and a page oldest first, saying so', () => {
+	it('refuses a page longer than asked for and a page in no order, saying so', () => {
 		for (const c of cases.filter(
 			(candidate) =>
-				candidate.fault === 'historyOversize' || candidate.fault === 'historyOldestFirst',
+				candidate.fault === 'historyOversize' || candidate.fault === 'historyUnordered',
 		)) {
 			expect([c.fault, c.page, c.error]).toEqual([
 				c.fault,
 				c.page,
-				expect.stringMatching(/page|newest|limit|records/i),
+				expect.stringMatching(/more records than asked for|in no order/i),
 			]);
+		}
+	});
+
+	it('UAE rule: history ascending page (oldest first) among newest-first ones is read, not refused: every record once, newest first', () => {
+		for (const c of cases.filter((candidate) => candidate.fault === 'historyOldestFirst')) {
+			expect([c.fault, c.page, c.error, c.got]).toEqual([c.fault, c.page, undefined, expected]);
 		}
 	});
 

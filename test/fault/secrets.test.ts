@@ -157,12 +157,12 @@ describe('the secret never appears', () => {
 				fails: isWrite,
 			},
 			// Three in a row: an order committed unanswered is found by its client order ID (the
-			// lookups retried past the drops) and reported placed; the read recovers; a transfer has
-			// nothing to look up by and is reported as an unknown outcome.
+			// lookups retried past the drops) and reported placed; the read recovers; a transfer is
+			// found in the transfer history by its client order ID and reported placed too.
 			{
 				name: 'connection dropped after, three times',
 				setup: (modeSandbox) => modeSandbox.setFaults({ rules: [{ kind: 'dropAfter', times: 3 }] }),
-				fails: (operation) => operation === 'transferAsset',
+				fails: () => false,
 			},
 			// Committed unanswered and every lookup failing: the order's outcome stays unknown (the
 			// unknown-outcome error, its description and the lookup's failure are checked too).
@@ -173,6 +173,7 @@ describe('the secret never appears', () => {
 						rules: [
 							{ kind: 'dropAfter', times: 1 },
 							{ kind: 'http500', times: 6, path: QUERY_ORDER },
+							{ kind: 'http500', times: 6, path: PATHS.history },
 						],
 					}),
 				fails: always,

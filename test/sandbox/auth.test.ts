@@ -221,18 +221,22 @@ describe('timestamp rule (spec 5.4): timestamp < serverTime + 1000 && serverTime
 	});
 
 	it('recvWindow moves the past edge; 0 allows only the current ms and up to 999 ms ahead', async () => {
-		expect((await at(T0 - 10_000, 10_000)).status).toBe(200);
-		expect((await at(T0 - 10_001, 10_000)).json.code).toBe('-1021');
-		expect((await at(T0 - 60_000, 60_000)).status).toBe(200);
+		expect((await at(T0 - 8000, 8000)).status).toBe(200);
+		expect((await at(T0 - 8001, 8000)).json.code).toBe('-1021');
+		expect((await at(T0 - 2000, 1000)).json.code).toBe('-1021');
 		expect((await at(T0, 0)).status).toBe(200);
 		expect((await at(T0 - 1, 0)).json.code).toBe('-1021');
 		expect((await at(T0 + 999, 0)).status).toBe(200);
 	});
 
-	it('rejects recvWindow above 60000 or malformed with 0001', async () => {
-		const r = await at(T0, 60_001);
+	it('UAE rule: receive window over 8000 is refused with 0001 (the UAE maximum; the documentation names no code), as is a malformed one', async () => {
+		expect((await at(T0, 8000)).status).toBe(200);
+		const r = await at(T0, 8001);
+		expect(r.status).toBe(400);
 		expect(r.json.code).toBe('0001');
 		expect(r.json.msg).toContain("'recvWindow'");
+		expect(r.json.msg).toContain('8000');
+		expect((await at(T0, 60_000)).json.code).toBe('0001');
 		expect((await master().history(historyQuery, { recvWindow: '5e3' })).json.code).toBe('0001');
 	});
 
@@ -254,5 +258,26 @@ describe('timestamp rule (spec 5.4): timestamp < serverTime + 1000 && serverTime
 			timestamp: T0 - 5001,
 		});
 		expect(r.json.code).toBe('-1021');
+	});
+});
+
+describe('behaviour historyRefusedKeys: a key that may not read the history (UAE: -1005)', () => {
+	it('refuses the history list to the named key only, with -1005; its other requests pass', async () => {
+		sandbox().setBehaviour({ historyRefusedKeys: [DEMO_KEYS.master.apiKey] });
+		const refused = await master().history(historyQuery);
+		expect(refused.status).toBe(400);
+		expect(refused.json).toEqual({
+			code: '-1005',
+			msg: 'No permission (this API key may not read the history)',
+		});
+		expect(
+			(await master().call({ method: 'GET', path: '/api/v1/account/checkApiKey' })).status,
+		).toBe(200);
+		expect((await master().order(limitBuy)).status).toBe(200);
+		expect((await master().withCredentials(DEMO_KEYS.readOnly).history(historyQuery)).status).toBe(
+			200,
+		);
+		sandbox().reset();
+		expect((await master().history(historyQuery)).status).toBe(200);
 	});
 });

@@ -242,3 +242,24 @@ describe('error codes under HTTP 200', () => {
 		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 });
+
+describe('numericDecimals', () => {
+	it('decimals written as bare JSON numbers, every digit verbatim; ids and other strings untouched', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'numericDecimals', times: 1, path: ORDER }] });
+		const o = await master().order({
+			...limitBuy,
+			price: '0.123456789012345678',
+			quantity: '1.000000000000000001',
+			newClientOrderId: '42',
+		});
+		expect(o.status).toBe(200);
+		expect(o.text).toContain('"price":0.123456789012345678,');
+		expect(o.text).toContain('"origQty":1.000000000000000001,');
+		expect(o.text).toContain('"executedQty":0,');
+		expect(o.text).toContain('"clientOrderId":"42"');
+		expect(o.text).toMatch(/"orderId":"\d{19}"/);
+		// What a plain JSON.parse makes of it: digits lost.
+		expect(String(o.json.price)).not.toBe('0.123456789012345678');
+		expect(sandbox().ledger.requests[0].fault).toBe('numericDecimals');
+	});
+});

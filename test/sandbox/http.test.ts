@@ -59,3 +59,29 @@ describe('rate limit (weight budget per API key)', () => {
 		for (let i = 0; i < 5; i++) expect((await master().history(historyQ())).status).toBe(200);
 	});
 });
+
+describe('UAE rule: least interval between transfers of one key (once per second)', () => {
+	const move = { fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '1' };
+
+	it('a second transfer of a key within 1 s is answered 429 0003 and not applied; another key, or after 1 s, goes through', async () => {
+		expect((await master().transfer(move)).status).toBe(200);
+		const soon = await master().transfer(move);
+		expect(soon.status).toBe(429);
+		expect(soon.json).toEqual({ code: '0003', msg: 'Rate limit exceeded' });
+		expect(soon.headers['retry-after']).toBe('1');
+		// The sub key has its own second (it may not transfer: refused for its permission, not its pace).
+		expect((await sub().transfer(move)).status).not.toBe(429);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		await sleep(1010);
+		expect((await master().transfer(move)).status).toBe(200);
+		// A refused call does not restart the second: the accepted one it follows does.
+		expect(sandbox().ledger.transfers).toHaveLength(2);
+	});
+
+	it('off with the rate limit, or with intervals: false', async () => {
+		sandbox().setRateLimit({ windowMs: 60_000, maxWeight: 6000, intervals: false });
+		for (let i = 0; i < 3; i++) expect((await master().transfer(move)).status).toBe(200);
+		sandbox().setRateLimit(false);
+		for (let i = 0; i < 3; i++) expect((await master().transfer(move)).status).toBe(200);
+	});
+});

@@ -129,3 +129,42 @@ describe('redirects', () => {
 		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 });
+
+describe('UAE rule: rateLimitRule "uae"', () => {
+	it('a 429 carries no Retry-After, and an address that sends again within the silence is answered 418 -3145 (nothing applied); after it, requests go through', async () => {
+		sandbox().setBehaviour({ rateLimitRule: 'uae', uaeSilenceMs: 400 });
+		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 1, path: HISTORY }] });
+		const limited = await master().history(historyQuery);
+		expect(limited.status).toBe(429);
+		expect(limited.headers['retry-after']).toBeUndefined();
+		const banned = await master().transfer(move);
+		expect(banned.status).toBe(418);
+		expect(banned.json).toMatchObject({ code: '-3145' });
+		// Any key from that address.
+		expect((await master().withCredentials(DEMO_KEYS.sub).history(historyQuery)).status).toBe(418);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+		await new Promise((resolve) => setTimeout(resolve, 450));
+		expect((await master().history(historyQuery)).status).toBe(200);
+		expect(sandbox().ledger.requests.map((r) => r.status)).toEqual([429, 418, 418, 200]);
+	});
+
+	it('the weight budget’s 429 loses its Retry-After too; the default rule keeps it and bans nobody', async () => {
+		sandbox().setRateLimit({ windowMs: 60_000, maxWeight: 5 });
+		expect((await master().history(historyQuery)).status).toBe(200);
+		const kept = await master().history(historyQuery);
+		expect(kept.status).toBe(429);
+		expect(kept.headers['retry-after']).toBeDefined();
+		expect((await master().history(historyQuery)).status).toBe(429);
+		sandbox().setBehaviour({ rateLimitRule: 'uae', uaeSilenceMs: 60_000 });
+		sandbox().setRateLimit({ windowMs: 60_000, maxWeight: 5 });
+		expect((await master().history(historyQuery)).status).toBe(200);
+		const bare = await master().history(historyQuery);
+		expect(bare.status).toBe(429);
+		expect(bare.headers['retry-after']).toBeUndefined();
+		expect(
+			(await rawRequest(sandbox().baseUrl, { method: 'GET', url: '/api/v1/time' })).status,
+		).toBe(418);
+		sandbox().reset();
+		expect((await master().history(historyQuery)).status).toBe(200);
+	});
+});

@@ -175,7 +175,7 @@ export const orderOptions: INodeProperties = optionsCollection([
 		default: '',
 		placeholder: 'e.g. 1000',
 		description:
-			'Guardrail: the most one order may be worth in the quote coin (Price × Quantity, or a MARKET order’s Amount), as a decimal. A larger order is refused before anything is sent; a MARKET order by Quantity is refused too, as its price is unknown until it trades. Empty: no limit.',
+			'Guardrail: the most one order may be worth in the quote coin (Price × Quantity, or a MARKET order’s Amount), as a decimal. A larger order is refused before anything is sent; a MARKET order by Quantity is refused too, as its price is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
 	},
 	{
 		displayName: 'Max Order Quantity',
@@ -184,7 +184,7 @@ export const orderOptions: INodeProperties = optionsCollection([
 		default: '',
 		placeholder: 'e.g. 0.5',
 		description:
-			'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent. Empty: no limit.',
+			'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent; a MARKET order by Amount is refused too, as its quantity is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
 	},
 	{
 		displayName: 'Receive Window (Ms)',

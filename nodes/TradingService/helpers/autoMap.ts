@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { ORDER_FIELDS } from './orderRules';
-import { inputError } from './validation';
+import { ORDER_FIELDS, isOrderFieldAlias, orderFieldOf, shownKey } from './orderRules';
+import { inputError, numberMayHaveLostDigits } from './validation';
 
 /**
  * Create Many's "Map Each Item's Fields Automatically": the order fields read straight from an
@@ -10,21 +10,15 @@ import { inputError } from './validation';
  * strings go on character for character, and a number only when its own text is a plain decimal
  * (`String(1e-8)` is "1e-8": refused, as is anything the number may already have lost). The order
  * rules (orderRules.ts) then check it exactly as in the other input modes.
+ *
+ * A key that nearly names an order field is refused, never ignored: another case ("Price"), a
+ * space, underscore or hyphen ("newClientOrderId " from a sheet header, "time_in_force"), or a name
+ * output items use ("clientOrderId", "origQty"). Ignored, it would drop what it holds: a business
+ * key lost means the row is placed again on the next run. It is not mapped either: which of two
+ * near names wins, or what a column really holds, is the workflow author's to say.
  */
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
-const ORDER_FIELD_NAMES: ReadonlySet<string> = new Set(ORDER_FIELDS);
-const FIELD_OF_LOWER_CASE = new Map<string, string>(
-	ORDER_FIELDS.map((field) => [field.toLowerCase(), field]),
-);
-const LONGEST_FIELD = Math.max(...ORDER_FIELDS.map((field) => field.length));
-
-/** The order field a key names, exactly or but for case; undefined for any other key. */
-function orderFieldOf(key: string): string | undefined {
-	if (ORDER_FIELD_NAMES.has(key)) return key;
-	// Only keys as short as an order field can differ from one only in case.
-	return key.length <= LONGEST_FIELD ? FIELD_OF_LOWER_CASE.get(key.toLowerCase()) : undefined;
-}
 
 /** How an auto-mapped field is named in errors: the item and the field's own name. */
 export function autoMapLabel(itemIndex: number): (field: string) => string {
@@ -58,6 +52,15 @@ function fieldValue(
 				itemIndex,
 			);
 		}
+		if (numberMayHaveLostDigits(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+			throw inputError(
+				node,
+				label,
+				`the number ${text} may have lost digits`,
+				'Give it as a string in the input item (e.g. "0.123456789012345678"): a number of more than 15 significant digits is rounded before the node sees it (0.123456789012345678 arrives as 0.12345678901234568).',
+				itemIndex,
+			);
+		}
 		if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
 			throw inputError(
 				node,
@@ -80,8 +83,8 @@ function fieldValue(
 
 /**
  * The order of one input item, from its JSON. Refused with an error naming the item and field:
- * a value that is not text or a plain decimal number, a key that differs from an order field only
- * in case (it would otherwise be ignored), and an item without any order field.
+ * a value that is not text or a plain decimal number, a key that nearly names an order field (it
+ * would otherwise be ignored), and an item without any order field.
  */
 export function autoMappedOrder(node: INode, json: IDataObject, itemIndex: number): IDataObject {
 	const raw: IDataObject = {};
@@ -90,11 +93,14 @@ export function autoMappedOrder(node: INode, json: IDataObject, itemIndex: numbe
 		const field = orderFieldOf(key);
 		if (field === undefined) continue; // not an order field: ignored
 		if (field !== key) {
+			const shown = shownKey(key);
 			throw inputError(
 				node,
-				autoMapLabel(itemIndex)(key),
+				autoMapLabel(itemIndex)(shown),
 				`is not an order field, but ${field} is`,
-				`Rename it to ${field}: field names are read exactly, and ${key} would otherwise be ignored.`,
+				isOrderFieldAlias(key)
+					? `Rename it to ${field}: output items call it ${key}, but an order takes it as ${field}, and ${shown} would otherwise be ignored.`
+					: `Rename it to ${field}: field names are read exactly, and ${shown} would otherwise be ignored.`,
 				itemIndex,
 			);
 		}

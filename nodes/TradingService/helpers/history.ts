@@ -80,7 +80,11 @@ export function checkHistoryRange(
 	return { ...query, startTime };
 }
 
-/** The request for one history page: the newest `limit` records of the range, newest first. */
+/**
+ * The request for one history page: at most `limit` records of the range. Which records the
+ * service keeps when there are more, and in which order it lists them, is read from the answer
+ * (see HistoryWalk).
+ */
 export function historyPageRequest(
 	query: HistoryQuery,
 	limit: number,
@@ -97,21 +101,33 @@ export function historyPageRequest(
 }
 
 /**
- * A history page that breaks the service's promises: more records than asked for, or not newest
- * first. Paging by time relies on both, so such a page is never used: the action node fails, the
- * trigger warns and stops its poll (trigger/poll.ts).
+ * A history page that breaks the service's promises: more records than asked for, or in no order
+ * (neither newest first nor oldest first). Paging by time relies on both, so such a page is never
+ * used: the action node fails, the trigger warns and stops its poll (trigger/poll.ts).
  */
 export class HistoryPageError extends NodeApiError {
 	problem!: 'oversize' | 'unordered';
 }
 
-/** Throws HistoryPageError for a page longer than `limit` or not newest first. */
+/**
+ * The order of a page, read from the page itself. The spec lists funding fees newest first; the
+ * UAE documentation's general rule lists data earliest first. Both are legal, so every page is
+ * read by its own order: 'flat' when it cannot show one (no record, one record, or every record
+ * created in the same millisecond).
+ */
+export type HistoryPageOrder = 'newestFirst' | 'oldestFirst' | 'flat';
+
+/**
+ * Checks a page and returns its order. Throws HistoryPageError for a page longer than `limit`
+ * or in no order: the first and last record tell the direction (equal times allowed anywhere),
+ * and every neighbour must keep it.
+ */
 export function checkHistoryPage(
 	node: INode,
 	page: HistoryRecord[],
 	limit: number,
 	itemIndex?: number,
-): void {
+): HistoryPageOrder {
 	if (page.length > limit) {
 		const error = new HistoryPageError(node, { records: page.length, limit } as JsonObject, {
 			message: `The service returned ${page.length} history records for a request of at most ${limit}: more records than asked for`,
@@ -122,66 +138,137 @@ export function checkHistoryPage(
 		error.problem = 'oversize';
 		throw error;
 	}
+	if (page.length < 2) return 'flat';
+	const first = Number(page[0].created);
+	const last = Number(page[page.length - 1].created);
+	const order: HistoryPageOrder =
+		first > last ? 'newestFirst' : first < last ? 'oldestFirst' : 'flat';
 	for (let index = 1; index < page.length; index++) {
-		if (Number(page[index].created) > Number(page[index - 1].created)) {
-			const error = new HistoryPageError(node, { position: index } as JsonObject, {
-				message: 'The service returned a history page that is not newest first',
-				description: `Record ${index} (created ${page[index].created}) is newer than record ${index - 1} (created ${page[index - 1].created}). Paging by time relies on the service's order, so none of the page was used: records could otherwise be missed. Run again; if it keeps happening, the service is not the Trading Service API this node expects.`,
-				itemIndex,
-			});
-			error.problem = 'unordered';
-			throw error;
-		}
+		const before = Number(page[index - 1].created);
+		const created = Number(page[index].created);
+		const broken =
+			order === 'newestFirst'
+				? created > before
+				: order === 'oldestFirst'
+					? created < before
+					: created !== before;
+		if (!broken) continue;
+		const error = new HistoryPageError(node, { position: index } as JsonObject, {
+			message:
+				'The service returned a history page in no order: neither newest first nor oldest first',
+			description: `The page runs from created ${page[0].created} to ${page[page.length - 1].created}, but record ${index} (created ${page[index].created}) comes after record ${index - 1} (created ${page[index - 1].created}). Paging by time relies on the page being in one order, so none of it was used: records could otherwise be missed. Run again; if it keeps happening, the service is not the Trading Service API this node expects.`,
+			itemIndex,
+		});
+		error.problem = 'unordered';
+		throw error;
 	}
+	return order;
+}
+
+/** Ids (numeric strings) compared as numbers, without losing digits. */
+export function compareIds(a: string, b: string): number {
+	if (a.length !== b.length) return a.length - b.length;
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Newest first: by `created`, then by id, highest first. The service's order within one
+ * millisecond is not promised (and an earliest-first service lists it the other way), so the
+ * node's output does not depend on it.
+ */
+export function sortNewestFirst(records: HistoryRecord[]): HistoryRecord[] {
+	return records.sort((a, b) => Number(b.created) - Number(a.created) || compareIds(b.id, a.id));
 }
 
 export interface WalkOptions {
 	/**
-	 * More than a page of records in one millisecond cannot be paged past by time. `fail` stops
-	 * with an error (the action node: the user asked for all records); `skip` keeps the page the
-	 * service returned and goes on below that millisecond (the trigger: an error would repeat on
-	 * every poll and block all later events).
+	 * A full page of 500 records all created in one millisecond cannot be paged past by time.
+	 * `fail` stops with an error (the action node: the user asked for all records); `skip` keeps
+	 * the records the service returned and goes on around that millisecond (the trigger: an error
+	 * would repeat on every poll and block all later events).
 	 */
 	overfull: 'fail' | 'skip';
 	/** `Date.now()` after which no further page is fetched. The first page is always fetched. */
 	deadline?: number;
 	/** Most pages to fetch; the walk then stops as at the deadline. */
 	maxPages?: number;
-	/** Stops the walk after the page in which a record first satisfies this. */
+	/**
+	 * Stops the walk once the newest record that satisfies this is known; `found` is then that
+	 * record. (Walking up an earliest-first service, that is at the end of the range or at the
+	 * deadline or `maxPages`: `found` is the newest one read.)
+	 */
 	until?: (record: HistoryRecord) => boolean;
+	/**
+	 * Only the newest this-many records are wanted: the first request asks for this many, the walk
+	 * stops as soon as they are known, and `records` keeps only them. Unset: every record.
+	 */
+	newest?: number;
+}
+
+/** The part of the range not read yet: [from, to], inclusive. */
+export interface UnreadRange {
+	from: number;
+	to: number;
 }
 
 export interface WalkResult {
-	/** Every record read, each once, newest first. */
+	/** Every record read, each once, newest first (sortNewestFirst). */
 	records: HistoryRecord[];
 	/** Requests sent. */
 	pages: number;
 	/**
-	 * Set when the deadline or `maxPages` stopped the walk: records with `created` below `resumeTo`
-	 * have not been read, and at `resumeTo` only some may have been.
+	 * Set when the deadline or `maxPages` stopped the walk: records with `created` inside it have
+	 * not been read, except some at its two bounds, which `records` holds.
 	 */
-	resumeTo?: number;
-	/** Set when `until` stopped the walk. */
+	resume?: UnreadRange;
+	/** Set when `until` found a record: the newest one read that satisfies it. */
 	found?: HistoryRecord;
 	/** Milliseconds skipped over although the service could not return all their records. */
 	overfullMilliseconds: number[];
 }
 
 /**
- * The paging rules of the history list: every record of the range, newest first, each once. The
- * service returns at most 500 records, newest first, with no cursor; so the walk moves the end
- * bound down to the oldest `created` of each full page (inclusive, so records sharing that
- * millisecond are not lost) and drops the records of that millisecond it has already read. It
- * stops at the first page that is not full. The transport sends the requests it asks for
- * (`next`) and hands it each answer (`take`); the endpoint has already checked that the answer is
- * a list of records.
+ * Which end of the range the service keeps when a range holds more records than asked for:
+ * 'newest' (spec §4.1: a newest-first list; also a newest page listed earliest first) or 'oldest'
+ * (an earliest-first list cut after `limit`, as the UAE documentation's rule reads).
+ */
+type Selection = 'newest' | 'oldest';
+
+/** One side of the range waiting while a probe finds out which end the service keeps. */
+interface Window extends UnreadRange {
+	/** Ids already read at `from` and at `to`. */
+	knownFrom: Set<string>;
+	knownTo: Set<string>;
+}
+
+const idsAt = (page: HistoryRecord[], created: number) =>
+	new Set(page.filter((record) => Number(record.created) === created).map((record) => record.id));
+
+/**
+ * The paging rules of the history list: every record of the range, each once. The service returns
+ * at most 500 records with no cursor, so the walk pages by time, keeping an unread window
+ * [from, to] (both inclusive) and the ids already read at its two bounds.
+ *
+ * Each page's order is read from the page (checkHistoryPage). A full page newest first holds the
+ * newest records of the window: `to` moves down to its oldest `created`. A full page oldest first
+ * may hold either end of the window: the newest records listed earliest first, or the earliest
+ * records cut after 500. One probe tells them apart: the window from the page's newest `created`
+ * up. If it holds records not read yet, the service keeps the earliest, and `from` moves up from
+ * then on; if not, the page held the newest, and `to` moves down. A full page whose records share
+ * one millisecond cannot be paged inside that millisecond: it is overfull (see WalkOptions), and
+ * the walk goes on above and below it the same way. Bounds are inclusive, so records sharing a
+ * bound's millisecond are read again, not lost; ids already read there are dropped. The walk stops
+ * at the first page that is not full. The transport sends the requests it asks for (`next`) and
+ * hands it each answer (`take`); the endpoint has already checked that the answer is a list of
+ * records.
  */
 export class HistoryWalk {
 	readonly result: WalkResult = { records: [], pages: 0, overfullMilliseconds: [] };
-	private endTime: number;
-	// Only records of the end bound's millisecond can come again on the next page: those ids are
-	// all that needs remembering, not every id read (100,000 records would keep 100,000 ids).
-	private idsAtEnd = new Set<string>();
+	private window: Window;
+	private selection?: Selection;
+	/** While a probe is out: the lower side of the range, read next if the probe finds nothing new. */
+	private below?: Window;
+	private limit: number;
 	private done = false;
 
 	constructor(
@@ -190,63 +277,160 @@ export class HistoryWalk {
 		private readonly options: WalkOptions,
 		private readonly itemIndex?: number,
 	) {
-		this.endTime = query.endTime;
+		this.window = {
+			from: query.startTime,
+			to: query.endTime,
+			knownFrom: new Set(),
+			knownTo: new Set(),
+		};
+		this.limit = options.newest ?? LIMITS.historyPageSize;
 	}
 
 	/** The next page's request, or undefined when the walk is over. */
 	next(): { qs: IDataObject; itemIndex?: number } | undefined {
-		if (this.done || this.endTime < this.query.startTime) return undefined;
-		const { result, options } = this;
+		if (this.done) return undefined;
+		const { result, options, window } = this;
+		if (window.from > window.to) {
+			this.finish();
+			return undefined;
+		}
+		// A probe is never left out: until it is answered, the unread part is two windows.
 		const pastDeadline = options.deadline !== undefined && Date.now() >= options.deadline;
-		if (result.pages > 0 && (pastDeadline || result.pages === options.maxPages)) {
-			result.resumeTo = this.endTime;
-			this.done = true;
+		const pastPages = options.maxPages !== undefined && result.pages >= options.maxPages;
+		if (this.below === undefined && result.pages > 0 && (pastDeadline || pastPages)) {
+			result.resume = { from: window.from, to: window.to };
+			this.finish();
 			return undefined;
 		}
 		return historyPageRequest(
-			{ ...this.query, endTime: this.endTime },
-			LIMITS.historyPageSize,
+			{ ...this.query, startTime: window.from, endTime: window.to },
+			this.limit,
 			this.itemIndex,
 		);
 	}
 
 	/** Reads one answered page. */
 	take(answer: unknown): void {
-		const pageSize = LIMITS.historyPageSize;
 		const page = answer as HistoryRecord[];
-		checkHistoryPage(this.node, page, pageSize, this.itemIndex);
-		const { result, options } = this;
+		const limit = this.limit;
+		const order = checkHistoryPage(this.node, page, limit, this.itemIndex);
+		const { result, window } = this;
 		result.pages++;
-		for (const record of page) {
-			if (Number(record.created) === this.endTime && this.idsAtEnd.has(record.id)) continue;
+		// After the first page every request asks for a full page.
+		this.limit = LIMITS.historyPageSize;
+		let fresh = 0;
+		for (const record of order === 'oldestFirst' ? [...page].reverse() : page) {
+			const created = Number(record.created);
+			if (created === window.from && window.knownFrom.has(record.id)) continue;
+			if (created === window.to && window.knownTo.has(record.id)) continue;
+			fresh++;
 			result.records.push(record);
-			if (result.found === undefined && options.until?.(record) === true) result.found = record;
+			if (this.options.until?.(record) === true) {
+				if (result.found === undefined || created > Number(result.found.created)) {
+					result.found = record;
+				}
+			}
 		}
-		if (page.length < pageSize || result.found !== undefined) {
-			this.done = true;
+		const full = page.length >= limit;
+		if (this.below !== undefined) {
+			// The probe's answer: anything not read yet above the page means the service keeps the
+			// earliest records; then nothing below that page is unread.
+			if (fresh === 0 && !full) {
+				this.selection = 'newest';
+				this.window = this.below;
+				this.below = undefined;
+				this.afterPage();
+				return;
+			}
+			this.selection = 'oldest';
+			this.below = undefined;
+		}
+		if (!full) {
+			this.finish();
 			return;
 		}
-		let oldest = Number(page[0].created);
-		for (const record of page) oldest = Math.min(oldest, Number(record.created));
-		if (oldest < this.endTime) {
-			this.idsAtEnd = new Set(
-				page.filter((record) => Number(record.created) === oldest).map((record) => record.id),
+		const created = page.map((record) => Number(record.created));
+		const oldest = Math.min(...created);
+		const newest = Math.max(...created);
+		if (order === 'flat') {
+			this.overfull(oldest);
+		} else if (order === 'newestFirst' || this.selection === 'newest') {
+			// The newest records of the window: what is left is below them.
+			this.selection ??= 'newest';
+			this.moveTo(oldest, idsAt(page, oldest));
+		} else if (this.selection === 'oldest') {
+			this.moveFrom(newest, idsAt(page, newest));
+		} else {
+			this.probe(
+				{ ...window, from: newest, knownFrom: idsAt(page, newest) },
+				{ ...window, to: oldest, knownTo: idsAt(page, oldest) },
 			);
-			this.endTime = oldest;
+		}
+		this.afterPage();
+	}
+
+	/** A full page of one millisecond: overfull; the walk goes on above and below it. */
+	private overfull(created: number): void {
+		const { result, options, window } = this;
+		const pageSize = LIMITS.historyPageSize;
+		if (options.newest === undefined) {
+			if (options.overfull === 'fail') {
+				throw new NodeOperationError(
+					this.node,
+					`More than ${pageSize} records share the millisecond ${created} (${new Date(created).toISOString()}); the service cannot page past them by time`,
+					{
+						description: `${result.records.length} records were read before this point. The service returned a full page of ${pageSize} records all created in that millisecond; it returns at most ${pageSize} records per request and pages only by time, so the rest of that millisecond (if any) cannot be fetched. Narrow the range by Account Type, or contact the exchange.`,
+						itemIndex: this.itemIndex,
+					},
+				);
+			}
+			result.overfullMilliseconds.push(created);
+		}
+		// Only the newest records are wanted: a full page of one millisecond is enough of them.
+		const above: Window = { ...window, from: created + 1, knownFrom: new Set() };
+		const below: Window = { ...window, to: created - 1, knownTo: new Set() };
+		if (this.selection === 'newest') this.window = below;
+		else if (this.selection === 'oldest') this.window = above;
+		else if (above.from > above.to) {
+			this.window = below;
+		} else this.probe(above, below);
+	}
+
+	private probe(above: Window, below: Window): void {
+		this.window = above;
+		this.below = below;
+	}
+
+	private moveTo(to: number, known: Set<string>): void {
+		this.window = { ...this.window, to, knownTo: known };
+	}
+
+	private moveFrom(from: number, known: Set<string>): void {
+		this.window = { ...this.window, from, knownFrom: known };
+	}
+
+	/** Stops once what the options ask for is known. */
+	private afterPage(): void {
+		const { result, options } = this;
+		if (this.below !== undefined || this.selection === 'oldest') {
+			// Walking up (or not knowing yet): newer records may still come.
+			if (options.newest !== undefined) this.keepNewest(options.newest);
 			return;
 		}
-		if (options.overfull === 'fail') {
-			throw new NodeOperationError(
-				this.node,
-				`More than ${pageSize} records share the millisecond ${this.endTime} (${new Date(this.endTime).toISOString()}); the service cannot page past them by time`,
-				{
-					description: `${result.records.length} records were read before this point. The service returns at most ${pageSize} records per request and pages only by time, so the rest of that millisecond cannot be fetched. Narrow the range by Account Type, or contact the exchange.`,
-					itemIndex: this.itemIndex,
-				},
-			);
+		if (options.newest !== undefined && result.records.length >= options.newest) this.finish();
+		else if (result.found !== undefined) this.finish();
+	}
+
+	private keepNewest(count: number): void {
+		const { result } = this;
+		if (result.records.length > count) {
+			result.records = sortNewestFirst(result.records).slice(0, count);
 		}
-		result.overfullMilliseconds.push(this.endTime);
-		this.idsAtEnd = new Set();
-		this.endTime -= 1;
+	}
+
+	private finish(): void {
+		this.done = true;
+		sortNewestFirst(this.result.records);
+		if (this.options.newest !== undefined) this.keepNewest(this.options.newest);
 	}
 }

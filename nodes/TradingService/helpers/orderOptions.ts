@@ -3,7 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { LIMITS } from '../constants';
 import { decimalAbove, decimalProduct } from './decimals';
 import type { OrderParams } from './orderRules';
-import { inputError, integerInRange, positiveDecimal, symbol } from './validation';
+import { inputError, integerInRange, positiveDecimal, strictBoolean, symbol } from './validation';
 
 // The Options of Create and Create Many that bound what may be sent: the receive window and the
 // guardrails on the orders themselves.
@@ -32,12 +32,40 @@ function isSet(value: unknown): boolean {
 	return value !== undefined && value !== null && value !== '';
 }
 
-/** The guardrails of the options, each checked itself (a malformed limit refuses every order). */
+/** Whether the option `name` of the node's Options collection is stored as an expression. */
+function isExpressionOption(node: INode, name: string): boolean {
+	const stored = (node.parameters?.options as IDataObject | undefined)?.[name];
+	return typeof stored === 'string' && stored.startsWith('=');
+}
+
+const GUARDRAIL_LABELS = {
+	allowedSymbols: 'Allowed Symbols',
+	maxOrderQuantity: 'Max Order Quantity',
+	maxOrderAmount: 'Max Order Amount',
+} as const;
+
+/**
+ * The guardrails of the options, each checked itself (a malformed limit refuses every order). An
+ * option left empty is no limit; one whose expression gives nothing (a missing field, say) is
+ * refused: read as "no limit", it would let every order through.
+ */
 export function readGuardrails(
 	node: INode,
 	options: GuardrailOptions,
 	itemIndex?: number,
 ): Guardrails {
+	for (const name of Object.keys(GUARDRAIL_LABELS) as Array<keyof typeof GUARDRAIL_LABELS>) {
+		if (!isSet(options[name]) && isExpressionOption(node, name)) {
+			const label = GUARDRAIL_LABELS[name];
+			throw inputError(
+				node,
+				label,
+				'its expression gave no value',
+				`A guardrail set by an expression must give a limit: empty, it would let any order through, so nothing was sent. Fix the expression, or remove ${label} from the Options to have no limit.`,
+				itemIndex,
+			);
+		}
+	}
 	const guardrails: Guardrails = {};
 	if (isSet(options.allowedSymbols)) {
 		const list = Array.isArray(options.allowedSymbols)
@@ -127,15 +155,32 @@ export function checkGuardrails(
 				);
 			}
 		}
-		if (order.price === undefined && order.amount === undefined) {
-			// A MARKET order by quantity has no price to value it at before it trades.
-			throw refused(
-				'quantity',
-				'a MARKET order by Quantity cannot be checked against Max Order Amount (its price is known only once it trades)',
-				'Max Order Amount',
-				'Give the MARKET order an Amount (the quote coin to spend) instead of a Quantity.',
-			);
-		}
+	}
+	// A limit that cannot be checked before sending refuses the order, never lets it through: a
+	// MARKET order by Amount under a quantity cap could buy any quantity (50,000 USDT is about
+	// 1 BTC), one by Quantity under an amount cap could cost any amount. Only a MARKET order lacks
+	// one of Quantity and Price; LIMIT and LIMIT_MAKER orders have both.
+	const bothLimits =
+		'With both Max Order Quantity and Max Order Amount set, only LIMIT and LIMIT_MAKER orders (which have a Quantity and a Price) can be checked: use one of those, or clear one of the two limits.';
+	if (maxOrderQuantity !== undefined && order.quantity === undefined) {
+		throw refused(
+			'amount',
+			'a MARKET order by Amount cannot be checked against Max Order Quantity: its quantity is known only once it trades',
+			'Max Order Quantity',
+			maxOrderAmount !== undefined
+				? bothLimits
+				: 'Give the order a Quantity (in the base coin) instead of an Amount, or clear Max Order Quantity (Max Order Amount caps an order by Amount).',
+		);
+	}
+	if (maxOrderAmount !== undefined && order.price === undefined && order.amount === undefined) {
+		throw refused(
+			'quantity',
+			'a MARKET order by Quantity cannot be checked against Max Order Amount: its price is known only once it trades',
+			'Max Order Amount',
+			maxOrderQuantity !== undefined
+				? bothLimits
+				: 'Give the MARKET order an Amount (the quote coin to spend) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
+		);
 	}
 }
 
@@ -149,7 +194,19 @@ export interface OrderOptions {
 	guardrails: Guardrails;
 }
 
-/** Checks the order options (Receive Window, the guardrails); a malformed one refuses every order. */
+/** The boolean options of Create and Create Many, as the user sees them. */
+const BOOLEAN_OPTIONS = {
+	testOnly: 'Test Only',
+	generateClientOrderId: 'Generate Client Order ID',
+	failOnRejected: 'Fail on Any Rejected Order',
+} as const;
+
+/**
+ * Checks the order options (Receive Window, the guardrails, the booleans); a malformed one refuses
+ * every order. Each boolean decides what is sent (a test or a live order; a client order ID or
+ * none) or when sending stops, so it takes true or false only (strictBoolean): an option present
+ * with any other value, or whose expression gave nothing, is refused; an absent one is its default.
+ */
 export function checkOrderOptions(
 	node: INode,
 	options: IDataObject,
@@ -164,6 +221,10 @@ export function checkOrderOptions(
 			LIMITS.maxRecvWindowMs,
 			itemIndex,
 		);
+	}
+	for (const name of Object.keys(BOOLEAN_OPTIONS) as Array<keyof typeof BOOLEAN_OPTIONS>) {
+		if (Object.prototype.hasOwnProperty.call(options, name))
+			strictBoolean(node, BOOLEAN_OPTIONS[name], options[name], itemIndex);
 	}
 	return {
 		...(options as Omit<OrderOptions, 'guardrails'>),

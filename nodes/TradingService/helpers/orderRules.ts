@@ -39,6 +39,68 @@ export const ORDER_FIELDS = [
 
 const CLIENT_ORDER_ID = /^[\x21-\x7e]+$/;
 
+/**
+ * Names that are not order fields but plainly mean one: what output items and the exchange's
+ * answers call it (clientOrderId, origQty), and the client order ID's name in lookups.
+ */
+const ORDER_FIELD_ALIASES: Record<string, (typeof ORDER_FIELDS)[number]> = {
+	clientOrderId: 'newClientOrderId',
+	origClientOrderId: 'newClientOrderId',
+	origQty: 'quantity',
+};
+
+/** A key folded for comparison: lower case, without spaces, underscores, hyphens or zero-width characters. */
+function folded(key: string): string {
+	return key.toLowerCase().replace(/[\s_\-\u200b-\u200d]/g, '');
+}
+
+const ORDER_FIELD_NAMES: ReadonlySet<string> = new Set(ORDER_FIELDS);
+const FIELD_OF_FOLDED = new Map<string, string>([
+	...ORDER_FIELDS.map((field): [string, string] => [folded(field), field]),
+	...Object.entries(ORDER_FIELD_ALIASES).map(([alias, field]): [string, string] => [
+		folded(alias),
+		field,
+	]),
+]);
+/** What orderFieldOf found for keys that are not order fields ('' for none), bounded. */
+const NEAR_MISSES = new Map<string, string>();
+const NEAR_MISSES_KEPT = 1024;
+/** Keys longer than this cannot be a near miss (the longest name, plus a few separators). */
+const LONGEST_NEAR_MISS =
+	Math.max(...[...ORDER_FIELDS, ...Object.keys(ORDER_FIELD_ALIASES)].map((name) => name.length)) +
+	4;
+
+/**
+ * The order field a key names: exactly (returned as is), or as a near miss that would otherwise be
+ * dropped unnoticed: another case ("Price"), spaces, underscores or hyphens ("newClientOrderId ",
+ * "time_in_force"), or an alias ("clientOrderId"). Undefined for any other key. Called for every key
+ * of every auto-mapped item: an order field costs one set lookup, a key too long to be a near miss
+ * a length test, any other key one map lookup once it has been folded.
+ */
+export function orderFieldOf(key: string): string | undefined {
+	if (ORDER_FIELD_NAMES.has(key)) return key;
+	if (key.length > LONGEST_NEAR_MISS) return undefined;
+	// Items of one input share their keys (a sheet's columns): each key is folded once.
+	const known = NEAR_MISSES.get(key);
+	if (known !== undefined) return known === '' ? undefined : known;
+	const field = FIELD_OF_FOLDED.get(folded(key)) ?? '';
+	if (NEAR_MISSES.size >= NEAR_MISSES_KEPT) NEAR_MISSES.clear();
+	NEAR_MISSES.set(key, field);
+	return field === '' ? undefined : field;
+}
+
+/** A key as errors show it: quoted when it holds anything but letters, digits, "_" and "-" (a trailing space). */
+export function shownKey(key: string): string {
+	return /^[\w-]+$/.test(key) ? key : JSON.stringify(key);
+}
+
+const FOLDED_ALIASES: ReadonlySet<string> = new Set(Object.keys(ORDER_FIELD_ALIASES).map(folded));
+
+/** Whether `key` is an alias of an order field (a name output items use), not a spelling of one. */
+export function isOrderFieldAlias(key: string): boolean {
+	return FOLDED_ALIASES.has(folded(key));
+}
+
 function isAbsent(value: unknown): boolean {
 	return value === undefined || value === null || value === '';
 }
@@ -54,12 +116,15 @@ export function validateOrder(
 	itemIndex?: number,
 ): OrderParams {
 	for (const key of Object.keys(raw)) {
-		if (!(ORDER_FIELDS as readonly string[]).includes(key)) {
+		if (!ORDER_FIELD_NAMES.has(key)) {
+			const meant = orderFieldOf(key);
 			throw inputError(
 				node,
-				label(key),
-				'is not an order field',
-				`Remove it. Order fields are: ${ORDER_FIELDS.join(', ')}.`,
+				label(shownKey(key)),
+				meant === undefined ? 'is not an order field' : `is not an order field, but ${meant} is`,
+				meant === undefined
+					? `Remove it. Order fields are: ${ORDER_FIELDS.join(', ')}.`
+					: `Rename it to ${meant}: field names are read exactly. Order fields are: ${ORDER_FIELDS.join(', ')}.`,
 				itemIndex,
 			);
 		}

@@ -29,8 +29,52 @@ function describe(value: unknown): string {
 }
 
 /**
+ * Whether a JS number may no longer be the decimal someone wrote. A double holds every decimal of
+ * up to 15 significant digits exactly (its shortest text gives those digits back), and every
+ * integer up to 2^53 − 1; a number whose shortest text needs 16 or 17 digits is what a longer
+ * decimal was rounded to (0.123456789012345678 becomes 0.12345678901234568) or float arithmetic
+ * left (0.1 + 0.2 is 0.30000000000000004), so its digits cannot be trusted.
+ */
+export function numberMayHaveLostDigits(value: number): boolean {
+	if (Number.isSafeInteger(value)) return false;
+	const mantissa = String(value).split(/e/i)[0];
+	return mantissa.replace(/[-.]/g, '').replace(/^0+|0+$/g, '').length > 15;
+}
+
+/**
+ * A boolean that decides whether money moves or how a write is checked (Test Only, Generate
+ * Client Order ID...): only true or false. The text "true", the number 1 or an expression that
+ * gave nothing is refused, naming the field, rather than read as false (which would place a live
+ * order). `value` undefined is "not set" only when the option is absent; the caller says so.
+ */
+export function strictBoolean(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): boolean {
+	if (value === true || value === false) return value;
+	const what =
+		typeof value === 'string' && value !== ''
+			? `the text ${describe(value)}`
+			: typeof value === 'number'
+				? `the number ${String(value)}`
+				: value === undefined || value === null
+					? 'nothing (its expression gave no value)'
+					: describe(value);
+	throw inputError(
+		node,
+		field,
+		`${what} is not true or false`,
+		`${field} takes a boolean only, as it decides what the exchange is sent. Turn the option on or off without an expression, or make the expression give a boolean, e.g. {{ $json.test === 'true' }}.`,
+		itemIndex,
+	);
+}
+
+/**
  * A positive decimal as a string, exactly as given. A JS number is accepted only when its own
- * text is a plain decimal (1e-7 is not: the user must pass such values as strings).
+ * text is a plain decimal (1e-7 is not: the user must pass such values as strings) and it cannot
+ * have lost digits (numberMayHaveLostDigits).
  */
 export function positiveDecimal(
 	node: INode,
@@ -38,6 +82,15 @@ export function positiveDecimal(
 	value: unknown,
 	itemIndex?: number,
 ): string {
+	if (typeof value === 'number' && Number.isFinite(value) && numberMayHaveLostDigits(value)) {
+		throw inputError(
+			node,
+			field,
+			`the number ${String(value)} may have lost digits`,
+			`Give ${field} as text (e.g. "0.123456789012345678"): a number of more than 15 significant digits is rounded before the node sees it.`,
+			itemIndex,
+		);
+	}
 	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 	if (typeof text !== 'string' || !DECIMAL.test(text)) {
 		throw inputError(

@@ -12,10 +12,13 @@ import { parseJsonKeepingDigits } from './json';
  */
 
 /**
- * Fields that hold IDs (spec: long, up to 20 digits): an integer there is kept as text whatever
- * its size, so an ID is a string in every item, as when the service sends it quoted.
+ * Fields whose number is kept as its literal text, whatever its form or size, so that each is a
+ * string in every item, as when the service sends it quoted: IDs (spec: long, up to 20 digits) and
+ * the decimals the node reads or compares (spec: decimal; an 18-decimal amount sent as a JSON number
+ * would otherwise come back rounded, and an order placed as sent would no longer match its answer).
  */
-const ID_FIELDS: ReadonlySet<string> = new Set([
+export const TEXT_FIELDS: ReadonlySet<string> = new Set([
+	// IDs
 	'id',
 	'orderId',
 	'accountId',
@@ -23,6 +26,30 @@ const ID_FIELDS: ReadonlySet<string> = new Set([
 	'lastOrderId',
 	'fromAccountId',
 	'toAccountId',
+	// orders (create, query, batch entries)
+	'price',
+	'origQty',
+	'executedQty',
+	'cummulativeQuoteQty',
+	'cumulativeQuoteQty',
+	'avgPrice',
+	'reqAmount',
+	'stopPrice',
+	'icebergQty',
+	'quantity',
+	'amount',
+	'feeAmount',
+	'sumFeeAmount',
+	'fee',
+	// balances
+	'free',
+	'locked',
+	'total',
+	// history records and transfers
+	'change',
+	'netTransferAmount',
+	'fromAccountBalance',
+	'toAccountBalance',
 ]);
 
 /** The family's code for an IP ban (HTTP 418), used when the answer carries none. */
@@ -103,8 +130,8 @@ export function unreadable(
 }
 
 /**
- * Classifies an answer: the parsed body on success, the failure otherwise. Integers beyond 2^53
- * come back as strings (json.ts). A 2xx answer that is not JSON is unknown: the request was written
+ * Classifies an answer: the parsed body on success, the failure otherwise. Numbers a double cannot
+ * hold, and IDs and decimals in any form, come back as strings (json.ts). A 2xx answer that is not JSON is unknown: the request was written
  * and something answered, but nobody can tell what the service did.
  */
 export function classifyResponse(
@@ -116,7 +143,7 @@ export function classifyResponse(
 	let body: unknown = text;
 	let isJson = true;
 	try {
-		body = parseJsonKeepingDigits(text, ID_FIELDS);
+		body = parseJsonKeepingDigits(text, TEXT_FIELDS);
 	} catch {
 		isJson = false;
 	}

@@ -15,8 +15,14 @@ export interface EndpointRequest {
 export interface Endpoint {
 	readonly method: IHttpRequestMethods;
 	readonly path: string;
-	/** Request weight against the key's budget (spec §8); 1 where the spec gives none. */
+	/** Request weight against the key's budget: spec §8, else the UAE documentation (constants.ts). */
 	readonly weight: number;
+	/**
+	 * Least time between two requests to this endpoint with one API key at one service, across
+	 * every node and execution of this n8n process (pacing.ts): the UAE documentation allows some
+	 * endpoints no more than one call per second.
+	 */
+	readonly minIntervalMs?: number;
 	/**
 	 * Whether a request changes the account. Such a request is tried again only when the service
 	 * proves it did nothing; otherwise the caller learns that its outcome is unknown.
@@ -66,6 +72,8 @@ export const ENDPOINTS = {
 		method: 'POST',
 		path: PATHS.assetTransfer,
 		weight: WEIGHTS.default,
+		// UAE documentation: "no more than once per second".
+		minIntervalMs: 1000,
 		writes: true,
 		// `success: false` is a refusal (writes/transfers.ts); anything but a boolean there says
 		// nothing about what happened.
@@ -159,10 +167,20 @@ export const ENDPOINTS = {
 	account: {
 		method: 'GET',
 		path: PATHS.account,
-		weight: WEIGHTS.default,
+		weight: WEIGHTS.account,
 		checkResponse: (body) =>
 			isObject(body) && Array.isArray(body.balances) && body.balances.every(isObject)
 				? undefined
 				: 'The service answered the balances request without a list of balances',
+	},
+	// The key's accounts (UAE documentation): Get Many learns a master key's sub accounts from it.
+	accountTypes: {
+		method: 'GET',
+		path: PATHS.accountType,
+		weight: WEIGHTS.accountType,
+		checkResponse: (body) =>
+			Array.isArray(body) && body.every((entry) => isObject(entry) && 'accountId' in entry)
+				? undefined
+				: 'The service answered the account list with something other than a list of accounts',
 	},
 } as const satisfies Record<string, Endpoint>;

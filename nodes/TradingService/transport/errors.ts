@@ -73,6 +73,38 @@ export function rejectionError(
 
 // ------------------------------------------------------------------ other failures
 
+/** How a request was held back unsent: a silence after a 429, or an IP ban (418). */
+export interface HeldBack {
+	banned: boolean;
+	/** When this process sends to the service again (absent: a ban of this run, see retryAfterMs). */
+	until?: number;
+	/** The ban's Retry-After, when it gave one. */
+	retryAfterMs?: number;
+}
+
+/**
+ * A request the node did not send because the service asked for silence: a 429 without
+ * Retry-After (the UAE documentation: wait one minute, or be banned) or an IP ban (418).
+ */
+export function silenceError(node: INode, hold: HeldBack, itemIndex?: number): NodeApiError {
+	const when =
+		hold.until === undefined
+			? hold.retryAfterMs === undefined
+				? 'for the rest of this run'
+				: `for the rest of this run; the service asked to wait ${Math.ceil(hold.retryAfterMs / 1000)} s`
+			: `until ${new Date(hold.until).toISOString()}`;
+	return new NodeApiError(node, { status: hold.banned ? 418 : 429 } as JsonObject, {
+		message: hold.banned
+			? "Not sent: this server's IP address is banned by the service"
+			: 'Not sent: the service’s rate limit was exceeded a moment ago',
+		description: hold.banned
+			? `The service answered HTTP 418: it bans an IP address that keeps sending after a rate limit (HTTP 429). The node sends nothing more to it ${when}. Stop the workflows using this service until the ban ends, then lower their request rate (a Weight Budget in the credential, fewer items per run). Nothing was sent.`
+			: `The service answered HTTP 429 without saying when to retry. Its documentation asks to wait one minute, and bans an IP address that keeps sending, so this n8n process sends nothing to it ${when}. Run again after that. Nothing was sent.`,
+		httpCode: hold.banned ? '418' : '429',
+		itemIndex,
+	});
+}
+
 /** The service could not be reached: nothing was sent. */
 export function notReachableError(
 	node: INode,

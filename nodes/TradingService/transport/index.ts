@@ -10,7 +10,7 @@ import type { Endpoint, EndpointRequest } from './endpoints';
 import { toNodeError, unexpectedResponseError } from './errors';
 import { sendWithRetries, type ExchangeSettings, type SendWindow } from './retries';
 import type { RetryPolicy, TransportContext } from './http';
-import { limiterFor } from './pacing';
+import { gateFor, limiterFor, silenceFor } from './pacing';
 
 export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 export {
@@ -90,13 +90,20 @@ export class ServiceClient {
 	private async readSettings(): Promise<ClientSettings> {
 		const credentials = await this.functions.getCredentials(CREDENTIAL_TYPE);
 		const recvWindow = Number(credentials.recvWindow ?? LIMITS.defaultRecvWindowMs);
+		const baseUrl = String(credentials.baseUrl ?? '');
+		const apiKey = String(credentials.apiKey ?? '');
 		return {
 			limiter: limiterFor(
-				String(credentials.baseUrl ?? ''),
-				String(credentials.apiKey ?? ''),
+				baseUrl,
+				apiKey,
 				Number(credentials.weightBudget ?? 0),
 				Number(credentials.weightWindowSeconds ?? 60),
 			),
+			silence: silenceFor(baseUrl),
+			gateOf: (endpoint) =>
+				endpoint.minIntervalMs === undefined
+					? undefined
+					: gateFor(baseUrl, apiKey, `${endpoint.method} ${endpoint.path}`, endpoint.minIntervalMs),
 			// The service caps recvWindow; an unreadable value is taken at that cap, which only makes
 			// the node wait longer before it concludes an unanswered write can no longer be accepted.
 			recvWindowMs:

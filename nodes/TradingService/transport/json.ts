@@ -1,7 +1,8 @@
 /**
- * JSON that keeps every digit of large integers. The service's IDs are 64-bit (up to 20 digits);
- * JSON.parse would silently round them. Most answers hold no such number, so JSON.parse reads them
- * and its value is checked; the rest take the exact parser (jsonParser.ts).
+ * JSON that keeps every digit of numbers a double cannot hold. The service's IDs are 64-bit (up to
+ * 20 digits) and its amounts may have 18 decimals; JSON.parse would silently round them. Most
+ * answers hold no such number, so JSON.parse reads them and its value is checked; the rest take the
+ * exact parser (jsonParser.ts).
  */
 
 import { MAX_JSON_DEPTH, parseJsonExactly } from './jsonParser';
@@ -9,17 +10,17 @@ import { MAX_JSON_DEPTH, parseJsonExactly } from './jsonParser';
 const NO_FIELDS: ReadonlySet<string> = new Set();
 
 /**
- * A bare integer literal of 16 digits or more, which may be beyond 2^53. A JSON number always
- * follows the start of the text, ":", "," or "[" (and optional whitespace); text inside a string
- * may match too, which only sends that answer to the exact parser.
+ * A number literal that a double may not hold exactly: 16 digits or more (an integer beyond 2^53,
+ * a decimal of more than 15 significant digits) or an exponent (which may leave a double's range).
+ * A JSON number always follows the start of the text, ":", "," or "[" (and optional whitespace);
+ * text inside a string may match too, which only sends that answer to the exact parser.
  */
-export const LONG_BARE_INTEGER = /(?:^|[:,[])\s*-?\d{16}/;
+export const MAYBE_INEXACT_NUMBER = /(?:^|[:,[])\s*-?(?:\d{16}|[\d.]{17}|[\d.]+[eE])/;
 
 /**
  * Whether a value JSON.parse built is what the exact parser would build: no deeper than
- * MAX_JSON_DEPTH, and no number under a key of `textFields` (the exact parser turns such an
- * integer into text; the literal's form is gone after JSON.parse, so that answer takes the exact
- * parser).
+ * MAX_JSON_DEPTH, and no number under a key of `textFields` (the exact parser keeps such a number's
+ * literal text; the literal is gone after JSON.parse, so that answer takes the exact parser).
  */
 function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: number): boolean {
 	if (value === null || typeof value !== 'object') return true;
@@ -37,20 +38,21 @@ function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: 
 }
 
 /**
- * Parses JSON text like JSON.parse, except that integers beyond ±(2^53 − 1) come back as strings
- * with every digit, and so does any integer under a key in `textFields` (IDs: a string whatever
- * their size, so one field never changes type with its value). Throws JsonSyntaxError for text
- * that is not exactly one JSON value.
+ * Parses JSON text like JSON.parse, except that a number a double cannot hold (an integer beyond
+ * ±(2^53 − 1), a decimal of more than 15 significant digits) comes back as its literal text, and so
+ * does any number under a key in `textFields` (IDs and decimals: a string whatever their size, so
+ * one field never changes type with its value). Throws JsonSyntaxError for text that is not exactly
+ * one JSON value.
  *
- * Most answers have no bare integer that long and their IDs as strings: for those, JSON.parse
- * gives the very same value several times faster (bench 1: about 0.25 ms per 50-record history
- * page), so it is used, and checked, first; everything else takes the exact parser.
+ * Most answers have no number that long and their IDs and amounts as strings: for those,
+ * JSON.parse gives the very same value several times faster (bench 1: about 0.25 ms per 50-record
+ * history page), so it is used, and checked, first; everything else takes the exact parser.
  */
 export function parseJsonKeepingDigits(
 	text: string,
 	textFields: ReadonlySet<string> = NO_FIELDS,
 ): unknown {
-	if (!LONG_BARE_INTEGER.test(text)) {
+	if (!MAYBE_INEXACT_NUMBER.test(text)) {
 		let value: unknown;
 		try {
 			value = JSON.parse(text);

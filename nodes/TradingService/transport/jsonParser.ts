@@ -1,9 +1,11 @@
 /**
  * The exact JSON parser: one pass over the text with charCodeAt, regex-free, as strict as
  * JSON.parse (RFC 8259: no comments, no trailing commas, no leading zeros, whitespace only around
- * tokens). An integer literal outside JavaScript's safe range (beyond ±2^53 − 1) becomes a string of
- * its exact digits instead of a rounded number, and so does any integer under a key of
- * `textFields`. Keys are set as own properties, so a `__proto__` key is data, as with JSON.parse.
+ * tokens). A number literal a double cannot hold exactly becomes a string of its literal text
+ * instead of a rounded number: an integer beyond ±(2^53 − 1), or a decimal (fraction or exponent)
+ * with more than 15 significant digits or beyond a double's range. Any number under a key of
+ * `textFields` (IDs, amounts, prices) becomes its literal text whatever its form. Keys are set as
+ * own properties, so a `__proto__` key is data, as with JSON.parse.
  */
 
 /** Deepest nesting accepted; the service's answers are at most three levels deep. */
@@ -37,6 +39,12 @@ const ESCAPES: Record<number, string> = {
 	0x72: '\r',
 	0x74: '\t',
 };
+
+/**
+ * Most significant digits a decimal literal may have and still read back from a double as written
+ * (a double holds 15 to 17; 15 always round-trips).
+ */
+export const MAX_EXACT_DIGITS = 15;
 
 /** The shortest string V8 represents as a view into its parent string (SlicedString::kMinLength). */
 const SLICE_MIN_LENGTH = 13;
@@ -116,10 +124,7 @@ class Parser {
 			if (this.text.charCodeAt(this.index) !== 0x3a) this.fail('Expected ":"');
 			this.index++;
 			this.skipWhitespace();
-			const value =
-				this.textFields.has(key) && this.isIntegerAhead()
-					? this.parseIntegerAsText()
-					: this.parseValue(depth);
+			const value = this.textFields.has(key) ? this.parseFieldValue(depth) : this.parseValue(depth);
 			if (key === '__proto__') {
 				Object.defineProperty(object, key, {
 					value,
@@ -228,18 +233,10 @@ class Parser {
 		return this.fail('Unterminated string');
 	}
 
-	/** Whether the value ahead is a number literal without fraction or exponent. */
-	private isIntegerAhead(): boolean {
-		const { text } = this;
-		let at = this.index;
-		if (text.charCodeAt(at) === MINUS) at++;
-		if (!isDigit(text.charCodeAt(at))) return false;
-		while (isDigit(text.charCodeAt(at))) at++;
-		const next = text.charCodeAt(at);
-		return next !== DOT && next !== 0x65 && next !== 0x45;
-	}
-
-	private parseIntegerAsText(): string {
+	/** A value under a key of `textFields`: a number literal is kept as its text, whatever its form. */
+	private parseFieldValue(depth: number): unknown {
+		const code = this.text.charCodeAt(this.index);
+		if (code !== MINUS && !isDigit(code)) return this.parseValue(depth);
 		const start = this.index;
 		this.parseNumber();
 		return this.text.slice(start, this.index);
@@ -257,12 +254,14 @@ class Parser {
 		} else {
 			this.fail('Bad number');
 		}
+		let mantissaEnd = this.index;
 		let isInteger = true;
 		if (text.charCodeAt(this.index) === DOT) {
 			isInteger = false;
 			this.index++;
 			if (!isDigit(text.charCodeAt(this.index))) this.fail('Bad number');
 			while (isDigit(text.charCodeAt(this.index))) this.index++;
+			mantissaEnd = this.index;
 		}
 		const exponent = text.charCodeAt(this.index);
 		if (exponent === 0x65 || exponent === 0x45) {
@@ -275,9 +274,33 @@ class Parser {
 		}
 		const literal = text.slice(start, this.index);
 		const value = Number(literal);
-		// Only integers are kept as text: a decimal in a JSON number is already approximate.
-		return isInteger && !Number.isSafeInteger(value) ? literal : value;
+		if (isInteger) return Number.isSafeInteger(value) ? value : literal;
+		// A decimal the service wrote with more digits than a double holds (an 18-decimal amount)
+		// would come back rounded: its text is kept instead, as for long integers.
+		const digits = significantDigits(text, start, mantissaEnd);
+		if (digits > MAX_EXACT_DIGITS || !Number.isFinite(value) || (value === 0 && digits > 0))
+			return literal;
+		return value;
 	}
+}
+
+/**
+ * Significant digits of a number literal's mantissa (text[start, end): sign, digits, optional
+ * fraction): from its first non-zero digit to its last, the dot not counted; 0 for a zero.
+ */
+export function significantDigits(text: string, start: number, end: number): number {
+	let first = -1;
+	let last = -1;
+	for (let at = start; at < end; at++) {
+		const code = text.charCodeAt(at);
+		if (code > ZERO && code <= NINE) {
+			if (first < 0) first = at;
+			last = at;
+		}
+	}
+	if (first < 0) return 0;
+	const dot = text.indexOf('.', first);
+	return last - first + 1 - (dot >= 0 && dot < last ? 1 : 0);
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();

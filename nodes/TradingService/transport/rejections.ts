@@ -12,6 +12,8 @@ export interface ServiceRejection {
 	httpStatus: number;
 	/** The answer's Retry-After, where it had one (a 418 IP ban says how long it lasts). */
 	retryAfterMs?: number;
+	/** A 429 without Retry-After: when this process sends to the service again (pacing.ts). */
+	retryAt?: number;
 }
 
 /** What the fix may depend on besides the code. */
@@ -72,7 +74,10 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	[ERROR_CODES.accountNotAllowed]: PERMISSION,
 	[ERROR_CODES.rateLimited]: {
 		message: 'The service’s rate limit was exceeded',
-		fix: `Wait a moment and run again, or spread the work over time (fewer items per run, a longer schedule interval). ${NOTHING_EXECUTED}`,
+		fix: ({ rejection }) =>
+			rejection.retryAt === undefined
+				? `Wait a moment and run again, or spread the work over time (fewer items per run, a longer schedule interval). ${NOTHING_EXECUTED}`
+				: `The service gave no Retry-After. Its documentation asks to wait one minute after a rate limit, and bans an IP address that keeps sending (HTTP 418), so this n8n process sends nothing to it until ${new Date(rejection.retryAt).toISOString()}. Run again after that, and spread the work over time (a Weight Budget in the credential, fewer items per run). ${NOTHING_EXECUTED}`,
 	},
 	[ERROR_CODES.insufficientBalance]: {
 		message: 'The account balance is too low for this request',
@@ -126,6 +131,7 @@ const PERMISSION_CODES: readonly string[] = [
  */
 function textFor(code: string, rejection: ServiceRejection): RejectionText {
 	if (rejection.httpStatus === 418) return IP_BAN;
+	if (rejection.httpStatus === 429) return REJECTIONS[ERROR_CODES.rateLimited];
 	if (code === ERROR_CODES.invalidSignature || /signature/i.test(rejection.msg))
 		return INVALID_SIGNATURE;
 	if (!PERMISSION_CODES.includes(code) && /api[- ]?key/i.test(rejection.msg))

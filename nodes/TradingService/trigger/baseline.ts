@@ -1,14 +1,17 @@
 import type { INode } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { checkHistoryPage, historyPageRequest, type HistoryRecord } from '../helpers/history';
+import { HistoryWalk, type HistoryRecord } from '../helpers/history';
 import { ENDPOINTS, type ServiceClient } from '../transport';
 import { historyQuery, type PollBounds, type TriggerSettings } from './settings';
 import { STATE_VERSION, addToGroups, trimSeen, type TriggerState } from './state';
 
 /**
- * First activation: remembers what exists, emits nothing. One request: the newest page of the
- * whole retention window.
+ * First activation: remembers what exists, emits nothing: the newest page of the whole retention
+ * window. One request when the service lists newest first (spec §4.1). A service that lists
+ * earliest first may keep the earliest records of a full page: the walk then reads up to the end
+ * of the window (every page of it), so the watermark is the newest record, not an old one that
+ * would make the next poll emit everything after it.
  */
 export async function takeBaseline(
 	node: INode,
@@ -17,15 +20,15 @@ export async function takeBaseline(
 	bounds: PollBounds,
 	query: string,
 ): Promise<TriggerState> {
-	const page = (await client.request(
-		ENDPOINTS.history,
-		historyPageRequest(historyQuery(settings, bounds.start, bounds.end), LIMITS.historyPageSize),
-	)) as HistoryRecord[];
-	checkHistoryPage(node, page, LIMITS.historyPageSize);
-	return baselineState(page, settings.lateWindowMs, bounds.start, query);
+	const walk = new HistoryWalk(node, historyQuery(settings, bounds.start, bounds.end), {
+		overfull: 'skip',
+		newest: LIMITS.historyPageSize,
+	});
+	await client.requestAllPages(ENDPOINTS.history, walk);
+	return baselineState(walk.result.records, settings.lateWindowMs, bounds.start, query);
 }
 
-/** The state that remembers a newest-first page of what exists; `start`: the range's start. */
+/** The state that remembers the newest page of what exists (any order); `start`: the range's start. */
 export function baselineState(
 	page: HistoryRecord[],
 	lateWindowMs: number,

@@ -54,11 +54,12 @@ export class CatchUpReader {
 	}
 
 	/**
-	 * Reads `startTime`..`endTime`, newest first, taking each record once. When the deadline stops
-	 * the walk, returns where the next poll goes on: the whole rest of the range, down to
-	 * `startTime` (the floor, for the regular read: a record listed late inside the late records
-	 * window is not skipped), with the ids already handled in it, so none is emitted twice.
-	 * `known`: ids handled before this poll, by `created`.
+	 * Reads `startTime`..`endTime`, taking each record once, in whichever order the service lists
+	 * it (helpers/history.ts). When the deadline stops the walk, returns where the next poll goes
+	 * on: the whole unread rest of the range (newest first, that is down to `startTime`, the floor
+	 * for the regular read, so a record listed late inside the late records window is not skipped;
+	 * earliest first, up to `endTime`), with the ids already handled in it, so none is emitted
+	 * twice. `known`: ids handled before this poll, by `created`.
 	 */
 	async readRange(
 		startTime: number,
@@ -79,9 +80,9 @@ export class CatchUpReader {
 			if (isNew(record)) this.fresh.push(record);
 		}
 		warnOverfull(this.context, walk.result, this.fresh);
-		if (walk.result.resumeTo === undefined) return undefined;
-		const to = walk.result.resumeTo;
-		const inRange = (created: number) => created >= startTime && created <= to;
+		if (walk.result.resume === undefined) return undefined;
+		const { from, to } = walk.result.resume;
+		const inRange = (created: number) => created >= from && created <= to;
 		const handled: Record<string, string[]> = {};
 		for (const groups of known) {
 			for (const [created, ids] of Object.entries(groups)) {
@@ -91,7 +92,7 @@ export class CatchUpReader {
 		for (const record of this.read) {
 			if (inRange(Number(record.created))) addToGroups(handled, record.created, record.id);
 		}
-		return { from: startTime, to, known: handled };
+		return { from, to, known: handled };
 	}
 }
 

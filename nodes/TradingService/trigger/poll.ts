@@ -1,6 +1,6 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { HistoryPageError, type HistoryRecord } from '../helpers/history';
+import { HistoryPageError, compareIds, type HistoryRecord } from '../helpers/history';
 import { ServiceClient, toNodeError } from '../transport';
 import { takeBaseline } from './baseline';
 import { catchUp, type CatchUp } from './catchUp';
@@ -11,11 +11,6 @@ import { fetchTestEvent } from './testEvent';
 
 /** Share of n8n's poll time budget spent fetching pages; the rest is left for the last request and the hand-off. */
 export const BUDGET_SHARE = 0.5;
-
-function compareIds(a: string, b: string): number {
-	if (a.length !== b.length) return a.length - b.length;
-	return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Oldest first: by `created`, then by id (numeric strings, compared without losing digits). */
 export function oldestFirst(a: HistoryRecord, b: HistoryRecord): number {

@@ -32,7 +32,7 @@ export async function fetchTestEvent(
 export function noTestEventError(
 	node: INode,
 	settings: TriggerSettings,
-	walk: Pick<WalkResult, 'records' | 'resumeTo'>,
+	walk: Pick<WalkResult, 'records' | 'resume'>,
 ): NodeOperationError {
 	const newest: HistoryRecord | undefined = walk.records[0];
 	const eventName = settings.flowType.displayName;
@@ -42,10 +42,12 @@ export function noTestEventError(
 			description: `The service keeps ${eventName} records for ${days} days and has none${settings.accountType === undefined ? '' : ' for this Account Type'}. The trigger will fire on the next one that appears once the workflow is active.`,
 		});
 	}
+	// A stopped walk read the newest records of a newest-first service (all at or above the unread
+	// rest), the earliest of an earliest-first one (all at or below it).
 	const where =
-		walk.resumeTo === undefined
+		walk.resume === undefined
 			? `in the last ${days} days`
-			: `among the newest ${walk.records.length} records`;
+			: `among the ${Number(newest.created) >= walk.resume.to ? 'newest' : 'earliest'} ${walk.records.length} records`;
 	const newestHas = [
 		`coin "${String(newest.coin ?? '')}"`,
 		newest.symbol === undefined ? 'no symbol' : `symbol "${String(newest.symbol)}"`,

@@ -1,6 +1,7 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
 import {
+	CANCEL_NOTHING_TO_CANCEL_CODES,
 	CANCEL_PENDING_STATUS,
 	CANCELLED_ORDER_STATUSES,
 	ERROR_CODES,
@@ -21,8 +22,10 @@ import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './p
 
 /**
  * Cancels as the engine settles them (Cancel, and Cancel Many by order IDs). The exchange refuses
- * to cancel an order that is no longer open, with a code saying why: that is a rejection (nothing
- * was done), and the operations report it as data, since the order is not open either way.
+ * to cancel an order that is no longer open: that is a rejection (nothing was done), and the
+ * operations report it as data, since the order is not open either way. Some codes say why
+ * (-1139 filled, -1142 cancelled); the UAE variant's own (0212 "already completed or does not
+ * exist", 0211 per ID) do not, so the order is then looked up and the item says what it found.
  */
 
 export interface CancelWrite {
@@ -68,6 +71,14 @@ const NOT_OPEN_REASONS: readonly NotOpen[] = [
 export function notOpenReason(code: unknown): NotOpen | undefined {
 	const known = NOT_OPEN_REASONS.find((entry) => sameCode(code, entry.code));
 	return known === undefined ? undefined : { ...known };
+}
+
+/**
+ * Whether a cancel was refused as having nothing to cancel without saying why (0212, 0211, -1143,
+ * -2013): the order may be filled, cancelled or unknown, so it is looked up before it is reported.
+ */
+export function isNothingToCancel(code: unknown): boolean {
+	return CANCEL_NOTHING_TO_CANCEL_CODES.some((known) => sameCode(code, known));
 }
 
 /** The same reasons from a looked-up order's status. */
@@ -183,6 +194,58 @@ async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Ve
 }
 
 /**
+ * Settles a cancel the service refused as having nothing to cancel (`said`: its code and words) by
+ * looking the order up once: the refusal proves nothing was cancelled, the lookup tells why, and
+ * the item says exactly that (a 0212 for an order that filled is "already filled"). Never throws:
+ * a lookup that fails leaves a rejection that says so.
+ */
+async function explainNothingToCancel(
+	run: EngineRun,
+	pending: PendingCancel,
+	said: Refusal,
+): Promise<Verdict> {
+	const code = said.code ?? '';
+	const msg = said.msg ?? '';
+	const refusal = (reason: string, text: string, order?: IDataObject): Verdict => ({
+		kind: 'rejected',
+		refusal: {
+			code,
+			msg,
+			detail: { reason, text, ...(order === undefined ? {} : { order }) },
+		},
+	});
+	let order: IDataObject;
+	try {
+		order = (await run.client.request(ENDPOINTS.queryOrder, {
+			qs: lookupQuery(pending.write.reference),
+			itemIndex: pending.itemIndex,
+		})) as IDataObject;
+	} catch (error) {
+		if (isServiceRejection(error, ERROR_CODES.orderNotFound))
+			return refusal('notFound', 'the service has no order with this ID');
+		return refusal(
+			'nothingToCancel',
+			`the service answered that there was nothing to cancel (code ${code}), and looking the order up to tell why failed: ${(error as Error).message}`,
+		);
+	}
+	const status = String(order.status);
+	const notOpen = notOpenStatus(status);
+	if (notOpen !== undefined) return refusal(notOpen.reason, notOpen.text, order);
+	if (OPEN_ORDER_STATUSES.includes(status)) {
+		return refusal(
+			'stillOpen',
+			`the service refused the cancel (code ${code}), yet the order is still open (status ${status}). Try the cancel again`,
+			order,
+		);
+	}
+	return refusal(
+		'nothingToCancel',
+		`the service answered that there was nothing to cancel (code ${code}); the order's status is ${status}`,
+		order,
+	);
+}
+
+/**
  * What the answer of DELETE /api/v1/spot/cancelOrderByIds says of each ID. It lists only the IDs it
  * did not cancel, each with a code: an ID it does not list was cancelled only when the answer's own
  * code is success and every listed entry names one of the IDs sent. Otherwise an unlisted ID is
@@ -217,6 +280,9 @@ function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
 		const failureCode = String(failure.code);
 		if (isUnknownOutcomeCode(failure.code))
 			return { kind: 'unknown', reason: `the cancel answer gives it code ${failureCode}` };
+		// 0211 (the UAE example's code for every failed ID) and the like do not say why: looked up.
+		if (isNothingToCancel(failure.code))
+			return { kind: 'duplicate', refusal: { code: failureCode, msg: '' } };
 		const notOpen = notOpenReason(failure.code) ?? {
 			code: failureCode,
 			reason: 'refused',
@@ -264,6 +330,15 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 				? [{ kind: 'placed', result: body as IDataObject }]
 				: readCancelByIds(body, group),
 		refused: (error) => {
+			// "Nothing to cancel" without the reason (0212, -2013, ...): the order is looked up.
+			if (
+				sending === 'single' &&
+				isServiceRejection(error) &&
+				isNothingToCancel(error.rejection.code)
+			) {
+				const { code, msg } = error.rejection;
+				return { kind: 'duplicate', refusal: { code: String(code), msg } };
+			}
 			const notOpen =
 				sending === 'single' && isServiceRejection(error)
 					? notOpenReason(error.rejection.code)
@@ -272,6 +347,8 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 				return { kind: 'rejected', refusal: notOpenRefusal(notOpen, error.rejection.msg) };
 			return { kind: 'rejected', refusal: { error } };
 		},
-		lookup: (pending) => confirmCancel(run, pending),
+		// `said`: the refusal of a cancel with nothing to cancel (refused, read), explained by a lookup.
+		lookup: (pending, said) =>
+			said === undefined ? confirmCancel(run, pending) : explainNothingToCancel(run, pending, said),
 	};
 }

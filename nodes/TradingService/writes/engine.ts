@@ -127,7 +127,8 @@ export async function settleWrites<W>(
 			return { kind: 'unknown', reason: `looking it up failed: ${(error as Error).message}` };
 		}
 	};
-	const settleByLookup = async (pending: PendingWrite<W>, duplicate?: Refusal) => {
+	/** `cause`: why the outcome became unknown, kept in the report when the lookup cannot tell. */
+	const settleByLookup = async (pending: PendingWrite<W>, duplicate?: Refusal, cause?: string) => {
 		const verdict = await lookUp(pending, duplicate);
 		switch (verdict.kind) {
 			case 'placed':
@@ -144,11 +145,10 @@ export async function settleWrites<W>(
 				pending.resent = true;
 				resend.push(pending);
 				return;
-			default:
-				return unknown(
-					pending,
-					verdict.kind === 'unknown' ? verdict.reason : 'the lookup could not tell',
-				);
+			default: {
+				const reason = verdict.kind === 'unknown' ? verdict.reason : 'the lookup could not tell';
+				return unknown(pending, cause === undefined ? reason : `${cause}; then ${reason}`);
+			}
 		}
 	};
 	const settleUnknown = async (
@@ -157,7 +157,7 @@ export async function settleWrites<W>(
 	) => {
 		if (kind.whyNoLookup(pending.write) === undefined) {
 			pending.maybeExecuted = true;
-			return await settleByLookup(pending);
+			return await settleByLookup(pending, undefined, verdict.reason);
 		}
 		const wording = verdict.wording ?? kind.wording(pending.write);
 		if (verdict.unusable === undefined)

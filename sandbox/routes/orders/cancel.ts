@@ -6,7 +6,7 @@
  */
 import { CODES } from '../../codes';
 import { tradingAccountOf } from '../../constants';
-import { apiError, fieldError } from '../../errors';
+import { apiError, fieldError, type ApiError } from '../../errors';
 import { OrderBook } from '../../orders/book';
 import type { CancelRequest } from '../../orders/cancelling';
 import {
@@ -32,6 +32,17 @@ function cancelBy(auth: Authed, services: Services, via: LedgerCancel['via']): C
 	};
 }
 
+/**
+ * The refusal of a cancel of an order that is not open (`specific`: the code saying why; undefined:
+ * no such order of the key's accounts), in the codes the behaviour cancelNotOpenCodes asks for.
+ * The UAE documentation's single cancel answers 0212, which leaves the client to look the order up.
+ */
+function notOpenRefusal(services: Services, specific: ApiError | undefined): ApiError {
+	if (services.behaviour.cancelNotOpenCodes === 'specific')
+		return specific ?? apiError(CODES.orderNotOnBook);
+	return apiError(CODES.orderCompletedOrMissing);
+}
+
 /** DELETE /api/v1/spot/order: cancel one order by orderId or clientOrderId (orderId wins). */
 export function cancelOrder(_ctx: RequestContext, auth: Authed, services: Services): Resp {
 	const { engine } = services;
@@ -47,7 +58,9 @@ export function cancelOrder(_ctx: RequestContext, auth: Authed, services: Servic
 		orderAccountsOf(auth.key),
 		orderId !== undefined ? { orderId } : { clientOrderId },
 	);
-	if (!o) throw apiError(CODES.orderNotOnBook);
+	if (!o) throw notOpenRefusal(services, undefined);
+	const final = OrderBook.finalError(o);
+	if (final) throw notOpenRefusal(services, final);
 	return json(200, engine.orders.cancel(o, cancelBy(auth, services, 'single')));
 }
 
@@ -89,8 +102,10 @@ export function cancelAllOpenOrders(_ctx: RequestContext, auth: Authed, services
 
 /**
  * DELETE /api/v1/spot/cancelOrderByIds: `ids` comma-separated (at most 100). `result` lists only
- * the ids that were not cancelled, each with its code as a string (under `id` instead of `orderId`
- * with the cancelByIdsOtherKey fault). An order whose cancel is pending counts as cancelled.
+ * the ids that were not cancelled, each with its code as a string: 0211 (the UAE example), or the
+ * specific code with cancelNotOpenCodes 'specific'; under `id` instead of `orderId` with the
+ * cancelByIdsOtherKey fault, with the rule's code (default -2013) with cancelByIdsEntryCode. An
+ * order whose cancel is pending counts as cancelled.
  */
 export function cancelOrdersByIds(ctx: RequestContext, auth: Authed, services: Services): Resp {
 	const { engine, behaviour } = services;
@@ -103,16 +118,24 @@ export function cancelOrdersByIds(ctx: RequestContext, auth: Authed, services: S
 		throw apiError(CODES.batchTooLarge, `at most ${MAX_CANCEL_IDS} ids per request`);
 	const req = cancelBy(auth, services, 'ids');
 	const failed: Array<{ orderId: string; code: string }> = [];
+	// The UAE documentation's example answers each ID it could not cancel with 0211.
+	const uae = behaviour.cancelNotOpenCodes !== 'specific';
 	for (const orderId of ids) {
 		const o = engine.orders.find(orderAccountsOf(auth.key), { orderId });
 		const err = o ? OrderBook.finalError(o) : apiError(CODES.orderNotOnBook);
-		if (err) failed.push({ orderId, code: err.code });
+		if (err) failed.push({ orderId, code: uae ? CODES.orderNotFound.code : err.code });
 		else engine.orders.cancel(o!, req);
 	}
+	const fault = ctx.fault;
 	const entries =
-		ctx.fault?.kind === 'cancelByIdsOtherKey'
+		fault?.kind === 'cancelByIdsOtherKey'
 			? failed.map(({ orderId, code }) => ({ id: orderId, code }))
-			: failed;
+			: fault?.kind === 'cancelByIdsEntryCode'
+				? failed.map(({ orderId }) => ({
+						orderId,
+						code: fault.rule.code ?? CODES.orderDoesNotExist.code,
+					}))
+				: failed;
 	const result =
 		failed.length === 0 && behaviour.cancelByIdsAllCancelled === 'null' ? null : entries;
 	return json(200, { code: '0000', result });

@@ -19,6 +19,7 @@ function placeSingle(ctx: RequestContext, auth: Authed, services: Services, test
 	}
 	const input: OrderInput = {};
 	for (const [k, v] of auth.allParams) input[k] = v;
+	if (test) checkTestParams(input);
 	try {
 		const placed = engine.placeOrder(auth.key, input, 'single', {
 			test,
@@ -31,12 +32,26 @@ function placeSingle(ctx: RequestContext, auth: Authed, services: Services, test
 	}
 }
 
+/**
+ * The order-test endpoint's own parameters, before the order's checks: the exchange documents
+ * `quantity` as required and no `amount` (docs/api.md §4.12), so an order by amount is refused
+ * with the code of a missing or invalid field rather than tested as something else.
+ */
+function checkTestParams(input: OrderInput): void {
+	if (input.amount !== undefined)
+		throw fieldError('amount', 'the order-test endpoint takes quantity, not amount');
+	if (input.quantity === undefined || input.quantity === '') throw fieldError('quantity');
+}
+
 /** POST /api/v1/spot/new/order: params in the query, a form body, or both. */
 export function singleOrder(ctx: RequestContext, auth: Authed, services: Services): Resp {
 	return placeSingle(ctx, auth, services, false);
 }
 
-/** POST /api/v1/spot/orderTest: every check of a single order (balance and client order id too), nothing placed; answers {}. */
+/**
+ * POST /api/v1/spot/orderTest: `quantity` required and no `amount` (0001), then every check of a
+ * single order (balance and client order id too); nothing placed; answers {}.
+ */
 export function testOrder(ctx: RequestContext, auth: Authed, services: Services): Resp {
 	return placeSingle(ctx, auth, services, true);
 }

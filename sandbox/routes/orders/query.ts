@@ -4,10 +4,14 @@
  */
 import { CODES } from '../../codes';
 import { apiError, fieldError } from '../../errors';
-import { DEFAULT_OPEN_ORDERS_LIMIT, MAX_OPEN_ORDERS_LIMIT } from '../../orders/state';
+import {
+	DEFAULT_OPEN_ORDERS_LIMIT,
+	MAX_OPEN_ORDERS_LIMIT,
+	type OrderListFilter,
+	type OrderState,
+} from '../../orders/state';
 import { styleOf } from '../../orders/views';
 import { json, type Resp } from '../../response';
-import { cmpId } from '../../store';
 import type { Authed, RequestContext, Services } from '../route';
 import { limitParam, orderAccounts, orderFilter } from './params';
 
@@ -29,32 +33,52 @@ export function queryOrder(_ctx: RequestContext, auth: Authed, services: Service
 }
 
 /**
- * GET /api/v1/spot/openOrders, newest first. As the family documents it for a master key without
- * accountId: the main trading account first, then, when that gave fewer than 500, the sub account.
+ * The orders of a list endpoint, as the UAE documentation describes a master key's list: with
+ * `accountId`, that account's only; without, the main trading account's first and, only when they
+ * are fewer than 500, then the sub accounts', one account after the other, up to `limit` in all.
+ * Each account's orders come newest first (the futures lists' documented example, and past orders'
+ * `fromOrderId`: "orders whose id are smaller"), and `fromOrderId` applies to every account listed.
  */
+function listAccounts(
+	services: Services,
+	accounts: string[],
+	open: boolean,
+	f: OrderListFilter,
+	limit: number,
+): OrderState[] {
+	const { engine } = services;
+	const out = engine.orders.list(accounts[0], open, f, limit);
+	if (out.length >= DEFAULT_OPEN_ORDERS_LIMIT) return out;
+	for (const acc of accounts.slice(1)) {
+		if (out.length >= limit) break;
+		out.push(...engine.orders.list(acc, open, f, limit - out.length));
+	}
+	return out;
+}
+
+/** GET /api/v1/spot/openOrders: `accountId`, `fromOrderId`, `symbol`, `side`, `limit` (default 500, at most 1000). */
 export function openOrders(_ctx: RequestContext, auth: Authed, services: Services): Resp {
 	const { engine, behaviour } = services;
 	const p = auth.queryParams;
 	const accounts = orderAccounts(auth.key, p.get('accountId'));
 	const f = orderFilter(p, 'fromOrderId');
 	const limit = limitParam(p, DEFAULT_OPEN_ORDERS_LIMIT, MAX_OPEN_ORDERS_LIMIT, false);
-	const out = engine.orders.list(accounts[0], true, f, limit);
-	for (const acc of accounts.slice(1)) {
-		if (out.length >= DEFAULT_OPEN_ORDERS_LIMIT || out.length >= limit) break;
-		out.push(...engine.orders.list(acc, true, f, limit - out.length));
-	}
+	const out = listAccounts(services, accounts, true, f, limit);
 	return json(
 		200,
 		out.map((o) => engine.orders.view(o, styleOf(behaviour))),
 	);
 }
 
-/** GET /api/v1/spot/tradeOrders: final orders (filled, cancelled) of the last 90 days, newest first, paged by orderId. */
+/**
+ * GET /api/v1/spot/tradeOrders: final orders (filled, cancelled) of the last 90 days, listed like
+ * open orders (the UAE documentation gives it the same master-key rule), paged by `fromOrderId`.
+ */
 export function pastOrders(_ctx: RequestContext, auth: Authed, services: Services): Resp {
 	const { engine, behaviour } = services;
 	const p = auth.queryParams;
 	const accounts = orderAccounts(auth.key, p.get('accountId'));
-	const f = orderFilter(p, 'orderId');
+	const f = orderFilter(p, 'fromOrderId');
 	const limit = limitParam(p, DEFAULT_OPEN_ORDERS_LIMIT, MAX_OPEN_ORDERS_LIMIT, false);
 	const ms = (name: string): number | undefined => {
 		const v = p.get(name);
@@ -69,10 +93,9 @@ export function pastOrders(_ctx: RequestContext, auth: Authed, services: Service
 	}
 	f.startTime = Math.max(startTime ?? 0, engine.orders.pastCutoff());
 	if (endTime !== undefined) f.endTime = endTime;
-	const all = accounts.flatMap((acc) => engine.orders.list(acc, false, f, limit));
-	all.sort((a, b) => cmpId(b.orderId, a.orderId));
+	const out = listAccounts(services, accounts, false, f, limit);
 	return json(
 		200,
-		all.slice(0, limit).map((o) => engine.orders.view(o, styleOf(behaviour))),
+		out.map((o) => engine.orders.view(o, styleOf(behaviour))),
 	);
 }

@@ -67,10 +67,10 @@ describe('a catch-up stopped by the time budget misses no late record', () => {
 });
 
 describe('a page that breaks the paging promises stops the poll, the watermark kept', () => {
-	// The catch-up relies on pages of at most the records asked for, newest first. A page that is
-	// not could make it skip or repeat records: the poll emits nothing and leaves its state as it
-	// was, so the next good page emits every record.
-	it('trigger: a page that is not newest first stops the poll without moving the watermark', async () => {
+	// The catch-up relies on pages of at most the records asked for, each in one order (newest or
+	// oldest first). A page that is not could make it skip or repeat records: the poll emits
+	// nothing and leaves its state as it was, so the next good page emits every record.
+	it('trigger: a page in no order stops the poll without moving the watermark', async () => {
 		const runner = triggerRunner(sandbox());
 		const t0 = sandbox().now() - 5 * 60_000;
 		sandbox().addRecords([fee(t0)]);
@@ -78,7 +78,7 @@ describe('a page that breaks the paging promises stops the poll, the watermark k
 		const before = runner.nodeStaticData();
 		sandbox().addRecords(Array.from({ length: 5 }, (_, index) => fee(t0 + 1000 * (index + 1))));
 		sandbox().setFaults({
-			rules: [{ kind: 'historyOldestFirst', times: 1, path: PATHS.history }],
+			rules: [{ kind: 'historyUnordered', times: 1, path: PATHS.history }],
 		});
 		const bad = await runner.poll();
 		expect(bad.error).toBeUndefined();

@@ -46,7 +46,8 @@ describe('a cancel applied late (cancelApplyDelayMs)', () => {
 			[o.orderId, 'CANCELED', 'single', T0],
 		]);
 		expect((await master().order(buy('late'))).status).toBe(200);
-		expect((await master().cancelOrder({ orderId: o.orderId })).json.code).toBe('-1142');
+		// now final: refused with the UAE code for an order already completed
+		expect((await master().cancelOrder({ orderId: o.orderId })).json.code).toBe('0212');
 	});
 
 	it('a partly filled order becomes PARTIALLY_CANCELED when the cancel is applied', async () => {

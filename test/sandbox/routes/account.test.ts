@@ -39,6 +39,7 @@ describe('POST /api/v1/account/assetTransfer', () => {
 				toAccountId: '10005',
 				coin: 'USDT',
 				quantity: '0.1',
+				clientOrderId: '',
 				created: String(T0),
 				apiKey: DEMO_KEYS.master.apiKey,
 			},
@@ -69,6 +70,9 @@ describe('POST /api/v1/account/assetTransfer', () => {
 			change: '-0.2',
 			total: '99999.7',
 			created: String(T0),
+			// Where the UAE documentation's transfer records have them: the transfer's IDs.
+			orderId: expect.stringMatching(/^\d{1,20}$/),
+			clientOrderId: '',
 		});
 		expect('symbol' in a1[0]).toBe(false);
 		// without accountType the master key sees all four
@@ -234,5 +238,117 @@ describe('GET /api/v1/account', () => {
 		).toBe('10000');
 		expect((await sub().account({ accountId: '10001' })).json.code).toBe('0104');
 		expect((await master().account({ accountId: 'x' })).json.code).toBe('0001');
+	});
+});
+
+describe('UAE rule: transfer client IDs (clientOrderId on POST /api/v1/account/assetTransfer)', () => {
+	const move = { fromAccountId: '10001', toAccountId: '10005', coin: 'USDT', quantity: '0.5' };
+	const byClientId = (clientOrderId: string) =>
+		master().history({
+			flowType: 51,
+			startTime: T0 - 60_000,
+			endTime: T0 + 1000,
+			clientOrderId,
+		});
+
+	it('is echoed in the answer, kept in the ledger, and carried by both history records, which it filters', async () => {
+		const r = await master().transfer({ ...move, clientOrderId: 'n8n-abc-0-1' });
+		expect(r.json).toEqual({
+			success: true,
+			timestamp: T0,
+			clientOrderId: 'n8n-abc-0-1',
+			orderId: expect.stringMatching(/^\d{1,20}$/),
+		});
+		expect(sandbox().ledger.transfers[0].clientOrderId).toBe('n8n-abc-0-1');
+		await master().transfer({ ...move, quantity: '0.25', clientOrderId: 'other' });
+		await master().transfer({ ...move, quantity: '0.125' });
+
+		const found = (await byClientId('n8n-abc-0-1')).json as HistoryRecord[];
+		expect(found.map((x) => [x.accountId, x.change, x.orderId, x.clientOrderId])).toEqual([
+			['10005', '0.5', r.json.orderId, 'n8n-abc-0-1'],
+			['10001', '-0.5', r.json.orderId, 'n8n-abc-0-1'],
+		]);
+		expect((await byClientId('nobody')).json).toEqual([]);
+		// Without the filter: all six records, the one sent without an ID carrying "".
+		const all = (await transfers(master())).json as HistoryRecord[];
+		expect(all.map((x) => x.clientOrderId).sort()).toEqual([
+			'',
+			'',
+			'n8n-abc-0-1',
+			'n8n-abc-0-1',
+			'other',
+			'other',
+		]);
+	});
+
+	it('takes up to 64 characters; 65 are refused with 0001 and nothing moves', async () => {
+		expect((await master().transfer({ ...move, clientOrderId: 'x'.repeat(64) })).status).toBe(200);
+		const r = await master().transfer({ ...move, clientOrderId: 'y'.repeat(65) });
+		expect(r.status).toBe(400);
+		expect(r.json.code).toBe('0001');
+		expect(r.json.msg).toContain("'clientOrderId'");
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+	});
+
+	it('a reused ID is refused with -1141 Duplicate order (the strictest reading), nothing moves; an empty one is no ID', async () => {
+		await master().transfer({ ...move, clientOrderId: 'once' });
+		const again = await master().transfer({ ...move, quantity: '1', clientOrderId: 'once' });
+		expect(again.status).toBe(400);
+		expect(again.json.code).toBe('-1141');
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(sandbox().getBalance('10001', 'USDT')).toBe('99999.5');
+		expect((await master().transfer({ ...move, clientOrderId: '' })).status).toBe(200);
+		expect((await master().transfer({ ...move, clientOrderId: '' })).status).toBe(200);
+		expect(sandbox().ledger.transfers).toHaveLength(3);
+	});
+});
+
+describe('GET /api/v1/account/checkApiKey', () => {
+	const check = (client: ReturnType<typeof master>) =>
+		client.call({ method: 'GET', path: '/api/v1/account/checkApiKey' });
+
+	it("answers the key's account type (the UAE documentation's answer), weight 1, for any valid key", async () => {
+		expect((await check(master())).json).toEqual({ accountType: 'Master Account' });
+		expect((await check(sub())).json).toEqual({ accountType: 'Sub Account' });
+		const readOnly = await check(master().withCredentials(DEMO_KEYS.readOnly));
+		expect(readOnly.status).toBe(200);
+		expect(sandbox().ledger.requests.map((request) => request.weight)).toEqual([1, 1, 1]);
+	});
+
+	it('is signed: a wrong secret is refused 0002, a missing signature 0001', async () => {
+		const wrong = master().withCredentials({
+			apiKey: DEMO_KEYS.master.apiKey,
+			secret: DEMO_KEYS.sub.secret,
+		});
+		expect((await check(wrong)).json.code).toBe('0002');
+		const unsigned = await master().call({
+			method: 'GET',
+			path: '/api/v1/account/checkApiKey',
+			signatureIn: 'none',
+		});
+		expect(unsigned.json.code).toBe('0001');
+	});
+});
+
+describe('GET /api/v1/account/type', () => {
+	it('lists the key’s accounts with their types (the sub account’s trading account last), weight 5', async () => {
+		const r = await master().call({ method: 'GET', path: '/api/v1/account/type' });
+		expect(r.status).toBe(200);
+		expect(
+			(r.json as Array<Record<string, unknown>>).map((a) => [
+				a.accountId,
+				a.accountType,
+				a.accountLabel,
+			]),
+		).toEqual([
+			['10001', 1, 'Main Trading Account'],
+			['10003', 3, 'Futures Account'],
+			['10005', 5, 'Custody Account'],
+			['10006', 6, 'Fiat Account'],
+			['20001', 1, 'Sub Main Trading Account'],
+		]);
+		const own = await sub().call({ method: 'GET', path: '/api/v1/account/type' });
+		expect((own.json as Array<Record<string, unknown>>).map((a) => a.accountId)).toEqual(['20001']);
+		expect(sandbox().ledger.requests.map((q) => q.weight)).toEqual([5, 5]);
 	});
 });

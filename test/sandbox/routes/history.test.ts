@@ -197,4 +197,72 @@ describe('history pages', () => {
 		expect(asc).toEqual([...normal].reverse());
 		expect(newestFirst(asc)).toBe(false);
 	});
+
+	it('historyUnordered: the first record of another time moved to the front, so the page is in no order', async () => {
+		const normal = await page();
+		sandbox().setFaults({ rules: [{ kind: 'historyUnordered', times: 1, path: HISTORY }] });
+		const mixed = await page();
+		expect(mixed).toEqual([normal[1], normal[0], ...normal.slice(2)]);
+		// Two records in the first millisecond: the third one moves.
+		sandbox().addRecords([
+			{ accountId: '10001', flowTypeValue: 51, change: '1', created: String(T0) },
+		]);
+		const tied = await page();
+		sandbox().setFaults({ rules: [{ kind: 'historyUnordered', times: 1, path: HISTORY }] });
+		expect(await page()).toEqual([tied[2], tied[0], tied[1], ...tied.slice(3, 10)]);
+		expect(newestFirst(mixed)).toBe(false);
+		expect(newestFirst([...mixed].reverse())).toBe(false);
+	});
+});
+
+describe('behaviour historyOrder', () => {
+	// 30 records one second apart, two of them sharing T0 - 10000: the limit cuts inside it.
+	beforeEach(() => {
+		sandbox().seedRecords({
+			flowType: 51,
+			count: 30,
+			startTime: T0 - 29_000,
+			endTime: T0,
+			accountId: '10001',
+		});
+		sandbox().addRecords([
+			{ accountId: '10001', flowTypeValue: 51, change: '1', created: String(T0 - 10_000) },
+		]);
+	});
+	const page = async (extra: Record<string, number> = {}) =>
+		(await master().history({ flowType: 51, startTime: 0, endTime: T0, limit: 10, ...extra }))
+			.json as HistoryRecord[];
+	const times = (recs: HistoryRecord[]) => recs.map((r) => Number(r.created) - T0);
+
+	it('descending (default): the newest `limit` records, newest first', async () => {
+		expect(times(await page())).toEqual([
+			0, -1000, -2000, -3000, -4000, -5000, -6000, -7000, -8000, -9000,
+		]);
+	});
+
+	it('UAE rule: history ascending: the earliest `limit` records, earliest first, ties by id ascending', async () => {
+		const all = await page({ limit: 500 });
+		sandbox().setBehaviour({ historyOrder: 'ascending' });
+		const asc = await page({ limit: 20 });
+		expect(times(asc)).toEqual([
+			...Array.from({ length: 19 }, (_, index) => -29_000 + index * 1000),
+			-10_000,
+		]);
+		expect(asc).toEqual([...all].reverse().slice(0, 20));
+		// The rest of the range, asked from the last created on.
+		const next = (
+			await master().history({ flowType: 51, startTime: T0 - 10_000, endTime: T0, limit: 500 })
+		).json as HistoryRecord[];
+		expect(times(next)).toEqual([
+			-10_000,
+			-10_000,
+			...Array.from({ length: 10 }, (_, index) => -9000 + index * 1000),
+		]);
+	});
+
+	it('UAE rule: history ascendingNewest: the newest `limit` records, listed earliest first', async () => {
+		const normal = await page();
+		sandbox().setBehaviour({ historyOrder: 'ascendingNewest' });
+		expect(await page()).toEqual([...normal].reverse());
+	});
 });

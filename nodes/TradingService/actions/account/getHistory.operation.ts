@@ -5,9 +5,7 @@ import { optionsCollection, returnAllAndLimit } from '../../descriptions/common'
 import { ACCOUNT_TYPE_OPTIONS } from '../../descriptions/account';
 import {
 	HistoryWalk,
-	checkHistoryPage,
 	checkHistoryRange,
-	historyPageRequest,
 	type HistoryQuery,
 	type HistoryRecord,
 } from '../../helpers/history';
@@ -111,12 +109,11 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		itemIndex,
 	);
 
-	let records: HistoryRecord[];
+	// Items come out newest first whatever order the service lists them in (helpers/history.ts).
+	let walk: HistoryWalk;
 	if (returnAll) {
 		// Every record of the range; fails when a millisecond holds more than a page.
-		const walk = new HistoryWalk(node, query, { overfull: 'fail' }, itemIndex);
-		await run.client.requestAllPages(ENDPOINTS.history, walk);
-		records = walk.result.records;
+		walk = new HistoryWalk(node, query, { overfull: 'fail' }, itemIndex);
 	} else {
 		const limit = integerInRange(
 			node,
@@ -126,11 +123,11 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			LIMITS.historyPageSize,
 			itemIndex,
 		);
-		records = (await run.client.request(
-			ENDPOINTS.history,
-			historyPageRequest(query, limit, itemIndex),
-		)) as HistoryRecord[];
-		checkHistoryPage(node, records, limit, itemIndex);
+		// The newest Limit records: one request of `limit` when the service lists newest first; an
+		// earliest-first service may keep the earliest, and the walk then reads up to End.
+		walk = new HistoryWalk(node, query, { overfull: 'skip', newest: limit }, itemIndex);
 	}
+	await run.client.requestAllPages(ENDPOINTS.history, walk);
+	const records = walk.result.records;
 	return options.addParsedFields ? records.map(withParsedFields) : records;
 }

@@ -52,8 +52,9 @@ export const description = updateDisplayOptions(
 
 /**
  * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the
- * write engine with the ledger. A transfer has nothing to look it up by: one whose outcome is
- * unknown is reported, never sent again (writes/transfers.ts).
+ * write engine with the ledger. Each transfer carries a generated client order ID, shown in the
+ * item: one whose outcome is unknown is looked up by it in the transfer history, and is reported
+ * unknown, never sent again, unless a record proves it was executed (writes/transfers.ts).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
@@ -84,16 +85,21 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const pending = pendingTransfer(
 		run.ledger,
 		String(itemIndex),
-		{ qs: { fromAccountId: from, toAccountId: to, coin: transferCoin, quantity } },
+		{ fromAccountId: from, toAccountId: to, coin: transferCoin, quantity },
 		itemIndex,
+		run.idPrefix,
 	);
 	await settleWrites(run, transferKind(run), [pending]);
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
+		const { alreadyPlaced, via } = settled;
 		return [
-			settled.via === 'ledger'
-				? { outcome: 'placed', replayed: true, ...settled.result }
-				: { outcome: 'placed', ...settled.result },
+			{
+				outcome: 'placed',
+				...(via === 'ledger' ? { replayed: true } : {}),
+				...(alreadyPlaced ? { alreadyPlaced: true } : {}),
+				...settled.result,
+			},
 		];
 	}
 	if (settled.outcome === 'unknown') throw settled.error;

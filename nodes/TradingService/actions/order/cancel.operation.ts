@@ -9,6 +9,7 @@ import {
 import { optionsCollection } from '../../descriptions/common';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, orderReference, type OrderReference } from '../../helpers/orderIds';
+import { strictBoolean } from '../../helpers/validation';
 import { cancelKind, pendingCancel, type PendingCancel } from '../../writes/cancels';
 import { settleWrites } from '../../writes/engine';
 import type { Refusal } from '../../writes/pendingWrite';
@@ -91,10 +92,13 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		run.parameter('clientOrderId', itemIndex, ''),
 		itemIndex,
 	);
-	const { failIfNotOpen = false } = run.options(
-		itemIndex,
-		(options) => options as { failIfNotOpen?: boolean },
-	);
+	// Whether an order already closed stops the workflow: true or false only, like every boolean of
+	// a write (an expression giving "true" or 1 is refused, not read as off).
+	const { failIfNotOpen } = run.options(itemIndex, (options) => ({
+		failIfNotOpen: Object.prototype.hasOwnProperty.call(options, 'failIfNotOpen')
+			? strictBoolean(run.node, 'Fail If Order Not Open', options.failIfNotOpen, itemIndex)
+			: false,
+	}));
 	const pending = pendingCancel(run.ledger, String(itemIndex), reference, itemIndex);
 	await settleWrites(run, cancelKind(run, 'single'), [pending]);
 	const settled = pending.settled!;

@@ -13,6 +13,7 @@ import {
 	validateOrder,
 	type OrderParams,
 } from '../../helpers/orderRules';
+import { inputError } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import { settleWrites } from '../../writes/engine';
 import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from '../../writes/orders';
@@ -33,7 +34,7 @@ export const description: INodeProperties[] = updateDisplayOptions(
 					type: 'boolean',
 					default: false,
 					description:
-						'Whether to only have the exchange check the order (fields, symbol, balance), through its order-test endpoint, without placing it. Use it to try a workflow before it goes live.',
+						'Whether to only have the exchange check the order (fields, symbol, balance), through its order-test endpoint, without placing it. Use it to try a workflow before it goes live. Takes true or false only (an expression must give a boolean); MARKET orders by Amount cannot be tested.',
 				},
 			],
 		},
@@ -127,7 +128,20 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	);
 	checkGuardrails(run.node, order, options.guardrails, parameterLabel, itemIndex);
 	// Nothing is placed, so no ledger slot and no generated client order ID.
-	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex)];
+	if (options.testOnly === true) {
+		// The order-test endpoint documents quantity and no amount (docs/api.md §4.12): an order by
+		// Amount would be tested as something else, or refused for a reason the real order lacks.
+		if (order.amount !== undefined) {
+			throw inputError(
+				run.node,
+				parameterLabel('amount'),
+				'Test Only cannot test a MARKET order by Amount',
+				'The exchange’s order-test endpoint takes a Quantity and no Amount, so nothing was sent. To test the order, give it a Quantity (in the base coin) instead; to place it by Amount, turn off Test Only.',
+				itemIndex,
+			);
+		}
+		return [await testOrder(run, order, options, itemIndex)];
+	}
 
 	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
 	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix);

@@ -15,6 +15,7 @@ import {
 } from '../../helpers/orderRules';
 import { inputError } from '../../helpers/validation';
 import { toNodeError } from '../../transport';
+import { parseJsonKeepingDigits } from '../../transport/json';
 import { settleWrites } from '../../writes/engine';
 import { orderKind, pendingOrder, type PendingOrder } from '../../writes/orders';
 import { withOutcome } from '../../writes/outcomes';
@@ -46,7 +47,7 @@ export const description: INodeProperties[] = [
 					name: "Map Each Item's Fields Automatically",
 					value: 'autoMap',
 					description:
-						'Each input item is one order, read from its fields named symbol, side, type, price, quantity, amount, timeInForce, newClientOrderId, stpMode; other fields are ignored',
+						'Each input item is one order, read from its fields named symbol, side, type, price, quantity, amount, timeInForce, newClientOrderId, stpMode; other fields are ignored, but a near miss (Price, "newClientOrderId ", clientOrderId) is refused',
 				},
 			],
 			description:
@@ -112,19 +113,7 @@ function readOrdersOfItem(
 		];
 	}
 	let value = run.parameter('ordersJson', itemIndex);
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch (error) {
-			throw inputError(
-				node,
-				'Orders (JSON)',
-				`is not valid JSON (${(error as Error).message})`,
-				'Enter a JSON array of order objects.',
-				itemIndex,
-			);
-		}
-	}
+	if (typeof value === 'string') value = parseOrdersJson(run, value, itemIndex);
 	if (!Array.isArray(value)) {
 		throw inputError(
 			node,
@@ -149,6 +138,25 @@ function readOrdersOfItem(
 			label: (field: string) => `Orders (JSON)[${orderIndex}].${field}`,
 		};
 	});
+}
+
+/**
+ * The text of Orders (JSON), parsed keeping every digit (the transport's exact parser): a number a
+ * double cannot hold (0.123456789012345678, an integer beyond 2^53) comes back as its literal text
+ * and is sent as typed, where JSON.parse would send 0.12345678901234568, another order.
+ */
+function parseOrdersJson(run: RunContext, text: string, itemIndex: number): unknown {
+	try {
+		return parseJsonKeepingDigits(text);
+	} catch (error) {
+		throw inputError(
+			run.node,
+			'Orders (JSON)',
+			`is not valid JSON (${(error as Error).message})`,
+			'Enter a JSON array of order objects.',
+			itemIndex,
+		);
+	}
 }
 
 /**

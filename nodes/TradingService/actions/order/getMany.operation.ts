@@ -83,10 +83,103 @@ function olderThan(id: string, than: string): boolean {
 	return BigInt(id) < BigInt(than);
 }
 
+/** Account type of a spot trading account, the main one's and a sub account's alike (spec §2.3). */
+const SPOT_TRADING_ACCOUNT_TYPE = 1;
+
+/** Where Return All reads its pages: one page of a list (optionally of one account), and the key's trading accounts. */
+export interface OrderPages {
+	page(qs: { accountId?: string; fromOrderId?: string }): Promise<IDataObject[]>;
+	/** The key's trading accounts (type 1: the main one and the sub accounts'), in the service's order. */
+	tradingAccounts(): Promise<string[]>;
+	/** The error when the service answers a page that would list an order twice. */
+	fail(problem: string, detail: IDataObject): Error;
+}
+
 /**
- * Open orders (GET /api/v1/spot/openOrders) or past orders (GET /api/v1/spot/tradeOrders), newest
- * first. Return All pages backwards: each next request asks for the orders older than the last one
- * received (fromOrderId, orderId), and a page that does not move back is refused rather than looped on.
+ * Every order of a list (open or past orders), as the UAE documentation describes a master key's
+ * list: without `accountId` the main trading account's orders come first and the sub accounts'
+ * follow only when the main account has fewer than 500 (`mainBelow`), each account's newest first,
+ * each account with its own order IDs. A page that mixes accounts cannot be continued from its last
+ * ID: that ID is one account's and says nothing about another's (paging by it listed the main
+ * account's orders again, or skipped a sub account's). So only the first page is read without
+ * `accountId`; a page shorter than 500 holds everything. Otherwise each account is read to its end
+ * on its own, by `accountId` and `fromOrderId` (its oldest order so far): the last account the first
+ * page reached when that page was full, then the trading accounts the first page may have hidden
+ * (it showed one account only, or was full), learned from GET /api/v1/account/type. Orders come
+ * out in the service's order, each once; a page that would repeat one stops the node instead.
+ */
+export async function everyOrder(
+	source: OrderPages,
+	pageSize: number,
+	mainBelow: number,
+): Promise<IDataObject[]> {
+	const orders: IDataObject[] = [];
+	const listed = new Set<string>();
+	const accounts: string[] = [];
+	const oldest = new Map<string, string>();
+	const take = (order: IDataObject) => {
+		const id = String(order.orderId);
+		const account = order.accountId === undefined ? '' : String(order.accountId);
+		// An order is known by its account and its ID: each account numbers its own orders.
+		const key = `${account}/${id}`;
+		if (listed.has(key))
+			throw source.fail(`Order ${id} was listed twice`, { orderId: id, accountId: account });
+		listed.add(key);
+		orders.push(order);
+		if (!accounts.includes(account)) accounts.push(account);
+		const before = oldest.get(account);
+		if (before === undefined || olderThan(id, before)) oldest.set(account, id);
+	};
+
+	const first = await source.page({});
+	first.forEach(take);
+	if (first.length < mainBelow) return orders;
+
+	// Every account the first page moved past was listed to its end; the last one only when the
+	// page was not full.
+	const toRead: string[] = first.length >= pageSize ? [accounts[accounts.length - 1]] : [];
+	if (accounts.length === 1 || first.length >= pageSize) {
+		for (const account of await source.tradingAccounts()) {
+			if (!accounts.includes(account)) {
+				accounts.push(account);
+				toRead.push(account);
+			}
+		}
+	}
+	for (const account of toRead) {
+		for (;;) {
+			const from = oldest.get(account);
+			const qs = {
+				...(account === '' ? {} : { accountId: account }),
+				...(from === undefined ? {} : { fromOrderId: from }),
+			};
+			const received = await source.page(qs);
+			for (const order of received) {
+				const id = String(order.orderId);
+				if (order.accountId !== undefined && account !== '' && String(order.accountId) !== account)
+					throw source.fail(
+						`Order ${id} of account ${String(order.accountId)} came in a page of account ${account}`,
+						{
+							orderId: id,
+							accountId: account,
+						},
+					);
+				if (from !== undefined && !olderThan(id, from))
+					throw source.fail(`Order ${id} came after asking for orders older than ${from}`, {
+						orderId: id,
+						fromOrderId: from,
+					});
+				take(order);
+			}
+			if (received.length < pageSize) break;
+		}
+	}
+	return orders;
+}
+
+/**
+ * Open orders (GET /api/v1/spot/openOrders) or past orders (GET /api/v1/spot/tradeOrders), in the
+ * service's order (each account newest first). With a Limit: one request. Return All: everyOrder.
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
@@ -156,37 +249,30 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	}
 
 	const endpoint = state === 'open' ? ENDPOINTS.openOrders : ENDPOINTS.tradeOrders;
-	// The parameter that asks for orders older than a given ID differs between the two endpoints.
-	const olderParameter = state === 'open' ? 'fromOrderId' : 'orderId';
 	if (limit !== undefined) return await page(run, endpoint, { ...query, limit }, itemIndex);
 
-	// Past orders come from all the key's accounts, merged: a short page is the last. Open orders
-	// of a master key come from the main account and, only when it gave fewer than 500, from the sub
-	// account after them (the family's rule): a page is the last only when shorter than that.
-	const lastPageBelow = state === 'open' ? LIMITS.openOrdersMainAccountPage : LIMITS.ordersPageSize;
-	const orders: IDataObject[] = [];
-	let before: string | undefined;
-	for (;;) {
-		const qs: IDataObject = {
-			...query,
-			...(before === undefined ? {} : { [olderParameter]: before }),
-			limit: LIMITS.ordersPageSize,
-		};
-		const received = await page(run, endpoint, qs, itemIndex);
-		for (const order of received) {
-			const id = String(order.orderId);
-			if (before !== undefined && !olderThan(id, before)) {
-				throw new NodeApiError(node, { orderId: id, before } as JsonObject, {
-					message: 'The service answered a page of orders that is not older than the one before',
-					description: `Order ${id} came after asking for orders older than ${before}; the node stopped rather than list orders twice. Try again, or use a Limit.`,
+	return await everyOrder(
+		{
+			page: async (paging) =>
+				await page(run, endpoint, { ...query, ...paging, limit: LIMITS.ordersPageSize }, itemIndex),
+			tradingAccounts: async () => {
+				const accounts = (await run.client.request(ENDPOINTS.accountTypes, {
 					itemIndex,
-				});
-			}
-			orders.push(order);
-		}
-		if (received.length < lastPageBelow) return orders;
-		before = String(received[received.length - 1].orderId);
-	}
+				})) as IDataObject[];
+				return accounts
+					.filter((account) => Number(account.accountType) === SPOT_TRADING_ACCOUNT_TYPE)
+					.map((account) => String(account.accountId));
+			},
+			fail: (problem, detail) =>
+				new NodeApiError(node, detail as JsonObject, {
+					message: 'The service answered a page of orders that would list an order twice',
+					description: `${problem}; the node stopped rather than list orders twice or skip some. Try again, or use a Limit.`,
+					itemIndex,
+				}),
+		},
+		LIMITS.ordersPageSize,
+		LIMITS.openOrdersMainAccountPage,
+	);
 }
 
 async function page(

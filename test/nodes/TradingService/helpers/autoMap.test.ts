@@ -114,6 +114,58 @@ describe('autoMappedOrder', () => {
 		);
 	});
 
+	it.each([
+		['newClientOrderId ', '"newClientOrderId "', 'newClientOrderId'],
+		[' price', '" price"', 'price'],
+		['new_client_order_id', 'new_client_order_id', 'newClientOrderId'],
+		['time-in-force', 'time-in-force', 'timeInForce'],
+		['Stp Mode', '"Stp Mode"', 'stpMode'],
+		['quantity\u200b', '"quantity\u200b"', 'quantity'],
+		['clientOrderId', 'clientOrderId', 'newClientOrderId'],
+		['client_order_id', 'client_order_id', 'newClientOrderId'],
+		['origClientOrderId', 'origClientOrderId', 'newClientOrderId'],
+		['origQty', 'origQty', 'quantity'],
+	])(
+		'defect 13: refuses the near-miss key %p, naming the item, the key and the field to use',
+		(key, shown, field) => {
+			const error = refusal({ symbol: 'BTCUSDT', [key]: 'row-7' }, 5);
+			expect(error.message).toBe(`Item 5, field ${shown}: is not an order field, but ${field} is`);
+			expect(error.description).toMatch(new RegExp(`^Rename it to ${field}: `));
+			expect(error.context.itemIndex).toBe(5);
+		},
+	);
+
+	it('defect 13: the fix for a name output items use says so', () => {
+		expect(refusal({ symbol: 'BTCUSDT', clientOrderId: 'row-7' }).description).toBe(
+			'Rename it to newClientOrderId: output items call it clientOrderId, but an order takes it as newClientOrderId, and clientOrderId would otherwise be ignored.',
+		);
+	});
+
+	it('defect 13: keys that are not near an order field are still ignored', () => {
+		expect(
+			autoMappedOrder(
+				node,
+				{
+					symbol: 'BTCUSDT',
+					row_number: 3,
+					qty: '1',
+					orderId: '1470000000000000001',
+					note: 'priced by hand',
+					'a column with a long header that names no order field at all': 'x',
+				},
+				0,
+			),
+		).toEqual({ symbol: 'BTCUSDT' });
+	});
+
+	it('defect 12: refuses a number of more than 15 significant digits, which may have lost digits', () => {
+		const error = refusal({ symbol: 'BTCUSDT', quantity: 0.123456789012345678 }, 1);
+		expect(error.message).toBe(
+			'Item 1, field quantity: the number 0.12345678901234568 may have lost digits',
+		);
+		expect(error.description).toContain('Give it as a string in the input item');
+	});
+
 	it('refuses an item with none of the order fields, listing the names it reads', () => {
 		const error = refusal({ row_number: 4, Ticker: 'BTCUSDT' }, 4);
 		expect(error.message).toBe('Item 4: has none of the order fields');

@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
+import { LIMITS } from '../../../../nodes/TradingService/constants';
 import {
 	checkGuardrails,
 	checkOrderOptions,
@@ -90,8 +91,15 @@ describe('checkGuardrails', () => {
 			maxOrderAmount: '500',
 		};
 		expect(refusal(() => checkGuardrails(node, limit(), guardrails, label))).toBeUndefined();
+		// A MARKET order by Amount is checked against Max Order Amount; Max Order Quantity cannot check it.
+		const byAmount = { allowedSymbols: ['BTCUSDT'], maxOrderAmount: '500' };
 		expect(
-			refusal(() => checkGuardrails(node, marketBy('amount', '500'), guardrails, label)),
+			refusal(() => checkGuardrails(node, marketBy('amount', '500'), byAmount, label)),
+		).toBeUndefined();
+		expect(
+			refusal(() =>
+				checkGuardrails(node, marketBy('quantity', '0.01'), { maxOrderQuantity: '0.01' }, label),
+			),
 		).toBeUndefined();
 	});
 
@@ -180,8 +188,110 @@ describe('checkOrderOptions', () => {
 		);
 	});
 
-	it('accepts Receive Window from 1 to 60000 ms', () => {
+	it('accepts Receive Window from 1 ms to the maximum', () => {
 		expect(checkOrderOptions(node, { recvWindow: 1 }).recvWindow).toBe(1);
-		expect(checkOrderOptions(node, { recvWindow: 60000 }).recvWindow).toBe(60000);
+		expect(checkOrderOptions(node, { recvWindow: LIMITS.maxRecvWindowMs }).recvWindow).toBe(
+			LIMITS.maxRecvWindowMs,
+		);
+	});
+});
+
+describe('defect 9: every guardrail and order shape (fixed vectors)', () => {
+	// Max Order Quantity checks an order that has a Quantity; Max Order Amount one that has an Amount
+	// or a Price and a Quantity. An order the limit cannot check is refused, never let through.
+	const orders: Array<[string, OrderParams]> = [];
+	for (const side of ['BUY', 'SELL']) {
+		orders.push(
+			[`LIMIT ${side}`, limit({ side })],
+			[`LIMIT_MAKER ${side}`, limit({ side, type: 'LIMIT_MAKER' })],
+			[`MARKET ${side} by quantity`, { ...marketBy('quantity', '0.01'), side }],
+			[`MARKET ${side} by amount`, { ...marketBy('amount', '500'), side }],
+		);
+	}
+	const byAmountRefused =
+		'orders[0].amount: a MARKET order by Amount cannot be checked against Max Order Quantity: its quantity is known only once it trades';
+	const byQuantityRefused =
+		'orders[0].quantity: a MARKET order by Quantity cannot be checked against Max Order Amount: its price is known only once it trades';
+	const expected = (name: string, guardrails: string): string | undefined => {
+		if (name.endsWith('by amount') && guardrails !== 'amount') return byAmountRefused;
+		if (name.endsWith('by quantity') && guardrails !== 'quantity') return byQuantityRefused;
+		return undefined;
+	};
+	const limits: Record<string, Record<string, string>> = {
+		quantity: { maxOrderQuantity: '0.01' },
+		amount: { maxOrderAmount: '500' },
+		both: { maxOrderQuantity: '0.01', maxOrderAmount: '500' },
+	};
+	const cases = orders.flatMap(([name, order]) =>
+		Object.keys(limits).map((which) => [name, which, order] as const),
+	);
+
+	it.each(cases)('defect 9: %s under the %s limit(s)', (name, which, order) => {
+		expect(refusal(() => checkGuardrails(node, order, limits[which], label))).toBe(
+			expected(name, which),
+		);
+	});
+
+	it('defect 9: the fix names both limits: with both set, only LIMIT and LIMIT_MAKER orders can be checked', () => {
+		const description = (order: OrderParams, guardrails: Record<string, string>) => {
+			try {
+				checkGuardrails(node, order, guardrails, label);
+			} catch (error) {
+				return (error as { description?: string }).description;
+			}
+			return undefined;
+		};
+		expect(description(marketBy('amount', '50000'), limits.quantity)).toBe(
+			'The node’s Max Order Quantity option refuses this order; nothing was sent. Give the order a Quantity (in the base coin) instead of an Amount, or clear Max Order Quantity (Max Order Amount caps an order by Amount).',
+		);
+		expect(description(marketBy('quantity', '1'), limits.amount)).toBe(
+			'The node’s Max Order Amount option refuses this order; nothing was sent. Give the MARKET order an Amount (the quote coin to spend) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
+		);
+		for (const order of [marketBy('amount', '1'), marketBy('quantity', '0.001')]) {
+			expect(description(order, limits.both)).toMatch(
+				/With both Max Order Quantity and Max Order Amount set, only LIMIT and LIMIT_MAKER orders \(which have a Quantity and a Price\) can be checked/,
+			);
+		}
+	});
+
+	it('defect 9: an order over a limit it can be checked against gets that error first', () => {
+		expect(
+			refusal(() => checkGuardrails(node, marketBy('amount', '501'), limits.both, label)),
+		).toBe('orders[0].amount: 501 is above Max Order Amount (500)');
+	});
+
+	it('defect 9: a guardrail whose expression gave nothing is refused; one left empty is no limit', () => {
+		const withExpressions: INode = {
+			...node,
+			parameters: { options: { maxOrderQuantity: '={{ $json.cap }}', maxOrderAmount: '' } },
+		};
+		expect(
+			refusal(() =>
+				readGuardrails(withExpressions, { maxOrderQuantity: undefined, maxOrderAmount: '' }),
+			),
+		).toBe('Max Order Quantity: its expression gave no value');
+		expect(readGuardrails(node, { maxOrderQuantity: '', maxOrderAmount: '' })).toEqual({});
+	});
+});
+
+describe('defect 10: the boolean options take true or false only', () => {
+	it.each([
+		['testOnly', 'Test Only'],
+		['generateClientOrderId', 'Generate Client Order ID'],
+		['failOnRejected', 'Fail on Any Rejected Order'],
+	])('defect 10: %s', (name, label) => {
+		for (const [value, what] of [
+			['true', 'the text "true"'],
+			['TRUE', 'the text "TRUE"'],
+			[1, 'the number 1'],
+			[undefined, 'nothing (its expression gave no value)'],
+		] as const) {
+			expect(refusal(() => checkOrderOptions(node, { [name]: value }))).toBe(
+				`${label}: ${what} is not true or false`,
+			);
+		}
+		expect(checkOrderOptions(node, { [name]: true })).toMatchObject({ [name]: true });
+		expect(checkOrderOptions(node, { [name]: false })).toMatchObject({ [name]: false });
+		expect(checkOrderOptions(node, {})).not.toHaveProperty(name);
 	});
 });

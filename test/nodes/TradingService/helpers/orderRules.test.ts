@@ -73,7 +73,7 @@ describe('guardrails on Create and Create Many', () => {
 		[
 			'a MARKET order by quantity with a maximum amount',
 			{ type: 'MARKET', price: '', quantity: '0.1' },
-			'Quantity: a MARKET order by Quantity cannot be checked against Max Order Amount (its price is known only once it trades)',
+			'Quantity: a MARKET order by Quantity cannot be checked against Max Order Amount: its price is known only once it trades',
 		],
 	])(
 		'%s is refused with an error that names the limit, 0 requests',

@@ -4,8 +4,10 @@ import {
 	coin,
 	inputError,
 	integerInRange,
+	numberMayHaveLostDigits,
 	oneOf,
 	positiveDecimal,
+	strictBoolean,
 	symbol,
 	timestampMs,
 } from '../../../../nodes/TradingService/helpers/validation';
@@ -63,6 +65,56 @@ describe('positiveDecimal', () => {
 			expect(error.message).toBe('Quantity: must be greater than zero');
 			expect(error.description).toBe('Enter a Quantity above 0.');
 		}
+	});
+});
+
+describe('defect 10: strictBoolean (the booleans that decide whether money moves)', () => {
+	it('defect 10: takes true and false as they are', () => {
+		expect(strictBoolean(node, 'Test Only', true)).toBe(true);
+		expect(strictBoolean(node, 'Test Only', false)).toBe(false);
+	});
+
+	it.each([
+		['true', 'the text "true"'],
+		['TRUE', 'the text "TRUE"'],
+		['false', 'the text "false"'],
+		['yes', 'the text "yes"'],
+		['', 'an empty value'],
+		[1, 'the number 1'],
+		[0, 'the number 0'],
+		[null, 'nothing (its expression gave no value)'],
+		[undefined, 'nothing (its expression gave no value)'],
+		[{ value: true }, '"{"value":true}"'],
+	])('defect 10: refuses %p, naming the field and the fix', (value, what) => {
+		const error = refusal(() => strictBoolean(node, 'Test Only', value, 2));
+		expect(error.message).toBe(`Test Only: ${what} is not true or false`);
+		expect(error.description).toContain("{{ $json.test === 'true' }}");
+		expect(error.context.itemIndex).toBe(2);
+	});
+});
+
+describe('defect 12: numbers that may have lost digits', () => {
+	it.each([
+		[0.1, false],
+		[50000.5, false],
+		[0.000000015, false],
+		[123456789012345, false],
+		[9007199254740991, false],
+		[1e20, false],
+		[0.123456789012345, false],
+		[0.123456789012345678, true],
+		[0.1 + 0.2, true],
+		[1234567890.1234567, true],
+		[12345678901234567890, true],
+	])('%p: %p', (value, lost) => {
+		expect(numberMayHaveLostDigits(value)).toBe(lost);
+	});
+
+	it('defect 12: positiveDecimal refuses such a number, naming the field; the same digits as text pass', () => {
+		expect(refusal(() => positiveDecimal(node, 'Quantity', 0.1 + 0.2)).message).toBe(
+			'Quantity: the number 0.30000000000000004 may have lost digits',
+		);
+		expect(positiveDecimal(node, 'Quantity', '0.123456789012345678')).toBe('0.123456789012345678');
 	});
 });
 

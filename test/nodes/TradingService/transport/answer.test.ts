@@ -14,7 +14,7 @@ const read = ENDPOINTS.queryOrder;
 const batch = ENDPOINTS.batchOrders;
 
 describe('classifyResponse: usable answers', () => {
-	it('hands over a 2xx JSON body, IDs as text whatever their size', () => {
+	it('hands over a 2xx JSON body, IDs and decimals as text whatever their size', () => {
 		expect(
 			classifyResponse(
 				read,
@@ -23,7 +23,7 @@ describe('classifyResponse: usable answers', () => {
 				'{"orderId":1470000000000000001,"accountId":7,"price":"1.5","origQty":2}',
 			),
 		).toEqual({
-			body: { orderId: '1470000000000000001', accountId: '7', price: '1.5', origQty: 2 },
+			body: { orderId: '1470000000000000001', accountId: '7', price: '1.5', origQty: '2' },
 		});
 	});
 

@@ -214,14 +214,15 @@ describe('the per-attempt deadline on a write and on a read tried again', () => 
 		jest.replaceProperty(DEFAULT_RETRY_POLICY, 'timeoutMs', 1000);
 	});
 
-	it('a transfer answered one byte every 200 ms: it ends at the deadline, applied once, outcome unknown', async () => {
+	it('a transfer answered one byte every 200 ms: it ends at the deadline, applied once, never sent again, found by its client order ID', async () => {
 		sandbox().setFaults({
 			rules: [{ kind: 'dripFeed', times: 1, path: PATHS.transfer, dripIntervalMs: 200 }],
 		});
 		const run = await runTradingService(sandbox(), { parameters: transfer });
 		expect(sandbox().ledger.transfers).toHaveLength(1);
-		expect(run.error?.message).toMatch(/^Unknown outcome/);
-		expect(reportedOutcome(run)).toBe('unknown');
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', confirmedByLookup: true });
 	}, 10_000);
 
 	it('a history page dripped: the read is tried again at the deadline and returns the records', async () => {
@@ -238,22 +239,30 @@ describe('the per-attempt deadline on a write and on a read tried again', () => 
 
 describe('a malformed answer to a write is never an item', () => {
 	// An answer that is not the JSON object the service promises (HTML, null, "", an empty body,
-	// true) says nothing about the write. It is never passed on as the item: a transfer's outcome is
-	// unknown, an order is looked up by its client order ID.
+	// true) says nothing about the write. It is never passed on as the item: a transfer and an
+	// order are looked up by their client order ID, and the item is what the lookup found.
 	it.each([
 		'answerHtml',
 		'answerNull',
 		'answerEmptyString',
 		'answerEmptyBody',
 		'answerTrue',
-	] as const)('%s answering a transfer: unknown outcome, no item', async (kind) => {
-		sandbox().setFaults({ rules: [{ kind, times: 1, path: PATHS.transfer }] });
-		const run = await runTradingService(sandbox(), { parameters: transfer });
-		expect(sandbox().ledger.transfers).toHaveLength(1);
-		expect(run.items).toEqual([]);
-		expect(run.error?.description).toMatch(/Outcome: unknown/);
-		expect(reportedOutcome(run)).toBe('unknown');
-	});
+	] as const)(
+		'%s answering a transfer: the answer is never the item; the transfer is looked up (placed once)',
+		async (kind) => {
+			sandbox().setFaults({ rules: [{ kind, times: 1, path: PATHS.transfer }] });
+			const run = await runTradingService(sandbox(), { parameters: transfer });
+			const transfers = sandbox().ledger.transfers;
+			expect(transfers).toHaveLength(1);
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(1);
+			expect(run.items[0].json).toMatchObject({
+				outcome: 'placed',
+				confirmedByLookup: true,
+				clientOrderId: expect.stringMatching(/^n8n-/),
+			});
+		},
+	);
 
 	it.each(['answerHtml', 'answerNull', 'answerEmptyBody', 'answerTrue'] as const)(
 		'%s answering an order: the answer is never the item; the order is looked up (placed once)',
@@ -270,13 +279,13 @@ describe('a malformed answer to a write is never an item', () => {
 	// A body cut short, or gzip that does not decode, fails after the request was written: the
 	// write may have been applied, so it gets the unknown-outcome message, not the raw error.
 	it.each(['answerTruncated', 'answerBadGzip'] as const)(
-		'%s answering a transfer: the unknown-outcome message, not a raw one',
+		'%s answering a transfer: not a raw error; the transfer is looked up (placed once)',
 		async (kind) => {
 			sandbox().setFaults({ rules: [{ kind, times: 1, path: PATHS.transfer }] });
 			const run = await runTradingService(sandbox(), { parameters: transfer });
 			expect(sandbox().ledger.transfers).toHaveLength(1);
-			expect(run.error?.message).toMatch(/^Unknown outcome/);
-			expect(reportedOutcome(run)).toBe('unknown');
+			expect(run.error).toBeUndefined();
+			expect(run.items[0].json).toMatchObject({ outcome: 'placed', confirmedByLookup: true });
 		},
 	);
 });

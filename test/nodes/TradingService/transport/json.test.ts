@@ -1,5 +1,5 @@
 import {
-	LONG_BARE_INTEGER,
+	MAYBE_INEXACT_NUMBER,
 	parseJsonKeepingDigits,
 } from '../../../../nodes/TradingService/transport/json';
 import {
@@ -7,6 +7,7 @@ import {
 	MAX_JSON_DEPTH,
 	parseJsonExactly,
 } from '../../../../nodes/TradingService/transport/jsonParser';
+import { TEXT_FIELDS } from '../../../../nodes/TradingService/transport/answer';
 import { mulberry32 } from '../../../../sandbox/prng';
 
 describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => {
@@ -27,9 +28,9 @@ describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => 
 		expect(parseJsonKeepingDigits(text)).toEqual(expected);
 	});
 
-	it('decimals and exponents stay numbers, as JSON.parse reads them', () => {
-		expect(parseJsonKeepingDigits('[1.5, 1e30, -2.5E-3, 12345678901234567890.5, 0, -0]')).toEqual([
-			1.5, 1e30, -2.5e-3, 12345678901234567890.5, 0, -0,
+	it('decimals a double holds stay numbers, as JSON.parse reads them', () => {
+		expect(parseJsonKeepingDigits('[1.5, 1e30, -2.5E-3, 0.123456789012345, 0, -0]')).toEqual([
+			1.5, 1e30, -2.5e-3, 0.123456789012345, 0, -0,
 		]);
 	});
 });
@@ -113,13 +114,13 @@ describe('parseJsonKeepingDigits refuses what JSON.parse refuses', () => {
 	});
 });
 
-describe('parseJsonKeepingDigits: integers under ID keys are always text', () => {
+describe('parseJsonKeepingDigits: numbers under ID keys are always text', () => {
 	const ids = new Set(['id', 'orderId', 'accountId']);
 	it.each([
 		['{"orderId":5,"accountId":10001,"qty":5}', { orderId: '5', accountId: '10001', qty: 5 }],
 		['{"orderId":-0,"id":1992830482934820385}', { orderId: '-0', id: '1992830482934820385' }],
 		['[{"id":7,"nested":{"id":8}},{"id":"9"}]', [{ id: '7', nested: { id: '8' } }, { id: '9' }]],
-		['{"id":1.5,"orderId":2e3,"accountId":null}', { id: 1.5, orderId: 2000, accountId: null }],
+		['{"id":1.5,"orderId":2e3,"accountId":null}', { id: '1.5', orderId: '2e3', accountId: null }],
 		['{"other":{"orderId":[1]}}', { other: { orderId: [1] } }],
 	])('%s', (text, expected) => {
 		expect(parseJsonKeepingDigits(text, ids)).toEqual(expected);
@@ -140,7 +141,7 @@ describe('parseJsonKeepingDigits: integers under ID keys are always text', () =>
  * both, and broken text must be refused by both.
  */
 describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser', () => {
-	const ids = new Set(['id', 'orderId', 'accountId']);
+	const ids = new Set(['id', 'orderId', 'accountId', 'price', 'origQty']);
 	const random = mulberry32(20261123);
 	const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 	const digits = (count: number) =>
@@ -153,7 +154,10 @@ describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser'
 			() => digits(16 + Math.floor(random() * 6)),
 			() => `-${digits(17)}`,
 			() => `${digits(3)}.${digits(4)}0`,
+			() => `0.${digits(1 + Math.floor(random() * 20))}`,
+			() => `${digits(2)}.${digits(14 + Math.floor(random() * 4))}`,
 			() => `${digits(2)}e${digits(2)}`,
+			() => `${digits(17)}e-${digits(3)}`,
 			() => '0',
 			() => '-0',
 		])();
@@ -177,7 +181,7 @@ describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser'
 		const count = Math.floor(random() * 4);
 		if (kind === 'a')
 			return `[${Array.from({ length: count }, () => valueText(depth + 1)).join(',')}]`;
-		const keys = ['id', 'orderId', 'accountId', 'price', 'qty', '__proto__', 'symbol'];
+		const keys = ['id', 'orderId', 'accountId', 'price', 'origQty', 'qty', '__proto__', 'symbol'];
 		return `{${Array.from({ length: count }, () => `${JSON.stringify(pick(keys))}:${valueText(depth + 1)}`).join(', ')}}`;
 	};
 	const outcome = (parse: () => unknown) => {
@@ -199,7 +203,7 @@ describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser'
 				const exact = outcome(() => parseJsonExactly(text, fields));
 				expect([text, fast]).toEqual([text, exact]);
 			}
-			if (!LONG_BARE_INTEGER.test(text)) viaFastPath++;
+			if (!MAYBE_INEXACT_NUMBER.test(text)) viaFastPath++;
 		}
 		// Both paths were exercised: many documents have no long bare integer, many do.
 		expect(viaFastPath).toBeGreaterThan(300);
@@ -212,5 +216,64 @@ describe('parseJsonKeepingDigits (JSON.parse first) is exactly the exact parser'
 		expect(() => parseJsonKeepingDigits(deep)).toThrow(JsonSyntaxError);
 		const deepest = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
 		expect(parseJsonKeepingDigits(deepest)).toEqual(parseJsonExactly(deepest));
+	});
+});
+
+/**
+ * Defect 12: an amount the service sends as a JSON number with more digits than a double holds
+ * (18 decimals) came back rounded from both paths (0.123456789012345678 → 0.12345678901234568), so
+ * an 18-decimal order no longer matched its own answer and was reported unknown.
+ */
+describe('defect 12: decimals sent as JSON numbers keep every digit, on both paths', () => {
+	const fields = TEXT_FIELDS;
+	const both = (text: string, textFields: ReadonlySet<string> = fields) => {
+		const fast = parseJsonKeepingDigits(text, textFields);
+		expect(parseJsonExactly(text, textFields)).toEqual(fast);
+		return fast;
+	};
+
+	it.each([
+		['{"price":0.123456789012345678}', { price: '0.123456789012345678' }],
+		['{"origQty":1.000000000000000001}', { origQty: '1.000000000000000001' }],
+		['{"price":10,"origQty":0.5}', { price: '10', origQty: '0.5' }],
+		['{"executedQty":0,"avgPrice":-0.0}', { executedQty: '0', avgPrice: '-0.0' }],
+		['{"reqAmount":1E-8,"amount":2e+3}', { reqAmount: '1E-8', amount: '2e+3' }],
+		[
+			'{"balances":[{"free":123.456,"locked":0.000000000000000001,"total":"5"}]}',
+			{ balances: [{ free: '123.456', locked: '0.000000000000000001', total: '5' }] },
+		],
+		[
+			'[{"id":1,"change":-0.100000000000000001,"total":7,"created":1764000000000}]',
+			[{ id: '1', change: '-0.100000000000000001', total: '7', created: 1764000000000 }],
+		],
+	])('a decimal field is its literal text: %s', (text, expected) => {
+		expect(both(text)).toEqual(expected);
+	});
+
+	it.each([
+		['[0.123456789012345678]', ['0.123456789012345678']],
+		['{"qty":-12345.67890123456789}', { qty: '-12345.67890123456789' }],
+		['[0.1234567890123456, 0.123456789012345]', ['0.1234567890123456', 0.123456789012345]],
+		['[1.0000000000000000, 100000000000000000000.0]', [1, 1e20]],
+		['[1e400, -1e400, 1e-400, 0e-400]', ['1e400', '-1e400', '1e-400', 0]],
+		['[0.0000000000000000000001, 1.5e300]', [1e-22, 1.5e300]],
+	])('anywhere else, a number a double cannot hold keeps its text: %s', (text, expected) => {
+		expect(both(text, new Set())).toEqual(expected);
+	});
+
+	it('the fast path hands such answers to the exact parser', () => {
+		for (const text of [
+			'{"price":0.123456789012345678}',
+			'[1e400]',
+			'{"x":12.34567890123456}',
+			'{"orderId":12345678901234567890}',
+		])
+			expect(MAYBE_INEXACT_NUMBER.test(text)).toBe(true);
+		for (const text of [
+			'{"price":"0.123456789012345678","orderId":"1992830482934820385"}',
+			'{"price":1.5,"created":1764000000000}',
+			'[123456789012345]',
+		])
+			expect(MAYBE_INEXACT_NUMBER.test(text)).toBe(false);
 	});
 });

@@ -31,7 +31,9 @@ describe('parseJsonExactly: values', () => {
 		['18446744073709551615', '18446744073709551615'],
 		['1.5', 1.5],
 		['1e3', 1000],
-		['12345678901234567890.5', 12345678901234567890.5],
+		['12345678901234567890.5', '12345678901234567890.5'],
+		['0.123456789012345678', '0.123456789012345678'],
+		['0.12345678901234', 0.12345678901234],
 		['1E+2', 100],
 		['true', true],
 		['false', false],
@@ -50,10 +52,19 @@ describe('parseJsonExactly: values', () => {
 		).toEqual({ balances: [{ total: '123456789012345678901', n: ['9007199254740993'] }] });
 	});
 
-	it('turns any integer under a key of textFields into text, and nothing else', () => {
+	it('turns any number under a key of textFields into its literal text, and nothing else', () => {
 		expect(
-			parseJsonExactly('{"id":5,"orderId":-12,"qty":5,"nested":{"id":7.5,"orderId":"9"}}', IDS),
-		).toEqual({ id: '5', orderId: '-12', qty: 5, nested: { id: 7.5, orderId: '9' } });
+			parseJsonExactly(
+				'{"id":5,"orderId":-12,"qty":5,"nested":{"id":7.50,"orderId":"9"},"x":{"id":1e-3}}',
+				IDS,
+			),
+		).toEqual({
+			id: '5',
+			orderId: '-12',
+			qty: 5,
+			nested: { id: '7.50', orderId: '9' },
+			x: { id: '1e-3' },
+		});
 	});
 
 	it('reads every escape, and surrogate pairs written as two \\u escapes', () => {

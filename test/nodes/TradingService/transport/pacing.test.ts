@@ -1,4 +1,15 @@
-import { WeightLimiter, limiterFor } from '../../../../nodes/TradingService/transport/pacing';
+import {
+	IP_BAN_DEFAULT_MS,
+	IntervalGate,
+	MAX_SILENCE_WAIT_MS,
+	RATE_LIMIT_SILENCE_MS,
+	ServiceSilence,
+	WeightLimiter,
+	gateFor,
+	limiterFor,
+	normaliseBaseUrl,
+	silenceFor,
+} from '../../../../nodes/TradingService/transport/pacing';
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { useSandbox } from '../../../support/sandbox';
@@ -66,6 +77,148 @@ describe('limiterFor: one limiter per Base URL and API key, kept while it counts
 		limiterFor('https://other.example', 'key', 10, 60);
 		expect(limiterFor('https://busy.example', 'key', 10, 60)).toBe(busy);
 		expect(limiterFor('https://idle.example', 'key', 10, 60)).not.toBe(idle);
+	});
+});
+
+describe('defect 14: one service, however its Base URL is spelt', () => {
+	it.each([
+		['http://h:8080', 'http://h:8080'],
+		['http://h:8080/', 'http://h:8080'],
+		['http://h:8080///', 'http://h:8080'],
+		[' HTTP://H:8080/ ', 'http://h:8080'],
+		['https://API.Example.com:443/', 'https://api.example.com'],
+		['http://api.example.com:80', 'http://api.example.com'],
+		['https://api.example.com:80/', 'https://api.example.com:80'],
+		['https://api.example.com/Prefix/', 'https://api.example.com/Prefix'],
+		['not a url/', 'not a url'],
+	])('%p is %p', (typed, normalised) => {
+		expect(normaliseBaseUrl(typed)).toBe(normalised);
+	});
+
+	it('spellings of one Base URL share one limiter, one interval gate and one silence', () => {
+		const limiter = limiterFor('http://spelt.example:8080', 'key-1', 10, 60)!;
+		void limiter.acquire(1);
+		expect(limiterFor('HTTP://Spelt.Example:8080/', 'key-1', 10, 60)).toBe(limiter);
+		const gate = gateFor('https://spelt.example', 'key-1', 'POST /x', 1000);
+		void gate.pass();
+		expect(gateFor('https://SPELT.example:443//', 'key-1', 'POST /x', 1000)).toBe(gate);
+		expect(gateFor('https://spelt.example', 'key-2', 'POST /x', 1000)).not.toBe(gate);
+		const silence = silenceFor('https://spelt.example');
+		silence.rateLimited();
+		expect(silenceFor('https://spelt.example:443/')).toBe(silence);
+	});
+});
+
+describe('IntervalGate: the UAE rule of one transfer per second', () => {
+	function fakeGate(intervalMs = 1000) {
+		let now = 5_000;
+		const waits: number[] = [];
+		const gate = new IntervalGate(
+			intervalMs,
+			() => now,
+			async (ms) => {
+				waits.push(ms);
+				now += ms;
+			},
+		);
+		return { gate, waits, advance: (ms: number) => (now += ms), now: () => now };
+	}
+
+	it('the first call goes at once; the next waits out the interval since the previous was answered', async () => {
+		const { gate, waits, advance } = fakeGate();
+		const first = await gate.pass();
+		advance(200); // the first call's answer takes 200 ms
+		first();
+		advance(300);
+		(await gate.pass())();
+		expect(waits).toEqual([700]);
+		advance(2500);
+		(await gate.pass())();
+		expect(waits).toEqual([700]);
+		expect(gate.isIdle()).toBe(false);
+		advance(1000);
+		expect(gate.isIdle()).toBe(true);
+	});
+
+	it('calls arriving together go one at a time, each an interval after the previous one ended', async () => {
+		const { gate, now } = fakeGate();
+		const sentAt: number[] = [];
+		await Promise.all(
+			[0, 1, 2].map(async () => {
+				const end = await gate.pass();
+				sentAt.push(now());
+				end();
+			}),
+		);
+		expect(sentAt).toEqual([5_000, 6_000, 7_000]);
+	});
+
+	it('ending a call twice counts once', async () => {
+		const { gate } = fakeGate();
+		const end = await gate.pass();
+		end();
+		end();
+		expect(gate.isIdle()).toBe(false);
+	});
+});
+
+describe('UAE rule: 429 without Retry-After, the silence logic with an injected clock', () => {
+	function fakeSilence() {
+		let now = 1_000_000;
+		const silence = new ServiceSilence(() => now);
+		return { silence, advance: (ms: number) => (now += ms), now: () => now };
+	}
+
+	it('nothing held back before any 429', () => {
+		const { silence } = fakeSilence();
+		expect(silence.step(false, 0)).toEqual({ kind: 'go' });
+		expect(silence.step(true, 0)).toEqual({ kind: 'go' });
+		expect(silence.isIdle()).toBe(true);
+	});
+
+	it('after a 429: a minute of silence; a read waits the rest of it, a write is refused unsent', () => {
+		const { silence, advance, now } = fakeSilence();
+		const until = silence.rateLimited();
+		expect(until).toBe(now() + RATE_LIMIT_SILENCE_MS);
+		advance(10_000);
+		expect(silence.step(false, 0)).toEqual({ kind: 'wait', ms: RATE_LIMIT_SILENCE_MS - 10_000 });
+		expect(silence.step(true, 0)).toEqual({ kind: 'refuse', until, banned: false });
+		advance(RATE_LIMIT_SILENCE_MS - 10_000);
+		expect(silence.step(false, 0)).toEqual({ kind: 'go' });
+		expect(silence.step(true, 0)).toEqual({ kind: 'go' });
+		expect(silence.isIdle()).toBe(true);
+	});
+
+	it('a read that has waited one silence does not wait for the next: the total wait is bounded', () => {
+		const { silence, advance } = fakeSilence();
+		silence.rateLimited();
+		const first = silence.step(false, 0);
+		expect(first).toEqual({ kind: 'wait', ms: RATE_LIMIT_SILENCE_MS });
+		advance(RATE_LIMIT_SILENCE_MS);
+		const until = silence.rateLimited();
+		expect(silence.step(false, RATE_LIMIT_SILENCE_MS)).toEqual({
+			kind: 'refuse',
+			until,
+			banned: false,
+		});
+		expect(RATE_LIMIT_SILENCE_MS * 2).toBeGreaterThan(MAX_SILENCE_WAIT_MS);
+	});
+
+	it('another 429 during the silence extends it, never shortens it', () => {
+		const { silence, advance } = fakeSilence();
+		const first = silence.rateLimited();
+		advance(30_000);
+		const second = silence.rateLimited();
+		expect(second).toBe(first + 30_000);
+	});
+
+	it('after a 418 without Retry-After: nothing at all for the default ban, reads included', () => {
+		const { silence, advance } = fakeSilence();
+		const until = silence.banned();
+		expect(silence.step(false, 0)).toEqual({ kind: 'refuse', until, banned: true });
+		expect(silence.step(true, 0)).toEqual({ kind: 'refuse', until, banned: true });
+		advance(IP_BAN_DEFAULT_MS);
+		expect(silence.step(false, 0)).toEqual({ kind: 'go' });
 	});
 });
 

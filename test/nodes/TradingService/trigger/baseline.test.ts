@@ -101,13 +101,13 @@ describe('takeBaseline', () => {
 		expect(state).toMatchObject({ watermark: null, floor: bounds.start, seen: {} });
 	});
 
-	it('a page out of order is refused as a history page error, so the poll can skip it', async () => {
+	it('a page in no order is refused as a history page error, so the poll can skip it', async () => {
 		const now = sandbox().now();
 		addFundingFees(
 			sandbox(),
-			[2, 1].map((ago) => ({ created: now - ago * MINUTE, change: '-1' })),
+			[3, 2, 1].map((ago) => ({ created: now - ago * MINUTE, change: '-1' })),
 		);
-		sandbox().setFaults({ rules: [{ kind: 'historyOldestFirst', times: 1, path: HISTORY_PATH }] });
+		sandbox().setFaults({ rules: [{ kind: 'historyUnordered', times: 1, path: HISTORY_PATH }] });
 		await expect(baseline()).rejects.toBeInstanceOf(HistoryPageError);
 	});
 });

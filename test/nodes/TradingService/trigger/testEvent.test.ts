@@ -40,8 +40,13 @@ describe('noTestEventError', () => {
 				'Coin and Symbol must equal the service\'s value exactly, including upper and lower case. For comparison, the newest Funding Fee record has coin "USDT", no symbol, change -0.5.',
 		});
 		expect(
-			noTestEventError(node, settings, { records: [newest, newest], resumeTo: 3 }).message,
+			noTestEventError(node, settings, { records: [newest, newest], resume: { from: 0, to: 3 } })
+				.message,
 		).toMatch(/among the newest 2 records$/);
+		// An earliest-first service: the stopped walk read the earliest records, below the rest.
+		expect(
+			noTestEventError(node, settings, { records: [newest], resume: { from: 5, to: 9 } }).message,
+		).toMatch(/among the earliest 1 records$/);
 	});
 });
 

@@ -5,6 +5,7 @@ import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/write
 import {
 	cancelKind,
 	cancelQuery,
+	isNothingToCancel,
 	notOpenReason,
 	pendingCancel,
 	type PendingCancel,
@@ -140,6 +141,36 @@ describe('cancelKind', () => {
 			kind: 'rejected',
 			refusal: { error: filled },
 		});
+	});
+
+	it('UAE rule: cancel codes 0212, 0211 and -2013 (and -1143) say "nothing to cancel" without why: such a refusal or entry is looked up, never taken as filled, cancelled or missing', () => {
+		for (const code of ['0212', 212, '0211', 211, '-2013', -2013, '-1143'])
+			expect(isNothingToCancel(code)).toBe(true);
+		for (const code of ['-1139', '-1142', '-1138', '-1147', '0000', 0, undefined])
+			expect(isNothingToCancel(code)).toBe(false);
+		for (const code of ['0212', '-2013', '0211']) {
+			const said = rejectionError(node, { code, msg: 'the words', httpStatus: 400 }, 0);
+			expect(cancelKind(offline, 'single').refused!(said)).toEqual({
+				kind: 'duplicate',
+				refusal: { code, msg: 'the words' },
+			});
+		}
+		const verdicts = cancelKind(offline, 'byIds').read(
+			{
+				code: '0000',
+				result: [
+					{ orderId: '1', code: '0211' },
+					{ orderId: '2', code: '-2013' },
+					{ orderId: '3', code: 212 },
+				],
+			},
+			byId('1', '2', '3'),
+		);
+		expect(verdicts).toEqual([
+			{ kind: 'duplicate', refusal: { code: '0211', msg: '' } },
+			{ kind: 'duplicate', refusal: { code: '-2013', msg: '' } },
+			{ kind: 'duplicate', refusal: { code: '212', msg: '' } },
+		]);
 	});
 
 	it('names the cancel and what to look up; keeps in the ledger only what the service assigned', () => {

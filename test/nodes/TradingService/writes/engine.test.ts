@@ -143,7 +143,7 @@ describe('write engine: items of one run in flight at once', () => {
 			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 			new FailingAfterAll(),
 		);
-		expect(run.error?.message).toMatch(/the service has no open order with this ID/);
+		expect(run.error?.message).toMatch(/the service has no order with this ID/);
 		const deletes = requestsTo(sandbox(), ORDER, since).filter(
 			(request) => request.method === 'DELETE',
 		);

@@ -1,9 +1,10 @@
 /**
- * routes/orders/cancel.ts: DELETE /api/v1/spot/order (one order, the family's codes for final
- * orders) and /api/v1/spot/cancelOrderByIds (only the failures listed). The two cancel-all
+ * routes/orders/cancel.ts: DELETE /api/v1/spot/order (one order, the UAE code 0212 for final or
+ * unknown orders, or the specific codes) and /api/v1/spot/cancelOrderByIds (only the failures listed). The two cancel-all
  * endpoints: cancel.all.test.ts; cancels applied late: ../../orders/cancelling.test.ts.
  */
 import { DEMO_KEYS } from '../../../../sandbox';
+import { weightOf } from '../../../../sandbox/routes/table';
 import { hmacHex, rawRequest } from '../../../../sandbox/testClient';
 import { useSandboxClients } from '../../../support/sandbox';
 import { T0, buy, placeWith } from '../../support';
@@ -60,7 +61,37 @@ describe('DELETE /api/v1/spot/order', () => {
 		expect([r.status, r.json.orderId, r.json.status]).toEqual([200, o.orderId, 'CANCELED']);
 	});
 
-	it('a filled order gets -1139, a cancelled one -1142, a partly filled then cancelled one -1138; unknown ids -1143', async () => {
+	it('UAE rule: cancel code 0212: a filled, cancelled or partly cancelled order, and an unknown one, get 0212 (the default), nothing changed', async () => {
+		const filled = await place(buy('u1'));
+		sandbox().fillOrder(filled.orderId);
+		const cancelled = await place(buy('u2'));
+		await master().cancelOrder({ orderId: cancelled.orderId });
+		const partly = await place(buy('u3'));
+		sandbox().fillOrder(partly.orderId, '0.1');
+		await master().cancelOrder({ orderId: partly.orderId });
+		const completed = {
+			code: '0212',
+			msg: 'Order has already been completed (filled, canceled, etc) or does not exist. Please check the order status to verify',
+		};
+		for (const orderId of [
+			filled.orderId,
+			cancelled.orderId,
+			partly.orderId,
+			'1950000000000000999',
+		]) {
+			const r = await master().cancelOrder({ orderId });
+			expect([r.status, r.json]).toEqual([400, completed]);
+		}
+		expect((await master().cancelOrder({ clientOrderId: 'nope' })).json).toEqual(completed);
+		expect((await master().cancelOrder({ clientOrderId: 'u1' })).json).toEqual(completed);
+		expect(sandbox().ledger.cancels.map((x) => x.status)).toEqual([
+			'CANCELED',
+			'PARTIALLY_CANCELED',
+		]);
+	});
+
+	it("cancelNotOpenCodes 'specific': a filled order gets -1139, a cancelled one -1142, a partly filled then cancelled one -1138; unknown ids -1143", async () => {
+		sandbox().setBehaviour({ cancelNotOpenCodes: 'specific' });
 		const filled = await place(buy('x1'));
 		sandbox().fillOrder(filled.orderId);
 		expect(
@@ -101,7 +132,7 @@ describe('DELETE /api/v1/spot/order', () => {
 
 	it("a sub key cannot cancel the master account's order; a read-only key cannot cancel at all", async () => {
 		const o = await place(buy('m'));
-		expect((await sub().cancelOrder({ orderId: o.orderId })).json.code).toBe('-1143');
+		expect((await sub().cancelOrder({ orderId: o.orderId })).json.code).toBe('0212');
 		expect(
 			(await master().withCredentials(DEMO_KEYS.readOnly).cancelOrder({ orderId: o.orderId })).json
 				.code,
@@ -129,7 +160,25 @@ describe('DELETE /api/v1/spot/order', () => {
 });
 
 describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
-	it('cancels each id; result lists only the ids that failed, with their codes as strings', async () => {
+	it('UAE rule: cancel code 0211: each id not cancelled (filled, cancelled, unknown) is listed with 0211, the documentation example’s code', async () => {
+		const a = await place(buy('a'));
+		const filled = await place(buy('f'));
+		sandbox().fillOrder(filled.orderId);
+		const unknown = '1950000000000000999';
+		const r = await master().cancelOrdersByIds([a.orderId, filled.orderId, unknown, a.orderId]);
+		expect(r.json).toEqual({
+			code: '0000',
+			result: [
+				{ orderId: filled.orderId, code: '0211' },
+				{ orderId: unknown, code: '0211' },
+				{ orderId: a.orderId, code: '0211' },
+			],
+		});
+		expect(sandbox().ledger.cancels.map((c) => c.orderId)).toEqual([a.orderId]);
+	});
+
+	it("cancelNotOpenCodes 'specific': cancels each id; result lists only the ids that failed, with their codes as strings", async () => {
+		sandbox().setBehaviour({ cancelNotOpenCodes: 'specific' });
 		const a = await place(buy('a'));
 		const b = await place(buy('b'));
 		const filled = await place(buy('f'));
@@ -189,7 +238,13 @@ describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
 			'0001',
 			"Required field 'ids' missing or invalid (comma-separated order ids)",
 		]);
-		expect(sandbox().ledger.requests.map((r) => r.weight)).toEqual([5, 5, 5, 5]);
+		const weight = weightOf('/api/v1/spot/cancelOrderByIds', 'DELETE');
+		expect(sandbox().ledger.requests.map((r) => r.weight)).toEqual([
+			weight,
+			weight,
+			weight,
+			weight,
+		]);
 	});
 
 	it('cancelByIdsOtherKey: processed as usual, but each failure names its order under `id`', async () => {
@@ -199,11 +254,24 @@ describe('DELETE /api/v1/spot/cancelOrderByIds', () => {
 		const r = await master().cancelOrdersByIds([a.orderId, unknown]);
 		expect([r.status, r.json]).toEqual([
 			200,
-			{ code: '0000', result: [{ id: unknown, code: '-1143' }] },
+			{ code: '0000', result: [{ id: unknown, code: '0211' }] },
 		]);
 		expect(sandbox().getOrder(a.orderId)!.status).toBe('CANCELED');
 		expect(sandbox().ledger.requests[1].fault).toBe('cancelByIdsOtherKey');
 		const again = await master().cancelOrdersByIds([unknown]);
-		expect(again.json.result).toEqual([{ orderId: unknown, code: '-1143' }]);
+		expect(again.json.result).toEqual([{ orderId: unknown, code: '0211' }]);
+	});
+
+	it('cancelByIdsEntryCode: processed as usual, each failure carries the rule’s code (default -2013)', async () => {
+		const a = await place(buy());
+		const unknown = '1950000000000000999';
+		sandbox().setFaults({ rules: [{ kind: 'cancelByIdsEntryCode', times: 1 }] });
+		const r = await master().cancelOrdersByIds([a.orderId, unknown]);
+		expect(r.json).toEqual({ code: '0000', result: [{ orderId: unknown, code: '-2013' }] });
+		expect(sandbox().getOrder(a.orderId)!.status).toBe('CANCELED');
+		sandbox().setFaults({ rules: [{ kind: 'cancelByIdsEntryCode', times: 1, code: '0212' }] });
+		expect((await master().cancelOrdersByIds([a.orderId])).json.result).toEqual([
+			{ orderId: a.orderId, code: '0212' },
+		]);
 	});
 });

@@ -77,6 +77,26 @@ describe('POST /api/v1/spot/orderTest', () => {
 		expect(sandbox().ledger.requests.every((x) => x.weight === 1)).toBe(true);
 	});
 
+	it('UAE rule: takes quantity (required) and no amount: an order by amount, or without quantity, gets 0001 and nothing is checked further', async () => {
+		const byAmount = await master().orderTest({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'MARKET',
+			amount: '100',
+		});
+		expect([byAmount.status, byAmount.json.code]).toEqual([400, '0001']);
+		expect(byAmount.json.msg).toMatch(/amount/);
+		const noQuantity = await master().orderTest({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			type: 'LIMIT',
+			price: '100',
+		});
+		expect([noQuantity.status, noQuantity.json.code]).toEqual([400, '0001']);
+		expect(noQuantity.json.msg).toMatch(/quantity/);
+		expect(sandbox().ledger.orders).toHaveLength(0);
+	});
+
 	it('answers the codes a real order would get', async () => {
 		expect((await master().orderTest(buy(undefined, { price: '-1' }))).json.code).toBe('0001');
 		expect((await master().orderTest(buy(undefined, { symbol: 'DOGEUSDT' }))).json.code).toBe(

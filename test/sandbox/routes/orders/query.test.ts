@@ -4,6 +4,7 @@
  * (final orders of the last 90 days).
  */
 import { DEMO_KEYS, type OrderView } from '../../../../sandbox';
+import { placeRestingOrders } from '../../../support/orders';
 import { useSandboxClients } from '../../../support/sandbox';
 import { T0, DAY, limitBuy, buy, sell, placeWith } from '../../support';
 
@@ -213,7 +214,7 @@ describe('GET /api/v1/spot/openOrders', () => {
 });
 
 describe('GET /api/v1/spot/tradeOrders (past orders)', () => {
-	it('lists filled and cancelled orders newest first, pages by orderId, filters by symbol and time', async () => {
+	it('lists filled and cancelled orders newest first, pages by fromOrderId, filters by symbol and time', async () => {
 		const f = await place(buy('f'));
 		sandbox().fillOrder(f.orderId);
 		clock = T0 + 10;
@@ -230,7 +231,7 @@ describe('GET /api/v1/spot/tradeOrders (past orders)', () => {
 			[f.orderId, 'FILLED'],
 		]);
 		expect(
-			(await master().tradeOrders({ limit: 1, orderId: m.orderId })).json.map(
+			(await master().tradeOrders({ limit: 1, fromOrderId: m.orderId })).json.map(
 				(o: OrderView) => o.orderId,
 			),
 		).toEqual([c.orderId]);
@@ -251,5 +252,55 @@ describe('GET /api/v1/spot/tradeOrders (past orders)', () => {
 		clock = T0 + 90 * DAY + 1;
 		expect((await master().tradeOrders()).json).toHaveLength(0);
 		expect(sandbox().ledger.requests.map((r) => r.weight)).toEqual([1, 5, 5]);
+	});
+});
+
+describe('UAE rule: a master key’s order lists (main account first, sub accounts only below 500)', () => {
+	const ids = (r: { json: unknown }) => (r.json as OrderView[]).map((o) => o.orderId);
+
+	it('open orders: with 500 main-account orders the sub account’s are not listed, with 499 they follow; accountId and fromOrderId per account', async () => {
+		const subOrders = await placeRestingOrders(sandbox(), 3, { key: DEMO_KEYS.sub });
+		const main = await placeRestingOrders(sandbox(), 499);
+		const newest = [...main].reverse();
+		expect(ids(await master().openOrders({ limit: 1000 }))).toEqual([
+			...newest,
+			...[...subOrders].reverse(),
+		]);
+		// fromOrderId applies to each account listed: the sub account's are all older than it
+		expect(ids(await master().openOrders({ limit: 1000, fromOrderId: main[1] }))).toEqual([
+			main[0],
+			...[...subOrders].reverse(),
+		]);
+		const fiveHundredth = (await placeRestingOrders(sandbox(), 1))[0];
+		expect(ids(await master().openOrders({ limit: 1000 }))).toEqual([fiveHundredth, ...newest]);
+		expect(
+			ids(await master().openOrders({ accountId: '20001', fromOrderId: subOrders[2] })),
+		).toEqual([subOrders[1], subOrders[0]]);
+		expect(ids(await master().openOrders({ accountId: '10001', limit: 2 }))).toEqual([
+			fiveHundredth,
+			main[498],
+		]);
+	});
+
+	it('past orders: the same rule, paged by fromOrderId', async () => {
+		const subOrders = await placeRestingOrders(sandbox(), 2, { key: DEMO_KEYS.sub });
+		const main = await placeRestingOrders(sandbox(), 2);
+		for (const orderId of [...subOrders, ...main]) sandbox().fillOrder(orderId);
+		expect(ids(await master().tradeOrders())).toEqual([
+			main[1],
+			main[0],
+			subOrders[1],
+			subOrders[0],
+		]);
+		expect(ids(await master().tradeOrders({ fromOrderId: main[1] }))).toEqual([
+			main[0],
+			subOrders[1],
+			subOrders[0],
+		]);
+		expect(ids(await master().tradeOrders({ accountId: '20001' }))).toEqual([
+			subOrders[1],
+			subOrders[0],
+		]);
+		expect(ids(await sub().tradeOrders())).toEqual([subOrders[1], subOrders[0]]);
 	});
 });

@@ -26,7 +26,7 @@ describe('Account > Get Balances', () => {
 		expect(balances.BTC).toMatchObject({ total: '10', locked: '0', free: '10' });
 		const requests = requestsTo(sandbox(), ACCOUNT, since);
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'GET', weight: 1 });
+		expect(requests[0]).toMatchObject({ method: 'GET', weight: 5 });
 	});
 
 	it('balances follow fills and transfers, exactly (no float rounding)', async () => {

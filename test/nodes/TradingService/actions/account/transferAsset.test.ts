@@ -4,6 +4,12 @@ import { errorOf, reportedOutcome } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
 const TRANSFER = '/api/v1/account/assetTransfer';
+const HISTORY = '/api/v1/account/balanceFlow';
+/** The client order ID the node generates for the transfer of item `itemIndex` in run 0. */
+const generatedTransferId = (itemIndex: number) => new RegExp(`^n8n-[0-9a-f]{24}-0-${itemIndex}$`);
+/** The clientOrderId a request was sent with. */
+const clientOrderIdOf = (request: { query: string }) =>
+	/(?:^|&)clientOrderId=([^&]*)/.exec(request.query)?.[1];
 /** The outcome an error reports (every error about a write carries one). */
 const outcomeOf = (run: { error?: { context?: unknown } }) =>
 	(run.error?.context as { outcome?: string } | undefined)?.outcome;
@@ -30,6 +36,7 @@ describe('Account > Transfer Asset', () => {
 			outcome: 'placed',
 			success: true,
 			orderId: expect.stringMatching(/^\d{19}$/),
+			clientOrderId: expect.stringMatching(generatedTransferId(0)),
 		});
 		expect(run.items[0].json.orderId).toBe(sandbox().ledger.transfers[0]?.id);
 		expect(sandbox().ledger.transfers).toEqual([
@@ -44,7 +51,7 @@ describe('Account > Transfer Asset', () => {
 		expect(request.method).toBe('POST');
 		expect(request.body).toBe('');
 		expect(request.query).toMatch(
-			/^fromAccountId=10001&toAccountId=20001&coin=USDT&quantity=12\.345678901234567890&recvWindow=5000&timestamp=\d+&signature=/,
+			/^fromAccountId=10001&toAccountId=20001&coin=USDT&quantity=12\.345678901234567890&clientOrderId=n8n-[0-9a-f]{24}-0-0&recvWindow=5000&timestamp=\d+&signature=/,
 		);
 		expect(sandbox().getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT')).not.toBe(fromBefore);
 	});
@@ -112,18 +119,21 @@ describe('Account > Transfer Asset', () => {
 		expect(sandbox().ledger.transfers[0].quantity).toBe('2.5');
 	});
 
-	it.each(['dropAfter', 'dropBefore', 'http500'] as const)(
-		'is never retried when the outcome is unknown (%s): the error says so and how to check',
+	it.each(['dropBefore', 'http500', 'unknownBefore'] as const)(
+		'is never retried when the outcome is unknown and the history has no record of it (%s): the error says so and how to check',
 		async (kind) => {
 			sandbox().setFaults({ rules: [{ kind, times: 1, path: TRANSFER }] });
 			const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '1' }) });
 			expect(run.error?.message).toMatch(
-				/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed/,
+				/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed \((?:[^;]+; then )?no transfer record with client order ID n8n-[0-9a-f]{24}-0-0 was found, which does not prove it was not executed/,
 			);
-			expect(run.error?.description).toContain('Check the transfer history');
+			expect(run.error?.description).toMatch(
+				/^Client order ID n8n-[0-9a-f]{24}-0-0\. The service did not confirm the transfer .*, so it was not sent again: .*Check the transfer history .*\(client order ID n8n-[0-9a-f]{24}-0-0\)/,
+			);
 			expect(outcomeOf(run)).toBe('unknown');
 			expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(1);
-			expect(sandbox().ledger.transfers).toHaveLength(kind === 'dropAfter' ? 1 : 0);
+			expect(requestsTo(sandbox(), HISTORY)).toHaveLength(1);
+			expect(sandbox().ledger.transfers).toHaveLength(0);
 		},
 	);
 
@@ -160,8 +170,8 @@ describe('Account > Transfer Asset', () => {
 		expect(sandbox().ledger.transfers).toHaveLength(1);
 	});
 
-	it('unknown, then n8n re-runs the node: refused with the unknown-outcome message, never sent again', async () => {
-		sandbox().setFaults({ rules: [{ kind: 'http503After', times: 1, path: TRANSFER }] });
+	it('unknown, then n8n re-runs the node: looked up again on each try, never sent again', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'dropBefore', times: 1, path: TRANSFER }] });
 		const run = await runTradingService(sandbox(), {
 			parameters: parameters({ quantity: '1' }),
 			node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
@@ -171,8 +181,13 @@ describe('Account > Transfer Asset', () => {
 		);
 		expect(run.error?.description).toContain('Check the transfer history');
 		expect(outcomeOf(run)).toBe('unknown');
+		// The last try's report says where the unknown outcome came from.
+		expect(run.error?.message).toMatch(
+			/\(an earlier try of this node run sent it and got no answer, and no transfer record with client order ID/,
+		);
 		expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(1);
-		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(requestsTo(sandbox(), HISTORY)).toHaveLength(3);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
 	});
 
 	it('with Continue On Fail, an error in item 0 makes n8n re-run the node: the placed transfer of item 1 is answered from the write ledger', async () => {
@@ -187,6 +202,7 @@ describe('Account > Transfer Asset', () => {
 			replayed: true,
 			success: true,
 			orderId: sandbox().ledger.transfers[0]?.id,
+			clientOrderId: sandbox().ledger.transfers[0]?.clientOrderId,
 		});
 		// Item 0 (refused, it moved nothing) is sent on each of the 3 tries; item 1 once.
 		expect(
@@ -202,7 +218,19 @@ describe('n8n Retry On Fail never moves funds twice', () => {
 	// next try: the write ledger answers it, so each transfer moves funds once, whatever n8n retries.
 	const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 
-	it('a transfer committed but unanswered: exactly one transfer, reported unknown', async () => {
+	it('a transfer committed but unanswered: exactly one transfer, found by its client order ID', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), {
+			parameters: parameters({ quantity: '1.5' }),
+			node: RETRY_ON_FAIL,
+		});
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(run.error).toBeUndefined();
+		expect(reportedOutcome(run)).toBe('placed');
+	});
+
+	it('a transfer committed but unanswered, on a key that may not read the history: exactly one transfer, reported unknown', async () => {
+		sandbox().setBehaviour({ historyRefusedKeys: [DEMO_KEYS.master.apiKey] });
 		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: TRANSFER }] });
 		const run = await runTradingService(sandbox(), {
 			parameters: parameters({ quantity: '1.5' }),
@@ -241,12 +269,20 @@ describe('what a transfer answer means: refused or unknown', () => {
 	// An answer that says the service timed out may come after the transfer was executed: reporting
 	// it as a refusal would invite sending it again, so it is an unknown outcome. An answer with HTTP
 	// 2xx but success: false is a refusal, not a success.
-	it('a transfer answered -1007 (timeout, executed): unknown, not "rejected"', async () => {
+	it('a transfer answered -1007 (timeout) and executed: found by its client order ID, placed, not "rejected"', async () => {
 		sandbox().setFaults({ rules: [{ kind: 'unknownAfter', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '4' }) });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', confirmedByLookup: true });
+		expect(sandbox().ledger.transfers).toHaveLength(1);
+	});
+
+	it('a transfer answered -1007 (timeout) and not executed: unknown, not "rejected"', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'unknownBefore', times: 1, path: TRANSFER }] });
 		const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '4' }) });
 		expect(run.error?.message).toMatch(/^Unknown outcome/);
 		expect(reportedOutcome(run)).toBe('unknown');
-		expect(sandbox().ledger.transfers).toHaveLength(1);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
 	});
 
 	it('a 2xx {"success": false} transfer answer: rejected, not a success', async () => {
@@ -257,5 +293,70 @@ describe('what a transfer answer means: refused or unknown', () => {
 		});
 		expect(errorOf(run.items[0])).toMatch(/refused/);
 		expect(run.items[0].json.outcome).toBe('rejected');
+	});
+});
+
+describe('UAE rule: transfer client IDs', () => {
+	it('each transfer carries a generated client order ID, shown in the item; the ID is the same on every try of the node run', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'transferSuccessFalse', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), {
+			parameters: parameters({ quantity: '={{ $json.quantity }}' }),
+			inputItems: [{ json: { quantity: '1' } }, { json: { quantity: '2' } }],
+			node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(run.error).toBeUndefined();
+		const ids = run.items.map((item) => item.json.clientOrderId as string);
+		expect(ids[0]).toMatch(generatedTransferId(0));
+		expect(ids[1]).toMatch(generatedTransferId(1));
+		expect(ids[0].length).toBeLessThanOrEqual(64);
+		// Item 0 refused (success: false) on the first try, which stops it there, and sent again on
+		// the second with the same ID; item 1 sent on the second try.
+		expect(requestsTo(sandbox(), TRANSFER).map(clientOrderIdOf)).toEqual([ids[0], ids[0], ids[1]]);
+		expect(
+			sandbox()
+				.ledger.transfers.map((transfer) => transfer.clientOrderId)
+				.sort(),
+		).toEqual([...ids].sort());
+		// Another execution of the same workflow generates other IDs.
+		const other = await runTradingService(sandbox(), {
+			parameters: parameters({ quantity: '1' }),
+			executionId: 'another-execution',
+		});
+		expect(other.items[0].json.clientOrderId).toMatch(generatedTransferId(0));
+		expect(other.items[0].json.clientOrderId).not.toBe(ids[0]);
+	});
+
+	it.each(['dropAfter', 'http503After', 'unknownAfter', 'answerHtml'] as const)(
+		'executed but its answer lost (%s): found in the transfer history by its client order ID, placed, sent once',
+		async (kind) => {
+			sandbox().setFaults({ rules: [{ kind, times: 1, path: TRANSFER }] });
+			const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '1' }) });
+			expect(run.error).toBeUndefined();
+			const [transfer] = sandbox().ledger.transfers;
+			expect(run.items[0].json).toEqual({
+				outcome: 'placed',
+				confirmedByLookup: true,
+				clientOrderId: transfer.clientOrderId,
+				orderId: transfer.id,
+				created: transfer.created,
+			});
+			expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(1);
+			const [lookup] = requestsTo(sandbox(), HISTORY);
+			expect(lookup.query).toContain(`clientOrderId=${transfer.clientOrderId}`);
+			expect(lookup.query).toContain('flowType=51');
+			expect(sandbox().ledger.transfers).toHaveLength(1);
+		},
+	);
+
+	it('when the history cannot be read (a key that may not read it), the unknown message says the transfer is never sent again', async () => {
+		sandbox().setBehaviour({ historyRefusedKeys: [DEMO_KEYS.master.apiKey] });
+		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: TRANSFER }] });
+		const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '1' }) });
+		expect(run.error?.message).toMatch(
+			/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed \((?:[^;]+; then )?looking it up in the transfer history by client order ID n8n-[0-9a-f]{24}-0-0 failed \(.*\), and a transfer is never sent again without proof\)$/,
+		);
+		expect(outcomeOf(run)).toBe('unknown');
+		expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(1);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
 	});
 });

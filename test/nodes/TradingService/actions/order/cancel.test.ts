@@ -64,7 +64,8 @@ describe('Order > Cancel', () => {
 		expect(deletes()[0].query).toMatch(/^clientOrderId=sell-1&/);
 	});
 
-	it('an order already filled: an item with outcome rejected and the reason, no json.error, no workflow error', async () => {
+	it("an order already filled (-1139, cancelNotOpenCodes 'specific'): an item with outcome rejected and the reason, no json.error, no workflow error", async () => {
+		sandbox().setBehaviour({ cancelNotOpenCodes: 'specific' });
 		const [orderId] = await placeRestingOrders(sandbox(), 1);
 		sandbox().fillOrder(orderId);
 		const since = sandbox().ledger.requests.length;
@@ -85,7 +86,8 @@ describe('Order > Cancel', () => {
 		expect(sandbox().ledger.cancels).toHaveLength(0);
 	});
 
-	it('an order already cancelled says so (-1142); a partly filled one cancelled earlier says that (-1138)', async () => {
+	it("an order already cancelled says so (-1142); a partly filled one cancelled earlier says that (-1138) (cancelNotOpenCodes 'specific')", async () => {
+		sandbox().setBehaviour({ cancelNotOpenCodes: 'specific' });
 		const [first, second] = await placeRestingOrders(sandbox(), 2, { quantity: '0.002' });
 		await runTradingService(sandbox(), { parameters: cancel({ orderId: first }) });
 		sandbox().fillOrder(second, '0.001');
@@ -122,7 +124,7 @@ describe('Order > Cancel', () => {
 		});
 	});
 
-	it('an order the service does not know: an error naming Order ID with outcome rejected, one request', async () => {
+	it('an order the service does not know (0212, then 0211 on the lookup): an error naming Order ID with outcome rejected, one DELETE and one GET', async () => {
 		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId: '1234567890123456789' }),
 			continueOnFail: true,
@@ -130,9 +132,123 @@ describe('Order > Cancel', () => {
 		expect(run.items[0].json).toMatchObject({
 			outcome: 'rejected',
 			error:
-				'Order ID: could not cancel order 1234567890123456789: the service has no open order with this ID',
+				'Order ID: could not cancel order 1234567890123456789: the service has no order with this ID',
 		});
-		expect(sandbox().ledger.requests).toHaveLength(1);
+		expect(run.items[0].json.description).toContain('(code 0212)');
+		expect(deletes()).toHaveLength(1);
+		expect(lookups()).toHaveLength(1);
+		expect(sandbox().ledger.requests).toHaveLength(2);
+	});
+
+	it('UAE rule: cancel code 0212 for a filled order: looked up, reported "already filled", never "cancelled"; the service’s code and words kept', async () => {
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().fillOrder(orderId);
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: cancel({ orderId }) });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'rejected',
+			cancelled: false,
+			reason: 'alreadyFilled',
+			message: 'Not cancelled: the order is already filled',
+			code: '0212',
+			serviceMessage: expect.stringContaining('Order has already been completed'),
+			orderId,
+			status: 'FILLED',
+		});
+		expect(run.items[0].json).not.toHaveProperty('error');
+		expect(deletes(since)).toHaveLength(1);
+		expect(lookups(since)).toHaveLength(1);
+		expect(lookups(since)[0].query).toMatch(new RegExp(`^orderId=${orderId}&`));
+		expect(sandbox().ledger.cancels).toHaveLength(0);
+	});
+
+	it('UAE rule: cancel code 0212 for a cancelled and a partly cancelled order: each looked up and reported as what it is', async () => {
+		const [first, second] = await placeRestingOrders(sandbox(), 2, { quantity: '0.002' });
+		await runTradingService(sandbox(), { parameters: cancel({ orderId: first }) });
+		sandbox().fillOrder(second, '0.001');
+		await runTradingService(sandbox(), { parameters: cancel({ orderId: second }) });
+		const again = await runTradingService(sandbox(), {
+			parameters: cancel({ orderId: '={{ $json.id }}' }),
+			inputItems: [{ json: { id: first } }, { json: { id: second } }],
+		});
+		expect(
+			again.items.map((item) => [
+				item.json.outcome,
+				item.json.cancelled,
+				item.json.reason,
+				item.json.code,
+				item.json.status,
+			]),
+		).toEqual([
+			['rejected', false, 'alreadyCancelled', '0212', 'CANCELED'],
+			['rejected', false, 'alreadyPartiallyCancelled', '0212', 'PARTIALLY_CANCELED'],
+		]);
+		expect(sandbox().ledger.cancels).toHaveLength(2);
+	});
+
+	it('UAE rule: cancel code 0212 while the order is still open (answer made up by the fault injector): not cancelled, status given, never "cancelled"', async () => {
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().setFaults({
+			rules: [{ kind: 'unknownBefore', times: 1, path: ORDER, method: 'DELETE', code: '0212' }],
+		});
+		const run = await runTradingService(sandbox(), { parameters: cancel({ orderId }) });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'rejected',
+			cancelled: false,
+			reason: 'stillOpen',
+			code: '0212',
+			status: 'NEW',
+		});
+		expect(run.items[0].json.message).toContain('still open (status NEW)');
+		expect(deletes()).toHaveLength(1);
+		expect(sandbox().getOrder(orderId)!.status).toBe('NEW');
+	});
+
+	it('UAE rule: cancel code -2013 (answer made up by the fault injector): a filled order is looked up and reported "already filled"; an unknown one is an error naming Order ID', async () => {
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().fillOrder(orderId);
+		const missing = '1234567890123456789';
+		sandbox().setFaults({
+			rules: [{ kind: 'unknownBefore', times: 2, path: ORDER, method: 'DELETE', code: '-2013' }],
+		});
+		const run = await runTradingService(sandbox(), {
+			parameters: cancel({ orderId: '={{ $json.id }}' }),
+			inputItems: [{ json: { id: orderId } }, { json: { id: missing } }],
+			continueOnFail: true,
+		});
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'rejected',
+			cancelled: false,
+			reason: 'alreadyFilled',
+			code: '-2013',
+			serviceMessage: 'Order does not exist',
+			status: 'FILLED',
+		});
+		expect(run.items[1].json).toMatchObject({
+			outcome: 'rejected',
+			error: `Order ID: could not cancel order ${missing}: the service has no order with this ID`,
+		});
+		expect(deletes()).toHaveLength(2);
+		expect(lookups()).toHaveLength(2);
+	});
+
+	it('UAE rule: cancel code 0212 and the lookup fails: rejected (nothing was cancelled), saying why it cannot tell more', async () => {
+		const [orderId] = await placeRestingOrders(sandbox(), 1);
+		sandbox().fillOrder(orderId);
+		sandbox().setFaults({ rules: [{ kind: 'ipBan', times: 1, path: ORDER, method: 'GET' }] });
+		const run = await runTradingService(sandbox(), { parameters: cancel({ orderId }) });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({
+			outcome: 'rejected',
+			cancelled: false,
+			reason: 'nothingToCancel',
+			code: '0212',
+		});
+		expect(run.items[0].json.message).toContain('looking the order up to tell why failed');
+		expect(deletes()).toHaveLength(1);
 	});
 
 	it('an unknown outcome (-1147 after the cancel was applied) is confirmed with a Get: placed, not sent again', async () => {
@@ -188,7 +304,7 @@ describe('Order > Cancel', () => {
 		expect(run.items[0].json.outcome).toBe('unknown');
 		expect(run.items[0].json.error).toMatch(
 			new RegExp(
-				`^Unknown outcome: the cancel of order ID ${orderId} may or may not have been executed \\(looking the order up failed`,
+				`^Unknown outcome: the cancel of order ID ${orderId} may or may not have been executed \\((?:[^;]+; then )?looking the order up failed`,
 			),
 		);
 		expect(run.items[0].json.description).toContain(
@@ -232,7 +348,7 @@ describe('Order > Cancel', () => {
 		});
 		// Item 1 names an order the service does not know: every try fails on it.
 		expect(run.error?.message).toBe(
-			`Order ID: could not cancel order ${missing}: the service has no open order with this ID`,
+			`Order ID: could not cancel order ${missing}: the service has no order with this ID`,
 		);
 		// Item 0 was cancelled by the first try only; tries 2 and 3 answered it from the ledger.
 		expect(

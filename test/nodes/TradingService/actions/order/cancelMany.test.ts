@@ -1,5 +1,6 @@
 import { DEFAULT_RETRY_POLICY } from '../../../../../nodes/TradingService/transport';
 import { DEMO_KEYS } from '../../../../../sandbox';
+import { weightOf } from '../../../../../sandbox/routes/table';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
 import { useSandbox } from '../../../../support/sandbox';
@@ -180,7 +181,8 @@ describe('Order > Cancel Many > by symbol', () => {
 });
 
 describe('Order > Cancel Many > by order IDs', () => {
-	it('one item per ID, from the answer’s per-ID results: cancelled, already filled, already cancelled, not found; one DELETE of weight 5', async () => {
+	it("one item per ID, from the answer’s per-ID results (cancelNotOpenCodes 'specific'): cancelled, already filled, already cancelled, not found (-1143, looked up); one DELETE", async () => {
+		sandbox().setBehaviour({ cancelNotOpenCodes: 'specific' });
 		const [open, filled, cancelled] = await placeRestingOrders(sandbox(), 3);
 		sandbox().fillOrder(filled);
 		await runTradingService(sandbox(), {
@@ -215,7 +217,7 @@ describe('Order > Cancel Many > by order IDs', () => {
 				outcome: 'rejected',
 				cancelled: false,
 				reason: 'notFound',
-				message: 'Not cancelled: the service has no open order with this ID',
+				message: 'Not cancelled: the service has no order with this ID',
 				code: '-1143',
 			},
 		]);
@@ -224,10 +226,80 @@ describe('Order > Cancel Many > by order IDs', () => {
 		).toBe(true);
 		const requests = requestsTo(sandbox(), BY_IDS, since);
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'DELETE', weight: 5 });
+		expect(requests[0]).toMatchObject({
+			method: 'DELETE',
+			weight: weightOf(BY_IDS, 'DELETE'),
+		});
 		expect(decodeURIComponent(requests[0].query)).toMatch(
 			new RegExp(`^ids=${open},${filled},${cancelled},${unknown}&`),
 		);
+	});
+
+	it('UAE rule: cancel code 0211 for each ID not cancelled: each looked up and reported as what it is (filled, cancelled, unknown), never "cancelled"', async () => {
+		const [open, filled, cancelled] = await placeRestingOrders(sandbox(), 3);
+		sandbox().fillOrder(filled);
+		await runTradingService(sandbox(), {
+			parameters: { resource: 'order', operation: 'cancel', orderId: cancelled },
+		});
+		const unknown = '1234567890123456789';
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
+			parameters: byIds(`${open},${filled},${cancelled},${unknown}`),
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json)).toEqual([
+			{ orderId: open, outcome: 'placed', cancelled: true },
+			{
+				orderId: filled,
+				outcome: 'rejected',
+				cancelled: false,
+				confirmedByLookup: true,
+				reason: 'alreadyFilled',
+				message: 'Not cancelled: the order is already filled',
+				status: 'FILLED',
+			},
+			{
+				orderId: cancelled,
+				outcome: 'rejected',
+				cancelled: false,
+				confirmedByLookup: true,
+				reason: 'alreadyCancelled',
+				message: 'Not cancelled: the order is already cancelled',
+				status: 'CANCELED',
+			},
+			{
+				orderId: unknown,
+				outcome: 'rejected',
+				cancelled: false,
+				reason: 'notFound',
+				message: 'Not cancelled: the service has no order with this ID',
+				code: '0211',
+			},
+		]);
+		expect(requestsTo(sandbox(), BY_IDS, since)).toHaveLength(1);
+		expect(
+			requestsTo(sandbox(), '/api/v1/spot/order', since).map((request) => request.method),
+		).toEqual(['GET', 'GET', 'GET']);
+		expect(sandbox().ledger.cancels.map((entry) => entry.orderId)).toEqual([cancelled, open]);
+	});
+
+	it('UAE rule: cancel code -2013 in a cancel-by-IDs answer (made up by the fault injector): the order is looked up; a filled one is "already filled"', async () => {
+		const [filled] = await placeRestingOrders(sandbox(), 1);
+		sandbox().fillOrder(filled);
+		sandbox().setFaults({ rules: [{ kind: 'cancelByIdsEntryCode', times: 1, path: BY_IDS }] });
+		const run = await runTradingService(sandbox(), { parameters: byIds(filled) });
+		expect(run.items.map((item) => item.json)).toEqual([
+			{
+				orderId: filled,
+				outcome: 'rejected',
+				cancelled: false,
+				confirmedByLookup: true,
+				reason: 'alreadyFilled',
+				message: 'Not cancelled: the order is already filled',
+				status: 'FILLED',
+			},
+		]);
+		expect(sandbox().ledger.requests.at(-2)?.fault).toBe('cancelByIdsEntryCode');
 	});
 
 	it('an all-cancelled answer of result: null reads as every ID cancelled', async () => {

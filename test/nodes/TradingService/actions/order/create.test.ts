@@ -110,12 +110,12 @@ describe('Order > Create', () => {
 				newClientOrderId: 'row-42',
 				stpMode: 'EXPIRE_MAKER',
 				type: 'LIMIT_MAKER',
-				options: { recvWindow: 20000 },
+				options: { recvWindow: 7000 },
 			}),
 		});
 		expect(run.items[0].json).toMatchObject({ clientOrderId: 'row-42', type: 'LIMIT_MAKER' });
 		expect(requestsTo(sandbox(), NEW_ORDER)[0].query).toMatch(
-			/stpMode=EXPIRE_MAKER&.*newClientOrderId=row-42&recvWindow=20000&timestamp=/,
+			/stpMode=EXPIRE_MAKER&.*newClientOrderId=row-42&recvWindow=7000&timestamp=/,
 		);
 	});
 

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
+
 import { DEMO_KEYS } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../../support/orders';
@@ -5,6 +9,7 @@ import { useSandbox } from '../../../../support/sandbox';
 
 const OPEN = '/api/v1/spot/openOrders';
 const PAST = '/api/v1/spot/tradeOrders';
+const ACCOUNT_TYPE = '/api/v1/account/type';
 const sandbox = useSandbox({ rateLimit: false });
 
 const getMany = (overrides: Record<string, unknown> = {}) => ({
@@ -41,16 +46,25 @@ describe('Order > Get Many', () => {
 		expect(requestsTo(sandbox(), OPEN)[0].query).toMatch(/^symbol=ETHUSDT&side=BUY&limit=50&/);
 	});
 
-	it('Return All pages through more open orders than one page (1000): 1001 orders in 2 requests, none twice', async () => {
+	it('Return All pages through more open orders than one page (1000): 1001 orders, none twice', async () => {
 		const ids = await placeRestingOrders(sandbox(), 1001, { quantity: '0.0001' });
 		const since = sandbox().ledger.requests.length;
 		const run = await runTradingService(sandbox(), { parameters: getMany({ returnAll: true }) });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.orderId)).toEqual([...ids].reverse());
+		// The first page was full: the main account is read on by itself from its oldest order so
+		// far, and the sub account the page could not reach is read too.
 		const requests = requestsTo(sandbox(), OPEN, since);
-		expect(requests).toHaveLength(2);
-		expect(requests[0].query).toMatch(/^limit=1000&/);
-		expect(requests[1].query).toMatch(new RegExp(`^fromOrderId=${ids[1]}&limit=1000&`));
+		expect(
+			requests.map((request) => request.query.replace(/&(recvWindow|timestamp)=.*$/, '')),
+		).toEqual([
+			'limit=1000',
+			`accountId=10001&fromOrderId=${ids[1]}&limit=1000`,
+			'accountId=20001&limit=1000',
+		]);
+		expect(requestsTo(sandbox(), ACCOUNT_TYPE, since)).toEqual([
+			expect.objectContaining({ method: 'GET', weight: 5 }),
+		]);
 	});
 
 	it('Return All with a master key: the sub account’s open orders after the main account’s', async () => {
@@ -61,6 +75,91 @@ describe('Order > Get Many', () => {
 			[...main].reverse().concat([...sub].reverse()),
 		);
 		expect(requestsTo(sandbox(), OPEN)).toHaveLength(1);
+	});
+
+	it('defect 11: Return All with a master key, 250 main-account then 800 sub-account open orders: 1050 items, each once, main account first (paging by a mixed page’s last ID listed the main account’s 250 twice)', async () => {
+		const main = await placeRestingOrders(sandbox(), 250);
+		const sub = await placeRestingOrders(sandbox(), 800, { key: DEMO_KEYS.sub });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: getMany({ returnAll: true }) });
+		expect(run.error).toBeUndefined();
+		const ids = run.items.map((item) => item.json.orderId);
+		expect(ids).toHaveLength(1050);
+		expect(new Set(ids).size).toBe(1050);
+		expect(ids).toEqual([...main].reverse().concat([...sub].reverse()));
+		const requests = requestsTo(sandbox(), OPEN, since);
+		expect(
+			requests.map((request) => request.query.replace(/&(recvWindow|timestamp)=.*$/, '')),
+		).toEqual(['limit=1000', `accountId=20001&fromOrderId=${sub[50]}&limit=1000`]);
+	});
+
+	it('defect 11: Return All with a master key, 700 main-account orders and 5 newer sub-account orders: all 705 (the sub account’s 5 were dropped)', async () => {
+		const main = await placeRestingOrders(sandbox(), 700);
+		const sub = await placeRestingOrders(sandbox(), 5, { key: DEMO_KEYS.sub });
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), { parameters: getMany({ returnAll: true }) });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.orderId)).toEqual(
+			[...main].reverse().concat([...sub].reverse()),
+		);
+		// 700 orders of one account: the sub accounts were not listed; they are learned and read.
+		expect(requestsTo(sandbox(), ACCOUNT_TYPE, since)).toHaveLength(1);
+		expect(
+			requestsTo(sandbox(), OPEN, since).map((request) =>
+				request.query.replace(/&(recvWindow|timestamp)=.*$/, ''),
+			),
+		).toEqual(['limit=1000', 'accountId=20001&limit=1000']);
+	});
+
+	it.each(['uae', 'specific'] as const)(
+		'defect 11: Get Many (Return All) chained into Cancel as examples/cancel-stale-orders.json does: every order cancelled once, no false "already cancelled" item (cancel codes %s)',
+		async (cancelNotOpenCodes) => {
+			sandbox().setBehaviour({ cancelNotOpenCodes });
+			const example = JSON.parse(
+				readFileSync(join(__dirname, '../../../../../examples/cancel-stale-orders.json'), 'utf8'),
+			) as { nodes: Array<{ name: string; parameters: IDataObject }> };
+			const parametersOf = (name: string) =>
+				example.nodes.find((node) => node.name === name)!.parameters;
+			const main = await placeRestingOrders(sandbox(), 250);
+			const sub = await placeRestingOrders(sandbox(), 800, { key: DEMO_KEYS.sub });
+			const listed = await runTradingService(sandbox(), {
+				parameters: parametersOf('Get Open Orders'),
+			});
+			expect(listed.error).toBeUndefined();
+			const cancelled = await runTradingService(sandbox(), {
+				parameters: parametersOf('Cancel Order'),
+				inputItems: listed.items.map((item) => ({ json: item.json })),
+			});
+			expect(cancelled.error).toBeUndefined();
+			expect(cancelled.items).toHaveLength(1050);
+			expect(cancelled.items.filter((item) => item.json.outcome !== 'placed')).toEqual([]);
+			expect(cancelled.items.some((item) => item.json.reason === 'alreadyCancelled')).toBe(false);
+			expect(
+				sandbox()
+					.ledger.cancels.map((entry) => entry.orderId)
+					.sort(),
+			).toEqual([...main, ...sub].sort());
+		},
+		60_000,
+	);
+
+	it('defect 11 (past orders): Return All with a master key, 250 main-account then 800 sub-account past orders: 1050 items, each once, paged by fromOrderId', async () => {
+		const main = await placeRestingOrders(sandbox(), 250);
+		const sub = await placeRestingOrders(sandbox(), 800, { key: DEMO_KEYS.sub });
+		for (const orderId of [...main, ...sub]) sandbox().fillOrder(orderId);
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
+			parameters: getMany({ orderState: 'past', returnAll: true }),
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.orderId)).toEqual(
+			[...main].reverse().concat([...sub].reverse()),
+		);
+		expect(
+			requestsTo(sandbox(), PAST, since).map((request) =>
+				request.query.replace(/&(recvWindow|timestamp)=.*$/, ''),
+			),
+		).toEqual(['limit=1000', `accountId=20001&fromOrderId=${sub[50]}&limit=1000`]);
 	});
 
 	it('past orders: filled and cancelled orders from tradeOrders (weight 5), not the open ones', async () => {

@@ -1,0 +1,277 @@
+/**
+ * The exchange's rate-limit rules where the spec is silent (the UAE documentation), through n8n's
+ * real executor against the sandbox over loopback: one weight budget per service however its Base
+ * URL is spelt (defect 14), a minute of silence after a 429 without Retry-After and no 418, one
+ * transfer per second, and the endpoint weights.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { DAY_MS } from '../../../../nodes/TradingService/constants';
+import { ENDPOINTS } from '../../../../nodes/TradingService/transport/endpoints';
+import { limiterFor } from '../../../../nodes/TradingService/transport/pacing';
+import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../../../sandbox';
+import { ROUTES } from '../../../../sandbox/routes/table';
+import { requestsTo, runTradingService } from '../../../../tools/harness/node';
+import { placeRestingOrders } from '../../../support/orders';
+import { PATHS } from '../../../support/runs';
+import { useSandbox } from '../../../support/sandbox';
+
+const transfer = (quantity: string) => ({
+	resource: 'account',
+	operation: 'transferAsset',
+	fromAccountId: DEMO_ACCOUNTS.mainTrading,
+	toAccountId: DEMO_ACCOUNTS.custody,
+	coin: 'USDT',
+	quantity,
+});
+
+const historyOf = (flowType: number) => ({
+	resource: 'account',
+	operation: 'getHistory',
+	flowType,
+	returnAll: true,
+	startTime: new Date(Date.now() - DAY_MS).toISOString(),
+	endTime: new Date().toISOString(),
+});
+
+const balances = { resource: 'account', operation: 'getBalances' };
+
+describe('defect 14: credentials differing only in the Base URL’s spelling share one weight budget', () => {
+	const sandbox = useSandbox({ rateLimit: { windowMs: 1000, maxWeight: 10 } });
+
+	it('two nodes, `http://h:p` and `http://h:p/`, reading at once with a budget of 10 per second: 0 × 429', async () => {
+		const now = Date.now();
+		sandbox().seedRecords({
+			flowType: 32,
+			count: 1200,
+			startTime: now - DAY_MS / 2,
+			endTime: now - 1000,
+			seed: 14,
+		});
+		const budget = { weightBudget: 10, weightWindowSeconds: 1 };
+		const started = Date.now();
+		const [typed, slashed] = await Promise.all([
+			runTradingService(sandbox(), { parameters: historyOf(32), credentials: budget }),
+			runTradingService(sandbox(), {
+				parameters: historyOf(32),
+				credentials: { ...budget, baseUrl: `${sandbox().baseUrl}/` },
+			}),
+		]);
+		expect(typed.error).toBeUndefined();
+		expect(slashed.error).toBeUndefined();
+		expect(typed.items).toHaveLength(1200);
+		expect(slashed.items).toHaveLength(1200);
+		const statuses = requestsTo(sandbox(), PATHS.history).map((request) => request.status);
+		// 3 pages each, weight 5: 30 in all through one budget of 10 per second.
+		expect(statuses).toEqual(Array(6).fill(200));
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+	});
+});
+
+describe('UAE rule: 429 without Retry-After', () => {
+	const sandbox = useSandbox({ rateLimit: false, behaviour: { rateLimitRule: 'uae' } });
+
+	it('UAE rule: 429 without Retry-After: the node sends nothing to the service for a minute, then reads again, and is never banned (418)', async () => {
+		const now = Date.now();
+		sandbox().seedRecords({
+			flowType: 32,
+			count: 3,
+			startTime: now - DAY_MS / 2,
+			endTime: now - 1000,
+			seed: 429,
+		});
+		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 1, path: PATHS.history }] });
+		const started = Date.now();
+		// A read meets the 429 (no Retry-After under the UAE rule) ...
+		const reading = runTradingService(sandbox(), { parameters: historyOf(32) });
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		// ... then, in other executions during the minute, a write and another read.
+		const writing = runTradingService(sandbox(), {
+			parameters: transfer('1'),
+			executionId: 'uae-write',
+		});
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		const readingToo = runTradingService(sandbox(), {
+			parameters: balances,
+			executionId: 'uae-read',
+		});
+		const [read, write, readToo] = await Promise.all([reading, writing, readingToo]);
+
+		const requests = sandbox().ledger.requests;
+		expect(requests.map((request) => request.status)).not.toContain(418);
+		const [limited] = requests;
+		expect(limited).toMatchObject({ path: PATHS.history, status: 429 });
+		// Nothing reached the service in the minute after the 429.
+		for (const request of requests.slice(1))
+			expect(request.at - limited.at).toBeGreaterThanOrEqual(60_000);
+		// The read was tried once more after the minute and returned the records.
+		expect(read.error).toBeUndefined();
+		expect(read.items).toHaveLength(3);
+		expect(requestsTo(sandbox(), PATHS.history).map((request) => request.status)).toEqual([
+			429, 200,
+		]);
+		// The write was never sent (nothing executed) and says when to run again.
+		expect(requestsTo(sandbox(), PATHS.transfer)).toHaveLength(0);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+		expect(write.error?.message).toMatch(/^Not sent: the service’s rate limit/);
+		expect(write.error?.description).toMatch(
+			/wait one minute.*sends nothing to it until \d{4}-\d\d-\d\dT.*Nothing was sent\./,
+		);
+		expect((write.error?.context as IDataObject | undefined)?.outcome).toBe('rejected');
+		// The other read waited for the minute, then went through.
+		expect(readToo.error).toBeUndefined();
+		expect(requestsTo(sandbox(), '/api/v1/account').map((request) => request.status)).toEqual([
+			200,
+		]);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(60_000);
+	}, 120_000);
+});
+
+describe('UAE rule: a write answered 429 without Retry-After', () => {
+	// A sandbox of its own: the minute of silence this test starts stays with its address.
+	const sandbox = useSandbox({ rateLimit: false, behaviour: { rateLimitRule: 'uae' } });
+
+	it('UAE rule: a transfer answered 429 without Retry-After is rejected at once, saying when to run again; nothing is sent again', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 1, path: PATHS.transfer }] });
+		const started = Date.now();
+		const run = await runTradingService(sandbox(), { parameters: transfer('1') });
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(sandbox().ledger.requests.map((request) => request.status)).toEqual([429]);
+		expect(sandbox().ledger.transfers).toHaveLength(0);
+		expect(run.error?.message).toBe('The service’s rate limit was exceeded');
+		expect(run.error?.description).toMatch(
+			/gave no Retry-After.*wait one minute.*until \d{4}-\d\d-\d\dT.*Nothing was executed\./,
+		);
+		expect((run.error?.context as IDataObject | undefined)?.outcome).toBe('rejected');
+	});
+});
+
+describe('UAE rule: transfers no more than once per second', () => {
+	const sandbox = useSandbox({
+		rateLimit: { windowMs: 60_000, maxWeight: 6000 },
+		behaviour: { rateLimitRule: 'uae' },
+	});
+
+	it('UAE rule: 5 transfers in two executions at once: all placed, one second apart, 0 refusals', async () => {
+		const items = (quantities: string[]) => quantities.map((quantity) => ({ json: { quantity } }));
+		const parameters = transfer('={{ $json.quantity }}');
+		const started = Date.now();
+		const [first, second] = await Promise.all([
+			runTradingService(sandbox(), {
+				parameters,
+				inputItems: items(['1.1', '1.2', '1.3']),
+				executionId: 'transfers-1',
+			}),
+			runTradingService(sandbox(), {
+				parameters,
+				inputItems: items(['2.1', '2.2']),
+				executionId: 'transfers-2',
+			}),
+		]);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+		expect([...first.items, ...second.items].map((item) => item.json.outcome)).toEqual(
+			Array(5).fill('placed'),
+		);
+		const sent = requestsTo(sandbox(), PATHS.transfer);
+		expect(sent.map((request) => request.status)).toEqual(Array(5).fill(200));
+		for (let index = 1; index < sent.length; index++)
+			expect(sent[index].at - sent[index - 1].at).toBeGreaterThanOrEqual(1000);
+		expect(sandbox().ledger.transfers).toHaveLength(5);
+	});
+});
+
+/**
+ * The documented weight of every endpoint the node or the sandbox knows: spec §8 where it gives
+ * one (history 5 although the UAE documentation says 3; batch orders 1), else the UAE
+ * documentation's. A fixed vector: the node's table and the sandbox's must both equal it.
+ */
+const DOCUMENTED_WEIGHTS: Record<string, number> = {
+	'GET /api/v1/account/balanceFlow': 5,
+	'POST /api/v1/spot/batchOrders': 1,
+	'POST /api/v1/account/assetTransfer': 1,
+	'GET /api/v1/account/checkApiKey': 1,
+	'GET /api/v1/account': 5,
+	'GET /api/v1/account/type': 5,
+	'POST /api/v1/spot/new/order': 1,
+	'POST /api/v1/spot/orderTest': 1,
+	'GET /api/v1/spot/order': 1,
+	'DELETE /api/v1/spot/order': 1,
+	'GET /api/v1/spot/openOrders': 1,
+	'DELETE /api/v1/spot/openOrders': 1,
+	'DELETE /api/v1/spot/cancelAllOpenOrders': 1,
+	'DELETE /api/v1/spot/cancelOrderByIds': 1,
+	'GET /api/v1/spot/tradeOrders': 5,
+	'GET /api/v1/time': 1,
+};
+
+describe('UAE rule: weights', () => {
+	const sandbox = useSandbox({ rateLimit: false });
+
+	it('UAE rule: weights: the node’s endpoint table equals the documented weights', () => {
+		const node = Object.fromEntries(
+			Object.values(ENDPOINTS).map((endpoint) => [
+				`${endpoint.method} ${endpoint.path}`,
+				endpoint.weight,
+			]),
+		);
+		for (const [endpoint, weight] of Object.entries(node))
+			expect([endpoint, weight]).toEqual([endpoint, DOCUMENTED_WEIGHTS[endpoint]]);
+		expect(node['GET /api/v1/account']).toBe(5);
+		expect(node['DELETE /api/v1/spot/cancelOrderByIds']).toBe(1);
+	});
+
+	it('UAE rule: weights: the sandbox’s route table equals the documented weights', () => {
+		const routes: Record<string, number> = {};
+		for (const [path, methods] of Object.entries(ROUTES))
+			for (const [method, route] of Object.entries(methods))
+				routes[`${method} ${path}`] = route!.weight;
+		expect(routes).toEqual(DOCUMENTED_WEIGHTS);
+	});
+
+	it('UAE rule: weights: a run’s weight as the sandbox counts it equals the node’s count', async () => {
+		const key = DEMO_KEYS.master;
+		// A budget no other test uses: a limiter of its own, counting only these runs.
+		const budget = { weightBudget: 987_654, weightWindowSeconds: 3600 };
+		const ids = await placeRestingOrders(sandbox(), 3);
+		const since = sandbox().ledger.requests.length;
+		const runs = [
+			{ parameters: balances },
+			{ parameters: historyOf(51) },
+			{
+				parameters: {
+					resource: 'order',
+					operation: 'create',
+					symbol: 'BTCUSDT',
+					side: 'BUY',
+					type: 'LIMIT',
+					price: '1',
+					quantity: '0.001',
+				},
+			},
+			{
+				parameters: {
+					resource: 'order',
+					operation: 'cancelMany',
+					cancelBy: 'ids',
+					orderIds: ids.join(','),
+				},
+			},
+		];
+		for (const run of runs) {
+			const done = await runTradingService(sandbox(), { ...run, credentials: budget });
+			expect(done.error).toBeUndefined();
+		}
+		const counted = sandbox()
+			.ledger.requests.slice(since)
+			.reduce((sum, request) => sum + request.weight, 0);
+		const limiter = limiterFor(
+			sandbox().baseUrl,
+			key.apiKey,
+			budget.weightBudget,
+			budget.weightWindowSeconds,
+		)!;
+		expect(limiter.usedWeight()).toBe(counted);
+		// Balances 5, history 5, an order 1, cancels 1 each: the documented figures, not 1 and 5.
+		expect(counted).toBeGreaterThanOrEqual(12);
+	});
+});
