@@ -5,7 +5,7 @@
  * - a transfer the service committed but never answered, with Retry On Fail on (3 tries), leaves
  *   exactly one transfer and is reported unknown: n8n's re-runs of the node do not send it again.
  */
-import { DEMO_ACCOUNTS } from '../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../sandbox';
 import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
 import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
@@ -132,8 +132,26 @@ describeE2E('money safety in a real n8n (n8n execute)', () => {
 		expect(items[0].error).toBeUndefined();
 	});
 
-	test('a transfer committed but never answered, with Retry On Fail on (3 tries), leaves exactly one transfer and is reported unknown', async () => {
+	test('a transfer committed but never answered is found in the transfer history by its client order ID: one transfer, reported placed', async () => {
 		fx.sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: TRANSFER_PATH }] });
+		const result = await run(TRANSFER_WORKFLOW);
+
+		expect(fx.sb.ledger.transfers).toHaveLength(1);
+		const sent = fx.sb.ledger.requests.filter((request) => request.path === TRANSFER_PATH);
+		expect(sent).toHaveLength(1);
+		expect(result.ok).toBe(true);
+		const items = getNodeItems(result.run, TRANSFER_NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({
+			outcome: 'placed',
+			confirmedByLookup: true,
+			clientOrderId: fx.sb.ledger.transfers[0].clientOrderId,
+		});
+	});
+
+	test('a transfer committed but never answered, the transfer history unreadable, with Retry On Fail on (3 tries), leaves exactly one transfer and is reported unknown', async () => {
+		fx.sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: TRANSFER_PATH }] });
+		fx.sb.setBehaviour({ historyRefusedKeys: [DEMO_KEYS.master.apiKey] });
 		const result = await run(TRANSFER_WORKFLOW);
 
 		expect(fx.sb.ledger.transfers).toHaveLength(1);

@@ -240,7 +240,7 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 		}
 
 		expect(await testCredential(SANDBOX_CREDENTIAL)).toMatchObject({ status: 'OK' });
-		const good = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/balanceFlow');
+		const good = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/account/checkApiKey');
 		expect(good.length).toBeGreaterThanOrEqual(1);
 		expect(good.every((r) => r.status === 200)).toBe(true);
 
