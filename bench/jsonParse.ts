@@ -8,41 +8,13 @@
  * the rounds. The answers are built here (the sandbox's shapes), so a run before and after a
  * change of the parser compares like with like.
  */
+import { TEXT_FIELDS } from '../nodes/TradingService/transport/answer';
 import { parseJsonKeepingDigits } from '../nodes/TradingService/transport/json';
 import { parseJsonExactly } from '../nodes/TradingService/transport/jsonParser';
 import { median } from './stats';
 
-/** The fields the transport keeps as text (IDs and decimals), as transport/answer.ts lists them. */
-const FIELDS: ReadonlySet<string> = new Set([
-	'id',
-	'orderId',
-	'accountId',
-	'userId',
-	'lastOrderId',
-	'fromAccountId',
-	'toAccountId',
-	'price',
-	'origQty',
-	'executedQty',
-	'cummulativeQuoteQty',
-	'cumulativeQuoteQty',
-	'avgPrice',
-	'reqAmount',
-	'stopPrice',
-	'icebergQty',
-	'quantity',
-	'amount',
-	'feeAmount',
-	'sumFeeAmount',
-	'fee',
-	'free',
-	'locked',
-	'total',
-	'change',
-	'netTransferAmount',
-	'fromAccountBalance',
-	'toAccountBalance',
-]);
+/** The fields the transport keeps as text (IDs and decimals). */
+const FIELDS = TEXT_FIELDS;
 
 const historyPage = (count: number) =>
 	JSON.stringify(

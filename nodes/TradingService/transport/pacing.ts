@@ -265,7 +265,7 @@ export class ServiceSilence {
 
 const silences = new Map<string, ServiceSilence>();
 
-/** The silence of one service in this process. */
+/** The silence of one service, shared by every node run of this n8n instance. */
 export function silenceFor(baseUrl: string): ServiceSilence {
 	const key = normaliseBaseUrl(baseUrl);
 	for (const [other, silence] of silences)

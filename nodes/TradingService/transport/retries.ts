@@ -196,7 +196,7 @@ export async function sendWithRetries(
 			}
 			case 'rateLimited':
 				if (outcome.retryAfterMs === undefined) {
-					// The UAE rule: a minute of silence for this service in this process. A read waits
+					// The UAE rule: a minute of silence for this service in this n8n instance. A read waits
 					// it out (at the top of the loop) and is tried once more; a write is not delayed by
 					// a minute behind the workflow's back.
 					const rejection = { ...outcome.rejection, retryAt: silence.rateLimited() };
