@@ -7,9 +7,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { LIMITS, PATHS } from '../nodes/TradingService/constants';
+import { LIMITS, MARKET_DATA_PATHS, PATHS } from '../nodes/TradingService/constants';
 import { checkCredentialData, credentialProblemMessage } from './credentialChecks';
-import { signRequestOptions } from './signing';
+import { keyOnlyRequestOptions, pathOf, signRequestOptions } from './signing';
 
 export class TradingServiceApi implements ICredentialType {
 	// n8n's scanner reads the name as a literal: this is CREDENTIAL_TYPE.
@@ -92,6 +92,9 @@ export class TradingServiceApi implements ICredentialType {
 		const check = checkCredentialData(credentials);
 		if (!check.ok)
 			throw new Error(`${credentialProblemMessage(check.problem)}. ${check.problem.fix}`);
+		// Market data takes the API key alone (spec §5.1); everything else is signed.
+		if (MARKET_DATA_PATHS.includes(pathOf(requestOptions)))
+			return keyOnlyRequestOptions(requestOptions, check.credentials);
 		return signRequestOptions(requestOptions, check.credentials, Date.now());
 	}
 

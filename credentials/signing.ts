@@ -150,6 +150,37 @@ function serializeBody(options: RequestOptionsToSign, headers: IDataObject): str
 	return body;
 }
 
+/** The path of a request's URL, without query or fragment. */
+export function pathOf(requestOptions: IHttpRequestOptions): string {
+	const options = requestOptions as RequestOptionsToSign;
+	const target = (typeof options.uri === 'string' ? options.uri : options.url) ?? '';
+	const path = target.split('#')[0].split('?')[0];
+	return path.replace(/^https?:\/\/[^/]*/i, '');
+}
+
+/**
+ * A market-data request (spec §5.1 MARKET_DATA): the API key header and the Base URL, and no
+ * timestamp or signature, since the service asks for a valid key only.
+ */
+export function keyOnlyRequestOptions(
+	requestOptions: IHttpRequestOptions,
+	credentials: TradingServiceCredentials,
+): IHttpRequestOptions {
+	const options: IHttpRequestOptions = { ...requestOptions };
+	const headers: IDataObject = { ...(options.headers ?? {}) };
+	if (!/^https?:\/\//i.test(options.url ?? '') && !options.baseURL) {
+		if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
+			throw new Error(
+				"The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com",
+			);
+		}
+		options.baseURL = credentials.baseUrl;
+	}
+	setHeader(headers, 'X-APIKEY', credentials.apiKey);
+	options.headers = headers;
+	return options;
+}
+
 /**
  * Signs one request as spec §5 asks. Pure but for `now`: the query string is serialised here (RFC
  * 3986, parameter order kept) and appended to the URL, `qs` removed, the body serialised once, so

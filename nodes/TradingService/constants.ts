@@ -30,7 +30,57 @@ export const PATHS = {
 	account: '/api/v1/account',
 	/** The key's accounts and their types: where Get Many learns the sub accounts to list orders of. */
 	accountType: '/api/v1/account/type',
+	/** Symbols and their trading rules (filters): public, sent with the API key and no signature. */
+	exchangeInfo: '/api/v1/exchangeInfo',
+	/** Latest price of one symbol or all (market data: API key, no signature). */
+	tickerPrice: '/quote/v1/ticker/price',
+	/** 24-hour rolling ticker of one symbol or all. */
+	ticker24h: '/quote/v1/ticker/24hr',
+	/** Order book depth of one symbol. */
+	depth: '/quote/v1/depth',
+	/** Recent public trades of one symbol. */
+	trades: '/quote/v1/trades',
+	/** Candles (klines) of one symbol. */
+	klines: '/quote/v1/klines',
 } as const;
+
+/**
+ * Paths the service answers with the API key alone (spec §5.1 MARKET_DATA: "valid API key", no
+ * signature). The credential signs every other request.
+ */
+export const MARKET_DATA_PATHS: readonly string[] = [
+	PATHS.exchangeInfo,
+	PATHS.tickerPrice,
+	PATHS.ticker24h,
+	PATHS.depth,
+	PATHS.trades,
+	PATHS.klines,
+];
+
+/**
+ * The UAE documentation's `site` parameter of every market-data call and of exchange info: the
+ * service answers for the HK site when it is missing, so the node always names the MENA site.
+ */
+export const MARKET_SITE = 'MENA';
+
+/** Candle intervals the service offers (UAE documentation), with their length where it is fixed. */
+export const KLINE_INTERVALS: ReadonlyArray<{ value: string; name: string; ms?: number }> = [
+	{ value: '1m', name: '1 Minute', ms: 60_000 },
+	{ value: '3m', name: '3 Minutes', ms: 180_000 },
+	{ value: '5m', name: '5 Minutes', ms: 300_000 },
+	{ value: '15m', name: '15 Minutes', ms: 900_000 },
+	{ value: '30m', name: '30 Minutes', ms: 1_800_000 },
+	{ value: '1h', name: '1 Hour', ms: 3_600_000 },
+	{ value: '2h', name: '2 Hours', ms: 7_200_000 },
+	{ value: '4h', name: '4 Hours', ms: 14_400_000 },
+	{ value: '6h', name: '6 Hours', ms: 21_600_000 },
+	{ value: '8h', name: '8 Hours', ms: 28_800_000 },
+	{ value: '12h', name: '12 Hours', ms: 43_200_000 },
+	{ value: '1d', name: '1 Day', ms: 86_400_000 },
+	{ value: '1w', name: '1 Week', ms: 604_800_000 },
+	// a calendar month: its length varies
+	{ value: '1M', name: '1 Month' },
+];
 
 /**
  * Request weights: spec §8 where it gives one (history 5, batch orders 1), else the UAE
@@ -45,6 +95,11 @@ export const WEIGHTS = {
 	account: 5,
 	/** GET /api/v1/account/type (UAE documentation). */
 	accountType: 5,
+	/**
+	 * Market data and exchange info: the UAE documentation states no weight; the node counts 1 so
+	 * that they share the key's budget with everything else.
+	 */
+	marketData: 1,
 	default: 1,
 } as const;
 
@@ -73,6 +128,19 @@ export const LIMITS = {
 	transferClientOrderIdLength: 64,
 	/** A timestamp may run ahead of the server clock by less than this (spec §5.4). */
 	futureToleranceMs: 1000,
+	/** Order book levels per side: at most 200, 100 when not asked (UAE documentation). */
+	depthMax: 200,
+	depthDefault: 100,
+	/** Recent trades per request: at most 100 (UAE documentation). */
+	tradesMax: 100,
+	/** Candles per request: at most 1000 (UAE documentation). */
+	klinesMax: 1000,
+	/**
+	 * How long symbol rules read from exchange info are used before they are read again, per n8n
+	 * instance and Base URL (docs/operations.md "Symbol rules"): short, so a halted symbol or a new
+	 * tick size reaches orders within a minute.
+	 */
+	symbolRulesTtlMs: 60_000,
 } as const;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -143,7 +143,7 @@ export function classifyResponse(
 	let body: unknown = text;
 	let isJson = true;
 	try {
-		body = parseJsonKeepingDigits(text, TEXT_FIELDS);
+		body = parseJsonKeepingDigits(text, endpoint.textFields ?? TEXT_FIELDS);
 	} catch {
 		isJson = false;
 	}

@@ -35,6 +35,65 @@ export interface Endpoint {
 	readonly codesPerEntry?: true;
 	/** A problem with a 2xx answer's shape, in words, or undefined when the answer is usable. */
 	readonly checkResponse?: (body: unknown) => string | undefined;
+	/**
+	 * Keys whose numbers keep their literal text in this endpoint's answers, instead of the
+	 * transport's list of IDs and decimals (answer.ts TEXT_FIELDS).
+	 */
+	readonly textFields?: ReadonlySet<string>;
+	/**
+	 * Market data: sent with the API key and no signature (spec §5.1 MARKET_DATA). The credential
+	 * tells such requests by their path (constants.ts MARKET_DATA_PATHS); this says so here too.
+	 */
+	readonly marketData?: true;
+}
+
+/**
+ * Decimal fields of market-data answers (the UAE documentation's one-letter keys and the filters
+ * of exchange info): a number there keeps its literal text like any decimal.
+ */
+export const MARKET_TEXT_FIELDS: ReadonlySet<string> = new Set([
+	// tickers and trades: price, quantity, close, high, low, open, bid, ask, volumes
+	'p',
+	'q',
+	'c',
+	'h',
+	'l',
+	'o',
+	'b',
+	'a',
+	'v',
+	'qv',
+	'bq',
+	'aq',
+	// exchange info
+	'baseAssetPrecision',
+	'quotePrecision',
+	'quoteAssetPrecision',
+	'minPrice',
+	'maxPrice',
+	'tickSize',
+	'minQty',
+	'maxQty',
+	'stepSize',
+	'marketOrderMinQty',
+	'marketOrderMaxQty',
+	'minNotional',
+	'minAmount',
+	'maxAmount',
+	'minBuyPrice',
+	'marketOrderMinAmount',
+	'marketOrderMaxAmount',
+	'maxSellPrice',
+	'buyPriceUpRate',
+	'sellPriceDownRate',
+	'limitMinPrice',
+	'limitMaxPrice',
+]);
+
+function isList(body: unknown, what: string): string | undefined {
+	return Array.isArray(body) && body.every(isObject)
+		? undefined
+		: `The service answered the ${what} request with something other than a list`;
 }
 
 function isObject(body: unknown): body is IDataObject {
@@ -182,5 +241,62 @@ export const ENDPOINTS = {
 			Array.isArray(body) && body.every((entry) => isObject(entry) && 'accountId' in entry)
 				? undefined
 				: 'The service answered the account list with something other than a list of accounts',
+	},
+	exchangeInfo: {
+		method: 'GET',
+		path: PATHS.exchangeInfo,
+		weight: WEIGHTS.marketData,
+		marketData: true,
+		textFields: MARKET_TEXT_FIELDS,
+		checkResponse: (body) =>
+			isObject(body) && Array.isArray(body.symbols) && body.symbols.every(isObject)
+				? undefined
+				: 'The service answered the exchange information request without a list of symbols',
+	},
+	tickerPrice: {
+		method: 'GET',
+		path: PATHS.tickerPrice,
+		weight: WEIGHTS.marketData,
+		marketData: true,
+		textFields: MARKET_TEXT_FIELDS,
+		checkResponse: (body) => isList(body, 'price'),
+	},
+	ticker24h: {
+		method: 'GET',
+		path: PATHS.ticker24h,
+		weight: WEIGHTS.marketData,
+		marketData: true,
+		textFields: MARKET_TEXT_FIELDS,
+		checkResponse: (body) => isList(body, '24-hour ticker'),
+	},
+	depth: {
+		method: 'GET',
+		path: PATHS.depth,
+		weight: WEIGHTS.marketData,
+		marketData: true,
+		textFields: MARKET_TEXT_FIELDS,
+		checkResponse: (body) =>
+			isObject(body) && Array.isArray(body.b) && Array.isArray(body.a)
+				? undefined
+				: 'The service answered the order book request without bid and ask lists',
+	},
+	trades: {
+		method: 'GET',
+		path: PATHS.trades,
+		weight: WEIGHTS.marketData,
+		marketData: true,
+		textFields: MARKET_TEXT_FIELDS,
+		checkResponse: (body) => isList(body, 'recent trades'),
+	},
+	klines: {
+		method: 'GET',
+		path: PATHS.klines,
+		weight: WEIGHTS.marketData,
+		marketData: true,
+		textFields: MARKET_TEXT_FIELDS,
+		checkResponse: (body) =>
+			Array.isArray(body) && body.every(Array.isArray)
+				? undefined
+				: 'The service answered the candles request with something other than a list of candles',
 	},
 } as const satisfies Record<string, Endpoint>;
