@@ -11,7 +11,7 @@ import { runFloorNode, runNode } from './nodeRun';
 const HOUR = 3_600_000;
 
 async function main(): Promise<void> {
-	const sandbox = await startSandbox({ rateLimit: false });
+	const sandbox = await startSandbox({ rateLimit: false, symbolRules: 'lenient' });
 	const now = Date.now();
 	sandbox.seedRecords({
 		flowType: 32,

@@ -15,7 +15,7 @@
  * (worktree | a git revision), BENCH_N8N_PATCH (patch files, -p1, applied to the copy: measure a
  * change before making it), BENCH_N8N_COMPARE (patch files: run "before" and "after" side by side
  * in two n8n instances, alternating run by run), BENCH_N8N_LATENCY_MS (20; 0: no latency pass) and
- * BENCH_N8N_LATENCY_WAYS (a2,b,d,e,f,i,h,hb), BENCH_N8N_MODE (server: one `n8n start`, runs through the REST
+ * BENCH_N8N_LATENCY_WAYS (a2,b,d,e,f,i,h,hb,m,mb), BENCH_N8N_MODE (server: one `n8n start`, runs through the REST
  * API, warm; cli: one `n8n execute` per run, cold), BENCH_N8N_PROFILE=1 or a list of ways (also
  * profile way e, or those, with --cpu-prof, see cpuProfile.ts), BENCH_N8N_ENGINE (n8n's N8N_EXPRESSION_ENGINE, default n8n's).
  */
@@ -96,7 +96,7 @@ export function realN8nConfigFromEnv(): RealN8nConfig {
 		),
 		engine: process.env.BENCH_N8N_ENGINE,
 		latencyMs: Number(process.env.BENCH_N8N_LATENCY_MS ?? 20),
-		latencyWays: list(process.env.BENCH_N8N_LATENCY_WAYS ?? 'a2,b,d,e,f,i,h,hb'),
+		latencyWays: list(process.env.BENCH_N8N_LATENCY_WAYS ?? 'a2,b,d,e,f,i,h,hb,m,mb'),
 	};
 }
 
@@ -422,6 +422,7 @@ function medianMs(result: WayResult | undefined): number | undefined {
 /** The chain a way is compared with: same kind, same item count, same latency. */
 function chainKey(way: Way): string {
 	if (way.kind === 'history') return 'hb';
+	if (way.kind === 'market') return 'mb';
 	return way.count === 1000 ? 'gb' : 'b';
 }
 

@@ -24,7 +24,7 @@ export interface HistoryWindow {
 	endTime: number;
 }
 
-export type WayKind = 'orders' | 'history';
+export type WayKind = 'orders' | 'history' | 'market';
 
 export interface Way {
 	/** Short key: a, b, c, … (issue #15's letters). */
@@ -68,6 +68,8 @@ const ORDER = {
 	quantity: '0.001',
 } as const;
 const ORDER_PATH = '/api/v1/spot/new/order';
+const PRICE_PATH = '/quote/v1/ticker/price';
+const MARKET_SYMBOL = 'BTCUSDT';
 const HISTORY_PATH = '/api/v1/account/balanceFlow';
 const BATCH_SIZE = 20;
 const HISTORY_LIMIT = 50;
@@ -81,7 +83,11 @@ const CHAIN_RECV_WINDOW = 60_000;
 /** The items the input nodes produce: orders (with a column that is not an order field), or history calls. */
 function inputRows(kind: WayKind, count: number): Array<Record<string, unknown>> {
 	return Array.from({ length: count }, (_, index) =>
-		kind === 'orders' ? { row_number: index + 2, ...ORDER } : { call: index },
+		kind === 'orders'
+			? { row_number: index + 2, ...ORDER }
+			: kind === 'market'
+				? { symbol: MARKET_SYMBOL, call: index }
+				: { call: index },
 	);
 }
 
@@ -431,7 +437,65 @@ export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions):
 			false,
 		),
 	);
+	ways.push(...marketWays(baseUrl));
 	return ways;
+}
+
+/**
+ * Market reads: Get Price once per item against the users' HTTP Request with the API key header
+ * (market data is not signed, so their chain is one node).
+ */
+function marketWays(baseUrl: string): Way[] {
+	const price = {
+		resource: 'market',
+		operation: 'getPrice',
+		symbol: '={{ $json.symbol }}',
+	};
+	const chainName = 'HTTP Request';
+	return [
+		{
+			key: 'm',
+			label: 'node: Get Price, symbol mapped',
+			kind: 'market',
+			count: 200,
+			requests: 200,
+			measured: ['Trading Service'],
+			outputNode: 'Trading Service',
+			outputItems: 200,
+			expressionsPerItem: 1,
+			workflow: workflow(workflowId('m', 200), 'Bench 5 m: Get Price', 'market', 200, [
+				tradingNode('Trading Service', price),
+			]),
+		},
+		{
+			key: 'mb',
+			label: 'chain: HTTP Request (GET, API key header)',
+			kind: 'market',
+			count: 200,
+			requests: 200,
+			measured: [chainName],
+			outputNode: chainName,
+			outputItems: 200,
+			expressionsPerItem: 1,
+			workflow: workflow(workflowId('mb', 200), 'Bench 5 mb: HTTP Request price', 'market', 200, [
+				{
+					id: 'http',
+					name: chainName,
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					parameters: {
+						method: 'GET',
+						url: `=${baseUrl}${PRICE_PATH}?symbol={{ $json.symbol }}&site=MENA`,
+						sendHeaders: true,
+						headerParameters: {
+							parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }],
+						},
+						options: {},
+					},
+				},
+			]),
+		},
+	];
 }
 
 export const HISTORY_RECORDS = { flowType: 32, count: 2000, seed: 7 } as const;
@@ -439,4 +503,5 @@ export const PATHS = {
 	order: ORDER_PATH,
 	batch: '/api/v1/spot/batchOrders',
 	history: HISTORY_PATH,
+	price: PRICE_PATH,
 } as const;

@@ -95,6 +95,37 @@ export function checkTimestamp(params: Map<string, string>, serverTime: number):
 	}
 }
 
+/** Charge the route's weight to the key: a 429 answer when its budget is spent, else null. */
+function chargeWeight(
+	key: DemoKey,
+	ctx: RequestContext,
+	route: Route,
+	services: Services,
+): Resp | null {
+	// the budget runs on the real clock, not the offset server clock
+	const retryAfter = services.limiter.charge(key.apiKey, route, ctx.path, Date.now());
+	if (retryAfter === null) return null;
+	return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
+		'Retry-After': String(retryAfter),
+	});
+}
+
+/**
+ * A market-data request: a valid API key (0102 otherwise; any permission) and the route's weight.
+ * No signature or timestamp is asked for; one sent along is ignored like any unknown parameter.
+ */
+export function authenticateKeyOnly(
+	ctx: RequestContext,
+	route: Route,
+	services: Services,
+): Authed | Resp {
+	const key = keyOf(ctx);
+	const refused = chargeWeight(key, ctx, route, services);
+	if (refused) return refused;
+	const queryParams = toParamMap(splitPairs(ctx.query));
+	return { key, queryParams, allParams: queryParams };
+}
+
 /**
  * Spec section 5: API key, weight, signature, timestamp, permission. Throws an ApiError for a
  * rejected request; answers 429 (as a Resp) when the key's weight budget is spent. A key named in
@@ -102,13 +133,8 @@ export function checkTimestamp(params: Map<string, string>, serverTime: number):
  */
 export function authenticate(ctx: RequestContext, route: Route, services: Services): Authed | Resp {
 	const key = keyOf(ctx);
-	// the budget runs on the real clock, not the offset server clock
-	const retryAfter = services.limiter.charge(key.apiKey, route, ctx.path, Date.now());
-	if (retryAfter !== null) {
-		return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
-			'Retry-After': String(retryAfter),
-		});
-	}
+	const refused = chargeWeight(key, ctx, route, services);
+	if (refused) return refused;
 	const params = verifySignature(ctx, key, services.behaviour.signatureErrorCode);
 	checkTimestamp(params.allParams, ctx.serverTime);
 	if (route.permission && !key.permissions.includes(route.permission)) {

@@ -1,12 +1,14 @@
 /**
  * npm run sandbox [-- --port 8787] [--host 127.0.0.1] [--seed-demo] [--no-rate-limit]
+ *   [--symbol-rules realistic|lenient] [--market-seed N] [--no-market-moves]
  * Port: --port, else env SANDBOX_PORT, else 8787 (0 = ephemeral).
  */
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox } from './index';
 
 function usage(): never {
 	process.stderr.write(
-		'usage: npm run sandbox -- [--port N] [--host H] [--seed-demo] [--no-rate-limit]\n',
+		'usage: npm run sandbox -- [--port N] [--host H] [--seed-demo] [--no-rate-limit]\n' +
+			'         [--symbol-rules realistic|lenient] [--market-seed N] [--no-market-moves]\n',
 	);
 	process.exit(2);
 }
@@ -20,6 +22,11 @@ async function main(): Promise<void> {
 	let host = '127.0.0.1';
 	let seedDemo = false;
 	let rateLimit = true;
+	let symbolRules: 'realistic' | 'lenient' = 'realistic';
+	let marketSeed = 1;
+	let moving = true;
+	const rulesArg = (v: string | undefined): 'realistic' | 'lenient' =>
+		v === 'realistic' || v === 'lenient' ? v : usage();
 	for (let i = 0; i < args.length; i++) {
 		const a = args[i];
 		if (a === '--port') port = Number(args[++i]);
@@ -28,15 +35,23 @@ async function main(): Promise<void> {
 		else if (a.startsWith('--host=')) host = a.slice(7);
 		else if (a === '--seed-demo') seedDemo = true;
 		else if (a === '--no-rate-limit') rateLimit = false;
+		else if (a === '--symbol-rules') symbolRules = rulesArg(args[++i]);
+		else if (a.startsWith('--symbol-rules=')) symbolRules = rulesArg(a.slice(15));
+		else if (a === '--market-seed') marketSeed = Number(args[++i]);
+		else if (a.startsWith('--market-seed=')) marketSeed = Number(a.slice(14));
+		else if (a === '--no-market-moves') moving = false;
 		else if (a === '--help' || a === '-h') usage();
 		else usage();
 	}
 	if (!Number.isInteger(port) || port < 0 || port > 65535) usage();
+	if (!Number.isSafeInteger(marketSeed)) usage();
 
 	const sb = await startSandbox({
 		port,
 		host,
 		seedDemo,
+		symbolRules,
+		market: { seed: marketSeed, moving },
 		...(rateLimit ? {} : { rateLimit: false as const }),
 	});
 	const lines = [
@@ -56,6 +71,7 @@ async function main(): Promise<void> {
 		seedDemo
 			? 'Demo history seeded (funding fees over 30 days, transfers, deposits, trades).'
 			: 'No history seeded (use --seed-demo).',
+		`Symbol rules: ${symbolRules}; market seed ${marketSeed}, prices ${moving && symbolRules === 'realistic' ? 'walking' : 'fixed'}.`,
 		'Press Ctrl+C to stop.',
 	];
 	process.stdout.write(`${lines.join('\n')}\n`);

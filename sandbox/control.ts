@@ -10,6 +10,7 @@ import { seedDemoHistory } from './demo';
 import { Engine } from './engine';
 import { FaultInjector } from './faultInjector';
 import { RateLimiter } from './http';
+import { Market } from './market/market';
 import type { OrderInput } from './orders/state';
 import { OtherHostServer } from './otherHost';
 import type { Services } from './routes/route';
@@ -49,13 +50,23 @@ export class SandboxControl {
 	/** Delayed cancels and late creates; reset() and stop() drop what still waits. */
 	protected readonly deferred = new DeferredWork();
 	protected readonly limiter: RateLimiter;
+	/** Symbols, their rules and prices (options symbolRules and market). */
+	protected readonly market: Market;
 	protected behaviour: Required<SandboxBehaviour>;
 	private readonly baseClock: () => number;
 
 	constructor(protected readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
 		this.limiter = new RateLimiter(this.startRateLimit());
-		this.engine = new Engine(() => this.now(), this.ledger, this.deferred);
+		this.market = new Market(
+			{
+				symbolRules: options.symbolRules ?? 'realistic',
+				seed: options.market?.seed ?? 1,
+				moving: options.market?.moving ?? true,
+			},
+			() => this.now(),
+		);
+		this.engine = new Engine(() => this.now(), this.ledger, this.deferred, this.market);
 		this.behaviour = this.startBehaviour();
 		if (options.seedDemo) this.seedDemo();
 	}
@@ -76,6 +87,7 @@ export class SandboxControl {
 			engine: this.engine,
 			behaviour: this.behaviour,
 			limiter: this.limiter,
+			market: this.market,
 			now: () => this.now(),
 		};
 	}

@@ -8,6 +8,7 @@ import { CODES } from './codes';
 import type { DeferredWork } from './deferred';
 import * as D from './decimal';
 import { apiError, fieldError, positiveDecimal } from './errors';
+import type { Market } from './market/market';
 import { OrderBook } from './orders/book';
 import type { OrderInput, Wallet } from './orders/state';
 import type { AnswerStyle } from './orders/views';
@@ -33,6 +34,7 @@ export class Engine {
 		private readonly clock: () => number,
 		private readonly ledger: Ledger,
 		deferred: DeferredWork,
+		market: Market,
 	) {
 		this.records = new RecordBook(clock, this.balances);
 		const wallet: Wallet = {
@@ -41,7 +43,7 @@ export class Engine {
 			unlock: (a, c, d) => this.balances.unlock(a, c, d),
 			move: (a, c, f, d, created, symbol) => this.writeMove(a, c, f, d, created, symbol),
 		};
-		this.orders = new OrderBook(clock, wallet, ledger, deferred);
+		this.orders = new OrderBook(clock, wallet, ledger, deferred, market);
 		this.resetState();
 	}
 

@@ -29,7 +29,7 @@ export function fieldError(name: string, detail?: string): ApiError {
 	);
 }
 
-export type OrderFailKind = 'field' | 'symbol' | 'duplicate' | 'insufficient';
+export type OrderFailKind = 'field' | 'symbol' | 'duplicate' | 'insufficient' | 'rule';
 
 /** Per-order failure; mapped to a string code (single endpoint) or an integer code (batch). */
 export class OrderFail extends Error {
@@ -38,6 +38,8 @@ export class OrderFail extends Error {
 		msg: string,
 		/** The field at fault (named in the batch message). */
 		public readonly field: string,
+		/** The code of a 'rule' failure (a symbol rule the order breaks). */
+		public readonly ruleCode?: CodeInfo,
 	) {
 		super(msg);
 	}
@@ -46,11 +48,13 @@ export class OrderFail extends Error {
 		return `Create order failed: ${this.message}${this.message.includes(`'${this.field}'`) ? '' : ` (field '${this.field}')`}`;
 	}
 	get stringCode(): string {
+		if (this.ruleCode) return this.ruleCode.code;
 		return {
 			field: CODES.invalidField.code,
 			symbol: CODES.instrumentNotFound.code,
 			duplicate: CODES.duplicateOrder.code,
 			insufficient: CODES.insufficientAsset.code,
+			rule: CODES.invalidField.code,
 		}[this.kind];
 	}
 	get intCode(): number {

@@ -2,7 +2,7 @@
  * Dispatch of one request to its endpoint: unknown path 404 and wrong method 405 (-1020),
  * authentication of signed routes, and thrown errors turned into error answers.
  */
-import { authenticate } from './auth';
+import { authenticate, authenticateKeyOnly } from './auth';
 import { CODES } from './codes';
 import { ApiError } from './errors';
 import { errorResp, type Resp } from './response';
@@ -49,10 +49,13 @@ export function prepare(ctx: RequestContext, services: Services): Prepared {
 			`${unsupported.msg} (method ${ctx.method} not allowed on '${ctx.path}', use ${allowed})`,
 		);
 	}
-	if (!route.signed) return (later) => guarded(() => route.handler(ctx, null, later));
+	if (!route.signed && !route.keyOnly)
+		return (later) => guarded(() => route.handler(ctx, null, later));
 	let auth: Authed | Resp;
 	try {
-		auth = authenticate(ctx, route, services);
+		auth = route.keyOnly
+			? authenticateKeyOnly(ctx, route, services)
+			: authenticate(ctx, route, services);
 	} catch (e) {
 		return errorFrom(e);
 	}

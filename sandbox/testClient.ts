@@ -234,6 +234,25 @@ export class TestClient {
 		return this.call({ method: 'GET', path: '/api/v1/account', query: params, ...extra });
 	}
 
+	/**
+	 * A market-data GET (exchange information, /quote/v1/*): the X-APIKEY header and the query
+	 * only, no timestamp and no signature, as the UAE documentation says these endpoints take.
+	 */
+	marketData(
+		path: string,
+		params: Params = {},
+		extra: Partial<SignedCall> = {},
+	): Promise<RawResponse> {
+		return this.call({
+			method: 'GET',
+			path,
+			query: params,
+			signatureIn: 'none',
+			timestamp: null,
+			...extra,
+		});
+	}
+
 	/** POST /api/v1/spot/orderTest, parameters as a form body like order(). */
 	orderTest(params: Params, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
 		return this.call({ method: 'POST', path: '/api/v1/spot/orderTest', form: params, ...extra });

@@ -2,7 +2,7 @@
  * One-command demo: the package in a real n8n against the local sandbox.
  *
  *   npm ci --ignore-scripts    # once, after cloning
- *   npm run demo               # build, start sandbox + n8n, run the four examples, print a summary, stop
+ *   npm run demo               # build, start sandbox + n8n, run the six examples, print a summary, stop
  *   npm run demo -- --editor   # the same, then keep n8n's editor open on http://127.0.0.1:5678 until Ctrl+C
  *
  * Options: --port N (n8n's port; default 5678 with --editor, else a free one), --sandbox-port N
@@ -19,7 +19,13 @@ import * as fsp from 'fs/promises';
 import * as path from 'path';
 
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
-import { EXAMPLES, loadAllExamples, sandboxCredential } from './n8n/examples';
+import {
+	EXAMPLES,
+	MARKET_EXAMPLES,
+	loadAllExamples,
+	loadMarketExample,
+	sandboxCredential,
+} from './n8n/examples';
 import { QUIET_N8N_ENV } from './n8n/fixture';
 import { importCredentials, importWorkflow } from './n8n/cli';
 import { createN8nEnv } from './n8n/environment';
@@ -127,6 +133,8 @@ async function main(): Promise<void> {
 		port: option('--sandbox-port') ?? 0,
 		host: '127.0.0.1',
 		seedDemo: true,
+		symbolRules: 'realistic',
+		market: { moving: true },
 	});
 	step(`sandbox listening on ${sandbox.baseUrl} with its demo history`);
 
@@ -138,7 +146,11 @@ async function main(): Promise<void> {
 	const installed = await packAndInstallPackage(USER_FOLDER);
 	const env = await createN8nEnv({ userFolder: USER_FOLDER, extra: QUIET_N8N_ENV });
 	await importCredentials(env, [sandboxCredential(sandbox.baseUrl, DEMO_KEYS.master)]);
-	await importWorkflow(env, loadAllExamples());
+	await importWorkflow(env, [
+		...loadAllExamples(),
+		loadMarketExample('dcaMarketBuy'),
+		loadMarketExample('priceAlert'),
+	]);
 
 	const port = option('--port') ?? (editor ? 5678 : await getFreePort());
 	step(`starting n8n on http://127.0.0.1:${port}`);
@@ -244,6 +256,48 @@ async function main(): Promise<void> {
 		if (file?.binary?.data) print(`   ${file.binary.data.fileName} (${file.binary.data.fileSize})`);
 	}
 
+	// 5. DCA: the price, then a MARKET buy by Amount within its guardrail and the symbol's rules.
+	{
+		const ex = MARKET_EXAMPLES.dcaMarketBuy;
+		step('running "DCA buy" now');
+		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+		assertSuccess(exec, 'DCA buy');
+		const [price] = items(exec, ex.price);
+		const [buy] = items(exec, ex.buy);
+		const [summary] = items(exec, ex.summary);
+		print('');
+		print(
+			'5. DCA buy             Schedule Trigger (daily 08:00; run now) -> Get Price -> Create (MARKET BUY 25 USDT, Max Order Amount 50, Fit to Symbol Rules)',
+		);
+		print(`   BTCUSDT last price ${String(price.price)} USDT (read with the API key, unsigned)`);
+		print(
+			`   order ${String(buy.orderId)}: ${String(buy.outcome)}, ${String(buy.status)}, ${String(buy.executedQty)} BTC`,
+		);
+		print(`   ${String(summary.message)}`);
+	}
+
+	// 6. Price alert: the 24-hour ticker, and an alert when the change is below -3 %.
+	{
+		const ex = MARKET_EXAMPLES.priceAlert;
+		step('running "24h price alert" now');
+		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+		assertSuccess(exec, '24h price alert');
+		const [ticker] = items(exec, ex.ticker);
+		const alerted = exec.data?.resultData.runData[ex.message] !== undefined;
+		print('');
+		print(
+			'6. Price alert         Schedule Trigger (every 15 min; run now) -> Get 24h Ticker -> If change < -3 % -> Set',
+		);
+		print(
+			`   BTCUSDT last ${String(ticker.lastPrice)}, 24h open ${String(ticker.openPrice)}, change ${String(ticker.priceChangePercent)} %`,
+		);
+		print(
+			alerted
+				? `   alert: ${String(items(exec, ex.message)[0]?.message)}`
+				: '   no alert: the change is not below -3 % (the sandbox prices follow a seeded random walk)',
+		);
+	}
+
 	print('');
 	print(`Done in ${elapsed()}.`);
 	process.stdout.write(`${out.join('\n')}\n`);
@@ -258,7 +312,7 @@ async function main(): Promise<void> {
 			`n8n's editor is running: ${n8n.baseUrl}`,
 			`  email     ${n8n.owner.email}`,
 			`  password  ${n8n.owner.password}`,
-			'The four examples are under Overview (their runs under Executions); the credential',
+			'The six examples are under Overview (their runs under Executions); the credential',
 			`"Trading Service Sandbox" points at the sandbox on ${sandbox.baseUrl}.`,
 			'Press Ctrl+C to stop n8n and the sandbox.',
 			'',

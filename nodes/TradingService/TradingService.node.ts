@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import * as account from './actions/account';
+import * as market from './actions/market';
 import * as order from './actions/order';
 import { router } from './actions/router';
 
@@ -19,7 +20,7 @@ export class TradingService implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Place, get, list and cancel spot orders, read balances and account history, and transfer assets on the Trading Service',
+			'Place, get, list and cancel spot orders, read prices, order books, candles and symbol rules, read balances and account history, and transfer assets on the Trading Service',
 		defaults: { name: 'Trading Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -33,11 +34,13 @@ export class TradingService implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Account', value: 'account' },
+					{ name: 'Market', value: 'market' },
 					{ name: 'Order', value: 'order' },
 				],
 				default: 'account',
 			},
 			...account.description,
+			...market.description,
 			...order.description,
 		],
 	};

@@ -136,6 +136,11 @@ export const LIMITS = {
 	/** Candles per request: at most 1000 (UAE documentation). */
 	klinesMax: 1000,
 	/**
+	 * Most requests one Get Candles Return All sends for one item (100,000 candles): a range that
+	 * needs more is refused before any request, so a mistyped Start Time cannot send thousands.
+	 */
+	klinesReturnAllRequests: 100,
+	/**
 	 * How long symbol rules read from exchange info are used before they are read again, per n8n
 	 * instance and Base URL (docs/operations.md "Symbol rules"): short, so a halted symbol or a new
 	 * tick size reaches orders within a minute.

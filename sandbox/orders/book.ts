@@ -12,6 +12,7 @@ import { DAY_MS, ORDER_ID_BASE } from '../constants';
 import { CODES } from '../codes';
 import type { DeferredWork } from '../deferred';
 import * as D from '../decimal';
+import type { Market } from '../market/market';
 import { type ApiError, OrderFail } from '../errors';
 import { cmpId } from '../store';
 import type { CancelAnswer, Ledger, OrderData, OrderView } from '../types';
@@ -51,6 +52,7 @@ export class OrderBook {
 		private readonly wallet: Wallet,
 		private readonly ledger: Ledger,
 		deferred: DeferredWork,
+		private readonly market: Market,
 	) {
 		const release = (o: OrderState) => this.openMap(o.accountId).delete(o.clientOrderId);
 		this.fillContext = { wallet, clock, release };
@@ -86,7 +88,7 @@ export class OrderBook {
 		opts: PlaceOptions = {},
 	): OrderData | null {
 		const { test = false, seededAt, style = PLAIN_STYLE } = opts;
-		const checked = checkOrderFields(input);
+		const checked = checkOrderFields(input, this.market);
 		const accountId = owner.accountId;
 		const open = this.openMap(accountId);
 		if (checked.clientOrderId !== null && open.has(checked.clientOrderId)) {
@@ -96,7 +98,12 @@ export class OrderBook {
 				'newClientOrderId',
 			);
 		}
-		const funds = fundsFor(checked, (coin) => this.wallet.free(accountId, coin));
+		// realistic rules: MARKET orders fill at the walk's current price
+		const funds = fundsFor(
+			checked,
+			(coin) => this.wallet.free(accountId, coin),
+			this.market.price(checked.info),
+		);
 		if (test) return null;
 
 		const { symbol, info, side, type } = checked;

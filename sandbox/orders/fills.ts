@@ -2,7 +2,8 @@
  * Filling a resting order at its limit price, on the test's schedule (the sandbox has no matching
  * engine): balances, locks and TRADE/FEE history records follow each fill.
  */
-import { FEE_RATE, SYMBOLS } from '../constants';
+import { FEE_RATE } from '../constants';
+import { MENA_CATALOGUE } from '../market/catalogue';
 import * as D from '../decimal';
 import { isOpen, type OrderState, type Wallet } from './state';
 
@@ -34,7 +35,7 @@ export function fillOrder(o: OrderState, quantity: string | undefined, ctx: Fill
 		q = d;
 	}
 	const { wallet } = ctx;
-	const info = SYMBOLS[o.symbol];
+	const info = MENA_CATALOGUE[o.symbol];
 	const price = D.parseDec(o.price)!;
 	const value = D.mul(q, price);
 	const feeRate = D.parseDec(FEE_RATE)!;

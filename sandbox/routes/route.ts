@@ -4,6 +4,7 @@ import type * as http from 'node:http';
 import type { Engine } from '../engine';
 import type { ActiveFault } from '../faults';
 import type { RateLimiter } from '../http';
+import type { Market } from '../market/market';
 import type { Resp } from '../response';
 import type { DemoKey, Permission, SandboxBehaviour } from '../types';
 
@@ -38,6 +39,8 @@ export interface Services {
 	engine: Engine;
 	behaviour: Required<SandboxBehaviour>;
 	limiter: RateLimiter;
+	/** Symbols, rules and prices (market data and order checks). */
+	market: Market;
 	now(): number;
 }
 
@@ -49,6 +52,11 @@ export interface Route {
 	 */
 	minIntervalMs?: number;
 	signed: boolean;
+	/**
+	 * Market data: a valid X-APIKEY (any permission) and its weight, no signature or timestamp
+	 * (`signed` false). `queryParams` and `allParams` are then the query string's parameters.
+	 */
+	keyOnly?: boolean;
 	permission?: Permission;
 	handler: (ctx: RequestContext, auth: Authed | null, services: Services) => Resp;
 }
@@ -74,4 +82,14 @@ export function read(weight: number, handler: SignedHandler): Route {
 /** A signed route that needs the trade permission. */
 export function trade(weight: number, handler: SignedHandler): Route {
 	return signed('trade', weight, handler);
+}
+
+/** A market-data route: a valid API key, no signature (the UAE documentation; spec MARKET_DATA). */
+export function keyOnly(weight: number, handler: SignedHandler): Route {
+	return {
+		weight,
+		signed: false,
+		keyOnly: true,
+		handler: (ctx, auth, services) => handler(ctx, auth!, services),
+	};
 }

@@ -6,6 +6,14 @@
 import { json } from '../response';
 import { account, accountTypes, checkApiKey, transfer } from './account';
 import { history } from './history';
+import {
+	depthRoute,
+	exchangeInfo,
+	klinesRoute,
+	ticker24hRoute,
+	tickerPriceRoute,
+	tradesRoute,
+} from './market';
 import { batchOrders } from './orders/batch';
 import {
 	cancelAllOpenOrders,
@@ -15,7 +23,7 @@ import {
 } from './orders/cancel';
 import { singleOrder, testOrder } from './orders/create';
 import { openOrders, pastOrders, queryOrder } from './orders/query';
-import { read, trade, type RouteTable } from './route';
+import { keyOnly, read, trade, type RouteTable } from './route';
 
 export const ROUTES: RouteTable = {
 	'/api/v1/time': {
@@ -42,6 +50,13 @@ export const ROUTES: RouteTable = {
 	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(1, cancelOrdersByIds) },
 	'/api/v1/account': { GET: read(5, account) },
 	'/api/v1/account/type': { GET: read(5, accountTypes) },
+	// Market data: a valid API key, no signature; the documentation states no weight, 1 each.
+	'/api/v1/exchangeInfo': { GET: keyOnly(1, exchangeInfo) },
+	'/quote/v1/ticker/price': { GET: keyOnly(1, tickerPriceRoute) },
+	'/quote/v1/ticker/24hr': { GET: keyOnly(1, ticker24hRoute) },
+	'/quote/v1/depth': { GET: keyOnly(1, depthRoute) },
+	'/quote/v1/trades': { GET: keyOnly(1, tradesRoute) },
+	'/quote/v1/klines': { GET: keyOnly(1, klinesRoute) },
 };
 
 /** The nominal weight of a request (0 for an unknown path or method), as the ledger records it. */

@@ -35,6 +35,22 @@ export interface SandboxOptions {
 	seedDemo?: boolean;
 	/** Answer variants where the family's answers differ from the spec's samples; see SandboxBehaviour. */
 	behaviour?: SandboxBehaviour;
+	/**
+	 * Trading rules of the listed symbols (exchange information, and checked on every order):
+	 * 'realistic' (default): each symbol's own tick, step, minimums, maximums and status, refused
+	 * with the UAE codes; 'lenient': tick and step 10^-18, no minimum, no maximum, every symbol
+	 * TRADING, prices fixed at `last` (what the suites written before the rules existed need).
+	 */
+	symbolRules?: 'realistic' | 'lenient';
+	/** The market's prices: a seeded random walk on the sandbox clock (realistic rules only). */
+	market?: SandboxMarketOptions;
+}
+
+export interface SandboxMarketOptions {
+	/** Seed of the price walk; default 1. Same seed and clock, same prices. */
+	seed?: number;
+	/** Whether prices walk (one step a minute); default true. false: every price stays at `last`. */
+	moving?: boolean;
 }
 
 /**

@@ -1,4 +1,12 @@
-import { encodeRfc3986, serializeParams, sign, signQuery } from '../../credentials/signing';
+import {
+	encodeRfc3986,
+	keyOnlyRequestOptions,
+	pathOf,
+	serializeParams,
+	sign,
+	signQuery,
+} from '../../credentials/signing';
+import { MARKET_DATA_PATHS } from '../../nodes/TradingService/constants';
 
 // Vectors computed outside this code base: printf '%s' "$totalParams" | openssl dgst -sha256 -hmac "$SECRET"
 const SECRET = 'lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76';
@@ -129,5 +137,96 @@ describe('signQuery', () => {
 		expect(signed.signature).toBe(
 			sign(`recvWindow=5000&timestamp=1538323200000${JSON_BODY}`, SECRET),
 		);
+	});
+});
+
+describe('keyOnlyRequestOptions (market data: the API key, no signature)', () => {
+	const credentials = {
+		apiKey: 'market-key',
+		secretKey: SECRET,
+		baseUrl: 'https://api.example.com',
+		recvWindow: 5000,
+	};
+
+	it('adds the X-APIKEY header and the Base URL, and no timestamp, recvWindow or signature', () => {
+		const given = {
+			method: 'GET' as const,
+			url: '/quote/v1/klines',
+			qs: {
+				symbol: 'BTCUSDT',
+				interval: '1m',
+				startTime: 1,
+				endTime: 2,
+				limit: 1000,
+				site: 'MENA',
+			},
+		};
+		const options = keyOnlyRequestOptions(given, credentials);
+		expect(options).toEqual({
+			method: 'GET',
+			url: '/quote/v1/klines',
+			baseURL: 'https://api.example.com',
+			qs: {
+				symbol: 'BTCUSDT',
+				interval: '1m',
+				startTime: 1,
+				endTime: 2,
+				limit: 1000,
+				site: 'MENA',
+			},
+			headers: { 'X-APIKEY': 'market-key' },
+		});
+		expect(JSON.stringify(options)).not.toMatch(/timestamp|recvWindow|signature/);
+		expect(JSON.stringify(options)).not.toContain(SECRET);
+	});
+
+	it('leaves the options it was given as they were', () => {
+		const given = { url: '/quote/v1/depth', headers: { Accept: 'application/json' } };
+		keyOnlyRequestOptions(given, credentials);
+		expect(given).toEqual({ url: '/quote/v1/depth', headers: { Accept: 'application/json' } });
+	});
+
+	it('replaces an X-APIKEY header of any case, and keeps the other headers', () => {
+		const options = keyOnlyRequestOptions(
+			{ url: '/quote/v1/trades', headers: { 'x-apikey': 'old', Accept: 'application/json' } },
+			credentials,
+		);
+		expect(options.headers).toEqual({ Accept: 'application/json', 'X-APIKEY': 'market-key' });
+	});
+
+	it('keeps an absolute URL or a baseURL the request already has', () => {
+		expect(
+			keyOnlyRequestOptions({ url: 'http://127.0.0.1:9/quote/v1/depth' }, credentials).baseURL,
+		).toBeUndefined();
+		expect(
+			keyOnlyRequestOptions({ url: '/quote/v1/depth', baseURL: 'http://other' }, credentials)
+				.baseURL,
+		).toBe('http://other');
+	});
+
+	it('refuses a Base URL that is not http(s), without repeating it (it may carry a password)', () => {
+		const call = () =>
+			keyOnlyRequestOptions(
+				{ url: '/quote/v1/depth' },
+				{ ...credentials, baseUrl: 'ftp://user:pass@host' },
+			);
+		expect(call).toThrow("The credential's Base URL is not an http(s) address");
+		expect(call).not.toThrow(/pass@host/);
+	});
+
+	it('the credential tells market-data requests by their path, with or without host and query', () => {
+		expect(MARKET_DATA_PATHS).toEqual([
+			'/api/v1/exchangeInfo',
+			'/quote/v1/ticker/price',
+			'/quote/v1/ticker/24hr',
+			'/quote/v1/depth',
+			'/quote/v1/trades',
+			'/quote/v1/klines',
+		]);
+		expect(pathOf({ url: '/quote/v1/klines' })).toBe('/quote/v1/klines');
+		expect(pathOf({ url: 'https://api.example.com/quote/v1/depth?symbol=X#f' })).toBe(
+			'/quote/v1/depth',
+		);
+		expect(MARKET_DATA_PATHS).not.toContain(pathOf({ url: '/api/v1/spot/order' }));
 	});
 });

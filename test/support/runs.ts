@@ -16,6 +16,7 @@ export const PATHS = {
 	queryOrder: '/api/v1/spot/order',
 	batch: '/api/v1/spot/batchOrders',
 	time: '/api/v1/time',
+	exchangeInfo: '/api/v1/exchangeInfo',
 } as const;
 
 export const HOUR = 3_600_000;

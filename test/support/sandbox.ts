@@ -12,16 +12,25 @@
  */
 import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
+import { clearSymbolRulesCache } from '../../nodes/TradingService/actions/symbolRulesCache';
 
-export function useSandbox(options: SandboxOptions = { rateLimit: false }): () => Sandbox {
+export function useSandbox(
+	options: SandboxOptions = { rateLimit: false, symbolRules: 'lenient' },
+): () => Sandbox {
 	let sandbox: Sandbox | undefined;
 	beforeAll(async () => {
-		sandbox = await startSandbox(options);
+		// lenient symbol rules unless a suite asks for 'realistic': suites about other things
+		// place orders (price 1, 18-decimal quantities) that realistic rules refuse
+		sandbox = await startSandbox({ symbolRules: 'lenient', ...options });
 	});
 	afterAll(async () => {
 		await sandbox?.stop();
 	});
-	beforeEach(() => sandbox?.reset());
+	beforeEach(() => {
+		sandbox?.reset();
+		// Each test reads the symbol rules afresh: a cached read would hide exchange info requests.
+		clearSymbolRulesCache();
+	});
 	return () => {
 		if (!sandbox) throw new Error('useSandbox(): the sandbox is used outside a test');
 		return sandbox;

@@ -83,6 +83,38 @@ export const ORDER_EXAMPLES = {
 
 export type OrderExampleKey = keyof typeof ORDER_EXAMPLES;
 
+/**
+ * The market-data examples, run by test/e2e/market-examples.e2e.test.ts and by the demo. Kept
+ * apart from EXAMPLES (run by the queue-mode suite with its own checks).
+ */
+export const MARKET_EXAMPLES = {
+	dcaMarketBuy: {
+		file: 'dca-market-buy.json',
+		id: 'tsDcaMarketBuy01',
+		trigger: 'Every Day at 08:00',
+		price: 'Get BTC Price',
+		buy: 'Buy 25 USDT of BTC',
+		summary: 'DCA Summary',
+	},
+	priceAlert: {
+		file: 'price-alert.json',
+		id: 'tsPriceAlert0001',
+		trigger: 'Every 15 Minutes',
+		ticker: 'Get 24h Ticker',
+		check: 'Down More Than 3%',
+		message: 'Alert Message',
+	},
+} as const;
+
+export type MarketExampleKey = keyof typeof MARKET_EXAMPLES;
+
+/** A fresh copy of a market example (MARKET_EXAMPLES) as stored in `examples/`. */
+export function loadMarketExample(key: MarketExampleKey): Workflow {
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, MARKET_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
+}
+
 /** The OpenAI credential the agent example's chat model references (`credentials.openAiApi`). */
 export const OPENAI_CREDENTIAL = { id: 'openai-cred', name: 'OpenAI' } as const;
 

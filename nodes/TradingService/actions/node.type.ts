@@ -5,6 +5,13 @@ import type { RunContext } from './runContext';
 /** Every resource of the node and its operations: the router's contract with the operation files. */
 type NodeMap = {
 	account: 'getBalances' | 'getHistory' | 'transferAsset';
+	market:
+		| 'get24hTicker'
+		| 'getCandles'
+		| 'getOrderBook'
+		| 'getPrice'
+		| 'getRecentTrades'
+		| 'getSymbolRules';
 	order: 'cancel' | 'cancelMany' | 'create' | 'createMany' | 'get' | 'getMany';
 };
 

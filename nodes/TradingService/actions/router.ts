@@ -3,12 +3,14 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 import { toNodeError } from '../transport';
 import * as account from './account';
 import { errorItemJson, writeError } from './errorItems';
+import * as market from './market';
 import type { Operation, Resource, TradingServiceType } from './node.type';
 import * as order from './order';
 import { RunContext } from './runContext';
 
 const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
 	account: account.operations,
+	market: market.operations,
 	order: order.operations,
 };
 

@@ -161,12 +161,42 @@ export const orderOptions: INodeProperties = optionsCollection([
 			'Guardrail: the only symbols this node may place orders for, separated by commas. An order for any other symbol is refused before anything is sent. Empty: any symbol.',
 	},
 	{
+		displayName: 'Fit to Symbol Rules',
+		name: 'fitToSymbolRules',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to round price to the tick (buy down, sell up) and quantity down to the step instead of refusing the order. A MARKET order’s Amount is rounded down to its step too. What rounding cannot fix (a quantity that rounds to zero or below the minimum, too small an order value) is still refused; the output item lists what was changed.',
+	},
+	{
 		displayName: 'Generate Client Order ID',
 		name: 'generateClientOrderId',
 		type: 'boolean',
 		default: true,
 		description:
 			'Whether to give an order without a Client Order ID one derived from the execution, node and item, so that a retry within this execution cannot place it twice. Off: an order whose outcome is unknown is never retried.',
+	},
+	{
+		displayName: "If Symbol Rules Can't Be Read",
+		name: 'ifSymbolRulesUnreadable',
+		type: 'options',
+		default: 'refuse',
+		options: [
+			{
+				name: 'Refuse the Order',
+				value: 'refuse',
+				description:
+					'Send nothing and fail with an error that says why the rules could not be read',
+			},
+			{
+				name: 'Send Without Checking',
+				value: 'sendUnchecked',
+				description:
+					'Send the order unchecked (the exchange still refuses what breaks its rules); the output item says it was not checked and why',
+			},
+		],
+		description:
+			'What to do when the exchange’s symbol rules (tick size, step size, minimums) cannot be read before the order is sent',
 	},
 	{
 		displayName: 'Max Order Amount',

@@ -191,6 +191,10 @@ export interface OrderOptions {
 	failOnRejected?: boolean;
 	/** Create only: have the exchange check the order without placing it. */
 	testOnly?: boolean;
+	/** Round price, quantity and amount to the symbol's rules instead of refusing the order. */
+	fitToSymbolRules?: boolean;
+	/** When the symbol rules cannot be read: refuse the order (default) or send it unchecked. */
+	ifSymbolRulesUnreadable?: 'refuse' | 'sendUnchecked';
 	guardrails: Guardrails;
 }
 
@@ -199,7 +203,11 @@ const BOOLEAN_OPTIONS = {
 	testOnly: 'Test Only',
 	generateClientOrderId: 'Generate Client Order ID',
 	failOnRejected: 'Fail on Any Rejected Order',
+	fitToSymbolRules: 'Fit to Symbol Rules',
 } as const;
+
+/** The choices of If Symbol Rules Can't Be Read. */
+const UNREADABLE_RULES_CHOICES = ['refuse', 'sendUnchecked'] as const;
 
 /**
  * Checks the order options (Receive Window, the guardrails, the booleans); a malformed one refuses
@@ -225,6 +233,19 @@ export function checkOrderOptions(
 	for (const name of Object.keys(BOOLEAN_OPTIONS) as Array<keyof typeof BOOLEAN_OPTIONS>) {
 		if (Object.prototype.hasOwnProperty.call(options, name))
 			strictBoolean(node, BOOLEAN_OPTIONS[name], options[name], itemIndex);
+	}
+	// An expression giving anything else must not quietly mean "send unchecked" (or "refuse").
+	if (
+		Object.prototype.hasOwnProperty.call(options, 'ifSymbolRulesUnreadable') &&
+		!(UNREADABLE_RULES_CHOICES as readonly unknown[]).includes(options.ifSymbolRulesUnreadable)
+	) {
+		throw inputError(
+			node,
+			"If Symbol Rules Can't Be Read",
+			`${JSON.stringify(options.ifSymbolRulesUnreadable ?? null)} is not one of its choices`,
+			'Choose Refuse the Order (refuse) or Send Without Checking (sendUnchecked); an expression must give one of those values.',
+			itemIndex,
+		);
 	}
 	return {
 		...(options as Omit<OrderOptions, 'guardrails'>),

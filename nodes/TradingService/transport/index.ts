@@ -10,7 +10,7 @@ import type { Endpoint, EndpointRequest } from './endpoints';
 import { toNodeError, unexpectedResponseError } from './errors';
 import { sendWithRetries, type ExchangeSettings, type SendWindow } from './retries';
 import type { RetryPolicy, TransportContext } from './http';
-import { gateFor, limiterFor, silenceFor } from './pacing';
+import { gateFor, limiterFor, normaliseBaseUrl, silenceFor } from './pacing';
 
 export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 export {
@@ -113,6 +113,14 @@ export class ServiceClient {
 			credentialProblem: credentialProblemOf(credentials),
 			credentials,
 		};
+	}
+
+	/**
+	 * The credential's Base URL, normalised (transport/pacing.ts): what per-process caches of the
+	 * service's public data (symbol rules) are keyed by, so two spellings of one service share them.
+	 */
+	async serviceUrl(): Promise<string> {
+		return normaliseBaseUrl(String((await this.settings()).credentials.baseUrl ?? ''));
 	}
 
 	/** Checked here as well as when signing, so that it is known to fail before anything is sent. */

@@ -1,6 +1,7 @@
 /** Parameters the order endpoints share: which accounts a key reads, list filters, limits. */
 import { CODES } from '../../codes';
-import { ACCOUNT_TYPES, SYMBOLS, accountsOf, tradingAccountOf } from '../../constants';
+import { ACCOUNT_TYPES, accountsOf, tradingAccountOf } from '../../constants';
+import { MENA_CATALOGUE } from '../../market/catalogue';
 import { apiError, fieldError } from '../../errors';
 import type { OrderListFilter } from '../../orders/state';
 import type { DemoKey, OrderSide } from '../../types';
@@ -31,7 +32,8 @@ export function orderFilter(p: Map<string, string>, pageParam?: string): OrderLi
 	const symbol = p.get('symbol');
 	if (symbol !== undefined) {
 		if (symbol === '') throw fieldError('symbol');
-		if (!SYMBOLS[symbol]) throw apiError(CODES.instrumentNotFound, `'${symbol}'`);
+		if (!Object.prototype.hasOwnProperty.call(MENA_CATALOGUE, symbol))
+			throw apiError(CODES.instrumentNotFound, `'${symbol}'`);
 		f.symbol = symbol;
 	}
 	const side = p.get('side');

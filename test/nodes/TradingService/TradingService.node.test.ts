@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
 import * as account from '../../../nodes/TradingService/actions/account';
+import * as market from '../../../nodes/TradingService/actions/market';
 import * as order from '../../../nodes/TradingService/actions/order';
 import { TradingService } from '../../../nodes/TradingService/TradingService.node';
 
@@ -10,6 +11,7 @@ import { TradingService } from '../../../nodes/TradingService/TradingService.nod
 const description = new TradingService().description;
 const OPERATIONS: Record<string, Record<string, unknown>> = {
 	account: account.operations,
+	market: market.operations,
 	order: order.operations,
 };
 

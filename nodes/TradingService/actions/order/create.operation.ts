@@ -19,6 +19,7 @@ import { settleWrites } from '../../writes/engine';
 import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from '../../writes/orders';
 import { withOutcome } from '../../writes/outcomes';
 import type { RunContext } from '../runContext';
+import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['order'], operation: ['create'] } },
@@ -74,6 +75,7 @@ async function testOrder(
 	order: OrderParams,
 	options: OrderOptions,
 	itemIndex: number,
+	report: IDataObject,
 ): Promise<IDataObject> {
 	const qs: IDataObject = { ...order };
 	if (options.recvWindow !== undefined) qs.recvWindow = options.recvWindow;
@@ -88,6 +90,7 @@ async function testOrder(
 		...sent,
 		...(newClientOrderId === undefined ? {} : { clientOrderId: newClientOrderId }),
 		...(Object.keys(answer).length > 0 ? { response: answer } : {}),
+		...report,
 	};
 }
 
@@ -113,12 +116,19 @@ function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
 	throw withOutcome(refused, 'rejected');
 }
 
-/**
- * One order per item (POST /api/v1/spot/new/order), settled by the write engine as a batch of one.
- * What does not depend on the item is read once per node run (the run context): parameters and
- * options without expressions, the generated ID prefix, the write ledger.
- */
-export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+/** An item's order as it will be sent: validated, within the guardrails and the symbol rules. */
+interface PreparedOrder {
+	order: OrderParams;
+	options: OrderOptions;
+	/** What the output item says about the symbol rules (fitted values, or unchecked and why). */
+	report: IDataObject;
+}
+
+/** Validation and the guardrails of one item: its order and options, or the error refusing it. */
+function readItem(
+	run: RunContext,
+	itemIndex: number,
+): { order: OrderParams; options: OrderOptions } {
 	const options = run.options(itemIndex, (raw) => checkOrderOptions(run.node, raw, itemIndex));
 	const order = validateOrder(
 		run.node,
@@ -127,26 +137,82 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		itemIndex,
 	);
 	checkGuardrails(run.node, order, options.guardrails, parameterLabel, itemIndex);
-	// Nothing is placed, so no ledger slot and no generated client order ID.
-	if (options.testOnly === true) {
-		// The order-test endpoint documents quantity and no amount (docs/api.md §4.12): an order by
-		// Amount would be tested as something else, or refused for a reason the real order lacks.
-		if (order.amount !== undefined) {
-			throw inputError(
-				run.node,
-				parameterLabel('amount'),
-				'Test Only cannot test a MARKET order by Amount',
-				'The exchange’s order-test endpoint takes a Quantity and no Amount, so nothing was sent. To test the order, give it a Quantity (in the base coin) instead; to place it by Amount, turn off Test Only.',
-				itemIndex,
-			);
-		}
-		return [await testOrder(run, order, options, itemIndex)];
+	// The order-test endpoint documents quantity and no amount (docs/api.md §4.12): an order by
+	// Amount would be tested as something else, or refused for a reason the real order lacks.
+	if (options.testOnly === true && order.amount !== undefined) {
+		throw inputError(
+			run.node,
+			parameterLabel('amount'),
+			'Test Only cannot test a MARKET order by Amount',
+			'The exchange’s order-test endpoint takes a Quantity and no Amount, so nothing was sent. To test the order, give it a Quantity (in the base coin) instead; to place it by Amount, turn off Test Only.',
+			itemIndex,
+		);
 	}
+	return { order, options };
+}
+
+/**
+ * Every item of the run checked before the first order is sent: validation, the guardrails, then
+ * the symbol rules (read once for all items). Each item's prepared order or the error refusing it.
+ */
+async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder | Error>> {
+	const prepared = new Map<number, PreparedOrder | Error>();
+	const toCheck: Array<OrderToCheck & { options: OrderOptions }> = [];
+	const itemCount = run.functions.getInputData().length;
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			const { order, options } = readItem(run, itemIndex);
+			toCheck.push({ order, options, label: parameterLabel, itemIndex });
+		} catch (error) {
+			prepared.set(itemIndex, error as Error);
+		}
+	}
+	const checked = await checkOrdersAgainstSymbolRules(run, toCheck);
+	checked.forEach((result, index) => {
+		const { itemIndex, options } = toCheck[index];
+		prepared.set(
+			itemIndex,
+			result instanceof Error ? result : { order: result.order, options, report: result.report },
+		);
+	});
+	return prepared;
+}
+
+/** The preparation of each run, made by its first item and awaited by all. */
+const preparations = new WeakMap<RunContext, Promise<Map<number, PreparedOrder | Error>>>();
+
+/**
+ * One order per item (POST /api/v1/spot/new/order), settled by the write engine as a batch of one.
+ * Before the first order is sent, every item is validated and checked against the guardrails and
+ * its symbol's rules: without Continue On Fail one refused item stops the run with nothing sent.
+ * What does not depend on the item is read once per node run (the run context): parameters and
+ * options without expressions, the generated ID prefix, the write ledger.
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	let preparation = preparations.get(run);
+	if (preparation === undefined) {
+		preparation = prepareItems(run);
+		preparations.set(run, preparation);
+	}
+	const prepared = await preparation;
+	if (!run.continueOnFail) {
+		// The first refused item's error, by item order, whichever item runs first.
+		const refused = [...prepared.entries()]
+			.filter((entry): entry is [number, Error] => entry[1] instanceof Error)
+			.sort(([a], [b]) => a - b)[0];
+		if (refused !== undefined) throw refused[1];
+	}
+	const mine = prepared.get(itemIndex);
+	if (mine === undefined) throw new NodeOperationError(run.node, 'No such item', { itemIndex });
+	if (mine instanceof Error) throw mine;
+	const { order, options, report } = mine;
+	// Nothing is placed, so no ledger slot and no generated client order ID.
+	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex, report)];
 
 	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
 	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix);
 	await settleWrites(run, orderKind(run, { endpoint: 'single', recvWindow: options.recvWindow }), [
 		pending,
 	]);
-	return [createdItem(run, pending)];
+	return [{ ...createdItem(run, pending), ...report }];
 }

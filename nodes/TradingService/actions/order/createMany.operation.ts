@@ -12,6 +12,7 @@ import {
 	duplicateClientOrderIdError,
 	parameterLabel,
 	validateOrder,
+	type OrderParams,
 } from '../../helpers/orderRules';
 import { inputError } from '../../helpers/validation';
 import { toNodeError } from '../../transport';
@@ -22,6 +23,7 @@ import { withOutcome } from '../../writes/outcomes';
 import { errorItemJson } from '../errorItems';
 import type { RunContext } from '../runContext';
 import { refusingEntry, rejectedOrdersError, settledItem } from './createManyItems';
+import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
 
@@ -161,51 +163,79 @@ function parseOrdersJson(run: RunContext, text: string, itemIndex: number): unkn
 
 /**
  * Steps 1 and 2, read and validate every item before the first request: the orders to send, each
- * with its ledger slot and a client order ID unless generation is off; a bad item fails the run,
- * or becomes an error item with Continue On Fail.
+ * checked against the guardrails and its symbol's rules (read once for all items) and fitted when
+ * Fit to Symbol Rules is on, with its ledger slot and a client order ID unless generation is off.
+ * A bad item fails the run, or becomes an error item with Continue On Fail.
  */
-function readAll(
+async function readAll(
 	run: RunContext,
 	items: INodeExecutionData[],
 	options: OrderOptions,
 	outputs: Outputs,
-): PendingOrder[] {
-	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
-	const pending: PendingOrder[] = [];
+): Promise<{ pending: PendingOrder[]; reports: Map<PendingOrder, IDataObject> }> {
+	const refuse = (itemIndex: number, error: unknown) => {
+		const nodeError = withOutcome(toNodeError(run.node, error), 'rejected');
+		if (!run.continueOnFail) throw nodeError;
+		outputs[itemIndex].push({ json: errorItemJson(nodeError), pairedItem: { item: itemIndex } });
+	};
+	const toCheck: OrderToCheck[] = [];
 	const itemOfClientId = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }) => {
 				const order = validateOrder(run.node, raw, label, itemIndex);
 				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
-				return order;
+				return { order, label, itemIndex, options };
 			});
-			const ofItem = orders.map((order, orderIndex) => {
-				const one = pendingOrder(
-					run.ledger,
-					`${itemIndex}.${orderIndex}`,
-					order,
-					itemIndex,
-					orderIndex,
-					idPrefix,
-				);
+			// Before the rules are read: like the rest of validation, it needs no request.
+			for (const { order } of orders) {
 				const id = order.newClientOrderId;
-				if (id !== undefined) {
-					const firstItem = itemOfClientId.get(id);
-					if (firstItem !== undefined)
-						throw duplicateClientOrderIdError(run.node, id, firstItem, itemIndex);
-					itemOfClientId.set(id, itemIndex);
-				}
-				return one;
-			});
-			pending.push(...ofItem);
+				if (id === undefined) continue;
+				const firstItem = itemOfClientId.get(id);
+				if (firstItem !== undefined)
+					throw duplicateClientOrderIdError(run.node, id, firstItem, itemIndex);
+				itemOfClientId.set(id, itemIndex);
+			}
+			toCheck.push(...orders);
 		} catch (error) {
-			const nodeError = withOutcome(toNodeError(run.node, error), 'rejected');
-			if (!run.continueOnFail) throw nodeError;
-			outputs[itemIndex].push({ json: errorItemJson(nodeError), pairedItem: { item: itemIndex } });
+			refuse(itemIndex, error);
 		}
 	}
-	return pending;
+
+	// An item is sent whole or not at all: one of its orders refused refuses the item.
+	const checked = await checkOrdersAgainstSymbolRules(run, toCheck);
+	const ofItem = new Map<number, Array<{ order: OrderParams; report: IDataObject }>>();
+	const refusedItems = new Set<number>();
+	checked.forEach((result, index) => {
+		const { itemIndex } = toCheck[index];
+		if (refusedItems.has(itemIndex)) return;
+		if (result instanceof Error) {
+			refusedItems.add(itemIndex);
+			ofItem.delete(itemIndex);
+			refuse(itemIndex, result);
+			return;
+		}
+		ofItem.set(itemIndex, [...(ofItem.get(itemIndex) ?? []), result]);
+	});
+
+	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
+	const pending: PendingOrder[] = [];
+	const reports = new Map<PendingOrder, IDataObject>();
+	for (const [itemIndex, orders] of [...ofItem.entries()].sort(([a], [b]) => a - b)) {
+		orders.forEach(({ order, report }, orderIndex) => {
+			const one = pendingOrder(
+				run.ledger,
+				`${itemIndex}.${orderIndex}`,
+				order,
+				itemIndex,
+				orderIndex,
+				idPrefix,
+			);
+			if (Object.keys(report).length > 0) reports.set(one, report);
+			pending.push(one);
+		});
+	}
+	return { pending, reports };
 }
 
 /**
@@ -224,14 +254,17 @@ export async function execute(
 		items.length > 0
 			? run.options(0, (raw) => checkOrderOptions(run.node, raw, 0))
 			: { guardrails: {} };
-	const pending = readAll(run, items, options, outputs);
+	const { pending, reports } = await readAll(run, items, options, outputs);
 	await settleWrites(
 		run,
 		orderKind(run, { endpoint: 'batch', recvWindow: options.recvWindow }),
 		pending,
 		{
 			onSettled: (one) => {
-				outputs[one.itemIndex][one.write.orderIndex] = settledItem(run, one);
+				const item = settledItem(run, one);
+				const report = reports.get(one);
+				if (report !== undefined) item.json = { ...item.json, ...report };
+				outputs[one.itemIndex][one.write.orderIndex] = item;
 			},
 			afterRequest: (batch, batchesLeft) => {
 				if (options.failOnRejected !== true) return;

@@ -38,6 +38,18 @@ describe('router: dispatch', () => {
 				quantity: '1',
 			}),
 		],
+		['market', 'getPrice', 'GET', '/quote/v1/ticker/price', () => ({ symbol: 'BTCUSDT' })],
+		['market', 'get24hTicker', 'GET', '/quote/v1/ticker/24hr', () => ({ symbol: 'BTCUSDT' })],
+		['market', 'getOrderBook', 'GET', '/quote/v1/depth', () => ({ symbol: 'BTCUSDT' })],
+		[
+			'market',
+			'getCandles',
+			'GET',
+			'/quote/v1/klines',
+			() => ({ symbol: 'BTCUSDT', interval: '1h', limit: 2 }),
+		],
+		['market', 'getRecentTrades', 'GET', '/quote/v1/trades', () => ({ symbol: 'BTCUSDT' })],
+		['market', 'getSymbolRules', 'GET', '/api/v1/exchangeInfo', () => ({ symbol: 'BTCUSDT' })],
 		['order', 'create', 'POST', '/api/v1/spot/new/order', () => order],
 		[
 			'order',
@@ -59,7 +71,7 @@ describe('router: dispatch', () => {
 	];
 
 	it.each(operations)(
-		'%s > %s runs its own operation: its first request is %s %s',
+		'%s > %s runs its own operation: its first request (after the symbol rules of an order) is %s %s',
 		async (resource, operation, method, path, parameters) => {
 			const [orderId] = await placeRestingOrders(sandbox(), 1);
 			const since = sandbox().ledger.requests.length;
@@ -67,7 +79,12 @@ describe('router: dispatch', () => {
 				parameters: { resource, operation, ...parameters(orderId) },
 			});
 			expect(run.error).toBeUndefined();
-			const [first] = sandbox().ledger.requests.slice(since);
+			// Create and Create Many read the symbol rules before anything else
+			const [first] = sandbox()
+				.ledger.requests.slice(since)
+				.filter(
+					(request) => operation === 'getSymbolRules' || request.path !== '/api/v1/exchangeInfo',
+				);
 			expect([first.method, first.path]).toEqual([method, path]);
 		},
 	);

@@ -206,7 +206,11 @@ describe('defect 10: booleans that decide whether money moves take true or false
 			true,
 			'placed',
 		]);
-		expect(run.requests.map((request) => request.path)).toEqual([TEST_ORDER, PATHS.order]);
+		expect(run.requests.map((request) => request.path)).toEqual([
+			PATHS.exchangeInfo,
+			TEST_ORDER,
+			PATHS.order,
+		]);
 	});
 
 	it.each([
@@ -256,7 +260,7 @@ describe('UAE rule: Test Only by Amount', () => {
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ testOnly: true, placed: false });
-		expect(run.requests.map((request) => request.path)).toEqual([TEST_ORDER]);
+		expect(run.requests.map((request) => request.path)).toEqual([PATHS.exchangeInfo, TEST_ORDER]);
 	});
 });
 

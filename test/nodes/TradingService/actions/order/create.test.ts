@@ -416,7 +416,8 @@ describe('Order > Create > Test Only', () => {
 		);
 		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(0);
 		expect(sandbox().ledger.orders).toHaveLength(0);
-		expect(sandbox().ledger.requests).toHaveLength(1);
+		// and one read of the symbol rules before them
+		expect(sandbox().ledger.requests).toHaveLength(2);
 	});
 
 	it('without a Client Order ID none is generated, and nothing is placed', async () => {
@@ -480,7 +481,7 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		}));
 	afterEach(() => jest.restoreAllMocks());
 
-	it('Create, 30 items: one request each; the data proxy, the credential, fixed fields and options read once per run', async () => {
+	it('Create, 30 items: one request each (and one symbol rules read); the data proxy, the credential, fixed fields and options read once per run', async () => {
 		const counted = calls();
 		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder({ price: '={{ $json.price }}', options: { maxOrderQuantity: '1' } }),
@@ -488,7 +489,8 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		});
 		expect(run.error).toBeUndefined();
 		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(30);
-		expect(sandbox().ledger.requests).toHaveLength(30);
+		// and one read of the symbol rules before them
+		expect(sandbox().ledger.requests).toHaveLength(31);
 		// The run context reads the run index once, for the ID prefix and the ledger alike.
 		expect(counted.proxy()).toBe(1);
 		// The node reads the credential once per run and hands it to n8n's request helper, which then does not read it again.
@@ -531,7 +533,7 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		expect(sandbox().ledger.requests).toHaveLength(0);
 	});
 
-	it('Create Many, 45 items, auto-mapped: 4 requests; the data proxy and the credential read once per run, no parameter per item', async () => {
+	it('Create Many, 45 items, auto-mapped: 4 requests (and one symbol rules read); the data proxy and the credential read once per run, no parameter per item', async () => {
 		const counted = calls();
 		const inputItems = Array.from({ length: 45 }, (_, index) => ({
 			json: {
@@ -549,7 +551,8 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		expect(run.error).toBeUndefined();
 		// 23 BTCUSDT (20 + 3) and 22 ETHUSDT (20 + 2).
 		expect(requestsTo(sandbox(), '/api/v1/spot/batchOrders')).toHaveLength(4);
-		expect(sandbox().ledger.requests).toHaveLength(4);
+		// and one read of the symbol rules before them
+		expect(sandbox().ledger.requests).toHaveLength(5);
 		expect(counted.proxy()).toBe(1);
 		expect(counted.credentials()).toBe(1);
 		expect(counted.parameter('inputMode')).toBe(1);

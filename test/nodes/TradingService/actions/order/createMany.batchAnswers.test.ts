@@ -70,7 +70,8 @@ describe("a batch entry's own code decides its outcome", () => {
 			body: JSON.stringify({ code: 0, result: [{ code: -1149, msg: 'Create order failed' }] }),
 		});
 		const run = await runTradingService(sandbox(), {
-			...batchOf(1, { generateClientOrderId: false }),
+			// the other host serves no exchange info: the order goes out unchecked
+			...batchOf(1, { generateClientOrderId: false, ifSymbolRulesUnreadable: 'sendUnchecked' }),
 			credentials: { baseUrl: sandbox().otherHost.url },
 		});
 		expect(run.items[0].json).toMatchObject({ success: false, outcome: 'rejected', code: -1149 });

@@ -1,0 +1,91 @@
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { optionsCollection } from '../../descriptions/common';
+import { INSTRUMENT_TYPE_OPTIONS, optionalSymbolField } from '../../descriptions/market';
+import { decimalText, integerOf, priceChange, priceChangePercent } from '../../helpers/marketData';
+import { oneOf } from '../../helpers/validation';
+import { ENDPOINTS } from '../../transport';
+import type { RunContext } from '../runContext';
+import { entries, optionalSymbol, readMarket } from './request';
+
+const INSTRUMENT_TYPES = ['SPOT', 'FUTURES', 'ANY'] as const;
+
+const properties: INodeProperties[] = [
+	optionalSymbolField('the 24-hour ticker'),
+	optionsCollection([
+		{
+			displayName: 'Instrument Type',
+			name: 'instrumentType',
+			type: 'options',
+			default: 'SPOT',
+			options: INSTRUMENT_TYPE_OPTIONS,
+			description: 'Which instruments to list when Symbol is empty',
+		},
+	]),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['market'], operation: ['get24hTicker'] } },
+	properties,
+);
+
+/** One ticker of the service (`{t, s, c, h, l, o, b, a, v, qv, it}`) as an item. */
+function tickerItem(entry: IDataObject): IDataObject {
+	const lastPrice = decimalText(entry.c);
+	const openPrice = decimalText(entry.o);
+	return {
+		symbol: String(entry.s ?? ''),
+		time: integerOf(entry.t),
+		lastPrice,
+		openPrice,
+		highPrice: decimalText(entry.h),
+		lowPrice: decimalText(entry.l),
+		bidPrice: decimalText(entry.b),
+		askPrice: decimalText(entry.a),
+		volume: decimalText(entry.v),
+		quoteVolume: decimalText(entry.qv),
+		instrumentType: entry.it === undefined ? undefined : String(entry.it),
+		// The service gives no change: worked out exactly from the last and open prices.
+		priceChange: priceChange(lastPrice, openPrice),
+		priceChangePercent: priceChangePercent(lastPrice, openPrice),
+	};
+}
+
+/**
+ * GET /quote/v1/ticker/24hr: the rolling 24-hour statistics of one trading pair or of all, one item
+ * each, decimals as strings, with the change since the open worked out by the node.
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const symbol = optionalSymbol(run, itemIndex);
+	const { instrumentType } = run.options(itemIndex, (options) => ({
+		instrumentType: oneOf(
+			run.node,
+			'Instrument Type',
+			options.instrumentType ?? 'SPOT',
+			INSTRUMENT_TYPES,
+			itemIndex,
+		),
+	}));
+	const answer = await readMarket(
+		run,
+		ENDPOINTS.ticker24h,
+		{ symbol, instType: instrumentType },
+		itemIndex,
+	);
+	const tickers = entries(answer)
+		.filter((entry) => symbol === undefined || entry.s === symbol)
+		.map(tickerItem);
+	if (symbol !== undefined && tickers.length === 0) {
+		throw new NodeOperationError(run.node, `Symbol: the service gave no ticker for ${symbol}`, {
+			description:
+				'Check the symbol and the Instrument Type: the symbol must be a trading pair of that type, e.g. BTCUSDT for Spot. Leave Symbol empty to list every ticker.',
+			itemIndex,
+		});
+	}
+	return tickers;
+}

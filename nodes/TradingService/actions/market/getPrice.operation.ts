@@ -1,0 +1,39 @@
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { optionalSymbolField } from '../../descriptions/market';
+import { decimalText } from '../../helpers/marketData';
+import { ENDPOINTS } from '../../transport';
+import type { RunContext } from '../runContext';
+import { entries, optionalSymbol, readMarket } from './request';
+
+const properties: INodeProperties[] = [optionalSymbolField('the latest price')];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['market'], operation: ['getPrice'] } },
+	properties,
+);
+
+/**
+ * GET /quote/v1/ticker/price: the latest trade price of one trading pair or of all, one item each,
+ * `{ symbol, price }` with the price as a decimal string.
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const symbol = optionalSymbol(run, itemIndex);
+	const answer = await readMarket(run, ENDPOINTS.tickerPrice, { symbol }, itemIndex);
+	const prices = entries(answer)
+		.filter((entry) => symbol === undefined || entry.s === symbol)
+		.map((entry) => ({ symbol: String(entry.s ?? ''), price: decimalText(entry.p) }));
+	if (symbol !== undefined && prices.length === 0) {
+		throw new NodeOperationError(run.node, `Symbol: the service gave no price for ${symbol}`, {
+			description:
+				'Check the symbol: it must be a trading pair of the exchange, e.g. BTCUSDT. Leave Symbol empty to get the price of every trading pair.',
+			itemIndex,
+		});
+	}
+	return prices;
+}

@@ -1,0 +1,49 @@
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { symbolRulesItem } from '../../helpers/symbolRules';
+import { readSymbolRules } from '../symbolRulesCache';
+import { symbol as checkSymbol } from '../../helpers/validation';
+import type { RunContext } from '../runContext';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Symbol',
+		name: 'symbol',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. BTCUSDT',
+		description:
+			'Trading pair whose rules to get, in upper case without separators. Leave empty to get the rules of every trading pair.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['market'], operation: ['getSymbolRules'] } },
+	properties,
+);
+
+/**
+ * GET /api/v1/exchangeInfo (site MENA): the trading rules of one trading pair or of all, one item
+ * per pair. Always read afresh, which also refreshes the rules Create and Create Many check orders
+ * against (actions/symbolRulesCache.ts).
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const given = String(run.parameter('symbol', itemIndex, '') ?? '');
+	const wanted = given === '' ? undefined : checkSymbol(run.node, 'Symbol', given, itemIndex);
+	const rules = await readSymbolRules(run.client, itemIndex, { fresh: true });
+	if (wanted === undefined) return [...rules.values()].map(symbolRulesItem);
+	const found = rules.get(wanted);
+	if (found === undefined) {
+		throw new NodeOperationError(run.node, `Symbol: the service has no trading pair ${wanted}`, {
+			description:
+				'Check the symbol: it must be a trading pair of the MENA site, in upper case without separators (e.g. BTCUSDT). Leave Symbol empty to list every trading pair.',
+			itemIndex,
+		});
+	}
+	return [symbolRulesItem(found)];
+}

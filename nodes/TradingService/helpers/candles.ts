@@ -1,0 +1,166 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { KLINE_INTERVALS, LIMITS } from '../constants';
+import { decimalText, integerOf } from './marketData';
+
+/**
+ * Candle time arithmetic for Get Candles. Pure.
+ *
+ * The service returns at most 1000 candles a request and does not say which ones it keeps when a
+ * time range holds more (the sandbox keeps the newest). So the node never asks for a range that
+ * holds more: Return All splits [start, end] into windows that each hold at most 1000 candle open
+ * times, by the interval's length (a calendar month in UTC for 1M), and whatever a window's answer
+ * keeps is then every candle of it.
+ */
+
+export interface TimeWindow {
+	/** First millisecond of the window, inclusive. */
+	startTime: number;
+	/** Last millisecond of the window, inclusive. */
+	endTime: number;
+}
+
+/** The length of an interval in ms, or undefined for 1M (a calendar month, of varying length). */
+export function intervalMs(interval: string): number | undefined {
+	return KLINE_INTERVALS.find((known) => known.value === interval)?.ms;
+}
+
+export function isCandleInterval(value: unknown): value is string {
+	return typeof value === 'string' && KLINE_INTERVALS.some((known) => known.value === value);
+}
+
+/** The start (UTC) of the month `ms` falls in. */
+function monthStart(ms: number): number {
+	const date = new Date(ms);
+	return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+}
+
+/** The start (UTC) of the month `months` after the month starting at `start`. */
+function addMonths(start: number, months: number): number {
+	const date = new Date(start);
+	return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1);
+}
+
+/** The first month start (UTC) at or after `ms`. */
+function monthCeil(ms: number): number {
+	const start = monthStart(ms);
+	return start === ms ? start : addMonths(start, 1);
+}
+
+/**
+ * The last millisecond of the span that begins at `from` and holds exactly `count` candle open
+ * times. Fixed intervals: `count` lengths, whatever the candles are aligned to (any span of
+ * count × length holds count of them). 1M: up to the start of the month `count` months after the
+ * first month start at or after `from`.
+ */
+export function spanEnd(interval: string, from: number, count: number): number {
+	const length = intervalMs(interval);
+	if (length !== undefined) return from + count * length - 1;
+	return addMonths(monthCeil(from), count) - 1;
+}
+
+/**
+ * [startTime, endTime] (both inclusive) as consecutive windows of at most `perWindow` candles each,
+ * earliest first: one request each. An empty range (end before start) has no window.
+ */
+export function candleWindows(
+	interval: string,
+	startTime: number,
+	endTime: number,
+	perWindow: number = LIMITS.klinesMax,
+): TimeWindow[] {
+	const windows: TimeWindow[] = [];
+	for (let from = startTime; from <= endTime; ) {
+		const last = Math.min(endTime, spanEnd(interval, from, perWindow));
+		windows.push({ startTime: from, endTime: last });
+		from = last + 1;
+	}
+	return windows;
+}
+
+/**
+ * How many requests Return All sends for [startTime, endTime]: counted without building the
+ * windows, to refuse a range too large before anything is sent.
+ */
+export function candleWindowCount(
+	interval: string,
+	startTime: number,
+	endTime: number,
+	perWindow: number = LIMITS.klinesMax,
+): number {
+	if (endTime < startTime) return 0;
+	const length = intervalMs(interval);
+	if (length !== undefined) return Math.ceil((endTime - startTime + 1) / (perWindow * length));
+	return candleWindows(interval, startTime, endTime, perWindow).length;
+}
+
+/**
+ * The last millisecond of the candle opened at `openTime`: the next candle's open time − 1 (the
+ * service's answers may give 0 there, as its documentation's examples do).
+ */
+export function candleCloseTime(interval: string, openTime: number): number {
+	const length = intervalMs(interval);
+	if (length !== undefined) return openTime + length - 1;
+	const open = new Date(openTime);
+	// A month candle opens at a month start; one that does not closes a calendar month later.
+	const next = Date.UTC(
+		open.getUTCFullYear(),
+		open.getUTCMonth() + 1,
+		open.getUTCDate(),
+		open.getUTCHours(),
+		open.getUTCMinutes(),
+		open.getUTCSeconds(),
+		open.getUTCMilliseconds(),
+	);
+	return next - 1;
+}
+
+/**
+ * One candle of the service's answer ([openTime, open, high, low, close, volume, closeTime,
+ * quoteVolume, trades, takerBuyBaseVolume, takerBuyQuoteVolume]) as an item: decimals as text,
+ * times in ms and the trade count as numbers. Undefined when it has no open time.
+ */
+export function candleItem(
+	symbol: string,
+	interval: string,
+	row: unknown[],
+): IDataObject | undefined {
+	const openTime = integerOf(row[0]);
+	if (openTime === undefined) return undefined;
+	const closeTime = integerOf(row[6]);
+	return {
+		symbol,
+		interval,
+		openTime,
+		closeTime:
+			closeTime === undefined || closeTime <= openTime
+				? candleCloseTime(interval, openTime)
+				: closeTime,
+		open: decimalText(row[1]),
+		high: decimalText(row[2]),
+		low: decimalText(row[3]),
+		close: decimalText(row[4]),
+		volume: decimalText(row[5]),
+		quoteVolume: decimalText(row[7]),
+		trades: integerOf(row[8]) ?? 0,
+		takerBuyVolume: decimalText(row[9]),
+		takerBuyQuoteVolume: decimalText(row[10]),
+	};
+}
+
+/**
+ * The candles of several answers as one list: each open time once (the first seen), only those
+ * that open inside [startTime, endTime] when a range is given, earliest first.
+ */
+export function mergeCandles(
+	candles: Iterable<IDataObject>,
+	range?: { startTime: number; endTime: number },
+): IDataObject[] {
+	const byOpenTime = new Map<number, IDataObject>();
+	for (const candle of candles) {
+		const openTime = candle.openTime as number;
+		if (range && (openTime < range.startTime || openTime > range.endTime)) continue;
+		if (!byOpenTime.has(openTime)) byOpenTime.set(openTime, candle);
+	}
+	return [...byOpenTime.values()].sort((a, b) => (a.openTime as number) - (b.openTime as number));
+}
