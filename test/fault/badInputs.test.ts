@@ -197,7 +197,12 @@ describe('valid edges: mixed symbols and more than 20 orders per symbol are chun
 			0,
 		);
 		const batches = run.requests.filter((request) => request.path === PATHS.batch);
-		expect(run.requests).toHaveLength(expectedBatches);
+		// the batches, after one read of the symbol rules
+		expect(run.requests.map((request) => request.path)).toEqual([
+			PATHS.exchangeInfo,
+			...batches.map(() => PATHS.batch),
+		]);
+		expect(batches).toHaveLength(expectedBatches);
 		for (const batch of batches) {
 			const orders = JSON.parse(batch.body) as Array<{ symbol: string }>;
 			expect(orders.length).toBeLessThanOrEqual(20);
@@ -225,8 +230,9 @@ describe('valid edges: mixed symbols and more than 20 orders per symbol are chun
 			executionId: 'chunking-items',
 		});
 		expect(run.error).toBeUndefined();
-		// 22 ETHUSDT (2 batches) + 43 BTCUSDT (3 batches)
-		expect(run.requests).toHaveLength(5);
+		// the symbol rules, then 22 ETHUSDT (2 batches) + 43 BTCUSDT (3 batches)
+		expect(run.requests).toHaveLength(6);
+		expect(run.requests.filter((request) => request.path === PATHS.batch)).toHaveLength(5);
 		expect(sb.ledger.orders).toHaveLength(65);
 		expect(run.items.map((item) => (item.pairedItem as { item: number }).item)).toEqual(
 			items.map((_, index) => index),

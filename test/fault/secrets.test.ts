@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { LedgerRequest } from '../../sandbox';
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
 import { rawRequest, type RawResponse } from '../../sandbox/testClient';
+import { runTradingService } from '../../tools/harness/node';
 import { useSandbox } from '../support/sandbox';
 import {
 	HOUR,
@@ -223,6 +224,18 @@ describe('the secret never appears', () => {
 						)) {
 							for (const continueOnFail of mode.only ? [false] : [false, true]) {
 								modeSandbox.clearFaults();
+								if (parameters.resource === 'order') {
+									// The orders' symbol rules, read now and kept for a minute: the mode's
+									// faults then meet the order requests, not the rules read before them.
+									await runTradingService(modeSandbox, {
+										parameters: {
+											resource: 'market',
+											operation: 'getSymbolRules',
+											symbol: 'BTCUSDT',
+										},
+										credentials: mode.credentials?.(modeSandbox),
+									});
+								}
 								mode.setup?.(modeSandbox);
 								const run = await runAndTally(modeSandbox, tally, {
 									parameters,
@@ -307,7 +320,13 @@ async function captureSignedRequests(sb: Sandbox): Promise<LedgerRequest[]> {
 		});
 		expect(run.error).toBeUndefined();
 	}
-	const captured = [...sb.ledger.requests];
+	// The symbol rules of the orders are market data: read with the key alone, nothing to tamper with.
+	const rulesReads = sb.ledger.requests.filter((request) => request.path === PATHS.exchangeInfo);
+	expect(rulesReads.length).toBeGreaterThan(0);
+	expect(rulesReads.filter((request) => /(^|&)(signature|timestamp)=/.test(request.query))).toEqual(
+		[],
+	);
+	const captured = sb.ledger.requests.filter((request) => request.path !== PATHS.exchangeInfo);
 	expect(captured.map((request) => request.path)).toEqual([
 		PATHS.history,
 		PATHS.transfer,

@@ -57,6 +57,18 @@ const INVALID_API_KEY: RejectionText = {
 };
 
 /** The refusals the package explains, by code. */
+// The node checks these before sending; the exchange can still refuse an order when its rules
+// changed within the minute the node keeps them (docs/operations.md "Symbol rules").
+const SYMBOL_RULES: RejectionText = {
+	message: (msg) => `The order breaks the symbol’s trading rules: ${msg}`,
+	fix: `Check the symbol’s tick size, step size and limits with Market › Get Symbol Rules, correct the price, quantity or amount, or turn on the option Fit to Symbol Rules. ${NOTHING_EXECUTED}`,
+};
+
+const SYMBOL_CLOSED: RejectionText = {
+	message: 'The symbol is not open for trading through the API',
+	fix: `Check the symbol’s status with Market › Get Symbol Rules and run again once it is TRADING. ${NOTHING_EXECUTED}`,
+};
+
 export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	[ERROR_CODES.invalidSignature]: INVALID_SIGNATURE,
 	[ERROR_CODES.invalidApiKey]: INVALID_API_KEY,
@@ -84,6 +96,15 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 		fix: `Lower the quantity or fund the account first. ${NOTHING_EXECUTED}`,
 	},
 	[ERROR_CODES.instrumentNotFound]: UNKNOWN_SYMBOL,
+	[ERROR_CODES.invalidPricePrecision]: SYMBOL_RULES,
+	[ERROR_CODES.quantityTooLarge]: SYMBOL_RULES,
+	[ERROR_CODES.quantityTooSmall]: SYMBOL_RULES,
+	[ERROR_CODES.quantityPrecision]: SYMBOL_RULES,
+	[ERROR_CODES.amountTooSmall]: SYMBOL_RULES,
+	[ERROR_CODES.amountPrecision]: SYMBOL_RULES,
+	[ERROR_CODES.amountTooLarge]: SYMBOL_RULES,
+	[ERROR_CODES.symbolNotOpen]: SYMBOL_CLOSED,
+	[ERROR_CODES.symbolNotForApi]: SYMBOL_CLOSED,
 	[ERROR_CODES.invalidSymbols]: UNKNOWN_SYMBOL,
 	[ERROR_CODES.duplicateClientOrderId]: {
 		message: 'An open order already uses this client order ID',

@@ -21,11 +21,13 @@ import { FLOW_TYPES as SANDBOX_FLOW_TYPES } from '../../../sandbox/constants';
 // vectors), and the codes the sandbox (an independent implementation of the service) answers with.
 
 describe('constants agree with the API description', () => {
-	it('the paths the description gives (§4.2, §4.3, §4.4), every path under the /api/v1/ prefix (§9)', () => {
+	it('the paths the description gives (§4.2, §4.3, §4.4), every path under the /api/v1/ prefix (§9), market data under /quote/v1/', () => {
 		expect(PATHS.assetTransfer).toBe('/api/v1/account/assetTransfer');
 		expect(PATHS.batchOrders).toBe('/api/v1/spot/batchOrders');
 		expect(PATHS.newOrder).toBe('/api/v1/spot/new/order');
-		for (const path of Object.values(PATHS)) expect(path).toMatch(/^\/api\/v1\/[A-Za-z/]+$/);
+		// market data lives under /quote/v1/ (UAE documentation), everything else under /api/v1/
+		for (const path of Object.values(PATHS))
+			expect(path).toMatch(/^\/(api|quote)\/v1\/[A-Za-z0-9/]+$/);
 	});
 
 	it('the weights the description gives (§8): history 5, batch orders 1; 1 for the rest', () => {

@@ -202,6 +202,13 @@ const DOCUMENTED_WEIGHTS: Record<string, number> = {
 	'DELETE /api/v1/spot/cancelOrderByIds': 1,
 	'GET /api/v1/spot/tradeOrders': 5,
 	'GET /api/v1/time': 1,
+	// Market data and exchange info: no weight documented; counted 1 (docs/api.md §4.15).
+	'GET /api/v1/exchangeInfo': 1,
+	'GET /quote/v1/ticker/price': 1,
+	'GET /quote/v1/ticker/24hr': 1,
+	'GET /quote/v1/depth': 1,
+	'GET /quote/v1/trades': 1,
+	'GET /quote/v1/klines': 1,
 };
 
 describe('UAE rule: weights', () => {
