@@ -79,8 +79,16 @@ describeWithChromium(
 		// What the node's description (actions/<resource>/index.ts) declares; the editor must show it all.
 		const described = describedOptions();
 
-		test('the node describes Account and Order, with every operation (the lists the editor must show)', () => {
-			expect(described.resources).toEqual(['Account', 'Order']);
+		test('the node describes Account, Market and Order, with every operation (the lists the editor must show)', () => {
+			expect(described.resources).toEqual(['Account', 'Market', 'Order']);
+			expect(described.operations.Market).toEqual([
+				'Get 24h Ticker',
+				'Get Candles',
+				'Get Order Book',
+				'Get Price',
+				'Get Recent Trades',
+				'Get Symbol Rules',
+			]);
 			expect(described.operations.Account).toEqual([
 				'Get Balances',
 				'Get Transaction History',

@@ -60,7 +60,8 @@ const orderWorkflow = workflow(ORDER_WORKFLOW, {
 		side: 'BUY',
 		type: 'LIMIT',
 		price: '100',
-		quantity: '0.05',
+		// worth 20 USDT: at least ETHUSDT's minimum notional (10)
+		quantity: '0.2',
 	},
 });
 

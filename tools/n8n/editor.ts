@@ -21,6 +21,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 // The operation lists come from the actions' own index modules (the node file is not imported:
 // under ts-node, `TradingService.node` resolves to the codex file TradingService.node.json).
 import * as account from '../../nodes/TradingService/actions/account';
+import * as market from '../../nodes/TradingService/actions/market';
 import * as order from '../../nodes/TradingService/actions/order';
 import { EXAMPLES } from './examples';
 import type { N8nInstance } from './server';
@@ -28,6 +29,7 @@ import type { N8nInstance } from './server';
 /** The node's resources by display name, each with its actions module (actions/<resource>/index.ts). */
 const RESOURCES: Record<string, { description: INodeProperties[] }> = {
 	Account: account,
+	Market: market,
 	Order: order,
 };
 
