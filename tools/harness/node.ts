@@ -26,6 +26,8 @@ export interface NodeRunOptions {
 	executionId?: string;
 	nodeName?: string;
 	node?: Partial<INode>;
+	/** Start from an earlier run's execution context: a retry of that (failed) execution. */
+	retryOf?: NodeRun;
 }
 
 export function credentialsFor(sandbox: Sandbox, key: DemoKey = DEMO_KEYS.master): IDataObject {
@@ -61,6 +63,9 @@ export async function runTradingService(
 		},
 		inputItems: options.inputItems,
 		executionId: options.executionId,
+		contextData: options.retryOf?.result.run.data.executionData?.contextData as
+			| IDataObject
+			| undefined,
 	});
 	const error = result.error(name);
 	return {

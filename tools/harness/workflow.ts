@@ -8,6 +8,7 @@ import {
 	type ICredentialType,
 	type IConnections,
 	type IDataObject,
+	type IExecuteContextData,
 	type INode,
 	type INodeExecutionData,
 	type INodeType,
@@ -51,6 +52,12 @@ export interface WorkflowRunOptions {
 	mode?: WorkflowExecuteMode;
 	executionId?: string;
 	staticData?: IDataObject;
+	/**
+	 * The execution's context data to start from (`run.data.executionData.contextData` of an earlier
+	 * run): a retried execution starts with what the failed one saved, the nodes' write ledgers
+	 * among it.
+	 */
+	contextData?: IDataObject;
 }
 
 export interface WorkflowRunResult {
@@ -108,6 +115,9 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
 	const startNode = options.nodes[0];
 	const runExecutionData = createRunExecutionData({
 		executionData: {
+			...(options.contextData === undefined
+				? {}
+				: { contextData: structuredClone(options.contextData) as IExecuteContextData }),
 			nodeExecutionStack: [
 				{ node: startNode, data: { main: [options.inputItems ?? [{ json: {} }]] }, source: null },
 			],

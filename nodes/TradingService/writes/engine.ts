@@ -44,7 +44,7 @@ export interface WriteKind<W> {
 	/** Said of a write whose lookup could not settle it. */
 	unknownDetail(write: W): string;
 	/** What the ledger keeps of a placed write's result: the fields needed to answer a re-run. */
-	stored(result: IDataObject): IDataObject;
+	stored(result: IDataObject, write?: W): IDataObject;
 	/** The requests to send: the writes of each, in order. */
 	groups(pending: Array<PendingWrite<W>>): Array<Array<PendingWrite<W>>>;
 	/** The request that sends one group. */
@@ -96,7 +96,7 @@ export async function settleWrites<W>(
 					outcome: 'placed',
 					// A write found already placed says so again when the ledger answers a re-run.
 					result: {
-						...kind.stored(settled.result),
+						...kind.stored(settled.result, pending.write),
 						...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
 					},
 				});

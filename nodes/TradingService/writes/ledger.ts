@@ -108,6 +108,11 @@ export class WriteLedger {
 		this.records = ledger[String(runIndex)] ??= {};
 	}
 
+	/** Whether an earlier try of this node run recorded a write in `slot`, whatever its request. */
+	holds(slot: string): boolean {
+		return Object.keys(this.records[slot] ?? {}).length > 0;
+	}
+
 	/** The ledger slot of one write: `slot` names it within the run ("3" = item 3, "3.1" = its second write). */
 	slot(slot: string, requestFingerprint: string): LedgerSlot {
 		const records = this.records[slot] ?? {};

@@ -19,6 +19,8 @@ export interface OrderWrite {
 	orderIndex: number;
 	/** Whether the user gave its client order ID: a business key, checked before it is sent. */
 	businessKey: boolean;
+	/** Fit to Symbol Rules changed the order: the order as the user gave it (the ledger's key). */
+	given?: OrderParams;
 }
 
 export type PendingOrder = PendingWrite<OrderWrite>;
@@ -54,14 +56,22 @@ export function pendingOrder(
 	itemIndex: number,
 	orderIndex: number,
 	idPrefix: string | undefined,
+	given: OrderParams = order,
 ): PendingOrder {
-	// The fingerprint is of the order as the user gave it: a generated ID is derived from the slot.
-	const slot = ledger.slot(slotName, fingerprint('newOrder', order));
+	// The fingerprint is of the order as the user gave it (`given`: before Fit to Symbol Rules
+	// rounded it, so a try that cannot read the rules still finds the write): a generated ID is
+	// derived from the slot.
+	const slot = ledger.slot(slotName, fingerprint('newOrder', given));
 	const businessKey = order.newClientOrderId !== undefined;
 	if (order.newClientOrderId === undefined && idPrefix !== undefined) {
 		order.newClientOrderId = `${idPrefix}-${itemIndex}-${orderIndex}${slot.version > 0 ? `-v${slot.version}` : ''}`;
 	}
-	return pendingWrite(slot, { order, orderIndex, businessKey }, itemIndex);
+	const fitted = FITTED_FIELDS.some((field) => given[field] !== order[field]);
+	return pendingWrite(
+		slot,
+		{ order, orderIndex, businessKey, ...(fitted ? { given } : {}) },
+		itemIndex,
+	);
 }
 
 /**
@@ -84,9 +94,21 @@ function toBatches(orders: PendingOrder[]): PendingOrder[][] {
 	return batches;
 }
 
-/** What the ledger keeps of a placed order: the fields the service assigned, nothing else. */
-function storedOrderResult(order: IDataObject): IDataObject {
+/** The fields Fit to Symbol Rules may change. */
+const FITTED_FIELDS = ['price', 'quantity', 'amount'] as const;
+
+/**
+ * What the ledger keeps of a placed order: the fields the service assigned, and, when Fit to
+ * Symbol Rules changed the order, the values sent (a re-run may not be able to fit it again).
+ */
+function storedOrderResult(order: IDataObject, write?: OrderWrite): IDataObject {
 	const stored: IDataObject = {};
+	if (write?.given !== undefined) {
+		const sent: IDataObject = {};
+		for (const field of FITTED_FIELDS)
+			if (write.order[field] !== undefined) sent[field] = write.order[field];
+		stored.sent = sent;
+	}
 	for (const field of ['orderId', 'clientOrderId', 'status'] as const) {
 		if (typeof order[field] === 'string' || typeof order[field] === 'number')
 			stored[field] = String(order[field]);
@@ -101,13 +123,15 @@ function storedOrderResult(order: IDataObject): IDataObject {
  * what the service assigned then (its status may have moved on since). Nothing is sent.
  */
 export function replayedOrder(order: OrderParams, stored: IDataObject): IDataObject {
-	const { newClientOrderId, ...sent } = order;
+	const { newClientOrderId, ...given } = order;
+	const { sent, ...assigned } = stored;
 	return {
 		outcome: 'placed',
 		replayed: true,
-		...sent,
+		...given,
+		...(sent as IDataObject | undefined),
 		clientOrderId: newClientOrderId ?? null,
-		...stored,
+		...assigned,
 	};
 }
 

@@ -119,6 +119,8 @@ function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
 /** An item's order as it will be sent: validated, within the guardrails and the symbol rules. */
 interface PreparedOrder {
 	order: OrderParams;
+	/** The order as given, before Fit to Symbol Rules: what the write ledger knows it by. */
+	given: OrderParams;
 	options: OrderOptions;
 	/** What the output item says about the symbol rules (fitted values, or unchecked and why). */
 	report: IDataObject;
@@ -162,7 +164,13 @@ async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder 
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			const { order, options } = readItem(run, itemIndex);
-			toCheck.push({ order, options, label: parameterLabel, itemIndex });
+			toCheck.push({
+				order,
+				options,
+				label: parameterLabel,
+				itemIndex,
+				recorded: run.ledger.holds(String(itemIndex)),
+			});
 		} catch (error) {
 			prepared.set(itemIndex, error as Error);
 		}
@@ -172,7 +180,9 @@ async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder 
 		const { itemIndex, options } = toCheck[index];
 		prepared.set(
 			itemIndex,
-			result instanceof Error ? result : { order: result.order, options, report: result.report },
+			result instanceof Error
+				? result
+				: { order: result.order, given: result.given, options, report: result.report },
 		);
 	});
 	return prepared;
@@ -205,12 +215,12 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const mine = prepared.get(itemIndex);
 	if (mine === undefined) throw new NodeOperationError(run.node, 'No such item', { itemIndex });
 	if (mine instanceof Error) throw mine;
-	const { order, options, report } = mine;
+	const { order, given, options, report } = mine;
 	// Nothing is placed, so no ledger slot and no generated client order ID.
 	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex, report)];
 
 	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
-	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix);
+	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix, given);
 	await settleWrites(run, orderKind(run, { endpoint: 'single', recvWindow: options.recvWindow }), [
 		pending,
 	]);

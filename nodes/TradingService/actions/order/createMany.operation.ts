@@ -182,10 +182,11 @@ async function readAll(
 	const itemOfClientId = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }) => {
+			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }, orderIndex) => {
 				const order = validateOrder(run.node, raw, label, itemIndex);
 				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
-				return { order, label, itemIndex, options };
+				const recorded = run.ledger.holds(`${itemIndex}.${orderIndex}`);
+				return { order, label, itemIndex, options, recorded };
 			});
 			// Before the rules are read: like the rest of validation, it needs no request.
 			for (const { order } of orders) {
@@ -204,7 +205,10 @@ async function readAll(
 
 	// An item is sent whole or not at all: one of its orders refused refuses the item.
 	const checked = await checkOrdersAgainstSymbolRules(run, toCheck);
-	const ofItem = new Map<number, Array<{ order: OrderParams; report: IDataObject }>>();
+	const ofItem = new Map<
+		number,
+		Array<{ order: OrderParams; given: OrderParams; report: IDataObject }>
+	>();
 	const refusedItems = new Set<number>();
 	checked.forEach((result, index) => {
 		const { itemIndex } = toCheck[index];
@@ -222,7 +226,7 @@ async function readAll(
 	const pending: PendingOrder[] = [];
 	const reports = new Map<PendingOrder, IDataObject>();
 	for (const [itemIndex, orders] of [...ofItem.entries()].sort(([a], [b]) => a - b)) {
-		orders.forEach(({ order, report }, orderIndex) => {
+		orders.forEach(({ order, given, report }, orderIndex) => {
 			const one = pendingOrder(
 				run.ledger,
 				`${itemIndex}.${orderIndex}`,
@@ -230,6 +234,7 @@ async function readAll(
 				itemIndex,
 				orderIndex,
 				idPrefix,
+				given,
 			);
 			if (Object.keys(report).length > 0) reports.set(one, report);
 			pending.push(one);

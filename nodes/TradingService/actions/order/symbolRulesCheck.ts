@@ -15,11 +15,18 @@ export interface OrderToCheck {
 	label: (field: string) => string;
 	itemIndex: number;
 	options: Pick<OrderOptions, 'fitToSymbolRules' | 'ifSymbolRulesUnreadable'>;
+	/**
+	 * Whether the write ledger holds this order from an earlier try of the node run (Retry On Fail,
+	 * a retried execution): it is then settled from the ledger, never refused here.
+	 */
+	recorded: boolean;
 }
 
 /** An order as it may be sent, with what its output item says about the symbol rules. */
 export interface CheckedOrder {
 	order: OrderParams;
+	/** The order as given, before fitting: what the write ledger knows it by. */
+	given: OrderParams;
 	/** fittedToSymbolRules, or symbolRulesChecked false with symbolRulesProblem. */
 	report: IDataObject;
 }
@@ -65,10 +72,19 @@ export async function checkOrdersAgainstSymbolRules(
 	} catch (error) {
 		why = readProblem(error);
 	}
-	return orders.map(({ order, label, itemIndex, options }) => {
+	return orders.map(({ order, label, itemIndex, options, recorded }) => {
+		// An order an earlier try may have placed is the ledger's to settle (answered if placed,
+		// looked up if unknown, never sent twice): refusing it now could report a placed order as
+		// rejected. Its ledger entry knows it by the order as given.
+		const settledByLedger = { order, given: order, report: {} };
 		if (rules === undefined) {
+			if (recorded) return settledByLedger;
 			if (options.ifSymbolRulesUnreadable === 'sendUnchecked')
-				return { order, report: { symbolRulesChecked: false, symbolRulesProblem: why } };
+				return {
+					order,
+					given: order,
+					report: { symbolRulesChecked: false, symbolRulesProblem: why },
+				};
 			return unreadableError(run, why, itemIndex);
 		}
 		const checked = checkSymbolRules(
@@ -77,11 +93,13 @@ export async function checkOrdersAgainstSymbolRules(
 			options.fitToSymbolRules === true,
 		);
 		if (!checked.ok) {
+			if (recorded) return settledByLedger;
 			const { field, problem, fix } = checked.problem;
 			return withOutcome(inputError(run.node, label(field), problem, fix, itemIndex), 'rejected');
 		}
 		return {
 			order: checked.order,
+			given: order,
 			report: checked.fitted.length > 0 ? { fittedToSymbolRules: checked.fitted } : {},
 		};
 	});

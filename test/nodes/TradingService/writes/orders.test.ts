@@ -228,23 +228,50 @@ describe('orderKind', () => {
 		expect(kind.whyNoLookup(withoutId.write)).toBe('it has no client order ID to look it up by');
 	});
 
+	const answer = {
+		orderId: 1950000017,
+		clientOrderId: 'a',
+		status: 'NEW',
+		time: 1700000000000,
+		price: '100',
+		symbol: 'BTCUSDT',
+		fills: [{ qty: '1' }],
+	};
+	const assigned = {
+		orderId: '1950000017',
+		clientOrderId: 'a',
+		status: 'NEW',
+		transactTime: '1700000000000',
+	};
+	const baseOrder = {
+		symbol: 'BTCUSDT',
+		side: 'BUY',
+		type: 'LIMIT',
+		timeInForce: 'GTC',
+		stpMode: 'EXPIRE_TAKER',
+	};
+
 	it('the ledger keeps only what the service assigned: order ID, client order ID, status, time', () => {
 		const kind = orderKind(offline, { endpoint: 'single' });
-		expect(
-			kind.stored({
-				orderId: 1950000017,
-				clientOrderId: 'a',
-				status: 'NEW',
-				time: 1700000000000,
-				price: '100',
-				symbol: 'BTCUSDT',
-				fills: [{ qty: '1' }],
-			}),
-		).toEqual({
-			orderId: '1950000017',
-			clientOrderId: 'a',
-			status: 'NEW',
-			transactTime: '1700000000000',
+		const write = {
+			order: { ...baseOrder, price: '100', quantity: '1' },
+			orderIndex: 0,
+			businessKey: false,
+		};
+		expect(kind.stored(answer, write)).toEqual(assigned);
+	});
+
+	it('and, for an order Fit to Symbol Rules changed, the price, quantity and amount sent: a re-run may not fit it again', () => {
+		const kind = orderKind(offline, { endpoint: 'single' });
+		const write = {
+			order: { ...baseOrder, price: '100.12', quantity: '1' },
+			orderIndex: 0,
+			businessKey: false,
+			given: { ...baseOrder, price: '100.129', quantity: '1' },
+		};
+		expect(kind.stored(answer, write)).toEqual({
+			...assigned,
+			sent: { price: '100.12', quantity: '1' },
 		});
 	});
 

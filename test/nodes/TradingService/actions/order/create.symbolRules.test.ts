@@ -271,3 +271,64 @@ describe('symbol rules: the cache', () => {
 		expect(paths(after)).toEqual([PATHS.order]);
 	});
 });
+
+describe('symbol rules and the write ledger: a retried execution never reports a placed order as refused', () => {
+	let quickRetries: jest.ReplaceProperty<number> | undefined;
+	beforeEach(() => {
+		quickRetries = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'baseDelayMs', 1);
+	});
+	afterEach(() => quickRetries?.restore());
+
+	// Item 0 is fitted (50000.129 → 50000.12) and placed; item 1 is refused by the exchange (the
+	// balance pays 2 BTC at most), so the execution fails and the user retries it.
+	const twoOrders = create(
+		{ price: '={{ $json.price }}', quantity: '={{ $json.quantity }}' },
+		{ fitToSymbolRules: true },
+	);
+	const twoItems = items(
+		{ price: '50000.129', quantity: '0.001' },
+		{ price: '50000', quantity: '90' },
+	);
+
+	it('issue 23: the retry cannot read the rules: item 0 comes from the ledger, placed, nothing sent again; item 1 is refused', async () => {
+		const first = await runCounting(sandbox(), { parameters: twoOrders, inputItems: twoItems });
+		expect(first.error?.message).toBe('The account balance is too low for this request');
+		expect(sandbox().ledger.orders).toHaveLength(1);
+		expect(sandbox().ledger.orders[0].price).toBe('50000.12');
+
+		clearSymbolRulesCache();
+		sandbox().setFaults({ rules: [{ kind: 'http503', times: 100, path: EXCHANGE_INFO }] });
+		const retry = await runCounting(sandbox(), {
+			parameters: twoOrders,
+			inputItems: twoItems,
+			continueOnFail: true,
+			retryOf: first,
+		});
+		expect(retry.items[0].json).toMatchObject({
+			outcome: 'placed',
+			orderId: sandbox().ledger.orders[0].orderId,
+			price: '50000.12',
+		});
+		expect(retry.items[1].json.error).toBe(
+			'The symbol rules could not be read, so the order was not sent',
+		);
+		expect(orderRequests(retry)).toEqual([]);
+		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
+
+	it('issue 23: the retry runs with Fit to Symbol Rules turned off, so item 0 as given breaks the tick: still placed from the ledger, nothing sent again', async () => {
+		const first = await runCounting(sandbox(), { parameters: twoOrders, inputItems: twoItems });
+		expect(first.error?.message).toBe('The account balance is too low for this request');
+		const retry = await runCounting(sandbox(), {
+			parameters: { ...twoOrders, options: {} },
+			inputItems: twoItems,
+			continueOnFail: true,
+			retryOf: first,
+		});
+		expect(retry.items[0].json).toMatchObject({ outcome: 'placed', price: '50000.12' });
+		// Item 1 was refused, so nothing of it was kept: it is checked (and sent) like a new order.
+		expect(retry.items[1].json.error).toBe('The account balance is too low for this request');
+		expect(orderRequests(retry).map((request) => request.path)).toEqual([PATHS.order]);
+		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
+});

@@ -7,6 +7,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { clearSymbolRulesCache } from '../../../../../nodes/TradingService/actions/symbolRulesCache';
 import { DEFAULT_RETRY_POLICY } from '../../../../../nodes/TradingService/transport';
 import { errorOf, PATHS, runCounting, type CountedRun } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
@@ -159,5 +160,39 @@ describe('symbol rules: Create Many when they cannot be read', () => {
 		]);
 		expect(run.items[0].json.symbolRulesProblem).toContain('HTTP 503');
 		expect(batches(run)).toHaveLength(1);
+	});
+});
+
+describe('symbol rules and the write ledger in Create Many', () => {
+	let quickRetries: jest.ReplaceProperty<number> | undefined;
+	beforeEach(() => {
+		quickRetries = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'baseDelayMs', 1);
+	});
+	afterEach(() => quickRetries?.restore());
+
+	it('issue 23: a retried execution that cannot read the rules answers the fitted order it placed from the ledger, sends nothing again, and refuses the one never placed', async () => {
+		const parameters = fromItems({ fitToSymbolRules: true });
+		const input = items(buy('50000.129'), buy('50000', '90'));
+		const first = await runCounting(sandbox(), { parameters, inputItems: input });
+		expect(first.items.map((item) => item.json.outcome)).toEqual(['placed', 'rejected']);
+		expect(sandbox().ledger.orders.map((order) => order.price)).toEqual(['50000.12']);
+
+		clearSymbolRulesCache();
+		sandbox().setFaults({ rules: [{ kind: 'http503', times: 100, path: EXCHANGE_INFO }] });
+		const retry = await runCounting(sandbox(), {
+			parameters,
+			inputItems: input,
+			continueOnFail: true,
+			retryOf: first,
+		});
+		expect(retry.items[0].json).toMatchObject({
+			outcome: 'placed',
+			order: expect.objectContaining({ price: '50000.12' }),
+		});
+		expect(errorOf(retry.items[1])).toBe(
+			'The symbol rules could not be read, so the order was not sent',
+		);
+		expect(batches(retry)).toEqual([]);
+		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 });
