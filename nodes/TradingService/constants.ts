@@ -30,6 +30,8 @@ export const PATHS = {
 	account: '/api/v1/account',
 	/** The key's accounts and their types: where Get Many learns the sub accounts to list orders of. */
 	accountType: '/api/v1/account/type',
+	/** The key's fills (trades), with fee and fee coin, newest first (UAE documentation). */
+	accountTrades: '/api/v1/account/trades',
 	/** Symbols and their trading rules (filters): public, sent with the API key and no signature. */
 	exchangeInfo: '/api/v1/exchangeInfo',
 	/** Latest price of one symbol or all (market data: API key, no signature). */
@@ -95,6 +97,8 @@ export const WEIGHTS = {
 	account: 5,
 	/** GET /api/v1/account/type (UAE documentation). */
 	accountType: 5,
+	/** GET /api/v1/account/trades (UAE documentation). */
+	accountTrades: 5,
 	/**
 	 * Market data and exchange info: the UAE documentation states no weight; the node counts 1 so
 	 * that they share the key's budget with everything else.
@@ -104,6 +108,10 @@ export const WEIGHTS = {
 } as const;
 
 export const LIMITS = {
+	/** Most fills one GET /api/v1/account/trades returns (UAE documentation: default 500, max 1000). */
+	accountTradesPageSize: 1000,
+	/** How far back GET /api/v1/account/trades reaches (UAE documentation: the last 30 days). */
+	accountTradesRetentionDays: 30,
 	/** Most records one history request returns (spec §4.1, §8). */
 	historyPageSize: 500,
 	/** Most orders in one batch request; all of one symbol (spec §4.3). */

@@ -4,7 +4,7 @@ import type { RunContext } from './runContext';
 
 /** Every resource of the node and its operations: the router's contract with the operation files. */
 type NodeMap = {
-	account: 'getBalances' | 'getHistory' | 'transferAsset';
+	account: 'getAccounts' | 'getBalances' | 'getHistory' | 'getTrades' | 'transferAsset';
 	market:
 		| 'get24hTicker'
 		| 'getCandles'

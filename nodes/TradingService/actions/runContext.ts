@@ -1,8 +1,26 @@
 import type { IDataObject, IExecuteFunctions, INode, NodeParameterValueType } from 'n8n-workflow';
 
+import type { NodeVersion } from '../descriptions/pickers';
 import { ServiceClient } from '../transport';
 import { WriteLedger } from '../writes/ledger';
 import { clientOrderIdPrefix } from '../writes/orders';
+
+/** The value a resource locator (a picker: From List / By ID) holds; any other value as it is. */
+function locatorValue(value: unknown): unknown {
+	if (value !== null && typeof value === 'object' && (value as IDataObject).__rl === true)
+		return (value as IDataObject).value;
+	return value;
+}
+
+/** A parameter's stored value by its path ("options.stpMode" reads inside the Options collection). */
+function storedValue(parameters: INode['parameters'], path: string): unknown {
+	let value: unknown = parameters;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
 
 /** Whether a parameter's stored value holds an expression anywhere (n8n marks them with a leading "="). */
 function holdsExpression(value: unknown): boolean {
@@ -27,6 +45,8 @@ export class RunContext {
 	readonly node: INode;
 	readonly client: ServiceClient;
 	readonly continueOnFail: boolean;
+	/** The node's version (1: typed IDs; 2: pickers, see v2/TradingServiceV2.ts). */
+	readonly version: NodeVersion;
 	/** Parameters without any expression: the same for every item, so read once. */
 	private readonly fixed = new Map<string, unknown>();
 	private checkedOptions?: unknown;
@@ -39,19 +59,20 @@ export class RunContext {
 		this.node = functions.getNode();
 		this.client = new ServiceClient(functions);
 		this.continueOnFail = functions.continueOnFail();
+		this.version = this.node.typeVersion >= 2 ? 2 : 1;
 	}
 
 	/**
 	 * A parameter of one item. One without an expression (a fixed value, or left at its default) has
 	 * the same value for every item, so it is read once per run; one with an expression is evaluated
-	 * for the item, as n8n would.
+	 * for the item, as n8n would. A picker gives the value it holds (the symbol, the ID), whichever
+	 * way it was chosen, so operations read pickers and plain fields alike. `name` may be a path into
+	 * a collection ("options.stpMode").
 	 */
 	parameter(name: string, itemIndex: number, fallback?: unknown): unknown {
 		if (this.fixed.has(name)) return this.fixed.get(name);
-		const value = this.functions.getNodeParameter(
-			name,
-			itemIndex,
-			fallback as NodeParameterValueType,
+		const value = locatorValue(
+			this.functions.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType),
 		);
 		if (!this.varies(name)) this.fixed.set(name, value);
 		return value;
@@ -59,7 +80,7 @@ export class RunContext {
 
 	/** Whether a parameter holds an expression, i.e. may differ from item to item. */
 	varies(name: string): boolean {
-		return holdsExpression(this.node.parameters[name]);
+		return holdsExpression(storedValue(this.node.parameters, name));
 	}
 
 	/**

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { KLINE_INTERVALS } from '../constants';
+import { pickerField, type NodeVersion } from './pickers';
 
 /**
  * Parameters the Market operations share. Their descriptions are what an AI agent reads when the
@@ -8,27 +9,29 @@ import { KLINE_INTERVALS } from '../constants';
  */
 
 /** Symbol of one trading pair, required (order book, candles, trades). */
-export const requiredSymbolField: INodeProperties = {
-	displayName: 'Symbol',
-	name: 'symbol',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. BTCUSDT',
-	description:
-		'Trading pair, base coin then quote coin in upper case without separator, e.g. BTCUSDT or ETHUSDT',
-};
+export function requiredSymbolField(version: NodeVersion): INodeProperties {
+	return pickerField(version, 'symbols', {
+		displayName: 'Symbol',
+		name: 'symbol',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BTCUSDT',
+		description:
+			'Trading pair, base coin then quote coin in upper case without separator, e.g. BTCUSDT or ETHUSDT',
+	});
+}
 
 /** Symbol of one trading pair, or empty for all (prices, tickers). */
-export function optionalSymbolField(what: string): INodeProperties {
-	return {
+export function optionalSymbolField(version: NodeVersion, what: string): INodeProperties {
+	return pickerField(version, 'symbols', {
 		displayName: 'Symbol',
 		name: 'symbol',
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. BTCUSDT',
 		description: `Trading pair, base coin then quote coin in upper case without separator, e.g. BTCUSDT. Leave empty to get ${what} of every trading pair.`,
-	};
+	});
 }
 
 /** Limit of a list read in one request (recent trades): n8n's usual Limit, up to `max`. */

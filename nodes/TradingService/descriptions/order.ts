@@ -2,6 +2,34 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_STP_MODE, LIMITS } from '../constants';
 import { optionsCollection } from './common';
+import { pickerField, type NodeVersion } from './pickers';
+
+/** Your ID for the order: a business key the node looks up before it sends. */
+const clientOrderIdField: INodeProperties = {
+	displayName: 'Client Order ID',
+	name: 'newClientOrderId',
+	type: 'string',
+	default: '',
+	description:
+		'Your ID for the order, up to 255 characters. Put a business key here (e.g. a sheet row ID): before sending, the node looks the ID up and, if an order of the last 89 days holds it, reports that order (already placed) and sends nothing. The exchange itself refuses an ID only while its order is open. Leave empty to let the node generate one per execution.',
+};
+
+/** What happens when the order would trade against your own. */
+const selfTradePreventionField: INodeProperties = {
+	displayName: 'Self-Trade Prevention',
+	name: 'stpMode',
+	type: 'options',
+	default: DEFAULT_STP_MODE,
+	options: [
+		{
+			name: 'Expire Taker',
+			value: 'EXPIRE_TAKER',
+			description: 'Cancel the incoming order (service default)',
+		},
+		{ name: 'Expire Maker', value: 'EXPIRE_MAKER', description: 'Cancel the resting order' },
+	],
+	description: 'What happens when the order would trade against your own order',
+};
 
 /**
  * The order fields as node parameters, for Create and the item mode of Create Many. Price, Amount
@@ -10,7 +38,7 @@ import { optionsCollection } from './common';
  * (mapped per item, or filled by an AI agent) n8n cannot tell which of them apply, so it shows
  * them all. The rules are checked per order when the node runs.
  */
-export const orderFields: INodeProperties[] = [
+const orderFieldsV1: INodeProperties[] = [
 	{
 		displayName: 'Symbol',
 		name: 'symbol',
@@ -100,30 +128,68 @@ export const orderFields: INodeProperties[] = [
 		description: 'Market orders are immediate or cancel',
 		displayOptions: { show: { type: ['MARKET'] } },
 	},
+	clientOrderIdField,
+	selfTradePreventionField,
+];
+
+/** Side and Type, as version 1 shows them. */
+const [, sideField, typeField, priceField, quantityFieldV1, amountFieldV1] = orderFieldsV1;
+
+/**
+ * Version 2's order fields: the symbol from a picker, and only what the chosen type takes. A
+ * MARKET order asks first whether it is by Quantity or by Amount, then shows that field alone.
+ * Time In Force is not asked: each type takes one (LIMIT and LIMIT_MAKER good till cancelled,
+ * MARKET immediate or cancel), and the node sends it. Client Order ID and Self-Trade Prevention
+ * are under Options.
+ */
+const orderFieldsV2: INodeProperties[] = [
+	pickerField(2, 'symbols', orderFieldsV1[0], {
+		description: 'The trading pair to trade, e.g. BTCUSDT',
+	}),
+	sideField,
+	typeField,
+	priceField,
 	{
-		displayName: 'Client Order ID',
-		name: 'newClientOrderId',
-		type: 'string',
-		default: '',
-		description:
-			'Your ID for the order, up to 255 characters. Put a business key here (e.g. a sheet row ID): before sending, the node looks the ID up and, if an order of the last 89 days holds it, reports that order (already placed) and sends nothing. The exchange itself refuses an ID only while its order is open. Leave empty to let the node generate one per execution.',
-	},
-	{
-		displayName: 'Self-Trade Prevention',
-		name: 'stpMode',
+		displayName: 'Order By',
+		name: 'marketOrderBy',
 		type: 'options',
-		default: DEFAULT_STP_MODE,
+		default: 'quantity',
 		options: [
 			{
-				name: 'Expire Taker',
-				value: 'EXPIRE_TAKER',
-				description: 'Cancel the incoming order (service default)',
+				name: 'Quantity',
+				value: 'quantity',
+				description: 'A quantity of the base coin, e.g. 0.01 BTC of BTCUSDT',
 			},
-			{ name: 'Expire Maker', value: 'EXPIRE_MAKER', description: 'Cancel the resting order' },
+			{
+				name: 'Amount',
+				value: 'amount',
+				description: 'An amount of the quote coin to spend, e.g. 100 USDT of BTCUSDT',
+			},
 		],
-		description: 'What happens when the order would trade against your own order',
+		description: 'Whether this market order is sized by quantity or by amount',
+		displayOptions: { show: { type: ['MARKET'] } },
+	},
+	{
+		...quantityFieldV1,
+		description: 'Order size in the base coin, as a decimal string',
+		displayOptions: { hide: { marketOrderBy: ['amount'] } },
+	},
+	{
+		...amountFieldV1,
+		description: 'Cash to spend in the quote coin, as a decimal string',
+		displayOptions: { show: { type: ['MARKET'], marketOrderBy: ['amount'] } },
 	},
 ];
+
+/** The order fields of Create and of Create Many's item mode, as each node version shows them. */
+export function orderFields(version: NodeVersion): INodeProperties[] {
+	return version === 1 ? orderFieldsV1 : orderFieldsV2;
+}
+
+/** The time in force each type takes (version 2 does not ask for it). */
+function timeInForceOf(type: unknown): string {
+	return type === 'MARKET' ? 'IOC' : 'GTC';
+}
 
 /**
  * Reads the order fields of one item from the node parameters. Every field is read whatever the
@@ -131,8 +197,23 @@ export const orderFields: INodeProperties[] = [
  */
 export function readOrderParameters(
 	getParameter: (name: string, fallback: unknown) => unknown,
+	version: NodeVersion,
 ): IDataObject {
 	const type = getParameter('type', 'LIMIT');
+	if (version === 2) {
+		return {
+			symbol: getParameter('symbol', '') as string,
+			side: getParameter('side', '') as string,
+			type: type as string,
+			timeInForce: timeInForceOf(type),
+			price: getParameter('price', '') as string,
+			// Both are read whatever Order By says: a value the order does not take is refused, not dropped.
+			quantity: getParameter('quantity', '') as string,
+			amount: getParameter('amount', '') as string,
+			newClientOrderId: getParameter('options.newClientOrderId', '') as string,
+			stpMode: getParameter('options.stpMode', DEFAULT_STP_MODE) as string,
+		};
+	}
 	return {
 		symbol: getParameter('symbol', '') as string,
 		side: getParameter('side', '') as string,
@@ -150,7 +231,7 @@ export function readOrderParameters(
 }
 
 /** Options shared by Create and Create Many, the guardrails among them (helpers/guardrails.ts). */
-export const orderOptions: INodeProperties = optionsCollection([
+const orderOptionsList: INodeProperties[] = [
 	{
 		displayName: 'Allowed Symbols',
 		name: 'allowedSymbols',
@@ -225,4 +306,19 @@ export const orderOptions: INodeProperties = optionsCollection([
 		default: 5000,
 		description: 'Overrides the credential’s receive window for these requests',
 	},
-]);
+];
+
+/**
+ * The Options of Create and Create Many. Version 2 adds the order's advanced fields, Client Order
+ * ID and Self-Trade Prevention; `extra` are the operation's own options.
+ */
+export function orderOptions(version: NodeVersion, extra: INodeProperties[] = []): INodeProperties {
+	const options = [
+		...orderOptionsList,
+		...(version === 2 ? [clientOrderIdField, selfTradePreventionField] : []),
+		...extra,
+	];
+	return optionsCollection(
+		options.sort((a, b) => a.displayName.localeCompare(b.displayName, 'en')),
+	);
+}

@@ -1,10 +1,23 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { pickerField, type NodeVersion } from './pickers';
+
 /**
  * Order ID and Client Order ID, for Get and Cancel: the order is named by exactly one of them
  * (checked when the node runs, so either may come from an expression or an AI agent).
  */
-export const orderReferenceFields: INodeProperties[] = [
+export function orderReferenceFields(version: NodeVersion): INodeProperties[] {
+	const [orderId, clientOrderId] = ORDER_REFERENCE_FIELDS;
+	return [
+		pickerField(version, 'openOrders', orderId, {
+			description:
+				'The order, picked from your open orders, or its ID (the orderId field of an order). Give this or Client Order ID, not both.',
+		}),
+		clientOrderId,
+	];
+}
+
+const ORDER_REFERENCE_FIELDS: INodeProperties[] = [
 	{
 		displayName: 'Order ID',
 		name: 'orderId',

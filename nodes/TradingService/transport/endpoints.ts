@@ -51,6 +51,25 @@ export interface Endpoint {
  * Decimal fields of market-data answers (the UAE documentation's one-letter keys and the filters
  * of exchange info): a number there keeps its literal text like any decimal.
  */
+/** A fill's IDs and decimals, kept as the text the service sent (the fee object's too). */
+const ACCOUNT_TRADE_TEXT_FIELDS: ReadonlySet<string> = new Set([
+	'id',
+	'clientOrderId',
+	'ticketId',
+	'orderId',
+	'matchOrderId',
+	'accountId',
+	'price',
+	'qty',
+	'commission',
+	'time',
+	'fee',
+	'originFee',
+	'feeAmount',
+	'makerRebate',
+	'hskDeductPrice',
+]);
+
 export const MARKET_TEXT_FIELDS: ReadonlySet<string> = new Set([
 	// tickers and trades: price, quantity, close, high, low, open, bid, ask, volumes
 	'p',
@@ -231,6 +250,17 @@ export const ENDPOINTS = {
 			isObject(body) && Array.isArray(body.balances) && body.balances.every(isObject)
 				? undefined
 				: 'The service answered the balances request without a list of balances',
+	},
+	// The key's fills (UAE documentation), newest first: Account › Get Trades.
+	accountTrades: {
+		method: 'GET',
+		path: PATHS.accountTrades,
+		weight: WEIGHTS.accountTrades,
+		textFields: ACCOUNT_TRADE_TEXT_FIELDS,
+		checkResponse: (body) =>
+			Array.isArray(body) && body.every((entry) => isObject(entry) && 'id' in entry)
+				? undefined
+				: 'The service answered the trade list with something other than a list of trades',
 	},
 	// The key's accounts (UAE documentation): Get Many learns a master key's sub accounts from it.
 	accountTypes: {

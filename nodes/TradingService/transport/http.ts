@@ -3,6 +3,7 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type ICredentialDataDecryptedObject,
+	type ILoadOptionsFunctions,
 	type IPollFunctions,
 } from 'n8n-workflow';
 
@@ -19,7 +20,8 @@ import { parseJsonKeepingDigits } from './json';
  * answer.ts; the retry decisions on top of it live in retries.ts.
  */
 
-export type TransportContext = IExecuteFunctions | IPollFunctions;
+/** Whatever n8n hands the package: a node run, a trigger poll, or a picker's list search. */
+export type TransportContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export interface RetryPolicy {
 	/** Further attempts after the first, for reads and for provably unprocessed writes. */

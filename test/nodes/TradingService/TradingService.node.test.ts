@@ -1,4 +1,9 @@
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import * as account from '../../../nodes/TradingService/actions/account';
 import * as market from '../../../nodes/TradingService/actions/market';
@@ -8,7 +13,9 @@ import { TradingService } from '../../../nodes/TradingService/TradingService.nod
 // The action node's description: what n8n and its AI agents read, and that every resource and
 // operation it offers is one the router runs.
 
-const description = new TradingService().description;
+const nodeType = new TradingService();
+/** The operations only version 2 offers. */
+const VERSION_2_ONLY = ['getAccounts', 'getTrades'];
 const OPERATIONS: Record<string, Record<string, unknown>> = {
 	account: account.operations,
 	market: market.operations,
@@ -46,6 +53,8 @@ function notTitleCase(name: string): string[] {
 function shownNames(properties: readonly INodeProperties[]): string[] {
 	const names: string[] = [];
 	for (const property of properties) {
+		// A notice is a sentence, not a name.
+		if (property.type === 'notice') continue;
 		names.push(property.displayName);
 		for (const option of property.options ?? []) {
 			if ('displayName' in option && 'type' in option)
@@ -59,20 +68,58 @@ function shownNames(properties: readonly INodeProperties[]): string[] {
 	return names;
 }
 
-const operationProperty = (resource: string) =>
+const operationPropertyOf = (description: INodeTypeDescription) => (resource: string) =>
 	description.properties.find(
 		(property) =>
 			property.name === 'operation' &&
 			(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
 	);
 
-describe('TradingService node description', () => {
+describe('TradingService node versions', () => {
+	it('gives new workflows version 2 and keeps version 1 for saved ones', () => {
+		expect(nodeType.description.defaultVersion).toBe(2);
+		expect(nodeType.getNodeType().description.version).toBe(2);
+		expect(nodeType.getNodeType(1).description.version).toBe(1);
+		expect(Object.keys(nodeType.nodeVersions).sort()).toEqual(['1', '2']);
+	});
+
+	it('offers list searches for the pickers in version 2 only', () => {
+		expect(Object.keys(nodeType.getNodeType(2).methods?.listSearch ?? {}).sort()).toEqual([
+			'searchAccounts',
+			'searchCoins',
+			'searchOpenOrders',
+			'searchSymbols',
+		]);
+		expect(nodeType.getNodeType(1).methods).toBeUndefined();
+	});
+
+	it('has no picker in version 1, and a picker for every symbol, coin, account and order ID in version 2', () => {
+		const typesOf = (version: number, names: string[]) =>
+			nodeType
+				.getNodeType(version)
+				.description.properties.filter((property) => names.includes(property.name))
+				.map((property) => property.type);
+		const picked = ['symbol', 'coin', 'fromAccountId', 'toAccountId', 'orderId'];
+		expect(new Set(typesOf(1, picked))).toEqual(new Set(['string']));
+		expect(new Set(typesOf(2, picked))).toEqual(new Set(['resourceLocator']));
+		expect(typesOf(2, picked).length).toBeGreaterThanOrEqual(15);
+	});
+});
+
+describe.each([1, 2])('TradingService node description, version %i', (version) => {
+	const description = nodeType.getNodeType(version).description;
+	const operationProperty = operationPropertyOf(description);
+	const offered = (resource: string) =>
+		Object.keys(OPERATIONS[resource]).filter(
+			(operation) => version === 2 || !VERSION_2_ONLY.includes(operation),
+		);
+
 	it('is the tradingService node, usable as an AI tool, with the Trading Service API credential', () => {
 		expect(description.name).toBe('tradingService');
 		expect(description.displayName).toBe('Trading Service');
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([{ name: 'tradingServiceApi', required: true }]);
-		expect(description.version).toBe(1);
+		expect(description.version).toBe(version);
 	});
 
 	it('writes every property, option and collection name in Title Case', () => {
@@ -97,9 +144,7 @@ describe('TradingService node description', () => {
 		(resource) => {
 			const property = operationProperty(resource);
 			const options = property?.options as INodePropertyOptions[];
-			expect(options.map((option) => option.value).sort()).toEqual(
-				Object.keys(OPERATIONS[resource]).sort(),
-			);
+			expect(options.map((option) => option.value).sort()).toEqual(offered(resource).sort());
 			expect(options.map((option) => option.value)).toContain(property?.default);
 			expect(property?.noDataExpression).toBe(true);
 		},
@@ -127,8 +172,7 @@ describe('TradingService node description', () => {
 			});
 			for (const resource of resources!) {
 				expect(Object.keys(OPERATIONS)).toContain(resource);
-				for (const operation of operations!)
-					expect(Object.keys(OPERATIONS[resource])).toContain(operation);
+				for (const operation of operations!) expect(offered(resource)).toContain(operation);
 			}
 		}
 	});

@@ -3,8 +3,9 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 import { optionsCollection } from '../../descriptions/common';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 
-const properties: INodeProperties[] = [
+const properties = (_version: NodeVersion): INodeProperties[] => [
 	optionsCollection([
 		{
 			displayName: 'Hide Zero Balances',
@@ -16,10 +17,11 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['account'], operation: ['getBalances'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['account'], operation: ['getBalances'] } },
+		properties(version),
+	);
 
 /** Whether a decimal string is zero ("0", "0.00000000"): compared as text, never as a JS number. */
 function isZero(value: unknown): boolean {

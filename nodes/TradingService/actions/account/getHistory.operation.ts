@@ -12,8 +12,9 @@ import {
 import { accountTypeValue, integerInRange, timestampMs } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 
-const properties: INodeProperties[] = [
+const properties = (_version: NodeVersion): INodeProperties[] => [
 	{
 		displayName: 'Flow Type',
 		name: 'flowType',
@@ -71,10 +72,11 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['account'], operation: ['getHistory'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['account'], operation: ['getHistory'] } },
+		properties(version),
+	);
 
 function withParsedFields(record: HistoryRecord): IDataObject {
 	const created = Number(record.created);

@@ -5,35 +5,58 @@ import { settleWrites } from '../../writes/engine';
 import { withOutcome } from '../../writes/outcomes';
 import { pendingTransfer, transferKind } from '../../writes/transfers';
 import type { RunContext } from '../runContext';
+import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'From Account ID',
-		name: 'fromAccountId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1470000000000000001',
-		description:
-			'Numeric ID of the account to take the coin from (main trading, custody or sub trading account)',
-	},
-	{
-		displayName: 'To Account ID',
-		name: 'toAccountId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1470000000000000002',
-		description: 'Numeric ID of the account to credit; must differ from From Account ID',
-	},
-	{
-		displayName: 'Coin',
-		name: 'coin',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. USDT',
-	},
+const properties = (version: NodeVersion): INodeProperties[] => [
+	pickerField(
+		version,
+		'accounts',
+		{
+			displayName: 'From Account ID',
+			name: 'fromAccountId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 1470000000000000001',
+			description:
+				'Numeric ID of the account to take the coin from (main trading, custody or sub trading account)',
+		},
+		{
+			displayName: 'From Account',
+			description:
+				'The account to take the coin from: the main trading, custody or a sub trading account',
+		},
+	),
+	pickerField(
+		version,
+		'accounts',
+		{
+			displayName: 'To Account ID',
+			name: 'toAccountId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 1470000000000000002',
+			description: 'Numeric ID of the account to credit; must differ from From Account ID',
+		},
+		{
+			displayName: 'To Account',
+			description: 'The account to credit; must differ from From Account',
+		},
+	),
+	pickerField(
+		version,
+		'coins',
+		{
+			displayName: 'Coin',
+			name: 'coin',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. USDT',
+		},
+		{ description: 'The coin to move, e.g. USDT' },
+	),
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
@@ -45,10 +68,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['account'], operation: ['transferAsset'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['account'], operation: ['transferAsset'] } },
+		properties(version),
+	);
 
 /**
  * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the
@@ -58,18 +82,16 @@ export const description = updateDisplayOptions(
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const from = accountId(
-		node,
-		'From Account ID',
-		run.parameter('fromAccountId', itemIndex),
-		itemIndex,
-	);
-	const to = accountId(node, 'To Account ID', run.parameter('toAccountId', itemIndex), itemIndex);
+	// Version 2 labels the pickers "From Account" and "To Account": errors name what the user sees.
+	const [fromLabel, toLabel] =
+		run.version === 1 ? ['From Account ID', 'To Account ID'] : ['From Account', 'To Account'];
+	const from = accountId(node, fromLabel, run.parameter('fromAccountId', itemIndex), itemIndex);
+	const to = accountId(node, toLabel, run.parameter('toAccountId', itemIndex), itemIndex);
 	if (from === to) {
 		throw inputError(
 			node,
-			'To Account ID',
-			'is the same as From Account ID',
+			toLabel,
+			`is the same as ${fromLabel}`,
 			'Pick two different accounts.',
 			itemIndex,
 		);

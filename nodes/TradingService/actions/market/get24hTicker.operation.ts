@@ -11,12 +11,13 @@ import { decimalText, integerOf, priceChange, priceChangePercent } from '../../h
 import { oneOf } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 import { entries, optionalSymbol, readMarket } from './request';
 
 const INSTRUMENT_TYPES = ['SPOT', 'FUTURES', 'ANY'] as const;
 
-const properties: INodeProperties[] = [
-	optionalSymbolField('the 24-hour ticker'),
+const properties = (version: NodeVersion): INodeProperties[] => [
+	optionalSymbolField(version, 'the 24-hour ticker'),
 	optionsCollection([
 		{
 			displayName: 'Instrument Type',
@@ -29,10 +30,11 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['market'], operation: ['get24hTicker'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['market'], operation: ['get24hTicker'] } },
+		properties(version),
+	);
 
 /** One ticker of the service (`{t, s, c, h, l, o, b, a, v, qv, it}`) as an item. */
 function tickerItem(entry: IDataObject): IDataObject {

@@ -15,10 +15,11 @@ import {
 import { inputError, integerInRange, strictBoolean, timestampMs } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 import { readMarket, requiredSymbol } from './request';
 
-const properties: INodeProperties[] = [
-	requiredSymbolField,
+const properties = (version: NodeVersion): INodeProperties[] => [
+	requiredSymbolField(version),
 	{
 		displayName: 'Interval',
 		name: 'interval',
@@ -47,10 +48,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['market'], operation: ['getCandles'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['market'], operation: ['getCandles'] } },
+		properties(version),
+	);
 
 /** A date-time parameter, or undefined when left empty. */
 function optionalTime(

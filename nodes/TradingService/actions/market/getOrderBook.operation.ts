@@ -6,10 +6,11 @@ import { decimalText, integerOf } from '../../helpers/marketData';
 import { integerInRange } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 import { readMarket, requiredSymbol } from './request';
 
-const properties: INodeProperties[] = [
-	requiredSymbolField,
+const properties = (version: NodeVersion): INodeProperties[] => [
+	requiredSymbolField(version),
 	{
 		// Not n8n's usual Limit: the book is one item, and this counts price levels a side.
 		displayName: 'Depth',
@@ -21,10 +22,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['market'], operation: ['getOrderBook'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['market'], operation: ['getOrderBook'] } },
+		properties(version),
+	);
 
 /** The levels of one side ([[price, quantity], …]) as `{ price, quantity }` objects. */
 function levels(side: unknown): IDataObject[] {

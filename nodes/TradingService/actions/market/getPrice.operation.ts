@@ -9,14 +9,18 @@ import { optionalSymbolField } from '../../descriptions/market';
 import { decimalText } from '../../helpers/marketData';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 import { entries, optionalSymbol, readMarket } from './request';
 
-const properties: INodeProperties[] = [optionalSymbolField('the latest price')];
+const properties = (version: NodeVersion): INodeProperties[] => [
+	optionalSymbolField(version, 'the latest price'),
+];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['market'], operation: ['getPrice'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['market'], operation: ['getPrice'] } },
+		properties(version),
+	);
 
 /**
  * GET /quote/v1/ticker/price: the latest trade price of one trading pair or of all, one item each,

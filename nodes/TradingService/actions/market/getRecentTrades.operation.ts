@@ -6,14 +6,19 @@ import { decimalText, integerOf } from '../../helpers/marketData';
 import { integerInRange } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 import { entries, readMarket, requiredSymbol } from './request';
 
-const properties: INodeProperties[] = [requiredSymbolField, limitField(LIMITS.tradesMax)];
+const properties = (version: NodeVersion): INodeProperties[] => [
+	requiredSymbolField(version),
+	limitField(LIMITS.tradesMax),
+];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['market'], operation: ['getRecentTrades'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['market'], operation: ['getRecentTrades'] } },
+		properties(version),
+	);
 
 /**
  * GET /quote/v1/trades: the latest public trades of one trading pair, one item per trade, oldest

@@ -9,9 +9,10 @@ import { symbolRulesItem } from '../../helpers/symbolRules';
 import { readSymbolRules } from '../symbolRulesCache';
 import { symbol as checkSymbol } from '../../helpers/validation';
 import type { RunContext } from '../runContext';
+import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 
-const properties: INodeProperties[] = [
-	{
+const properties = (version: NodeVersion): INodeProperties[] => [
+	pickerField(version, 'symbols', {
 		displayName: 'Symbol',
 		name: 'symbol',
 		type: 'string',
@@ -19,13 +20,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. BTCUSDT',
 		description:
 			'Trading pair whose rules to get, in upper case without separators. Leave empty to get the rules of every trading pair.',
-	},
+	}),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['market'], operation: ['getSymbolRules'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['market'], operation: ['getSymbolRules'] } },
+		properties(version),
+	);
 
 /**
  * GET /api/v1/exchangeInfo (site MENA): the trading rules of one trading pair or of all, one item

@@ -15,9 +15,10 @@ import { settleWrites } from '../../writes/engine';
 import type { Refusal } from '../../writes/pendingWrite';
 import { withOutcome } from '../../writes/outcomes';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 
-const properties: INodeProperties[] = [
-	...orderReferenceFields,
+const properties = (version: NodeVersion): INodeProperties[] => [
+	...orderReferenceFields(version),
 	optionsCollection([
 		{
 			displayName: 'Fail If Order Not Open',
@@ -30,10 +31,11 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['cancel'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['order'], operation: ['cancel'] } },
+		properties(version),
+	);
 
 /**
  * The item (or error) for an order that is no longer open: a rejection reported as data, without

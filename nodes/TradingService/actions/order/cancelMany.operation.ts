@@ -7,10 +7,11 @@ import { cancelKind, pendingCancel } from '../../writes/cancels';
 import { settleWrites } from '../../writes/engine';
 import { withOutcome } from '../../writes/outcomes';
 import type { RunContext } from '../runContext';
+import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 import { cancelBySymbol } from './cancelBySymbol';
 import { cancelItem } from './cancelManyItems';
 
-const properties: INodeProperties[] = [
+const properties = (version: NodeVersion): INodeProperties[] => [
 	{
 		displayName: 'Cancel By',
 		name: 'cancelBy',
@@ -28,7 +29,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to cancel all open orders of a symbol, or the orders of a list of order IDs',
 	},
-	{
+	pickerField(version, 'symbols', {
 		displayName: 'Symbol',
 		name: 'symbol',
 		type: 'string',
@@ -37,7 +38,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. BTCUSDT',
 		description: 'Trading pair whose open orders to cancel, upper case without separator',
 		displayOptions: { show: { cancelBy: ['symbol'] } },
-	},
+	}),
 	{
 		displayName: 'Order IDs',
 		name: 'orderIds',
@@ -46,7 +47,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 1470000000000000123, 1470000000000000124',
 		description:
-			'Order IDs to cancel (the orderId field of orders), separated by commas, or a list from an expression. Sent 100 per request; one output item per ID.',
+			'Order IDs to cancel (the orderId field of orders), separated by commas or new lines, or a list from an expression. Sent 100 per request; one output item per ID.',
+		...(version === 2 ? { typeOptions: { rows: 4 } } : {}),
 		displayOptions: { show: { cancelBy: ['ids'] } },
 	},
 	{
@@ -57,10 +59,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['cancelMany'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['order'], operation: ['cancelMany'] } },
+		properties(version),
+	);
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;

@@ -19,28 +19,23 @@ import { settleWrites } from '../../writes/engine';
 import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from '../../writes/orders';
 import { withOutcome } from '../../writes/outcomes';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['create'] } },
-	[
-		...orderFields,
-		{
-			...orderOptions,
-			options: [
-				...(orderOptions.options ?? []),
-				{
-					displayName: 'Test Only',
-					name: 'testOnly',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to only have the exchange check the order (fields, symbol, balance), through its order-test endpoint, without placing it. Use it to try a workflow before it goes live. Takes true or false only (an expression must give a boolean); MARKET orders by Amount cannot be tested.',
-				},
-			],
-		},
-	],
-);
+const testOnlyOption: INodeProperties = {
+	displayName: 'Test Only',
+	name: 'testOnly',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to only have the exchange check the order (fields, symbol, balance), through its order-test endpoint, without placing it. Use it to try a workflow before it goes live. Takes true or false only (an expression must give a boolean); MARKET orders by Amount cannot be tested.',
+};
+
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, [
+		...orderFields(version),
+		orderOptions(version, [testOnlyOption]),
+	]);
 
 /**
  * Checked before the first order is sent: two items with the same Client Order ID would be one
@@ -53,7 +48,11 @@ export function checkItems(run: RunContext, itemCount: number): Map<number, Erro
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		let id: unknown;
 		try {
-			id = run.parameter('newClientOrderId', itemIndex, '');
+			id = run.parameter(
+				run.version === 1 ? 'newClientOrderId' : 'options.newClientOrderId',
+				itemIndex,
+				'',
+			);
 		} catch {
 			continue; // the item's own validation names the problem
 		}
@@ -134,7 +133,7 @@ function readItem(
 	const options = run.options(itemIndex, (raw) => checkOrderOptions(run.node, raw, itemIndex));
 	const order = validateOrder(
 		run.node,
-		readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)),
+		readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback), run.version),
 		parameterLabel,
 		itemIndex,
 	);

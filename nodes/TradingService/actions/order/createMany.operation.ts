@@ -22,12 +22,14 @@ import { orderKind, pendingOrder, type PendingOrder } from '../../writes/orders'
 import { withOutcome } from '../../writes/outcomes';
 import { errorItemJson } from '../errorItems';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
+import { ORDER_FIELDS } from '../../helpers/orderRules';
 import { refusingEntry, rejectedOrdersError, settledItem } from './createManyItems';
 import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
 
-export const description: INodeProperties[] = [
+export const description = (version: NodeVersion): INodeProperties[] => [
 	...updateDisplayOptions({ show: showFor }, [
 		{
 			displayName: 'Input Mode',
@@ -56,7 +58,17 @@ export const description: INodeProperties[] = [
 				'Orders are grouped by symbol and sent 20 per request; each order comes out as its own item',
 		},
 	]),
-	...updateDisplayOptions({ show: { ...showFor, inputMode: ['items'] } }, orderFields),
+	...(version === 2
+		? updateDisplayOptions({ show: { ...showFor, inputMode: ['autoMap'] } }, [
+				{
+					displayName: `Each input item is one order, read from its fields ${ORDER_FIELDS.join(', ')}. Other fields are ignored, but a near miss (Price, "newClientOrderId ", clientOrderId) is refused.`,
+					name: 'autoMapNotice',
+					type: 'notice',
+					default: '',
+				},
+			])
+		: []),
+	...updateDisplayOptions({ show: { ...showFor, inputMode: ['items'] } }, orderFields(version)),
 	...updateDisplayOptions({ show: { ...showFor, inputMode: ['json'] } }, [
 		{
 			displayName: 'Orders (JSON)',
@@ -69,23 +81,35 @@ export const description: INodeProperties[] = [
 				'Array of orders with the fields symbol, side, type, quantity, amount, price, newClientOrderId, timeInForce, stpMode. Give decimals as strings.',
 		},
 	]),
-	...updateDisplayOptions({ show: showFor }, [
-		{
-			...orderOptions,
-			options: [
-				...(orderOptions.options ?? []),
-				{
-					displayName: 'Fail on Any Rejected Order',
-					name: 'failOnRejected',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to stop with an error as soon as a batch comes back with a rejected order, sending no further batches. Off: rejected orders come out as items with success set to false.',
-				},
-			],
-		},
-	]),
+	...updateDisplayOptions({ show: showFor }, [createManyOptions(version)]),
 ];
+
+/**
+ * Options that belong to one order: in the JSON and auto-map modes each order carries its own, so
+ * they show in the item mode only (and n8n drops a hidden option's value when it loads the node).
+ */
+const PER_ORDER_OPTIONS = ['newClientOrderId', 'stpMode'];
+
+function createManyOptions(version: NodeVersion): INodeProperties {
+	const collection = orderOptions(version, [
+		{
+			displayName: 'Fail on Any Rejected Order',
+			name: 'failOnRejected',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to stop with an error as soon as a batch comes back with a rejected order, sending no further batches. Off: rejected orders come out as items with success set to false.',
+		},
+	]);
+	return {
+		...collection,
+		options: (collection.options as INodeProperties[]).map((option) =>
+			PER_ORDER_OPTIONS.includes(option.name)
+				? { ...option, displayOptions: { show: { '/inputMode': ['items'] } } }
+				: option,
+		),
+	};
+}
 
 /** One slot list per input item: output comes in input order whatever the batching. */
 type Outputs = INodeExecutionData[][];
@@ -101,7 +125,10 @@ function readOrdersOfItem(
 	if (inputMode === 'items') {
 		return [
 			{
-				raw: readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback)),
+				raw: readOrderParameters(
+					(name, fallback) => run.parameter(name, itemIndex, fallback),
+					run.version,
+				),
 				label: parameterLabel,
 			},
 		];

@@ -11,11 +11,13 @@ import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, lookupQuery, orderReference } from '../../helpers/orderIds';
 import { ENDPOINTS, isServiceRejection, toNodeError } from '../../transport';
 import type { RunContext } from '../runContext';
+import type { NodeVersion } from '../../descriptions/pickers';
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['get'] } },
-	orderReferenceFields,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['order'], operation: ['get'] } },
+		orderReferenceFields(version),
+	);
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;

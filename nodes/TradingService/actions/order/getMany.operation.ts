@@ -17,8 +17,9 @@ import {
 } from '../../helpers/validation';
 import { ENDPOINTS, type Endpoint } from '../../transport';
 import type { RunContext } from '../runContext';
+import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 
-const properties: INodeProperties[] = [
+const properties = (version: NodeVersion): INodeProperties[] => [
 	{
 		displayName: 'Order State',
 		name: 'orderState',
@@ -38,7 +39,7 @@ const properties: INodeProperties[] = [
 		],
 		description: 'Whether to list the open orders or the past (filled or cancelled) orders',
 	},
-	{
+	pickerField(version, 'symbols', {
 		displayName: 'Symbol',
 		name: 'symbol',
 		type: 'string',
@@ -46,7 +47,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. BTCUSDT',
 		description:
 			'Only orders of this trading pair (upper case, no separator). Leave empty for all symbols.',
-	},
+	}),
 	...returnAllAndLimit(LIMITS.ordersPageSize),
 	optionsCollection([
 		sideFilter('Only buy orders or only sell orders'),
@@ -67,10 +68,11 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['getMany'] } },
-	properties,
-);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions(
+		{ show: { resource: ['order'], operation: ['getMany'] } },
+		properties(version),
+	);
 
 interface GetManyOptions {
 	side?: string;

@@ -192,6 +192,7 @@ const DOCUMENTED_WEIGHTS: Record<string, number> = {
 	'GET /api/v1/account/checkApiKey': 1,
 	'GET /api/v1/account': 5,
 	'GET /api/v1/account/type': 5,
+	'GET /api/v1/account/trades': 5,
 	'POST /api/v1/spot/new/order': 1,
 	'POST /api/v1/spot/orderTest': 1,
 	'GET /api/v1/spot/order': 1,

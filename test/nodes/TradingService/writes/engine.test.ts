@@ -28,7 +28,7 @@ const NODE_TYPE = 'n8n-nodes-trading-service.concurrentTradingService';
 /** The Trading Service node, but with every item's operation started at once. */
 class ConcurrentTradingService implements INodeType {
 	description: INodeTypeDescription = {
-		...new TradingService().description,
+		...new TradingService().getNodeType(1).description,
 		name: 'concurrentTradingService',
 	};
 

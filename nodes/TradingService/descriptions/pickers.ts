@@ -1,0 +1,81 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** The node's versions: 1 takes symbols, coins and IDs as typed text; 2 offers pickers for them. */
+export type NodeVersion = 1 | 2;
+
+/** The lists a picker can offer, each served by one list search of methods/listSearch.ts. */
+export type PickerList = 'symbols' | 'coins' | 'accounts' | 'openOrders';
+
+interface PickerSpec {
+	searchListMethod: string;
+	/** What the By ID mode takes, for its placeholder and its check in the editor. */
+	placeholder: string;
+	regex: string;
+	errorMessage: string;
+}
+
+const PICKERS: Record<PickerList, PickerSpec> = {
+	symbols: {
+		searchListMethod: 'searchSymbols',
+		placeholder: 'e.g. BTCUSDT',
+		regex: '^[A-Z0-9]+$',
+		errorMessage: 'A symbol is upper-case letters and digits, without separator, e.g. BTCUSDT',
+	},
+	coins: {
+		searchListMethod: 'searchCoins',
+		placeholder: 'e.g. USDT',
+		regex: '^[A-Z0-9]+$',
+		errorMessage: 'A coin is upper-case letters and digits, e.g. USDT',
+	},
+	accounts: {
+		searchListMethod: 'searchAccounts',
+		placeholder: 'e.g. 1470000000000000001',
+		regex: '^[0-9]{1,20}$',
+		errorMessage: 'An account ID is a number of up to 20 digits',
+	},
+	openOrders: {
+		searchListMethod: 'searchOpenOrders',
+		placeholder: 'e.g. 1470000000000000123',
+		regex: '^[0-9]{1,20}$',
+		errorMessage: 'An order ID is a number of up to 20 digits',
+	},
+};
+
+/**
+ * A field that names a symbol, coin, account or order: typed text in version 1, a picker (From
+ * List / By ID) in version 2. The name stays the same, so an operation reads both alike
+ * (RunContext.parameter gives the value a picker holds); an expression works in either mode.
+ */
+export function pickerField(
+	version: NodeVersion,
+	list: PickerList,
+	field: INodeProperties,
+	pickerChanges: Partial<INodeProperties> = {},
+): INodeProperties {
+	if (version === 1) return field;
+	const { placeholder: _typedExample, ...rest } = field;
+	const spec = PICKERS[list];
+	return {
+		...rest,
+		...pickerChanges,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: spec.placeholder,
+				validation: [
+					{ type: 'regex', properties: { regex: spec.regex, errorMessage: spec.errorMessage } },
+				],
+			},
+		],
+	};
+}

@@ -1,0 +1,105 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+
+import { readSymbolRules } from '../actions/symbolRulesCache';
+import { LIMITS } from '../constants';
+import { accountKind, accountKindName } from '../helpers/accounts';
+import { ENDPOINTS, ServiceClient } from '../transport';
+
+// The lists behind version 2's pickers. Each reads through the transport like any request of the
+// node (the credential signs it, reads retry, the weight budget applies), and filters by what the
+// user typed in the picker's search box, case-insensitively.
+
+function matches(filter: string | undefined, ...texts: unknown[]): boolean {
+	if (filter === undefined || filter.trim() === '') return true;
+	const wanted = filter.trim().toLowerCase();
+	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(wanted));
+}
+
+function byName(a: INodeListSearchItems, b: INodeListSearchItems): number {
+	return a.name.localeCompare(b.name, 'en');
+}
+
+/** The exchange's trading pairs (exchange info, MENA site), with their coins; not trading ones say so. */
+export async function searchSymbols(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const rules = await readSymbolRules(new ServiceClient(this));
+	const results = [...rules.values()]
+		.filter((rule) => matches(filter, rule.symbol, rule.baseAsset, rule.quoteAsset))
+		.map((rule) => ({
+			name: `${rule.symbol} (${rule.baseAsset}/${rule.quoteAsset}${rule.status === 'TRADING' ? '' : `, ${rule.status}`})`,
+			value: rule.symbol,
+		}))
+		.sort(byName);
+	return { results };
+}
+
+/**
+ * The coins of the exchange's trading pairs (exchange info, MENA site): every base and quote coin,
+ * so a coin the key can trade is always there.
+ */
+export async function searchCoins(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const rules = await readSymbolRules(new ServiceClient(this));
+	const coins = new Set<string>();
+	for (const rule of rules.values()) {
+		if (rule.baseAsset !== '') coins.add(rule.baseAsset);
+		if (rule.quoteAsset !== '') coins.add(rule.quoteAsset);
+	}
+	const results = [...coins]
+		.filter((coin) => matches(filter, coin))
+		.map((coin) => ({ name: coin, value: coin }))
+		.sort(byName);
+	return { results };
+}
+
+/** The key's accounts (GET /api/v1/account/type), each with its label, kind and ID. */
+export async function searchAccounts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const accounts = (await new ServiceClient(this).request(
+		ENDPOINTS.accountTypes,
+		{},
+	)) as IDataObject[];
+	const results = accounts
+		.map((account) => {
+			const id = String(account.accountId);
+			const kind = accountKindName(accountKind(account));
+			const label = typeof account.accountLabel === 'string' ? account.accountLabel : kind;
+			return { name: `${label} (${kind}) · ${id}`, value: id };
+		})
+		.filter((entry) => matches(filter, entry.name));
+	return { results };
+}
+
+/** The key's open orders (one page, newest first as the exchange gives them), to pick one by. */
+export async function searchOpenOrders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const orders = (await new ServiceClient(this).request(ENDPOINTS.openOrders, {
+		qs: { limit: LIMITS.ordersPageSize },
+	})) as IDataObject[];
+	const results = orders
+		.filter((order) =>
+			matches(filter, order.symbol, order.orderId, order.clientOrderId, order.side, order.type),
+		)
+		.map((order) => {
+			const price = order.type === 'MARKET' ? 'market' : `@ ${String(order.price)}`;
+			return {
+				name: `${String(order.symbol)} ${String(order.side)} ${String(order.type)} ${String(order.origQty)} ${price} · ${String(order.orderId)}`,
+				value: String(order.orderId),
+				description: `Client order ID ${String(order.clientOrderId)}, status ${String(order.status)}`,
+			};
+		});
+	return { results };
+}
