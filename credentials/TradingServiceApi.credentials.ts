@@ -25,7 +25,18 @@ export class TradingServiceApi implements ICredentialType {
 	documentationUrl =
 		'https://github.com/n8n-nodes-trading-service/n8n-nodes-trading-service#credentials';
 
+	// In the order users fill them in: where the service is, then the key and its secret.
 	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://api.example.com',
+			description:
+				'Address of the Trading Service, without a trailing path, e.g. the local sandbox or your exchange’s API host',
+		},
 		{
 			displayName: 'API Key',
 			name: 'apiKey',
@@ -45,24 +56,14 @@ export class TradingServiceApi implements ICredentialType {
 			description: 'The secret that signs every request. It never leaves n8n.',
 		},
 		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://api.example.com',
-			description:
-				'Address of the Trading Service, without a trailing path, e.g. the local sandbox or your exchange’s API host',
-		},
-		{
-			displayName: 'Receive Window (Ms)',
+			displayName: 'Receive Window',
 			name: 'recvWindow',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: LIMITS.maxRecvWindowMs },
 			// n8n's lint reads defaults as literals: this is LIMITS.defaultRecvWindowMs.
 			default: 5000,
 			description:
-				'How long after its timestamp the service may still accept a request, at most 8000 (the service refuses more). The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
+				'How long after its timestamp, in milliseconds, the service may still accept a request: at most 8000 (the service refuses more). The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
 		},
 		{
 			displayName: 'Weight Budget',

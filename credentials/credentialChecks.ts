@@ -85,7 +85,7 @@ function checkRecvWindow(value: unknown): number | CredentialProblem {
 		return {
 			field: 'Receive Window',
 			problem: `is over ${LIMITS.maxRecvWindowMs} ms, the most the service accepts (it refuses larger values)`,
-			fix: `Open the credential and set Receive Window (Ms) to ${LIMITS.maxRecvWindowMs} or less (${LIMITS.defaultRecvWindowMs} is the service's default), then save it.`,
+			fix: `Open the credential and set Receive Window to ${LIMITS.maxRecvWindowMs} or less (${LIMITS.defaultRecvWindowMs} is the service's default), then save it.`,
 		};
 	}
 	if (!Number.isInteger(number) || number < 1) {

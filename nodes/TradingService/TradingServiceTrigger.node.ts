@@ -10,6 +10,8 @@ import {
 import { FLOW_TYPES } from './constants';
 import { optionsCollection } from './descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './descriptions/account';
+import { pickerField, type NodeVersion } from './descriptions/pickers';
+import { searchCoins } from './methods/listSearch';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';
 import { pollTradingService } from './trigger/poll';
 import { DEFAULT_LATE_WINDOW_MINUTES, MAX_LATE_WINDOW_MINUTES } from './trigger/settings';
@@ -22,8 +24,50 @@ const EVENT_NAMES: Record<number, string> = Object.fromEntries(
 const eventOptions = FLOW_TYPES.map((flowType) => ({
 	name: flowType.eventName,
 	value: flowType.value,
-	description: `${flowType.eventDetail}. Flow type ${flowType.value} (${flowType.specName}); kept for ${flowType.retentionDays} days.`,
+	description: `${flowType.eventDetail}. The exchange keeps these records for ${flowType.retentionDays} days.`,
 })).sort((a, b) => a.name.localeCompare(b.name));
+
+/**
+ * The Filters collection. Version 2 picks the Coin from a list; the Symbol stays typed text, as the
+ * records that carry one (funding fees) name futures contracts, which the spot symbol list lacks.
+ */
+function filtersOf(version: NodeVersion): INodeProperties[] {
+	return [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			displayOptions: { show: { '@version': [version] } },
+			options: [
+				pickerField(
+					version,
+					'coins',
+					{
+						displayName: 'Coin',
+						name: 'coin',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. USDT',
+						description:
+							'Only records whose coin is exactly this. The match is exact and case-sensitive: "usdt" does not match USDT.',
+					},
+					{ description: 'Only records of this coin' },
+				),
+				{
+					displayName: 'Symbol',
+					name: 'symbol',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. BTCUSDT-PERPETUAL',
+					description:
+						'Only records whose symbol is exactly this (exact, case-sensitive). Funding fee records carry a symbol; records without one never match.',
+				},
+			],
+		},
+	];
+}
 
 const properties: INodeProperties[] = [
 	{
@@ -77,33 +121,8 @@ const properties: INodeProperties[] = [
 		description: 'Whether money came in, went out, or either',
 		displayOptions: { show: { event: EVENTS_WITH_DIRECTION } },
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Coin',
-				name: 'coin',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. USDT',
-				description:
-					'Only records whose coin is exactly this. The match is exact and case-sensitive: "usdt" does not match USDT.',
-			},
-			{
-				displayName: 'Symbol',
-				name: 'symbol',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. BTCUSDT-PERPETUAL',
-				description:
-					'Only records whose symbol is exactly this (exact, case-sensitive). Funding fee records carry a symbol; records without one never match.',
-			},
-		],
-	},
+	...filtersOf(1),
+	...filtersOf(2),
 	optionsCollection([
 		{
 			displayName: 'Late Records Window (Minutes)',
@@ -123,7 +142,8 @@ export class TradingServiceTrigger implements INodeType {
 		name: 'tradingServiceTrigger',
 		icon: { light: 'file:tradingService.svg', dark: 'file:tradingService.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
 		description:
 			'Starts the workflow when funding fees, transfers, deposits, withdrawals, trades or fees appear in the Trading Service account history',
@@ -134,6 +154,8 @@ export class TradingServiceTrigger implements INodeType {
 		credentials: [{ name: 'tradingServiceApi', required: true }],
 		properties,
 	};
+
+	methods = { listSearch: { searchCoins } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollTradingService.call(this);

@@ -346,6 +346,8 @@ export const ERROR_CODES = {
 	symbolNotOpen: '-1151',
 	symbolNotForApi: '-1155',
 	amountTooLarge: '-1206',
+	/** A search that reaches back more than one month (fills keep 30 days): UAE error table. */
+	searchOlderThanOneMonth: '-2028',
 	unknownError: '-1000',
 	internalError: '-1001',
 	unauthorized: '-1002',

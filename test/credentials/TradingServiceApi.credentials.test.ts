@@ -69,6 +69,20 @@ describe('TradingServiceApi credential', () => {
 		expect(credential.documentationUrl).toMatch(/^https:\/\//);
 	});
 
+	it('asks for its fields in the order users fill them in, Base URL first, with labels in n8n style', () => {
+		expect(credential.properties.map((property) => property.displayName)).toEqual([
+			'Base URL',
+			'API Key',
+			'Secret Key',
+			'Receive Window',
+			'Weight Budget',
+			'Weight Window (Seconds)',
+		]);
+		expect(credential.properties.find((p) => p.name === 'recvWindow')?.description).toMatch(
+			/in milliseconds/,
+		);
+	});
+
 	it('signs a GET: query serialised in order, recvWindow and timestamp added, X-APIKEY set, qs removed', async () => {
 		const before = Date.now();
 		const signed = await authenticate({
@@ -410,7 +424,7 @@ describe("n8n's credential Test, against the sandbox", () => {
 		);
 		expect(result.status).toBe('Error');
 		expect(result.message).toBe(
-			"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values). Open the credential and set Receive Window (Ms) to 8000 or less (5000 is the service's default), then save it.",
+			"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values). Open the credential and set Receive Window to 8000 or less (5000 is the service's default), then save it.",
 		);
 		expect(sandbox().ledger.requests).toEqual([]);
 	});

@@ -103,12 +103,12 @@ describe("the credential's authenticate checks the same before signing", () => {
 		expect(found).toEqual({
 			field: 'Receive Window',
 			problem: 'is over 8000 ms, the most the service accepts (it refuses larger values)',
-			fix: "Open the credential and set Receive Window (Ms) to 8000 or less (5000 is the service's default), then save it.",
+			fix: "Open the credential and set Receive Window to 8000 or less (5000 is the service's default), then save it.",
 		});
 		await expect(
 			credential.authenticate({ ...valid, recvWindow: 20000 }, { url: '/api/v1/time' }),
 		).rejects.toThrow(
-			"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values). Open the credential and set Receive Window (Ms) to 8000 or less",
+			"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values). Open the credential and set Receive Window to 8000 or less",
 		);
 	});
 
@@ -195,7 +195,7 @@ describe('the node checks the credential before any request', () => {
 			expect(run.error?.message).toBe(
 				"The credential's Receive Window is over 8000 ms, the most the service accepts (it refuses larger values)",
 			);
-			expect(run.error?.description).toMatch(/set Receive Window \(Ms\) to 8000 or less/);
+			expect(run.error?.description).toMatch(/set Receive Window to 8000 or less/);
 		},
 	);
 

@@ -359,7 +359,7 @@ export function generateCases(seed: number): BadCase[] {
 				add(group, parameters, { ...valid, stp: value }, 'Self-Trade Prevention');
 			if (operation === 'create')
 				for (const value of BAD_RECV_WINDOWS)
-					add(group, parameters, { ...valid, rw: value }, 'Receive Window (Ms)');
+					add(group, parameters, { ...valid, rw: value }, 'Receive Window');
 		}
 		for (const sizeIn of ['quantity', 'amount'] as const) {
 			const group = `${operation}-MARKET-${sizeIn}`;

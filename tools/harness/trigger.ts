@@ -14,6 +14,8 @@ import { PollRunner } from './poll';
 export const TRIGGER_TYPE = 'n8n-nodes-trading-service.tradingServiceTrigger';
 
 export interface TriggerRunnerOptions {
+	/** The trigger's version (default 1; version 2 picks the Coin filter from a list). */
+	typeVersion?: number;
 	parameters?: IDataObject;
 	staticData?: IDataObject;
 	pollBudgetMs?: number;
@@ -26,12 +28,12 @@ export const triggerCredentialTypes = { tradingServiceApi: new TradingServiceApi
 export const triggerNodeTypes = { [TRIGGER_TYPE]: new TradingServiceTrigger() };
 
 /** The trigger node of a workflow; the event defaults to funding fees. */
-export function triggerNode(parameters: IDataObject = {}): INode {
+export function triggerNode(parameters: IDataObject = {}, typeVersion = 1): INode {
 	return {
 		id: 'trigger-node-1',
 		name: 'Trading Service Trigger',
 		type: TRIGGER_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters: { event: 32, ...parameters } as INode['parameters'],
 		credentials: { tradingServiceApi: { id: '1', name: 'Trading Service account' } },
@@ -41,7 +43,7 @@ export function triggerNode(parameters: IDataObject = {}): INode {
 /** One active workflow with the trigger, polling the sandbox through n8n-core. */
 export function triggerRunner(sandbox: Sandbox, options: TriggerRunnerOptions = {}): PollRunner {
 	return new PollRunner({
-		node: triggerNode(options.parameters),
+		node: triggerNode(options.parameters, options.typeVersion),
 		nodeTypes: triggerNodeTypes,
 		credentialTypes: triggerCredentialTypes,
 		credentials: {

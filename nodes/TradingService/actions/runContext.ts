@@ -1,16 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INode, NodeParameterValueType } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
+import { locatorValue } from '../helpers/locator';
 import { ServiceClient } from '../transport';
 import { WriteLedger } from '../writes/ledger';
 import { clientOrderIdPrefix } from '../writes/orders';
-
-/** The value a resource locator (a picker: From List / By ID) holds; any other value as it is. */
-function locatorValue(value: unknown): unknown {
-	if (value !== null && typeof value === 'object' && (value as IDataObject).__rl === true)
-		return (value as IDataObject).value;
-	return value;
-}
 
 /** A parameter's stored value by its path ("options.stpMode" reads inside the Options collection). */
 function storedValue(parameters: INode['parameters'], path: string): unknown {

@@ -298,7 +298,7 @@ const orderOptionsList: INodeProperties[] = [
 			'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent; a MARKET order by Amount is refused too, as its quantity is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
 	},
 	{
-		displayName: 'Receive Window (Ms)',
+		displayName: 'Receive Window',
 		name: 'recvWindow',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: LIMITS.maxRecvWindowMs },

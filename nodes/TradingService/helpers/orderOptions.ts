@@ -223,7 +223,7 @@ export function checkOrderOptions(
 	if (options.recvWindow !== undefined) {
 		integerInRange(
 			node,
-			'Receive Window (Ms)',
+			'Receive Window',
 			options.recvWindow,
 			1,
 			LIMITS.maxRecvWindowMs,

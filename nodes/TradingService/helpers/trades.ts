@@ -1,7 +1,6 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import type { EndpointRequest, Pager } from '../transport';
 
 /** A time range of Get Trades, in ms. */
 export interface TradesQuery {
@@ -54,7 +53,7 @@ function idOf(record: IDataObject): bigint | undefined {
  * dropped as already taken, so a service that read `toId` as "up to" could not repeat one, and a
  * page that brings nothing new ends the walk.
  */
-export class TradesWalk implements Pager {
+export class TradesWalk {
 	readonly trades: IDataObject[] = [];
 	private below?: bigint;
 	private done = false;
@@ -65,7 +64,8 @@ export class TradesWalk implements Pager {
 		private readonly itemIndex?: number,
 	) {}
 
-	next(): EndpointRequest | undefined {
+	/** The next request (a transport Pager), or none when the walk is done. */
+	next(): { qs: IDataObject; itemIndex?: number } | undefined {
 		if (this.done) return undefined;
 		const qs: IDataObject = {
 			startTime: this.query.startTime,

@@ -106,6 +106,10 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	[ERROR_CODES.symbolNotOpen]: SYMBOL_CLOSED,
 	[ERROR_CODES.symbolNotForApi]: SYMBOL_CLOSED,
 	[ERROR_CODES.invalidSymbols]: UNKNOWN_SYMBOL,
+	[ERROR_CODES.searchOlderThanOneMonth]: {
+		message: 'The exchange searches the last 30 days only',
+		fix: 'Pick a later Start: the exchange counts the 30 days by its own clock, so leave a few minutes of margin.',
+	},
 	[ERROR_CODES.duplicateClientOrderId]: {
 		message: 'An open order already uses this client order ID',
 		fix: 'This request placed nothing. Use a new Client Order ID for a new order.',

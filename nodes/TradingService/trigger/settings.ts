@@ -1,7 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { LIMITS, findFlowType, type FlowType } from '../constants';
+
 import { retentionStart, type HistoryQuery } from '../helpers/history';
+import { locatorValue } from '../helpers/locator';
 import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';
 import {
 	EVENTS_WITH_DIRECTION,
@@ -73,7 +75,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		accountType: accountType === 0 ? undefined : accountType,
 		filter: {
 			direction,
-			coin: exactFilterValue(node, 'Coin', filters.coin),
+			coin: exactFilterValue(node, 'Coin', locatorValue(filters.coin)),
 			symbol: exactFilterValue(node, 'Symbol', filters.symbol),
 		},
 		lateWindowMs: lateWindowMinutes * 60 * 1000,

@@ -1,3 +1,6 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
 import type {
 	INodeProperties,
 	INodePropertyCollection,
@@ -186,5 +189,51 @@ describe.each([1, 2])('TradingService node description, version %i', (version) =
 			seen.set(key, [...(seen.get(key) ?? []), property.displayName]);
 		}
 		expect([...seen.entries()].filter(([, shown]) => shown.length > 1)).toEqual([]);
+	});
+});
+
+/** A property as a saved workflow depends on it: name, type, default, when shown, its choices. */
+function savedShape(property: INodeProperties): unknown {
+	const options = (property.options ?? []).map((option) => {
+		if ('type' in option && 'displayName' in option) return savedShape(option as INodeProperties);
+		if ('values' in option) {
+			const collection = option as INodePropertyCollection;
+			return { name: collection.name, values: collection.values.map(savedShape) };
+		}
+		return { value: (option as INodePropertyOptions).value };
+	});
+	return {
+		name: property.name,
+		type: property.type,
+		default: property.default,
+		...(property.displayOptions ? { displayOptions: property.displayOptions } : {}),
+		...(property.options ? { options } : {}),
+		...(property.required ? { required: true } : {}),
+	};
+}
+
+/** Lists in one order (a saved workflow names parameters, it does not rely on their order), keys sorted. */
+function canonical(value: unknown): unknown {
+	if (Array.isArray(value)) {
+		return value.map(canonical).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+	}
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(
+			Object.keys(value)
+				.sort()
+				.map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+		);
+	}
+	return value;
+}
+
+describe('version 1 keeps its parameters', () => {
+	it('has the names, types, defaults, display conditions and choices of the released version 1', () => {
+		// Recorded from version 1 before version 2 existed (commit 3597396).
+		const recorded = JSON.parse(
+			readFileSync(join(__dirname, 'fixtures', 'version1-parameters.json'), 'utf8'),
+		) as unknown[];
+		const current = nodeType.getNodeType(1).description.properties.map(savedShape);
+		expect(canonical(current)).toEqual(canonical(recorded));
 	});
 });

@@ -488,6 +488,26 @@ describe('filters', () => {
 		expect(lowerCase.nodeStaticData().watermark).toBe(now - 1000);
 	});
 
+	it('version 2: the Coin filter picked from its list matches like the typed one', async () => {
+		const now = sandbox().now();
+		const picked = triggerRunner(sandbox(), {
+			parameters: { filters: { coin: { __rl: true, mode: 'list', value: 'BTC' } } },
+			typeVersion: 2,
+		});
+		await picked.poll();
+		const records = sandbox().addRecords([
+			{ accountId: CONTRACT, flowTypeValue: 32, change: '-1', created: String(now - 2000) },
+			{
+				accountId: CONTRACT,
+				flowTypeValue: 32,
+				change: '-2',
+				created: String(now - 1000),
+				coin: 'BTC',
+			},
+		]);
+		expect(ids(await picked.poll())).toEqual([records[1].id]);
+	});
+
 	it('refuses a filter with spaces around it instead of trimming it, before sending anything', async () => {
 		const runner = triggerRunner(sandbox(), { parameters: { filters: { coin: 'USDT ' } } });
 		const poll = await pollCounting(sandbox(), runner);

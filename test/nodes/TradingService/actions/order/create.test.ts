@@ -358,7 +358,7 @@ describe('Order > Create', () => {
 			['Self-Trade Prevention', limitOrder({ stpMode: 'NONE' })],
 			['Client Order ID', limitOrder({ newClientOrderId: 'x'.repeat(256) })],
 			['Client Order ID', limitOrder({ newClientOrderId: 'has space' })],
-			['Receive Window (Ms)', limitOrder({ options: { recvWindow: 60001 } })],
+			['Receive Window', limitOrder({ options: { recvWindow: 60001 } })],
 		])('%s (case %#)', async (field, parameters) => {
 			const run = await runTradingService(sandbox(), { parameters });
 			expect(run.error?.message.startsWith(`${field}: `)).toBe(true);
