@@ -74,6 +74,8 @@ export const CODES = {
 	 */
 	orderDoesNotExist: c('-2013', 'Order does not exist'),
 	batchTooLarge: c('-2022', 'Order batch size exceeds the limit'),
+	/** The UAE table's answer to a search before the last month (fills: the last 30 days only). */
+	searchLastMonthOnly: c('-2028', 'The search is limited to data within the last one month'),
 	/** The family's "too frequent" code; the sandbox sends it with HTTP 418 (IP ban). */
 	ipBanned: c('-3145', 'Please DO NOT submit request too frequently', 418),
 } as const;

@@ -129,3 +129,12 @@ export const DEFAULT_FUNDING_SYMBOLS = ['BTCUSDT-PERPETUAL', 'ETHUSDT-PERPETUAL'
 export const RECORD_ID_BASE = 1_600_000_000_000_000_033n;
 export const ORDER_ID_BASE = 1_950_000_000_000_000_017n;
 export const TRANSFER_ID_BASE = 1_700_000_000_000_000_065n;
+/** Fill ids (GET /api/v1/account/trades), the execution ids they share, and seeded fills' order ids. */
+export const TRADE_ID_BASE = 1_980_000_000_000_000_049n;
+export const TICKET_ID_BASE = 4_630_000_000_000_000_091n;
+export const SEEDED_ORDER_ID_BASE = 1_940_000_000_000_000_023n;
+
+/** GET /api/v1/account/trades: `limit` default and ceiling, and how far back (the UAE documentation). */
+export const DEFAULT_TRADES_LIMIT = 500;
+export const MAX_TRADES_LIMIT = 1000;
+export const TRADES_DAYS = 30;

@@ -1,10 +1,10 @@
 /**
  * The sandbox's state and the API tests drive it with (everything of Sandbox but the listener):
- * reset, balances, history and order seeding, fills, the fault plan, the rate limit, the answer
+ * reset, balances, history, order and fill seeding, fills, the fault plan, the rate limit, the answer
  * variants and the work deferred by them (delayed cancels, late creates). SandboxServer (server.ts)
  * puts HTTP on top.
  */
-import { DEFAULT_RATE_LIMIT, DEMO_KEYS } from './constants';
+import { DEFAULT_RATE_LIMIT, DEMO_KEYS, tradingAccountOf } from './constants';
 import { DeferredWork } from './deferred';
 import { seedDemoHistory } from './demo';
 import { Engine } from './engine';
@@ -15,6 +15,7 @@ import type { OrderInput } from './orders/state';
 import { OtherHostServer } from './otherHost';
 import type { Services } from './routes/route';
 import type {
+	AccountTrade,
 	AddRecordInput,
 	FaultPlan,
 	HistoryRecord,
@@ -25,6 +26,7 @@ import type {
 	SandboxOptions,
 	SeedOpenOrderInput,
 	SeedRecordsOptions,
+	SeedTradesOptions,
 } from './types';
 
 const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
@@ -134,6 +136,10 @@ export class SandboxControl {
 
 	seedRecords(opts: SeedRecordsOptions): HistoryRecord[] {
 		return this.engine.seedRecords(opts);
+	}
+
+	seedTrades(opts: SeedTradesOptions): AccountTrade[] {
+		return this.engine.orders.trades.seed(tradingAccountOf(opts.key ?? DEMO_KEYS.master), opts);
 	}
 
 	seedDemo(): void {

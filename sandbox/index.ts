@@ -13,6 +13,8 @@ export { DEMO_ACCOUNTS, DEMO_KEYS, SYMBOLS, INITIAL_BALANCES } from './constants
 export { CODES, UNKNOWN_OUTCOME_CODES } from './codes';
 export { FAULT_KINDS } from './faults';
 export type {
+	AccountTrade,
+	AccountTradeFee,
 	AddRecordInput,
 	BalanceLine,
 	CancelAnswer,
@@ -36,6 +38,7 @@ export type {
 	SandboxOptions,
 	SeedOpenOrderInput,
 	SeedRecordsOptions,
+	SeedTradesOptions,
 } from './types';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

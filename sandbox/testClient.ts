@@ -188,6 +188,11 @@ export class TestClient {
 		return this.call({ method: 'GET', path: '/api/v1/spot/openOrders', query: params, ...extra });
 	}
 
+	/** GET /api/v1/account/trades (fills). */
+	trades(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'GET', path: '/api/v1/account/trades', query: params, ...extra });
+	}
+
 	/** GET /api/v1/spot/tradeOrders (past orders). */
 	tradeOrders(params: Params = {}, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
 		return this.call({ method: 'GET', path: '/api/v1/spot/tradeOrders', query: params, ...extra });

@@ -27,6 +27,7 @@ import {
 	type OrderState,
 	type Wallet,
 } from './state';
+import { TradeBook } from './trades';
 import { checkOrderFields, fundsFor } from './validate';
 import { PLAIN_STYLE, createAnswer, orderView, type AnswerStyle } from './views';
 
@@ -44,6 +45,8 @@ export class OrderBook {
 	/** accountId -> clientOrderId -> the open order holding that id. */
 	private openIds = new Map<string, Map<string, OrderState>>();
 	private seq = ORDER_ID_BASE;
+	/** Every fill of every order (GET /api/v1/account/trades). */
+	readonly trades: TradeBook;
 	private readonly fillContext: FillContext;
 	private readonly cancelContext: CancelContext;
 
@@ -55,7 +58,8 @@ export class OrderBook {
 		private readonly market: Market,
 	) {
 		const release = (o: OrderState) => this.openMap(o.accountId).delete(o.clientOrderId);
-		this.fillContext = { wallet, clock, release };
+		this.trades = new TradeBook(clock);
+		this.fillContext = { wallet, clock, release, trades: this.trades };
 		this.cancelContext = { wallet, clock, ledger, release, deferred };
 	}
 
@@ -64,6 +68,7 @@ export class OrderBook {
 		this.all = [];
 		this.openIds.clear();
 		this.seq = ORDER_ID_BASE;
+		this.trades.clear();
 	}
 
 	private openMap(accountId: string): Map<string, OrderState> {
@@ -99,11 +104,8 @@ export class OrderBook {
 			);
 		}
 		// realistic rules: MARKET orders fill at the walk's current price
-		const funds = fundsFor(
-			checked,
-			(coin) => this.wallet.free(accountId, coin),
-			this.market.price(checked.info),
-		);
+		const lastPrice = this.market.price(checked.info);
+		const funds = fundsFor(checked, (coin) => this.wallet.free(accountId, coin), lastPrice);
 		if (test) return null;
 
 		const { symbol, info, side, type } = checked;
@@ -154,6 +156,22 @@ export class OrderBook {
 			o.fee = fee;
 			o.feeCoin = quote;
 			o.status = 'FILLED';
+			// filled at once against the market: one fill, the taker's, at the price it filled at
+			this.trades.record([
+				{
+					accountId,
+					orderId,
+					clientOrderId,
+					symbol,
+					side,
+					price: D.parseDec(lastPrice)!,
+					qty: execQty,
+					fee,
+					feeCoin: quote,
+					isMaker: false,
+					time: now,
+				},
+			]);
 		} else {
 			this.wallet.lock(accountId, funds.lockCoin, funds.lockAmount);
 			o.locked = funds.lockAmount;

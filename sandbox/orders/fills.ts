@@ -1,17 +1,20 @@
 /**
  * Filling a resting order at its limit price, on the test's schedule (the sandbox has no matching
- * engine): balances, locks and TRADE/FEE history records follow each fill.
+ * engine): balances, locks, TRADE/FEE history records and the fill (trades.ts) follow each fill.
  */
 import { FEE_RATE } from '../constants';
 import { MENA_CATALOGUE } from '../market/catalogue';
 import * as D from '../decimal';
 import { isOpen, type OrderState, type Wallet } from './state';
+import type { TradeBook } from './trades';
 
 export interface FillContext {
 	wallet: Wallet;
 	clock: () => number;
 	/** Free the client order ID a now filled order held. */
 	release(o: OrderState): void;
+	/** Where each fill is written (GET /api/v1/account/trades). */
+	trades: TradeBook;
 }
 
 /**
@@ -41,8 +44,9 @@ export function fillOrder(o: OrderState, quantity: string | undefined, ctx: Fill
 	const feeRate = D.parseDec(FEE_RATE)!;
 	const now = ctx.clock();
 	const created = String(now);
+	let fee: D.Dec;
 	if (o.side === 'BUY') {
-		const fee = D.mul(q, feeRate);
+		fee = D.mul(q, feeRate);
 		wallet.unlock(o.accountId, info.quote, value);
 		o.locked = D.sub(o.locked, value);
 		wallet.move(o.accountId, info.base, 1, q, created, o.symbol);
@@ -51,7 +55,7 @@ export function fillOrder(o: OrderState, quantity: string | undefined, ctx: Fill
 		o.fee = D.add(o.fee, fee);
 		o.feeCoin = info.base;
 	} else {
-		const fee = D.mul(value, feeRate);
+		fee = D.mul(value, feeRate);
 		wallet.unlock(o.accountId, info.base, q);
 		o.locked = D.sub(o.locked, q);
 		wallet.move(o.accountId, info.base, 1, D.neg(q), created, o.symbol);
@@ -60,6 +64,23 @@ export function fillOrder(o: OrderState, quantity: string | undefined, ctx: Fill
 		o.fee = D.add(o.fee, fee);
 		o.feeCoin = info.quote;
 	}
+	// the resting order is filled by the market (no order of the user's on the other side): one
+	// fill, the maker's
+	ctx.trades.record([
+		{
+			accountId: o.accountId,
+			orderId: o.orderId,
+			clientOrderId: o.clientOrderId,
+			symbol: o.symbol,
+			side: o.side,
+			price,
+			qty: q,
+			fee,
+			feeCoin: o.feeCoin,
+			isMaker: true,
+			time: now,
+		},
+	]);
 	o.executedQty = D.add(o.executedQty, q);
 	o.cumQuote = D.add(o.cumQuote, value);
 	o.updateTime = now;

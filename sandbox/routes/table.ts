@@ -1,11 +1,12 @@
 /**
  * Every endpoint of the sandbox: path, method, weight and permission. Weights: spec section 8
  * where it gives one (history 5, batch orders 1), else the UAE documentation's (balances, account
- * types and past orders 5; every cancel, transfers and the rest 1).
+ * types, past orders and fills 5; every cancel, transfers and the rest 1).
  */
 import { json } from '../response';
 import { account, accountTypes, checkApiKey, transfer } from './account';
 import { history } from './history';
+import { accountTrades } from './trades';
 import {
 	depthRoute,
 	exchangeInfo,
@@ -50,6 +51,8 @@ export const ROUTES: RouteTable = {
 	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(1, cancelOrdersByIds) },
 	'/api/v1/account': { GET: read(5, account) },
 	'/api/v1/account/type': { GET: read(5, accountTypes) },
+	// The UAE documentation's "Get Account Trade List": weight 5.
+	'/api/v1/account/trades': { GET: read(5, accountTrades) },
 	// Market data: a valid API key, no signature; the documentation states no weight, 1 each.
 	'/api/v1/exchangeInfo': { GET: keyOnly(1, exchangeInfo) },
 	'/quote/v1/ticker/price': { GET: keyOnly(1, tickerPriceRoute) },

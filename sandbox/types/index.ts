@@ -10,4 +10,5 @@ export type * from './options';
 export type * from './orders';
 export type * from './otherHost';
 export type * from './records';
+export type * from './trades';
 export type * from './sandbox';

@@ -5,6 +5,7 @@ import type { RateLimitConfig, SandboxBehaviour } from './options';
 import type { OrderView, SeedOpenOrderInput } from './orders';
 import type { OtherHost } from './otherHost';
 import type { AddRecordInput, HistoryRecord, SeedRecordsOptions } from './records';
+import type { AccountTrade, SeedTradesOptions } from './trades';
 
 export interface Sandbox {
 	baseUrl: string;
@@ -15,6 +16,13 @@ export interface Sandbox {
 	getBalance(accountId: string, coin: string): string;
 	addRecords(records: AddRecordInput[]): HistoryRecord[];
 	seedRecords(opts: SeedRecordsOptions): HistoryRecord[];
+	/**
+	 * Synthetic fills of a demo key's trading account (GET /api/v1/account/trades), many at once
+	 * for paging tests: fills only (no order, balance or history record). Seed the oldest first:
+	 * startTime may not be before the newest fill's time, endTime not after now(). Returns them
+	 * oldest first. Throws an Error naming the problem.
+	 */
+	seedTrades(opts: SeedTradesOptions): AccountTrade[];
 	setFaults(plan: FaultPlan): void;
 	clearFaults(): void;
 	setRateLimit(config: RateLimitConfig | false): void;

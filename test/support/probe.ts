@@ -22,7 +22,7 @@ const PROBE_TYPE = 'test.probe';
 
 /** The Trading Service node's description under the probe's type name. */
 export function probeDescription(): INodeTypeDescription {
-	return { ...new TradingService().description, name: 'probe' };
+	return { ...new TradingService().getNodeType(1).description, name: 'probe' };
 }
 
 export interface ProbeRunOptions {
