@@ -2,7 +2,7 @@
  * One-command demo: the package in a real n8n against the local sandbox.
  *
  *   npm ci --ignore-scripts    # once, after cloning
- *   npm run demo               # build, start sandbox + n8n, run the six examples, print a summary, stop
+ *   npm run demo               # build, start sandbox + n8n, run every example, print a summary, stop
  *   npm run demo -- --editor   # the same, then keep n8n's editor open on http://127.0.0.1:5678 until Ctrl+C
  *
  * Options: --port N (n8n's port; default 5678 with --editor, else a free one), --sandbox-port N
@@ -10,21 +10,40 @@
  *
  * Steps: `npm run build`; the n8n runtime (n8n 2.41.1 + Node 24 from npm, installed once into
  * .n8n-runtime/ by tools/n8n-runtime/install.sh, ~5 min cold, cached after); the sandbox with
- * its demo history on 127.0.0.1; a fresh n8n user folder in .n8n-demo/ with the package installed
- * from `npm pack` as n8n installs community packages, the credential "Trading Service Sandbox"
- * and the examples/ workflows imported; `n8n start`; each example run as the editor's "Execute
- * workflow" button runs it (REST). n8n and the sandbox are stopped on exit and on Ctrl+C.
+ * its demo history on 127.0.0.1, and a scripted OpenAI-compatible model on 127.0.0.1 for the AI
+ * agent example (tools/fakeOpenAi.ts: no network); a fresh n8n user folder in .n8n-demo/ with the
+ * package installed from `npm pack` as n8n installs community packages, the credentials "Trading
+ * Service Sandbox" and "OpenAI" and every examples/ workflow imported; `n8n start`; each example
+ * run as the editor's "Execute workflow" button runs it (REST). n8n, the sandbox and the model are
+ * stopped on exit and on Ctrl+C.
+ *
+ * Which examples: DEMO_STEPS has one step per key of ALL_EXAMPLES (tools/n8n/examples.ts), and
+ * test/tools/examples.test.ts holds that list against the examples/ folder.
  */
 import * as fsp from 'fs/promises';
 import * as path from 'path';
 
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import {
+	FAKE_MODEL,
+	messageText,
+	startFakeOpenAi,
+	toolResults,
+	type ChatReply,
+	type ChatRequest,
+	type FakeOpenAi,
+} from './fakeOpenAi';
+import {
+	ALL_EXAMPLES,
 	EXAMPLES,
 	MARKET_EXAMPLES,
-	loadAllExamples,
-	loadMarketExample,
+	ORDER_EXAMPLES,
+	V2_EXAMPLES,
+	findNode,
+	loadAnyExample,
+	openAiCredential,
 	sandboxCredential,
+	type AnyExampleKey,
 } from './n8n/examples';
 import { QUIET_N8N_ENV } from './n8n/fixture';
 import { importCredentials, importWorkflow } from './n8n/cli';
@@ -37,6 +56,10 @@ import { REPO_ROOT, ensureRuntime } from './n8n/runtime';
 import { startN8n, type N8nInstance } from './n8n/server';
 
 const USER_FOLDER = path.join(REPO_ROOT, '.n8n-demo');
+/** The scripted model's API key: a placeholder, the model runs on loopback. */
+const DEMO_OPENAI_KEY = 'sk-demo-scripted-model';
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 const started = Date.now();
 
 function elapsed(): string {
@@ -58,27 +81,24 @@ function option(name: string): number | undefined {
 
 let sandbox: Sandbox | undefined;
 let n8n: N8nInstance | undefined;
+let model: FakeOpenAi | undefined;
 let stopping: Promise<void> | undefined;
+/** The summary's lines so far (printed at the end, or up to the failure). */
+const out: string[] = [];
 
-/** Stops n8n (gracefully), any other child still running, and the sandbox. Idempotent. */
+/** Stops n8n (gracefully), any other child still running, the sandbox and the model. Idempotent. */
 function shutdown(): Promise<void> {
 	stopping ??= (async () => {
 		await n8n?.stop().catch(() => undefined);
 		killAllChildren(); // e.g. a build or runtime install interrupted by Ctrl+C
 		await sandbox?.stop().catch(() => undefined);
+		await model?.stop().catch(() => undefined);
 	})();
 	return stopping;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-	process.on(signal, () => {
-		process.stderr.write(`\n[demo] ${signal}: stopping n8n and the sandbox\n`);
-		void shutdown().then(() => process.exit(130));
-	});
-}
-
-function items(exec: RestExecution, node: string): Array<Record<string, unknown>> {
-	return getNodeItems({ data: exec.data! }, node);
+function items(exec: RestExecution, node: string, runIndex = 0): Array<Record<string, unknown>> {
+	return getNodeItems({ data: exec.data! }, node, runIndex);
 }
 
 function assertSuccess(exec: RestExecution, what: string): void {
@@ -110,10 +130,425 @@ function countBy(list: Array<Record<string, unknown>>, key: string): string {
 	return [...counts].map(([k, n]) => `${k} ${n}`).join(', ');
 }
 
+/** The binary file a Convert to File node wrote (its first item's `data`), if any. */
+function fileOf(
+	exec: RestExecution,
+	node: string,
+): { fileName?: string; fileSize?: string } | undefined {
+	const item = exec.data!.resultData.runData[node]?.[0]?.data?.main?.[0]?.[0] as
+		| { binary?: { data?: { fileName?: string; fileSize?: string } } }
+		| undefined;
+	return item?.binary?.data;
+}
+
+/** An open order the demo seeds before any step runs, for the agent and the stale-orders examples. */
+interface SeededOrder {
+	orderId: string;
+	symbol: string;
+	/** How long before the demo started it was placed, as the summary says it. */
+	age: string;
+}
+
+/**
+ * Open orders placed days and hours ago, seeded before any step places an order (the sandbox
+ * seeds an order only at or after the newest one's time, as its ids grow with time). The agent
+ * (asked about BTCUSDT) runs first and cancels the BTCUSDT ones older than a day; the stale-orders
+ * workflow then cancels what is still older than a day, the ETHUSDT one.
+ */
+function seedOpenOrders(sb: Sandbox): SeededOrder[] {
+	const now = sb.now();
+	const orders = [
+		{
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			price: '45000',
+			quantity: '0.001',
+			ageMs: 3 * DAY_MS,
+			age: '3 days',
+		},
+		{
+			symbol: 'ETHUSDT',
+			side: 'SELL',
+			price: '3200',
+			quantity: '0.05',
+			ageMs: 30 * HOUR_MS,
+			age: '30 hours',
+		},
+		{
+			symbol: 'BTCUSDT',
+			side: 'SELL',
+			price: '58000',
+			quantity: '0.002',
+			ageMs: 26 * HOUR_MS,
+			age: '26 hours',
+		},
+		{
+			symbol: 'ETHUSDT',
+			side: 'BUY',
+			price: '2800',
+			quantity: '0.05',
+			ageMs: 6 * HOUR_MS,
+			age: '6 hours',
+		},
+		{
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			price: '45000',
+			quantity: '0.003',
+			ageMs: 2 * HOUR_MS,
+			age: '2 hours',
+		},
+	] as const;
+	return orders.map((o) => ({
+		orderId: sb.seedOpenOrder({
+			symbol: o.symbol,
+			side: o.side,
+			price: o.price,
+			quantity: o.quantity,
+			time: now - o.ageMs,
+		}).orderId,
+		symbol: o.symbol,
+		age: o.age,
+	}));
+}
+
+function describeOrders(orders: SeededOrder[]): string {
+	return orders.map((o) => `${o.symbol} ${o.age} old (${o.orderId})`).join(', ');
+}
+
+/** What the demo's steps work with. */
+interface Demo {
+	n8n: N8nInstance;
+	cookie: string;
+	sandbox: Sandbox;
+	model: FakeOpenAi;
+	/** The open orders seeded before the first step (seedOpenOrders). */
+	seeded: SeededOrder[];
+	/** One line of the summary (refused when it shows a value that is not there). */
+	print(line?: string): void;
+}
+
+interface DemoStep {
+	/** The example's short name, as the summary's heading shows it. */
+	title: string;
+	/** Its nodes, in the order they run. */
+	flow: string;
+	run(demo: Demo): Promise<void>;
+}
+
+/**
+ * One step per example, run in this order. The type lists every key of ALL_EXAMPLES, so an example
+ * added there and not here does not compile (and test/tools/examples.test.ts says which).
+ */
+export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
+	// The trigger's "Fetch Test Event" poll (manual mode) -> Set.
+	fundingFeeAlert: {
+		title: 'Funding fee alert',
+		flow: 'Trading Service Trigger (Funding Fee Charged) -> Set',
+		async run({ n8n, cookie, print }) {
+			const ex = EXAMPLES.fundingFeeAlert;
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'funding fee alert');
+			for (const item of items(exec, ex.message)) print(`   ${String(item.message)}`);
+			print(
+				'   (a test poll shows the newest record; once the workflow is published, each poll emits every new one)',
+			);
+		},
+	},
+
+	// Started now instead of at 09:00.
+	scheduledTransfer: {
+		title: 'Scheduled transfer',
+		flow: 'Schedule Trigger (daily 09:00; run now) -> Transfer Asset -> Get Transaction History',
+		async run({ n8n, cookie, print }) {
+			const ex = EXAMPLES.scheduledTransfer;
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'scheduled transfer');
+			const [transfer] = items(exec, ex.transfer);
+			const records = items(exec, ex.check);
+			print(
+				`   transfer ${String(transfer.orderId)} (${String(transfer.outcome)}): 25 USDT from ${DEMO_ACCOUNTS.mainTrading} (main) to ${DEMO_ACCOUNTS.subTrading} (sub); the history shows:`,
+			);
+			for (const r of records) {
+				print(
+					`     account ${String(r.accountId)}  ${String(r.change).startsWith('-') ? '' : '+'}${String(r.change)} ${String(r.coin)}  balance after ${String(r.total)}  (${String(r.createdIso ?? r.created)})`,
+				);
+			}
+		},
+	},
+
+	// 45 orders of two symbols -> Create Many.
+	batchOrders: {
+		title: 'Batch orders',
+		flow: 'Code (45 orders) -> Trading Service Create Many',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = EXAMPLES.batchOrders;
+			const before = sb.ledger.requests.length;
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'batch orders');
+			const input = items(exec, ex.list);
+			const output = items(exec, ex.createMany);
+			const task = exec.data!.resultData.runData[ex.createMany][0].data!.main![0]!;
+			const paired = task.every(
+				(item, index) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: index }),
+			);
+			const placed = output.filter((item) => item.success === true);
+			// Each request's orders, by symbol (Create Many groups by symbol, at most 20 a request).
+			const batches = sb.ledger.requests
+				.slice(before)
+				.filter((r) => r.path === '/api/v1/spot/batchOrders')
+				.map((r) => countBy(JSON.parse(r.body) as Array<Record<string, unknown>>, 'symbol'));
+			print(
+				`   ${input.length} orders in (${countBy(input, 'symbol')}) -> ${output.length} items out, ${placed.length} placed, ${output.length - placed.length} rejected`,
+			);
+			print(
+				`   sent as ${batches.length} requests to /api/v1/spot/batchOrders, one symbol and at most 20 orders each: ${batches.join(' | ')}`,
+			);
+			print(
+				`   ${paired ? 'each item paired to its input item' : 'PAIRING BROKEN: items not paired to their input items'}`,
+			);
+			const first = output[0]?.order as Record<string, unknown> | undefined;
+			if (first)
+				print(
+					`   first: ${String(first.side)} ${String(first.origQty)} ${String(first.symbol)} @ ${String(first.price)} -> order ${String(first.orderId)}, ${String(first.status)}`,
+				);
+		},
+	},
+
+	// Return All over 29 days -> CSV.
+	historyExport: {
+		title: 'History export',
+		flow: 'Get Transaction History (Funding Fee, last 29 days, Return All) -> CSV',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = EXAMPLES.historyExport;
+			const before = sb.ledger.requests.length;
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'history export');
+			const records = items(exec, ex.history);
+			const pages = sb.ledger.requests
+				.slice(before)
+				.filter((r) => r.path === '/api/v1/account/balanceFlow').length;
+			print(
+				`   ${records.length} funding fee records in ${pages} request(s) (${countBy(records, 'symbol')}), net ${sum(records.map((r) => r.change))} USDT`,
+			);
+			const file = fileOf(exec, ex.csv);
+			if (file) print(`   ${String(file.fileName)} (${String(file.fileSize)})`);
+		},
+	},
+
+	// The price, then a MARKET buy by Amount within its guardrail and the symbol's rules.
+	dcaMarketBuy: {
+		title: 'DCA buy',
+		flow: 'Schedule Trigger (daily 08:00; run now) -> Get Price -> Create (MARKET BUY 25 USDT, Max Order Amount 50, Fit to Symbol Rules)',
+		async run({ n8n, cookie, print }) {
+			const ex = MARKET_EXAMPLES.dcaMarketBuy;
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'DCA buy');
+			const [price] = items(exec, ex.price);
+			const [buy] = items(exec, ex.buy);
+			const [summary] = items(exec, ex.summary);
+			print(`   BTCUSDT last price ${String(price.price)} USDT (read with the API key, unsigned)`);
+			print(
+				`   order ${String(buy.orderId)}: ${String(buy.outcome)}, ${String(buy.status)}, ${String(buy.executedQty)} BTC`,
+			);
+			print(`   ${String(summary.message)}`);
+		},
+	},
+
+	// The 24-hour ticker, and an alert when the change is below -3 %.
+	priceAlert: {
+		title: 'Price alert',
+		flow: 'Schedule Trigger (every 15 min; run now) -> Get 24h Ticker -> If change < -3 % -> Set',
+		async run({ n8n, cookie, print }) {
+			const ex = MARKET_EXAMPLES.priceAlert;
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, '24h price alert');
+			const [ticker] = items(exec, ex.ticker);
+			const alerted = exec.data?.resultData.runData[ex.message] !== undefined;
+			print(
+				`   BTCUSDT last ${String(ticker.lastPrice)}, 24h open ${String(ticker.openPrice)}, change ${String(ticker.priceChangePercent)} %`,
+			);
+			print(
+				alerted
+					? `   alert: ${String(items(exec, ex.message)[0]?.message)}`
+					: '   no alert: the change is not below -3 % (the sandbox prices follow a seeded random walk)',
+			);
+		},
+	},
+
+	// The scripted model lists the open BTCUSDT orders, cancels those older than a day, answers.
+	agentOpenOrders: {
+		title: 'AI agent',
+		flow: `Manual Trigger -> AI Agent (OpenAI Chat Model: a scripted ${FAKE_MODEL} on loopback; tools Get Open Orders, Cancel Order)`,
+		async run({ n8n, cookie, sandbox: sb, model: ai, seeded, print }) {
+			const ex = ORDER_EXAMPLES.agentOpenOrders;
+			const asked = ai.chatRequests.length;
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'AI agent');
+			if (ai.errors.length > 0)
+				throw new Error(`the scripted model failed: ${ai.errors[0].message}`);
+			const runs = exec.data!.resultData.runData[ex.agent].length;
+			const [answer] = items(exec, ex.agent, runs - 1);
+			// The last request carries every tool call so far, with its result.
+			const calls = toolResults(ai.chatRequests[ai.chatRequests.length - 1]).map(
+				(result) =>
+					`${result.name}(${String(result.arguments.symbol ?? result.arguments.orderId)})`,
+			);
+			const btc = seeded.filter((o) => o.symbol === 'BTCUSDT');
+			print(`   open BTCUSDT orders seeded before the demo: ${describeOrders(btc)}`);
+			print(
+				`   asked: "${String(findNode(loadAnyExample('agentOpenOrders'), ex.agent).parameters.text)}"`,
+			);
+			print(`   ${ai.chatRequests.length - asked} model calls; tools called: ${calls.join(', ')}`);
+			print(`   answer: ${String(answer.output)}`);
+			const cancelled = btc.filter((o) => sb.getOrder(o.orderId)?.status === 'CANCELED');
+			print(`   cancelled on the exchange: ${describeOrders(cancelled) || 'none'}`);
+		},
+	},
+
+	// After the agent: what is still open and older than 24 hours is the ETHUSDT order.
+	cancelStaleOrders: {
+		title: 'Cancel stale orders',
+		flow: 'Schedule Trigger (every hour; run now) -> Get Many (open orders) -> Filter (older than 24 hours) -> Cancel',
+		async run({ n8n, cookie, sandbox: sb, seeded, print }) {
+			const ex = ORDER_EXAMPLES.cancelStaleOrders;
+			const open = seeded.filter((o) => sb.getOrder(o.orderId)?.status === 'NEW');
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'cancel stale orders');
+			const listed = items(exec, ex.list);
+			const kept = items(exec, ex.filter);
+			const cancelled = exec.data?.resultData.runData[ex.cancel] ? items(exec, ex.cancel) : [];
+			print(`   seeded orders still open: ${describeOrders(open)}`);
+			print(
+				`   ${listed.length} open orders listed (the batch orders above among them), ${kept.length} older than 24 hours, ${cancelled.length} cancelled:`,
+			);
+			for (const c of cancelled)
+				print(
+					`     order ${String(c.orderId)} ${String(c.symbol)}: ${String(c.outcome)}, ${String(c.status)}`,
+				);
+		},
+	},
+
+	// The fills of the last 24 hours: the DCA buy above, and two batch orders the exchange fills now.
+	fillsExport: {
+		title: 'Fills export',
+		flow: 'Manual Trigger -> Trading Service v2 Get Trades (BTCUSDT, last 24 hours, Return All) -> CSV',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = V2_EXAMPLES.fillsExport;
+			const resting = sb.ledger.orders
+				.filter((o) => o.via === 'batch' && o.symbol === 'BTCUSDT')
+				.map((o) => sb.getOrder(o.orderId))
+				.filter((o) => o?.status === 'NEW')
+				.slice(0, 2);
+			const [whole, half] = resting;
+			if (whole) sb.fillOrder(whole.orderId);
+			if (half) sb.fillOrder(half.orderId, halfOf(half.origQty));
+			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+			assertSuccess(exec, 'fills export');
+			const fills = items(exec, ex.trades);
+			print(
+				`   the exchange fills ${resting.length} of the batch orders above (${[whole, half]
+					.filter((o) => o !== undefined)
+					.map((o, i) => `${o.orderId} ${i === 0 ? 'wholly' : 'half'}`)
+					.join(', ')}); with the DCA buy, these fills in the last 24 hours:`,
+			);
+			for (const f of fills)
+				print(
+					`     ${f.isBuyer === true ? 'BUY ' : 'SELL'} ${String(f.qty)} ${String(f.symbol)} @ ${String(f.price)}, fee ${String(f.commission)} ${String(f.commissionAsset)}, ${f.isMaker === true ? 'maker' : 'taker'}, order ${String(f.orderId)}`,
+				);
+			const file = fileOf(exec, ex.csv);
+			if (file)
+				print(`   ${String(file.fileName)} (${String(file.fileSize)}): ${fills.length} rows`);
+		},
+	},
+};
+
+/** Half of a decimal quantity (its last digit rounded down), for a partial fill. */
+function halfOf(quantity: string): string {
+	const [int, frac = ''] = quantity.split('.');
+	const scale = frac.length + 1;
+	const units = BigInt(int + frac) * 5n; // x/2 = x*5/10
+	const digits = units.toString().padStart(scale + 1, '0');
+	const whole = digits.slice(0, -scale);
+	const part = digits.slice(-scale).replace(/0+$/, '');
+	return part ? `${whole}.${part}` : whole;
+}
+
+/**
+ * The demo's model: asks Get Open Orders for BTCUSDT, cancels the orders it returned that are older
+ * than a day (the current time is in the system message), then answers with what happened.
+ */
+function scriptedAgent(request: ChatRequest): ChatReply {
+	const system = messageText(
+		request.messages.find((m) => m.role === 'system') ?? { role: 'system' },
+	);
+	const now = Number(/\((\d{13}) ms since/.exec(system)?.[1]);
+	if (!Number.isFinite(now)) throw new Error('no current time in the system message');
+	const results = toolResults(request);
+	const listed = results.filter((r) => r.name === 'Get_Open_Orders');
+	const cancels = results.filter((r) => r.name === 'Cancel_Order');
+	if (listed.length === 0)
+		return { toolCalls: [{ name: 'Get_Open_Orders', arguments: { symbol: 'BTCUSDT' } }] };
+	const open = ordersIn(listed[0].content);
+	if (cancels.length === 0) {
+		const old = open.filter((o) => Number(o.time) < now - DAY_MS);
+		if (old.length === 0)
+			return { text: `You have ${open.length} open BTCUSDT orders, none older than a day.` };
+		return {
+			toolCalls: old.map((o) => ({ name: 'Cancel_Order', arguments: { orderId: o.orderId } })),
+		};
+	}
+	const outcomes = cancels.map(
+		(c) =>
+			`${String(c.arguments.orderId)} ${/"outcome":\s*"(\w+)"/.exec(c.content)?.[1] ?? '(no outcome)'}`,
+	);
+	return {
+		text: `You have ${open.length} open BTCUSDT orders. Cancelled the ones older than a day: ${outcomes.join(', ')}.`,
+	};
+}
+
+/** Every `{ orderId, time }` object in a tool's answer (JSON at any depth, or JSON text inside it). */
+function ordersIn(content: string): Array<{ orderId: string; time: string }> {
+	const found: Array<{ orderId: string; time: string }> = [];
+	const walk = (value: unknown): void => {
+		if (typeof value === 'string') {
+			const text = value.trim();
+			if (text.startsWith('[') || text.startsWith('{')) {
+				try {
+					walk(JSON.parse(text));
+				} catch {
+					/* plain text */
+				}
+			}
+		} else if (Array.isArray(value)) {
+			value.forEach(walk);
+		} else if (value && typeof value === 'object') {
+			const o = value as Record<string, unknown>;
+			if (typeof o.orderId === 'string' && typeof o.time === 'string')
+				found.push({ orderId: o.orderId, time: o.time });
+			else Object.values(o).forEach(walk);
+		}
+	};
+	walk(content);
+	return found;
+}
+
+/** A printed value that is not there: the summary would show a field the item does not carry. */
+const MISSING_VALUE = /\bundefined\b|\bNaN\b|\[object Object\]/;
+
 async function main(): Promise<void> {
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => {
+			process.stderr.write(`\n[demo] ${signal}: stopping n8n, the sandbox and the model\n`);
+			void shutdown().then(() => process.exit(130));
+		});
+	}
 	const editor = process.argv.includes('--editor');
-	const out: string[] = [];
-	const print = (line = '') => out.push(line);
+	const print = (line = '') => {
+		if (MISSING_VALUE.test(line))
+			throw new Error(`the summary would print a missing value: ${line}`);
+		out.push(line);
+	};
 
 	step('building the package (npm run build)');
 	const build = await runProcess('npm', ['run', 'build'], {
@@ -137,20 +572,25 @@ async function main(): Promise<void> {
 		market: { moving: true },
 	});
 	step(`sandbox listening on ${sandbox.baseUrl} with its demo history`);
+	model = await startFakeOpenAi({ apiKey: DEMO_OPENAI_KEY, respond: scriptedAgent });
+	step(`scripted chat model listening on ${model.baseUrl}`);
 
+	const keys = Object.keys(DEMO_STEPS) as AnyExampleKey[];
 	step(
-		`n8n user folder ${path.relative(REPO_ROOT, USER_FOLDER)}/ (made afresh): npm pack + install the package, import credential and examples`,
+		`n8n user folder ${path.relative(REPO_ROOT, USER_FOLDER)}/ (made afresh): npm pack + install the package, import the credentials and the ${keys.length} examples`,
 	);
 	await fsp.rm(USER_FOLDER, { recursive: true, force: true });
 	await fsp.mkdir(USER_FOLDER, { recursive: true });
 	const installed = await packAndInstallPackage(USER_FOLDER);
 	const env = await createN8nEnv({ userFolder: USER_FOLDER, extra: QUIET_N8N_ENV });
-	await importCredentials(env, [sandboxCredential(sandbox.baseUrl, DEMO_KEYS.master)]);
-	await importWorkflow(env, [
-		...loadAllExamples(),
-		loadMarketExample('dcaMarketBuy'),
-		loadMarketExample('priceAlert'),
+	await importCredentials(env, [
+		sandboxCredential(sandbox.baseUrl, DEMO_KEYS.master),
+		openAiCredential(model.baseUrl, DEMO_OPENAI_KEY),
 	]);
+	await importWorkflow(
+		env,
+		(Object.keys(ALL_EXAMPLES) as AnyExampleKey[]).map((key) => loadAnyExample(key)),
+	);
 
 	const port = option('--port') ?? (editor ? 5678 : await getFreePort());
 	step(`starting n8n on http://127.0.0.1:${port}`);
@@ -162,144 +602,21 @@ async function main(): Promise<void> {
 	print('');
 	print(`Trading Service demo: ${PACKAGE_NAME}@${installed.version} (npm pack) in n8n 2.41.1`);
 	print(`  sandbox  ${sandbox.baseUrl}  (demo keys, 30 days of history)`);
+	print(`  model    ${model.baseUrl}  (scripted, for the AI agent example)`);
 	print(`  n8n      ${n8n.baseUrl}`);
-	print('');
 
-	// 1. Funding fee alert: the trigger's "Fetch Test Event" poll (manual mode) -> Set.
-	{
-		const ex = EXAMPLES.fundingFeeAlert;
-		step('running "funding fee alert" from its trigger');
-		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-		assertSuccess(exec, 'funding fee alert');
-		print('1. Funding fee alert   Trading Service Trigger (Funding Fee Charged) -> Set');
-		for (const item of items(exec, ex.message)) print(`   ${String(item.message)}`);
-		print(
-			'   (a test poll shows the newest record; once the workflow is published, each poll emits every new one)',
-		);
-	}
-
-	// 2. Scheduled transfer, started now instead of at 09:00.
-	{
-		const ex = EXAMPLES.scheduledTransfer;
-		step('running "scheduled transfer" now');
-		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-		assertSuccess(exec, 'scheduled transfer');
-		const [transfer] = items(exec, ex.transfer);
-		const records = items(exec, ex.check);
+	const seeded = seedOpenOrders(sandbox);
+	const demo: Demo = { n8n, cookie, sandbox, model, seeded, print };
+	for (const [index, key] of keys.entries()) {
+		const demoStep = DEMO_STEPS[key];
+		step(`running "${demoStep.title}" (${ALL_EXAMPLES[key].file})`);
 		print('');
-		print(
-			'2. Scheduled transfer  Schedule Trigger (daily 09:00; run now) -> Transfer Asset -> Get Transaction History',
-		);
-		print(
-			`   transfer ${String(transfer.id)}: 25 USDT from ${DEMO_ACCOUNTS.mainTrading} (main) to ${DEMO_ACCOUNTS.subTrading} (sub); the history shows:`,
-		);
-		for (const r of records) {
-			print(
-				`     account ${String(r.accountId)}  ${String(r.change).startsWith('-') ? '' : '+'}${String(r.change)} ${String(r.coin)}  balance after ${String(r.total)}  (${String(r.createdIso ?? r.created)})`,
-			);
-		}
-	}
-
-	// 3. Batch orders: 45 orders of two symbols -> Create Many.
-	{
-		const ex = EXAMPLES.batchOrders;
-		step('running "batch orders"');
-		const before = sandbox.ledger.requests.length;
-		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-		assertSuccess(exec, 'batch orders');
-		const input = items(exec, ex.list);
-		const output = items(exec, ex.createMany);
-		const task = exec.data!.resultData.runData[ex.createMany][0].data!.main![0]!;
-		const paired = task.every(
-			(item, index) => JSON.stringify(item.pairedItem) === JSON.stringify({ item: index }),
-		);
-		const placed = output.filter((item) => item.success === true);
-		const batches = sandbox.ledger.requests
-			.slice(before)
-			.filter((r) => r.path === '/api/v1/spot/batchOrders');
-		print('');
-		print('3. Batch orders        Code (45 orders) -> Trading Service Create Many');
-		print(
-			`   ${input.length} orders in (${countBy(input, 'symbol')}) -> ${output.length} items out, ${placed.length} placed, ${output.length - placed.length} rejected`,
-		);
-		print(
-			`   sent as ${batches.length} requests to /api/v1/spot/batchOrders (${batches.map((r) => (JSON.parse(r.body) as unknown[]).length).join(' + ')} orders), ${paired ? 'each item paired to its input item' : 'PAIRING BROKEN: items not paired to their input items'}`,
-		);
-		const first = output[0]?.order as Record<string, unknown> | undefined;
-		if (first)
-			print(
-				`   first: ${String(first.side)} ${String(first.origQty)} ${String(first.symbol)} @ ${String(first.price)} -> order ${String(first.orderId)}, ${String(first.status)}`,
-			);
-	}
-
-	// 4. History export: Return All over 29 days -> CSV.
-	{
-		const ex = EXAMPLES.historyExport;
-		step('running "history export"');
-		const before = sandbox.ledger.requests.length;
-		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-		assertSuccess(exec, 'history export');
-		const records = items(exec, ex.history);
-		const pages = sandbox.ledger.requests
-			.slice(before)
-			.filter((r) => r.path === '/api/v1/account/balanceFlow').length;
-		const file = exec.data!.resultData.runData[ex.csv]?.[0]?.data?.main?.[0]?.[0] as
-			| { binary?: { data?: { fileName?: string; fileSize?: string } } }
-			| undefined;
-		print('');
-		print(
-			'4. History export      Get Transaction History (Funding Fee, last 29 days, Return All) -> CSV',
-		);
-		print(
-			`   ${records.length} funding fee records in ${pages} request(s) (${countBy(records, 'symbol')}), net ${sum(records.map((r) => r.change))} USDT`,
-		);
-		if (file?.binary?.data) print(`   ${file.binary.data.fileName} (${file.binary.data.fileSize})`);
-	}
-
-	// 5. DCA: the price, then a MARKET buy by Amount within its guardrail and the symbol's rules.
-	{
-		const ex = MARKET_EXAMPLES.dcaMarketBuy;
-		step('running "DCA buy" now');
-		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-		assertSuccess(exec, 'DCA buy');
-		const [price] = items(exec, ex.price);
-		const [buy] = items(exec, ex.buy);
-		const [summary] = items(exec, ex.summary);
-		print('');
-		print(
-			'5. DCA buy             Schedule Trigger (daily 08:00; run now) -> Get Price -> Create (MARKET BUY 25 USDT, Max Order Amount 50, Fit to Symbol Rules)',
-		);
-		print(`   BTCUSDT last price ${String(price.price)} USDT (read with the API key, unsigned)`);
-		print(
-			`   order ${String(buy.orderId)}: ${String(buy.outcome)}, ${String(buy.status)}, ${String(buy.executedQty)} BTC`,
-		);
-		print(`   ${String(summary.message)}`);
-	}
-
-	// 6. Price alert: the 24-hour ticker, and an alert when the change is below -3 %.
-	{
-		const ex = MARKET_EXAMPLES.priceAlert;
-		step('running "24h price alert" now');
-		const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-		assertSuccess(exec, '24h price alert');
-		const [ticker] = items(exec, ex.ticker);
-		const alerted = exec.data?.resultData.runData[ex.message] !== undefined;
-		print('');
-		print(
-			'6. Price alert         Schedule Trigger (every 15 min; run now) -> Get 24h Ticker -> If change < -3 % -> Set',
-		);
-		print(
-			`   BTCUSDT last ${String(ticker.lastPrice)}, 24h open ${String(ticker.openPrice)}, change ${String(ticker.priceChangePercent)} %`,
-		);
-		print(
-			alerted
-				? `   alert: ${String(items(exec, ex.message)[0]?.message)}`
-				: '   no alert: the change is not below -3 % (the sandbox prices follow a seeded random walk)',
-		);
+		print(`${`${index + 1}.`.padEnd(3)} ${demoStep.title.padEnd(20)} ${demoStep.flow}`);
+		await demoStep.run(demo);
 	}
 
 	print('');
-	print(`Done in ${elapsed()}.`);
+	print(`Done in ${elapsed()}: ${keys.length} examples.`);
 	process.stdout.write(`${out.join('\n')}\n`);
 
 	if (!editor) {
@@ -312,23 +629,27 @@ async function main(): Promise<void> {
 			`n8n's editor is running: ${n8n.baseUrl}`,
 			`  email     ${n8n.owner.email}`,
 			`  password  ${n8n.owner.password}`,
-			'The six examples are under Overview (their runs under Executions); the credential',
-			`"Trading Service Sandbox" points at the sandbox on ${sandbox.baseUrl}.`,
-			'Press Ctrl+C to stop n8n and the sandbox.',
+			`The ${keys.length} examples are under Overview (their runs under Executions); the credential`,
+			`"Trading Service Sandbox" points at the sandbox on ${sandbox.baseUrl}, "OpenAI" at the scripted model.`,
+			'Press Ctrl+C to stop n8n, the sandbox and the model.',
 			'',
 		].join('\n'),
 	);
 	await new Promise<never>(() => undefined); // until a signal
 }
 
-main().catch(async (error: unknown) => {
-	process.stderr.write(
-		`[demo] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	if (n8n)
+// Run only as the script (`npm run demo`): test/tools/examples.test.ts imports DEMO_STEPS.
+if (require.main === module) {
+	main().catch(async (error: unknown) => {
+		if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
 		process.stderr.write(
-			`----- n8n output (tail) -----\n${n8n.logs().split('\n').slice(-30).join('\n')}\n`,
+			`[demo] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
 		);
-	await shutdown();
-	process.exit(1);
-});
+		if (n8n)
+			process.stderr.write(
+				`----- n8n output (tail) -----\n${n8n.logs().split('\n').slice(-30).join('\n')}\n`,
+			);
+		await shutdown();
+		process.exit(1);
+	});
+}

@@ -115,6 +115,74 @@ export function loadMarketExample(key: MarketExampleKey): Workflow {
 	) as Workflow;
 }
 
+/**
+ * The examples on version 2 of the action node (the others stay on version 1, as saved version-1
+ * workflows that must run unchanged), run by test/e2e/fills-example.e2e.test.ts and by the demo.
+ */
+export const V2_EXAMPLES = {
+	fillsExport: {
+		file: 'fills-export.json',
+		id: 'tsFillsExport001',
+		trigger: 'Manual Trigger',
+		trades: 'Get BTCUSDT Fills (24 Hours)',
+		csv: 'CSV File',
+	},
+} as const;
+
+export type V2ExampleKey = keyof typeof V2_EXAMPLES;
+
+/** A fresh copy of a version-2 example (V2_EXAMPLES) as stored in `examples/`. */
+export function loadV2Example(key: V2ExampleKey): Workflow {
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, V2_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
+}
+
+/**
+ * Every example in `examples/`, whatever its group: the one list the demo runs (tools/demo.ts has a
+ * step per key, its type says so) and test/tools/examples.test.ts holds against the folder, so an
+ * example added to the folder and not here, or here and not to the demo, fails a fast test.
+ */
+export const ALL_EXAMPLES = {
+	...EXAMPLES,
+	...MARKET_EXAMPLES,
+	...ORDER_EXAMPLES,
+	...V2_EXAMPLES,
+} as const;
+
+export type AnyExampleKey = keyof typeof ALL_EXAMPLES;
+
+/**
+ * The e2e test file that runs each example in a real n8n (test/tools/examples.test.ts checks that
+ * the file exists and names the example).
+ */
+export const EXAMPLE_E2E_TESTS: { readonly [K in AnyExampleKey]: string } = {
+	fundingFeeAlert: 'test/e2e/trigger.e2e.test.ts',
+	scheduledTransfer: 'test/e2e/examples.e2e.test.ts',
+	batchOrders: 'test/e2e/examples.e2e.test.ts',
+	historyExport: 'test/e2e/examples.e2e.test.ts',
+	dcaMarketBuy: 'test/e2e/market-examples.e2e.test.ts',
+	priceAlert: 'test/e2e/market-examples.e2e.test.ts',
+	cancelStaleOrders: 'test/e2e/order-examples.e2e.test.ts',
+	agentOpenOrders: 'test/e2e/order-examples.e2e.test.ts',
+	fillsExport: 'test/e2e/fills-example.e2e.test.ts',
+};
+
+/** A fresh copy of any example (ALL_EXAMPLES) as stored in `examples/`. */
+export function loadAnyExample(key: AnyExampleKey): Workflow {
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, ALL_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
+}
+
+/** The file names of every workflow in `examples/` (`*.json`), sorted. */
+export function exampleFilesInFolder(): string[] {
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((name) => name.endsWith('.json'))
+		.sort();
+}
+
 /** The OpenAI credential the agent example's chat model references (`credentials.openAiApi`). */
 export const OPENAI_CREDENTIAL = { id: 'openai-cred', name: 'OpenAI' } as const;
 
