@@ -2,19 +2,26 @@
  * The package's node seen in n8n's editor, with playwright-core driving Debian's chromium (never a
  * downloaded browser). Used by test/e2e/editor.e2e.test.ts and tools/editor-screenshot.ts.
  *
- * Signs in through the sign-in form, opens the scheduled-transfer example and reads the Resource
- * and Operation dropdowns of its Trading Service node (resource Account), then opens the
- * batch-orders example, runs it with "Execute workflow" (against the sandbox the credential points
- * at), opens the Create Many node's panel, opens its Operation dropdown (resource Order), and
- * takes a screenshot of the panel with the dropdown open, noting which options the picture shows
- * whole. describedOptions() reads what the dropdowns should list from the node's description.
+ * Signs in through the sign-in form, then:
+ * - opens the pickers workflow (fixtures/pickers-v2.json, version-2 nodes), reads the Resource and
+ *   Operation dropdowns of its Create node, opens the Symbol picker's list (From List) and takes a
+ *   screenshot with it open, noting which entries the picture shows whole; searches the list, picks
+ *   a symbol; picks From Account, To Account and Coin in the Transfer Asset node and an open order
+ *   in the Get node, each list read as shown and as n8n's list search answered it; saves, and reads
+ *   the stored parameters back through n8n's REST API;
+ * - opens the scheduled-transfer example (version 1) and reads the Resource and Operation
+ *   dropdowns of its Trading Service node (resource Account);
+ * - opens the batch-orders example (version 1), runs it with "Execute workflow" (against the
+ *   sandbox the credential points at), opens the Create Many node's panel and reads its Operation
+ *   dropdown (resource Order).
+ * describedOptions() reads what the dropdowns should list from the node's description.
  */
 import * as fs from 'fs';
 import * as fsp from 'fs/promises';
 import * as os from 'os';
 import * as path from 'path';
 
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
@@ -23,11 +30,12 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import * as account from '../../nodes/TradingService/actions/account';
 import * as market from '../../nodes/TradingService/actions/market';
 import * as order from '../../nodes/TradingService/actions/order';
-import { EXAMPLES } from './examples';
+import { DEMO_ACCOUNTS, type OrderView, type Sandbox } from '../../sandbox';
+import { EXAMPLES, type Workflow } from './examples';
 import type { N8nInstance } from './server';
 
 /** The node's resources by display name, each with its actions module (actions/<resource>/index.ts). */
-const RESOURCES: Record<string, { description: INodeProperties[] }> = {
+const RESOURCES: Record<string, { description(version: 1 | 2): INodeProperties[] }> = {
 	Account: account,
 	Market: market,
 	Order: order,
@@ -35,17 +43,97 @@ const RESOURCES: Record<string, { description: INodeProperties[] }> = {
 
 /**
  * What the editor should show, read from the node's description: the resources and, per resource,
- * the Operation options of actions/<resource>/index.ts by display name, in their order.
+ * the Operation options of actions/<resource>/index.ts by display name, in their order, as the
+ * given node version shows them (the examples the editor test opens are version 1).
  */
-export function describedOptions(): { resources: string[]; operations: Record<string, string[]> } {
+export function describedOptions(version: 1 | 2 = 1): {
+	resources: string[];
+	operations: Record<string, string[]>;
+} {
 	const operations: Record<string, string[]> = {};
 	for (const [name, module] of Object.entries(RESOURCES)) {
-		const operation = module.description.find((p) => p.name === 'operation');
+		const operation = module.description(version).find((p) => p.name === 'operation');
 		operations[name] = ((operation?.options ?? []) as INodePropertyOptions[]).map(
 			(option) => option.name,
 		);
 	}
 	return { resources: Object.keys(RESOURCES), operations };
+}
+
+const FIXTURES_DIR = path.resolve(__dirname, 'fixtures');
+
+/**
+ * Workflows of version-2 nodes for the editor test, beside the examples (which stay version 1).
+ * `editor`: nodes whose pickers are empty (From List), for the editor to fill. `expressions`: the
+ * same pickers in By ID mode, each an expression on the items before it, run end to end.
+ */
+export const PICKER_WORKFLOWS = {
+	editor: {
+		file: 'pickers-v2.json',
+		id: 'tsPickersV2Edit1',
+		create: 'Create Order',
+		transfer: 'Transfer Asset',
+		get: 'Get Order',
+	},
+	expressions: {
+		file: 'pickers-v2-expressions.json',
+		id: 'tsPickersV2Expr1',
+		trigger: 'Manual Trigger',
+		inputs: 'Inputs',
+		price: 'Get Price',
+		create: 'Create Order',
+		get: 'Get Order',
+		cancel: 'Cancel Order',
+		transfer: 'Transfer Asset',
+	},
+} as const;
+
+/** Fresh copies of the picker workflows (PICKER_WORKFLOWS), to import with the examples. */
+export function loadPickerWorkflows(): Workflow[] {
+	return Object.values(PICKER_WORKFLOWS).map(
+		(wf) => JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, wf.file), 'utf8')) as Workflow,
+	);
+}
+
+/** The pickers the editor check uses, by parameter name. */
+export type PickerParameter = 'symbol' | 'fromAccountId' | 'toAccountId' | 'coin' | 'orderId';
+
+/** The value to pick in each picker. */
+export type PickerChoices = Record<PickerParameter, string>;
+
+/** What the editor check picks, but the order (an open order the caller placed: see seedPickerOrders). */
+export const PICKS: Omit<PickerChoices, 'orderId'> = {
+	symbol: 'ETHUSDT',
+	fromAccountId: DEMO_ACCOUNTS.mainTrading,
+	toAccountId: DEMO_ACCOUNTS.subTrading,
+	coin: 'USDT',
+};
+
+/** Typed into the Symbol list's search box before ETHUSDT is picked. */
+export const SYMBOL_SEARCH = 'eth';
+
+/**
+ * Two resting orders of the key the examples' credential holds (placed through the sandbox's
+ * control API a minute and half a minute ago), for the Order ID picker to list.
+ */
+export function seedPickerOrders(sb: Sandbox): OrderView[] {
+	const now = sb.now();
+	return [
+		sb.seedOpenOrder({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			price: '40000',
+			quantity: '0.001',
+			time: now - 60_000,
+		}),
+		sb.seedOpenOrder({
+			symbol: 'ETHUSDT',
+			side: 'SELL',
+			price: '3500',
+			quantity: '0.5',
+			time: now - 30_000,
+		}),
+	];
 }
 
 /** Where Debian's `chromium` package puts the browser; CHROMIUM_PATH overrides. */
@@ -68,23 +156,6 @@ export const CHROMIUM_FLAGS = [
 ];
 
 export const VIEWPORT = { width: 1600, height: 1000 };
-
-export interface EditorCheck {
-	/** Resource dropdown of the Trading Service node. */
-	resources: string[];
-	/** Operation dropdown with resource Account (the scheduled-transfer example's Transfer node). */
-	accountOperations: string[];
-	/** Operation dropdown with resource Order (the batch-orders example's Create Many node). */
-	orderOperations: string[];
-	/**
-	 * The Order operations whose option lies wholly inside the open dropdown's visible area and the
-	 * window when the screenshot is taken: the ones the picture shows.
-	 */
-	orderOperationsInScreenshot: string[];
-	/** Item count the Create Many node's output panel shows after "Execute workflow". */
-	outputItemsText: string;
-	screenshotPath: string;
-}
 
 /** A browser with a fresh profile directory, removed on close. */
 export async function launchChromium(
@@ -164,92 +235,58 @@ async function openDropdown(page: Page, parameter: string): Promise<string[]> {
 }
 
 /**
- * Lets the open dropdown's list grow to show every option: n8n's dropdown lists scroll past about
- * five options with descriptions, which would hide the last operations from the screenshot. Each
- * element between an option and the list's root that clips or scrolls its content loses its
- * max-height (style on those elements only, for this screenshot; nothing else changes).
+ * The texts of the rows a screenshot shows whole: each row's box inside the window and inside the
+ * box of every ancestor that clips or scrolls (a row scrolled out of view is not shown). `textOf`:
+ * a selector inside the row for its text (default: the row's own text).
  */
-async function expandOpenList(page: Page, parameter: string): Promise<void> {
-	const listId = await dropdownListId(page, parameter);
-	const first = listId
-		? page.locator(`[id="${listId}"] [role="option"]`).first()
-		: page.locator('.el-select-dropdown:visible [role="option"]').first();
-	await first.evaluate((element) => {
-		type Dom = {
-			parentElement: Dom | null;
-			scrollHeight: number;
-			clientHeight: number;
-			classList: { contains(name: string): boolean };
-			style: Record<string, string>;
-		};
-		for (
-			let parent = (element as unknown as Dom).parentElement;
-			parent;
-			parent = parent.parentElement
-		) {
-			if (parent.scrollHeight > parent.clientHeight + 1) {
-				parent.style.maxHeight = 'none';
-				parent.style.height = 'auto';
+async function rowsInView(rows: Locator, textOf?: string): Promise<string[]> {
+	return await rows.evaluateAll(
+		(elements, { viewport, textSelector }) => {
+			// Runs in the browser (this project's TypeScript has no DOM library: the few DOM calls, typed here).
+			type Box = {
+				top: number;
+				left: number;
+				bottom: number;
+				right: number;
+				width: number;
+				height: number;
+			};
+			type Dom = {
+				getBoundingClientRect(): Box;
+				parentElement: Dom | null;
+				textContent: string | null;
+				querySelector(selector: string): { textContent: string | null } | null;
+			};
+			const win = globalThis as unknown as {
+				getComputedStyle(element: Dom): { overflowX: string; overflowY: string };
+			};
+			const shown: string[] = [];
+			for (const element of elements as unknown as Dom[]) {
+				const box = element.getBoundingClientRect();
+				let inside =
+					box.width > 0 &&
+					box.height > 0 &&
+					box.top >= 0 &&
+					box.left >= 0 &&
+					box.bottom <= viewport.height &&
+					box.right <= viewport.width;
+				for (let parent = element.parentElement; parent && inside; parent = parent.parentElement) {
+					const style = win.getComputedStyle(parent);
+					if (!/(auto|scroll|hidden)/.test(style.overflowY + style.overflowX)) continue;
+					const clip = parent.getBoundingClientRect();
+					inside =
+						box.top >= clip.top - 0.5 &&
+						box.bottom <= clip.bottom + 0.5 &&
+						box.left >= clip.left - 0.5 &&
+						box.right <= clip.right + 0.5;
+				}
+				const text = textSelector ? element.querySelector(textSelector) : element;
+				if (inside && text) shown.push((text.textContent ?? '').trim());
 			}
-			if (parent.classList.contains('el-select-dropdown') || parent.classList.contains('el-popper'))
-				break;
-		}
-	});
-	await page.waitForTimeout(300);
-}
-
-/**
- * The options of the open dropdown that a screenshot shows whole: each option's box inside the
- * window and inside the box of the list that scrolls (an option scrolled out of view is not shown).
- */
-async function optionsInView(page: Page, parameter: string): Promise<string[]> {
-	const listId = await dropdownListId(page, parameter);
-	const rows = listId
-		? page.locator(`[id="${listId}"] [role="option"]`)
-		: page.locator('.el-select-dropdown:visible [role="option"]');
-	return await rows.evaluateAll((elements, viewport) => {
-		// Runs in the browser (this project's TypeScript has no DOM library: the few DOM calls, typed here).
-		type Box = {
-			top: number;
-			left: number;
-			bottom: number;
-			right: number;
-			width: number;
-			height: number;
-		};
-		type Dom = {
-			getBoundingClientRect(): Box;
-			parentElement: Dom | null;
-			querySelector(selector: string): { textContent: string | null } | null;
-		};
-		const win = globalThis as unknown as {
-			getComputedStyle(element: Dom): { overflowX: string; overflowY: string };
-		};
-		const shown: string[] = [];
-		for (const element of elements as unknown as Dom[]) {
-			const box = element.getBoundingClientRect();
-			let inside =
-				box.width > 0 &&
-				box.height > 0 &&
-				box.top >= 0 &&
-				box.left >= 0 &&
-				box.bottom <= viewport.height &&
-				box.right <= viewport.width;
-			for (let parent = element.parentElement; parent && inside; parent = parent.parentElement) {
-				const style = win.getComputedStyle(parent);
-				if (!/(auto|scroll|hidden)/.test(style.overflowY + style.overflowX)) continue;
-				const clip = parent.getBoundingClientRect();
-				inside =
-					box.top >= clip.top - 0.5 &&
-					box.bottom <= clip.bottom + 0.5 &&
-					box.left >= clip.left - 0.5 &&
-					box.right <= clip.right + 0.5;
-			}
-			const headline = element.querySelector('.option-headline');
-			if (inside && headline) shown.push((headline.textContent ?? '').trim());
-		}
-		return shown;
-	}, VIEWPORT);
+			return shown;
+		},
+		{ viewport: VIEWPORT, textSelector: textOf },
+	);
 }
 
 async function closeDropdown(page: Page): Promise<void> {
@@ -257,21 +294,255 @@ async function closeDropdown(page: Page): Promise<void> {
 	await page.waitForTimeout(300);
 }
 
-/** Runs the whole check and writes the screenshot to `screenshotPath` (PNG). */
+/** An entry of a picker's list as n8n's list search returned it to the editor. */
+export interface ListEntry {
+	name: string;
+	value: string;
+}
+
+/** One picker of a version-2 node, opened in the editor, read, and one entry picked from it. */
+export interface PickerCheck {
+	node: string;
+	parameter: PickerParameter;
+	/** The entries the open list shows, top to bottom. */
+	shown: string[];
+	/**
+	 * What the editor got for that list: the answer of POST
+	 * /rest/dynamic-node-parameters/resource-locator-results (n8n ran the node's list search).
+	 */
+	results: ListEntry[];
+	/** The entry picked, as the list showed it. */
+	picked: string;
+	/** What the picker's field shows once the entry is picked. */
+	fieldAfterPick: string;
+}
+
+export interface EditorCheck {
+	/** Resource dropdown of the Trading Service node (version 1: the scheduled-transfer example). */
+	resources: string[];
+	/** Operation dropdown with resource Account (the scheduled-transfer example's Transfer node, version 1). */
+	accountOperations: string[];
+	/** Operation dropdown with resource Order (the batch-orders example's Create Many node, version 1). */
+	orderOperations: string[];
+	/** The same dropdowns on the version-2 nodes of the pickers workflow. */
+	v2: { resources: string[]; orderOperations: string[]; accountOperations: string[] };
+	/** Symbol, From Account, To Account, Coin and Order ID, in that order. */
+	pickers: PickerCheck[];
+	/** The Symbol list after typing SYMBOL_SEARCH in its search box: what it shows, what n8n returned. */
+	symbolSearch: { shown: string[]; results: ListEntry[] };
+	/** The Symbol entries the screenshot shows whole (the list open, before the search). */
+	symbolsInScreenshot: string[];
+	/**
+	 * The pickers' parameters as n8n stored them once the workflow was saved (GET
+	 * /rest/workflows/<id>), by node name then parameter name.
+	 */
+	saved: Record<string, Record<string, unknown>>;
+	/** Item count the Create Many node's output panel shows after "Execute workflow". */
+	outputItemsText: string;
+	screenshotPath: string;
+}
+
+function pickerLocator(page: Page, parameter: string) {
+	return page.locator(`[data-test-id="ndv"] [data-test-id="resource-locator-${parameter}"]`);
+}
+
+function pickerRows(page: Page, parameter: string) {
+	return pickerLocator(page, parameter).locator('[data-test-id="rlc-item"]');
+}
+
+/**
+ * Waits for the editor's list request of one picker (and, if given, search text) and returns the
+ * entries n8n answered with. Start waiting before the click or keystroke that sends it.
+ */
+function listAnswer(page: Page, parameter: string, filter?: string): Promise<ListEntry[]> {
+	return page
+		.waitForResponse(
+			(response) => {
+				if (!response.url().endsWith('/rest/dynamic-node-parameters/resource-locator-results'))
+					return false;
+				const sent = response.request().postDataJSON() as { path?: string; filter?: string };
+				return sent.path === `parameters.${parameter}` && (sent.filter ?? '') === (filter ?? '');
+			},
+			{ timeout: 30_000 },
+		)
+		.then(async (response) => {
+			if (response.status() !== 200)
+				throw new Error(
+					`the ${parameter} list: HTTP ${response.status()}: ${(await response.text()).slice(0, 500)}`,
+				);
+			const body = (await response.json()) as { data: { results: ListEntry[] } };
+			return body.data.results.map(({ name, value }) => ({ name, value: String(value) }));
+		});
+}
+
+/** Until the open list shows `count` rows (it renders after the answer arrives); their texts. */
+async function shownRows(page: Page, parameter: string, count: number): Promise<string[]> {
+	const rows = pickerRows(page, parameter);
+	const deadline = Date.now() + 15_000;
+	while ((await rows.count()) !== count && Date.now() < deadline) await page.waitForTimeout(100);
+	return (await rows.allInnerTexts()).map((text) => text.trim());
+}
+
+/** Opens a picker's list (mode From List) and returns what it shows and what n8n answered. */
+async function openPicker(
+	page: Page,
+	parameter: string,
+): Promise<{ shown: string[]; results: ListEntry[] }> {
+	const answer = listAnswer(page, parameter);
+	await pickerLocator(page, parameter).locator('[data-test-id="rlc-input"]').click();
+	const results = await answer;
+	return { shown: await shownRows(page, parameter, results.length), results };
+}
+
+/** Types into the open list's search box; what the list then shows and what n8n answered. */
+async function searchPicker(
+	page: Page,
+	parameter: string,
+	text: string,
+): Promise<{ shown: string[]; results: ListEntry[] }> {
+	const answer = listAnswer(page, parameter, text);
+	await pickerLocator(page, parameter).locator('[data-test-id="rlc-search"]').fill(text);
+	const results = await answer;
+	return { shown: await shownRows(page, parameter, results.length), results };
+}
+
+/** Clicks the open list's entry of `value`; returns its name and what the field shows after. */
+async function pickEntry(
+	page: Page,
+	parameter: string,
+	results: ListEntry[],
+	value: string,
+): Promise<{ picked: string; fieldAfterPick: string }> {
+	const entry = results.find((candidate) => candidate.value === value);
+	if (!entry)
+		throw new Error(
+			`the ${parameter} list has no entry ${value} (it has ${results.map((r) => r.value).join(', ')})`,
+		);
+	await pickerRows(page, parameter).getByText(entry.name, { exact: true }).click();
+	const field = pickerLocator(page, parameter).locator('[data-test-id="rlc-input"]');
+	const deadline = Date.now() + 10_000;
+	while ((await field.inputValue()) === '' && Date.now() < deadline) await page.waitForTimeout(100);
+	return { picked: entry.name, fieldAfterPick: await field.inputValue() };
+}
+
+/** Opens a picker, reads its list and picks the entry of `value`. */
+async function checkPicker(
+	page: Page,
+	node: string,
+	parameter: PickerParameter,
+	value: string,
+): Promise<PickerCheck> {
+	const { shown, results } = await openPicker(page, parameter);
+	return { node, parameter, shown, results, ...(await pickEntry(page, parameter, results, value)) };
+}
+
+async function closeNodePanel(page: Page): Promise<void> {
+	await page.keyboard.press('Escape');
+	await page
+		.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]')
+		.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/**
+ * Saves the open workflow as a user does (Ctrl+S; n8n 2.41 also saves by itself after a change)
+ * and waits until n8n's REST API gives back the picked values; returns the pickers' parameters as
+ * stored (whatever they are after 30 s, for the test to compare).
+ */
+async function saveAndReadPickers(
+	page: Page,
+	n8n: N8nInstance,
+	picks: PickerChoices,
+): Promise<Record<string, Record<string, unknown>>> {
+	await page.keyboard.press('Control+s');
+	const cookie = await n8n.login();
+	const wf = PICKER_WORKFLOWS.editor;
+	const wanted: Array<[string, PickerParameter]> = [
+		[wf.create, 'symbol'],
+		[wf.transfer, 'fromAccountId'],
+		[wf.transfer, 'toAccountId'],
+		[wf.transfer, 'coin'],
+		[wf.get, 'orderId'],
+	];
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		const stored = (await n8n.getWorkflow(cookie, wf.id)) as {
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+		};
+		const saved: Record<string, Record<string, unknown>> = {};
+		for (const [node, parameter] of wanted) {
+			const parameters = stored.nodes.find((n) => n.name === node)?.parameters ?? {};
+			saved[node] = { ...saved[node], [parameter]: parameters[parameter] };
+		}
+		const done = wanted.every(
+			([node, parameter]) =>
+				(saved[node][parameter] as { value?: unknown } | undefined)?.value === picks[parameter],
+		);
+		if (done || Date.now() > deadline) return saved;
+		await page.waitForTimeout(250);
+	}
+}
+
+/**
+ * Runs the whole check and writes the screenshot to `screenshotPath` (PNG): the pickers of the
+ * version-2 workflow first (the Order ID list must hold only the orders the caller placed, before
+ * the batch-orders example places its own), then the version-1 examples.
+ */
 export async function checkEditor(options: {
 	n8n: N8nInstance;
 	chromiumPath: string;
 	screenshotPath: string;
+	/** What to pick: PICKS and the ID of an open order the caller placed. */
+	picks: PickerChoices;
 	log?: (message: string) => void;
 }): Promise<EditorCheck> {
 	const log = options.log ?? (() => undefined);
-	const { n8n } = options;
+	const { n8n, picks } = options;
 	const browser = await launchChromium(options.chromiumPath);
 	try {
 		const page = await browser.context.newPage();
 		page.setDefaultTimeout(30_000);
 		log('signing in');
 		await signIn(page, n8n);
+
+		const wf = PICKER_WORKFLOWS.editor;
+		log(`pickers workflow (version 2): ${wf.create}, the Symbol list (screenshot)`);
+		await openWorkflow(page, n8n, wf.id, wf.create);
+		await openNodePanel(page, wf.create);
+		const v2Resources = await openDropdown(page, 'resource');
+		await closeDropdown(page);
+		const v2OrderOperations = await openDropdown(page, 'operation');
+		await closeDropdown(page);
+
+		const symbols = await openPicker(page, 'symbol');
+		await page.waitForTimeout(400); // the opening animation, for the screenshot
+		const symbolsInScreenshot = await rowsInView(pickerRows(page, 'symbol'));
+		await fsp.mkdir(path.dirname(options.screenshotPath), { recursive: true });
+		await page.screenshot({ path: options.screenshotPath });
+		log(`screenshot: ${options.screenshotPath}`);
+		const symbolSearch = await searchPicker(page, 'symbol', SYMBOL_SEARCH);
+		const symbol: PickerCheck = {
+			node: wf.create,
+			parameter: 'symbol',
+			...symbols,
+			...(await pickEntry(page, 'symbol', symbolSearch.results, picks.symbol)),
+		};
+		await closeNodePanel(page);
+
+		log(`${wf.transfer}: From Account, To Account, Coin`);
+		await openNodePanel(page, wf.transfer);
+		const v2AccountOperations = await openDropdown(page, 'operation');
+		await closeDropdown(page);
+		const from = await checkPicker(page, wf.transfer, 'fromAccountId', picks.fromAccountId);
+		const to = await checkPicker(page, wf.transfer, 'toAccountId', picks.toAccountId);
+		const coin = await checkPicker(page, wf.transfer, 'coin', picks.coin);
+		await closeNodePanel(page);
+
+		log(`${wf.get}: Order ID`);
+		await openNodePanel(page, wf.get);
+		const order = await checkPicker(page, wf.get, 'orderId', picks.orderId);
+		await closeNodePanel(page);
+		log('saving the workflow');
+		const saved = await saveAndReadPickers(page, n8n, picks);
 
 		log('scheduled-transfer example: the Transfer node (resource Account)');
 		await openWorkflow(
@@ -303,18 +574,21 @@ export async function checkEditor(options: {
 				.innerText()
 		).trim();
 		const orderOperations = await openDropdown(page, 'operation');
-		await expandOpenList(page, 'operation');
-		const orderOperationsInScreenshot = await optionsInView(page, 'operation');
-
-		await fsp.mkdir(path.dirname(options.screenshotPath), { recursive: true });
-		await page.screenshot({ path: options.screenshotPath });
-		log(`screenshot: ${options.screenshotPath}`);
 		await closeDropdown(page);
+
 		return {
 			resources,
 			accountOperations,
 			orderOperations,
-			orderOperationsInScreenshot,
+			v2: {
+				resources: v2Resources,
+				orderOperations: v2OrderOperations,
+				accountOperations: v2AccountOperations,
+			},
+			pickers: [symbol, from, to, coin, order],
+			symbolSearch,
+			symbolsInScreenshot,
+			saved,
 			outputItemsText,
 			screenshotPath: options.screenshotPath,
 		};

@@ -7,7 +7,7 @@ import type {
 
 import { readSymbolRules } from '../actions/symbolRulesCache';
 import { LIMITS } from '../constants';
-import { accountKind, accountKindName } from '../helpers/accounts';
+import { accountKind, accountKindName, type AccountKind } from '../helpers/accounts';
 import { ENDPOINTS, ServiceClient } from '../transport';
 
 // The lists behind version 2's pickers. Each reads through the transport like any request of the
@@ -61,7 +61,22 @@ export async function searchCoins(
 	return { results };
 }
 
-/** The key's accounts (GET /api/v1/account/type), each with its label, kind and ID. */
+/** The kinds of account a transfer can move coins between (spec §2.3). */
+const TRANSFER_KINDS: AccountKind[] = ['mainTrading', 'custody', 'subTrading'];
+
+/** "Main Trading Account · 10001", or with its kind when the label does not say it. */
+export function accountEntryName(account: IDataObject): string {
+	const id = String(account.accountId);
+	const kind = accountKindName(accountKind(account));
+	const label = typeof account.accountLabel === 'string' ? account.accountLabel.trim() : '';
+	if (label === '') return `${kind} account · ${id}`;
+	return label.toLowerCase().includes(kind) ? `${label} · ${id}` : `${label} (${kind}) · ${id}`;
+}
+
+/**
+ * The key's accounts a transfer can use (GET /api/v1/account/type): main trading, custody and sub
+ * trading, each named with its kind and ID. Get Accounts lists the others (futures, fiat) too.
+ */
 export async function searchAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -71,12 +86,8 @@ export async function searchAccounts(
 		{},
 	)) as IDataObject[];
 	const results = accounts
-		.map((account) => {
-			const id = String(account.accountId);
-			const kind = accountKindName(accountKind(account));
-			const label = typeof account.accountLabel === 'string' ? account.accountLabel : kind;
-			return { name: `${label} (${kind}) · ${id}`, value: id };
-		})
+		.filter((account) => TRANSFER_KINDS.includes(accountKind(account)))
+		.map((account) => ({ name: accountEntryName(account), value: String(account.accountId) }))
 		.filter((entry) => matches(filter, entry.name));
 	return { results };
 }

@@ -50,22 +50,15 @@ describe('list searches (version 2 pickers)', () => {
 		);
 	});
 
-	it("Account: the key's accounts from GET /api/v1/account/type, each with its kind, signed", async () => {
+	it("Account: the key's accounts a transfer can use, from GET /api/v1/account/type, each with its kind, signed", async () => {
 		const result = await searchList(sandbox(), 'searchAccounts');
+		// The accounts a transfer can use; the futures (10003) and fiat (10006) accounts are left out.
 		expect(result.results).toEqual([
 			{
-				name: `Main Trading Account (main trading) · ${DEMO_ACCOUNTS.mainTrading}`,
+				name: `Main Trading Account · ${DEMO_ACCOUNTS.mainTrading}`,
 				value: DEMO_ACCOUNTS.mainTrading,
 			},
-			{
-				name: `Futures Account (futures) · ${DEMO_ACCOUNTS.mainContract}`,
-				value: DEMO_ACCOUNTS.mainContract,
-			},
-			{
-				name: `Custody Account (custody) · ${DEMO_ACCOUNTS.custody}`,
-				value: DEMO_ACCOUNTS.custody,
-			},
-			{ name: `Fiat Account (fiat) · ${DEMO_ACCOUNTS.fiat}`, value: DEMO_ACCOUNTS.fiat },
+			{ name: `Custody Account · ${DEMO_ACCOUNTS.custody}`, value: DEMO_ACCOUNTS.custody },
 			{
 				name: `Sub Main Trading Account (sub trading) · ${DEMO_ACCOUNTS.subTrading}`,
 				value: DEMO_ACCOUNTS.subTrading,
