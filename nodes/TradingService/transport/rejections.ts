@@ -108,7 +108,7 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	[ERROR_CODES.invalidSymbols]: UNKNOWN_SYMBOL,
 	[ERROR_CODES.searchOlderThanOneMonth]: {
 		message: 'The exchange searches the last 30 days only',
-		fix: 'Pick a later Start: the exchange counts the 30 days by its own clock, so leave a few minutes of margin.',
+		fix: `Pick a later Start: the exchange counts the 30 days by its own clock, so leave a few minutes of margin. ${NOTHING_EXECUTED}`,
 	},
 	[ERROR_CODES.duplicateClientOrderId]: {
 		message: 'An open order already uses this client order ID',
