@@ -238,7 +238,7 @@ describeWithChromium(
 			});
 		});
 
-		test("From Account and To Account pickers (version 2 Transfer Asset): the key's accounts of GET /api/v1/account/type, each with its kind; main trading -> sub trading picked and saved", () => {
+		test("From Account and To Account pickers (version 2 Transfer Asset): the key's accounts a transfer can use (main trading, custody, sub trading) of GET /api/v1/account/type, each with its kind; main trading -> sub trading picked and saved", () => {
 			// The accounts a transfer can use: main trading, custody and sub trading.
 			const expected = lists.accounts
 				.filter((a) => ['main trading', 'custody', 'sub trading'].includes(accountKindName(a)))
@@ -265,7 +265,7 @@ describeWithChromium(
 				expect(accounts.shown).toEqual(expected.map((e) => e.name));
 			}
 			expect(picker('fromAccountId').picked).toBe(
-				`Main Trading Account (main trading) · ${DEMO_ACCOUNTS.mainTrading}`,
+				`Main Trading Account · ${DEMO_ACCOUNTS.mainTrading}`,
 			);
 			expect(picker('toAccountId').picked).toBe(
 				`Sub Main Trading Account (sub trading) · ${DEMO_ACCOUNTS.subTrading}`,

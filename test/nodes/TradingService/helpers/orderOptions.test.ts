@@ -183,9 +183,7 @@ describe('checkOrderOptions', () => {
 	});
 
 	it.each([0, 60001, 1.5, 'soon'])('refuses Receive Window %p', (recvWindow) => {
-		expect(refusal(() => checkOrderOptions(node, { recvWindow }))).toMatch(
-			/^Receive Window: /,
-		);
+		expect(refusal(() => checkOrderOptions(node, { recvWindow }))).toMatch(/^Receive Window: /);
 	});
 
 	it('accepts Receive Window from 1 ms to the maximum', () => {
