@@ -14,8 +14,10 @@ const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false 
 
 describe('slow and malformed answers', () => {
 	it('dripFeed: the write is applied, the answer arrives one byte at a time', async () => {
+		// 20 ms apart: the client shares this process, so a busy event loop can join two bytes
+		// into one read; most reads still hold a single byte.
 		sandbox().setFaults({
-			rules: [{ kind: 'dripFeed', times: 1, path: TRANSFER, dripIntervalMs: 5 }],
+			rules: [{ kind: 'dripFeed', times: 1, path: TRANSFER, dripIntervalMs: 20 }],
 		});
 		const req = master().build({ method: 'POST', path: TRANSFER, query: move });
 		const chunks = await new Promise<Buffer[]>((resolve, reject) => {
@@ -40,8 +42,9 @@ describe('slow and malformed answers', () => {
 			h.end();
 		});
 		expect(sandbox().ledger.transfers).toHaveLength(1);
-		expect(chunks[0]).toHaveLength(1);
+		const single = chunks.filter((c) => c.length === 1).length;
 		expect(chunks.length).toBeGreaterThan(1);
+		expect(single).toBeGreaterThanOrEqual(chunks.length / 2);
 		expect(JSON.parse(Buffer.concat(chunks).toString('utf8')).success).toBe(true);
 	});
 
