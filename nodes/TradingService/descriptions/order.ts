@@ -186,6 +186,11 @@ export function orderFields(version: NodeVersion): INodeProperties[] {
 	return version === 1 ? orderFieldsV1 : orderFieldsV2;
 }
 
+/** Where a node version keeps the Client Order ID: a field of its own (1), or under Options (2). */
+export function clientOrderIdParameter(version: NodeVersion): string {
+	return version === 1 ? 'newClientOrderId' : 'options.newClientOrderId';
+}
+
 /** The time in force each type takes (version 2 does not ask for it). */
 function timeInForceOf(type: unknown): string {
 	return type === 'MARKET' ? 'IOC' : 'GTC';
@@ -210,7 +215,7 @@ export function readOrderParameters(
 			// Both are read whatever Order By says: a value the order does not take is refused, not dropped.
 			quantity: getParameter('quantity', '') as string,
 			amount: getParameter('amount', '') as string,
-			newClientOrderId: getParameter('options.newClientOrderId', '') as string,
+			newClientOrderId: getParameter(clientOrderIdParameter(version), '') as string,
 			stpMode: getParameter('options.stpMode', DEFAULT_STP_MODE) as string,
 		};
 	}
@@ -225,7 +230,7 @@ export function readOrderParameters(
 		price: getParameter('price', '') as string,
 		quantity: getParameter('quantity', '') as string,
 		amount: getParameter('amount', '') as string,
-		newClientOrderId: getParameter('newClientOrderId', '') as string,
+		newClientOrderId: getParameter(clientOrderIdParameter(version), '') as string,
 		stpMode: getParameter('stpMode', DEFAULT_STP_MODE) as string,
 	};
 }

@@ -3,6 +3,8 @@
  * change worked out exactly (the service's ticker gives last and open prices, no change). Pure.
  */
 
+import { fixedText, parseDecimal, subtractDecimals, unitsAt, type Decimal } from './decimals';
+
 const SIGNED_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**
@@ -34,34 +36,13 @@ export function integerOf(value: unknown): number | undefined {
 	return typeof number === 'number' && Number.isSafeInteger(number) ? number : undefined;
 }
 
-function fractionDigits(decimal: string): number {
-	return decimal.split('.')[1]?.length ?? 0;
-}
-
-/** A signed plain decimal as an integer scaled by 10^scale, exactly. */
-function scaled(decimal: string, scale: number): bigint {
-	const negative = decimal.startsWith('-');
-	const [whole, fraction = ''] = decimal.replace('-', '').split('.');
-	const value = BigInt(whole + fraction.padEnd(scale, '0'));
-	return negative ? -value : value;
-}
-
-/** An integer scaled by 10^scale as a plain decimal with exactly `scale` fraction digits. */
-function unscaled(value: bigint, scale: number): string {
-	const sign = value < 0n ? '-' : '';
-	const digits = (value < 0n ? -value : value).toString().padStart(scale + 1, '0');
-	if (scale === 0) return sign + digits;
-	return `${sign}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-}
-
 /**
  * last − open, exactly, with as many fraction digits as the more precise of the two ("101.50" −
  * "100" is "1.50"); '' when either is not a decimal.
  */
 export function priceChange(last: string, open: string): string {
 	if (!SIGNED_DECIMAL.test(last) || !SIGNED_DECIMAL.test(open)) return '';
-	const scale = Math.max(fractionDigits(last), fractionDigits(open));
-	return unscaled(scaled(last, scale) - scaled(open, scale), scale);
+	return fixedText(subtractDecimals(parseDecimal(last) as Decimal, parseDecimal(open) as Decimal));
 }
 
 /**
@@ -70,16 +51,18 @@ export function priceChange(last: string, open: string): string {
  */
 export function priceChangePercent(last: string, open: string): string {
 	if (!SIGNED_DECIMAL.test(last) || !SIGNED_DECIMAL.test(open)) return '';
-	const scale = Math.max(fractionDigits(last), fractionDigits(open));
-	const openScaled = scaled(open, scale);
+	const lastValue = parseDecimal(last) as Decimal;
+	const openValue = parseDecimal(open) as Decimal;
+	const scale = Math.max(lastValue.scale, openValue.scale);
+	const openScaled = unitsAt(openValue, scale);
 	if (openScaled === 0n) return '';
 	// In hundredths of a percent: change / open × 100 × 100.
-	const numerator = (scaled(last, scale) - openScaled) * 10_000n;
+	const numerator = (unitsAt(lastValue, scale) - openScaled) * 10_000n;
 	let hundredths = numerator / openScaled;
 	const remainder = numerator % openScaled;
 	const abs = (value: bigint) => (value < 0n ? -value : value);
 	if (2n * abs(remainder) >= abs(openScaled)) {
 		hundredths += numerator < 0n !== openScaled < 0n ? -1n : 1n;
 	}
-	return unscaled(hundredths, 2);
+	return fixedText({ units: hundredths, scale: 2 });
 }

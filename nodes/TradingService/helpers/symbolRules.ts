@@ -1,5 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	compareDecimals,
+	formatDecimal,
+	isMultipleOf,
+	multiplyDecimals,
+	parseDecimal,
+	roundToStep,
+	type Decimal,
+} from './decimals';
 import type { OrderParams } from './orderRules';
 
 // The trading rules of each trading pair (GET /api/v1/exchangeInfo, docs/api.md "Symbol rules"),
@@ -36,80 +45,20 @@ export interface SymbolRules {
 	filters: IDataObject[];
 }
 
-// ---------------------------------------------------------------------------------------------
-// Exact decimals: an unsigned integer scaled by 10^scale.
-
-interface Decimal {
-	units: bigint;
-	scale: number;
-}
-
-const DECIMAL_TEXT = /^\+?(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
-
-/** A non-negative decimal's text ("0.01", "1e-8", "100") exactly; undefined for anything else. */
-function parseDecimal(text: string): Decimal | undefined {
-	const match = DECIMAL_TEXT.exec(text.trim());
-	if (match === null) return undefined;
-	const [, whole = '', fraction = '', exponentText = '0'] = match;
-	if (whole === '' && fraction === '') return undefined;
-	const exponent = Number(exponentText);
-	if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 1000) return undefined;
-	let units = BigInt(`${whole}${fraction}` || '0');
-	let scale = fraction.length - exponent;
-	if (scale < 0) {
-		units *= 10n ** BigInt(-scale);
-		scale = 0;
-	}
-	return { units, scale };
-}
-
-function rescaled(value: Decimal, scale: number): bigint {
-	return value.units * 10n ** BigInt(scale - value.scale);
-}
-
-function compare(a: Decimal, b: Decimal): number {
-	const scale = Math.max(a.scale, b.scale);
-	const left = rescaled(a, scale);
-	const right = rescaled(b, scale);
-	return left === right ? 0 : left < right ? -1 : 1;
-}
-
-function product(a: Decimal, b: Decimal): Decimal {
-	return { units: a.units * b.units, scale: a.scale + b.scale };
+/** A non-negative decimal's text exactly; undefined for anything else (rules and sizes are never negative). */
+function nonNegative(text: string): Decimal | undefined {
+	const value = parseDecimal(text);
+	return value === undefined || value.units < 0n || /^\s*-/.test(text) ? undefined : value;
 }
 
 function isZero(value: Decimal): boolean {
 	return value.units === 0n;
 }
 
-/** value rounded to a multiple of step (step > 0), down or up. */
-function toStep(value: Decimal, step: Decimal, direction: 'down' | 'up'): Decimal {
-	const scale = Math.max(value.scale, step.scale);
-	const units = rescaled(value, scale);
-	const stepUnits = rescaled(step, scale);
-	let multiples = units / stepUnits;
-	if (direction === 'up' && multiples * stepUnits !== units) multiples += 1n;
-	return { units: multiples * stepUnits, scale };
-}
-
-function isMultiple(value: Decimal, step: Decimal): boolean {
-	const scale = Math.max(value.scale, step.scale);
-	return rescaled(value, scale) % rescaled(step, scale) === 0n;
-}
-
-/** A decimal as plain text without trailing zeros ("50000.1", "0.00001", "0"). */
-function format(value: Decimal): string {
-	const digits = value.units.toString().padStart(value.scale + 1, '0');
-	if (value.scale === 0) return digits;
-	const whole = digits.slice(0, -value.scale);
-	const fraction = digits.slice(-value.scale).replace(/0+$/, '');
-	return fraction === '' ? whole : `${whole}.${fraction}`;
-}
-
 /** A filter value as a limit: "0", empty, missing or unreadable is no limit (undefined). */
 function limitOf(text: string): Decimal | undefined {
 	if (text === '') return undefined;
-	const value = parseDecimal(text);
+	const value = nonNegative(text);
 	return value === undefined || isZero(value) ? undefined : value;
 }
 
@@ -280,14 +229,14 @@ export function checkSymbolRules(
 	): SymbolRulesCheck | undefined => {
 		const given = sent[field] as string;
 		const step = limitOf(stepText);
-		const value = parseDecimal(given);
-		if (step === undefined || value === undefined || isMultiple(value, step)) return undefined;
-		const below = toStep(value, step, 'down');
-		const above = toStep(value, step, 'up');
+		const value = nonNegative(given);
+		if (step === undefined || value === undefined || isMultipleOf(value, step)) return undefined;
+		const below = roundToStep(value, step, 'down');
+		const above = roundToStep(value, step, 'up');
 		if (!fit) {
 			const nearest = isZero(below)
-				? `the smallest valid ${what} is ${format(above)}`
-				: `nearest valid ${PLURALS[what] ?? what}: ${format(below)} and ${format(above)}`;
+				? `the smallest valid ${what} is ${formatDecimal(above)}`
+				: `nearest valid ${PLURALS[what] ?? what}: ${formatDecimal(below)} and ${formatDecimal(above)}`;
 			return fail(
 				field,
 				`${given} is not a multiple of the ${stepName} of ${symbol}, ${stepText} (${nearest})`,
@@ -300,11 +249,11 @@ export function checkSymbolRules(
 			return fail(
 				field,
 				`${given} rounds down to 0 on the ${stepName} of ${symbol}, ${stepText}`,
-				`Nothing was sent: Fit to Symbol Rules only rounds down, never up to a bigger order. Use a ${what} of at least ${format(above)}.`,
+				`Nothing was sent: Fit to Symbol Rules only rounds down, never up to a bigger order. Use a ${what} of at least ${formatDecimal(above)}.`,
 			);
 		}
-		sent[field] = format(rounded);
-		fitted.push({ field, given, sent: format(rounded), rule: `${rule} ${stepText}` });
+		sent[field] = formatDecimal(rounded);
+		fitted.push({ field, given, sent: formatDecimal(rounded), rule: `${rule} ${stepText}` });
 		return undefined;
 	};
 
@@ -325,14 +274,14 @@ export function checkSymbolRules(
 	): SymbolRulesCheck | undefined => {
 		const min = limitOf(minText);
 		const max = limitOf(maxText);
-		if (min !== undefined && compare(value, min) < 0) {
+		if (min !== undefined && compareDecimals(value, min) < 0) {
 			return fail(
 				field,
 				`${shown} is below the ${names.min} of ${symbol}, ${minText}`,
 				`Nothing was sent. Make the ${names.what} at least ${minText}; rounding cannot fix this.`,
 			);
 		}
-		if (max !== undefined && compare(value, max) > 0) {
+		if (max !== undefined && compareDecimals(value, max) > 0) {
 			return fail(
 				field,
 				`${shown} is above the ${names.max} of ${symbol}, ${maxText}`,
@@ -352,7 +301,7 @@ export function checkSymbolRules(
 			'amount',
 		);
 		if (problem !== undefined) return problem;
-		const amount = parseDecimal(sent.amount as string);
+		const amount = nonNegative(sent.amount as string);
 		if (amount === undefined) return { ok: true, order: sent, fitted };
 		return (
 			within(
@@ -391,7 +340,7 @@ export function checkSymbolRules(
 		'quantity',
 	);
 	if (quantityProblem !== undefined) return quantityProblem;
-	const quantity = parseDecimal(sent.quantity ?? '');
+	const quantity = nonNegative(sent.quantity ?? '');
 	if (quantity === undefined) return { ok: true, order: sent, fitted };
 
 	if (order.type === 'MARKET') {
@@ -421,12 +370,12 @@ export function checkSymbolRules(
 	);
 	if (quantityRange !== undefined) return quantityRange;
 
-	const price = parseDecimal(sent.price ?? '');
+	const price = nonNegative(sent.price ?? '');
 	if (price === undefined) return { ok: true, order: sent, fitted };
-	const worth = product(price, quantity);
-	const shown = `the order is worth ${format(worth)} (Price × Quantity${fitted.length > 0 ? ', after Fit to Symbol Rules' : ''}), which`;
+	const worth = multiplyDecimals(price, quantity);
+	const shown = `the order is worth ${formatDecimal(worth)} (Price × Quantity${fitted.length > 0 ? ', after Fit to Symbol Rules' : ''}), which`;
 	const notional = limitOf(rules.minNotional);
-	if (notional !== undefined && compare(worth, notional) < 0) {
+	if (notional !== undefined && compareDecimals(worth, notional) < 0) {
 		return fail(
 			'quantity',
 			`${shown} is below the minimum order value of ${symbol}, ${rules.minNotional}`,

@@ -40,17 +40,8 @@ export interface Endpoint {
 	 * transport's list of IDs and decimals (answer.ts TEXT_FIELDS).
 	 */
 	readonly textFields?: ReadonlySet<string>;
-	/**
-	 * Market data: sent with the API key and no signature (spec §5.1 MARKET_DATA). The credential
-	 * tells such requests by their path (constants.ts MARKET_DATA_PATHS); this says so here too.
-	 */
-	readonly marketData?: true;
 }
 
-/**
- * Decimal fields of market-data answers (the UAE documentation's one-letter keys and the filters
- * of exchange info): a number there keeps its literal text like any decimal.
- */
 /** A fill's IDs and decimals, kept as the text the service sent (the fee object's too). */
 const ACCOUNT_TRADE_TEXT_FIELDS: ReadonlySet<string> = new Set([
 	'id',
@@ -70,6 +61,10 @@ const ACCOUNT_TRADE_TEXT_FIELDS: ReadonlySet<string> = new Set([
 	'hskDeductPrice',
 ]);
 
+/**
+ * Decimal fields of market-data answers (the UAE documentation's one-letter keys and the filters
+ * of exchange info): a number there keeps its literal text like any decimal.
+ */
 export const MARKET_TEXT_FIELDS: ReadonlySet<string> = new Set([
 	// tickers and trades: price, quantity, close, high, low, open, bid, ask, volumes
 	'p',
@@ -276,7 +271,6 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: PATHS.exchangeInfo,
 		weight: WEIGHTS.marketData,
-		marketData: true,
 		textFields: MARKET_TEXT_FIELDS,
 		checkResponse: (body) =>
 			isObject(body) && Array.isArray(body.symbols) && body.symbols.every(isObject)
@@ -287,7 +281,6 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: PATHS.tickerPrice,
 		weight: WEIGHTS.marketData,
-		marketData: true,
 		textFields: MARKET_TEXT_FIELDS,
 		checkResponse: (body) => isList(body, 'price'),
 	},
@@ -295,7 +288,6 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: PATHS.ticker24h,
 		weight: WEIGHTS.marketData,
-		marketData: true,
 		textFields: MARKET_TEXT_FIELDS,
 		checkResponse: (body) => isList(body, '24-hour ticker'),
 	},
@@ -303,7 +295,6 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: PATHS.depth,
 		weight: WEIGHTS.marketData,
-		marketData: true,
 		textFields: MARKET_TEXT_FIELDS,
 		checkResponse: (body) =>
 			isObject(body) && Array.isArray(body.b) && Array.isArray(body.a)
@@ -314,7 +305,6 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: PATHS.trades,
 		weight: WEIGHTS.marketData,
-		marketData: true,
 		textFields: MARKET_TEXT_FIELDS,
 		checkResponse: (body) => isList(body, 'recent trades'),
 	},
@@ -322,7 +312,6 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: PATHS.klines,
 		weight: WEIGHTS.marketData,
-		marketData: true,
 		textFields: MARKET_TEXT_FIELDS,
 		checkResponse: (body) =>
 			Array.isArray(body) && body.every(Array.isArray)

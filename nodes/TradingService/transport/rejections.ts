@@ -56,7 +56,6 @@ const INVALID_API_KEY: RejectionText = {
 	fix: `Check the API Key in the credential, that the key is enabled, and that this server's IP is allowed for it. ${NOTHING_EXECUTED}`,
 };
 
-/** The refusals the package explains, by code. */
 // The node checks these before sending; the exchange can still refuse an order when its rules
 // changed within the minute the node keeps them (docs/operations.md "Symbol rules").
 const SYMBOL_RULES: RejectionText = {
@@ -69,6 +68,7 @@ const SYMBOL_CLOSED: RejectionText = {
 	fix: `Check the symbol’s status with Market › Get Symbol Rules and run again once it is TRADING. ${NOTHING_EXECUTED}`,
 };
 
+/** The refusals the package explains, by code. */
 export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	[ERROR_CODES.invalidSignature]: INVALID_SIGNATURE,
 	[ERROR_CODES.invalidApiKey]: INVALID_API_KEY,

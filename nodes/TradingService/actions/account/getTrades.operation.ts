@@ -4,14 +4,10 @@ import { LIMITS } from '../../constants';
 import { returnAllAndLimit } from '../../descriptions/common';
 import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 import { checkTradesRange, TradesWalk, type TradesQuery } from '../../helpers/trades';
-import {
-	integerInRange,
-	strictBoolean,
-	symbol as symbolValue,
-	timestampMs,
-} from '../../helpers/validation';
+import { integerInRange, strictBoolean, timestampMs } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import { optionalSymbol } from '../symbolParameter';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	pickerField(version, 'symbols', {
@@ -53,9 +49,8 @@ export const description = (version: NodeVersion): INodeProperties[] =>
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const rawSymbol = run.parameter('symbol', itemIndex, '');
 	const query: TradesQuery = {
-		symbol: rawSymbol === '' ? undefined : symbolValue(node, 'Symbol', rawSymbol, itemIndex),
+		symbol: optionalSymbol(run, itemIndex),
 		startTime: timestampMs(node, 'Start', run.parameter('startTime', itemIndex), itemIndex),
 		endTime: timestampMs(node, 'End', run.parameter('endTime', itemIndex), itemIndex),
 	};

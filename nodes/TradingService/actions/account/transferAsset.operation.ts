@@ -7,12 +7,18 @@ import { pendingTransfer, transferKind } from '../../writes/transfers';
 import type { RunContext } from '../runContext';
 import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 
+/** What each node version calls the two account fields: errors name what the user sees. */
+const ACCOUNT_LABELS: Record<NodeVersion, { from: string; to: string }> = {
+	1: { from: 'From Account ID', to: 'To Account ID' },
+	2: { from: 'From Account', to: 'To Account' },
+};
+
 const properties = (version: NodeVersion): INodeProperties[] => [
 	pickerField(
 		version,
 		'accounts',
 		{
-			displayName: 'From Account ID',
+			displayName: ACCOUNT_LABELS[1].from,
 			name: 'fromAccountId',
 			type: 'string',
 			required: true,
@@ -22,7 +28,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 				'Numeric ID of the account to take the coin from (main trading, custody or sub trading account)',
 		},
 		{
-			displayName: 'From Account',
+			displayName: ACCOUNT_LABELS[2].from,
 			description:
 				'The account to take the coin from: the main trading, custody or a sub trading account',
 		},
@@ -31,7 +37,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 		version,
 		'accounts',
 		{
-			displayName: 'To Account ID',
+			displayName: ACCOUNT_LABELS[1].to,
 			name: 'toAccountId',
 			type: 'string',
 			required: true,
@@ -40,7 +46,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 			description: 'Numeric ID of the account to credit; must differ from From Account ID',
 		},
 		{
-			displayName: 'To Account',
+			displayName: ACCOUNT_LABELS[2].to,
 			description: 'The account to credit; must differ from From Account',
 		},
 	),
@@ -82,9 +88,7 @@ export const description = (version: NodeVersion): INodeProperties[] =>
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	// Version 2 labels the pickers "From Account" and "To Account": errors name what the user sees.
-	const [fromLabel, toLabel] =
-		run.version === 1 ? ['From Account ID', 'To Account ID'] : ['From Account', 'To Account'];
+	const { from: fromLabel, to: toLabel } = ACCOUNT_LABELS[run.version];
 	const from = accountId(node, fromLabel, run.parameter('fromAccountId', itemIndex), itemIndex);
 	const to = accountId(node, toLabel, run.parameter('toAccountId', itemIndex), itemIndex);
 	if (from === to) {

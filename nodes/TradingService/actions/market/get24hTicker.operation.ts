@@ -12,7 +12,8 @@ import { oneOf } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
-import { entries, optionalSymbol, readMarket } from './request';
+import { optionalSymbol } from '../symbolParameter';
+import { entries, readMarket } from './request';
 
 const INSTRUMENT_TYPES = ['SPOT', 'FUTURES', 'ANY'] as const;
 

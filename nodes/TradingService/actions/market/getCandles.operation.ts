@@ -16,7 +16,8 @@ import { inputError, integerInRange, strictBoolean, timestampMs } from '../../he
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
-import { readMarket, requiredSymbol } from './request';
+import { requiredSymbol } from '../symbolParameter';
+import { readMarket } from './request';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	requiredSymbolField(version),

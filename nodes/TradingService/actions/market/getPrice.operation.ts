@@ -10,7 +10,8 @@ import { decimalText } from '../../helpers/marketData';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
-import { entries, optionalSymbol, readMarket } from './request';
+import { optionalSymbol } from '../symbolParameter';
+import { entries, readMarket } from './request';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	optionalSymbolField(version, 'the latest price'),

@@ -7,7 +7,8 @@ import { integerInRange } from '../../helpers/validation';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
-import { entries, readMarket, requiredSymbol } from './request';
+import { requiredSymbol } from '../symbolParameter';
+import { entries, readMarket } from './request';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	requiredSymbolField(version),

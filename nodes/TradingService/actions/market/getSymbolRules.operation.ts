@@ -7,7 +7,7 @@ import {
 
 import { symbolRulesItem } from '../../helpers/symbolRules';
 import { readSymbolRules } from '../symbolRulesCache';
-import { symbol as checkSymbol } from '../../helpers/validation';
+import { optionalSymbol } from '../symbolParameter';
 import type { RunContext } from '../runContext';
 import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 
@@ -35,8 +35,7 @@ export const description = (version: NodeVersion): INodeProperties[] =>
  * against (actions/symbolRulesCache.ts).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
-	const given = String(run.parameter('symbol', itemIndex, '') ?? '');
-	const wanted = given === '' ? undefined : checkSymbol(run.node, 'Symbol', given, itemIndex);
+	const wanted = optionalSymbol(run, itemIndex);
 	const rules = await readSymbolRules(run.client, itemIndex, { fresh: true });
 	if (wanted === undefined) return [...rules.values()].map(symbolRulesItem);
 	const found = rules.get(wanted);

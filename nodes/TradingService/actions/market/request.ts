@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MARKET_SITE } from '../../constants';
-import { inputError, symbol as checkSymbol } from '../../helpers/validation';
 import type { Endpoint } from '../../transport';
 import type { RunContext } from '../runContext';
 
@@ -20,28 +19,6 @@ export async function readMarket(
 	for (const [key, value] of Object.entries(query)) if (value !== undefined) qs[key] = value;
 	qs.site = MARKET_SITE;
 	return await run.client.request(endpoint, { qs, itemIndex });
-}
-
-/** The Symbol of an operation that reads one trading pair: required, checked before any request. */
-export function requiredSymbol(run: RunContext, itemIndex: number): string {
-	const value = run.parameter('symbol', itemIndex, '');
-	if (value === '' || value === undefined || value === null) {
-		throw inputError(
-			run.node,
-			'Symbol',
-			'is empty',
-			'Enter a trading pair in upper case without separator, e.g. BTCUSDT.',
-			itemIndex,
-		);
-	}
-	return checkSymbol(run.node, 'Symbol', value, itemIndex);
-}
-
-/** The Symbol of an operation that reads one trading pair or all: empty means all. */
-export function optionalSymbol(run: RunContext, itemIndex: number): string | undefined {
-	const value = run.parameter('symbol', itemIndex, '');
-	if (value === '' || value === undefined || value === null) return undefined;
-	return checkSymbol(run.node, 'Symbol', value, itemIndex);
 }
 
 /** A list of the answer's entries that are objects (the endpoint's shape check has run). */

@@ -5,7 +5,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
+import {
+	clientOrderIdParameter,
+	orderFields,
+	orderOptions,
+	readOrderParameters,
+} from '../../descriptions/order';
 import { checkGuardrails, checkOrderOptions, type OrderOptions } from '../../helpers/orderOptions';
 import {
 	duplicateClientOrderIdError,
@@ -48,11 +53,7 @@ export function checkItems(run: RunContext, itemCount: number): Map<number, Erro
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		let id: unknown;
 		try {
-			id = run.parameter(
-				run.version === 1 ? 'newClientOrderId' : 'options.newClientOrderId',
-				itemIndex,
-				'',
-			);
+			id = run.parameter(clientOrderIdParameter(run.version), itemIndex, '');
 		} catch {
 			continue; // the item's own validation names the problem
 		}

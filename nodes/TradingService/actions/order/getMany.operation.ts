@@ -8,15 +8,10 @@ import {
 
 import { DAY_MS, LIMITS } from '../../constants';
 import { optionsCollection, returnAllAndLimit, sideFilter } from '../../descriptions/common';
-import {
-	inputError,
-	integerInRange,
-	oneOf,
-	symbol as symbolValue,
-	timestampMs,
-} from '../../helpers/validation';
+import { inputError, integerInRange, oneOf, timestampMs } from '../../helpers/validation';
 import { ENDPOINTS, type Endpoint } from '../../transport';
 import type { RunContext } from '../runContext';
+import { optionalSymbol } from '../symbolParameter';
 import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
@@ -192,8 +187,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		['open', 'past'] as const,
 		itemIndex,
 	);
-	const rawSymbol = run.parameter('symbol', itemIndex, '');
-	const symbol = rawSymbol === '' ? undefined : symbolValue(node, 'Symbol', rawSymbol, itemIndex);
+	const symbol = optionalSymbol(run, itemIndex);
 	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll
 		? undefined
