@@ -150,6 +150,25 @@ function serializeBody(options: RequestOptionsToSign, headers: IDataObject): str
 	return body;
 }
 
+/**
+ * Sends a relative request to the credential's Base URL. An absolute URL, a legacy `uri` or a
+ * `baseURL` already set is left as it is.
+ */
+function pointAtBaseUrl(
+	options: RequestOptionsToSign,
+	credentials: TradingServiceCredentials,
+): void {
+	if (typeof options.uri === 'string' || /^https?:\/\//i.test(options.url ?? '') || options.baseURL)
+		return;
+	if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
+		// Never the value itself: a Base URL may carry a password.
+		throw new Error(
+			"The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com",
+		);
+	}
+	options.baseURL = credentials.baseUrl;
+}
+
 /** The path of a request's URL, without query or fragment. */
 export function pathOf(requestOptions: IHttpRequestOptions): string {
 	const options = requestOptions as RequestOptionsToSign;
@@ -166,16 +185,9 @@ export function keyOnlyRequestOptions(
 	requestOptions: IHttpRequestOptions,
 	credentials: TradingServiceCredentials,
 ): IHttpRequestOptions {
-	const options: IHttpRequestOptions = { ...requestOptions };
+	const options: RequestOptionsToSign = { ...(requestOptions as RequestOptionsToSign) };
 	const headers: IDataObject = { ...(options.headers ?? {}) };
-	if (!/^https?:\/\//i.test(options.url ?? '') && !options.baseURL) {
-		if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
-			throw new Error(
-				"The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com",
-			);
-		}
-		options.baseURL = credentials.baseUrl;
-	}
+	pointAtBaseUrl(options, credentials);
 	setHeader(headers, 'X-APIKEY', credentials.apiKey);
 	options.headers = headers;
 	return options;
@@ -196,15 +208,7 @@ export function signRequestOptions(
 	const headers: IDataObject = { ...(options.headers ?? {}) };
 	const usesLegacyUri = typeof options.uri === 'string';
 	const target = (usesLegacyUri ? options.uri : options.url) ?? '';
-	if (!usesLegacyUri && !/^https?:\/\//i.test(target) && !options.baseURL) {
-		if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
-			// Never the value itself: a Base URL may carry a password.
-			throw new Error(
-				"The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com",
-			);
-		}
-		options.baseURL = credentials.baseUrl;
-	}
+	pointAtBaseUrl(options, credentials);
 
 	const withoutFragment = target.split('#')[0];
 	const queryStart = withoutFragment.indexOf('?');

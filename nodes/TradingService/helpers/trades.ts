@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { LIMITS } from '../constants';
+import { DAY_MS, LIMITS } from '../constants';
 
 /** A time range of Get Trades, in ms. */
 export interface TradesQuery {
@@ -8,8 +8,6 @@ export interface TradesQuery {
 	startTime: number;
 	endTime: number;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Refuses a range the exchange cannot answer, before anything is sent: an End before the Start, or a

@@ -1,7 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { LIMITS, findFlowType, type FlowType } from '../constants';
-
 import { retentionStart, type HistoryQuery } from '../helpers/history';
 import { locatorValue } from '../helpers/locator';
 import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';

@@ -12,7 +12,6 @@ import {
 	duplicateClientOrderIdError,
 	parameterLabel,
 	validateOrder,
-	type OrderParams,
 } from '../../helpers/orderRules';
 import { inputError } from '../../helpers/validation';
 import { toNodeError } from '../../transport';
@@ -25,7 +24,11 @@ import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { ORDER_FIELDS } from '../../helpers/orderRules';
 import { refusingEntry, rejectedOrdersError, settledItem } from './createManyItems';
-import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
+import {
+	checkOrdersAgainstSymbolRules,
+	type CheckedOrder,
+	type OrderToCheck,
+} from './symbolRulesCheck';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
 
@@ -205,7 +208,7 @@ async function readAll(
 		if (!run.continueOnFail) throw nodeError;
 		outputs[itemIndex].push({ json: errorItemJson(nodeError), pairedItem: { item: itemIndex } });
 	};
-	const toCheck: OrderToCheck[] = [];
+	const toCheck: Array<OrderToCheck & { orderIndex: number }> = [];
 	const itemOfClientId = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -213,7 +216,7 @@ async function readAll(
 				const order = validateOrder(run.node, raw, label, itemIndex);
 				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
 				const recorded = run.ledger.holds(`${itemIndex}.${orderIndex}`);
-				return { order, label, itemIndex, options, recorded };
+				return { order, label, itemIndex, orderIndex, options, recorded };
 			});
 			// Before the rules are read: like the rest of validation, it needs no request.
 			for (const { order } of orders) {
@@ -230,30 +233,42 @@ async function readAll(
 		}
 	}
 
-	// An item is sent whole or not at all: one of its orders refused refuses the item.
+	// An item is sent whole or not at all: one of its orders refused refuses the item. Unless an
+	// earlier try of this node run already sent some of them (Retry On Fail, a retried execution):
+	// those are settled from the ledger, and only the refused order is refused, as an item of its
+	// own with success false, so that an order placed then is never reported as rejected.
 	const checked = await checkOrdersAgainstSymbolRules(run, toCheck);
-	const ofItem = new Map<
-		number,
-		Array<{ order: OrderParams; given: OrderParams; report: IDataObject }>
-	>();
+	const partlySent = new Set(toCheck.filter((one) => one.recorded).map((one) => one.itemIndex));
+	const ofItem = new Map<number, Array<CheckedOrder & { orderIndex: number }>>();
 	const refusedItems = new Set<number>();
 	checked.forEach((result, index) => {
-		const { itemIndex } = toCheck[index];
+		const { itemIndex, orderIndex, order } = toCheck[index];
 		if (refusedItems.has(itemIndex)) return;
-		if (result instanceof Error) {
+		if (!(result instanceof Error)) {
+			ofItem.set(itemIndex, [...(ofItem.get(itemIndex) ?? []), { ...result, orderIndex }]);
+		} else if (partlySent.has(itemIndex)) {
+			outputs[itemIndex][orderIndex] = {
+				json: {
+					...errorItemJson(result),
+					success: false,
+					symbol: order.symbol,
+					clientOrderId: order.newClientOrderId ?? null,
+					request: { ...order },
+				},
+				pairedItem: { item: itemIndex },
+			};
+		} else {
 			refusedItems.add(itemIndex);
 			ofItem.delete(itemIndex);
 			refuse(itemIndex, result);
-			return;
 		}
-		ofItem.set(itemIndex, [...(ofItem.get(itemIndex) ?? []), result]);
 	});
 
 	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
 	const pending: PendingOrder[] = [];
 	const reports = new Map<PendingOrder, IDataObject>();
 	for (const [itemIndex, orders] of [...ofItem.entries()].sort(([a], [b]) => a - b)) {
-		orders.forEach(({ order, given, report }, orderIndex) => {
+		for (const { order, given, report, orderIndex } of orders) {
 			const one = pendingOrder(
 				run.ledger,
 				`${itemIndex}.${orderIndex}`,
@@ -265,7 +280,7 @@ async function readAll(
 			);
 			if (Object.keys(report).length > 0) reports.set(one, report);
 			pending.push(one);
-		});
+		}
 	}
 	return { pending, reports };
 }

@@ -195,4 +195,52 @@ describe('symbol rules and the write ledger in Create Many', () => {
 		expect(batches(retry)).toEqual([]);
 		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
+
+	it('an item an earlier try sent part of: the order it placed is answered from the ledger, the one it never sent is refused on its own, and nothing is sent', async () => {
+		// Item 0 has a BTCUSDT and an ETHUSDT order, so they go in two batches. The BTCUSDT batch also
+		// carries item 1's order, which the balance cannot pay: with Fail on Any Rejected Order the
+		// run stops there, before the ETHUSDT batch.
+		const parameters = {
+			...fromJson([], { failOnRejected: true }),
+			ordersJson: '={{ $json.orders }}',
+		};
+		const input = items(
+			{ orders: [buy('50000'), buy('3000', '0.01', 'ETHUSDT')] },
+			{ orders: [buy('50000', '90')] },
+		);
+		const first = await runCounting(sandbox(), { parameters, inputItems: input });
+		expect(first.error?.message).toMatch(/^1 order\(s\) were rejected/);
+		expect(batches(first)).toHaveLength(1);
+		expect(sandbox().ledger.orders.map((order) => order.symbol)).toEqual(['BTCUSDT']);
+
+		clearSymbolRulesCache();
+		sandbox().setFaults({ rules: [{ kind: 'http503', times: 100, path: EXCHANGE_INFO }] });
+		const retry = await runCounting(sandbox(), {
+			parameters,
+			inputItems: input,
+			continueOnFail: true,
+			retryOf: first,
+		});
+		expect(
+			retry.items.map((item) => [item.pairedItem, item.json.symbol ?? null, item.json.outcome]),
+		).toEqual([
+			[{ item: 0 }, 'BTCUSDT', 'placed'],
+			[{ item: 0 }, 'ETHUSDT', 'rejected'],
+			[{ item: 1 }, null, 'rejected'],
+		]);
+		expect(retry.items[0].json).toMatchObject({
+			replayed: true,
+			order: expect.objectContaining({ orderId: sandbox().ledger.orders[0].orderId }),
+		});
+		expect(retry.items[1].json).toMatchObject({
+			success: false,
+			error: 'The symbol rules could not be read, so the order was not sent',
+			request: expect.objectContaining({ symbol: 'ETHUSDT' }),
+		});
+		expect(errorOf(retry.items[2])).toBe(
+			'The symbol rules could not be read, so the order was not sent',
+		);
+		expect(batches(retry)).toEqual([]);
+		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
 });
