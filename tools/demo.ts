@@ -101,6 +101,18 @@ function items(exec: RestExecution, node: string, runIndex = 0): Array<Record<st
 	return getNodeItems({ data: exec.data! }, node, runIndex);
 }
 
+/** Runs an example workflow from its trigger in n8n; it must succeed. */
+async function runExample(
+	n8n: N8nInstance,
+	cookie: string,
+	ex: { id: string; trigger: string },
+	what: string,
+): Promise<RestExecution> {
+	const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
+	assertSuccess(exec, what);
+	return exec;
+}
+
 function assertSuccess(exec: RestExecution, what: string): void {
 	if (exec.status !== 'success') {
 		const error = exec.data?.resultData?.error;
@@ -247,8 +259,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		flow: 'Trading Service Trigger (Funding Fee Charged) -> Set',
 		async run({ n8n, cookie, print }) {
 			const ex = EXAMPLES.fundingFeeAlert;
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'funding fee alert');
+			const exec = await runExample(n8n, cookie, ex, 'funding fee alert');
 			for (const item of items(exec, ex.message)) print(`   ${String(item.message)}`);
 			print(
 				'   (a test poll shows the newest record; once the workflow is published, each poll emits every new one)',
@@ -262,8 +273,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		flow: 'Schedule Trigger (daily 09:00; run now) -> Transfer Asset -> Get Transaction History',
 		async run({ n8n, cookie, print }) {
 			const ex = EXAMPLES.scheduledTransfer;
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'scheduled transfer');
+			const exec = await runExample(n8n, cookie, ex, 'scheduled transfer');
 			const [transfer] = items(exec, ex.transfer);
 			const records = items(exec, ex.check);
 			print(
@@ -284,8 +294,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		async run({ n8n, cookie, sandbox: sb, print }) {
 			const ex = EXAMPLES.batchOrders;
 			const before = sb.ledger.requests.length;
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'batch orders');
+			const exec = await runExample(n8n, cookie, ex, 'batch orders');
 			const input = items(exec, ex.list);
 			const output = items(exec, ex.createMany);
 			const task = exec.data!.resultData.runData[ex.createMany][0].data!.main![0]!;
@@ -322,8 +331,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		async run({ n8n, cookie, sandbox: sb, print }) {
 			const ex = EXAMPLES.historyExport;
 			const before = sb.ledger.requests.length;
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'history export');
+			const exec = await runExample(n8n, cookie, ex, 'history export');
 			const records = items(exec, ex.history);
 			const pages = sb.ledger.requests
 				.slice(before)
@@ -342,8 +350,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		flow: 'Schedule Trigger (daily 08:00; run now) -> Get Price -> Create (MARKET BUY 25 USDT, Max Order Amount 50, Fit to Symbol Rules)',
 		async run({ n8n, cookie, print }) {
 			const ex = MARKET_EXAMPLES.dcaMarketBuy;
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'DCA buy');
+			const exec = await runExample(n8n, cookie, ex, 'DCA buy');
 			const [price] = items(exec, ex.price);
 			const [buy] = items(exec, ex.buy);
 			const [summary] = items(exec, ex.summary);
@@ -361,8 +368,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		flow: 'Schedule Trigger (every 15 min; run now) -> Get 24h Ticker -> If change < -3 % -> Set',
 		async run({ n8n, cookie, print }) {
 			const ex = MARKET_EXAMPLES.priceAlert;
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, '24h price alert');
+			const exec = await runExample(n8n, cookie, ex, '24h price alert');
 			const [ticker] = items(exec, ex.ticker);
 			const alerted = exec.data?.resultData.runData[ex.message] !== undefined;
 			print(
@@ -383,8 +389,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		async run({ n8n, cookie, sandbox: sb, model: ai, seeded, print }) {
 			const ex = ORDER_EXAMPLES.agentOpenOrders;
 			const asked = ai.chatRequests.length;
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'AI agent');
+			const exec = await runExample(n8n, cookie, ex, 'AI agent');
 			if (ai.errors.length > 0)
 				throw new Error(`the scripted model failed: ${ai.errors[0].message}`);
 			const runs = exec.data!.resultData.runData[ex.agent].length;
@@ -413,8 +418,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		async run({ n8n, cookie, sandbox: sb, seeded, print }) {
 			const ex = ORDER_EXAMPLES.cancelStaleOrders;
 			const open = seeded.filter((o) => sb.getOrder(o.orderId)?.status === 'NEW');
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'cancel stale orders');
+			const exec = await runExample(n8n, cookie, ex, 'cancel stale orders');
 			const listed = items(exec, ex.list);
 			const kept = items(exec, ex.filter);
 			const cancelled = exec.data?.resultData.runData[ex.cancel] ? items(exec, ex.cancel) : [];
@@ -443,8 +447,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 			const [whole, half] = resting;
 			if (whole) sb.fillOrder(whole.orderId);
 			if (half) sb.fillOrder(half.orderId, halfOf(half.origQty));
-			const exec = await n8n.runWorkflowFromTrigger(cookie, ex.id, ex.trigger);
-			assertSuccess(exec, 'fills export');
+			const exec = await runExample(n8n, cookie, ex, 'fills export');
 			const fills = items(exec, ex.trades);
 			print(
 				`   the exchange fills ${resting.length} of the batch orders above (${[whole, half]

@@ -23,13 +23,13 @@ import { expectExampleShape } from '../support/examples';
 import {
 	BAD_CREDENTIAL,
 	QUIET_N8N_ENV,
-	leakedSecrets,
 	setUpN8nWithSandbox,
 	type E2eFixture,
 } from '../../tools/n8n/fixture';
+import { expectWorkflowOk, runWorkflow, type CheckedRun } from '../support/e2eRuns';
 import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
 import { createN8nEnv } from '../../tools/n8n/environment';
-import { getNodeError, getNodeItems, type N8nRun } from '../../tools/n8n/run-data';
+import { getNodeError, getNodeItems } from '../../tools/n8n/run-data';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -68,26 +68,9 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		fx.sb.reset();
 	});
 
-	/** Runs a workflow; fails with n8n's output if it produced no run data. Checks no secret leaked. */
-	async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
-		const result = await executeWorkflow(fx.env, workflowId);
-		if (!result.run) {
-			throw new Error(
-				`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
-			);
-		}
-		const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
-		expect(leakedSecrets(everything, fx.secrets)).toEqual([]);
-		return result as ExecuteResult & { run: N8nRun };
-	}
+	const run = (workflowId: string): Promise<CheckedRun> => runWorkflow(fx, workflowId);
 
-	function expectOk(result: ExecuteResult): void {
-		if (!result.ok) {
-			throw new Error(
-				`workflow failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-2000)}`,
-			);
-		}
-	}
+	const expectOk = (result: ExecuteResult): void => expectWorkflowOk(result);
 
 	test('every example is a workflow of the installed package, with a fixed id and the sandbox credential', () => {
 		const dist = path.join(

@@ -21,9 +21,9 @@ import {
 	loadV2Example,
 	type Workflow,
 } from '../../tools/n8n/examples';
-import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
-import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { getNodeItems, type N8nRun } from '../../tools/n8n/run-data';
+import { setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import { expectWorkflowOk, runWorkflow, type CheckedRun } from '../support/e2eRuns';
+import { getNodeItems } from '../../tools/n8n/run-data';
 import { describeE2E } from '../support/describe-e2e';
 import { expectExampleShape } from '../support/examples';
 
@@ -84,21 +84,10 @@ describeE2E('fills export example in a real n8n: Get Trades (version 2) → CSV'
 		fx.sb.reset();
 	});
 
-	async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
-		const result = await executeWorkflow(fx.env, workflowId);
-		if (!result.run) {
-			throw new Error(
-				`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
-			);
-		}
-		const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
-		expect(leakedSecrets(everything, fx.secrets)).toEqual([]);
-		if (!result.ok) {
-			throw new Error(
-				`workflow ${workflowId} failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-3000)}`,
-			);
-		}
-		return result as ExecuteResult & { run: N8nRun };
+	async function run(workflowId: string): Promise<CheckedRun> {
+		const result = await runWorkflow(fx, workflowId);
+		expectWorkflowOk(result, workflowId);
+		return result;
 	}
 
 	/** The fills of one of our orders, as the sandbox answers them to its own signed client. */

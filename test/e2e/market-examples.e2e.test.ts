@@ -14,9 +14,9 @@ import {
 	withManualTrigger,
 	type Workflow,
 } from '../../tools/n8n/examples';
-import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
-import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { getNodeError, getNodeItems, type N8nRun } from '../../tools/n8n/run-data';
+import { setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import { runWorkflow, type CheckedRun } from '../support/e2eRuns';
+import { getNodeError, getNodeItems } from '../../tools/n8n/run-data';
 import { describeE2E } from '../support/describe-e2e';
 import { expectExampleShape } from '../support/examples';
 
@@ -75,17 +75,7 @@ describeE2E('market examples in a real n8n: DCA buy and 24h price alert', () => 
 		fx.sb.reset();
 	});
 
-	async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
-		const result = await executeWorkflow(fx.env, workflowId);
-		if (!result.run) {
-			throw new Error(
-				`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
-			);
-		}
-		const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
-		expect(leakedSecrets(everything, fx.secrets)).toEqual([]);
-		return result as ExecuteResult & { run: N8nRun };
-	}
+	const run = (workflowId: string): Promise<CheckedRun> => runWorkflow(fx, workflowId);
 
 	function requestsTo(path: string) {
 		return fx.sb.ledger.requests.filter((request) => request.path === path);

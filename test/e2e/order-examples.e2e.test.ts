@@ -24,9 +24,9 @@ import {
 	withManualTrigger,
 	type Workflow,
 } from '../../tools/n8n/examples';
-import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
-import { getNodeItems, type N8nRun } from '../../tools/n8n/run-data';
+import { setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import { expectWorkflowOk, runWorkflow, type CheckedRun } from '../support/e2eRuns';
+import { getNodeItems } from '../../tools/n8n/run-data';
 import {
 	FAKE_MODEL,
 	messageText,
@@ -118,21 +118,10 @@ describeE2E(
 			ai.errors.length = 0;
 		});
 
-		async function run(workflowId: string): Promise<ExecuteResult & { run: N8nRun }> {
-			const result = await executeWorkflow(fx.env, workflowId);
-			if (!result.run) {
-				throw new Error(
-					`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
-				);
-			}
-			const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
-			expect(leakedSecrets(everything, [...fx.secrets, OPENAI_KEY])).toEqual([]);
-			if (!result.ok) {
-				throw new Error(
-					`workflow ${workflowId} failed (exit ${result.exitCode}): ${JSON.stringify(result.error, null, 2)}\n${result.stderr.slice(-3000)}`,
-				);
-			}
-			return result as ExecuteResult & { run: N8nRun };
+		async function run(workflowId: string): Promise<CheckedRun> {
+			const result = await runWorkflow(fx, workflowId, [...fx.secrets, OPENAI_KEY]);
+			expectWorkflowOk(result, workflowId);
+			return result;
 		}
 
 		/** Seed open orders at the given ages (oldest first, as IDs grow with time). */

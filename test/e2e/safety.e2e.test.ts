@@ -7,8 +7,8 @@
  */
 import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../sandbox';
 import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow } from '../../tools/n8n/examples';
-import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
-import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
+import { setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
+import { runWorkflow, type CheckedRun } from '../support/e2eRuns';
 import { getNodeError, getNodeItems } from '../../tools/n8n/run-data';
 import { describeE2E } from '../support/describe-e2e';
 
@@ -99,16 +99,7 @@ describeE2E('money safety in a real n8n (n8n execute)', () => {
 		fx.sb.reset();
 	});
 
-	async function run(workflowId: string): Promise<ExecuteResult> {
-		const result = await executeWorkflow(fx.env, workflowId);
-		if (!result.run) {
-			throw new Error(
-				`n8n execute ${workflowId} printed no run data (exit ${result.exitCode}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
-			);
-		}
-		expect(leakedSecrets(`${result.stdout}\n${result.stderr}`, fx.secrets)).toEqual([]);
-		return result;
-	}
+	const run = (workflowId: string): Promise<CheckedRun> => runWorkflow(fx, workflowId);
 
 	test('a single order committed but never answered (connection dropped) is reported placed, with the order the service holds', async () => {
 		fx.sb.setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: ORDER_PATH }] });
