@@ -23,6 +23,8 @@ export interface PerItemOperation {
 	mode: 'perItem';
 	/** Whether it writes (orders, cancels, transfers): every item and error it produces carries an outcome. */
 	writes: boolean;
+	/** Whether items go one after the other whatever Parallel Requests says (transfers: one per second). */
+	oneAtATime?: boolean;
 	execute(run: RunContext, itemIndex: number): Promise<IDataObject[]>;
 	/** Checks across all items, before the first item is run: the error of each item that fails them. */
 	checkItems?(run: RunContext, itemCount: number): Map<number, Error>;

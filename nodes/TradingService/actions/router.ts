@@ -1,11 +1,19 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
+import { inLanes } from '../helpers/lanes';
 import { toNodeError } from '../transport';
+import { runReport, withRunReport } from '../writes/runReport';
 import * as account from './account';
 import { errorItemJson, writeError } from './errorItems';
 import * as market from './market';
 import type { Operation, Resource, TradingServiceType } from './node.type';
 import * as order from './order';
+import { parallelRequests } from './parallelRequests';
 import { RunContext } from './runContext';
 
 const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
@@ -15,9 +23,14 @@ const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
 };
 
 /**
- * Builds the run's context, then runs the chosen operation: once per item, pairing every output
- * item with the input item it came from, or once for all items (Create Many, which batches the
- * orders of different items and pairs its output itself).
+ * Builds the run's context, then runs the chosen operation: once per item, up to Parallel Requests
+ * items at once, pairing every output item with the input item it came from, in input order; or
+ * once for all items (Create Many, which batches the orders of different items and pairs its
+ * output itself).
+ *
+ * Without Continue On Fail the first failure stops the run: no item is started after it, the items
+ * in flight finish (a write sent is never abandoned: its outcome goes into the ledger), and the
+ * error of a write says what became of the other items (writes/runReport.ts).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -26,42 +39,71 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		operation: this.getNodeParameter('operation', 0),
 	} as TradingServiceType;
 	const run = new RunContext(this);
-	const chosen: Operation | undefined = OPERATIONS[resource]?.[operation];
-
-	if (chosen?.mode === 'allItems') return [await chosen.execute(run, items)];
+	const chosen: Operation = OPERATIONS[resource]?.[operation] ?? {
+		mode: 'perItem',
+		writes: false,
+		execute: async () => {
+			throw new NodeOperationError(
+				run.node,
+				`The operation "${operation}" of "${resource}" is not supported`,
+			);
+		},
+	};
+	if (chosen.mode === 'allItems') return [await chosen.execute(run, items)];
 
 	const failure = (error: unknown) =>
-		chosen?.writes ? writeError(run.node, error) : toNodeError(run.node, error);
-	const precheckErrors = chosen?.checkItems?.(run, items.length) ?? new Map<number, Error>();
-	if (!run.continueOnFail && precheckErrors.size > 0) {
-		// Before anything is sent: one bad item stops the run with nothing executed.
-		const [first] = precheckErrors.values();
-		throw failure(first);
+		chosen.writes ? writeError(run.node, error) : toNodeError(run.node, error);
+	// The item the error is about (Create fails every item with the first refused one's error).
+	const stopWith = (error: ReturnType<typeof failure>, itemIndex: number) =>
+		chosen.writes && items.length > 1
+			? withRunReport(
+					error,
+					runReport(run.ledger, items.length, Number(error.context.itemIndex ?? itemIndex)),
+				)
+			: error;
+	let parallel = 1;
+	try {
+		if (!chosen.oneAtATime && items.length > 1) parallel = parallelRequests(run);
+	} catch (error) {
+		throw failure(error);
 	}
+	const precheckErrors = chosen.checkItems?.(run, items.length) ?? new Map<number, Error>();
+	if (!run.continueOnFail && precheckErrors.size > 0) {
+		// Before anything is sent in this try: one bad item stops the run.
+		const [[itemIndex, first]] = precheckErrors.entries();
+		throw stopWith(failure(first), itemIndex);
+	}
+
+	const results: Array<IDataObject[] | Error> = new Array(items.length);
+	let stop: { itemIndex: number; error: ReturnType<typeof failure> } | undefined;
+	await inLanes(
+		items.length,
+		parallel,
+		async (itemIndex) => {
+			try {
+				const precheckError = precheckErrors.get(itemIndex);
+				if (precheckError !== undefined) throw precheckError;
+				results[itemIndex] = await chosen.execute(run, itemIndex);
+			} catch (caught) {
+				const error = failure(caught);
+				if (run.continueOnFail) results[itemIndex] = error;
+				else stop ??= { itemIndex, error };
+			}
+		},
+		() => stop !== undefined,
+	);
+	if (stop !== undefined) throw stopWith(stop.error, stop.itemIndex);
+
 	const returnData: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			if (chosen === undefined) {
-				throw new NodeOperationError(
-					run.node,
-					`The operation "${operation}" of "${resource}" is not supported`,
-				);
-			}
-			const precheckError = precheckErrors.get(itemIndex);
-			if (precheckError !== undefined) throw precheckError;
-			const records = await chosen.execute(run, itemIndex);
-			// One push per record: spreading 100,000+ records into push() overflows the call stack.
-			// The items of one input share its pairedItem object: it is never changed.
-			const pairedItem = { item: itemIndex };
-			for (const record of records) returnData.push({ json: record, pairedItem });
-		} catch (caught) {
-			const error = failure(caught);
-			if (run.continueOnFail) {
-				returnData.push({ json: errorItemJson(error), pairedItem: { item: itemIndex } });
-				continue;
-			}
-			throw error;
+	for (const [itemIndex, result] of results.entries()) {
+		// The items of one input share its pairedItem object: it is never changed.
+		const pairedItem = { item: itemIndex };
+		if (result instanceof Error) {
+			returnData.push({ json: errorItemJson(result), pairedItem });
+			continue;
 		}
+		// One push per record: spreading 100,000+ records into push() overflows the call stack.
+		for (const record of result) returnData.push({ json: record, pairedItem });
 	}
 	return [returnData];
 }

@@ -1,6 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INode, NodeParameterValueType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
+import { resolveFromItem } from '../helpers/itemReference';
 import { locatorValue } from '../helpers/locator';
 import { ServiceClient } from '../transport';
 import { WriteLedger } from '../writes/ledger';
@@ -48,6 +55,7 @@ export class RunContext {
 	private runIndexRead?: number;
 	private ledgerOpened?: WriteLedger;
 	private idPrefixMade?: string;
+	private inputItems?: INodeExecutionData[];
 
 	constructor(readonly functions: IExecuteFunctions) {
 		this.node = functions.getNode();
@@ -65,11 +73,22 @@ export class RunContext {
 	 */
 	parameter(name: string, itemIndex: number, fallback?: unknown): unknown {
 		if (this.fixed.has(name)) return this.fixed.get(name);
-		const value = locatorValue(
+		const stored = storedValue(this.node.parameters, name);
+		if (!holdsExpression(stored)) {
+			const value = locatorValue(
+				this.functions.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType),
+			);
+			this.fixed.set(name, value);
+			return value;
+		}
+		// Plain references to the item (`={{ $json.price }}`) are read from it, where that gives
+		// exactly what n8n's expression engine would (helpers/itemReference.ts).
+		const json = (this.inputItems ??= this.functions.getInputData())[itemIndex]?.json;
+		const direct = json === undefined ? undefined : resolveFromItem(stored, json);
+		if (direct !== undefined) return locatorValue(direct);
+		return locatorValue(
 			this.functions.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType),
 		);
-		if (!this.varies(name)) this.fixed.set(name, value);
-		return value;
 	}
 
 	/** Whether a parameter holds an expression, i.e. may differ from item to item. */

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { NodeVersion } from './pickers';
+
 /** The "Options" collection every operation and the trigger put their optional settings in. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
@@ -10,6 +12,31 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 		default: {},
 		options,
 	};
+}
+
+/**
+ * Parallel Requests, in every operation's Options but Transfer's (transfers go one per second),
+ * from version 2 on: version 1 keeps its parameters and sends one request after the other.
+ * `unit`: what one request carries ("item", "batch of up to 20 orders").
+ */
+export function parallelRequestsOption(version: NodeVersion, unit: string): INodeProperties[] {
+	if (version < 2) return [];
+	return [
+		{
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			// n8n's lint reads defaults as literals: this is LIMITS.defaultParallelRequests.
+			default: 20,
+			description: `How many requests the node keeps in flight at once, one per ${unit}. More is faster when the exchange is far away; 1 sends one after the other. Output items keep their order. Read once per run, from the first item.`,
+		},
+	];
+}
+
+/** An Options collection holding only Parallel Requests (version 2), for operations with no other option. */
+export function parallelRequestsOnly(version: NodeVersion): INodeProperties[] {
+	return version < 2 ? [] : [optionsCollection(parallelRequestsOption(version, 'item'))];
 }
 
 /** Return All and Limit, as every list operation shows them; `maxLimit` is the service's page size. */

@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { inLanes } from '../helpers/lanes';
 import {
 	unexpectedResponseError,
 	type Endpoint,
@@ -64,6 +65,11 @@ export interface WriteKind<W> {
 }
 
 export interface SettleHooks<W> {
+	/**
+	 * How many requests may be in flight at once (default 1). A hook that throws stops new requests;
+	 * those in flight are settled, then its error is thrown.
+	 */
+	parallel?: number;
 	/** Called as each write settles; may throw to stop the run: nothing further is sent. */
 	onSettled?(pending: PendingWrite<W>): void;
 	/** Called after the writes of each request are settled; may throw to stop before the next request. */
@@ -243,57 +249,74 @@ export async function settleWrites<W>(
 	toSend.push(...resend.splice(0));
 
 	// 2 and 3. Round 1 sends the writes; round 2 those proven not executed after an unknown outcome.
-	for (let round = 0; round < 2 && toSend.length > 0; round++) {
-		const groups = kind.groups(toSend);
-		for (const [index, group] of groups.entries()) {
-			const now = Date.now();
-			for (const pending of group) {
-				pending.window.firstSentAt ??= now;
-				pending.slot.record({
-					outcome: 'unknown',
-					firstSentAt: pending.window.firstSentAt,
-					acceptableUntil: Math.max(pending.window.acceptableUntil ?? 0, now),
-				});
-			}
-			const { endpoint, request } = kind.request(group);
-			const attempt = await run.client.write(endpoint, request);
-			for (const pending of group) {
-				pending.window.firstSentAt = Math.min(
-					pending.window.firstSentAt ?? Infinity,
-					attempt.window.firstSentAt ?? Infinity,
-				);
-				pending.window.acceptableUntil = Math.max(
-					pending.window.acceptableUntil ?? 0,
-					attempt.window.acceptableUntil ?? 0,
-				);
-				recordUnknown(pending);
-			}
-			let verdicts: Verdict[];
-			if (attempt.kind === 'answered') {
-				verdicts = readAnswer(kind, attempt.body, group);
-			} else if (attempt.kind === 'rejected') {
-				const verdict = kind.refused?.(attempt.error) ?? {
-					kind: 'rejected',
-					refusal: { error: attempt.error },
-				};
-				verdicts = group.map(() => verdict);
-			} else {
-				const { reason, detail, unusable } = attempt;
-				const wording = kind.requestWording?.(group);
-				verdicts = group.map(() => ({ kind: 'unknown', reason, detail, unusable, wording }));
-			}
-			// The ledger learns what the answer says of every write of the request before a hook may
-			// stop the run at one of them: a refused write left recorded in flight would be taken
-			// for one that may have been executed, and never sent again.
-			for (const [position, pending] of group.entries()) {
-				const verdict = verdicts[position];
-				if (verdict?.kind === 'rejected' && !pending.maybeExecuted) pending.slot.forget();
-			}
-			for (const [position, pending] of group.entries()) await apply(pending, verdicts[position]);
-			hooks.afterRequest?.(group, groups.length - index - 1);
+	let stop: { error: unknown } | undefined;
+	const send = async (group: Array<PendingWrite<W>>, requestsLeft: () => number) => {
+		// The ledger slot of every write of the request is written before the request leaves.
+		const now = Date.now();
+		for (const pending of group) {
+			pending.window.firstSentAt ??= now;
+			pending.slot.record({
+				outcome: 'unknown',
+				firstSentAt: pending.window.firstSentAt,
+				acceptableUntil: Math.max(pending.window.acceptableUntil ?? 0, now),
+			});
 		}
+		const { endpoint, request } = kind.request(group);
+		const attempt = await run.client.write(endpoint, request);
+		for (const pending of group) {
+			pending.window.firstSentAt = Math.min(
+				pending.window.firstSentAt ?? Infinity,
+				attempt.window.firstSentAt ?? Infinity,
+			);
+			pending.window.acceptableUntil = Math.max(
+				pending.window.acceptableUntil ?? 0,
+				attempt.window.acceptableUntil ?? 0,
+			);
+			recordUnknown(pending);
+		}
+		let verdicts: Verdict[];
+		if (attempt.kind === 'answered') {
+			verdicts = readAnswer(kind, attempt.body, group);
+		} else if (attempt.kind === 'rejected') {
+			const verdict = kind.refused?.(attempt.error) ?? {
+				kind: 'rejected',
+				refusal: { error: attempt.error },
+			};
+			verdicts = group.map(() => verdict);
+		} else {
+			const { reason, detail, unusable } = attempt;
+			const wording = kind.requestWording?.(group);
+			verdicts = group.map(() => ({ kind: 'unknown', reason, detail, unusable, wording }));
+		}
+		// The ledger learns what the answer says of every write of the request before a hook may
+		// stop the run at one of them: a refused write left recorded in flight would be taken
+		// for one that may have been executed, and never sent again.
+		for (const [position, pending] of group.entries()) {
+			const verdict = verdicts[position];
+			if (verdict?.kind === 'rejected' && !pending.maybeExecuted) pending.slot.forget();
+		}
+		for (const [position, pending] of group.entries()) await apply(pending, verdicts[position]);
+		hooks.afterRequest?.(group, requestsLeft());
+	};
+	for (let round = 0; round < 2 && toSend.length > 0 && stop === undefined; round++) {
+		const groups = kind.groups(toSend);
+		let started = 0;
+		await inLanes(
+			groups.length,
+			hooks.parallel ?? 1,
+			async (index) => {
+				started = Math.max(started, index + 1);
+				try {
+					await send(groups[index], () => groups.length - started);
+				} catch (error) {
+					stop ??= { error };
+				}
+			},
+			() => stop !== undefined,
+		);
 		toSend = resend.splice(0);
 	}
+	if (stop !== undefined) throw stop.error;
 	for (const pending of toSend) unknown(pending, NOT_A_THIRD_TIME);
 }
 

@@ -113,6 +113,23 @@ export class WriteLedger {
 		return Object.keys(this.records[slot] ?? {}).length > 0;
 	}
 
+	/**
+	 * What the ledger holds of each item, from every try of this node run: placed when at least one
+	 * of its writes was placed, else unknown when one may have been executed. Items it does not
+	 * list executed nothing (never sent, or refused).
+	 */
+	itemOutcomes(): Map<number, 'placed' | 'unknown'> {
+		const outcomes = new Map<number, 'placed' | 'unknown'>();
+		for (const [slot, records] of Object.entries(this.records)) {
+			const item = Number(slot.split('.')[0]);
+			for (const record of Object.values(records)) {
+				if (record.o === 'placed') outcomes.set(item, 'placed');
+				else if (!outcomes.has(item)) outcomes.set(item, 'unknown');
+			}
+		}
+		return outcomes;
+	}
+
 	/** The ledger slot of one write: `slot` names it within the run ("3" = item 3, "3.1" = its second write). */
 	slot(slot: string, requestFingerprint: string): LedgerSlot {
 		const records = this.records[slot] ?? {};

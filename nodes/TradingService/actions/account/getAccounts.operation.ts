@@ -4,9 +4,12 @@ import type { NodeVersion } from '../../descriptions/pickers';
 import { accountItem } from '../../helpers/accounts';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
+import { parallelRequestsOnly } from '../../descriptions/common';
 
-export const description = (_version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions({ show: { resource: ['account'], operation: ['getAccounts'] } }, []);
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions({ show: { resource: ['account'], operation: ['getAccounts'] } }, [
+		...parallelRequestsOnly(version),
+	]);
 
 /**
  * GET /api/v1/account/type: the key's accounts, one item each, with the exchange's fields

@@ -1,12 +1,13 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/common';
+import { optionsCollection, parallelRequestsOption } from '../../descriptions/common';
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 
-const properties = (_version: NodeVersion): INodeProperties[] => [
+const properties = (version: NodeVersion): INodeProperties[] => [
 	optionsCollection([
+		...parallelRequestsOption(version, 'item'),
 		{
 			displayName: 'Hide Zero Balances',
 			name: 'hideZeroBalances',

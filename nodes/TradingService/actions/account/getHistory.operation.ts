@@ -1,7 +1,11 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { FLOW_TYPES, LIMITS } from '../../constants';
-import { optionsCollection, returnAllAndLimit } from '../../descriptions/common';
+import {
+	optionsCollection,
+	parallelRequestsOption,
+	returnAllAndLimit,
+} from '../../descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from '../../descriptions/account';
 import {
 	HistoryWalk,
@@ -14,7 +18,7 @@ import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 
-const properties = (_version: NodeVersion): INodeProperties[] => [
+const properties = (version: NodeVersion): INodeProperties[] => [
 	{
 		displayName: 'Flow Type',
 		name: 'flowType',
@@ -53,6 +57,7 @@ const properties = (_version: NodeVersion): INodeProperties[] => [
 	},
 	...returnAllAndLimit(LIMITS.historyPageSize),
 	optionsCollection([
+		...parallelRequestsOption(version, 'item'),
 		{
 			displayName: 'Add Parsed Fields',
 			name: 'addParsedFields',

@@ -8,6 +8,7 @@ import { integerInRange, strictBoolean, timestampMs } from '../../helpers/valida
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import { optionalSymbol } from '../symbolParameter';
+import { parallelRequestsOnly } from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	pickerField(version, 'symbols', {
@@ -36,10 +37,10 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['account'], operation: ['getTrades'] } },
-		properties(version),
-	);
+	updateDisplayOptions({ show: { resource: ['account'], operation: ['getTrades'] } }, [
+		...properties(version),
+		...parallelRequestsOnly(version),
+	]);
 
 /**
  * GET /api/v1/account/trades: the key's fills in a time range, newest first, one item each with the

@@ -13,7 +13,12 @@ export const operations: OperationsOf<'account'> = {
 	getBalances: { mode: 'perItem', writes: false, execute: getBalances.execute },
 	getHistory: { mode: 'perItem', writes: false, execute: getHistory.execute },
 	getTrades: { mode: 'perItem', writes: false, execute: getTrades.execute },
-	transferAsset: { mode: 'perItem', writes: true, execute: transferAsset.execute },
+	transferAsset: {
+		mode: 'perItem',
+		writes: true,
+		oneAtATime: true,
+		execute: transferAsset.execute,
+	},
 };
 
 /** Operations version 1 does not offer: it keeps the parameters it was saved with. */

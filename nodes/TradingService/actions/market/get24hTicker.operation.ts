@@ -5,7 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/common';
+import { optionsCollection, parallelRequestsOption } from '../../descriptions/common';
 import { INSTRUMENT_TYPE_OPTIONS, optionalSymbolField } from '../../descriptions/market';
 import { decimalText, integerOf, priceChange, priceChangePercent } from '../../helpers/marketData';
 import { oneOf } from '../../helpers/validation';
@@ -20,6 +20,7 @@ const INSTRUMENT_TYPES = ['SPOT', 'FUTURES', 'ANY'] as const;
 const properties = (version: NodeVersion): INodeProperties[] => [
 	optionalSymbolField(version, 'the 24-hour ticker'),
 	optionsCollection([
+		...parallelRequestsOption(version, 'item'),
 		{
 			displayName: 'Instrument Type',
 			name: 'instrumentType',

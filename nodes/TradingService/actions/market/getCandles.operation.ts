@@ -18,6 +18,7 @@ import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { requiredSymbol } from '../symbolParameter';
 import { readMarket } from './request';
+import { parallelRequestsOnly } from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	requiredSymbolField(version),
@@ -50,10 +51,10 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['market'], operation: ['getCandles'] } },
-		properties(version),
-	);
+	updateDisplayOptions({ show: { resource: ['market'], operation: ['getCandles'] } }, [
+		...properties(version),
+		...parallelRequestsOnly(version),
+	]);
 
 /** A date-time parameter, or undefined when left empty. */
 function optionalTime(

@@ -9,6 +9,7 @@ import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { requiredSymbol } from '../symbolParameter';
 import { readMarket } from './request';
+import { parallelRequestsOnly } from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	requiredSymbolField(version),
@@ -24,10 +25,10 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['market'], operation: ['getOrderBook'] } },
-		properties(version),
-	);
+	updateDisplayOptions({ show: { resource: ['market'], operation: ['getOrderBook'] } }, [
+		...properties(version),
+		...parallelRequestsOnly(version),
+	]);
 
 /** The levels of one side ([[price, quantity], …]) as `{ price, quantity }` objects. */
 function levels(side: unknown): IDataObject[] {

@@ -12,16 +12,17 @@ import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { optionalSymbol } from '../symbolParameter';
 import { entries, readMarket } from './request';
+import { parallelRequestsOnly } from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	optionalSymbolField(version, 'the latest price'),
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['market'], operation: ['getPrice'] } },
-		properties(version),
-	);
+	updateDisplayOptions({ show: { resource: ['market'], operation: ['getPrice'] } }, [
+		...properties(version),
+		...parallelRequestsOnly(version),
+	]);
 
 /**
  * GET /quote/v1/ticker/price: the latest trade price of one trading pair or of all, one item each,

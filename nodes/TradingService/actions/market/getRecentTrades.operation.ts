@@ -9,6 +9,7 @@ import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { requiredSymbol } from '../symbolParameter';
 import { entries, readMarket } from './request';
+import { parallelRequestsOnly } from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	requiredSymbolField(version),
@@ -16,10 +17,10 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['market'], operation: ['getRecentTrades'] } },
-		properties(version),
-	);
+	updateDisplayOptions({ show: { resource: ['market'], operation: ['getRecentTrades'] } }, [
+		...properties(version),
+		...parallelRequestsOnly(version),
+	]);
 
 /**
  * GET /quote/v1/trades: the latest public trades of one trading pair, one item per trade, oldest

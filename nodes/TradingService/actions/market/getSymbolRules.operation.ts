@@ -10,6 +10,7 @@ import { readSymbolRules } from '../symbolRulesCache';
 import { optionalSymbol } from '../symbolParameter';
 import type { RunContext } from '../runContext';
 import { pickerField, type NodeVersion } from '../../descriptions/pickers';
+import { parallelRequestsOnly } from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	pickerField(version, 'symbols', {
@@ -24,10 +25,10 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['market'], operation: ['getSymbolRules'] } },
-		properties(version),
-	);
+	updateDisplayOptions({ show: { resource: ['market'], operation: ['getSymbolRules'] } }, [
+		...properties(version),
+		...parallelRequestsOnly(version),
+	]);
 
 /**
  * GET /api/v1/exchangeInfo (site MENA): the trading rules of one trading pair or of all, one item

@@ -6,7 +6,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/common';
+import { optionsCollection, parallelRequestsOption } from '../../descriptions/common';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, orderReference, type OrderReference } from '../../helpers/orderIds';
 import { strictBoolean } from '../../helpers/validation';
@@ -20,6 +20,7 @@ import type { NodeVersion } from '../../descriptions/pickers';
 const properties = (version: NodeVersion): INodeProperties[] => [
 	...orderReferenceFields(version),
 	optionsCollection([
+		...parallelRequestsOption(version, 'item'),
 		{
 			displayName: 'Fail If Order Not Open',
 			name: 'failIfNotOpen',

@@ -1,6 +1,6 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, sideFilter } from '../../descriptions/common';
+import { optionsCollection, parallelRequestsOption, sideFilter } from '../../descriptions/common';
 import { orderIdList } from '../../helpers/orderIds';
 import { oneOf, symbol as symbolValue } from '../../helpers/validation';
 import { cancelKind, pendingCancel } from '../../writes/cancels';
@@ -53,6 +53,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	},
 	{
 		...optionsCollection([
+			...parallelRequestsOption(version, 'item'),
 			sideFilter('Cancel only the buy orders or only the sell orders of the symbol'),
 		]),
 		displayOptions: { show: { cancelBy: ['symbol'] } },

@@ -5,6 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { parallelRequestsOption } from '../../descriptions/common';
 import {
 	clientOrderIdParameter,
 	orderFields,
@@ -39,7 +40,7 @@ const testOnlyOption: INodeProperties = {
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, [
 		...orderFields(version),
-		orderOptions(version, [testOnlyOption]),
+		orderOptions(version, [testOnlyOption, ...parallelRequestsOption(version, 'item')]),
 	]);
 
 /**

@@ -5,6 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { parallelRequestsOption } from '../../descriptions/common';
 import { orderFields, orderOptions, readOrderParameters } from '../../descriptions/order';
 import { autoMapLabel, autoMappedOrder } from '../../helpers/autoMap';
 import { checkGuardrails, checkOrderOptions, type OrderOptions } from '../../helpers/orderOptions';
@@ -19,7 +20,9 @@ import { parseJsonKeepingDigits } from '../../transport/json';
 import { settleWrites } from '../../writes/engine';
 import { orderKind, pendingOrder, type PendingOrder } from '../../writes/orders';
 import { withOutcome } from '../../writes/outcomes';
+import { runReport, withRunReport } from '../../writes/runReport';
 import { errorItemJson } from '../errorItems';
+import { parallelRequests } from '../parallelRequests';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { ORDER_FIELDS } from '../../helpers/orderRules';
@@ -103,6 +106,7 @@ function createManyOptions(version: NodeVersion): INodeProperties {
 			description:
 				'Whether to stop with an error as soon as a batch comes back with a rejected order, sending no further batches. Off: rejected orders come out as items with success set to false.',
 		},
+		...parallelRequestsOption(version, 'batch of up to 20 orders'),
 	]);
 	return {
 		...collection,
@@ -294,19 +298,41 @@ export async function execute(
 	run: RunContext,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	try {
+		return await placeAll(run, items);
+	} catch (error) {
+		// Without Continue On Fail: what became of every item, from the ledger of every try. An
+		// item's orders go in several batches, so the item the error is about is listed too.
+		const nodeError = toNodeError(run.node, error);
+		if (items.length < 2) throw nodeError;
+		throw withRunReport(nodeError, runReport(run.ledger, items.length));
+	}
+}
+
+async function placeAll(
+	run: RunContext,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const outputs: Outputs = items.map(() => []);
 	// The options apply to the whole run: batches mix items, so one item's options cannot apply to
 	// one batch only.
-	const options: OrderOptions =
-		items.length > 0
-			? run.options(0, (raw) => checkOrderOptions(run.node, raw, 0))
-			: { guardrails: {} };
+	let options: OrderOptions = { guardrails: {} };
+	let parallel = 1;
+	if (items.length > 0) {
+		try {
+			options = run.options(0, (raw) => checkOrderOptions(run.node, raw, 0));
+			parallel = parallelRequests(run);
+		} catch (error) {
+			throw withOutcome(toNodeError(run.node, error), 'rejected');
+		}
+	}
 	const { pending, reports } = await readAll(run, items, options, outputs);
 	await settleWrites(
 		run,
 		orderKind(run, { endpoint: 'batch', recvWindow: options.recvWindow }),
 		pending,
 		{
+			parallel,
 			onSettled: (one) => {
 				const item = settledItem(run, one);
 				const report = reports.get(one);

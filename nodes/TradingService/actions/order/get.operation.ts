@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { ERROR_CODES } from '../../constants';
+import { parallelRequestsOnly } from '../../descriptions/common';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, lookupQuery, orderReference } from '../../helpers/orderIds';
 import { ENDPOINTS, isServiceRejection, toNodeError } from '../../transport';
@@ -14,10 +15,10 @@ import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['order'], operation: ['get'] } },
-		orderReferenceFields(version),
-	);
+	updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, [
+		...orderReferenceFields(version),
+		...parallelRequestsOnly(version),
+	]);
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;

@@ -7,7 +7,12 @@ import {
 } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../../constants';
-import { optionsCollection, returnAllAndLimit, sideFilter } from '../../descriptions/common';
+import {
+	optionsCollection,
+	parallelRequestsOption,
+	returnAllAndLimit,
+	sideFilter,
+} from '../../descriptions/common';
 import { inputError, integerInRange, oneOf, timestampMs } from '../../helpers/validation';
 import { ENDPOINTS, type Endpoint } from '../../transport';
 import type { RunContext } from '../runContext';
@@ -45,6 +50,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	}),
 	...returnAllAndLimit(LIMITS.ordersPageSize),
 	optionsCollection([
+		...parallelRequestsOption(version, 'item'),
 		sideFilter('Only buy orders or only sell orders'),
 		{
 			displayName: 'Start',

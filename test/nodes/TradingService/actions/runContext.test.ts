@@ -35,6 +35,7 @@ async function probe(
 					return this.getNodeParameter(name, itemIndex, fallback as never);
 				},
 				getWorkflowDataProxy: (itemIndex: number) => this.getWorkflowDataProxy(itemIndex),
+				getInputData: () => this.getInputData(),
 				...(withNodeContext ? { getContext: (type: 'node') => this.getContext(type) } : {}),
 			} as unknown as IExecuteFunctions;
 			result.output = use(() => new RunContext(counted), this.getInputData().length);
@@ -84,6 +85,52 @@ describe('RunContext', () => {
 			{ symbol: 'BTCUSDT', quantity: '0.3' },
 		]);
 		expect(reads).toEqual(['symbol@0', 'quantity@0', 'quantity@1', 'quantity@2']);
+	});
+
+	it('a plain reference to the item (`={{ $json.x }}`, a picker’s too) is read from the item, without n8n; anything else goes through n8n', async () => {
+		const { reads, output } = await probe(
+			create({
+				price: '={{ $json.price }}',
+				quantity: '={{ $json["order"].qty }}',
+				side: '={{ $json.side.toUpperCase() }}',
+				symbol: { __rl: true, mode: 'id', value: '={{ $json.symbol }}' },
+				options: { recvWindow: '={{ $json.window }}' },
+			}),
+			[
+				{
+					json: {
+						price: '100.5',
+						order: { qty: '0.25' },
+						side: 'buy',
+						symbol: 'BTCUSDT',
+						window: 6000,
+					},
+				},
+				{ json: { price: 101, order: { qty: null }, side: 'sell', symbol: 'ETHUSDT' } },
+			],
+			(context, items) => {
+				const run = context();
+				return Array.from({ length: items }, (_, item) => ({
+					price: run.parameter('price', item) as string,
+					quantity: run.parameter('quantity', item) as string,
+					side: run.parameter('side', item) as string,
+					symbol: run.parameter('symbol', item) as string,
+					options: run.parameter('options', item) as IDataObject,
+				}));
+			},
+		);
+		expect(output).toEqual([
+			{
+				price: '100.5',
+				quantity: '0.25',
+				side: 'BUY',
+				symbol: 'BTCUSDT',
+				options: { recvWindow: 6000 },
+			},
+			// A number stays a number; null and a missing field are n8n's to give.
+			{ price: 101, quantity: null, side: 'SELL', symbol: 'ETHUSDT', options: {} },
+		]);
+		expect(reads).toEqual(['side@0', 'quantity@1', 'side@1', 'options@1']);
 	});
 
 	it('a parameter left at its default is read once, with the fallback given', async () => {

@@ -497,8 +497,8 @@ describe('per node run, not per item (Create and Create Many)', () => {
 		expect(counted.credentials()).toBe(1);
 		expect(counted.parameter('symbol')).toBe(1);
 		expect(counted.parameter('options')).toBe(1);
-		// The one expression is still evaluated per item.
-		expect(counted.parameter('price')).toBe(30);
+		// The one expression is a plain reference to the item: read from it, n8n evaluates nothing.
+		expect(counted.parameter('price')).toBe(0);
 		const ids = run.items.map((item) => item.json.clientOrderId as string);
 		ids.forEach((id, index) => expect(id).toMatch(generatedClientOrderId(index)));
 		expect(new Set(ids.map((id) => id.replace(/-\d+-0$/, ''))).size).toBe(1);
@@ -510,10 +510,11 @@ describe('per node run, not per item (Create and Create Many)', () => {
 	it('Create: an option given as an expression still applies per item (Receive Window of each request)', async () => {
 		const counted = calls();
 		const run = await runTradingService(sandbox(), {
-			parameters: limitOrder({ options: { recvWindow: '={{ $json.rw }}' } }),
+			parameters: limitOrder({ options: { recvWindow: '={{ $json.rw + 0 }}' } }),
 			inputItems: items(5),
 		});
 		expect(run.error).toBeUndefined();
+		// Not a plain reference: n8n evaluates it for every item.
 		expect(counted.parameter('options')).toBe(5);
 		expect(
 			requestsTo(sandbox(), NEW_ORDER).map(

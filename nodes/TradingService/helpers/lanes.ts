@@ -1,0 +1,30 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * Runs `task` for 0 … count − 1, at most `parallel` at once, starting them in order. `stopped`
+ * is asked before each start: once it says so, nothing more is started, and what is in flight
+ * finishes. Resolves when every started task has ended; a task's failure is its own to handle.
+ *
+ * The lanes open one after the other, a timer tick apart: a task that fails before its first
+ * request (bad input) has then said so before the next lane starts, so it stops the run with
+ * nothing more sent, as one after the other would. Later starts follow an answer, so every such
+ * failure is known by then.
+ */
+export async function inLanes(
+	count: number,
+	parallel: number,
+	task: (index: number) => Promise<void>,
+	stopped: () => boolean = () => false,
+): Promise<void> {
+	let next = 0;
+	const lane = async () => {
+		while (next < count && !stopped()) await task(next++);
+	};
+	const lanes: Array<Promise<void>> = [];
+	const laneCount = Math.max(1, Math.min(parallel, count));
+	for (let opened = 0; opened < laneCount && next < count && !stopped(); opened++) {
+		if (opened > 0) await sleep(0);
+		lanes.push(lane());
+	}
+	await Promise.all(lanes);
+}

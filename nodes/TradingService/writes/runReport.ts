@@ -1,0 +1,90 @@
+import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { WriteLedger } from './ledger';
+import { outcomeOf, withOutcome } from './outcomes';
+
+/**
+ * What the error that stops a run of several writes says of the other items: which have writes
+ * placed, which may have, and which executed nothing. Read from the write ledger, so it covers this
+ * try and every earlier try of the node run (Retry On Fail, a retried execution), and it is what
+ * the next try goes by: placed writes are answered from the ledger, unknown ones looked up first,
+ * the rest sent.
+ */
+export interface RunReport {
+	/** Whether the item the error is about is left out (its one write is the error's). */
+	of: 'others' | 'all';
+	placed: number[];
+	unknown: number[];
+	nothingExecuted: number[];
+}
+
+/**
+ * The report of the items of a run but `failedItem` (the one the error is about, when its other
+ * writes cannot have been placed).
+ */
+export function runReport(ledger: WriteLedger, itemCount: number, failedItem?: number): RunReport {
+	const outcomes = ledger.itemOutcomes();
+	const report: RunReport = {
+		of: failedItem === undefined ? 'all' : 'others',
+		placed: [],
+		unknown: [],
+		nothingExecuted: [],
+	};
+	for (let item = 0; item < itemCount; item++) {
+		if (item === failedItem) continue;
+		const outcome = outcomes.get(item);
+		if (outcome === 'placed') report.placed.push(item);
+		else if (outcome === 'unknown') report.unknown.push(item);
+		else report.nothingExecuted.push(item);
+	}
+	return report;
+}
+
+/** Item numbers as short ranges: "0–2, 5, 8–199". */
+export function itemRanges(items: number[]): string {
+	const parts: string[] = [];
+	for (let start = 0; start < items.length; ) {
+		let end = start;
+		while (end + 1 < items.length && items[end + 1] === items[end] + 1) end++;
+		parts.push(end === start ? String(items[start]) : `${items[start]}–${items[end]}`);
+		start = end + 1;
+	}
+	return parts.join(', ');
+}
+
+function counted(label: string, items: number[], note = ''): string {
+	const noun = items.length === 1 ? 'item' : 'items';
+	return `${label}: ${items.length} ${noun} (${noun} ${itemRanges(items)}${note})`;
+}
+
+/**
+ * The stopping error of a run with its report: after the error's own outcome (about its write),
+ * what became of the other items, and what running again does. Kept in the error's context too
+ * (`runReport`), as item ranges.
+ */
+export function withRunReport<E extends NodeApiError | NodeOperationError>(
+	error: E,
+	report: RunReport,
+): E {
+	const { placed, unknown, nothingExecuted } = report;
+	if (placed.length + unknown.length + nothingExecuted.length === 0) return error;
+	const parts: string[] = [];
+	if (placed.length > 0) parts.push(counted('placed, wholly or in part', placed));
+	if (unknown.length > 0) parts.push(counted('outcome unknown', unknown));
+	if (nothingExecuted.length > 0)
+		parts.push(counted('nothing executed', nothingExecuted, ': not sent, or refused'));
+	const again =
+		placed.length + unknown.length > 0
+			? ' Running the node again (Retry On Fail, or a retry of the execution) sends only what was not placed: placed writes are answered from the node’s record, and writes whose outcome is unknown are looked up before anything is sent.'
+			: '';
+	const outcome = outcomeOf(error);
+	if (outcome !== undefined) withOutcome(error, outcome);
+	const items = report.of === 'others' ? 'The other items of this run' : 'The items of this run';
+	error.description = `${error.description ?? ''} ${items}: ${parts.join('; ')}.${again}`.trim();
+	error.context.runReport = {
+		placed: itemRanges(placed),
+		unknown: itemRanges(unknown),
+		nothingExecuted: itemRanges(nothingExecuted),
+	};
+	return error;
+}
