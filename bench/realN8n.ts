@@ -4,20 +4,31 @@
  * (npm pack, unpacked into the user folder's .n8n/nodes), against the sandbox in this process.
  *
  * Time = the sum of n8n's own per-node `executionTime` of the measured nodes (the input nodes
- * are not counted), median of BENCH_N8N_REPS runs (default 3) after one warm-up round. Requests
- * are counted in the sandbox's ledger, which is reset before every run.
+ * are not counted), median of BENCH_N8N_REPS runs (default 9) after one warm-up round. Requests,
+ * their weight and the 429 answers are counted in the sandbox's ledger. The sandbox is reset before
+ * every run and runs with its default rate limit (6,000 weight per 60 s per key), so a row that
+ * gets 429s shows them; the open orders of the cancel ways are seeded after the reset.
+ *
+ * By default it runs issue 25's rows (ISSUE_25_WAYS: Create fixed, 2 and 5 mapped, 5 mapped with
+ * business keys, Create Many mapped and auto-mapped, Get History and Cancel per item, and their
+ * chains) at loopback, 20 ms and 100 ms of server latency: 11 ways × 3 latencies × 10 rounds,
+ * about 6 minutes with the node's parallel requests (~30 s a round, ~25 s to build and start).
  *
  * The package is built from a copy of the sources (working tree by default, or a commit with
  * BENCH_N8N_SOURCE=HEAD) into a temporary folder, so the repo's dist/ is neither needed nor
  * touched.
  *
- * Env: BENCH_N8N_REPS (3), BENCH_N8N_WAYS (e.g. "a,b,e"; default all), BENCH_N8N_SOURCE
+ * Env: BENCH_N8N_REPS (9), BENCH_N8N_WAYS (e.g. "a,b,e"; default issue 25's rows, "all": every
+ * way), BENCH_N8N_LATENCIES (server latencies in ms, one pass each, 0 = loopback; default
+ * "0,20,100"; the older BENCH_N8N_LATENCY_MS=N still means "0,N", and 0 loopback only) and
+ * BENCH_N8N_LATENCY_WAYS (the ways of the passes with latency; default issue 25's rows and f, m,
+ * mb), BENCH_N8N_RATE_LIMIT (on: the sandbox's default limits; off: none), BENCH_N8N_SOURCE
  * (worktree | a git revision), BENCH_N8N_PATCH (patch files, -p1, applied to the copy: measure a
  * change before making it), BENCH_N8N_COMPARE (patch files: run "before" and "after" side by side
- * in two n8n instances, alternating run by run), BENCH_N8N_LATENCY_MS (20; 0: no latency pass) and
- * BENCH_N8N_LATENCY_WAYS (a2,b,d,e,f,i,h,hb,m,mb), BENCH_N8N_MODE (server: one `n8n start`, runs through the REST
- * API, warm; cli: one `n8n execute` per run, cold), BENCH_N8N_PROFILE=1 or a list of ways (also
- * profile way e, or those, with --cpu-prof, see cpuProfile.ts), BENCH_N8N_ENGINE (n8n's N8N_EXPRESSION_ENGINE, default n8n's).
+ * in two n8n instances, alternating run by run), BENCH_N8N_MODE (server: one `n8n start`, runs
+ * through the REST API, warm; cli: one `n8n execute` per run, cold), BENCH_N8N_PROFILE=1 or a list
+ * of ways (also profile way e, or those, with --cpu-prof, see cpuProfile.ts), BENCH_N8N_ENGINE
+ * (n8n's N8N_EXPRESSION_ENGINE, default n8n's).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -26,6 +37,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { DEMO_KEYS, type Sandbox } from '../sandbox';
+import { DEFAULT_RATE_LIMIT } from '../sandbox/constants';
 import { executeWorkflow, importCredentials, importWorkflow } from '../tools/n8n/cli';
 import {
 	createN8nEnv,
@@ -40,9 +52,12 @@ import { REPO_ROOT, getRuntime, isRuntimeInstalled } from '../tools/n8n/runtime'
 import { startN8n, type N8nInstance } from '../tools/n8n/server';
 import { analyseCpuProfile, type ProfileSummary } from './cpuProfile';
 import {
+	CANCEL_COUNT,
+	CANCEL_ORDER,
 	CRYPTO_CREDENTIAL,
 	HEADER_AUTH_CREDENTIAL,
 	HISTORY_RECORDS,
+	ISSUE_25_WAYS,
 	TRADING_CREDENTIAL,
 	allWays,
 	type HistoryWindow,
@@ -69,9 +84,11 @@ export interface RealN8nConfig {
 	/** Ways to profile with --cpu-prof (empty: none). */
 	profile: string[];
 	engine?: string;
-	/** Server latency of the second pass (0: no second pass), and the ways it runs. */
-	latencyMs: number;
+	/** Server latency of each pass in ms (0: loopback), and the ways the passes with latency run. */
+	latencies: number[];
 	latencyWays: string[];
+	/** Whether the sandbox applies its default rate limit (DEFAULT_RATE_LIMIT) in every run. */
+	rateLimit: boolean;
 }
 
 function list(text: string): string[] {
@@ -81,12 +98,31 @@ function list(text: string): string[] {
 		.filter((part) => part !== '' && part !== '0');
 }
 
+/** BENCH_N8N_LATENCIES ("0,20,100"), else the older BENCH_N8N_LATENCY_MS (N: "0,N"). */
+function latenciesFromEnv(): number[] {
+	const text =
+		process.env.BENCH_N8N_LATENCIES ??
+		(process.env.BENCH_N8N_LATENCY_MS === undefined
+			? '0,20,100'
+			: `0,${process.env.BENCH_N8N_LATENCY_MS}`);
+	const latencies = text
+		.split(',')
+		.map((part) => part.trim())
+		.filter((part) => part !== '')
+		.map(Number);
+	if (latencies.length === 0 || latencies.some((ms) => !Number.isFinite(ms) || ms < 0))
+		throw new Error(`bench 5: latencies must be milliseconds ≥ 0, e.g. "0,20,100", not "${text}"`);
+	return [...new Set(latencies)];
+}
+
 export function realN8nConfigFromEnv(): RealN8nConfig {
 	const ways =
-		process.env.BENCH_N8N_WAYS === undefined ? undefined : list(process.env.BENCH_N8N_WAYS);
+		process.env.BENCH_N8N_WAYS === undefined
+			? [...ISSUE_25_WAYS]
+			: list(process.env.BENCH_N8N_WAYS);
 	return {
-		reps: Number(process.env.BENCH_N8N_REPS ?? 3),
-		ways: ways && ways.length > 0 ? ways : undefined,
+		reps: Number(process.env.BENCH_N8N_REPS ?? 9),
+		ways: ways.length > 0 && !ways.includes('all') ? ways : undefined,
 		source: process.env.BENCH_N8N_SOURCE ?? 'worktree',
 		patches: list(process.env.BENCH_N8N_PATCH ?? ''),
 		compare: list(process.env.BENCH_N8N_COMPARE ?? ''),
@@ -95,8 +131,11 @@ export function realN8nConfigFromEnv(): RealN8nConfig {
 			process.env.BENCH_N8N_PROFILE === '1' ? 'e' : (process.env.BENCH_N8N_PROFILE ?? ''),
 		),
 		engine: process.env.BENCH_N8N_ENGINE,
-		latencyMs: Number(process.env.BENCH_N8N_LATENCY_MS ?? 20),
-		latencyWays: list(process.env.BENCH_N8N_LATENCY_WAYS ?? 'a2,b,d,e,f,i,h,hb,m,mb'),
+		latencies: latenciesFromEnv(),
+		latencyWays: list(
+			process.env.BENCH_N8N_LATENCY_WAYS ?? [...ISSUE_25_WAYS, 'f', 'm', 'mb'].join(),
+		),
+		rateLimit: !['off', '0', 'false'].includes(process.env.BENCH_N8N_RATE_LIMIT ?? 'on'),
 	};
 }
 
@@ -157,13 +196,21 @@ async function buildPackageCopy(source: string, patches: string[]): Promise<stri
 interface NodeTypeLike {
 	description?: {
 		version?: number | number[];
-		properties?: Array<{ name: string; options?: Array<{ value?: unknown }> }>;
+		properties?: Array<{ name: string; type?: string; options?: Array<{ value?: unknown }> }>;
 	};
 	nodeVersions?: Record<string, NodeTypeLike>;
 }
 
-/** The newest node version whose Input Mode offers `autoMap`, read from the built package. */
-function autoMapVersion(stage: string): number | undefined {
+/** What the ways need to know of the built package's node versions. */
+interface PackageFacts {
+	/** The newest node version whose Input Mode offers `autoMap`. */
+	autoMap?: number;
+	newestVersion: number;
+	/** Whether the newest version's Order ID is a resource locator (a picker). */
+	orderIdLocator: boolean;
+}
+
+function packageFacts(stage: string): PackageFacts {
 	const file = path.join(stage, 'dist', 'nodes', 'TradingService', 'TradingService.node.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const exported = require(file) as { TradingService: new () => NodeTypeLike };
@@ -171,16 +218,32 @@ function autoMapVersion(stage: string): number | undefined {
 	const variants: Array<[number, NodeTypeLike]> = nodeType.nodeVersions
 		? Object.entries(nodeType.nodeVersions).map(([version, variant]) => [Number(version), variant])
 		: [[Math.max(...[nodeType.description?.version ?? 1].flat()), nodeType]];
-	let found: number | undefined;
+	let autoMap: number | undefined;
 	for (const [version, variant] of variants) {
 		const offers = (variant.description?.properties ?? []).some(
 			(property) =>
 				property.name === 'inputMode' &&
 				(property.options ?? []).some((option) => option.value === 'autoMap'),
 		);
-		if (offers) found = Math.max(found ?? version, version);
+		if (offers) autoMap = Math.max(autoMap ?? version, version);
 	}
-	return found;
+	const [newestVersion, newest] = variants.reduce((a, b) => (b[0] > a[0] ? b : a));
+	const orderIdLocator = (newest.description?.properties ?? []).some(
+		(property) => property.name === 'orderId' && property.type === 'resourceLocator',
+	);
+	return { autoMap, newestVersion, orderIdLocator };
+}
+
+/**
+ * Seeds the open orders the cancel ways cancel (after a reset, so their IDs are the same every
+ * time: the book's ID counter restarts) and returns their IDs, oldest first.
+ */
+function seedCancelOrders(sandbox: Sandbox): string[] {
+	const start = sandbox.now() - 60_000;
+	return Array.from(
+		{ length: CANCEL_COUNT },
+		(_, index) => sandbox.seedOpenOrder({ ...CANCEL_ORDER, time: start + index }).orderId,
+	);
 }
 
 // ------------------------------------------------------------------ runs
@@ -188,9 +251,14 @@ function autoMapVersion(stage: string): number | undefined {
 interface RunFigures {
 	ms: number;
 	requests: number;
+	/** The requests' weight, and how many were answered 429, from the sandbox's ledger. */
+	weight: number;
+	rateLimited: number;
 	executionMs?: number;
 	load: number;
 	perNode: Record<string, number>;
+	/** Why the run did not do what it should, when 429 answers explain it (a finding, kept). */
+	failure?: string;
 }
 
 class WayUnavailable extends Error {}
@@ -208,6 +276,17 @@ function checkRun(way: Way, run: N8nRun | undefined, sandbox: Sandbox): void {
 		throw new Error(
 			`way ${way.key}: ${way.outputNode} returned ${items.length} items, expected ${way.outputItems}`,
 		);
+	if (way.kind === 'cancel') {
+		if (sandbox.ledger.cancels.length !== way.count)
+			throw new Error(
+				`way ${way.key}: ${sandbox.ledger.cancels.length} orders cancelled, expected ${way.count}`,
+			);
+		const rejected = items.find(
+			(item) => item.json.error !== undefined || item.json.outcome === 'rejected',
+		);
+		if (rejected !== undefined)
+			throw new Error(`way ${way.key}: an item failed: ${JSON.stringify(rejected.json)}`);
+	}
 	if (way.kind === 'orders') {
 		if (sandbox.ledger.orders.length !== way.count) {
 			throw new Error(
@@ -224,13 +303,25 @@ function checkRun(way: Way, run: N8nRun | undefined, sandbox: Sandbox): void {
 	}
 }
 
-function figuresOf(way: Way, run: N8nRun, requests: number, load: number): RunFigures {
+function figuresOf(
+	way: Way,
+	run: N8nRun,
+	ledger: Pick<RunFigures, 'requests' | 'weight' | 'rateLimited'>,
+	load: number,
+	failure?: string,
+): RunFigures {
 	const perNode: Record<string, number> = {};
 	let ms = 0;
 	for (const name of way.measured) {
-		const task = run.data.resultData.runData[name]?.[0];
-		if (task?.executionTime === undefined)
+		const task = run.data?.resultData?.runData?.[name]?.[0];
+		if (task?.executionTime === undefined) {
+			// A run that failed on 429s may stop before a measured node ran.
+			if (failure !== undefined) {
+				ms = NaN;
+				continue;
+			}
 			throw new Error(`way ${way.key}: node ${name} has no executionTime`);
+		}
 		perNode[name] = task.executionTime;
 		ms += task.executionTime;
 	}
@@ -238,7 +329,8 @@ function figuresOf(way: Way, run: N8nRun, requests: number, load: number): RunFi
 	const stopped = run.stoppedAt ? Date.parse(run.stoppedAt) : NaN;
 	return {
 		ms,
-		requests,
+		...ledger,
+		failure,
 		load,
 		perNode,
 		executionMs: Number.isFinite(stopped - started) ? stopped - started : undefined,
@@ -285,20 +377,33 @@ function cliRunner(env: N8nEnv): Runner {
 	};
 }
 
-function prepareSandbox(
-	sandbox: Sandbox,
-	way: Way,
-	window: HistoryWindow,
-	latencyMs: number,
-): void {
+/** What a run starts from: the sandbox's state and settings, and the IDs the cancel ways name. */
+interface RunSetting {
+	window: HistoryWindow;
+	latencyMs: number;
+	rateLimit: boolean;
+	cancelOrderIds: readonly string[];
+}
+
+function prepareSandbox(sandbox: Sandbox, way: Way, setting: RunSetting): void {
 	sandbox.reset();
-	if (latencyMs > 0) sandbox.setFaults({ latencyMs });
+	// reset() puts the start options back (run.ts starts the sandbox without a rate limit).
+	if (setting.rateLimit) sandbox.setRateLimit({ ...DEFAULT_RATE_LIMIT });
+	if (setting.latencyMs > 0) sandbox.setFaults({ latencyMs: setting.latencyMs });
 	if (way.kind === 'history') {
 		sandbox.seedRecords({
 			...HISTORY_RECORDS,
-			startTime: window.startTime + HOUR,
-			endTime: window.endTime - 60_000,
+			startTime: setting.window.startTime + HOUR,
+			endTime: setting.window.endTime - 60_000,
 		});
+	}
+	if (way.kind === 'cancel') {
+		// The workflow's input names these IDs: every run cancels CANCEL_COUNT fresh open orders.
+		const ids = seedCancelOrders(sandbox);
+		if (ids.join() !== setting.cancelOrderIds.join())
+			throw new Error(
+				`way ${way.key}: the seeded open orders got other IDs (${ids[0]}…) than the workflow's input (${setting.cancelOrderIds[0]}…)`,
+			);
 	}
 }
 
@@ -306,14 +411,25 @@ async function runWay(
 	runner: Runner,
 	sandbox: Sandbox,
 	way: Way,
-	window: HistoryWindow,
-	latencyMs = 0,
+	setting: RunSetting,
 ): Promise<RunFigures> {
-	prepareSandbox(sandbox, way, window, latencyMs);
+	prepareSandbox(sandbox, way, setting);
 	const load = os.loadavg()[0];
 	const run = await runner.run(way);
-	checkRun(way, run, sandbox);
-	return figuresOf(way, run, sandbox.ledger.requests.length, load);
+	const requests = sandbox.ledger.requests;
+	const ledger = {
+		requests: requests.length,
+		weight: requests.reduce((sum, request) => sum + request.weight, 0),
+		rateLimited: requests.filter((request) => request.status === 429).length,
+	};
+	try {
+		checkRun(way, run, sandbox);
+	} catch (error) {
+		// A run the rate limit broke is a figure of the table, not a crash of the bench.
+		if (ledger.rateLimited === 0 || error instanceof WayUnavailable) throw error;
+		return figuresOf(way, run, ledger, load, (error as Error).message.slice(0, 200));
+	}
+	return figuresOf(way, run, ledger, load);
 }
 
 // ------------------------------------------------------------------ setup
@@ -327,18 +443,24 @@ interface Installed {
 	autoMap?: number;
 }
 
+interface InstallContext {
+	window: HistoryWindow;
+	cancelOrderIds: readonly string[];
+}
+
 async function install(
 	sandbox: Sandbox,
 	config: RealN8nConfig,
 	label: string,
 	patches: string[],
-	window: HistoryWindow,
+	context: InstallContext,
 ): Promise<Installed> {
 	log(
 		`  bench 5${label ? ` (${label})` : ''}: building the package from the ${config.source} sources${patches.length > 0 ? ` with ${patches.join(', ')}` : ''}`,
 	);
 	const stage = await buildPackageCopy(config.source, patches);
-	const autoMap = autoMapVersion(stage);
+	const facts = packageFacts(stage);
+	const autoMap = facts.autoMap;
 	const userFolder = await createTempUserFolder('n8n-bench-');
 	await packAndInstallPackage(userFolder, { repoRoot: stage });
 	const extra: Record<string, string> = {
@@ -378,8 +500,11 @@ async function install(
 	]);
 	const ways = allWays({
 		baseUrl: sandbox.baseUrl,
-		historyWindow: window,
+		historyWindow: context.window,
 		autoMapVersion: autoMap,
+		newestVersion: facts.newestVersion,
+		orderIdLocator: facts.orderIdLocator,
+		cancelOrderIds: context.cancelOrderIds,
 	}).filter((way) => config.ways === undefined || config.ways.includes(way.key));
 	await importWorkflow(
 		env,
@@ -403,6 +528,8 @@ export interface WayResult {
 	variant: string;
 	latencyMs: number;
 	runs: RunFigures[];
+	/** The warm-up run (not in the medians; its 429 answers count all the same). */
+	warmUp?: RunFigures;
 	unavailable?: string;
 }
 
@@ -415,15 +542,46 @@ function loadRange(runs: RunFigures[]): string {
 	return `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`;
 }
 
+/** Runs that did what they should (a run broken by 429s has no meaningful time). */
+function timedRuns(result: WayResult): RunFigures[] {
+	return result.runs.filter((run) => run.failure === undefined && Number.isFinite(run.ms));
+}
+
 function medianMs(result: WayResult | undefined): number | undefined {
-	return result && result.runs.length > 0 ? median(result.runs.map((run) => run.ms)) : undefined;
+	if (result === undefined) return undefined;
+	const runs = timedRuns(result);
+	return runs.length > 0 ? median(runs.map((run) => run.ms)) : undefined;
+}
+
+/** 429 answers over the warm-up and the measured runs. */
+function rateLimitedCount(result: WayResult): number {
+	return [...result.runs, ...(result.warmUp ? [result.warmUp] : [])].reduce(
+		(sum, run) => sum + run.rateLimited,
+		0,
+	);
+}
+
+function distinct(values: number[]): string {
+	return [...new Set(values)].join('/');
+}
+
+/** 429 answers over all runs, and the runs they broke. */
+function rateLimitedText(result: WayResult): string {
+	const failed = result.runs.filter((run) => run.failure !== undefined).length;
+	const runs = result.runs.length + (result.warmUp ? 1 : 0);
+	return `${rateLimitedCount(result)} in ${runs} runs${failed > 0 ? ` (${failed} runs failed: ${result.runs.find((run) => run.failure)?.failure})` : ''}`;
 }
 
 /** The chain a way is compared with: same kind, same item count, same latency. */
 function chainKey(way: Way): string {
 	if (way.kind === 'history') return 'hb';
 	if (way.kind === 'market') return 'mb';
+	if (way.kind === 'cancel') return 'kb';
 	return way.count === 1000 ? 'gb' : 'b';
+}
+
+function latencyTitle(latencyMs: number): string {
+	return latencyMs === 0 ? 'loopback' : `${latencyMs} ms latency`;
 }
 
 /** The table of bench 5 for one latency and variant (markdown, also printed). */
@@ -432,26 +590,33 @@ export function realN8nTable(results: WayResult[], latencyMs: number, variant = 
 		(result) => result.latencyMs === latencyMs && result.variant === variant,
 	);
 	const lines = [
-		'| Way | Items | Node time, median (min–max) | Per item | Chain ÷ this (> 1: faster than the chain) | Requests | Expr./item | Load (1 min) |',
-		'|---|---|---|---|---|---|---|---|',
+		'| Way | Items | Node time, median (min–max) | Per item | Chain ÷ this (> 1: faster than the chain) | Requests | Weight | 429 answers | Keys | Expr./item | Load (1 min) |',
+		'|---|---|---|---|---|---|---|---|---|---|---|',
 	];
-	for (const { way, runs, unavailable } of own) {
+	for (const result of own) {
+		const { way, runs, unavailable } = result;
 		const label = `${way.key}. ${way.label}`;
+		const keys = way.businessKeys ? 'yes' : 'no';
 		if (unavailable !== undefined || runs.length === 0) {
 			lines.push(
-				`| ${label} | ${way.count} | n/a (${unavailable ?? 'not run'}) | | | | ${way.expressionsPerItem} | |`,
+				`| ${label} | ${way.count} | n/a (${unavailable ?? 'not run'}) | | | | | | ${keys} | ${way.expressionsPerItem} | |`,
 			);
 			continue;
 		}
-		const times = runs.map((run) => run.ms);
-		const ms = median(times);
-		const chain = own.find((result) => result.way.key === chainKey(way));
+		const times = timedRuns(result).map((run) => run.ms);
+		const ms = medianMs(result);
+		const chain = own.find((candidate) => candidate.way.key === chainKey(way));
 		const chainMs = medianMs(chain);
 		const versus =
-			chainMs === undefined || chain?.way === way ? '' : `${(chainMs / ms).toFixed(2)}×`;
-		const requests = [...new Set(runs.map((run) => run.requests))].join('/');
+			chainMs === undefined || ms === undefined || chain?.way === way
+				? ''
+				: `${(chainMs / ms).toFixed(2)}×`;
+		const time =
+			ms === undefined
+				? 'n/a (every run failed)'
+				: `${fmtMs(ms)} (${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))})`;
 		lines.push(
-			`| ${label} | ${way.count} | ${fmtMs(ms)} (${fmtMs(Math.min(...times))}–${fmtMs(Math.max(...times))}) | ${perItem(ms, way.count)} | ${versus} | ${requests} | ${way.expressionsPerItem} | ${loadRange(runs)} |`,
+			`| ${label} | ${way.count} | ${time} | ${ms === undefined ? '' : perItem(ms, way.count)} | ${versus} | ${distinct(runs.map((run) => run.requests))} | ${distinct(runs.map((run) => run.weight))} | ${rateLimitedText(result)} | ${keys} | ${way.expressionsPerItem} | ${loadRange(runs)} |`,
 		);
 	}
 	return lines.join('\n');
@@ -483,7 +648,9 @@ export function comparisonTable(results: WayResult[]): string {
 /** Per-node split of the chains, for the README. */
 export function chainSplit(results: WayResult[]): string {
 	const lines: string[] = [];
-	for (const { way, runs, latencyMs, variant } of results) {
+	for (const result of results) {
+		const { way, latencyMs, variant } = result;
+		const runs = timedRuns(result);
 		if (way.measured.length < 2 || runs.length === 0 || variant === 'after') continue;
 		const parts = way.measured.map(
 			(name) => `${name} ${fmtMs(median(runs.map((run) => run.perNode[name])))}`,
@@ -517,8 +684,12 @@ export async function benchRealN8n(
 			skipped,
 		};
 	}
+	const started = Date.now();
 	const now = Date.now();
 	const window: HistoryWindow = { startTime: now - 3 * HOUR, endTime: now };
+	sandbox.reset();
+	const context: InstallContext = { window, cancelOrderIds: seedCancelOrders(sandbox) };
+	sandbox.reset();
 	const variants: Array<[string, string[]]> =
 		config.compare.length > 0
 			? [
@@ -532,8 +703,8 @@ export async function benchRealN8n(
 	const profiles: RealN8nResult['profiles'] = [];
 	try {
 		for (const [label, patches] of variants)
-			installs.push(await install(sandbox, config, label, patches, window));
-		for (const latencyMs of config.latencyMs > 0 ? [0, config.latencyMs] : [0]) {
+			installs.push(await install(sandbox, config, label, patches, context));
+		for (const latencyMs of config.latencies) {
 			for (const way of installs[0].ways) {
 				if (latencyMs > 0 && !config.latencyWays.includes(way.key)) continue;
 				for (const installed of installs) {
@@ -560,16 +731,16 @@ export async function benchRealN8n(
 				if (result.unavailable !== undefined) continue;
 				const label = `${result.way.key}${result.variant ? ` ${result.variant}` : ''}${result.latencyMs > 0 ? ` (+${result.latencyMs} ms)` : ''}`;
 				try {
-					const figures = await runWay(
-						runners.get(result.variant)!,
-						sandbox,
-						result.way,
+					const figures = await runWay(runners.get(result.variant)!, sandbox, result.way, {
 						window,
-						result.latencyMs,
-					);
+						latencyMs: result.latencyMs,
+						rateLimit: config.rateLimit,
+						cancelOrderIds: context.cancelOrderIds,
+					});
 					if (round > 0) result.runs.push(figures);
+					else result.warmUp = figures;
 					log(
-						`  bench 5 ${round === 0 ? 'warm-up' : `round ${round}/${config.reps}`} ${label}: ${fmtMs(figures.ms)}, ${figures.requests} requests, load ${figures.load.toFixed(2)}`,
+						`  bench 5 ${round === 0 ? 'warm-up' : `round ${round}/${config.reps}`} ${label}: ${fmtMs(figures.ms)}, ${figures.requests} requests, ${figures.rateLimited} × 429, load ${figures.load.toFixed(2)}${figures.failure ? `, FAILED: ${figures.failure}` : ''}`,
 					);
 				} catch (error) {
 					if (!(error instanceof WayUnavailable)) throw error;
@@ -582,20 +753,29 @@ export async function benchRealN8n(
 		runners.clear();
 		for (const installed of installs) {
 			for (const key of config.profile) {
-				const summary = await profileWay(sandbox, installed, key, window);
+				const summary = await profileWay(sandbox, installed, key, {
+					window,
+					latencyMs: 0,
+					rateLimit: config.rateLimit,
+					cancelOrderIds: context.cancelOrderIds,
+				});
 				if (summary) profiles.push({ key, variant: installed.label, summary });
 			}
 		}
 	} finally {
 		for (const runner of runners.values()) await runner.stop();
 		for (const installed of installs) await uninstall(installed);
+		// The benches after this one start from the sandbox's start options.
+		sandbox.reset();
 	}
 
-	const rows = results.map(({ way, runs, unavailable, latencyMs, variant }): Row => {
+	const rows = results.map((result): Row => {
+		const { way, runs, unavailable, latencyMs, variant } = result;
+		const ms = medianMs(result);
 		const value =
 			unavailable !== undefined || runs.length === 0
 				? `n/a (${unavailable ?? 'not run'})`
-				: `${fmtMs(median(runs.map((run) => run.ms)))} (${perItem(median(runs.map((run) => run.ms)), way.count)}/item), ${[...new Set(runs.map((run) => run.requests))].join('/')} requests, load ${loadRange(runs)}`;
+				: `${ms === undefined ? 'n/a (every run failed)' : `${fmtMs(ms)} (${perItem(ms, way.count)}/item)`}, ${distinct(runs.map((run) => run.requests))} requests, 429: ${rateLimitedText(result)}, keys: ${way.businessKeys ? 'yes' : 'no'}, load ${loadRange(runs)}`;
 		const latency = latencyMs > 0 ? `, +${latencyMs} ms latency` : '';
 		return {
 			benchmark: name,
@@ -605,32 +785,54 @@ export async function benchRealN8n(
 			verdict: 'info',
 		};
 	});
-	for (const [label] of variants)
+	const summaries: string[] = [];
+	for (const [label] of variants) {
+		const own = results.filter((result) => result.variant === label);
+		rows.push(...targetRows(name, own, label));
+		const issue25 = issue25Targets(own, config.latencies);
 		rows.push(
-			...targetRows(
-				name,
-				results.filter((result) => result.variant === label),
-				label,
+			...issue25.map(
+				(target): Row => ({
+					benchmark: name,
+					measure: `${label ? `${label}: ` : ''}issue 25: ${target.target}, ${target.latency}`,
+					value: target.figures,
+					target: target.threshold,
+					verdict: target.verdict,
+				}),
 			),
 		);
+		summaries.push(
+			`Issue 25's targets${label ? ` — ${label}` : ''} (median of ${config.reps}):`,
+			'',
+			'| Target | Latency | Figures | Verdict |',
+			'|---|---|---|---|',
+			...issue25.map(
+				(target) =>
+					`| ${target.target} (${target.threshold}) | ${target.latency} | ${target.figures} | ${target.verdict === 'met' ? 'met' : target.verdict === 'NOT MET' ? '**not met**' : 'not measured'} |`,
+			),
+			'',
+		);
+	}
 	const how =
 		config.mode === 'cli'
 			? 'one `n8n execute` per run'
 			: 'one `n8n start`, manual runs through the REST API';
-	const sections: string[] = [];
+	const limits = config.rateLimit
+		? `the sandbox's default rate limit on (${DEFAULT_RATE_LIMIT.maxWeight} weight per ${DEFAULT_RATE_LIMIT.windowMs / 1000} s per key)`
+		: 'the sandbox without rate limit';
+	const sections: string[] = [
+		`${how}, ${limits}, sandbox reset before every run; median of ${config.reps} runs after a warm-up round; bench 5 took ${fmtMs(Date.now() - started)}.`,
+		'',
+	];
 	for (const [label] of variants) {
 		const title = label ? ` — ${label}` : '';
-		sections.push(
-			`Loopback (no added latency)${title}, ${how}, median of ${config.reps} runs after a warm-up round:`,
-			'',
-			realN8nTable(results, 0, label),
-			'',
-		);
-		if (config.latencyMs > 0) {
+		for (const latencyMs of config.latencies) {
 			sections.push(
-				`Same, with ${config.latencyMs} ms of added server latency per request${title}:`,
+				latencyMs === 0
+					? `Loopback (no added latency)${title}:`
+					: `With ${latencyMs} ms of added server latency per request${title}:`,
 				'',
-				realN8nTable(results, config.latencyMs, label),
+				realN8nTable(results, latencyMs, label),
 				'',
 			);
 		}
@@ -642,19 +844,80 @@ export async function benchRealN8n(
 			comparisonTable(results),
 			'',
 		);
-	sections.push('Chains, per node (median):', '', chainSplit(results));
+	sections.push('Chains, per node (median):', '', chainSplit(results), '', ...summaries);
 	return { rows, markdown: sections.join('\n'), profiles };
+}
+
+/** Per order (or call) of a way at a latency: median node time ÷ items. */
+function perOrderAt(results: WayResult[], key: string, latencyMs: number): number | undefined {
+	const result = results.find(
+		(candidate) => candidate.way.key === key && candidate.latencyMs === latencyMs,
+	);
+	const ms = medianMs(result);
+	return ms === undefined || result === undefined ? undefined : ms / result.way.count;
+}
+
+interface TargetVerdict {
+	target: string;
+	threshold: string;
+	latency: string;
+	figures: string;
+	verdict: Row['verdict'];
+}
+
+/**
+ * Issue 25's "Done when", from this run's figures: the node against the users' chain per order at
+ * the latencies the issue names, and no 429 answer in any row.
+ */
+function issue25Targets(results: WayResult[], latencies: number[]): TargetVerdict[] {
+	const targets: TargetVerdict[] = [];
+	const ratio = (target: string, way: string, chain: string, factor: number, latencyMs: number) => {
+		const wayPerItem = perOrderAt(results, way, latencyMs);
+		const chainPerItem = perOrderAt(results, chain, latencyMs);
+		const base = {
+			target: `${target} (${way}) vs chain (${chain})`,
+			threshold: `chain ÷ node ≥ ${factor}×`,
+			latency: latencyTitle(latencyMs),
+		};
+		if (wayPerItem === undefined || chainPerItem === undefined || !latencies.includes(latencyMs)) {
+			targets.push({ ...base, figures: 'not measured in this run', verdict: 'TODO' });
+			return;
+		}
+		const measured = chainPerItem / wayPerItem;
+		targets.push({
+			...base,
+			figures: `${measured.toFixed(2)}× (node ${wayPerItem.toFixed(2)} ms, chain ${chainPerItem.toFixed(2)} ms per item)`,
+			verdict: measured >= factor ? 'met' : 'NOT MET',
+		});
+	};
+	for (const latencyMs of [0, 20]) ratio('Create, 5 mapped fields', 'a', 'b', 1, latencyMs);
+	for (const latencyMs of [0, 20]) ratio('Create Many, auto-mapped', 'i', 'b', 10, latencyMs);
+	ratio('Get History per item', 'h', 'hb', 1, 20);
+	ratio('Cancel per item', 'k', 'kb', 1, 20);
+	const measured = results.filter((result) => result.runs.length > 0);
+	const limited = measured.filter((result) => rateLimitedCount(result) > 0);
+	targets.push({
+		target: '429 answers at the sandbox’s default limits, every row',
+		threshold: '0',
+		latency: latencies.map(latencyTitle).join(', '),
+		figures:
+			measured.length === 0
+				? 'no row measured'
+				: limited.length === 0
+					? `0 in all ${measured.length} rows`
+					: limited
+							.map(
+								(result) =>
+									`${result.way.key} at ${latencyTitle(result.latencyMs)}: ${rateLimitedText(result)}`,
+							)
+							.join('; '),
+		verdict: measured.length === 0 ? 'TODO' : limited.length === 0 ? 'met' : 'NOT MET',
+	});
+	return targets;
 }
 
 /** Issue #15's targets in real n8n, as far as the ways measured allow (loopback figures). */
 function targetRows(name: string, results: WayResult[], variant: string): Row[] {
-	const perOrder = (key: string) => {
-		const result = results.find(
-			(candidate) => candidate.way.key === key && candidate.latencyMs === 0,
-		);
-		const ms = medianMs(result);
-		return ms === undefined || result === undefined ? undefined : ms / result.way.count;
-	};
 	const rows: Row[] = [];
 	const prefix = variant ? `${variant}: ` : '';
 	const ratio = (
@@ -664,18 +927,10 @@ function targetRows(name: string, results: WayResult[], variant: string): Row[] 
 		measure: string,
 		targetText: string,
 	) => {
-		const chainPerItem = perOrder(chain);
-		const wayPerItem = perOrder(way);
-		if (chainPerItem === undefined || wayPerItem === undefined) {
-			rows.push({
-				benchmark: name,
-				measure: prefix + measure,
-				value: 'n/a',
-				target: targetText,
-				verdict: target === undefined ? 'info' : 'TODO',
-			});
-			return;
-		}
+		const chainPerItem = perOrderAt(results, chain, 0);
+		const wayPerItem = perOrderAt(results, way, 0);
+		// Ways left out of this run (BENCH_N8N_WAYS) have no verdict to give.
+		if (chainPerItem === undefined || wayPerItem === undefined) return;
 		const factor = chainPerItem / wayPerItem;
 		rows.push({
 			benchmark: name,
@@ -686,22 +941,20 @@ function targetRows(name: string, results: WayResult[], variant: string): Row[] 
 		});
 	};
 	ratio(
-		'b',
-		'i',
-		10,
-		'target: Create Many auto-mapped (i) vs chain (b), 200 orders: chain ÷ node per order',
-		'>= 10×',
-	);
-	ratio(
 		'gb',
 		'gi',
 		10,
-		'target: Create Many auto-mapped (gi) vs chain (gb), 1,000 orders',
+		'issue 15 target: Create Many auto-mapped (gi) vs chain (gb), 1,000 orders',
 		'>= 10×',
 	);
-	ratio('b', 'a2', 1, 'target: Create, 2 mapped expressions (a2) vs chain (b, maps 2)', '>= 1×');
-	ratio('b', 'e', 1.5, 'target: Create, fixed fields (e) vs chain (b)', '>= 1.5×');
-	ratio('b', 'a', undefined, 'for reference: Create, 5 mapped expressions (a) vs chain (b)', '');
+	ratio(
+		'b',
+		'a2',
+		1,
+		'issue 15 target: Create, 2 mapped expressions (a2) vs chain (b, maps 2)',
+		'>= 1×',
+	);
+	ratio('b', 'e', 1.5, 'issue 15 target: Create, fixed fields (e) vs chain (b)', '>= 1.5×');
 	return rows;
 }
 
@@ -716,7 +969,7 @@ async function profileWay(
 	sandbox: Sandbox,
 	installed: Installed,
 	key: string,
-	window: HistoryWindow,
+	setting: RunSetting,
 ): Promise<ProfileSummary | undefined> {
 	const way = installed.ways.find((candidate) => candidate.key === key);
 	if (way === undefined) return undefined;
@@ -741,7 +994,7 @@ async function profileWay(
 		const nodeTimes: number[] = [];
 		try {
 			for (let round = 0; round < 2 + runs; round++) {
-				const figures = await runWay(runner, sandbox, way, window, 0);
+				const figures = await runWay(runner, sandbox, way, setting);
 				if (round >= 2) nodeTimes.push(figures.ms);
 				// An idle gap, so that the runs' windows of package activity stay apart.
 				await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -24,7 +24,7 @@ export interface HistoryWindow {
 	endTime: number;
 }
 
-export type WayKind = 'orders' | 'history' | 'market';
+export type WayKind = 'orders' | 'history' | 'market' | 'cancel';
 
 export interface Way {
 	/** Short key: a, b, c, … (issue #15's letters). */
@@ -43,6 +43,11 @@ export interface Way {
 	outputItems: number;
 	/** Mapped expressions evaluated per item by the measured nodes. */
 	expressionsPerItem: number;
+	/**
+	 * Whether the way sends user-given client order IDs (business keys), which the node looks up
+	 * before sending (docs/safety.md); IDs the node or the chain generates are not business keys.
+	 */
+	businessKeys: boolean;
 	workflow: BenchWorkflow;
 	/** For a way that needs a node feature that may not exist yet. */
 	requires?: 'autoMap';
@@ -68,6 +73,7 @@ const ORDER = {
 	quantity: '0.001',
 } as const;
 const ORDER_PATH = '/api/v1/spot/new/order';
+const CANCEL_PATH = '/api/v1/spot/order';
 const PRICE_PATH = '/quote/v1/ticker/price';
 const MARKET_SYMBOL = 'BTCUSDT';
 const HISTORY_PATH = '/api/v1/account/balanceFlow';
@@ -81,18 +87,49 @@ const HISTORY_LIMIT = 50;
  */
 const CHAIN_RECV_WINDOW = 8_000;
 
-/** The items the input nodes produce: orders (with a column that is not an order field), or history calls. */
-function inputRows(kind: WayKind, count: number): Array<Record<string, unknown>> {
+/**
+ * The open orders the cancel ways cancel, one per input item: seeded (Sandbox.seedOpenOrder) right
+ * before every run of a cancel way, on the master key's trading account.
+ */
+export const CANCEL_ORDER = {
+	symbol: 'BTCUSDT',
+	side: 'BUY',
+	price: '100.5',
+	quantity: '0.001',
+} as const;
+export const CANCEL_COUNT = 200;
+
+/** The business key of input row `index` (way ak), as a sheet row ID would be. */
+function businessKey(index: number): string {
+	return `row-${index + 2}`;
+}
+
+/**
+ * The items the input nodes produce: orders (with a column that is not an order field, and with
+ * `clientOrderId` only for the way that maps it: auto-mapping would pick it up), history calls,
+ * market reads, or the IDs of the orders to cancel.
+ */
+function inputRows(
+	kind: WayKind,
+	count: number,
+	extra: { orderIds?: readonly string[]; businessKeys?: boolean } = {},
+): Array<Record<string, unknown>> {
 	return Array.from({ length: count }, (_, index) =>
 		kind === 'orders'
-			? { row_number: index + 2, ...ORDER }
+			? {
+					row_number: index + 2,
+					...ORDER,
+					...(extra.businessKeys ? { clientOrderId: businessKey(index) } : {}),
+				}
 			: kind === 'market'
 				? { symbol: MARKET_SYMBOL, call: index }
-				: { call: index },
+				: kind === 'cancel'
+					? { row_number: index + 2, orderId: extra.orderIds![index] }
+					: { call: index },
 	);
 }
 
-function baseNodes(kind: WayKind, count: number): Array<Record<string, unknown>> {
+function baseNodes(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
 	return [
 		{
 			id: 'trigger',
@@ -110,7 +147,7 @@ function baseNodes(kind: WayKind, count: number): Array<Record<string, unknown>>
 			position: [200, 0],
 			parameters: {
 				mode: 'raw',
-				jsonOutput: JSON.stringify({ rows: inputRows(kind, count) }),
+				jsonOutput: JSON.stringify({ rows }),
 				options: {},
 			},
 		},
@@ -137,8 +174,7 @@ function chainConnections(names: string[]): BenchWorkflow['connections'] {
 function workflow(
 	id: string,
 	name: string,
-	kind: WayKind,
-	count: number,
+	rows: Array<Record<string, unknown>>,
 	nodes: Array<Record<string, unknown>>,
 ): BenchWorkflow {
 	return {
@@ -146,7 +182,7 @@ function workflow(
 		name,
 		active: false,
 		nodes: [
-			...baseNodes(kind, count),
+			...baseNodes(rows),
 			...nodes.map((node, index) => ({ position: [600 + 200 * index, 0], ...node })),
 		],
 		connections: chainConnections(nodes.map((node) => String(node.name))),
@@ -193,7 +229,11 @@ function chainCode(kind: WayKind, window: HistoryWindow, signInCode: boolean): s
 		['price', row.price], ['quantity', row.quantity], ['newClientOrderId', 'chain-' + $execution.id + '-' + index],
 		['recvWindow', ${CHAIN_RECV_WINDOW}], ['timestamp', Date.now()],
 	]`
-			: `[
+			: kind === 'cancel'
+				? `[
+		['orderId', row.orderId], ['recvWindow', ${CHAIN_RECV_WINDOW}], ['timestamp', Date.now()],
+	]`
+				: `[
 		['startTime', '${window.startTime}'], ['endTime', '${window.endTime}'], ['limit', '${HISTORY_LIMIT}'], ['flowType', 32],
 		['recvWindow', ${CHAIN_RECV_WINDOW}], ['timestamp', Date.now()],
 	]`;
@@ -226,7 +266,7 @@ function chainNodes(
 	signInCode: boolean,
 	apiKeyIn: ApiKeyIn,
 ): Array<Record<string, unknown>> {
-	const path = kind === 'orders' ? ORDER_PATH : HISTORY_PATH;
+	const path = kind === 'orders' ? ORDER_PATH : kind === 'cancel' ? CANCEL_PATH : HISTORY_PATH;
 	const nodes: Array<Record<string, unknown>> = [
 		{
 			id: 'code',
@@ -253,7 +293,7 @@ function chainNodes(
 		});
 	}
 	const url = `=${baseUrl}${path}?{{ $json.query }}&signature={{ $json.signature }}`;
-	const method = kind === 'orders' ? 'POST' : 'GET';
+	const method = kind === 'orders' ? 'POST' : kind === 'cancel' ? 'DELETE' : 'GET';
 	nodes.push({
 		id: 'http',
 		name: 'HTTP Request',
@@ -293,6 +333,7 @@ function chainWay(
 	window: HistoryWindow,
 	signInCode: boolean,
 	apiKeyIn: ApiKeyIn = 'parameter',
+	orderIds?: readonly string[],
 ): Way {
 	const nodes = chainNodes(kind, baseUrl, window, signInCode, apiKeyIn);
 	const names = nodes.map((node) => String(node.name));
@@ -304,10 +345,16 @@ function chainWay(
 		requests: count,
 		measured: names,
 		outputNode: 'HTTP Request',
-		outputItems: kind === 'orders' ? count : count * HISTORY_LIMIT,
+		outputItems: kind === 'history' ? count * HISTORY_LIMIT : count,
 		// Crypto's value and the HTTP Request's URL; way c: the URL only.
 		expressionsPerItem: signInCode ? 1 : 2,
-		workflow: workflow(workflowId(key, count), `Bench 5 ${key}: ${label}`, kind, count, nodes),
+		businessKeys: false,
+		workflow: workflow(
+			workflowId(key, count),
+			`Bench 5 ${key}: ${label}`,
+			inputRows(kind, count, { orderIds }),
+			nodes,
+		),
 	};
 }
 
@@ -317,23 +364,33 @@ function nodeWay(
 	count: number,
 	parameters: Record<string, unknown>,
 	expressionsPerItem: number,
-	options: { batch?: boolean; requires?: 'autoMap'; typeVersion?: number } = {},
+	options: {
+		batch?: boolean;
+		requires?: 'autoMap';
+		typeVersion?: number;
+		businessKeys?: boolean;
+	} = {},
 ): Way {
 	const name = 'Trading Service';
+	const perOrder = options.businessKeys ? 2 : 1; // a keyed Create looks its key up first
 	return {
 		key,
 		label,
 		kind: 'orders',
 		count,
-		requests: options.batch ? Math.ceil(count / BATCH_SIZE) : count,
+		requests: options.batch ? Math.ceil(count / BATCH_SIZE) : count * perOrder,
 		measured: [name],
 		outputNode: name,
 		outputItems: count,
 		expressionsPerItem,
+		businessKeys: options.businessKeys ?? false,
 		requires: options.requires,
-		workflow: workflow(workflowId(key, count), `Bench 5 ${key}: ${label}`, 'orders', count, [
-			tradingNode(name, parameters, options.typeVersion),
-		]),
+		workflow: workflow(
+			workflowId(key, count),
+			`Bench 5 ${key}: ${label}`,
+			inputRows('orders', count, { businessKeys: options.businessKeys }),
+			[tradingNode(name, parameters, options.typeVersion)],
+		),
 	};
 }
 
@@ -342,10 +399,22 @@ export interface WayOptions {
 	historyWindow: HistoryWindow;
 	/** Node version that offers Create Many's auto-mapped input, if any. */
 	autoMapVersion?: number;
+	/** The node's newest version, and whether its Order ID is a resource locator (a picker). */
+	newestVersion: number;
+	orderIdLocator: boolean;
+	/** The IDs of the CANCEL_COUNT open orders seeded before each run of a cancel way, oldest first. */
+	cancelOrderIds: readonly string[];
 }
 
-/** Every way of bench 5, in issue #15's order (a–i). */
-export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions): Way[] {
+/** Every way of bench 5, in issue #15's order (a–i), then issue 25's (ak, k, kb). */
+export function allWays({
+	baseUrl,
+	historyWindow,
+	autoMapVersion,
+	newestVersion,
+	orderIdLocator,
+	cancelOrderIds,
+}: WayOptions): Way[] {
 	const all = EXPRESSION_FIELDS;
 	const create = (mapped: readonly string[]) => ({
 		resource: 'order',
@@ -403,6 +472,14 @@ export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions):
 		nodeWay('gd', 'Create Many, 5 mapped expressions', 1000, createMany(all), 5, { batch: true }),
 		nodeWay('gf', 'Create Many, all fields fixed', 1000, createMany([]), 0, { batch: true }),
 		autoMapWay('gi', 1000),
+		nodeWay(
+			'ak',
+			'Create, 5 mapped expressions + Client Order ID mapped (business keys)',
+			200,
+			{ ...create(all), newClientOrderId: '={{ $json.clientOrderId }}' },
+			6,
+			{ businessKeys: true },
+		),
 	];
 	const historyParameters = {
 		resource: 'account',
@@ -423,7 +500,8 @@ export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions):
 		outputNode: 'Trading Service',
 		outputItems: 200 * HISTORY_LIMIT,
 		expressionsPerItem: 0,
-		workflow: workflow(workflowId('h', 200), 'Bench 5 h: Get History', 'history', 200, [
+		businessKeys: false,
+		workflow: workflow(workflowId('h', 200), 'Bench 5 h: Get History', inputRows('history', 200), [
 			tradingNode('Trading Service', historyParameters),
 		]),
 	});
@@ -439,7 +517,61 @@ export function allWays({ baseUrl, historyWindow, autoMapVersion }: WayOptions):
 		),
 	);
 	ways.push(...marketWays(baseUrl));
+	ways.push(...cancelWays(baseUrl, historyWindow, newestVersion, orderIdLocator, cancelOrderIds));
 	return ways;
+}
+
+/**
+ * Cancel per item: the node's Order › Cancel in its newest version (what a new workflow gets) with
+ * the Order ID mapped from the item, against the users' chain sending `DELETE /api/v1/spot/order`
+ * signed as in way b. Each item names one of the open orders seeded before the run.
+ */
+function cancelWays(
+	baseUrl: string,
+	window: HistoryWindow,
+	version: number,
+	orderIdLocator: boolean,
+	orderIds: readonly string[],
+): Way[] {
+	const mapped = '={{ $json.orderId }}';
+	const cancel = {
+		resource: 'order',
+		operation: 'cancel',
+		// An expression dragged into a picker's By ID mode is stored like this.
+		orderId: orderIdLocator ? { __rl: true, mode: 'id', value: mapped } : mapped,
+	};
+	const name = 'Trading Service';
+	return [
+		{
+			key: 'k',
+			label: 'node: Cancel, Order ID mapped',
+			kind: 'cancel',
+			count: CANCEL_COUNT,
+			requests: CANCEL_COUNT,
+			measured: [name],
+			outputNode: name,
+			outputItems: CANCEL_COUNT,
+			expressionsPerItem: 1,
+			businessKeys: false,
+			workflow: workflow(
+				workflowId('k', CANCEL_COUNT),
+				'Bench 5 k: Cancel',
+				inputRows('cancel', CANCEL_COUNT, { orderIds }),
+				[tradingNode(name, cancel, version)],
+			),
+		},
+		chainWay(
+			'kb',
+			'chain: Code → Crypto (HMAC) → HTTP Request (DELETE)',
+			'cancel',
+			CANCEL_COUNT,
+			baseUrl,
+			window,
+			false,
+			'parameter',
+			orderIds,
+		),
+	];
 }
 
 /**
@@ -464,7 +596,8 @@ function marketWays(baseUrl: string): Way[] {
 			outputNode: 'Trading Service',
 			outputItems: 200,
 			expressionsPerItem: 1,
-			workflow: workflow(workflowId('m', 200), 'Bench 5 m: Get Price', 'market', 200, [
+			businessKeys: false,
+			workflow: workflow(workflowId('m', 200), 'Bench 5 m: Get Price', inputRows('market', 200), [
 				tradingNode('Trading Service', price),
 			]),
 		},
@@ -478,23 +611,29 @@ function marketWays(baseUrl: string): Way[] {
 			outputNode: chainName,
 			outputItems: 200,
 			expressionsPerItem: 1,
-			workflow: workflow(workflowId('mb', 200), 'Bench 5 mb: HTTP Request price', 'market', 200, [
-				{
-					id: 'http',
-					name: chainName,
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.2,
-					parameters: {
-						method: 'GET',
-						url: `=${baseUrl}${PRICE_PATH}?symbol={{ $json.symbol }}&site=MENA`,
-						sendHeaders: true,
-						headerParameters: {
-							parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }],
+			businessKeys: false,
+			workflow: workflow(
+				workflowId('mb', 200),
+				'Bench 5 mb: HTTP Request price',
+				inputRows('market', 200),
+				[
+					{
+						id: 'http',
+						name: chainName,
+						type: 'n8n-nodes-base.httpRequest',
+						typeVersion: 4.2,
+						parameters: {
+							method: 'GET',
+							url: `=${baseUrl}${PRICE_PATH}?symbol={{ $json.symbol }}&site=MENA`,
+							sendHeaders: true,
+							headerParameters: {
+								parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }],
+							},
+							options: {},
 						},
-						options: {},
 					},
-				},
-			]),
+				],
+			),
 		},
 	];
 }
@@ -505,4 +644,12 @@ export const PATHS = {
 	batch: '/api/v1/spot/batchOrders',
 	history: HISTORY_PATH,
 	price: PRICE_PATH,
+	cancel: CANCEL_PATH,
 } as const;
+
+/**
+ * Issue 25's rows (bench 5's default): Create fixed, 2 and 5 mapped (and 5 mapped with business
+ * keys), Create Many mapped and auto-mapped, Get History per item and Cancel per item, each with
+ * the users' chain it is compared with.
+ */
+export const ISSUE_25_WAYS = ['e', 'a2', 'a', 'ak', 'b', 'd', 'i', 'h', 'hb', 'k', 'kb'] as const;
