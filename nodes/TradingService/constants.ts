@@ -112,9 +112,9 @@ export const LIMITS = {
 	 * Requests one node run keeps in flight at once when the Parallel Requests option is left
 	 * alone (one per item; Create Many: one per batch). docs/operations.md states the trade-off.
 	 */
-	defaultParallelRequests: 20,
+	defaultParallelRequests: 50,
 	/** The most the Parallel Requests option takes. */
-	maxParallelRequests: 100,
+	maxParallelRequests: 200,
 	/** Most fills one GET /api/v1/account/trades returns (UAE documentation: default 500, max 1000). */
 	accountTradesPageSize: 1000,
 	/** How far back GET /api/v1/account/trades reaches (UAE documentation: the last 30 days). */

@@ -90,7 +90,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				else stop ??= { itemIndex, error };
 			}
 		},
-		() => stop !== undefined,
+		// A write item refused for its input stops the run before the next write leaves; a read sent
+		// meanwhile costs nothing, so reads open every lane at once.
+		{ stopped: () => stop !== undefined, staggered: chosen.writes },
 	);
 	if (stop !== undefined) throw stopWith(stop.error, stop.itemIndex);
 

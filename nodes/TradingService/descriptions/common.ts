@@ -26,9 +26,9 @@ export function parallelRequestsOption(version: NodeVersion, unit: string): INod
 			displayName: 'Parallel Requests',
 			name: 'parallelRequests',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			typeOptions: { minValue: 1, maxValue: 200, numberPrecision: 0 },
 			// n8n's lint reads defaults as literals: this is LIMITS.defaultParallelRequests.
-			default: 20,
+			default: 50,
 			description: `How many requests the node keeps in flight at once, one per ${unit}. More is faster when the exchange is far away; 1 sends one after the other. Output items keep their order. Read once per run, from the first item.`,
 		},
 	];

@@ -312,7 +312,7 @@ export async function settleWrites<W>(
 					stop ??= { error };
 				}
 			},
-			() => stop !== undefined,
+			{ stopped: () => stop !== undefined },
 		);
 		toSend = resend.splice(0);
 	}
