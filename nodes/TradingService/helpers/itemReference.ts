@@ -14,24 +14,48 @@ import type { IDataObject } from 'n8n-workflow';
  * against a real n8n's evaluation, shape by shape.
  */
 
-/** A plain reference: `$json` then one or more `.name`, `["key"]`, `['key']` or `[0]` steps. */
+/**
+ * A plain reference: `$json` then one or more `.name`, `["key"]`, `['key']` or `[0]` steps. A `$`
+ * in a `.name` is left to n8n (its engines treat `.$` as a call).
+ */
 const PLAIN_REFERENCE =
-	/^=\{\{\s*\$json((?:\.[A-Za-z_$][A-Za-z0-9_$]*|\[(?:"[^"\\\r\n\u2028\u2029]*"|'[^'\\\r\n\u2028\u2029]*'|0|[1-9][0-9]*)\])+)\s*\}\}$/;
+	/^=\{\{\s*\$json((?:\.[A-Za-z_][A-Za-z0-9_]*|\[(?:"[^"\\\r\n\u2028\u2029]*"|'[^'\\\r\n\u2028\u2029]*'|0|[1-9][0-9]*)\])+)\s*\}\}$/;
 
-const STEP = /\.([A-Za-z_$][A-Za-z0-9_$]*)|\[(?:"([^"]*)"|'([^']*)'|([0-9]+))\]/g;
+const STEP = /\.([A-Za-z_][A-Za-z0-9_]*)|\[(?:"([^"]*)"|'([^']*)'|([0-9]+))\]/g;
 
 /**
- * The property names n8n's expression sandbox refuses (n8n-workflow's unsafe object properties):
- * an expression naming one anywhere fails there, so it is never read here.
+ * Names n8n's expression engines do not simply look up, so a reference naming one anywhere is
+ * never read here (each found against a real n8n 2.41.1, test/e2e/itemReference.e2e.test.ts):
+ * the property names its sandbox refuses (n8n-workflow's unsafe object properties); `globalThis`,
+ * which its sanitiser rejects; and the methods every object inherits (`toString`, …), which its
+ * vm and quickjs engines cannot copy out of the isolate even when the item has its own such key.
  */
-const REFUSED_BY_N8N =
-	/\b(?:__proto__|prototype|constructor|getPrototypeOf|setPrototypeOf|getOwnPropertyDescriptors?|defineProperty|defineProperties|mainModule|binding|_linkedBinding|_load|prepareStackTrace|__lookupGetter__|__lookupSetter__|__defineGetter__|__defineSetter__|caller|callee|arguments|getBuiltinModule|dlopen|execve|loadEnvFile)\b/;
+const NOT_A_LOOKUP =
+	/\b(?:__proto__|prototype|constructor|getPrototypeOf|setPrototypeOf|getOwnPropertyDescriptors?|defineProperty|defineProperties|mainModule|binding|_linkedBinding|_load|prepareStackTrace|__lookupGetter__|__lookupSetter__|__defineGetter__|__defineSetter__|caller|callee|arguments|getBuiltinModule|dlopen|execve|loadEnvFile|globalThis|toString|valueOf|hasOwnProperty|isPrototypeOf|propertyIsEnumerable|toLocaleString)\b/;
+
+/**
+ * Text the engines do not keep as it is: NUL and unpaired surrogates (the quickjs engine cuts a
+ * string at NUL and replaces a lone surrogate).
+ */
+const NOT_KEPT_AS_IS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A canonical array index: what an engine copies of an array (its named properties it drops). */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
 /** The steps of a plain `$json` reference, or undefined when `stored` is anything else. */
 export function plainReferencePath(stored: unknown): string[] | undefined {
 	if (typeof stored !== 'string' || !stored.startsWith('={{')) return undefined;
 	const match = PLAIN_REFERENCE.exec(stored);
-	if (match === null || REFUSED_BY_N8N.test(stored)) return undefined;
+	// n8n ends an expression at the first "}}", even inside a quoted key.
+	const inner = stored.slice(3, -2);
+	if (
+		match === null ||
+		inner.includes('}}') ||
+		inner.includes('{{') ||
+		NOT_A_LOOKUP.test(stored) ||
+		NOT_KEPT_AS_IS.test(stored)
+	)
+		return undefined;
 	const path: string[] = [];
 	for (const step of match[1].matchAll(STEP)) path.push(step[1] ?? step[2] ?? step[3] ?? step[4]);
 	return path;
@@ -52,9 +76,11 @@ export function valueAtPath(json: IDataObject, path: string[]): PlainValue | und
 		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
 			return undefined;
 		if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+		if (Array.isArray(value) && key !== 'length' && !ARRAY_INDEX.test(key)) return undefined;
 		value = (value as IDataObject)[key];
 	}
-	if (typeof value === 'string' || typeof value === 'boolean') return value;
+	if (typeof value === 'string') return NOT_KEPT_AS_IS.test(value) ? undefined : value;
+	if (typeof value === 'boolean') return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return value;
 	return undefined;
 }

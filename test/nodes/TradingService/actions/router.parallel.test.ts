@@ -247,7 +247,7 @@ describe('router: the weight budget across parallel requests', () => {
 		expect(sandbox().ledger.requests.filter((request) => request.status === 429)).toHaveLength(0);
 		// Paced: at most 25 weight (5 reads) inside any one second the service counts.
 		const times = reads.map((request) => request.at).sort((a, b) => a - b);
-		times.forEach((at, index) =>
+		times.forEach((at) =>
 			expect(times.filter((other) => other >= at && other < at + 1000).length).toBeLessThanOrEqual(
 				5,
 			),
