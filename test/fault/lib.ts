@@ -7,10 +7,13 @@
  *
  * Everything here is deterministic: generators take explicit seeds, and each scenario has a
  * sandbox to itself (its own, or its file's, reset first) and sends one request at a time, so the
- * sandbox's seeded fault generator assigns the same faults to the same requests on every run.
+ * sandbox's seeded fault generator assigns the same faults to the same requests on every run. A
+ * run with requests in flight at once draws its faults per write instead (drawFaultsByWrite).
  */
 import type { NodeRun, NodeRunOptions } from '../../tools/harness/node';
-import { DEMO_KEYS, type LedgerRequest, type Sandbox } from '../../sandbox';
+import { DEMO_KEYS, type FaultPlan, type LedgerRequest, type Sandbox } from '../../sandbox';
+import type { ActiveFault } from '../../sandbox/faults';
+import { FaultInjector } from '../../sandbox/faultInjector';
 import { mulberry32 } from '../../sandbox/prng';
 import { HOUR, runCounting, type CountedRun } from '../support/runs';
 
@@ -214,4 +217,62 @@ export const UNKNOWN_OUTCOME = /^Unknown outcome: /;
 export function splitAttempts(attempts: LedgerRequest[]) {
 	const real = attempts.filter((request) => request.fault !== 'rateLimit');
 	return { real, last: attempts[attempts.length - 1] };
+}
+
+// ------------------------------------------------------------------ faults by write, not by arrival
+
+/** What decides the faults of a run whose requests are in flight at once (faultsByWrite). */
+export interface FaultsByWrite {
+	/** The seed of the run: with a request's key and attempt, it seeds the request's random draw. */
+	seed: number;
+	/** The random rates, as in a FaultPlan (its seed is ignored). */
+	random: Omit<NonNullable<FaultPlan['random']>, 'seed'>;
+	/** The key of a request that may be faulted (the write(s) it carries), or undefined: no fault. */
+	keyOf(request: LedgerRequest): string | undefined;
+	/** A fault that replaces the random draw for attempt `attempt` of `key` (the forced one). */
+	forced?(key: string, attempt: number, request: LedgerRequest): ActiveFault | undefined;
+}
+
+/** FNV-1a of a text: a seed that depends on nothing but the text. */
+function hashOf(text: string): number {
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < text.length; index++) {
+		hash ^= text.charCodeAt(index);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return hash >>> 0;
+}
+
+/**
+ * Gives each request of the sandbox the fault its write draws, whatever order it arrives in: the
+ * sandbox's own random faults are drawn in arrival order, and requests in flight at once (version
+ * 2's Parallel Requests) arrive in an order that varies from run to run. Here a request's fault
+ * depends only on the seed, its key (the write it carries) and which attempt of that key it is,
+ * drawn with the sandbox's own draw (its FaultInjector), so a seed reproduces the same faults on
+ * the same writes. The sandbox's rules still apply to requests without a key. Returns the undo.
+ *
+ * The sandbox picks a request's fault right after it books the request in its ledger, with no
+ * await between: the ledger's last request is the one being picked for.
+ */
+export function drawFaultsByWrite(sb: Sandbox, plan: FaultsByWrite): () => void {
+	const injector = (sb as unknown as { faults?: FaultInjector }).faults;
+	if (!(injector instanceof FaultInjector))
+		throw new Error('drawFaultsByWrite: the sandbox no longer keeps its FaultInjector in `faults`');
+	const ruled = injector.pick.bind(injector);
+	const attempts = new Map<string, number>();
+	injector.pick = (method: string, path: string): ActiveFault | null => {
+		const request = sb.ledger.requests[sb.ledger.requests.length - 1];
+		const key = request?.path === path ? plan.keyOf(request) : undefined;
+		if (key === undefined) return ruled(method, path);
+		const attempt = attempts.get(key) ?? 0;
+		attempts.set(key, attempt + 1);
+		const forced = plan.forced?.(key, attempt, request);
+		if (forced !== undefined) return forced;
+		const draw = new FaultInjector();
+		draw.set({ random: { ...plan.random, seed: hashOf(`${plan.seed}|${key}|${attempt}`) } });
+		return draw.pick(method, path);
+	};
+	return () => {
+		delete (injector as { pick?: unknown }).pick;
+	};
 }

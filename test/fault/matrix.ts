@@ -4,7 +4,7 @@
  * fault, the inputs and the sandbox's random faults; the run resets its sandbox first.
  * moneySafety.ts runs many of them and checks the verdicts.
  */
-import { runTradingService } from '../../tools/harness/node';
+import { runTradingService, type NodeRun } from '../../tools/harness/node';
 import {
 	DEMO_ACCOUNTS,
 	type FaultKind,
@@ -15,7 +15,7 @@ import {
 	type SandboxBehaviour,
 } from '../../sandbox';
 import { MALFORMED_KINDS, REDIRECT_KINDS } from '../../sandbox/faults';
-import { PATHS, Rng, byInputItem, queryOf } from './lib';
+import { PATHS, Rng, byInputItem, drawFaultsByWrite, queryOf } from './lib';
 
 /**
  * The write kinds of the money-safety matrix: transfers and orders (Create, Create Many) with the
@@ -72,7 +72,27 @@ export interface WriteVerdict {
 	faultAfterCommit: boolean;
 	/** The report comes from a re-run of the node (n8n's Retry On Fail): a replayed result or the ledger's refusal. */
 	fromRerun: boolean;
+	/** The lists of the stopping error's run report that name this item (none without a report). */
+	listed: RunReportList[];
 	detail: string;
+}
+
+/** The lists of a stopping error's run report (`context.runReport`, writes/runReport.ts). */
+export const RUN_REPORT_LISTS = ['placed', 'unknown', 'nothingExecuted'] as const;
+export type RunReportList = (typeof RUN_REPORT_LISTS)[number];
+export type RunReportItems = Record<RunReportList, number[]>;
+
+/** Item numbers from a run report's ranges ("0–2, 5" → 0, 1, 2, 5); throws on anything else. */
+export function itemsOfRanges(ranges: unknown): number[] {
+	if (ranges === '') return [];
+	if (typeof ranges !== 'string') throw new Error(`run report ranges ${String(ranges)}`);
+	return ranges.split(', ').flatMap((part) => {
+		const match = /^(\d+)(?:–(\d+))?$/.exec(part);
+		if (match === null) throw new Error(`run report range "${part}" in "${ranges}"`);
+		const first = Number(match[1]);
+		const last = Number(match[2] ?? match[1]);
+		return Array.from({ length: last - first + 1 }, (_, offset) => first + offset);
+	});
 }
 
 export interface MatrixRun {
@@ -89,6 +109,12 @@ export interface MatrixRun {
 	verdicts: WriteVerdict[];
 	/** Requests that reached the other host of a redirect (the API key must never go there). */
 	reachedOtherHost: number;
+	/** The error that stopped the run (Continue On Fail off), if any. */
+	error?: Error & { description?: string | null; context?: Record<string, unknown> };
+	/** The items the stopping error's run report lists, if it has one. */
+	runReport?: RunReportItems;
+	/** The node's run, when the options asked to keep it. */
+	nodeRun?: NodeRun;
 }
 
 const ORDER_QUERY_PATH = '/api/v1/spot/order';
@@ -103,14 +129,23 @@ const FAULTS_AFTER_COMMIT = new Set<string>([
 	...MALFORMED_KINDS,
 ]);
 
-function parametersFor(kind: WriteKind, runName: string): Record<string, unknown> {
+/** A version 2 picker holding `value` (typed By ID, or an expression). */
+const picked = (value: string) => ({ __rl: true, mode: 'id', value });
+
+export function parametersFor(
+	kind: WriteKind,
+	runName: string,
+	typeVersion: 1 | 2 = 1,
+	parallelRequests?: number,
+): Record<string, unknown> {
+	const v2 = typeVersion === 2;
 	if (kind === 'transfer') {
 		return {
 			resource: 'account',
 			operation: 'transferAsset',
-			fromAccountId: '={{ $json.from }}',
-			toAccountId: '={{ $json.to }}',
-			coin: 'USDT',
+			fromAccountId: v2 ? picked('={{ $json.from }}') : '={{ $json.from }}',
+			toAccountId: v2 ? picked('={{ $json.to }}') : '={{ $json.to }}',
+			coin: v2 ? picked('USDT') : 'USDT',
 			quantity: '={{ $json.quantity }}',
 		};
 	}
@@ -119,14 +154,22 @@ function parametersFor(kind: WriteKind, runName: string): Record<string, unknown
 		resource: 'order',
 		operation: many ? 'createMany' : 'create',
 		...(many ? { inputMode: 'items' } : {}),
-		symbol: '={{ $json.symbol }}',
+		symbol: v2 ? picked('={{ $json.symbol }}') : '={{ $json.symbol }}',
 		side: '={{ $json.side }}',
 		type: '={{ $json.type }}',
 		price: '={{ $json.price }}',
 		quantity: '={{ $json.quantity }}',
 	};
-	if (kind.endsWith('UserId')) order.newClientOrderId = `={{ "${runName}-" + $json.quantity }}`;
-	if (kind.endsWith('Plain')) order.options = { generateClientOrderId: false };
+	// Version 2 keeps Client Order ID under Options, with Parallel Requests.
+	const options: Record<string, unknown> = {};
+	if (kind.endsWith('UserId')) {
+		const id = `={{ "${runName}-" + $json.quantity }}`;
+		if (v2) options.newClientOrderId = id;
+		else order.newClientOrderId = id;
+	}
+	if (kind.endsWith('Plain')) options.generateClientOrderId = false;
+	if (v2 && parallelRequests !== undefined) options.parallelRequests = parallelRequests;
+	if (Object.keys(options).length > 0) order.options = options;
 	return order;
 }
 
@@ -163,6 +206,27 @@ export interface MatrixRunOptions {
 	behaviour?: SandboxBehaviour;
 	/** Real milliseconds to wait after the run before the ledger is read (writes the sandbox applies late). */
 	settleMs?: number;
+	/** The node's version (default 1). Version 2 keeps several requests in flight (Parallel Requests). */
+	typeVersion?: 1 | 2;
+	/** Version 2's Parallel Requests option (default: unset, the node's own default). */
+	parallelRequests?: number;
+	/**
+	 * The run's item count (default: 2 or 3, drawn). Their quantities are then all of one width
+	 * (0.0011, 0.0021, …), so that no item's quantity is a prefix of another's in a request body.
+	 */
+	items?: number;
+	/** Share of items bound to be refused (balance); default 0.2. */
+	refusedShare?: number;
+	/**
+	 * Faults by write, not by arrival (lib.ts drawFaultsByWrite), for runs with requests in flight
+	 * at once: the forced fault hits the first request carrying a drawn item, random faults are drawn
+	 * per write and attempt, and in a run drawn to have failing lookups, every order lookup fails.
+	 */
+	faultsByWrite?: boolean;
+	/** Keep the node's run in the result (`nodeRun`), for a retry of its execution. */
+	keepNodeRun?: boolean;
+	/** The credential's receive window (default 200 ms, which keeps the reconcile's waits short). */
+	recvWindowMs?: number;
 }
 
 /**
@@ -178,7 +242,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	const isMany = kind.startsWith('createMany');
 	const writePath = isTransfer ? PATHS.transfer : isMany ? PATHS.batch : PATHS.order;
 	const forced = isMany && rng.chance(0.25) ? 'batchReorder' : rng.pick(FORCED_FAULTS);
-	const rules: FaultRule[] = [
+	const forcedRule: FaultRule =
 		options.forced !== undefined
 			? { ...options.forced, path: writePath }
 			: {
@@ -186,35 +250,47 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 					times: 1,
 					path: writePath,
 					redirectStatus: rng.chance(0.5) ? 303 : 307,
-				},
-	];
+				};
+	const byWrite = options.faultsByWrite === true;
+	const rules: FaultRule[] = byWrite ? [] : [forcedRule];
 	if (options.behaviour !== undefined) sb.setBehaviour(options.behaviour);
 	if (!isTransfer && rng.chance(0.06))
-		rules.push({ kind: 'http500', times: 8, path: ORDER_QUERY_PATH, method: 'GET' });
-	sb.setFaults({
-		rules,
-		random: {
-			seed: options.seed,
-			http5xx: 0.05,
-			dropBefore: 0.03,
-			dropAfter: 0.1,
-			http5xxAfter: 0.1,
-			unknownBefore: 0.04,
-			unknownAfter: 0.08,
-			batchReorder: isMany ? 0.3 : 0,
-			redirect: 0.03,
-			malformed: 0.05,
-			dripFeed: 0.02,
-			paths: [writePath],
-			...options.random,
-		},
-	});
+		rules.push({
+			kind: 'http500',
+			// By write: every lookup of the run, whatever order they come in.
+			times: byWrite ? Number.MAX_SAFE_INTEGER : 8,
+			path: ORDER_QUERY_PATH,
+			method: 'GET',
+		});
+	const random = {
+		http5xx: 0.05,
+		dropBefore: 0.03,
+		dropAfter: 0.1,
+		http5xxAfter: 0.1,
+		unknownBefore: 0.04,
+		unknownAfter: 0.08,
+		batchReorder: isMany ? 0.3 : 0,
+		redirect: 0.03,
+		malformed: 0.05,
+		dripFeed: 0.02,
+		paths: [writePath],
+		...options.random,
+	};
+	sb.setFaults(byWrite ? { rules } : { rules, random: { seed: options.seed, ...random } });
 
-	const itemCount = rng.int(2, 3);
+	const fixedWidth = options.items !== undefined;
+	const itemCount = options.items ?? rng.int(2, 3);
 	const inputs = Array.from({ length: itemCount }, (_, index): Record<string, string> => {
 		// A unique quantity names the item's write in the ledger; a huge one is refused (balance).
-		const refused = rng.chance(0.2);
-		const quantity = refused ? `9999999.${index + 1}` : `0.0${index + 1}${rng.int(1, 9)}`;
+		const refused = rng.chance(options.refusedShare ?? 0.2);
+		const number = String(index + 1).padStart(3, '0');
+		const quantity = fixedWidth
+			? refused
+				? `9999999.${number}1`
+				: `0.${number}${rng.int(1, 9)}`
+			: refused
+				? `9999999.${index + 1}`
+				: `0.0${index + 1}${rng.int(1, 9)}`;
 		if (isTransfer)
 			return {
 				from: DEMO_ACCOUNTS.mainTrading,
@@ -233,16 +309,40 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		};
 	});
 
+	let undoFaults = () => {};
+	if (byWrite) {
+		const forcedQuantity = inputs[rng.int(0, itemCount - 1)].quantity;
+		let forcedUsed = false;
+		undoFaults = drawFaultsByWrite(sb, {
+			seed: options.seed,
+			random,
+			keyOf: (request) => (request.path === writePath ? writeKeyOf(request, isMany) : undefined),
+			forced: (key, attempt) => {
+				if (forcedUsed || attempt > 0 || !key.split(',').includes(forcedQuantity)) return;
+				forcedUsed = true;
+				return { kind: forcedRule.kind, rule: { ...forcedRule } };
+			},
+		});
+	}
+
 	const before = sb.ledger.requests.length;
-	const run = await runTradingService(sb, {
-		parameters: parametersFor(kind, name) as never,
-		inputItems: inputs.map((json) => ({ json })),
-		continueOnFail,
-		executionId: name,
-		// The reconcile waits out the receive window before it concludes "not placed": keep it short.
-		credentials: { recvWindow: 200 },
-		node: retryOnFail ? { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } : {},
-	});
+	let run: NodeRun;
+	try {
+		run = await runTradingService(sb, {
+			parameters: parametersFor(kind, name, options.typeVersion, options.parallelRequests) as never,
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail,
+			executionId: name,
+			// The reconcile waits out the receive window before it concludes "not placed": keep it short.
+			credentials: { recvWindow: options.recvWindowMs ?? 200 },
+			node: {
+				...(options.typeVersion === 2 ? { typeVersion: 2 } : {}),
+				...(retryOnFail ? { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } : {}),
+			},
+		});
+	} finally {
+		undoFaults();
+	}
 	if (options.settleMs !== undefined)
 		await new Promise((resolve) => setTimeout(resolve, options.settleMs));
 	const requests = sb.ledger.requests.slice(before);
@@ -252,6 +352,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		| (Error & { description?: string | null; context?: Record<string, unknown> })
 		| undefined;
 	const errorItem = error?.context?.itemIndex;
+	const runReport = runReportOf(error?.context?.runReport);
 	const outputs = byInputItem(run.items);
 	const verdicts = inputs.map((input, itemIndex): WriteVerdict => {
 		const committedOrders = isTransfer
@@ -318,6 +419,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 				: committedOrders[0]?.orderId,
 			faultAfterCommit,
 			fromRerun,
+			listed: RUN_REPORT_LISTS.filter((list) => runReport?.[list].includes(itemIndex)),
 			detail,
 		};
 	});
@@ -334,7 +436,43 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		inputs,
 		verdicts,
 		reachedOtherHost: sb.otherHost.requests.length,
+		error,
+		runReport,
+		nodeRun: options.keepNodeRun === true ? run : undefined,
 	};
+}
+
+/** The items a stopping error's `context.runReport` lists, or undefined when it has none. */
+function runReportOf(report: unknown): RunReportItems | undefined {
+	if (report === undefined || report === null) return undefined;
+	const ranges = report as Record<string, unknown>;
+	return {
+		placed: itemsOfRanges(ranges.placed),
+		unknown: itemsOfRanges(ranges.unknown),
+		nothingExecuted: itemsOfRanges(ranges.nothingExecuted),
+	};
+}
+
+/**
+ * What names the write(s) of a request to the write path, for faults by write: its quantity (one
+ * order or transfer), or the quantities of a batch's orders.
+ */
+export function writeKeyOf(request: LedgerRequest, isMany: boolean): string | undefined {
+	if (!isMany)
+		return (
+			queryOf(request).get('quantity') ??
+			new URLSearchParams(request.body).get('quantity') ??
+			undefined
+		);
+	try {
+		const orders = JSON.parse(request.body) as Array<{ quantity?: unknown }>;
+		return orders
+			.map((order) => String(order.quantity))
+			.sort()
+			.join(',');
+	} catch {
+		return undefined;
+	}
 }
 
 /** What a verdict breaks, if anything: the three money-safety promises. */

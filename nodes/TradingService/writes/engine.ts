@@ -26,9 +26,9 @@ import {
  *    it, and a write found there is not sent.
  * 2. Send, one request per group (a batch of orders, a list of IDs, or one write), and read what
  *    the answer says of each write: placed, rejected, or unknown.
- * 3. Unknown: look it up. Found: placed. Proven not executed, and no attempt of it can be any more:
- *    sent once more, never a third time. Otherwise it stays unknown, and the user is told what to
- *    check.
+ * 3. Unknown: look it up. Found: placed. Proven not executed, and no attempt of it can be any more
+ *    (only where the kind's lookup can prove that; an order not found is not proof): sent once
+ *    more, never a third time. Otherwise it stays unknown, and the user is told what to check.
  *
  * The state of a settling lives in its own pending writes and in local lists, so several items of
  * one run may be settled at once.
@@ -290,10 +290,16 @@ export async function settleWrites<W>(
 		}
 		// The ledger learns what the answer says of every write of the request before a hook may
 		// stop the run at one of them: a refused write left recorded in flight would be taken
-		// for one that may have been executed, and never sent again.
+		// for one that may have been executed, and never sent again; a placed one would be
+		// reported unknown and looked up.
 		for (const [position, pending] of group.entries()) {
 			const verdict = verdicts[position];
 			if (verdict?.kind === 'rejected' && !pending.maybeExecuted) pending.slot.forget();
+			if (verdict?.kind === 'placed')
+				pending.slot.record({
+					outcome: 'placed',
+					result: kind.stored(verdict.result, pending.write),
+				});
 		}
 		for (const [position, pending] of group.entries()) await apply(pending, verdicts[position]);
 		hooks.afterRequest?.(group, requestsLeft());
