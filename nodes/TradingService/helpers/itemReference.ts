@@ -37,7 +37,8 @@ const NOT_A_LOOKUP =
  * Text the engines do not keep as it is: NUL and unpaired surrogates (the quickjs engine cuts a
  * string at NUL and replaces a lone surrogate).
  */
-const NOT_KEPT_AS_IS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NOT_KEPT_AS_IS =
+	/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A canonical array index: what an engine copies of an array (its named properties it drops). */
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
