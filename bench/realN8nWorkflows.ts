@@ -202,13 +202,24 @@ function orderParameters(mapped: readonly string[]): Record<string, unknown> {
 	const fields: Record<string, unknown> = {};
 	for (const field of EXPRESSION_FIELDS)
 		fields[field] = mapped.includes(field) ? `={{ $json.${field} }}` : ORDER[field];
+	// A picker holds its value (fixed, or an expression dragged into By ID) in a resource locator.
+	if (symbolLocator) fields.symbol = { __rl: true, mode: 'id', value: fields.symbol };
 	return fields;
 }
+
+/**
+ * The node version the node ways use: the newest the measured build has (set by allWays), as a
+ * new node in the editor gets. Version 2 keeps Parallel Requests in flight; version 1 sends one
+ * request after the other.
+ */
+let nodeVersion = 1;
+/** Whether that version's Symbol is a picker (stored as a resource locator). */
+let symbolLocator = false;
 
 function tradingNode(
 	name: string,
 	parameters: Record<string, unknown>,
-	typeVersion = 1,
+	typeVersion = nodeVersion,
 ): Record<string, unknown> {
 	return {
 		id: 'trading-service',
@@ -415,6 +426,8 @@ export function allWays({
 	orderIdLocator,
 	cancelOrderIds,
 }: WayOptions): Way[] {
+	nodeVersion = newestVersion;
+	symbolLocator = orderIdLocator;
 	const all = EXPRESSION_FIELDS;
 	const create = (mapped: readonly string[]) => ({
 		resource: 'order',
@@ -432,7 +445,7 @@ export function allWays({
 		nodeWay(key, 'Create Many, auto-mapped fields', count, autoMap, 0, {
 			batch: true,
 			requires: 'autoMap',
-			typeVersion: autoMapVersion ?? 1,
+			typeVersion: autoMapVersion === undefined ? 1 : Math.max(autoMapVersion, nodeVersion),
 		});
 	const chain = 'chain: Code → Crypto (HMAC) → HTTP Request';
 	const ways: Way[] = [
@@ -476,7 +489,9 @@ export function allWays({
 			'ak',
 			'Create, 5 mapped expressions + Client Order ID mapped (business keys)',
 			200,
-			{ ...create(all), newClientOrderId: '={{ $json.clientOrderId }}' },
+			nodeVersion >= 2
+				? { ...create(all), options: { newClientOrderId: '={{ $json.clientOrderId }}' } }
+				: { ...create(all), newClientOrderId: '={{ $json.clientOrderId }}' },
 			6,
 			{ businessKeys: true },
 		),

@@ -668,7 +668,7 @@ async function main(): Promise<void> {
 	process.stdout.write(
 		`\nTrading Service node benchmarks — ${new Date().toISOString()}\n` +
 			`machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? 'unknown'}), ${memory} GiB RAM, node ${process.version}, ${os.platform()} ${os.release()}\n` +
-			`sandbox on loopback, rate limit off; benches 1-2: median of ${REPS} reps after warm-up; bench 3: median of ${HISTORY_REPS} child processes\n\n`,
+			`sandbox on loopback, rate limit off (bench 5: the sandbox's default limits); benches 1-2: median of ${REPS} reps after warm-up; bench 3: median of ${HISTORY_REPS} child processes\n\n`,
 	);
 	printTable(rows);
 	for (const detail of details) process.stdout.write(`\n${detail}\n`);
