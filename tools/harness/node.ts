@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
 import { TradingService } from '../../nodes/TradingService/TradingService.node';
@@ -28,6 +28,15 @@ export interface NodeRunOptions {
 	node?: Partial<INode>;
 	/** Start from an earlier run's execution context: a retry of that (failed) execution. */
 	retryOf?: NodeRun;
+	/**
+	 * Run again the execution of an earlier run whose node context a crash lost: n8n's established
+	 * execution context (its start time) is carried over, the node context is not.
+	 */
+	lostRunOf?: NodeRun;
+	/** The execution context n8n established (overrides lostRunOf's): e.g. a start 10 s ago. */
+	runtimeData?: IDataObject;
+	/** The execution's mode (default manual); a retried execution's is `retry`. */
+	mode?: WorkflowExecuteMode;
 }
 
 export function credentialsFor(sandbox: Sandbox, key: DemoKey = DEMO_KEYS.master): IDataObject {
@@ -66,6 +75,10 @@ export async function runTradingService(
 		contextData: options.retryOf?.result.run.data.executionData?.contextData as
 			| IDataObject
 			| undefined,
+		runtimeData:
+			options.runtimeData ??
+			(options.lostRunOf?.result.run.data.executionData?.runtimeData as IDataObject | undefined),
+		mode: options.mode,
 	});
 	const error = result.error(name);
 	return {

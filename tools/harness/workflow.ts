@@ -58,6 +58,11 @@ export interface WorkflowRunOptions {
 	 * among it.
 	 */
 	contextData?: IDataObject;
+	/**
+	 * The execution context n8n established for the execution (`executionData.runtimeData`): a
+	 * retried or re-delivered execution carries the one it was created with.
+	 */
+	runtimeData?: IDataObject;
 }
 
 export interface WorkflowRunResult {
@@ -118,6 +123,9 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
 			...(options.contextData === undefined
 				? {}
 				: { contextData: structuredClone(options.contextData) as IExecuteContextData }),
+			...(options.runtimeData === undefined
+				? {}
+				: { runtimeData: structuredClone(options.runtimeData) as never }),
 			nodeExecutionStack: [
 				{ node: startNode, data: { main: [options.inputItems ?? [{ json: {} }]] }, source: null },
 			],

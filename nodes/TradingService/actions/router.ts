@@ -33,12 +33,24 @@ const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
  * error of a write says what became of the other items (writes/runReport.ts).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const { resource, operation } = {
-		resource: this.getNodeParameter('resource', 0),
-		operation: this.getNodeParameter('operation', 0),
-	} as TradingServiceType;
 	const run = new RunContext(this);
+	try {
+		return await runOperation(run, this.getInputData());
+	} finally {
+		// Saved with the context when the node ends: a run that follows knows its ledger is whole.
+		run.finish();
+	}
+}
+
+async function runOperation(
+	run: RunContext,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[][]> {
+	const functions = run.functions;
+	const { resource, operation } = {
+		resource: functions.getNodeParameter('resource', 0),
+		operation: functions.getNodeParameter('operation', 0),
+	} as TradingServiceType;
 	const chosen: Operation = OPERATIONS[resource]?.[operation] ?? {
 		mode: 'perItem',
 		writes: false,

@@ -12,6 +12,7 @@ import { locatorValue } from '../helpers/locator';
 import { ServiceClient } from '../transport';
 import { WriteLedger } from '../writes/ledger';
 import { clientOrderIdPrefix } from '../writes/orders';
+import { executionSeed, lostRunCheck, type ExecutionFacts, type LostRun } from '../writes/recovery';
 
 /** A parameter's stored value by its path ("options.stpMode" reads inside the Options collection). */
 function storedValue(parameters: INode['parameters'], path: string): unknown {
@@ -52,10 +53,14 @@ export class RunContext {
 	private readonly fixed = new Map<string, unknown>();
 	private checkedOptions?: unknown;
 	private nodeContext?: IDataObject;
-	private runIndexRead?: number;
+	private dataProxy?: ReturnType<IExecuteFunctions['getWorkflowDataProxy']>;
 	private ledgerOpened?: WriteLedger;
-	private idPrefixMade?: string;
+	private seedMade?: { seed: string; recoverable: boolean };
+	private factsRead?: { facts: ExecutionFacts | undefined };
+	private lostRunChecked?: { lostRun: LostRun | undefined };
 	private inputItems?: INodeExecutionData[];
+	/** When this run (try) started: a retry's lookups wait out the receive window from here. */
+	private readonly startedAt = Date.now();
 
 	constructor(readonly functions: IExecuteFunctions) {
 		this.node = functions.getNode();
@@ -114,10 +119,14 @@ export class RunContext {
 			typeof this.functions.getContext === 'function' ? this.functions.getContext('node') : {});
 	}
 
+	/** The workflow data proxy: built once per run, since n8n builds it anew on every call. */
+	private get proxy(): ReturnType<IExecuteFunctions['getWorkflowDataProxy']> {
+		return (this.dataProxy ??= this.functions.getWorkflowDataProxy(0));
+	}
+
 	/** The node's run index (a node in a loop runs many times per execution). */
 	private get runIndex(): number {
-		// Read once: n8n builds the workflow data proxy anew on every call.
-		return (this.runIndexRead ??= Number(this.functions.getWorkflowDataProxy(0).$runIndex ?? 0));
+		return Number(this.proxy.$runIndex ?? 0);
 	}
 
 	/** The write ledger of this run (writes/ledger.ts). */
@@ -127,6 +136,65 @@ export class RunContext {
 
 	/** The prefix of the client order IDs this run generates (writes/orders.ts). */
 	get idPrefix(): string {
-		return (this.idPrefixMade ??= clientOrderIdPrefix(this.executionContext, this.runIndex));
+		return clientOrderIdPrefix(this.seed.seed, this.runIndex);
+	}
+
+	/**
+	 * Set when an earlier run of this node in this execution may have been cut short by a crash: the
+	 * engine then looks up every write the ledger does not know before sending it
+	 * (writes/recovery.ts). Undefined for a fresh run, and for one whose earlier try ended.
+	 */
+	get lostRun(): LostRun | undefined {
+		return (this.lostRunChecked ??= {
+			lostRun: lostRunCheck(
+				this.executionFacts,
+				this.seed.recoverable,
+				this.ledger.finished,
+				this.startedAt,
+			),
+		}).lostRun;
+	}
+
+	/** Marks this node run as ended in the ledger; the router calls it when the run ends. */
+	finish(): void {
+		if (this.ledgerOpened !== undefined) this.ledgerOpened.markFinished();
+	}
+
+	private get seed(): { seed: string; recoverable: boolean } {
+		return (this.seedMade ??= executionSeed(this.executionContext, this.executionFacts));
+	}
+
+	/** What n8n says of this execution that survives a retry and a re-delivery (writes/recovery.ts). */
+	private get executionFacts(): ExecutionFacts | undefined {
+		return (this.factsRead ??= { facts: this.readExecutionFacts() }).facts;
+	}
+
+	private readExecutionFacts(): ExecutionFacts | undefined {
+		const functions = this.functions;
+		const established =
+			typeof functions.getExecutionContext === 'function'
+				? functions.getExecutionContext()
+				: undefined;
+		if (typeof established?.establishedAt !== 'number') return undefined;
+		const triggerNode = established.triggerNode?.name;
+		return {
+			establishedAt: established.establishedAt,
+			triggerNode,
+			triggerItems: triggerNode === undefined ? undefined : this.triggerItems(triggerNode),
+			instanceId: functions.getInstanceId(),
+			workflowId: String(functions.getWorkflow().id ?? ''),
+			nodeId: this.node.id ?? this.node.name,
+			mode: functions.getMode(),
+		};
+	}
+
+	/** The JSON of the items the trigger produced, or undefined when they cannot be read. */
+	private triggerItems(triggerNode: string): unknown {
+		try {
+			const items = this.proxy.$items(triggerNode, 0, 0);
+			return items.map((item) => item.json);
+		} catch {
+			return undefined;
+		}
 	}
 }

@@ -1,4 +1,4 @@
-import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
 
 import { DAY_MS, ERROR_CODES, LIMITS } from '../constants';
 import type { OrderParams } from '../helpers/orderRules';
@@ -7,6 +7,7 @@ import type { EngineRun } from './engine';
 import { matchesSentOrder } from './orderAnswers';
 import { withOutcome } from './outcomes';
 import type { PendingWrite, Verdict } from './pendingWrite';
+import { LOST_RUN_CLOCK_MARGIN_MS, lostRunText, type LostRun } from './recovery';
 
 /**
  * Business keys: a client order ID the user gave names one order for good. The exchange refuses an
@@ -16,6 +17,9 @@ import type { PendingWrite, Verdict } from './pendingWrite';
  * Reach: the exchange lists past orders of the last 90 days (LIMITS.pastOrdersDays), and its
  * single-order query states no limit. An ID whose order ended longer ago than that may not be
  * found, and is then taken as new (docs/safety.md).
+ *
+ * After a lost run (writes/recovery.ts) the same check covers generated IDs too: the lost run
+ * named its orders as this run does, so an order found under one is what that run placed.
  */
 
 /** What the check reads of an order of the run (writes/orders.ts `OrderWrite`). */
@@ -60,10 +64,25 @@ function uncheckedError(node: INode, pending: PendingOrder, why: string): NodeOp
 	);
 }
 
-/** The verdict of one order from what holds its ID: found and this order, found and another, or none. */
-function verdictOf(run: EngineRun, pending: PendingOrder, holder: Holder): Verdict | undefined {
+/**
+ * The verdict of one order from what holds its ID: found and this order, found and another, or
+ * none. After a lost run, a failed check, or another order under a generated ID, leaves the order
+ * unknown: the lost run may have placed it, so "nothing was executed" cannot be said.
+ */
+function verdictOf(
+	run: EngineRun,
+	pending: PendingOrder,
+	holder: Holder,
+	lostRun: LostRun | undefined,
+): Verdict | undefined {
 	if ('notFound' in holder) return undefined;
+	const id = pending.write.order.newClientOrderId;
 	if ('failed' in holder) {
+		if (lostRun !== undefined)
+			return {
+				kind: 'unknown',
+				reason: `${lostRunText(lostRun)}, and looking client order ID ${id} up failed (${holder.failed}); it was not sent`,
+			};
 		return {
 			kind: 'rejected',
 			refusal: {
@@ -73,6 +92,13 @@ function verdictOf(run: EngineRun, pending: PendingOrder, holder: Holder): Verdi
 	}
 	if (matchesSentOrder(pending.write.order, holder.found))
 		return { kind: 'placed', result: holder.found, alreadyPlaced: true };
+	if (lostRun !== undefined && !pending.write.businessKey) {
+		const found = holder.found;
+		return {
+			kind: 'unknown',
+			reason: `${lostRunText(lostRun)}, and order ${String(found.orderId)} (${String(found.side)} ${String(found.type)} ${String(found.symbol)}, price ${String(found.price)}, quantity ${String(found.origQty)}, status ${String(found.status)}) holds client order ID ${id} with other values than this order has now: the earlier run placed that one for this item, so this one was not sent`,
+		};
+	}
 	return {
 		kind: 'rejected',
 		refusal: { error: alreadyUsedError(run.node, pending, holder.found) },
@@ -95,13 +121,14 @@ async function lookUpOne(run: EngineRun, pending: PendingOrder): Promise<Holder>
 
 /**
  * The orders of one symbol by client order ID, from one page of open orders and one of past orders
- * of the last 90 days. Open orders are read first: an order that ends between the two reads is in
- * the first. `complete`: both pages were shorter than a full page, so an ID in neither is new.
+ * since `since`. Open orders are read first: an order that ends between the two reads is in the
+ * first. `complete`: both pages were shorter than a full page, so an ID in neither is new.
  */
 async function listSymbol(
 	run: EngineRun,
 	symbol: string,
 	itemIndex: number,
+	since: number,
 ): Promise<{ byId: Map<string, IDataObject>; complete: boolean }> {
 	const byId = new Map<string, IDataObject>();
 	const open = (await run.client.request(ENDPOINTS.openOrders, {
@@ -109,12 +136,7 @@ async function listSymbol(
 		itemIndex,
 	})) as IDataObject[];
 	const past = (await run.client.request(ENDPOINTS.tradeOrders, {
-		qs: {
-			symbol,
-			// A day inside the 90 days the exchange serves, so a clock a little off is not refused.
-			startTime: Date.now() - LIMITS.pastOrdersDays * DAY_MS + DAY_MS,
-			limit: LIMITS.ordersPageSize,
-		},
+		qs: { symbol, startTime: since, limit: LIMITS.ordersPageSize },
 		itemIndex,
 	})) as IDataObject[];
 	for (const order of [...past, ...open]) {
@@ -125,26 +147,41 @@ async function listSymbol(
 }
 
 /**
- * The check of every order of `pending` that carries a business key (the others get undefined):
- * its verdict when the ID is taken (placed: this very order; rejected: another order holds it, or
- * the check failed), undefined when the order may be sent.
+ * The check of every order of `pending` that carries a business key, and after a lost run of every
+ * order with a client order ID (the others get undefined): its verdict when the ID is taken
+ * (placed: this very order; rejected: another order holds it, or the check failed; unknown: after a
+ * lost run, when the check cannot tell), undefined when the order may be sent.
  */
 export async function checkBusinessKeys(
 	run: EngineRun,
 	pending: PendingOrder[],
 ): Promise<Array<Verdict | undefined>> {
+	const lostRun = run.lostRun;
 	const verdicts: Array<Verdict | undefined> = pending.map(() => undefined);
 	const bySymbol = new Map<string, number[]>();
 	pending.forEach((one, index) => {
-		if (!one.write.businessKey) return;
+		const checked =
+			one.write.businessKey ||
+			(lostRun !== undefined && one.write.order.newClientOrderId !== undefined);
+		if (!checked) return;
 		const symbol = one.write.order.symbol;
 		bySymbol.set(symbol, [...(bySymbol.get(symbol) ?? []), index]);
 	});
+	// A retry may start while a request of the crashed run is still within its receive window:
+	// "not found" proves nothing before that window has passed.
+	if (lostRun !== undefined && bySymbol.size > 0 && Date.now() < lostRun.settledFrom)
+		await sleep(lostRun.settledFrom - Date.now());
 	for (const [symbol, indexes] of bySymbol) {
+		// Business keys: a day inside the 90 days the exchange serves, so a clock a little off is
+		// not refused. A lost run's orders are no older than its execution.
+		const since =
+			lostRun === undefined || indexes.some((index) => pending[index].write.businessKey)
+				? Date.now() - LIMITS.pastOrdersDays * DAY_MS + DAY_MS
+				: lostRun.since - LOST_RUN_CLOCK_MARGIN_MS;
 		let listed: Awaited<ReturnType<typeof listSymbol>> | undefined;
 		if (indexes.length > LOOKUPS_BEFORE_LISTS) {
 			try {
-				listed = await listSymbol(run, symbol, pending[indexes[0]].itemIndex);
+				listed = await listSymbol(run, symbol, pending[indexes[0]].itemIndex, since);
 			} catch {
 				listed = undefined; // each order is looked up on its own instead
 			}
@@ -159,7 +196,7 @@ export async function checkBusinessKeys(
 					: listed?.complete === true
 						? { notFound: true }
 						: await lookUpOne(run, one);
-			verdicts[index] = verdictOf(run, one, holder);
+			verdicts[index] = verdictOf(run, one, holder, lostRun);
 		}
 	}
 	return verdicts;

@@ -246,6 +246,37 @@ async function explainNothingToCancel(
 }
 
 /**
+ * After a lost run (writes/recovery.ts): each order is looked up before its cancel is sent. One
+ * already cancelled (or being cancelled) is reported placed, found already done (the lost run's
+ * cancel, or another's: either way the order is cancelled); any other answer, or a failed lookup,
+ * lets the cancel be sent, since cancelling twice moves no money and its answer says the rest.
+ */
+async function checkAfterLostRun(
+	run: EngineRun,
+	pending: PendingCancel[],
+): Promise<Array<Verdict | undefined>> {
+	if (run.lostRun === undefined) return pending.map(() => undefined);
+	const verdicts: Array<Verdict | undefined> = [];
+	for (const one of pending) {
+		try {
+			const order = (await run.client.request(ENDPOINTS.queryOrder, {
+				qs: lookupQuery(one.write.reference),
+				itemIndex: one.itemIndex,
+			})) as IDataObject;
+			const status = String(order.status);
+			verdicts.push(
+				CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS
+					? { kind: 'placed', result: order, alreadyPlaced: true }
+					: undefined,
+			);
+		} catch {
+			verdicts.push(undefined);
+		}
+	}
+	return verdicts;
+}
+
+/**
  * What the answer of DELETE /api/v1/spot/cancelOrderByIds says of each ID. It lists only the IDs it
  * did not cancel, each with a code: an ID it does not list was cancelled only when the answer's own
  * code is success and every listed entry names one of the IDs sent. Otherwise an unlisted ID is
@@ -347,6 +378,7 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 				return { kind: 'rejected', refusal: notOpenRefusal(notOpen, error.rejection.msg) };
 			return { kind: 'rejected', refusal: { error } };
 		},
+		precheck: (pending) => checkAfterLostRun(run, pending),
 		// `said`: the refusal of a cancel with nothing to cancel (refused, read), explained by a lookup.
 		lookup: (pending, said) =>
 			said === undefined ? confirmCancel(run, pending) : explainNothingToCancel(run, pending, said),

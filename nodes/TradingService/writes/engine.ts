@@ -16,14 +16,16 @@ import {
 	type Settled,
 	type Verdict,
 } from './pendingWrite';
+import type { LostRun } from './recovery';
 
 /**
  * The write engine: every order, cancel and transfer is settled here, one algorithm for all.
  *
  * 1. The ledger first: a write an earlier try of this node run placed is answered from it, nothing
  *    sent; one that try left unknown is looked up before anything is sent. A write the ledger does
- *    not know may still exist from another execution (an order's business key): the kind checks
- *    it, and a write found there is not sent.
+ *    not know may still exist from another execution (an order's business key), or from a run of
+ *    this one that a crash cut short with its ledger (run.lostRun): the kind checks it, and a write
+ *    found there is not sent.
  * 2. Send, one request per group (a batch of orders, a list of IDs, or one write), and read what
  *    the answer says of each write: placed, rejected, or unknown.
  * 3. Unknown: look it up. Found: placed. Proven not executed, and no attempt of it can be any more
@@ -56,8 +58,8 @@ export interface WriteKind<W> {
 	refused?(error: NodeError): Verdict;
 	/**
 	 * Checks writes this node run has not sent yet against what the service already holds (another
-	 * execution's order under the same business key): a verdict settles the write unsent; undefined
-	 * lets it be sent.
+	 * execution's order under the same business key; after a lost run, what that run sent): a
+	 * verdict settles the write unsent; undefined lets it be sent.
 	 */
 	precheck?(pending: Array<PendingWrite<W>>): Promise<Array<Verdict | undefined>>;
 	/** Looks a write up. `duplicate`: the answer said another write holds its ID. */
@@ -80,6 +82,8 @@ export interface SettleHooks<W> {
 export interface EngineRun {
 	readonly node: INode;
 	readonly client: ServiceClient;
+	/** Set when an earlier run of this node may have been cut short by a crash (writes/recovery.ts). */
+	readonly lostRun?: LostRun;
 }
 
 const FROM_EARLIER_TRY = 'an earlier try of this node run sent it and got no answer';
@@ -243,7 +247,11 @@ export async function settleWrites<W>(
 				});
 			else if (verdict.kind === 'rejected')
 				settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
-			else toSend.push(pending);
+			else if (verdict.kind === 'unknown') {
+				// A lost run may have sent it, and the check could not tell: never sent blindly.
+				pending.maybeExecuted = true;
+				unknown(pending, verdict.reason, verdict.detail);
+			} else toSend.push(pending);
 		}
 	}
 	toSend.push(...resend.splice(0));

@@ -18,8 +18,9 @@ import type { IDataObject } from 'n8n-workflow';
  * holds the outcome and the few fields needed to answer again, never whole responses; it is stored
  * under one-letter keys.
  *
- * Limit: the context is saved when the node finishes. A process killed while the node runs loses
- * what this run recorded (docs/safety.md).
+ * The context is saved when the node finishes. A process killed while the node runs loses what
+ * this run recorded; the run that follows finds no finished mark and looks its writes up before
+ * sending them (writes/recovery.ts, docs/safety.md).
  */
 
 /** One write's record, as the engine reads and writes it. */
@@ -48,6 +49,8 @@ type SlotRecords = Record<string, StoredRecord>;
 
 /** Where the ledger lives in the node's execution context. */
 const LEDGER_KEY = 'writeLedger';
+/** Run indexes whose run ended (recorded in the context, so only saved once the run ended). */
+const FINISHED_KEY = 'writeLedgerFinished';
 
 /** A request's fingerprint: the hash of what it asks the service to do. */
 export function fingerprint(what: string, request: IDataObject): string {
@@ -57,7 +60,8 @@ export function fingerprint(what: string, request: IDataObject): string {
 		.slice(0, 16);
 }
 
-function stableJson(value: unknown): string {
+/** JSON with object keys in order: the same text for the same value, whatever order it was built in. */
+export function stableJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
 		const entries = Object.entries(value as IDataObject)
@@ -98,6 +102,8 @@ export interface LedgerSlot {
 
 export class WriteLedger {
 	private readonly records: Record<string, SlotRecords>;
+	private readonly nodeContext: IDataObject;
+	private readonly runKey: string;
 
 	/**
 	 * `nodeContext`: the node's execution context (`getContext('node')`), or a plain object outside
@@ -105,7 +111,24 @@ export class WriteLedger {
 	 */
 	constructor(nodeContext: IDataObject, runIndex: number) {
 		const ledger = (nodeContext[LEDGER_KEY] ??= {}) as Record<string, Record<string, SlotRecords>>;
-		this.records = ledger[String(runIndex)] ??= {};
+		this.runKey = String(runIndex);
+		this.records = ledger[this.runKey] ??= {};
+		this.nodeContext = nodeContext;
+	}
+
+	/**
+	 * Whether a try of this node run ended (succeeded or failed) in a process whose context was
+	 * kept: then the ledger knows every write of the run, and a write it does not know was never
+	 * sent. Without the mark, a run of this execution may have been cut short by a crash
+	 * (writes/recovery.ts).
+	 */
+	get finished(): boolean {
+		return (this.nodeContext[FINISHED_KEY] as Record<string, 1> | undefined)?.[this.runKey] === 1;
+	}
+
+	/** Marks this node run as ended: called when a try ends, whatever its outcome. */
+	markFinished(): void {
+		((this.nodeContext[FINISHED_KEY] ??= {}) as Record<string, 1>)[this.runKey] = 1;
 	}
 
 	/** Whether an earlier try of this node run recorded a write in `slot`, whatever its request. */

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
 
 import { ERROR_CODES, LIMITS } from '../constants';
@@ -28,18 +26,14 @@ export type PendingOrder = PendingWrite<OrderWrite>;
 /**
  * The prefix of the client order IDs one node run generates. An order whose outcome is unknown is
  * looked up by its client order ID, and the service refuses an ID an open order holds. The IDs
- * must therefore be the same for every try of one node run (n8n's Retry On Fail, the engine's own
- * re-send after a lookup, a retried execution, which resumes with the failed one's data), and
- * different for anything else: another execution, a later run of the node in a loop, another n8n
- * instance. Execution ids cannot give that (they restart at 1 in every n8n database), so each
- * execution gets a random nonce kept in the node's execution context, which n8n carries across
- * those retries, plus the node's run index.
+ * must therefore be the same for every run of this node run in this execution (n8n's Retry On
+ * Fail, the engine's own re-send after a lookup, a retried or re-delivered execution, also after a
+ * crash), and different for anything else: another execution, a later run of the node in a loop,
+ * another n8n instance. The execution's seed (writes/recovery.ts) gives the first and last; the
+ * node's run index the loop.
  */
-export function clientOrderIdPrefix(nodeContext: IDataObject, runIndex: number): string {
-	if (typeof nodeContext.clientOrderIdNonce !== 'string') {
-		nodeContext.clientOrderIdNonce = randomBytes(12).toString('hex');
-	}
-	return `n8n-${nodeContext.clientOrderIdNonce}-${runIndex}`;
+export function clientOrderIdPrefix(seed: string, runIndex: number): string {
+	return `n8n-${seed}-${runIndex}`;
 }
 
 /**

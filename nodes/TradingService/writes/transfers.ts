@@ -1,6 +1,7 @@
 import {
 	NodeApiError,
 	NodeOperationError,
+	sleep,
 	type IDataObject,
 	type INode,
 	type JsonObject,
@@ -13,6 +14,7 @@ import type { EngineRun, WriteKind } from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
 import { withOutcome } from './outcomes';
 import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './pendingWrite';
+import { lostRunText } from './recovery';
 
 /**
  * Transfers as the engine settles them. Each is sent with a client order ID the node generates
@@ -141,18 +143,34 @@ async function lookUpTransfer(run: EngineRun, pending: PendingTransfer): Promise
 	};
 }
 
-async function lookUpByClientOrderId(run: EngineRun, pending: PendingTransfer): Promise<Verdict> {
+/** What the transfer history holds under a transfer's client order ID. */
+type HistoryFinding =
+	| { found: IDataObject; clientOrderId: string }
+	| { notFound: string }
+	/** `ending`: how a lookup after an unknown outcome ends the sentence (never sent again). */
+	| { cannotTell: string; ending: string };
+
+/**
+ * The transfer history (flow type 51) read by the transfer's client order ID, from `from` on: a
+ * record carrying the ID, for the coin, the accounts and the quantity sent (found); none (notFound,
+ * with the words that say so); or why the history cannot tell.
+ */
+async function findInHistory(
+	run: EngineRun,
+	pending: PendingTransfer,
+	from: number,
+): Promise<HistoryFinding> {
 	const { qs } = pending.write;
 	const clientOrderId = qs.clientOrderId;
 	if (clientOrderId === undefined)
-		return { kind: 'unknown', reason: 'the transfer has no client order ID to look it up by' };
+		return { cannotTell: 'the transfer has no client order ID to look it up by', ending: '' };
 	const now = Date.now();
 	let records: IDataObject[];
 	try {
 		records = (await run.client.request(ENDPOINTS.history, {
 			qs: {
 				flowType: TRANSFER_FLOW_TYPE,
-				startTime: String((pending.window.firstSentAt ?? now) - LOOKUP_MARGIN_MS),
+				startTime: String(from),
 				endTime: String(now + LOOKUP_MARGIN_MS),
 				limit: LIMITS.historyPageSize,
 				clientOrderId,
@@ -161,41 +179,91 @@ async function lookUpByClientOrderId(run: EngineRun, pending: PendingTransfer): 
 		})) as IDataObject[];
 	} catch (error) {
 		return {
-			kind: 'unknown',
-			reason: `looking it up in the transfer history by client order ID ${clientOrderId} failed (${(error as Error).message}), and a transfer is never sent again without proof`,
+			cannotTell: `looking it up in the transfer history by client order ID ${clientOrderId} failed (${(error as Error).message})`,
+			ending: ', and a transfer is never sent again without proof',
 		};
 	}
 	const found = records.filter((record) => record.clientOrderId === clientOrderId);
 	if (found.length === 0) {
-		const carriesIds = records.some((record) => record.clientOrderId !== undefined);
-		return {
-			kind: 'unknown',
-			reason:
-				records.length > 0 && !carriesIds
-					? `the service's transfer records carry no client order ID, so it cannot be looked up by ${clientOrderId}; a transfer is never sent again without proof`
-					: `no transfer record with client order ID ${clientOrderId} was found, which does not prove it was not executed (the exchange may still execute it), so it was not sent again`,
-		};
+		if (records.length > 0 && records.every((record) => record.clientOrderId === undefined))
+			return {
+				cannotTell: `the service's transfer records carry no client order ID, so it cannot be looked up by ${clientOrderId}`,
+				ending: '; a transfer is never sent again without proof',
+			};
+		return { notFound: `no transfer record with client order ID ${clientOrderId} was found` };
 	}
 	for (const record of found) {
 		const mismatch = mismatchOf(record, qs);
 		if (mismatch !== undefined) {
 			return {
-				kind: 'unknown',
-				reason: `a transfer record carries client order ID ${clientOrderId}, but ${mismatch}, so it is not the transfer sent; it was not sent again`,
+				cannotTell: `a transfer record carries client order ID ${clientOrderId}, but ${mismatch}, so it is not the transfer sent`,
+				ending: '; it was not sent again',
 			};
 		}
 	}
 	// The source's record (the debit) names the transfer; both sides carry the same IDs.
 	const record = found.find((one) => one.accountId === qs.fromAccountId) ?? found[0];
+	return { found: record, clientOrderId };
+}
+
+/** A transfer found in the history, as the item shows it. */
+function confirmedTransfer(record: IDataObject, clientOrderId: string): IDataObject {
 	return {
-		kind: 'placed',
-		result: {
-			confirmedByLookup: true,
-			clientOrderId,
-			...(typeof record.orderId === 'string' ? { orderId: record.orderId } : {}),
-			...(record.created !== undefined ? { created: String(record.created) } : {}),
-		},
+		confirmedByLookup: true,
+		clientOrderId,
+		...(typeof record.orderId === 'string' ? { orderId: record.orderId } : {}),
+		...(record.created !== undefined ? { created: String(record.created) } : {}),
 	};
+}
+
+async function lookUpByClientOrderId(run: EngineRun, pending: PendingTransfer): Promise<Verdict> {
+	const finding = await findInHistory(
+		run,
+		pending,
+		(pending.window.firstSentAt ?? Date.now()) - LOOKUP_MARGIN_MS,
+	);
+	if ('found' in finding)
+		return { kind: 'placed', result: confirmedTransfer(finding.found, finding.clientOrderId) };
+	if ('notFound' in finding)
+		return {
+			kind: 'unknown',
+			reason: `${finding.notFound}, which does not prove it was not executed (the exchange may still execute it), so it was not sent again`,
+		};
+	return {
+		kind: 'unknown',
+		reason: `${finding.cannotTell}${finding.ending}`,
+	};
+}
+
+/**
+ * After a lost run (writes/recovery.ts): the transfer history is read by the client order ID the
+ * lost run gave this transfer. Found: placed by that run, not sent. Not found: sent. Anything the
+ * history cannot tell leaves it unknown, unsent: the lost run may have executed it.
+ */
+async function checkAfterLostRun(
+	run: EngineRun,
+	pending: PendingTransfer[],
+): Promise<Array<Verdict | undefined>> {
+	const lostRun = run.lostRun;
+	if (lostRun === undefined) return pending.map(() => undefined);
+	if (Date.now() < lostRun.settledFrom) await sleep(lostRun.settledFrom - Date.now());
+	const verdicts: Array<Verdict | undefined> = [];
+	for (const one of pending) {
+		const finding = await findInHistory(run, one, lostRun.since - LOOKUP_MARGIN_MS);
+		if ('found' in finding)
+			verdicts.push({
+				kind: 'placed',
+				result: confirmedTransfer(finding.found, finding.clientOrderId),
+				alreadyPlaced: true,
+			});
+		else if ('notFound' in finding) verdicts.push(undefined);
+		else
+			verdicts.push({
+				kind: 'unknown',
+				reason: `${lostRunText(lostRun)}, and ${finding.cannotTell}; it was not sent, so it cannot move the money twice`,
+			});
+	}
+	return verdicts;
 }
 
 /** A transfer refused as a duplicate client order ID, when the history does not show it as this one. */
@@ -272,6 +340,7 @@ export function transferKind(run: EngineRun): WriteKind<TransferWrite> {
 			isServiceRejection(error, ERROR_CODES.duplicateClientOrderId)
 				? { kind: 'duplicate', refusal: { error } }
 				: { kind: 'rejected', refusal: { error } },
+		precheck: (pending) => checkAfterLostRun(run, pending),
 		lookup: (pending, duplicate) =>
 			duplicate === undefined
 				? lookUpTransfer(run, pending)

@@ -110,7 +110,16 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			if (settled.via === 'ledger')
 				return [{ outcome: 'placed', cancelled: true, replayed: true, ...settled.result }];
 			if (settled.via === 'lookup')
-				return [{ outcome: 'placed', cancelled: true, confirmedByLookup: true, ...settled.result }];
+				return [
+					{
+						outcome: 'placed',
+						cancelled: true,
+						confirmedByLookup: true,
+						// Found already cancelled before sending, after a lost run (writes/recovery.ts).
+						...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
+						...settled.result,
+					},
+				];
 			return [{ outcome: 'placed', cancelled: true, ...settled.result }];
 		case 'rejected':
 			if (settled.refusal.error !== undefined) throw withOutcome(settled.refusal.error, 'rejected');

@@ -20,6 +20,8 @@ export function cancelItem(pending: PendingCancel): IDataObject {
 				outcome: 'placed',
 				cancelled: true,
 				confirmedByLookup: true,
+				// Found already cancelled before sending, after a lost run (writes/recovery.ts).
+				...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
 				status: settled.result.status,
 			};
 		return { orderId, outcome: 'placed', cancelled: true };

@@ -40,17 +40,14 @@ function pendingOrders(orders: OrderParams[], idPrefix?: string): PendingOrder[]
 }
 
 describe('client order IDs', () => {
-	it('a run prefix is n8n-, a random nonce kept in the node context, and the run index', () => {
-		const context: IDataObject = {};
-		const prefix = clientOrderIdPrefix(context, 0);
-		expect(prefix).toMatch(/^n8n-[0-9a-f]{24}-0$/);
-		expect(prefix).toBe(`n8n-${String(context.clientOrderIdNonce)}-0`);
-		// The same context (a Retry On Fail try, a retried execution): the same prefix.
-		expect(clientOrderIdPrefix(context, 0)).toBe(prefix);
-		// A later run of the node in a loop: the same nonce, its own run index.
-		expect(clientOrderIdPrefix(context, 3)).toBe(prefix.replace(/-0$/, '-3'));
-		// Another execution: another nonce.
-		expect(clientOrderIdPrefix({}, 0)).not.toBe(prefix);
+	it('a run prefix is n8n-, the execution seed and the run index', () => {
+		expect(clientOrderIdPrefix('0123456789abcdef01234567', 0)).toBe(
+			'n8n-0123456789abcdef01234567-0',
+		);
+		// A later run of the node in a loop: the same seed, its own run index.
+		expect(clientOrderIdPrefix('0123456789abcdef01234567', 3)).toBe(
+			'n8n-0123456789abcdef01234567-3',
+		);
 	});
 
 	it('an order gets <prefix>-<item>-<order index>; one the user named keeps its ID; none without a prefix', () => {

@@ -1,0 +1,136 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { LIMITS } from '../constants';
+import { stableJson } from './ledger';
+
+/**
+ * Runs of the node that a crash may have cut short. The write ledger lives in the node's execution
+ * context, which n8n saves only when the node finishes: a process killed while the node runs (an
+ * out-of-memory kill, a redeploy, a crash) takes the ledger of that run with it. The execution may
+ * then run again, on another worker: as a retry (a new execution, mode `retry`, that starts from
+ * the crashed one's saved data) or, where the queue re-delivers a stalled job, as the same
+ * execution once more. Either way the node must not send again what the lost run sent.
+ *
+ * Two things make that possible without anything the lost run wrote:
+ *
+ * - Generated client order IDs are derived from what n8n saved when it created the execution and
+ *   carries unchanged into a re-delivery and a retry: the instant n8n established the execution
+ *   (`getExecutionContext().establishedAt`, set on the main process before the execution is first
+ *   stored), its trigger node and the items that trigger produced; with the instance, the workflow
+ *   and the node. The lost run and its re-run therefore name every write alike.
+ * - A run that may follow a lost one looks up, before sending, every write the ledger does not
+ *   know: orders and cancels by lookup, transfers in the transfer history by client order ID.
+ *
+ * A run may follow a lost one when this run index has no "finished" mark in the ledger (the mark is
+ * saved with the context, so its absence means no finished run of the node was saved) and either
+ * the execution is a retry, or the run starts long after the execution was established: a queue
+ * hands a dead worker's job to another only once its lock expired (n8n's default lock is 60 s), so
+ * a re-delivered run cannot start within `FRESH_RUN_MS` of the execution's start. A fresh run of a
+ * fresh execution skips the lookups: nothing can have sent its writes before.
+ */
+
+/** A run starting this soon after its execution was established cannot be a re-delivered one. */
+export const FRESH_RUN_MS = 5_000;
+
+/** How far before the execution's start a lost run's order may be listed (the exchange's clock may differ). */
+export const LOST_RUN_CLOCK_MARGIN_MS = 10 * 60_000;
+
+/** What a run that may follow a lost one checks before sending. */
+export interface LostRun {
+	/** When n8n established the execution: nothing of it can have reached the exchange before. */
+	since: number;
+	/**
+	 * The local time from which "not found" proves the lost run's attempt of a write can no longer
+	 * be accepted: a retry may start right after the crash, while a request the dead process sent
+	 * is still within its receive window. 0 when no wait is needed (a re-delivered run starts after
+	 * the dead worker's lock expired, long after its last request).
+	 */
+	settledFrom: number;
+	/** Why this run checks: said in the items and errors. */
+	why: 'retry' | 'late';
+}
+
+/** What n8n gives the node about its execution, as the recovery reads it. */
+export interface ExecutionFacts {
+	/** `getExecutionContext().establishedAt`, when n8n provides it. */
+	establishedAt?: number;
+	/** The name of the node that started the execution (`getExecutionContext().triggerNode`). */
+	triggerNode?: string;
+	/** The items that trigger produced (run 0, output 0), or undefined when they cannot be read. */
+	triggerItems?: unknown;
+	instanceId: string;
+	workflowId: string;
+	/** The node's ID (its name when the workflow has no node IDs). */
+	nodeId: string;
+	mode: string;
+}
+
+/** Where the execution's ID seed is kept in the node's execution context. */
+const SEED_KEY = 'clientOrderIdNonce';
+
+/**
+ * The seed of the client order IDs this node generates in this execution: kept in the node's
+ * execution context once made (an earlier finished run's seed is used again), else derived from
+ * the execution's facts, else (n8n gave no establishment time) random: then a crashed run cannot be
+ * recognised, and `recoverable` says so.
+ */
+export function executionSeed(
+	nodeContext: IDataObject,
+	facts: ExecutionFacts | undefined,
+): { seed: string; recoverable: boolean } {
+	const derived = facts?.establishedAt === undefined ? undefined : derivedSeed(facts);
+	if (typeof nodeContext[SEED_KEY] === 'string') {
+		return { seed: nodeContext[SEED_KEY], recoverable: nodeContext[SEED_KEY] === derived };
+	}
+	nodeContext[SEED_KEY] = derived ?? randomBytes(12).toString('hex');
+	return { seed: nodeContext[SEED_KEY] as string, recoverable: derived !== undefined };
+}
+
+/** 24 hex characters of a hash of what names the execution for good. */
+export function derivedSeed(facts: ExecutionFacts): string {
+	return createHash('sha256')
+		.update(
+			stableJson([
+				facts.instanceId,
+				facts.workflowId,
+				facts.nodeId,
+				facts.establishedAt,
+				facts.triggerNode ?? null,
+				facts.triggerItems ?? null,
+			]),
+		)
+		.digest('hex')
+		.slice(0, 24);
+}
+
+/**
+ * Whether this run may follow a lost one, and what it then checks. `finished`: the ledger holds a
+ * finished mark for this run index. `startedAt`: when this run started (local clock).
+ */
+export function lostRunCheck(
+	facts: ExecutionFacts | undefined,
+	recoverable: boolean,
+	finished: boolean,
+	startedAt: number,
+): LostRun | undefined {
+	if (!recoverable || finished || facts?.establishedAt === undefined) return undefined;
+	const since = facts.establishedAt;
+	if (facts.mode === 'retry') {
+		return {
+			since,
+			settledFrom: startedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs,
+			why: 'retry',
+		};
+	}
+	if (startedAt - since > FRESH_RUN_MS) return { since, settledFrom: 0, why: 'late' };
+	return undefined;
+}
+
+/** The words items and errors use for a write found after a lost run. */
+export function lostRunText(lostRun: LostRun): string {
+	return lostRun.why === 'retry'
+		? 'this is a retry of an execution whose run of this node may have been cut short'
+		: 'this run started long after its execution, so an earlier run of it may have been cut short';
+}
