@@ -180,7 +180,7 @@ export class RunContext {
 		return {
 			establishedAt: established.establishedAt,
 			triggerNode,
-			triggerItems: triggerNode === undefined ? undefined : this.triggerItems(triggerNode),
+			triggerItems: this.triggerItems(triggerNode ?? this.node.name),
 			instanceId: functions.getInstanceId(),
 			workflowId: String(functions.getWorkflow().id ?? ''),
 			nodeId: this.node.id ?? this.node.name,
@@ -188,13 +188,17 @@ export class RunContext {
 		};
 	}
 
-	/** The JSON of the items the trigger produced, or undefined when they cannot be read. */
+	/**
+	 * The JSON of the items the trigger produced. When they cannot be read (this node started the
+	 * execution), the node's own input: two executions started in one millisecond still differ.
+	 */
 	private triggerItems(triggerNode: string): unknown {
 		try {
 			const items = this.proxy.$items(triggerNode, 0, 0);
-			return items.map((item) => item.json);
+			if (Array.isArray(items)) return items.map((item) => item.json);
 		} catch {
-			return undefined;
+			// Not run yet in this execution: the node itself is where it started.
 		}
+		return { input: (this.inputItems ??= this.functions.getInputData()).map((item) => item.json) };
 	}
 }

@@ -1,6 +1,7 @@
 import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
 
 import { DAY_MS, ERROR_CODES, LIMITS } from '../constants';
+import { inLanes } from '../helpers/lanes';
 import type { OrderParams } from '../helpers/orderRules';
 import { ENDPOINTS, isServiceRejection } from '../transport';
 import type { EngineRun } from './engine';
@@ -27,6 +28,8 @@ type PendingOrder = PendingWrite<{ order: OrderParams; businessKey: boolean }>;
 
 /** Orders of one symbol at or under this count are looked up one by one; above it, from lists. */
 const LOOKUPS_BEFORE_LISTS = 3;
+/** Single lookups in flight at once (weight 1 each). */
+const LOOKUPS_AT_ONCE = 10;
 
 /** What the check says of one order: the order that holds its ID, nothing found, or why it failed. */
 type Holder = { found: IDataObject } | { notFound: true } | { failed: string };
@@ -186,7 +189,9 @@ export async function checkBusinessKeys(
 				listed = undefined; // each order is looked up on its own instead
 			}
 		}
-		for (const index of indexes) {
+		// Orders not settled by the lists are looked up one by one, a few at a time.
+		await inLanes(indexes.length, LOOKUPS_AT_ONCE, async (position) => {
+			const index = indexes[position];
 			const one = pending[index];
 			const id = one.write.order.newClientOrderId as string;
 			const fromList = listed?.byId.get(id);
@@ -197,7 +202,7 @@ export async function checkBusinessKeys(
 						? { notFound: true }
 						: await lookUpOne(run, one);
 			verdicts[index] = verdictOf(run, one, holder, lostRun);
-		}
+		});
 	}
 	return verdicts;
 }

@@ -26,13 +26,17 @@ import { stableJson } from './ledger';
  * A run may follow a lost one when this run index has no "finished" mark in the ledger (the mark is
  * saved with the context, so its absence means no finished run of the node was saved) and either
  * the execution is a retry, or the run starts long after the execution was established: a queue
- * hands a dead worker's job to another only once its lock expired (n8n's default lock is 60 s), so
- * a re-delivered run cannot start within `FRESH_RUN_MS` of the execution's start. A fresh run of a
+ * hands a dead worker's job to another only once its lock expired, so a re-delivered run cannot
+ * start within `FRESH_RUN_MS` of the execution's start. A fresh run of a
  * fresh execution skips the lookups: nothing can have sent its writes before.
  */
 
-/** A run starting this soon after its execution was established cannot be a re-delivered one. */
-export const FRESH_RUN_MS = 5_000;
+/**
+ * A run starting this soon after its execution was established cannot be a re-delivered one: a
+ * queue re-delivers only after the dead worker's lock expired (n8n 2.x: 60 s; 1.x: 30 s), counted
+ * from after the job started. The margin covers clocks of the main process and the worker apart.
+ */
+export const FRESH_RUN_MS = 20_000;
 
 /** How far before the execution's start a lost run's order may be listed (the exchange's clock may differ). */
 export const LOST_RUN_CLOCK_MARGIN_MS = 10 * 60_000;
