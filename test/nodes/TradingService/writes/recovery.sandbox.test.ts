@@ -86,14 +86,21 @@ const outcomes = (run: NodeRun) =>
 		return counts;
 	}, {});
 
-/** Runs `run`, refusing every batch request after the first `through` (rate limited for an hour). */
-async function cutAfterBatches(through: number, run: () => Promise<NodeRun>): Promise<NodeRun> {
-	let batches = 0;
+/**
+ * Runs `run`, refusing every request to `path` after the first `through` (rate limited for an
+ * hour): the lost run got that far.
+ */
+async function cutAfter(
+	path: string,
+	through: number,
+	run: () => Promise<NodeRun>,
+): Promise<NodeRun> {
+	let requests = 0;
 	const stop = onSandboxRequest(sandbox(), (request) => {
 		// The ledger lists a request before the sandbox picks its fault: the next one is refused.
-		if (request.path !== BATCH || ++batches !== through + 1) return;
+		if (request.path !== path || ++requests !== through + 1) return;
 		sandbox().setFaults({
-			rules: [{ kind: 'rateLimit', path: BATCH, times: 1_000, retryAfterSeconds: 3600 }],
+			rules: [{ kind: 'rateLimit', path, times: 1_000, retryAfterSeconds: 3600 }],
 		});
 	});
 	try {
@@ -108,7 +115,7 @@ describe('a run cut short by a crash, run again without its ledger', () => {
 	it('Create Many, re-delivered: the 20 orders the lost run placed are found (one list of each kind), the 40 it did not place are sent once', async () => {
 		const input = [{ json: { orders: orders(60) } }];
 		const runtimeData = establishedAgo(30_000);
-		const lost = await cutAfterBatches(1, () =>
+		const lost = await cutAfter(BATCH, 1, () =>
 			runTradingService(sandbox(), { parameters: createMany, inputItems: input, runtimeData }),
 		);
 		expect(sandbox().ledger.orders).toHaveLength(20);
@@ -193,11 +200,13 @@ describe('a run cut short by a crash, run again without its ledger', () => {
 	it('Create, one order per item: the 3 orders the lost run placed are looked up one by one and found, the other 2 sent', async () => {
 		const runtimeData = establishedAgo(30_000);
 		const items = [1, 2, 3, 4, 5].map((i) => ({ json: { price: String(2000 + i) } }));
-		await runTradingService(sandbox(), {
-			parameters: create(),
-			inputItems: items.slice(0, 3),
-			runtimeData,
-		});
+		await cutAfter(NEW_ORDER, 3, () =>
+			runTradingService(sandbox(), {
+				parameters: create(),
+				inputItems: items,
+				runtimeData,
+			}),
+		);
 		expect(sandbox().ledger.orders).toHaveLength(3);
 		const since = sandbox().ledger.requests.length;
 		const again = await runTradingService(sandbox(), {
@@ -221,15 +230,11 @@ describe('a run cut short by a crash, run again without its ledger', () => {
 
 	it('an order the lost run placed with other values (upstream gave another price) is unknown, not sent: never a second order for the item', async () => {
 		const runtimeData = establishedAgo(30_000);
-		await runTradingService(sandbox(), {
-			parameters: create(),
-			inputItems: [{ json: { price: '3000' } }],
-			runtimeData,
-		});
+		// The same trigger data; the price, read anew upstream, is another this time.
+		await runTradingService(sandbox(), { parameters: create({ price: '3000' }), runtimeData });
 		const since = sandbox().ledger.requests.length;
 		const again = await runTradingService(sandbox(), {
-			parameters: create(),
-			inputItems: [{ json: { price: '3001' } }],
+			parameters: create({ price: '3001' }),
 			runtimeData,
 			continueOnFail: true,
 		});
