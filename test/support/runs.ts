@@ -15,6 +15,8 @@ export const PATHS = {
 	order: '/api/v1/spot/new/order',
 	queryOrder: '/api/v1/spot/order',
 	batch: '/api/v1/spot/batchOrders',
+	openOrders: '/api/v1/spot/openOrders',
+	pastOrders: '/api/v1/spot/tradeOrders',
 	time: '/api/v1/time',
 	exchangeInfo: '/api/v1/exchangeInfo',
 } as const;

@@ -11,15 +11,18 @@ import { DEMO_ACCOUNTS } from '../../../../sandbox';
 import { requestsTo, runTradingService, type NodeRun } from '../../../../tools/harness/node';
 import { onSandboxRequest } from '../../../../tools/queue/workflows';
 import { placeRestingOrders } from '../../../support/orders';
+import { PATHS } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';
 
-const BATCH = '/api/v1/spot/batchOrders';
-const NEW_ORDER = '/api/v1/spot/new/order';
-const QUERY = '/api/v1/spot/order';
-const OPEN = '/api/v1/spot/openOrders';
-const PAST = '/api/v1/spot/tradeOrders';
-const TRANSFER = '/api/v1/account/assetTransfer';
-const HISTORY = '/api/v1/account/balanceFlow';
+const {
+	batch: BATCH,
+	order: NEW_ORDER,
+	queryOrder: QUERY,
+	openOrders: OPEN,
+	pastOrders: PAST,
+	transfer: TRANSFER,
+	history: HISTORY,
+} = PATHS;
 const sandbox = useSandbox({ rateLimit: false, symbolRules: 'lenient' });
 
 const orders = (count: number, base = 1000) =>
