@@ -15,6 +15,8 @@
  *     ...
  *     cluster.workerOf(executionId);                  // 'worker-1' | 'worker-2' | undefined
  *     await cluster.restartMain(async () => { ... });   // main down while the callback runs
+ *     await cluster.workers[0].kill();                   // SIGKILL its process group (a crash)
+ *     await cluster.workers[0].start();                  // and back
  *   } finally {
  *     await cluster.stop();                            // every process, the database, the state dir
  *   }
@@ -44,6 +46,8 @@ export interface QueueClusterOptions {
 	workers?: number;
 	/** `n8n worker --concurrency=N`; default 1. */
 	concurrency?: number;
+	/** Variables only the workers get, besides the shared ones (e.g. QUEUE_WORKER_LOCK_DURATION). */
+	workerEnv?: Record<string, string>;
 	/** Progress lines. */
 	log?: (line: string) => void;
 }
@@ -65,7 +69,16 @@ export interface QueueWorker {
 	executions(): string[];
 	/** `n8n worker --concurrency=N`; resolves when /healthz/readiness answers 200. */
 	start(): Promise<void>;
+	/** Graceful: SIGTERM (n8n drains its running executions), SIGKILL after 10 s. */
 	stop(): Promise<void>;
+	/**
+	 * A crash (an OOM kill, a lost host): SIGKILL to the worker's whole process group (n8n and its
+	 * task runner) at once, sent synchronously before this returns, so a test may call it from
+	 * inside a synchronous hook; the promise resolves once the group is gone. No shutdown code
+	 * runs: the Bull job keeps its lock until the lock expires, the execution stays `running` in
+	 * the database. `start()` brings the worker back (same env, ports and user folder).
+	 */
+	kill(): Promise<void>;
 	pid(): number | undefined;
 }
 
@@ -213,6 +226,7 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 					N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+					...options.workerEnv,
 				},
 			});
 			workers.push(makeWorker(name, userFolder, env, healthPort, brokerPort, concurrency));
@@ -340,6 +354,23 @@ function makeWorker(
 		},
 		async stop() {
 			await proc?.stop();
+		},
+		kill() {
+			const killed = proc;
+			if (!killed || killed.exited) return Promise.resolve();
+			try {
+				process.kill(-killed.pid, 'SIGKILL');
+			} catch {
+				/* the group is already gone */
+			}
+			return (async () => {
+				const deadline = Date.now() + 15_000;
+				while ((!killed.exited || groupAlive(killed.pid)) && Date.now() < deadline) await sleep(20);
+				if (!killed.exited || groupAlive(killed.pid))
+					throw new Error(`${name}: process group ${killed.pid} still alive 15 s after SIGKILL`);
+				// Forget the child (stop() on an exited process only sweeps its group).
+				await killed.stop();
+			})();
 		},
 	};
 }

@@ -23,6 +23,11 @@ export interface RedisServer {
 	host: string;
 	port: number;
 	pid(): number | undefined;
+	/**
+	 * One command through `redis-cli` (e.g. `['LRANGE', 'bull:jobs:active', '0', '-1']`); resolves
+	 * to its raw output (one line per list element). Throws when Redis answers an error.
+	 */
+	command(args: string[]): Promise<string>;
 	/** SHUTDOWN NOSAVE (SIGKILL if it does not go), then its files are deleted. Idempotent. */
 	stop(): Promise<void>;
 }
@@ -73,6 +78,17 @@ export async function startRedis(root: string): Promise<RedisServer> {
 		host: '127.0.0.1',
 		port,
 		pid,
+		command: async (args) => {
+			const result = await run(cli, ['-h', '127.0.0.1', '-p', String(port), ...args], {
+				timeoutMs: 10_000,
+			});
+			// Without a terminal redis-cli prints Redis's errors on stdout and exits 0.
+			if (result.code !== 0 || /^(ERR|WRONGTYPE|NOSCRIPT|BUSY|LOADING)\b/.test(result.stdout))
+				throw new Error(
+					`redis-cli ${args[0]} failed: ${(result.stderr + result.stdout).trim().slice(0, 500)}`,
+				);
+			return result.stdout;
+		},
 		stop: async () => {
 			if (started !== undefined && isAlive(started)) {
 				await run(cli, ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'], {
