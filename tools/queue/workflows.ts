@@ -8,17 +8,95 @@
 import { randomUUID } from 'crypto';
 
 import type { Ledger, LedgerRequest, Sandbox } from '../../sandbox';
-import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow } from '../n8n/examples';
+import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow, type WorkflowNode } from '../n8n/examples';
 import type { RestExecution } from '../n8n/rest';
 import type { N8nInstance } from '../n8n/server';
 
 export const BATCH_ORDERS_PATH = '/api/v1/spot/batchOrders';
+export const NEW_ORDER_PATH = '/api/v1/spot/new/order';
+export const TRANSFER_PATH = '/api/v1/account/assetTransfer';
 
 /** Node names of createManyWebhookWorkflow. */
 export const CREATE_MANY_WEBHOOK = {
 	trigger: 'Webhook',
 	createMany: 'Create Many Orders',
 } as const;
+
+/** The action node's settings a workflow of the suite varies. */
+export interface ActionNodeOptions {
+	/** The node's version: 1 (the default here: one request after the other) or 2. */
+	typeVersion?: 1 | 2;
+	/** Version 2's Parallel Requests option (`options.parallelRequests`); unset: the node's default. */
+	parallelRequests?: number;
+	/** The node's On Error setting "Continue (using regular output)": every item carries its outcome. */
+	continueOnError?: boolean;
+}
+
+function webhookNode(webhookPath: string): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: {
+			httpMethod: 'POST',
+			path: webhookPath,
+			responseMode: 'onReceived',
+			options: {},
+		},
+	};
+}
+
+function actionNode(
+	name: string,
+	position: [number, number],
+	parameters: Record<string, unknown>,
+	options: ActionNodeOptions,
+): WorkflowNode {
+	const typeVersion = options.typeVersion ?? 1;
+	const nodeOptions = { ...((parameters.options as Record<string, unknown> | undefined) ?? {}) };
+	if (options.parallelRequests !== undefined) {
+		if (typeVersion < 2) throw new Error('Parallel Requests is a version 2 option');
+		nodeOptions.parallelRequests = options.parallelRequests;
+	}
+	return {
+		id: randomUUID(),
+		name,
+		type: NODE_TYPES.action,
+		typeVersion,
+		position,
+		parameters: { ...parameters, options: nodeOptions },
+		credentials: { tradingServiceApi: { ...SANDBOX_CREDENTIAL } },
+		...(options.continueOnError ? { onError: 'continueRegularOutput' } : {}),
+	};
+}
+
+/** A version 2 picker (resource locator) holding a value typed By ID. */
+function byId(value: string): Record<string, unknown> {
+	return { __rl: true, mode: 'id', value };
+}
+
+/** A chain of nodes, each one's output into the next. */
+function chain(nodes: WorkflowNode[]): Workflow['connections'] {
+	const connections: Workflow['connections'] = {};
+	for (let i = 0; i < nodes.length - 1; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return connections;
+}
+
+function webhookWorkflow(id: string, name: string, nodes: WorkflowNode[]): Workflow {
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections: chain(nodes),
+		pinData: {},
+	};
+}
 
 /**
  * Webhook (POST /webhook/<path>, answers at once: the execution is queued) → Create Many in JSON
@@ -29,50 +107,108 @@ export function createManyWebhookWorkflow(
 	id: string,
 	webhookPath: string,
 	name = `Queue: Create Many from ${webhookPath}`,
+	options: ActionNodeOptions = {},
 ): Workflow {
+	return webhookWorkflow(id, name, [
+		webhookNode(webhookPath),
+		actionNode(
+			CREATE_MANY_WEBHOOK.createMany,
+			[260, 0],
+			{
+				resource: 'order',
+				operation: 'createMany',
+				inputMode: 'json',
+				ordersJson: '={{ $json.body.orders }}',
+			},
+			options,
+		),
+	]);
+}
+
+/** Node names of createPerItemWebhookWorkflow and transferWebhookWorkflow. */
+export const PER_ITEM_WEBHOOK = {
+	trigger: 'Webhook',
+	split: 'One Item per Entry',
+	create: 'Create Order',
+	transfer: 'Transfer Asset',
+} as const;
+
+/** Split Out (n8n-nodes-base.splitOut) of the webhook body's array `field`: one item per entry. */
+function splitOutNode(field: string): WorkflowNode {
 	return {
-		id,
-		name,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: CREATE_MANY_WEBHOOK.trigger,
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: webhookPath,
-					responseMode: 'onReceived',
-					options: {},
-				},
-			},
-			{
-				id: randomUUID(),
-				name: CREATE_MANY_WEBHOOK.createMany,
-				type: NODE_TYPES.action,
-				typeVersion: 1,
-				position: [260, 0],
-				parameters: {
-					resource: 'order',
-					operation: 'createMany',
-					inputMode: 'json',
-					ordersJson: '={{ $json.body.orders }}',
-					options: {},
-				},
-				credentials: { tradingServiceApi: { ...SANDBOX_CREDENTIAL } },
-			},
-		],
-		connections: {
-			[CREATE_MANY_WEBHOOK.trigger]: {
-				main: [[{ node: CREATE_MANY_WEBHOOK.createMany, type: 'main', index: 0 }]],
-			},
-		},
-		pinData: {},
+		id: randomUUID(),
+		name: PER_ITEM_WEBHOOK.split,
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: { fieldToSplitOut: `body.${field}`, options: {} },
 	};
+}
+
+/** One order of createPerItemWebhookWorkflow's body (`orders`): its price and business key. */
+export interface KeyedOrder {
+	price: string;
+	clientOrderId: string;
+}
+
+/**
+ * Webhook → Split Out (`body.orders`) → Create (one order per item, version 2): BTCUSDT LIMIT BUY of
+ * 0.001 at the item's `price`, the item's `clientOrderId` as the Client Order ID (a business key:
+ * the node looks it up before it sends).
+ */
+export function createPerItemWebhookWorkflow(
+	id: string,
+	webhookPath: string,
+	options: Omit<ActionNodeOptions, 'typeVersion'> = {},
+): Workflow {
+	return webhookWorkflow(id, `Queue: Create per item from ${webhookPath}`, [
+		webhookNode(webhookPath),
+		splitOutNode('orders'),
+		actionNode(
+			PER_ITEM_WEBHOOK.create,
+			[440, 0],
+			{
+				resource: 'order',
+				operation: 'create',
+				symbol: byId('BTCUSDT'),
+				side: 'BUY',
+				type: 'LIMIT',
+				price: '={{ $json.price }}',
+				quantity: '0.001',
+				options: { newClientOrderId: '={{ $json.clientOrderId }}' },
+			},
+			{ ...options, typeVersion: 2 },
+		),
+	]);
+}
+
+/**
+ * Webhook → Split Out (`body.transfers`) → Account › Transfer Asset (version 2): USDT from
+ * `from` to `to`, the item's `quantity`. Client order IDs are the node's own.
+ */
+export function transferWebhookWorkflow(
+	id: string,
+	webhookPath: string,
+	accounts: { from: string; to: string },
+	options: Omit<ActionNodeOptions, 'typeVersion' | 'parallelRequests'> = {},
+): Workflow {
+	return webhookWorkflow(id, `Queue: Transfer per item from ${webhookPath}`, [
+		webhookNode(webhookPath),
+		splitOutNode('transfers'),
+		actionNode(
+			PER_ITEM_WEBHOOK.transfer,
+			[440, 0],
+			{
+				resource: 'account',
+				operation: 'transferAsset',
+				fromAccountId: byId(accounts.from),
+				toAccountId: byId(accounts.to),
+				coin: byId('USDT'),
+				quantity: '={{ $json.quantity }}',
+			},
+			{ ...options, typeVersion: 2 },
+		),
+	]);
 }
 
 export interface LimitOrder {
