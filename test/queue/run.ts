@@ -18,7 +18,14 @@
  *  6. the funding-fee trigger, published: its polls run on the main process; 5 polls with a
  *     restart of the main process between two of them and records arriving while it is down;
  *     every new funding fee emitted exactly once;
- *  7. clean shutdown: no process, database or Redis state left.
+ *  7. the two order examples (the AI agent with a scripted OpenAI-compatible model, cancel stale
+ *     orders) run on the workers from the REST API (test/queue/orderExamples.ts);
+ *  8–10. a worker SIGKILLed in the middle of an execution that writes (Create Many of 200 orders,
+ *     Create of 50 orders with business keys, 8 transfers), finished by the other worker either by
+ *     a retry through the REST API (a) or by its job re-delivered as Bull re-delivers a stalled
+ *     job (b); nothing committed twice or re-sent after it was committed, every item with its
+ *     outcome (test/queue/kills.ts);
+ * 11. clean shutdown: no process, database or Redis state left.
  *
  * Every check prints its figures. The last line is `N passed, N failed`; the exit code is 1 when
  * any check failed. Set QUEUE_LOG_DIR=<dir> to keep every n8n process's log there, and
@@ -46,7 +53,6 @@ import {
 	type Workflow,
 } from '../../tools/n8n/examples';
 import type { RestExecution } from '../../tools/n8n/rest';
-import { getNodeItems } from '../../tools/n8n/run-data';
 import type { N8nInstance } from '../../tools/n8n/server';
 import { startQueueCluster, type QueueCluster } from '../../tools/queue/cluster';
 import {
@@ -60,85 +66,25 @@ import {
 	waitForFinished,
 	type LedgerTally,
 } from '../../tools/queue/workflows';
-
-// ---------------------------------------------------------------------------------------------
-// A small runner: named checks, figures, failures; never stops at the first failure.
-// ---------------------------------------------------------------------------------------------
-
-interface CheckResult {
-	name: string;
-	ok: boolean;
-	seconds: number;
-	error?: string;
-}
-
-const results: CheckResult[] = [];
-const suiteStarted = Date.now();
-
-function elapsed(): string {
-	return `${((Date.now() - suiteStarted) / 1000).toFixed(1)}s`;
-}
-
-function say(line: string): void {
-	process.stdout.write(`${line}\n`);
-}
-
-function figure(line: string): void {
-	say(`      ${line}`);
-}
-
-class CheckFailed extends Error {}
-
-function fail(message: string): never {
-	throw new CheckFailed(message);
-}
-
-function expectEqual<T>(label: string, actual: T, expected: T): void {
-	if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-		fail(`${label}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-	}
-}
-
-function expectTrue(label: string, condition: boolean, detail = ''): void {
-	if (!condition) fail(`${label}${detail ? `: ${detail}` : ''}`);
-}
-
-async function check(name: string, body: () => Promise<void>): Promise<boolean> {
-	const started = Date.now();
-	say(`\n[${elapsed()}] ${name}`);
-	try {
-		await body();
-		const seconds = (Date.now() - started) / 1000;
-		results.push({ name, ok: true, seconds });
-		say(`  PASS ${name} (${seconds.toFixed(1)} s)`);
-		return true;
-	} catch (error) {
-		const seconds = (Date.now() - started) / 1000;
-		const message =
-			error instanceof CheckFailed ? error.message : `${(error as Error).stack ?? String(error)}`;
-		results.push({ name, ok: false, seconds, error: message });
-		say(`  FAIL ${name} (${seconds.toFixed(1)} s)\n${message.replace(/^/gm, '      ')}`);
-		return false;
-	}
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitUntil<T>(
-	what: string,
-	probe: () => T | undefined | Promise<T | undefined>,
-	timeoutMs: number,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) fail(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-		await sleep(200);
-	}
-}
+import { describeExecution, itemsOf, type QueueSuite } from './context';
+import { KILL_WORKER_ENV, killChecks, killWorkflows, reportKilledExecutions } from './kills';
+import {
+	seedOrderExampleOrders,
+	setUpOrderExamples,
+	type OrderExamplesSetup,
+} from './orderExamples';
+import {
+	check,
+	expectEqual,
+	expectTrue,
+	fail,
+	figure,
+	results,
+	say,
+	sleep,
+	suiteStarted,
+	waitUntil,
+} from './runner';
 
 // ---------------------------------------------------------------------------------------------
 // Workflows and credentials of the run
@@ -177,6 +123,7 @@ function triggerWorkflow(): Workflow {
 let sb: Sandbox;
 let cluster: QueueCluster | undefined;
 let cookie = '';
+let orderExamples: OrderExamplesSetup | undefined;
 
 function main(): N8nInstance {
 	if (!cluster) throw new Error('no cluster');
@@ -185,10 +132,6 @@ function main(): N8nInstance {
 
 async function execution(id: string): Promise<RestExecution> {
 	return await main().getExecution(cookie, id);
-}
-
-function itemsOf(exec: RestExecution, node: string): Array<Record<string, unknown>> {
-	return getNodeItems({ data: exec.data! }, node);
 }
 
 /** Execution ids → worker names (from the workers' logs), e.g. { 'worker-1': ['3','5'], … }. */
@@ -217,12 +160,6 @@ function expectExact(t: LedgerTally): void {
 	expectEqual('unexpected orders in the ledger', t.unexpected, 0);
 	expectEqual('client order IDs used twice', t.repeatedClientIds, 0);
 	expectEqual('orders placed', t.placed, t.intended);
-}
-
-/** The status line n8n keeps for an execution, and its error message if it failed. */
-function describeExecution(e: RestExecution): string {
-	const error = e.data?.resultData?.error;
-	return `${e.id} ${e.status}${error ? ` (${error.message ?? ''})` : ''}`;
 }
 
 /**
@@ -776,15 +713,24 @@ async function run(): Promise<void> {
 	sb.seedDemo();
 	// Resting limit orders hold their cost: room for the ~2,500 orders of the run.
 	sb.setBalance(DEMO_ACCOUNTS.mainTrading, 'USDT', '1000000000');
+	// The order examples' open orders (check 7): the sandbox takes a seeded order only if it is
+	// older than every order placed, so they are seeded before any check places one.
+	const seeded = seedOrderExampleOrders(sb);
+	orderExamples = await setUpOrderExamples(sb, seeded);
+	const kills = killWorkflows();
+	const published = [...WEBHOOK_WORKFLOWS, ...kills];
 
 	const workflows: object[] = [
 		...loadAllExamples(),
 		triggerWorkflow(),
 		...WEBHOOK_WORKFLOWS.map((w) => createManyWebhookWorkflow(w.id, w.path)),
+		...orderExamples.workflows,
+		...kills.map((k) => k.workflow),
 	];
 	const credentials = [
 		sandboxCredential(sb.baseUrl, DEMO_KEYS.master),
 		sandboxCredential(sb.baseUrl, DEMO_KEYS.readOnly, { ...TRIGGER_CREDENTIAL }),
+		...orderExamples.credentials,
 	];
 	const wall: Record<string, number> = {};
 	let stoppedWorker: string | undefined;
@@ -792,11 +738,21 @@ async function run(): Promise<void> {
 	const up = await check(
 		'start-up: PostgreSQL, Redis, n8n main + 2 workers, the package unpacked into each .n8n/nodes',
 		async () => {
-			cluster = await startQueueCluster({ credentials, workflows, log: (line) => figure(line) });
+			cluster = await startQueueCluster({
+				credentials,
+				workflows,
+				workerEnv: { ...KILL_WORKER_ENV },
+				log: (line) => figure(line),
+			});
 			cookie = await main().login();
-			for (const w of WEBHOOK_WORKFLOWS) await main().activateWorkflow(cookie, w.id);
+			for (const w of published) await main().activateWorkflow(cookie, w.id);
 			figure(
-				`published ${WEBHOOK_WORKFLOWS.length} webhook workflows; env of every process: ${Object.keys(cluster.queueEnv).join(', ')}`,
+				`published ${published.length} webhook workflows; env of every process: ${Object.keys(cluster.queueEnv).join(', ')}`,
+			);
+			figure(
+				`the workers also get ${Object.entries(KILL_WORKER_ENV)
+					.map(([k, v]) => `${k}=${v}`)
+					.join(', ')} (the kill checks wait for a dead worker's lock to run out)`,
 			);
 			for (const w of cluster.workers) {
 				const installed = path.join(
@@ -862,16 +818,31 @@ async function run(): Promise<void> {
 		);
 	}
 
-	await check('7. clean shutdown: no process, database or Redis state left', async () => {
-		if (process.env.QUEUE_LOG_DIR && cluster) writeLogs(process.env.QUEUE_LOG_DIR, cluster);
-		const c = cluster;
-		await c?.stop();
-		await sb.stop();
-		if (!c) fail('the cluster never started');
-		const left = c.leftovers();
-		figure(`left after stop: ${left.length === 0 ? 'nothing' : left.join('; ')}`);
-		expectEqual('leftovers', left, []);
-	});
+	if (up && cluster) {
+		const suite: QueueSuite = { sb, cluster, main, cookie: () => cookie };
+		await check(
+			'7. the two order examples on the workers: the AI agent (scripted model) and cancel stale orders',
+			() => orderExamples!.check(suite),
+		);
+		await killChecks(suite);
+		await reportKilledExecutions(suite);
+	}
+
+	await check(
+		'11. clean shutdown: no process, database or Redis state left',
+		async () => {
+			if (process.env.QUEUE_LOG_DIR && cluster) writeLogs(process.env.QUEUE_LOG_DIR, cluster);
+			const c = cluster;
+			await c?.stop();
+			await sb.stop();
+			await orderExamples?.stop();
+			if (!c) fail('the cluster never started');
+			const left = c.leftovers();
+			figure(`left after stop: ${left.length === 0 ? 'nothing' : left.join('; ')}`);
+			expectEqual('leftovers', left, []);
+		},
+		{ always: true },
+	);
 }
 
 function writeLogs(dir: string, c: QueueCluster): void {
@@ -886,6 +857,7 @@ async function shutdownOnSignal(signal: NodeJS.Signals): Promise<void> {
 	try {
 		await cluster?.stop();
 		await sb?.stop();
+		await orderExamples?.stop();
 	} finally {
 		process.exit(130);
 	}
