@@ -24,15 +24,8 @@ import * as fsp from 'fs/promises';
 import * as path from 'path';
 
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
-import {
-	FAKE_MODEL,
-	messageText,
-	startFakeOpenAi,
-	toolResults,
-	type ChatReply,
-	type ChatRequest,
-	type FakeOpenAi,
-} from './fakeOpenAi';
+import { FAKE_MODEL, startFakeOpenAi, toolResults, type FakeOpenAi } from './fakeOpenAi';
+import { staleOrdersAgent } from './staleOrdersAgent';
 import {
 	ALL_EXAMPLES,
 	EXAMPLES,
@@ -477,65 +470,6 @@ function halfOf(quantity: string): string {
 	return part ? `${whole}.${part}` : whole;
 }
 
-/**
- * The demo's model: asks Get Open Orders for BTCUSDT, cancels the orders it returned that are older
- * than a day (the current time is in the system message), then answers with what happened.
- */
-function scriptedAgent(request: ChatRequest): ChatReply {
-	const system = messageText(
-		request.messages.find((m) => m.role === 'system') ?? { role: 'system' },
-	);
-	const now = Number(/\((\d{13}) ms since/.exec(system)?.[1]);
-	if (!Number.isFinite(now)) throw new Error('no current time in the system message');
-	const results = toolResults(request);
-	const listed = results.filter((r) => r.name === 'Get_Open_Orders');
-	const cancels = results.filter((r) => r.name === 'Cancel_Order');
-	if (listed.length === 0)
-		return { toolCalls: [{ name: 'Get_Open_Orders', arguments: { symbol: 'BTCUSDT' } }] };
-	const open = ordersIn(listed[0].content);
-	if (cancels.length === 0) {
-		const old = open.filter((o) => Number(o.time) < now - DAY_MS);
-		if (old.length === 0)
-			return { text: `You have ${open.length} open BTCUSDT orders, none older than a day.` };
-		return {
-			toolCalls: old.map((o) => ({ name: 'Cancel_Order', arguments: { orderId: o.orderId } })),
-		};
-	}
-	const outcomes = cancels.map(
-		(c) =>
-			`${String(c.arguments.orderId)} ${/"outcome":\s*"(\w+)"/.exec(c.content)?.[1] ?? '(no outcome)'}`,
-	);
-	return {
-		text: `You have ${open.length} open BTCUSDT orders. Cancelled the ones older than a day: ${outcomes.join(', ')}.`,
-	};
-}
-
-/** Every `{ orderId, time }` object in a tool's answer (JSON at any depth, or JSON text inside it). */
-function ordersIn(content: string): Array<{ orderId: string; time: string }> {
-	const found: Array<{ orderId: string; time: string }> = [];
-	const walk = (value: unknown): void => {
-		if (typeof value === 'string') {
-			const text = value.trim();
-			if (text.startsWith('[') || text.startsWith('{')) {
-				try {
-					walk(JSON.parse(text));
-				} catch {
-					/* plain text */
-				}
-			}
-		} else if (Array.isArray(value)) {
-			value.forEach(walk);
-		} else if (value && typeof value === 'object') {
-			const o = value as Record<string, unknown>;
-			if (typeof o.orderId === 'string' && typeof o.time === 'string')
-				found.push({ orderId: o.orderId, time: o.time });
-			else Object.values(o).forEach(walk);
-		}
-	};
-	walk(content);
-	return found;
-}
-
 /** A printed value that is not there: the summary would show a field the item does not carry. */
 const MISSING_VALUE = /\bundefined\b|\bNaN\b|\[object Object\]/;
 
@@ -575,7 +509,7 @@ async function main(): Promise<void> {
 		market: { moving: true },
 	});
 	step(`sandbox listening on ${sandbox.baseUrl} with its demo history`);
-	model = await startFakeOpenAi({ apiKey: DEMO_OPENAI_KEY, respond: scriptedAgent });
+	model = await startFakeOpenAi({ apiKey: DEMO_OPENAI_KEY, respond: staleOrdersAgent().respond });
 	step(`scripted chat model listening on ${model.baseUrl}`);
 
 	const keys = Object.keys(DEMO_STEPS) as AnyExampleKey[];

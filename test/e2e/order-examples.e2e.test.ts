@@ -13,7 +13,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { DEMO_KEYS, type OrderView } from '../../sandbox';
+import { DEMO_KEYS } from '../../sandbox';
 import {
 	NODE_TYPES,
 	OPENAI_CREDENTIAL,
@@ -36,7 +36,9 @@ import {
 	type ChatRequest,
 	type FakeOpenAi,
 } from '../../tools/fakeOpenAi';
+import { AGENT_TOOLS, ordersIn, staleOrdersAgent } from '../../tools/staleOrdersAgent';
 import { describeE2E } from '../support/describe-e2e';
+import { seedAgedOrders, type AgedOrder } from '../support/orders';
 import { expectExampleShape } from '../support/examples';
 
 const HOUR = 3_600_000;
@@ -52,32 +54,6 @@ function manualStale(): Workflow {
 		ORDER_EXAMPLES.cancelStaleOrders.trigger,
 		MANUAL_STALE_ID,
 	);
-}
-
-/** Every `{ orderId, time }` object in a tool's answer (JSON at any depth, or JSON text inside it). */
-function ordersIn(content: string): Array<{ orderId: string; time: string; symbol?: string }> {
-	const found: Array<{ orderId: string; time: string; symbol?: string }> = [];
-	const walk = (value: unknown): void => {
-		if (typeof value === 'string') {
-			const text = value.trim();
-			if (text.startsWith('[') || text.startsWith('{')) {
-				try {
-					walk(JSON.parse(text));
-				} catch {
-					/* plain text */
-				}
-			}
-		} else if (Array.isArray(value)) {
-			value.forEach(walk);
-		} else if (value && typeof value === 'object') {
-			const o = value as Record<string, unknown>;
-			if (typeof o.orderId === 'string' && typeof o.time === 'string')
-				found.push({ orderId: o.orderId, time: o.time, symbol: o.symbol as string | undefined });
-			else Object.values(o).forEach(walk);
-		}
-	};
-	walk(content);
-	return found;
 }
 
 describeE2E(
@@ -124,41 +100,12 @@ describeE2E(
 			return result;
 		}
 
-		/** Seed open orders at the given ages (oldest first, as IDs grow with time). */
-		function seed(
-			orders: Array<{
-				ageMs: number;
-				symbol?: string;
-				side?: 'BUY' | 'SELL';
-				sub?: boolean;
-				partlyFilled?: boolean;
-			}>,
-		): Array<OrderView & { stale: boolean }> {
-			const now = fx.sb.now();
-			return [...orders]
-				.sort((a, b) => b.ageMs - a.ageMs)
-				.map((o, i) => {
-					const symbol = o.symbol ?? 'BTCUSDT';
-					const side = o.side ?? 'BUY';
-					const price = {
-						BTCUSDT: side === 'BUY' ? '45000' : '55000',
-						ETHUSDT: side === 'BUY' ? '2800' : '3200',
-						SOLUSDT: '140',
-					}[symbol]!;
-					const seeded = fx.sb.seedOpenOrder({
-						symbol,
-						side,
-						price,
-						quantity: symbol === 'BTCUSDT' ? `0.0${i + 1}` : `0.${i + 1}`,
-						time: now - o.ageMs,
-						...(o.sub ? { key: DEMO_KEYS.sub } : {}),
-					});
-					const view = o.partlyFilled
-						? fx.sb.fillOrder(seeded.orderId, symbol === 'BTCUSDT' ? '0.001' : '0.01')
-						: seeded;
-					return { ...view, stale: o.ageMs > DAY };
-				});
-		}
+		/** Seed open orders at the given ages (`sub`: on the sub account). */
+		const seed = (orders: Array<AgedOrder & { sub?: boolean }>) =>
+			seedAgedOrders(
+				fx.sb,
+				orders.map(({ sub, ...o }) => (sub ? { ...o, key: DEMO_KEYS.sub } : o)),
+			);
 
 		test("both examples: fixed ids, inactive, the installed package's node types, the sandbox (and OpenAI) credential", () => {
 			const installed = path.join(
@@ -272,38 +219,9 @@ describeE2E(
 			const staleBtc = btc.filter((o) => o.stale).map((o) => o.orderId);
 			expect(staleBtc).toHaveLength(2);
 
-			const listTool = 'Get_Open_Orders';
-			const cancelTool = 'Cancel_Order';
-			let finalAnswer = '';
-			script = (request) => {
-				const names = (request.tools ?? []).map((t) => t.function.name).sort();
-				if (JSON.stringify(names) !== JSON.stringify([cancelTool, listTool]))
-					throw new Error(`tools offered: ${JSON.stringify(names)}`);
-				const system = messageText(
-					request.messages.find((m) => m.role === 'system') ?? { role: 'system' },
-				);
-				const now = Number(/\((\d{13}) ms since/.exec(system)?.[1]);
-				if (!Number.isFinite(now))
-					throw new Error(`no current time in the system message: ${system}`);
-				const results = toolResults(request);
-				const listed = results.filter((r) => r.name === listTool);
-				const cancels = results.filter((r) => r.name === cancelTool);
-				if (listed.length === 0)
-					return { toolCalls: [{ name: listTool, arguments: { symbol: 'BTCUSDT' } }] };
-				if (cancels.length === 0) {
-					const old = ordersIn(listed[0].content).filter((o) => Number(o.time) < now - DAY);
-					if (old.length === 0) return { text: 'No open BTCUSDT order is older than a day.' };
-					return {
-						toolCalls: old.map((o) => ({ name: cancelTool, arguments: { orderId: o.orderId } })),
-					};
-				}
-				const outcomes = cancels.map(
-					(c) =>
-						`${String(c.arguments.orderId)}: ${/"outcome":\s*"(\w+)"/.exec(c.content)?.[1] ?? 'no outcome'}`,
-				);
-				finalAnswer = `You have ${ordersIn(listed[0].content).length} open BTCUSDT orders. Cancelled the ones older than a day: ${outcomes.join(', ')}.`;
-				return { text: finalAnswer };
-			};
+			const { list: listTool, cancel: cancelTool } = AGENT_TOOLS;
+			const agentModel = staleOrdersAgent();
+			script = agentModel.respond;
 
 			const result = await run(ex.id);
 			expect(ai.errors).toEqual([]);
@@ -376,8 +294,8 @@ describeE2E(
 			);
 			const [answer, ...more] = getNodeItems(result.run, ex.agent, runData[ex.agent].length - 1);
 			expect(more).toHaveLength(0);
-			expect(answer.output).toBe(finalAnswer);
-			expect(finalAnswer).toContain(`${staleBtc[0]}: placed`);
+			expect(answer.output).toBe(agentModel.answer());
+			expect(agentModel.answer()).toContain(`${staleBtc[0]}: placed`);
 		});
 	},
 );

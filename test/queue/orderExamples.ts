@@ -22,11 +22,10 @@ import {
 	messageText,
 	startFakeOpenAi,
 	toolResults,
-	type ChatReply,
-	type ChatRequest,
 	type FakeOpenAi,
 } from '../../tools/fakeOpenAi';
 import type { N8nCredential } from '../../tools/n8n/cli';
+import { AGENT_TOOLS, ordersIn, staleOrdersAgent } from '../../tools/staleOrdersAgent';
 import {
 	ORDER_EXAMPLES,
 	loadOrderExample,
@@ -36,6 +35,7 @@ import {
 	type Workflow,
 } from '../../tools/n8n/examples';
 import type { RestExecution } from '../../tools/n8n/rest';
+import { seedAgedOrders, type AgedOrder } from '../support/orders';
 import { itemsOf, type QueueSuite } from './context';
 import { expectEqual, expectTrue, fail, figure } from './runner';
 
@@ -48,8 +48,7 @@ const SUB_CREDENTIAL = { id: 'sandbox-cred-sub', name: 'Trading Service Sandbox 
 const STALE_WORKFLOW_ID = 'tsQueueStaleSub1';
 const AGENT_WORKFLOW_ID = 'tsQueueAgentSub1';
 
-const LIST_TOOL = 'Get_Open_Orders';
-const CANCEL_TOOL = 'Cancel_Order';
+const { list: LIST_TOOL, cancel: CANCEL_TOOL } = AGENT_TOOLS;
 
 type Seeded = OrderView & { stale: boolean };
 
@@ -57,13 +56,7 @@ type Seeded = OrderView & { stale: boolean };
 export function seedOrderExampleOrders(sb: Sandbox): Seeded[] {
 	// Room for the BUY orders' locks.
 	sb.setBalance(DEMO_ACCOUNTS.subTrading, 'USDT', '1000000');
-	const now = sb.now();
-	const orders: Array<{
-		ageMs: number;
-		symbol?: string;
-		side?: 'BUY' | 'SELL';
-		partlyFilled?: boolean;
-	}> = [
+	const orders: AgedOrder[] = [
 		{ ageMs: 5 * DAY },
 		{ ageMs: 49 * HOUR, symbol: 'ETHUSDT', side: 'SELL' },
 		{ ageMs: 40 * HOUR, symbol: 'ETHUSDT', partlyFilled: true },
@@ -76,95 +69,10 @@ export function seedOrderExampleOrders(sb: Sandbox): Seeded[] {
 		{ ageMs: 2 * HOUR, side: 'SELL' },
 		{ ageMs: 60_000, symbol: 'SOLUSDT' },
 	];
-	return [...orders]
-		.sort((a, b) => b.ageMs - a.ageMs)
-		.map((o, i) => {
-			const symbol = o.symbol ?? 'BTCUSDT';
-			const side = o.side ?? 'BUY';
-			const price = {
-				BTCUSDT: side === 'BUY' ? '45000' : '55000',
-				ETHUSDT: side === 'BUY' ? '2800' : '3200',
-				SOLUSDT: '140',
-			}[symbol]!;
-			const seeded = sb.seedOpenOrder({
-				symbol,
-				side,
-				price,
-				quantity: symbol === 'BTCUSDT' ? `0.0${i + 1}` : `0.${i + 1}`,
-				time: now - o.ageMs,
-				key: DEMO_KEYS.sub,
-			});
-			const view = o.partlyFilled
-				? sb.fillOrder(seeded.orderId, symbol === 'BTCUSDT' ? '0.001' : '0.01')
-				: seeded;
-			return { ...view, stale: o.ageMs > DAY };
-		});
-}
-
-/** Every `{ orderId, time }` object in a tool's answer (JSON at any depth, or JSON text inside it). */
-function ordersIn(content: string): Array<{ orderId: string; time: string }> {
-	const found: Array<{ orderId: string; time: string }> = [];
-	const walk = (value: unknown): void => {
-		if (typeof value === 'string') {
-			const text = value.trim();
-			if (text.startsWith('[') || text.startsWith('{')) {
-				try {
-					walk(JSON.parse(text));
-				} catch {
-					/* plain text */
-				}
-			}
-		} else if (Array.isArray(value)) {
-			value.forEach(walk);
-		} else if (value && typeof value === 'object') {
-			const o = value as Record<string, unknown>;
-			if (typeof o.orderId === 'string' && typeof o.time === 'string')
-				found.push({ orderId: o.orderId, time: o.time });
-			else Object.values(o).forEach(walk);
-		}
-	};
-	walk(content);
-	return found;
-}
-
-/**
- * The scripted model: list the open BTCUSDT orders, cancel those older than a day among what the
- * tool returned (by the current time the system message states), then answer with each outcome.
- */
-function agentScript(): { respond: (request: ChatRequest) => ChatReply; answer: () => string } {
-	let finalAnswer = '';
-	return {
-		answer: () => finalAnswer,
-		respond: (request) => {
-			const names = (request.tools ?? []).map((t) => t.function.name).sort();
-			if (JSON.stringify(names) !== JSON.stringify([CANCEL_TOOL, LIST_TOOL]))
-				throw new Error(`tools offered: ${JSON.stringify(names)}`);
-			const system = messageText(
-				request.messages.find((m) => m.role === 'system') ?? { role: 'system' },
-			);
-			const now = Number(/\((\d{13}) ms since/.exec(system)?.[1]);
-			if (!Number.isFinite(now))
-				throw new Error(`no current time in the system message: ${system}`);
-			const results = toolResults(request);
-			const listed = results.filter((r) => r.name === LIST_TOOL);
-			const cancels = results.filter((r) => r.name === CANCEL_TOOL);
-			if (listed.length === 0)
-				return { toolCalls: [{ name: LIST_TOOL, arguments: { symbol: 'BTCUSDT' } }] };
-			if (cancels.length === 0) {
-				const old = ordersIn(listed[0].content).filter((o) => Number(o.time) < now - DAY);
-				if (old.length === 0) return { text: 'No open BTCUSDT order is older than a day.' };
-				return {
-					toolCalls: old.map((o) => ({ name: CANCEL_TOOL, arguments: { orderId: o.orderId } })),
-				};
-			}
-			const outcomes = cancels.map(
-				(c) =>
-					`${String(c.arguments.orderId)}: ${/"outcome":\s*"(\w+)"/.exec(c.content)?.[1] ?? 'no outcome'}`,
-			);
-			finalAnswer = `You have ${ordersIn(listed[0].content).length} open BTCUSDT orders. Cancelled the ones older than a day: ${outcomes.join(', ')}.`;
-			return { text: finalAnswer };
-		},
-	};
+	return seedAgedOrders(
+		sb,
+		orders.map((o) => ({ ...o, key: DEMO_KEYS.sub })),
+	);
 }
 
 export interface OrderExamplesSetup {
@@ -184,7 +92,7 @@ export async function setUpOrderExamples(
 	sb: Sandbox,
 	seeded: Seeded[],
 ): Promise<OrderExamplesSetup> {
-	let script = agentScript();
+	let script = staleOrdersAgent();
 	const ai: FakeOpenAi = await startFakeOpenAi({
 		apiKey: OPENAI_KEY,
 		respond: (request) => script.respond(request),
@@ -207,7 +115,7 @@ export async function setUpOrderExamples(
 		workflows: [stale, agent],
 		stop: () => ai.stop(),
 		async check(suite) {
-			script = agentScript();
+			script = staleOrdersAgent();
 			ai.requests.length = 0;
 			ai.chatRequests.length = 0;
 			ai.errors.length = 0;
