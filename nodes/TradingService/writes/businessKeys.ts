@@ -151,9 +151,10 @@ async function listSymbol(
 
 /**
  * The check of every order of `pending` that carries a business key, and after a lost run of every
- * order with a client order ID (the others get undefined): its verdict when the ID is taken
- * (placed: this very order; rejected: another order holds it, or the check failed; unknown: after a
- * lost run, when the check cannot tell), undefined when the order may be sent.
+ * order (the others get undefined): its verdict when the ID is taken (placed: this very order;
+ * rejected: another order holds it, or the check failed; unknown: after a lost run, when the check
+ * cannot tell, or, in a retry, when the order has no client order ID to look it up by), undefined
+ * when the order may be sent.
  */
 export async function checkBusinessKeys(
 	run: EngineRun,
@@ -163,6 +164,15 @@ export async function checkBusinessKeys(
 	const verdicts: Array<Verdict | undefined> = pending.map(() => undefined);
 	const bySymbol = new Map<string, number[]>();
 	pending.forEach((one, index) => {
+		if (lostRun?.why === 'retry' && one.write.order.newClientOrderId === undefined) {
+			// Nothing names it: whether the crashed run sent it cannot be told, so it is not sent. A
+			// late run is most often a first one (a long queue): it sends, as without a crash.
+			verdicts[index] = {
+				kind: 'unknown',
+				reason: `${lostRunText(lostRun)}, and the order has no client order ID to look it up by (Generate Client Order ID is off), so it was not sent: the earlier run may have placed it`,
+			};
+			return;
+		}
 		const checked =
 			one.write.businessKey ||
 			(lostRun !== undefined && one.write.order.newClientOrderId !== undefined);

@@ -265,6 +265,25 @@ describe('a run cut short by a crash, run again without its ledger', () => {
 		expect(requestsTo(sandbox(), NEW_ORDER)).toEqual([]);
 	});
 
+	it('an order without a client order ID (generation off) cannot be looked up in a retry after a crash: unknown, not sent', async () => {
+		const parameters = create({ price: '3200', options: { generateClientOrderId: false } });
+		const lost = await runTradingService(sandbox(), { parameters });
+		expect(sandbox().ledger.orders).toHaveLength(1);
+		const since = sandbox().ledger.requests.length;
+		const again = await runTradingService(sandbox(), {
+			parameters,
+			lostRunOf: lost,
+			mode: 'retry',
+			continueOnFail: true,
+		});
+		expect(again.items[0].json.outcome).toBe('unknown');
+		expect(JSON.stringify(again.items[0].json)).toMatch(
+			/the order has no client order ID to look it up by \(Generate Client Order ID is off\), so it was not sent/,
+		);
+		expect(requestsTo(sandbox(), NEW_ORDER, since)).toEqual([]);
+		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
+
 	it('Transfer Asset: the transfer the lost run made is found in the history by its client order ID and not sent again', async () => {
 		const runtimeData = establishedAgo(30_000);
 		const parameters = {
