@@ -38,6 +38,15 @@ export class TradingServiceApi implements ICredentialType {
 				'Address of the Trading Service, without a trailing path, e.g. the local sandbox or your exchange’s API host',
 		},
 		{
+			displayName: 'Stream URL',
+			name: 'streamUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. wss://stream.example.com',
+			description:
+				'Address of the user data stream (WebSocket) the real-time trigger connects to. Leave empty to derive it from the Base URL: https becomes wss (http becomes ws), and a host that starts with "api" starts with "stream" instead, e.g. https://api-glb.example.com gives wss://stream-glb.example.com; any other host is kept.',
+		},
+		{
 			displayName: 'API Key',
 			name: 'apiKey',
 			type: 'string',

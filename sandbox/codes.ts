@@ -56,6 +56,11 @@ export const CODES = {
 	serverTimeout: c('-1007', 'Timeout waiting for response from server'),
 	unsupportedOperation: c('-1020', 'Unsupported operation', 404),
 	timestampOutsideWindow: c('-1021', 'Timestamp for this request is outside of the recvWindow'),
+	/**
+	 * A keep-alive or delete of a listen key that does not exist (never created, expired, deleted, or
+	 * another API key's): the family's INVALID_LISTEN_KEY.
+	 */
+	listenKeyNotFound: c('-1125', 'This listenKey does not exist.'),
 	orderPartiallyCancelled: c('-1138', 'Order has been partially cancelled'),
 	orderFilled: c('-1139', 'Order has been filled'),
 	duplicateOrder: c('-1141', 'Duplicate order'),

@@ -1,8 +1,8 @@
 /**
  * The sandbox's state and the API tests drive it with (everything of Sandbox but the listener):
  * reset, balances, history, order and fill seeding, fills, the fault plan, the rate limit, the answer
- * variants and the work deferred by them (delayed cancels, late creates). SandboxServer (server.ts)
- * puts HTTP on top.
+ * variants and the work deferred by them (delayed cancels, late creates), and the user data stream
+ * (listen keys, sockets, its events and faults: stream/). SandboxServer (server.ts) puts HTTP on top.
  */
 import { DEFAULT_RATE_LIMIT, DEMO_KEYS, tradingAccountOf } from './constants';
 import { DeferredWork } from './deferred';
@@ -14,6 +14,7 @@ import { Market } from './market/market';
 import type { OrderInput } from './orders/state';
 import { OtherHostServer } from './otherHost';
 import type { Services } from './routes/route';
+import { UserStream } from './stream/hub';
 import type {
 	AccountTrade,
 	AddRecordInput,
@@ -27,6 +28,7 @@ import type {
 	SeedOpenOrderInput,
 	SeedRecordsOptions,
 	SeedTradesOptions,
+	StreamControl,
 } from './types';
 
 const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
@@ -55,7 +57,10 @@ export class SandboxControl {
 	/** Symbols, their rules and prices (options symbolRules and market). */
 	protected readonly market: Market;
 	protected behaviour: Required<SandboxBehaviour>;
+	/** The user data stream: listen keys, its WebSocket side and its test controls. */
+	protected readonly userStream: UserStream;
 	private readonly baseClock: () => number;
+	baseUrl = '';
 
 	constructor(protected readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
@@ -69,6 +74,14 @@ export class SandboxControl {
 			() => this.now(),
 		);
 		this.engine = new Engine(() => this.now(), this.ledger, this.deferred, this.market);
+		this.userStream = new UserStream({
+			now: () => this.now(),
+			baseUrl: () => this.baseUrl,
+			listenKeyTtlMs: options.listenKeyTtlMs,
+			streamPingIntervalMs: options.streamPingIntervalMs,
+		});
+		this.engine.events.setSink(this.userStream);
+		this.engine.events.marketOrderType = () => this.behaviour.marketOrderType;
 		this.behaviour = this.startBehaviour();
 		if (options.seedDemo) this.seedDemo();
 	}
@@ -90,12 +103,20 @@ export class SandboxControl {
 			behaviour: this.behaviour,
 			limiter: this.limiter,
 			market: this.market,
+			stream: this.userStream,
 			now: () => this.now(),
 		};
 	}
 
+	/** The user data stream's test controls. */
+	get stream(): StreamControl {
+		return this.userStream;
+	}
+
 	reset(): void {
 		this.deferred.clear();
+		// before the state: the reset itself sends no event
+		this.userStream.reset();
 		this.engine.resetState();
 		this.ledger.requests.length = 0;
 		this.ledger.transfers.length = 0;

@@ -1,6 +1,7 @@
 /**
  * Sandbox state: balances, history records, transfers and the order book, wired together so that
- * every balance move writes its history record. No HTTP here.
+ * every balance move writes its history record, and every order change and balance move becomes an
+ * event of the user data stream (stream/events.ts) once it is complete. No HTTP here.
  */
 import { INITIAL_BALANCES, TRANSFER_ID_BASE, accountsOf, tradingAccountOf } from './constants';
 import { Balances } from './balances';
@@ -13,6 +14,7 @@ import { OrderBook } from './orders/book';
 import type { OrderInput, Wallet } from './orders/state';
 import type { AnswerStyle } from './orders/views';
 import { RecordBook, type HistoryQuery } from './records';
+import { StreamEvents } from './stream/events';
 import type {
 	AddRecordInput,
 	BalanceLine,
@@ -26,6 +28,8 @@ import type {
 
 export class Engine {
 	readonly orders: OrderBook;
+	/** The user data stream's events; the sandbox connects them to its WebSocket hub. */
+	readonly events: StreamEvents;
 	private readonly balances = new Balances();
 	private readonly records: RecordBook;
 	private transferSeq = TRANSFER_ID_BASE;
@@ -37,13 +41,20 @@ export class Engine {
 		market: Market,
 	) {
 		this.records = new RecordBook(clock, this.balances);
+		this.events = new StreamEvents(clock, (a, c) => this.balances.detail(a, c));
 		const wallet: Wallet = {
 			free: (a, c) => this.balances.free(a, c),
-			lock: (a, c, d) => this.balances.lock(a, c, d),
-			unlock: (a, c, d) => this.balances.unlock(a, c, d),
+			lock: (a, c, d) => {
+				this.balances.lock(a, c, d);
+				this.events.touch(a, c);
+			},
+			unlock: (a, c, d) => {
+				this.balances.unlock(a, c, d);
+				this.events.touch(a, c);
+			},
 			move: (a, c, f, d, created, symbol) => this.writeMove(a, c, f, d, created, symbol),
 		};
-		this.orders = new OrderBook(clock, wallet, ledger, deferred, market);
+		this.orders = new OrderBook(clock, wallet, ledger, deferred, market, this.events);
 		this.resetState();
 	}
 
@@ -53,8 +64,9 @@ export class Engine {
 		this.orders.clear();
 		this.transferSeq = TRANSFER_ID_BASE;
 		for (const [acc, coins] of Object.entries(INITIAL_BALANCES)) {
-			for (const [coin, amount] of Object.entries(coins)) this.setBalance(acc, coin, amount);
+			for (const [coin, amount] of Object.entries(coins)) this.balances.set(acc, coin, amount);
 		}
+		this.events.discard();
 	}
 
 	// ---- balances ----
@@ -62,6 +74,8 @@ export class Engine {
 	/** Set the total balance of a coin; it may not go below what resting orders lock. */
 	setBalance(accountId: string, coin: string, amount: string): void {
 		this.balances.set(accountId, coin, amount);
+		this.events.touch(accountId, coin);
+		this.events.commit();
 	}
 
 	/** Total balance (free + locked). */
@@ -92,6 +106,7 @@ export class Engine {
 		ids?: { orderId: string; clientOrderId: string },
 	): void {
 		const after = this.balances.add(accountId, coin, change);
+		this.events.touch(accountId, coin);
 		this.records.writeMove(accountId, coin, flowType, change, after, created, symbol, ids);
 	}
 
@@ -170,6 +185,7 @@ export class Engine {
 			created,
 			apiKey: key.apiKey,
 		});
+		this.events.commit();
 		return { id, timestamp: created, clientOrderId };
 	}
 

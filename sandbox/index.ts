@@ -39,6 +39,9 @@ export type {
 	SeedOpenOrderInput,
 	SeedRecordsOptions,
 	SeedTradesOptions,
+	StreamControl,
+	StreamHeartbeat,
+	StreamStats,
 } from './types';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

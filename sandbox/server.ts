@@ -1,6 +1,7 @@
 /**
  * The sandbox's HTTP listener: listen and stop (with the other host redirect faults point to),
- * open sockets, and request bodies read up to 1 MiB before the pipeline (pipeline.ts) answers.
+ * open sockets, request bodies read up to 1 MiB before the pipeline (pipeline.ts) answers, and
+ * WebSocket upgrades handed to the user data stream (stream/hub.ts).
  * State and the test-control API: control.ts.
  */
 import * as http from 'node:http';
@@ -13,7 +14,6 @@ import type { Sandbox, SandboxOptions } from './types';
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export class SandboxServer extends SandboxControl implements Sandbox {
-	baseUrl = '';
 	private readonly server: http.Server;
 	private readonly sockets = new Set<Socket>();
 	private readonly pipeline: RequestPipeline;
@@ -30,6 +30,10 @@ export class SandboxServer extends SandboxControl implements Sandbox {
 			services: () => this.services(),
 		});
 		this.server = http.createServer((req, res) => this.onRequest(req, res));
+		// the user data stream's WebSockets share the listener (stream/hub.ts)
+		this.server.on('upgrade', (req, socket, head: Buffer) =>
+			this.userStream.handleUpgrade(req, socket, head),
+		);
 		this.server.on('connection', (s: Socket) => {
 			this.sockets.add(s);
 			s.on('close', () => this.sockets.delete(s));
@@ -54,6 +58,7 @@ export class SandboxServer extends SandboxControl implements Sandbox {
 	async stop(): Promise<void> {
 		this.pipeline.stop();
 		this.deferred.clear();
+		this.userStream.stop();
 		await new Promise<void>((resolve) => {
 			this.server.close(() => resolve());
 			for (const s of this.sockets) s.destroy();

@@ -79,7 +79,7 @@ export interface Credentials {
 }
 
 export interface SignedCall {
-	method: 'GET' | 'POST' | 'DELETE';
+	method: 'GET' | 'POST' | 'PUT' | 'DELETE';
 	path: string;
 	/** Query parameters (timestamp is added here unless given in `body` or `timestamp: null`). */
 	query?: Params;
@@ -254,6 +254,31 @@ export class TestClient {
 			query: params,
 			signatureIn: 'none',
 			timestamp: null,
+			...extra,
+		});
+	}
+
+	/** POST /api/v1/userDataStream: a new listen key ({"listenKey": …}). */
+	createListenKey(extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({ method: 'POST', path: '/api/v1/userDataStream', ...extra });
+	}
+
+	/** PUT /api/v1/userDataStream?listenKey=K: keep it alive another 60 minutes. */
+	keepAliveListenKey(listenKey: string, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({
+			method: 'PUT',
+			path: '/api/v1/userDataStream',
+			query: { listenKey },
+			...extra,
+		});
+	}
+
+	/** DELETE /api/v1/userDataStream?listenKey=K. */
+	deleteListenKey(listenKey: string, extra: Partial<SignedCall> = {}): Promise<RawResponse> {
+		return this.call({
+			method: 'DELETE',
+			path: '/api/v1/userDataStream',
+			query: { listenKey },
 			...extra,
 		});
 	}

@@ -2,6 +2,7 @@ import {
 	NodeConnectionTypes,
 	type INodeExecutionData,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -14,18 +15,39 @@ import { pickerField, type NodeVersion } from './descriptions/pickers';
 import { searchCoins } from './methods/listSearch';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';
 import { pollTradingService } from './trigger/poll';
-import { DEFAULT_LATE_WINDOW_MINUTES, MAX_LATE_WINDOW_MINUTES } from './trigger/settings';
+import {
+	DEFAULT_LATE_WINDOW_MINUTES,
+	MAX_LATE_WINDOW_MINUTES,
+	ORDER_FILLED,
+} from './trigger/settings';
 
-/** What the subtitle shows for each event, by flow type value. */
-const EVENT_NAMES: Record<number, string> = Object.fromEntries(
-	FLOW_TYPES.map((flowType) => [flowType.value, flowType.eventName]),
-);
+const ORDER_FILLED_NAME = 'Order Filled';
 
-const eventOptions = FLOW_TYPES.map((flowType) => ({
-	name: flowType.eventName,
-	value: flowType.value,
-	description: `${flowType.eventDetail}. The exchange keeps these records for ${flowType.retentionDays} days.`,
-})).sort((a, b) => a.name.localeCompare(b.name));
+/**
+ * What the subtitle shows for each event, by value: a flow type number (a workflow saved with one
+ * keeps it), or Order Filled's string.
+ */
+const EVENT_NAMES: Record<string, string> = {
+	...Object.fromEntries(FLOW_TYPES.map((flowType) => [flowType.value, flowType.eventName])),
+	[ORDER_FILLED]: ORDER_FILLED_NAME,
+};
+
+const eventOptions: INodePropertyOptions[] = [
+	...FLOW_TYPES.map((flowType) => ({
+		name: flowType.eventName,
+		value: flowType.value,
+		description: `${flowType.eventDetail}. The exchange keeps these records for ${flowType.retentionDays} days.`,
+	})),
+	{
+		name: ORDER_FILLED_NAME,
+		value: ORDER_FILLED,
+		description:
+			"Every fill of one of your orders (a trade from the account's trade list), partial fills included: one item per fill. The exchange keeps fills for 30 days.",
+	},
+].sort((a, b) => a.name.localeCompare(b.name));
+
+/** Shown for every event but Order Filled (history records only). */
+const NOT_FOR_FILLS = { hide: { event: [ORDER_FILLED] } };
 
 /**
  * The Filters collection. Version 2 picks the Coin from a list; the Symbol stays typed text, as the
@@ -51,9 +73,12 @@ function filtersOf(version: NodeVersion): INodeProperties[] {
 						default: '',
 						placeholder: 'e.g. USDT',
 						description:
-							'Only records whose coin is exactly this. The match is exact and case-sensitive: "usdt" does not match USDT.',
+							'Only records whose coin is exactly this. The match is exact and case-sensitive: "usdt" does not match USDT. Not for Order Filled: a fill has no single coin, so the trigger refuses it there (use Symbol).',
 					},
-					{ description: 'Only records of this coin' },
+					{
+						description:
+							'Only records of this coin. Not for Order Filled: a fill has no single coin, so the trigger refuses it there (use Symbol).',
+					},
 				),
 				{
 					displayName: 'Symbol',
@@ -62,7 +87,7 @@ function filtersOf(version: NodeVersion): INodeProperties[] {
 					default: '',
 					placeholder: 'e.g. BTCUSDT-PERPETUAL',
 					description:
-						'Only records whose symbol is exactly this (exact, case-sensitive). Funding fee records carry a symbol; records without one never match.',
+						'Only records whose symbol is exactly this (exact, case-sensitive). Funding fee records carry a symbol; records without one never match. For Order Filled, the trading pair of the fills (e.g. BTCUSDT), also sent to the exchange.',
 				},
 			],
 		},
@@ -72,7 +97,7 @@ function filtersOf(version: NodeVersion): INodeProperties[] {
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Fires once for every new record of the chosen kind in the account history, oldest first. The first poll after activation only remembers what already exists; use Fetch Test Event to see the latest record.',
+			'Fires once for every new record of the chosen kind in the account history (or every new fill of your orders, for Order Filled), oldest first. The first poll after activation only remembers what already exists; use Fetch Test Event to see the latest record.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -84,7 +109,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 32,
 		options: eventOptions,
-		description: 'Which kind of account history record starts the workflow',
+		description:
+			'Which kind of account history record starts the workflow, or Order Filled: every fill of your orders',
 	},
 	{
 		displayName: 'Account Type',
@@ -94,6 +120,7 @@ const properties: INodeProperties[] = [
 		options: ACCOUNT_TYPE_OPTIONS,
 		description:
 			'Only records of this kind of account. Custody account records need a master-account API key.',
+		displayOptions: NOT_FOR_FILLS,
 	},
 	{
 		displayName: 'Direction',
@@ -131,7 +158,7 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: 0, maxValue: MAX_LATE_WINDOW_MINUTES },
 			default: DEFAULT_LATE_WINDOW_MINUTES,
 			description:
-				'How far behind the newest record each poll looks again, for records the service lists late. A record that shows up later than this after its time is not emitted.',
+				'How far behind the newest record (or fill) each poll looks again, for records the service lists late. A record that shows up later than this after its time is not emitted.',
 		},
 	]),
 ];
@@ -146,7 +173,7 @@ export class TradingServiceTrigger implements INodeType {
 		defaultVersion: 2,
 		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
 		description:
-			'Starts the workflow when funding fees, transfers, deposits, withdrawals, trades or fees appear in the Trading Service account history',
+			'Starts the workflow when funding fees, transfers, deposits, withdrawals, trades or fees appear in the Trading Service account history, or when your orders fill',
 		defaults: { name: 'Trading Service Trigger' },
 		polling: true,
 		inputs: [],

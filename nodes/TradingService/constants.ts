@@ -44,6 +44,10 @@ export const PATHS = {
 	trades: '/quote/v1/trades',
 	/** Candles (klines) of one symbol. */
 	klines: '/quote/v1/klines',
+	/** Listen keys of the user data stream: POST creates one, PUT keeps it alive, DELETE ends it. */
+	userDataStream: '/api/v1/userDataStream',
+	/** The user data stream's WebSocket, on the stream host: this path, then the listen key. */
+	userStreamSocket: '/api/v1/ws/',
 } as const;
 
 /**
@@ -378,6 +382,8 @@ export const ERROR_CODES = {
 	batchTooLarge: '-2022',
 	ipBanned: '-3145',
 	invalidSymbols: '-100010',
+	/** A listen key the exchange does not know (expired, deleted, never made): the family's code. */
+	unknownListenKey: '-1125',
 } as const;
 
 /**
@@ -392,3 +398,26 @@ export const UNKNOWN_OUTCOME_CODES: readonly string[] = [
 	ERROR_CODES.orderCreateTimeout,
 	ERROR_CODES.orderCancelTimeout,
 ];
+
+/**
+ * The user data stream (HashKey PRO and Global documentation of the same API family; the UAE page
+ * does not cover it, docs/api.md "User data stream"). The real-time trigger's timings follow.
+ */
+export const USER_STREAM = {
+	/** A listen key lives this long after it is created or kept alive. */
+	listenKeyLifetimeMs: 60 * 60_000,
+	/** The documentation recommends a keep-alive about every 30 minutes. */
+	keepAliveEveryMs: 30 * 60_000,
+	/** The documentation asks clients to ping every 10 seconds. */
+	pingEveryMs: 10_000,
+	/**
+	 * A connection that brought nothing (no pong, no ping, no event) for this long is dead: two
+	 * of our pings went unanswered. The server pings every 30 s on top of answering ours.
+	 */
+	silenceLimitMs: 25_000,
+	/** Reconnect backoff: first wait, doubled per failed try, capped. */
+	firstBackoffMs: 500,
+	maxBackoffMs: 30_000,
+	/** How far before the last event seen a catch-up reads again: clock skew and late listing. */
+	catchUpOverlapMs: 2 * 60_000,
+} as const;

@@ -15,6 +15,7 @@ import * as D from '../decimal';
 import type { Market } from '../market/market';
 import { type ApiError, OrderFail } from '../errors';
 import { cmpId } from '../store';
+import type { StreamEvents } from '../stream/events';
 import type { CancelAnswer, Ledger, OrderData, OrderView } from '../types';
 import { cancelOrder, finalError, type CancelContext, type CancelRequest } from './cancelling';
 import { advanceStep, fillOrder, type FillContext } from './fills';
@@ -56,11 +57,13 @@ export class OrderBook {
 		private readonly ledger: Ledger,
 		deferred: DeferredWork,
 		private readonly market: Market,
+		/** The user data stream's events of each order change (stream/events.ts). */
+		private readonly events: StreamEvents,
 	) {
 		const release = (o: OrderState) => this.openMap(o.accountId).delete(o.clientOrderId);
 		this.trades = new TradeBook(clock);
-		this.fillContext = { wallet, clock, release, trades: this.trades };
-		this.cancelContext = { wallet, clock, ledger, release, deferred };
+		this.fillContext = { wallet, clock, release, trades: this.trades, events };
+		this.cancelContext = { wallet, clock, ledger, release, deferred, events };
 	}
 
 	clear(): void {
@@ -141,6 +144,8 @@ export class OrderBook {
 			locked: D.ZERO,
 		};
 		if (type === 'MARKET') {
+			// the stream shows a MARKET order NEW, then filled
+			this.events.order(o);
 			const { execQty, cost, fee } = funds;
 			const { base, quote } = info;
 			if (side === 'BUY') {
@@ -157,7 +162,7 @@ export class OrderBook {
 			o.feeCoin = quote;
 			o.status = 'FILLED';
 			// filled at once against the market: one fill, the taker's, at the price it filled at
-			this.trades.record([
+			const [fill] = this.trades.record([
 				{
 					accountId,
 					orderId,
@@ -172,15 +177,19 @@ export class OrderBook {
 					time: now,
 				},
 			]);
+			this.events.order(o, fill);
 		} else {
 			this.wallet.lock(accountId, funds.lockCoin, funds.lockAmount);
 			o.locked = funds.lockAmount;
 			open.set(clientOrderId, o);
+			this.events.order(o);
 		}
 		this.byId.set(orderId, o);
 		this.all.push(o);
 		if (seededAt === undefined)
 			this.ledger.orders.push({ ...createAnswer(o), via, apiKey: owner.apiKey });
+		// the order is on the book and readable: its events go out now
+		this.events.commit();
 		return createAnswer(o, style);
 	}
 

@@ -7,6 +7,7 @@ import { CODES } from '../codes';
 import type { DeferredWork } from '../deferred';
 import * as D from '../decimal';
 import { apiError, type ApiError } from '../errors';
+import type { StreamEvents } from '../stream/events';
 import type { CancelAnswer, Ledger, LedgerCancel } from '../types';
 import type { OrderState, Wallet } from './state';
 import { cancelAnswer, PLAIN_STYLE, type AnswerStyle } from './views';
@@ -19,6 +20,8 @@ export interface CancelContext {
 	/** Free the client order ID a now cancelled order held. */
 	release(o: OrderState): void;
 	deferred: DeferredWork;
+	/** The user data stream's events of each cancel (PENDING_CANCEL, then the final status). */
+	events: StreamEvents;
 }
 
 /** Who cancels, through which endpoint, how late it takes effect and how the answer shows the order. */
@@ -65,6 +68,8 @@ export function cancelOrder(o: OrderState, req: CancelRequest, ctx: CancelContex
 	if (delayMs > 0) {
 		o.status = 'PENDING_CANCEL';
 		o.updateTime = now;
+		ctx.events.order(o);
+		ctx.events.commit();
 		// nothing but this task takes an order out of PENDING_CANCEL; the check only guards that rule
 		ctx.deferred.defer(delayMs, () => {
 			if (o.status === 'PENDING_CANCEL') applyCancel(o, req, ctx);
@@ -92,4 +97,6 @@ function applyCancel(o: OrderState, req: CancelRequest, ctx: CancelContext): voi
 		apiKey: req.apiKey,
 		at: now,
 	});
+	ctx.events.order(o);
+	ctx.events.commit();
 }

@@ -5,6 +5,7 @@
 import { FEE_RATE } from '../constants';
 import { MENA_CATALOGUE } from '../market/catalogue';
 import * as D from '../decimal';
+import type { StreamEvents } from '../stream/events';
 import { isOpen, type OrderState, type Wallet } from './state';
 import type { TradeBook } from './trades';
 
@@ -15,6 +16,8 @@ export interface FillContext {
 	release(o: OrderState): void;
 	/** Where each fill is written (GET /api/v1/account/trades). */
 	trades: TradeBook;
+	/** The user data stream's events of each fill. */
+	events: StreamEvents;
 }
 
 /**
@@ -66,7 +69,7 @@ export function fillOrder(o: OrderState, quantity: string | undefined, ctx: Fill
 	}
 	// the resting order is filled by the market (no order of the user's on the other side): one
 	// fill, the maker's
-	ctx.trades.record([
+	const [trade] = ctx.trades.record([
 		{
 			accountId: o.accountId,
 			orderId: o.orderId,
@@ -92,6 +95,8 @@ export function fillOrder(o: OrderState, quantity: string | undefined, ctx: Fill
 	} else {
 		o.status = 'PARTIALLY_FILLED';
 	}
+	ctx.events.order(o, trade);
+	ctx.events.commit();
 }
 
 /**

@@ -6,9 +6,10 @@ import type { ActiveFault } from '../faults';
 import type { RateLimiter } from '../http';
 import type { Market } from '../market/market';
 import type { Resp } from '../response';
+import type { UserStream } from '../stream/hub';
 import type { DemoKey, Permission, SandboxBehaviour } from '../types';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** One request as received. */
 export interface RequestContext {
@@ -41,6 +42,8 @@ export interface Services {
 	limiter: RateLimiter;
 	/** Symbols, rules and prices (market data and order checks). */
 	market: Market;
+	/** The user data stream: its listen keys (POST/PUT/DELETE /api/v1/userDataStream). */
+	stream: UserStream;
 	now(): number;
 }
 
@@ -82,6 +85,11 @@ export function read(weight: number, handler: SignedHandler): Route {
 /** A signed route that needs the trade permission. */
 export function trade(weight: number, handler: SignedHandler): Route {
 	return signed('trade', weight, handler);
+}
+
+/** A signed route open to every valid key whatever its permissions (no `permission`). */
+export function anyKey(weight: number, handler: SignedHandler): Route {
+	return { weight, signed: true, handler: (ctx, auth, services) => handler(ctx, auth!, services) };
 }
 
 /** A market-data route: a valid API key, no signature (the UAE documentation; spec MARKET_DATA). */

@@ -1,7 +1,8 @@
 /**
  * Every endpoint of the sandbox: path, method, weight and permission. Weights: spec section 8
  * where it gives one (history 5, batch orders 1), else the UAE documentation's (balances, account
- * types, past orders and fills 5; every cancel, transfers and the rest 1).
+ * types, past orders and fills 5; every cancel, transfers and the rest 1); the user data stream's
+ * listen keys 1 (the family's PRO and Global documentation).
  */
 import { json } from '../response';
 import { account, accountTypes, checkApiKey, transfer } from './account';
@@ -24,7 +25,8 @@ import {
 } from './orders/cancel';
 import { singleOrder, testOrder } from './orders/create';
 import { openOrders, pastOrders, queryOrder } from './orders/query';
-import { keyOnly, read, trade, type RouteTable } from './route';
+import { anyKey, keyOnly, read, trade, type RouteTable } from './route';
+import { createListenKey, deleteListenKey, keepAliveListenKey } from './userDataStream';
 
 export const ROUTES: RouteTable = {
 	'/api/v1/time': {
@@ -40,6 +42,13 @@ export const ROUTES: RouteTable = {
 	// Signed, but open to every valid key whatever its permissions (no `permission`).
 	'/api/v1/account/checkApiKey': {
 		GET: { weight: 1, signed: true, handler: (ctx, auth) => checkApiKey(ctx, auth!) },
+	},
+	// The user data stream's listen keys (the family's PRO and Global documentation): signed,
+	// weight 1, any valid key.
+	'/api/v1/userDataStream': {
+		POST: anyKey(1, createListenKey),
+		PUT: anyKey(1, keepAliveListenKey),
+		DELETE: anyKey(1, deleteListenKey),
 	},
 	'/api/v1/spot/new/order': { POST: trade(1, singleOrder) },
 	'/api/v1/spot/batchOrders': { POST: trade(1, batchOrders) },

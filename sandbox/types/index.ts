@@ -12,3 +12,4 @@ export type * from './otherHost';
 export type * from './records';
 export type * from './trades';
 export type * from './sandbox';
+export type * from './stream';

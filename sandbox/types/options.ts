@@ -44,6 +44,16 @@ export interface SandboxOptions {
 	symbolRules?: 'realistic' | 'lenient';
 	/** The market's prices: a seeded random walk on the sandbox clock (realistic rules only). */
 	market?: SandboxMarketOptions;
+	/**
+	 * User data stream: how long a listen key lives after it is created or kept alive, on the
+	 * sandbox clock (`now()`); default 3600000 (the family's 60 minutes).
+	 */
+	listenKeyTtlMs?: number;
+	/**
+	 * User data stream: real milliseconds between two server pings on a socket; default 30000 (the
+	 * family's 30 s). A socket whose last two pings went unanswered is terminated at the next one.
+	 */
+	streamPingIntervalMs?: number;
 }
 
 export interface SandboxMarketOptions {

@@ -5,6 +5,7 @@ import type { RateLimitConfig, SandboxBehaviour } from './options';
 import type { OrderView, SeedOpenOrderInput } from './orders';
 import type { OtherHost } from './otherHost';
 import type { AddRecordInput, HistoryRecord, SeedRecordsOptions } from './records';
+import type { StreamControl } from './stream';
 import type { AccountTrade, SeedTradesOptions } from './trades';
 
 export interface Sandbox {
@@ -63,4 +64,9 @@ export interface Sandbox {
 		coin: string,
 	): { free: string; locked: string; total: string };
 	ledger: Ledger;
+	/**
+	 * The user data stream (listen keys, ws://host:port/api/v1/ws/<listenKey>): its test controls
+	 * and counters. reset() deletes every listen key, closes every socket and undoes every control.
+	 */
+	stream: StreamControl;
 }

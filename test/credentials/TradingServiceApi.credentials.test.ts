@@ -72,6 +72,7 @@ describe('TradingServiceApi credential', () => {
 	it('asks for its fields in the order users fill them in, Base URL first, with labels in n8n style', () => {
 		expect(credential.properties.map((property) => property.displayName)).toEqual([
 			'Base URL',
+			'Stream URL',
 			'API Key',
 			'Secret Key',
 			'Receive Window',

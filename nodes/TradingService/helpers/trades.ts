@@ -1,4 +1,10 @@
-import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../constants';
 
@@ -99,4 +105,89 @@ export class TradesWalk {
 		if (records.length < LIMITS.accountTradesPageSize || taken === 0) this.done = true;
 		else this.below = smallest;
 	}
+}
+
+/** A fill as the trade list returns it: every field exact, `id` and `time` strings of digits. */
+export interface AccountFill extends IDataObject {
+	id: string;
+	time: string;
+}
+
+/**
+ * A trade list page that breaks the exchange's promises (docs/api.md §4.21): more fills than asked
+ * for, a fill without a numeric `id` or `time`, ids not strictly descending (newest first), or a
+ * fill at or above the `toId` it was asked to stay below. Paging by trade ID relies on all of
+ * these, so such a page is never used: the trigger warns and stops its poll without moving its
+ * state.
+ */
+export class TradesPageError extends NodeApiError {}
+
+/** Trade ids compared as numbers, without losing digits (up to 20 digits, no leading zeros). */
+export function compareTradeIds(a: string, b: string): number {
+	const x = a.replace(/^0+(?=\d)/, '');
+	const y = b.replace(/^0+(?=\d)/, '');
+	if (x.length !== y.length) return x.length - y.length;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Checks one page of the trade list and returns it typed. `limit`: what was asked for; `toId`: the
+ * exclusive upper id bound sent, if any (a fill with exactly that id is dropped, as a service that
+ * read `toId` as "up to" would list it again).
+ */
+export function checkTradesPage(
+	node: INode,
+	page: unknown,
+	limit: number,
+	toId?: string,
+): AccountFill[] {
+	const records = page as IDataObject[];
+	const refuse = (message: string, detail: JsonObject): never => {
+		throw new TradesPageError(node, detail, {
+			message,
+			description:
+				'Paging by trade ID relies on the exchange listing its fills newest first and at most as many as asked for, so none of this page was used. Check that Base URL in the credential points at the Trading Service API; if it keeps happening, contact the exchange.',
+		});
+	};
+	if (records.length > limit) {
+		refuse(
+			`The service returned ${records.length} fills for a request of at most ${limit}: more fills than asked for`,
+			{ fills: records.length, limit },
+		);
+	}
+	const fills: AccountFill[] = [];
+	let before: string | undefined;
+	for (const [index, record] of records.entries()) {
+		const { id, time } = record;
+		if (typeof id !== 'string' || !/^\d{1,20}$/.test(id)) {
+			refuse(`The service answered the trade list with a fill without a numeric ID`, {
+				position: index,
+			});
+		}
+		if (typeof time !== 'string' || !/^\d{1,15}$/.test(time)) {
+			refuse(`The service answered the trade list with fill ${String(id)} without a numeric time`, {
+				position: index,
+			});
+		}
+		const fill = record as AccountFill;
+		if (toId !== undefined) {
+			const order = compareTradeIds(fill.id, toId);
+			if (order === 0) continue;
+			if (order > 0) {
+				refuse(
+					`The service listed fill ${fill.id} in answer to a request for fills below ID ${toId}`,
+					{ position: index },
+				);
+			}
+		}
+		if (before !== undefined && compareTradeIds(fill.id, before) >= 0) {
+			refuse(
+				`The service returned a trade list page that is not newest first: fill ${fill.id} comes after fill ${before}`,
+				{ position: index },
+			);
+		}
+		before = fill.id;
+		fills.push(fill);
+	}
+	return fills;
 }

@@ -257,6 +257,35 @@ export const ENDPOINTS = {
 				? undefined
 				: 'The service answered the trade list with something other than a list of trades',
 	},
+	// Listen keys of the user data stream. Creating one twice only leaves a key that expires
+	// unused, so none of them is a write: they are retried like reads.
+	createListenKey: {
+		method: 'POST',
+		path: PATHS.userDataStream,
+		weight: WEIGHTS.default,
+		checkResponse: (body) =>
+			isObject(body) && typeof body.listenKey === 'string' && body.listenKey !== ''
+				? undefined
+				: 'The service answered the listen key request without a listen key',
+	},
+	keepListenKeyAlive: {
+		method: 'PUT',
+		path: PATHS.userDataStream,
+		weight: WEIGHTS.default,
+		checkResponse: (body) =>
+			isObject(body)
+				? undefined
+				: 'The service answered the keep-alive with something other than an object',
+	},
+	deleteListenKey: {
+		method: 'DELETE',
+		path: PATHS.userDataStream,
+		weight: WEIGHTS.default,
+		checkResponse: (body) =>
+			isObject(body)
+				? undefined
+				: 'The service answered the listen key deletion with something other than an object',
+	},
 	// The key's accounts (UAE documentation): Get Many learns a master key's sub accounts from it.
 	accountTypes: {
 		method: 'GET',

@@ -5,6 +5,7 @@ import {
 	type ICredentialDataDecryptedObject,
 	type ILoadOptionsFunctions,
 	type IPollFunctions,
+	type ITriggerFunctions,
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants';
@@ -20,8 +21,15 @@ import { parseJsonKeepingDigits } from './json';
  * answer.ts; the retry decisions on top of it live in retries.ts.
  */
 
-/** Whatever n8n hands the package: a node run, a trigger poll, or a picker's list search. */
-export type TransportContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+/**
+ * Whatever n8n hands the package: a node run, a trigger poll, the real-time trigger, or a
+ * picker's list search.
+ */
+export type TransportContext =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ITriggerFunctions
+	| ILoadOptionsFunctions;
 
 export interface RetryPolicy {
 	/** Further attempts after the first, for reads and for provably unprocessed writes. */

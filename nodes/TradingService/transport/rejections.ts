@@ -121,6 +121,10 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 		message: 'The service does not support this request',
 		fix: `Check the Base URL in the credential: it should be the service address without a path. ${NOTHING_EXECUTED}`,
 	},
+	[ERROR_CODES.unknownListenKey]: {
+		message: 'The exchange does not know this listen key (it expired or was deleted)',
+		fix: 'Nothing to do: the real-time trigger creates a new listen key and reconnects by itself.',
+	},
 	[ERROR_CODES.invalidField]: {
 		message: (msg) => `The service rejected a field: ${msg}`,
 		fix: `Correct the field the message names and run again. ${NOTHING_EXECUTED}`,

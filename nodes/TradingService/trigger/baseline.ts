@@ -1,10 +1,10 @@
 import type { INode } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { HistoryWalk, type HistoryRecord } from '../helpers/history';
+import { HistoryWalk } from '../helpers/history';
 import { ENDPOINTS, type ServiceClient } from '../transport';
 import { historyQuery, type PollBounds, type TriggerSettings } from './settings';
-import { STATE_VERSION, addToGroups, trimSeen, type TriggerState } from './state';
+import { STATE_VERSION, addToGroups, trimSeen, type KeyedRecord, type TriggerState } from './state';
 
 /**
  * First activation: remembers what exists, emits nothing: the newest page of the whole retention
@@ -28,12 +28,16 @@ export async function takeBaseline(
 	return baselineState(walk.result.records, settings.lateWindowMs, bounds.start, query);
 }
 
-/** The state that remembers the newest page of what exists (any order); `start`: the range's start. */
+/**
+ * The state that remembers the newest page of what exists (any order); `start`: the range's start;
+ * `pageSize`: how many a full page holds (history records; Order Filled passes the trade list's).
+ */
 export function baselineState(
-	page: HistoryRecord[],
+	page: readonly KeyedRecord[],
 	lateWindowMs: number,
 	start: number,
 	query: string,
+	pageSize: number = LIMITS.historyPageSize,
 ): TriggerState {
 	if (page.length === 0) {
 		// Nothing exists yet: every record that appears from now on is new.
@@ -43,7 +47,7 @@ export function baselineState(
 	const watermark = Math.max(...created);
 	let floor = watermark - lateWindowMs;
 	// A full page may have cut the oldest millisecond short: only what was read counts as known.
-	if (page.length === LIMITS.historyPageSize) floor = Math.max(floor, Math.min(...created) + 1);
+	if (page.length >= pageSize) floor = Math.max(floor, Math.min(...created) + 1);
 	const seen: Record<string, string[]> = {};
 	for (const record of page) {
 		if (Number(record.created) >= floor) addToGroups(seen, record.created, record.id);

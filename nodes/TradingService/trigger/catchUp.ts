@@ -10,6 +10,7 @@ import {
 	copyGroups,
 	groupsHave,
 	trimSeen,
+	type KeyedRecord,
 	type ResumePoint,
 	type TriggerState,
 } from './state';
@@ -150,7 +151,7 @@ async function readSinceFloor(
 export function nextState(
 	lateWindowMs: number,
 	state: TriggerState,
-	read: HistoryRecord[],
+	read: readonly KeyedRecord[],
 	resume: ResumePoint | undefined,
 ): TriggerState {
 	let watermark = state.watermark;

@@ -3,40 +3,33 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { HistoryPageError, compareIds, type HistoryRecord } from '../helpers/history';
 import { ServiceClient, toNodeError } from '../transport';
 import { takeBaseline } from './baseline';
+import { pollDeadline } from './budget';
 import { catchUp, type CatchUp } from './catchUp';
 import { matchesFilter } from './filters';
-import { pollBounds, readSettings } from './settings';
+import { isOrderFilled, pollBounds, readSettings } from './settings';
 import { queryKey, readState, writeState } from './state';
 import { fetchTestEvent } from './testEvent';
+import { pollOrderFilled } from './fills/poll';
 
-/** Share of n8n's poll time budget spent fetching pages; the rest is left for the last request and the hand-off. */
-export const BUDGET_SHARE = 0.5;
+export { BUDGET_SHARE, pollDeadline } from './budget';
 
 /** Oldest first: by `created`, then by id (numeric strings, compared without losing digits). */
 export function oldestFirst(a: HistoryRecord, b: HistoryRecord): number {
 	return Number(a.created) - Number(b.created) || compareIds(a.id, b.id);
 }
 
-/** When this poll stops fetching further pages, or undefined when n8n gives no time budget. */
-export function pollDeadline(context: IPollFunctions, startedAt: number): number | undefined {
-	// Recent n8n gives each poll a time budget; older hosts have none and read the whole backlog at once.
-	const getBudget = (context as Partial<IPollFunctions>).getPollBudgetMs;
-	if (typeof getBudget !== 'function') return undefined;
-	const budget: unknown = getBudget.call(context);
-	if (typeof budget !== 'number' || !Number.isFinite(budget) || budget <= 0) return undefined;
-	return startedAt + budget * BUDGET_SHARE;
-}
-
 /**
- * The trigger's poll. Manual runs ("Fetch Test Event") return the newest matching record and leave
- * the state alone; the first active poll remembers what exists and returns null; every later poll
- * returns the new records, oldest first, or null when there are none. The state is written only
- * after every request of the poll has succeeded: a failed poll throws and changes nothing.
+ * The trigger's poll (Order Filled: trigger/fills/poll.ts, with the same guarantees). Manual runs
+ * ("Fetch Test Event") return the newest matching record and leave the state alone; the first
+ * active poll remembers what exists and returns null; every later poll returns the new records,
+ * oldest first, or null when there are none. The state is written only after every request of the
+ * poll has succeeded: a failed poll throws and changes nothing.
  */
 export async function pollTradingService(
 	this: IPollFunctions,
 ): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
+	if (isOrderFilled(this.getNodeParameter('event'))) return await pollOrderFilled(this, startedAt);
 	const settings = readSettings(this);
 	const bounds = pollBounds(settings, startedAt);
 

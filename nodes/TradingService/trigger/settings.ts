@@ -11,6 +11,18 @@ import {
 	type RecordFilter,
 } from './filters';
 
+/**
+ * The Event value of Order Filled: fills of the key's orders (GET /api/v1/account/trades,
+ * trigger/fills/). A string, so it can never be taken for a flow type; every other event's value is
+ * its flow type number.
+ */
+export const ORDER_FILLED = 'orderFilled';
+
+/** Whether the Event parameter is Order Filled. */
+export function isOrderFilled(event: unknown): boolean {
+	return event === ORDER_FILLED;
+}
+
 export const DEFAULT_LATE_WINDOW_MINUTES = 10;
 export const MAX_LATE_WINDOW_MINUTES = 60;
 /**
@@ -61,14 +73,6 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 			] as const)
 		: 'both';
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const lateWindowMinutes = integerInRange(
-		node,
-		'Late Records Window (Minutes)',
-		options.lateWindowMinutes ?? DEFAULT_LATE_WINDOW_MINUTES,
-		0,
-		MAX_LATE_WINDOW_MINUTES,
-	);
 	return {
 		flowType,
 		accountType: accountType === 0 ? undefined : accountType,
@@ -77,8 +81,21 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 			coin: exactFilterValue(node, 'Coin', locatorValue(filters.coin)),
 			symbol: exactFilterValue(node, 'Symbol', filters.symbol),
 		},
-		lateWindowMs: lateWindowMinutes * 60 * 1000,
+		lateWindowMs: readLateWindowMs(context),
 	};
+}
+
+/** Options › Late Records Window, checked, in ms. */
+export function readLateWindowMs(context: IPollFunctions): number {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const lateWindowMinutes = integerInRange(
+		context.getNode(),
+		'Late Records Window (Minutes)',
+		options.lateWindowMinutes ?? DEFAULT_LATE_WINDOW_MINUTES,
+		0,
+		MAX_LATE_WINDOW_MINUTES,
+	);
+	return lateWindowMinutes * 60 * 1000;
 }
 
 /** The bounds of a poll that starts at `now`: the event's retention window up to the clock's margin. */

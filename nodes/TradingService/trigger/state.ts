@@ -13,13 +13,24 @@ import type { IDataObject } from 'n8n-workflow';
  *   records window. Bounded by MAX_REMEMBERED_IDS: the oldest milliseconds are dropped first and
  *   `floor` moves past them, so a forgotten id can never be emitted again.
  * - `resume`: present only when a catch-up did not finish within n8n's poll time budget: the
- *   records with `created` in [from, to] have not been read yet, except the ids in `known`.
+ *   records with `created` in [from, to] have not been read yet, except the ids in `known`. For
+ *   Order Filled (trigger/fills/), `belowId` narrows it: only the fills with a trade ID below it.
+ *
+ * Order Filled keeps the same state, a fill's `time` in the place of `created`.
  */
 export interface ResumePoint {
 	from: number;
 	to: number;
-	/** Ids already handled at the `from` and `to` milliseconds, by `created`. */
+	/** Ids already handled in the range (history: at the `from` and `to` milliseconds), by `created`. */
 	known: Record<string, string[]>;
+	/** Order Filled only: the unread fills are those with a trade ID below this (exclusive). */
+	belowId?: string;
+}
+
+/** What the state needs of a record or fill: its id and its time (`created`; a fill's `time`). */
+export interface KeyedRecord {
+	id: string;
+	created: string;
 }
 
 export interface TriggerState {
@@ -63,6 +74,10 @@ export function readState(staticData: IDataObject, query: string): TriggerState 
 		const point = resume as Partial<ResumePoint>;
 		if (!isMs(point.from) || !isMs(point.to) || !isIdGroups(point.known)) return undefined;
 		state.resume = { from: point.from, to: point.to, known: copyGroups(point.known) };
+		if (point.belowId !== undefined) {
+			if (typeof point.belowId !== 'string' || !/^\d{1,20}$/.test(point.belowId)) return undefined;
+			state.resume.belowId = point.belowId;
+		}
 	}
 	return state;
 }

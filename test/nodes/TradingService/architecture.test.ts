@@ -101,6 +101,7 @@ describe('the structure of nodes/ and credentials/', () => {
 				`${NODE}helpers/`,
 				`${NODE}writes/`,
 				`${NODE}trigger/`,
+				`${NODE}stream/`,
 				`${NODE}descriptions/`,
 			]),
 		).toEqual([]);
@@ -138,6 +139,27 @@ describe('the structure of nodes/ and credentials/', () => {
 	it('trigger/ reads through the transport and never uses the write engine or an operation', () => {
 		expect(
 			importsInto(`${NODE}trigger/`, [`${NODE}actions/`, `${NODE}writes/`, `${NODE}descriptions/`]),
+		).toEqual([]);
+	});
+
+	it('stream/ reads through the transport and never uses the write engine, an operation or the polling trigger', () => {
+		expect(
+			importsInto(`${NODE}stream/`, [
+				`${NODE}actions/`,
+				`${NODE}writes/`,
+				`${NODE}trigger/`,
+				`${NODE}descriptions/`,
+			]),
+		).toEqual([]);
+	});
+
+	it('no folder but stream/ and the node files uses the user data stream', () => {
+		expect(
+			importsInto(NODE, [`${NODE}stream/`]).filter(
+				(line) =>
+					!line.startsWith(`${NODE}stream/`) &&
+					!line.startsWith(`${NODE}TradingServiceRealTimeTrigger`),
+			),
 		).toEqual([]);
 	});
 

@@ -203,6 +203,10 @@ const DOCUMENTED_WEIGHTS: Record<string, number> = {
 	'DELETE /api/v1/spot/cancelOrderByIds': 1,
 	'GET /api/v1/spot/tradeOrders': 5,
 	'GET /api/v1/time': 1,
+	// Listen keys of the user data stream: no weight documented; counted 1 (docs/api.md §4.22).
+	'POST /api/v1/userDataStream': 1,
+	'PUT /api/v1/userDataStream': 1,
+	'DELETE /api/v1/userDataStream': 1,
 	// Market data and exchange info: no weight documented; counted 1 (docs/api.md §4.15).
 	'GET /api/v1/exchangeInfo': 1,
 	'GET /quote/v1/ticker/price': 1,
