@@ -123,7 +123,7 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	},
 	[ERROR_CODES.unknownListenKey]: {
 		message: 'The exchange does not know this listen key (it expired or was deleted)',
-		fix: 'Nothing to do: the real-time trigger creates a new listen key and reconnects by itself.',
+		fix: `The real-time trigger creates a new listen key and reconnects by itself. ${NOTHING_EXECUTED}`,
 	},
 	[ERROR_CODES.invalidField]: {
 		message: (msg) => `The service rejected a field: ${msg}`,
