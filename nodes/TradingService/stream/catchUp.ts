@@ -103,6 +103,26 @@ export async function catchUpOrders(
 	return { orders, open, failed };
 }
 
+/** A coin's balance read now, as a snapshot event. */
+function snapshot(
+	coin: string,
+	free: string,
+	locked: string,
+	now: number,
+	raw: IDataObject,
+): BalanceChange {
+	return {
+		id: `balance-snapshot-${now}-${coin}`,
+		source: 'catchUp',
+		market: 'spot',
+		time: now,
+		coin,
+		free,
+		locked,
+		raw,
+	};
+}
+
 /** One snapshot per coin whose free or locked balance differs from the last known one. */
 export async function catchUpBalances(
 	client: ServiceClient,
@@ -112,37 +132,19 @@ export async function catchUpBalances(
 ): Promise<BalanceChange[]> {
 	const answer = (await client.request(ENDPOINTS.account)) as { balances: IDataObject[] };
 	const changes: BalanceChange[] = [];
+	const listed = new Set<string>();
 	for (const line of answer.balances) {
 		const coin = text(line.asset) ?? text(line.coin);
 		const free = text(line.free);
 		const locked = text(line.locked);
 		if (!coin || free === undefined || locked === undefined) continue;
-		if (same(coin, free, locked)) continue;
-		changes.push({
-			id: `balance-snapshot-${now}-${coin}`,
-			source: 'catchUp',
-			market: 'spot',
-			time: now,
-			coin,
-			free,
-			locked,
-			raw: line,
-		});
+		listed.add(coin);
+		if (!same(coin, free, locked)) changes.push(snapshot(coin, free, locked, now, line));
 	}
 	// A coin the account no longer lists went to zero.
-	const listed = new Set(answer.balances.map((line) => text(line.asset) ?? text(line.coin)));
 	for (const coin of Object.keys(lastKnown)) {
 		if (listed.has(coin) || same(coin, '0', '0')) continue;
-		changes.push({
-			id: `balance-snapshot-${now}-${coin}`,
-			source: 'catchUp',
-			market: 'spot',
-			time: now,
-			coin,
-			free: '0',
-			locked: '0',
-			raw: { asset: coin, free: '0', locked: '0' },
-		});
+		changes.push(snapshot(coin, '0', '0', now, { asset: coin, free: '0', locked: '0' }));
 	}
 	return changes;
 }
