@@ -31,6 +31,7 @@ import {
 	EXAMPLES,
 	MARKET_EXAMPLES,
 	ORDER_EXAMPLES,
+	REALTIME_EXAMPLES,
 	V2_EXAMPLES,
 	findNode,
 	loadAnyExample,
@@ -455,6 +456,50 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 			const file = fileOf(exec, ex.csv);
 			if (file)
 				print(`   ${String(file.fileName)} (${String(file.fileSize)}): ${fills.length} rows`);
+		},
+	},
+
+	// Published, not run from the editor: the exchange fills a resting BUY, the stream starts the workflow.
+	fillsTakeProfit: {
+		title: 'Real-time fills',
+		flow: 'Real-Time Trigger (Order Filled, BTCUSDT; published) -> Set (message) | If BUY -> Create (LIMIT SELL 2 % above, Client Order ID tp-<order ID>)',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = REALTIME_EXAMPLES.fillsTakeProfit;
+			const opened = sb.stream.stats().connectionsOpened;
+			await n8n.activateWorkflow(cookie, ex.id);
+			try {
+				// Connected, then the baseline read (the open orders) before the fill.
+				for (let waited = 0; sb.stream.stats().connectionsOpened === opened; waited += 100) {
+					if (waited > 30_000) throw new Error('the real-time trigger did not connect in 30 s');
+					await new Promise((resolve) => setTimeout(resolve, 100));
+				}
+				await new Promise((resolve) => setTimeout(resolve, 1_000));
+				const order = sb.seedOpenOrder({
+					symbol: 'BTCUSDT',
+					side: 'BUY',
+					price: '45000.37',
+					quantity: '0.001',
+					time: sb.now(),
+				});
+				const filledAt = Date.now();
+				sb.fillOrder(order.orderId);
+				const [exec] = await n8n.waitForExecutions(cookie, ex.id, 1, {
+					mode: 'trigger',
+					timeoutMs: 30_000,
+				});
+				assertSuccess(exec, 'real-time fill alert');
+				const [message] = items(exec, ex.message);
+				const [takeProfit] = items(exec, ex.takeProfit);
+				print(
+					`   the exchange fills a resting BUY (order ${order.orderId}); the workflow starts ${new Date(String(exec.startedAt)).getTime() - filledAt} ms later:`,
+				);
+				print(`   ${String(message.message)}`);
+				print(
+					`   take-profit ${String(takeProfit.outcome)}: SELL ${String(takeProfit.origQty)} ${String(takeProfit.symbol)} @ ${String(takeProfit.price)}, client order ID ${String(takeProfit.clientOrderId)}, ${String(takeProfit.status)}`,
+				);
+			} finally {
+				await n8n.deactivateWorkflow(cookie, ex.id);
+			}
 		},
 	},
 };

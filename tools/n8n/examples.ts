@@ -19,6 +19,8 @@ export const CREDENTIAL_TYPE = 'tradingServiceApi';
 export const NODE_TYPES = {
 	action: 'n8n-nodes-trading-service.tradingService',
 	trigger: 'n8n-nodes-trading-service.tradingServiceTrigger',
+	/** The real-time trigger (the exchange's user data stream). */
+	realTimeTrigger: 'n8n-nodes-trading-service.tradingServiceRealTimeTrigger',
 	/** The action node as an AI agent tool (`usableAsTool`: n8n adds `<nodeName>Tool`). */
 	tool: 'n8n-nodes-trading-service.tradingServiceTool',
 } as const;
@@ -131,6 +133,30 @@ export const V2_EXAMPLES = {
 
 export type V2ExampleKey = keyof typeof V2_EXAMPLES;
 
+/**
+ * The examples started by the real-time trigger, run by test/e2e/realtime.e2e.test.ts with the
+ * workflow active (it starts only when published: no Manual Trigger variant can stand in for it).
+ */
+export const REALTIME_EXAMPLES = {
+	fillsTakeProfit: {
+		file: 'fills-take-profit.json',
+		id: 'tsFillsTakeProf1',
+		trigger: 'Order Filled',
+		message: 'Fill Message',
+		bought: 'Bought?',
+		takeProfit: 'Take Profit 2% Above',
+	},
+} as const;
+
+export type RealTimeExampleKey = keyof typeof REALTIME_EXAMPLES;
+
+/** A fresh copy of a real-time example (REALTIME_EXAMPLES) as stored in `examples/`. */
+export function loadRealTimeExample(key: RealTimeExampleKey): Workflow {
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, REALTIME_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
+}
+
 /** A fresh copy of a version-2 example (V2_EXAMPLES) as stored in `examples/`. */
 export function loadV2Example(key: V2ExampleKey): Workflow {
 	return JSON.parse(
@@ -148,6 +174,7 @@ export const ALL_EXAMPLES = {
 	...MARKET_EXAMPLES,
 	...ORDER_EXAMPLES,
 	...V2_EXAMPLES,
+	...REALTIME_EXAMPLES,
 } as const;
 
 export type AnyExampleKey = keyof typeof ALL_EXAMPLES;
@@ -166,6 +193,7 @@ export const EXAMPLE_E2E_TESTS: { readonly [K in AnyExampleKey]: string } = {
 	cancelStaleOrders: 'test/e2e/order-examples.e2e.test.ts',
 	agentOpenOrders: 'test/e2e/order-examples.e2e.test.ts',
 	fillsExport: 'test/e2e/fills-example.e2e.test.ts',
+	fillsTakeProfit: 'test/e2e/realtime.e2e.test.ts',
 };
 
 /** A fresh copy of any example (ALL_EXAMPLES) as stored in `examples/`. */

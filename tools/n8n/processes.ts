@@ -86,6 +86,7 @@ export function spawnChild(
 	});
 	// The watchdog's stdin stays open (never written): it closes when this process dies.
 	if (options.underWatchdog) child.stdin!.on('error', () => {});
+	if (options.underWatchdog) watchdogs.add(child);
 	liveChildren.add(child);
 	child.once('exit', () => liveChildren.delete(child));
 	child.once('error', () => liveChildren.delete(child));
@@ -115,14 +116,23 @@ function killLeftovers(child: ChildProcess): void {
 	}
 }
 
-/** Stop a child: SIGTERM to its process group, SIGKILL after `graceMs`; resolves when it exited. */
+/** Children run under the watchdog, which relays signals to the program it runs. */
+const watchdogs = new WeakSet<ChildProcess>();
+
+/**
+ * Stop a child: SIGTERM (to a watchdog alone, which relays it: n8n takes only its first SIGTERM
+ * as a graceful shutdown, and a second one from the group would kill it before its triggers
+ * close; to anything else, its process group), SIGKILL to the group after `graceMs`; resolves
+ * when it exited.
+ */
 async function terminate(child: ChildProcess, graceMs = 10_000): Promise<void> {
 	if (child.exitCode !== null || child.signalCode !== null) {
 		killGroup(child, 'SIGKILL'); // stray grandchildren, if any
 		return;
 	}
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-	killGroup(child, 'SIGTERM');
+	if (watchdogs.has(child)) child.kill('SIGTERM');
+	else killGroup(child, 'SIGTERM');
 	const timer = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
 	await exited;
 	clearTimeout(timer);

@@ -376,11 +376,12 @@ export class StreamSession {
 			trackOrder(this.state.open, event.orderId, event.symbol, event.status);
 		else
 			this.state.balances[event.coin] = balanceText(canonical(event.free), canonical(event.locked));
-		if (this.seen.has(event.id)) return;
-		if (event.time > this.state.cursor && event.source === 'stream') this.state.cursor = event.time;
-		this.seen.add(event.id);
+		if (event.source === 'stream' && event.time > this.state.cursor) this.state.cursor = event.time;
 		const kind = kindOf(event, this.settings.kinds);
-		if (kind === undefined || !this.matchesFilters(event)) return;
+		// Only what may start the workflow is remembered: the 1,000 IDs kept then cover 1,000
+		// executions, not placements and balance moves nobody asked for.
+		if (kind === undefined || !this.matchesFilters(event) || this.seen.has(event.id)) return;
+		this.seen.add(event.id);
 		if (this.manual) {
 			if (this.counts.emitted > 0) return;
 		} else {
