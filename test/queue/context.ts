@@ -12,6 +12,8 @@ export interface QueueSuite {
 	main(): N8nInstance;
 	/** The owner's login cookie for the running main process. */
 	cookie(): string;
+	/** Logs in to the running main process again (after a restart); the new cookie is cookie()'s. */
+	login(): Promise<string>;
 }
 
 /** The output items (their json) of a node in an execution read from the REST API. */

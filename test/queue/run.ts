@@ -25,6 +25,10 @@
  *     a retry through the REST API (a) or by its job re-delivered as Bull re-delivers a stalled
  *     job (b); nothing committed twice or re-sent after it was committed, every item with its
  *     outcome (test/queue/kills.ts);
+ * 12. the real-time trigger (test/queue/realTime.ts): one stream connection and listen key, on the
+ *     main process, none on the workers; 60 fills, each one execution on a worker, across two
+ *     graceful restarts and a SIGKILL of the main process with fills while it is down (runs
+ *     before 11);
  * 11. clean shutdown: no process, database or Redis state left.
  *
  * Every check prints its figures. The last line is `N passed, N failed`; the exit code is 1 when
@@ -68,6 +72,7 @@ import {
 } from '../../tools/queue/workflows';
 import { describeExecution, itemsOf, type QueueSuite } from './context';
 import { KILL_WORKER_ENV, killChecks, killWorkflows, reportKilledExecutions } from './kills';
+import { realTimeCheck, realTimeSetup } from './realTime';
 import {
 	seedOrderExampleOrders,
 	setUpOrderExamples,
@@ -718,6 +723,7 @@ async function run(): Promise<void> {
 	const seeded = seedOrderExampleOrders(sb);
 	orderExamples = await setUpOrderExamples(sb, seeded);
 	const kills = killWorkflows();
+	const realTime = realTimeSetup(sb);
 	const published = [...WEBHOOK_WORKFLOWS, ...kills];
 
 	const workflows: object[] = [
@@ -726,11 +732,13 @@ async function run(): Promise<void> {
 		...WEBHOOK_WORKFLOWS.map((w) => createManyWebhookWorkflow(w.id, w.path)),
 		...orderExamples.workflows,
 		...kills.map((k) => k.workflow),
+		...realTime.workflows,
 	];
 	const credentials = [
 		sandboxCredential(sb.baseUrl, DEMO_KEYS.master),
 		sandboxCredential(sb.baseUrl, DEMO_KEYS.readOnly, { ...TRIGGER_CREDENTIAL }),
 		...orderExamples.credentials,
+		...realTime.credentials,
 	];
 	const wall: Record<string, number> = {};
 	let stoppedWorker: string | undefined;
@@ -819,13 +827,23 @@ async function run(): Promise<void> {
 	}
 
 	if (up && cluster) {
-		const suite: QueueSuite = { sb, cluster, main, cookie: () => cookie };
+		const suite: QueueSuite = {
+			sb,
+			cluster,
+			main,
+			cookie: () => cookie,
+			login: async () => (cookie = await main().login()),
+		};
 		await check(
 			'7. the two order examples on the workers: the AI agent (scripted model) and cancel stale orders',
 			() => orderExamples!.check(suite),
 		);
 		await killChecks(suite);
 		await reportKilledExecutions(suite);
+		await check(
+			'12. the real-time trigger on the main process: one stream, none on the workers; each fill one execution across a restart and a SIGKILL of the main process',
+			() => realTimeCheck(suite),
+		);
 	}
 
 	await check(

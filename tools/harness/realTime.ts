@@ -3,8 +3,9 @@
  * n8n-core's real trigger path (TriggersAndPollers.runTriggerFunction with a real TriggerContext:
  * real request helpers, the credential's own `authenticate`, static data of a real Workflow)
  * against a sandbox. What n8n's trigger factory does around it is done here as n8n 2.41.1 does
- * it: on every emit the static data is saved (a JSON copy, `saved`), and an execution is created
- * unless one with the same deduplication key exists (`executions`, `duplicates`).
+ * it: the static data is saved (a JSON copy, `saved`) at the end of the activation and at every
+ * emit, *before* the execution is created; an execution is created unless one with the same
+ * deduplication key exists (`executions`, `duplicates`). Deactivation saves nothing.
  *
  * Node 20 (the dev machine) has no WebSocket global; the dev-only `ws` client stands in for it,
  * as Node 22+'s does in n8n.
@@ -43,6 +44,11 @@ export interface RealTimeRunnerOptions {
 	credentials?: IDataObject;
 	/** Deduplication keys of executions that exist already (n8n's database across a restart). */
 	existingKeys?: Set<string>;
+	/**
+	 * From this emit on (0-based), the process "dies" between saving the static data and creating
+	 * the execution: the state is saved, no execution is created.
+	 */
+	loseExecutionsFrom?: number;
 }
 
 export interface EmittedExecution {
@@ -77,6 +83,7 @@ export class RealTimeRunner {
 	/** The static data as last saved by an emit (what a restart starts from). */
 	saved?: IDataObject;
 	readonly keys: Set<string>;
+	private emits = 0;
 	private response?: ITriggerResponse;
 
 	constructor(
@@ -134,6 +141,8 @@ export class RealTimeRunner {
 				mode === 'manual' ? 'manual' : 'activate',
 				(data: INodeExecutionData[][], _response?: unknown, _done?: unknown, key?: string) => {
 					this.saveStaticData();
+					const lostFrom = this.options.loseExecutionsFrom;
+					if (lostFrom !== undefined && this.emits++ >= lostFrom) return;
 					if (key !== undefined && this.keys.has(key)) {
 						this.duplicates.push(key);
 						return;
@@ -157,13 +166,15 @@ export class RealTimeRunner {
 			mode === 'manual' ? 'manual' : 'activate',
 		);
 		this.response = response ?? {};
+		if (mode === 'trigger') this.saveStaticData();
 		return this.response;
 	}
 
-	/** Deactivates the workflow: n8n calls the close function, then saves the static data. */
+	/** Deactivates the workflow: n8n calls the close function (and saves no static data). */
 	async deactivate(): Promise<void> {
-		await this.response?.closeFunction?.();
-		this.saveStaticData();
+		const response = this.response;
+		this.response = undefined;
+		await response?.closeFunction?.();
 	}
 
 	/** The items emitted so far, one per execution. */

@@ -15,6 +15,7 @@
  *     ...
  *     cluster.workerOf(executionId);                  // 'worker-1' | 'worker-2' | undefined
  *     await cluster.restartMain(async () => { ... });   // main down while the callback runs
+ *     await cluster.killMain(async () => { ... });      // SIGKILL main's process group, then the same
  *     await cluster.workers[0].kill();                   // SIGKILL its process group (a crash)
  *     await cluster.workers[0].start();                  // and back
  *   } finally {
@@ -99,6 +100,13 @@ export interface QueueCluster {
 	mainLogs(): string;
 	/** Stops the main process, runs `whileStopped`, starts it again (same env and port). */
 	restartMain(whileStopped?: () => Promise<void> | void): Promise<void>;
+	/**
+	 * A crash of the main process: SIGKILL to its whole process group (n8n and its task runner),
+	 * sent synchronously before this returns, so no shutdown code runs (triggers are not closed,
+	 * nothing more is saved); once the group is gone, runs `whileDown`, then starts the main
+	 * process again (same env and port).
+	 */
+	killMain(whileDown?: () => Promise<void> | void): Promise<void>;
 	/** The worker whose log says it started the execution, if any. */
 	workerOf(executionId: string): string | undefined;
 	/** What is still running or on disk (empty after a clean stop()). */
@@ -271,6 +279,30 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 				main = undefined;
 				await whileStopped?.();
 				main = await startN8n(mainEnv, { port: mainPort, timeoutMs: 180_000 });
+			},
+			killMain(whileDown) {
+				const killed = main;
+				if (killed && groupAlive(killed.pid)) {
+					try {
+						process.kill(-killed.pid, 'SIGKILL');
+					} catch {
+						/* the group is already gone */
+					}
+				}
+				return (async () => {
+					if (killed) {
+						const deadline = Date.now() + 15_000;
+						while (groupAlive(killed.pid) && Date.now() < deadline) await sleep(20);
+						if (groupAlive(killed.pid))
+							throw new Error(`main: process group ${killed.pid} still alive 15 s after SIGKILL`);
+						// Forget the child (stop() on an exited process only sweeps its group).
+						await killed.stop();
+						mainLogsBefore += killed.logs();
+					}
+					main = undefined;
+					await whileDown?.();
+					main = await startN8n(mainEnv, { port: mainPort, timeoutMs: 180_000 });
+				})();
 			},
 			workerOf(executionId) {
 				return workers.find((w) => w.executions().includes(executionId))?.name;

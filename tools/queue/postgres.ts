@@ -215,3 +215,29 @@ export async function startPostgres(root: string): Promise<PostgresServer> {
 	}
 	return server;
 }
+
+/**
+ * Runs one SQL statement as the n8n role over TCP (what n8n itself sees) and returns psql's
+ * unaligned, tuples-only output (`-At`, fields separated by `|`). Throws with psql's message.
+ */
+export async function queryPostgres(server: PostgresServer, sql: string): Promise<string> {
+	const psql = path.join(findPostgresBinDir(), 'psql');
+	const args = [
+		'-h',
+		server.host,
+		'-p',
+		String(server.port),
+		'-U',
+		server.user,
+		'-d',
+		server.database,
+		'-v',
+		'ON_ERROR_STOP=1',
+		'-At',
+		'-c',
+		sql,
+	];
+	const result = await run(psql, args, { env: { ...process.env, PGPASSWORD: server.password } });
+	if (result.code !== 0) throw new Error(`psql failed (exit ${result.code}): ${result.stderr}`);
+	return result.stdout;
+}

@@ -74,8 +74,6 @@ export class StreamSession {
 	private readonly node: INode;
 	private readonly manual: boolean;
 	private keptAliveAt = 0;
-	/** First activation: the first connection takes a baseline instead of catching up. */
-	private needsBaseline = false;
 	/** Counters for the logs and the tests. */
 	readonly counts = { connections: 0, catchUps: 0, emitted: 0, outagesReported: 0 };
 
@@ -89,28 +87,41 @@ export class StreamSession {
 	) {
 		this.node = context.getNode();
 		this.manual = context.getMode() === 'manual';
-		this.state = { version: STREAM_STATE_VERSION, cursor: 0, recent: [], open: {}, balances: {} };
-		this.seen = new SeenEvents([]);
+		this.state = {
+			version: STREAM_STATE_VERSION,
+			cursor: 0,
+			recent: [],
+			savedAt: 0,
+			open: {},
+			balances: {},
+		};
+		this.seen = new SeenEvents();
 	}
 
 	/**
-	 * Activation: reads the stored state and creates the listen key, so a credential the exchange
-	 * refuses fails the activation with the exchange's reason. The loop connects; once connected it
-	 * catches up when there was a state, or takes the baseline when there was none. The baseline
-	 * comes after the connection, so an order that changes in between is on the stream.
+	 * Activation: reads the stored state, or takes the baseline over REST (n8n saves static data at
+	 * the end of an activation, so the baseline is kept even if no event follows), and creates the
+	 * listen key, so a credential the exchange refuses fails the activation with the exchange's
+	 * reason. The loop connects, then catches up: with the baseline's events remembered, the first
+	 * catch-up covers exactly the moments between the baseline and the connection.
 	 */
 	async start(): Promise<void> {
+		let leftover: string | undefined;
 		if (!this.manual) {
 			const stored = readStreamState(this.context.getWorkflowStaticData('node'));
 			if (stored !== undefined) {
 				this.state = stored;
-				this.seen = new SeenEvents(stored.recent);
+				this.seen = SeenEvents.settled(stored);
+				leftover = stored.listenKey;
 			} else {
-				this.needsBaseline = true;
+				await this.takeBaseline();
 			}
 		}
+		// A killed process could not delete its key; a stopped one did, and the exchange says so.
+		if (leftover !== undefined) await this.deleteListenKey(leftover, { quiet: true });
 		this.listenKey = await this.createListenKey();
-		this.running = this.run(!this.needsBaseline).catch((error: Error) => {
+		this.saveState();
+		this.running = this.run(!this.manual).catch((error: Error) => {
 			// Every step of the loop handles its own failures; this is a bug, said loudly.
 			this.context.logger.error(
 				`Trading Service Real-Time Trigger: the stream loop stopped: ${error.message}`,
@@ -135,20 +146,25 @@ export class StreamSession {
 		const listenKey = this.listenKey;
 		this.listenKey = undefined;
 		if (listenKey !== undefined) await this.deleteListenKey(listenKey);
+		this.saveState();
 	}
 
+	/**
+	 * First activation: what exists is remembered, nothing is emitted. The order changes of the
+	 * catch-up window before now are remembered as seen, so the first catch-up does not take them
+	 * for new.
+	 */
 	private async takeBaseline(): Promise<void> {
 		const now = this.clock.now();
-		const open = (await this.client.request(ENDPOINTS.openOrders, {
-			qs: { limit: 1000 },
-		})) as IDataObject[];
 		this.state.cursor = now;
-		for (const order of open) {
-			if (typeof order.orderId === 'string' && typeof order.symbol === 'string')
-				trackOrder(this.state.open, order.orderId, order.symbol, String(order.status));
+		const found = await catchUpOrders(this.client, this.node, this.state, now);
+		for (const change of found.orders) {
+			const event: StreamEvent = { channel: 'order', ...change };
+			if (kindOf(event, this.settings.kinds) !== undefined && this.matchesFilters(event))
+				this.seen.add(event.id, 0);
 		}
+		this.state.open = found.open;
 		if (this.settings.kinds.has('balanceChanged')) await this.rememberBalances();
-		this.saveState();
 	}
 
 	private async rememberBalances(): Promise<void> {
@@ -160,13 +176,19 @@ export class StreamSession {
 	private async createListenKey(): Promise<string> {
 		const answer = (await this.client.request(ENDPOINTS.createListenKey)) as { listenKey: string };
 		this.keptAliveAt = this.clock.now();
+		this.state.listenKey = answer.listenKey;
 		return answer.listenKey;
 	}
 
-	private async deleteListenKey(listenKey: string): Promise<void> {
+	private async deleteListenKey(
+		listenKey: string,
+		options: { quiet?: boolean } = {},
+	): Promise<void> {
+		if (this.state.listenKey === listenKey) delete this.state.listenKey;
 		try {
 			await this.client.request(ENDPOINTS.deleteListenKey, { qs: { listenKey } });
 		} catch (error) {
+			if (options.quiet && isServiceRejection(error)) return;
 			// It expires on its own within the hour.
 			this.context.logger.warn(
 				`Trading Service Real-Time Trigger: the listen key could not be deleted (${(error as Error).message}); it expires on its own within ${USER_STREAM.listenKeyLifetimeMs / 60_000} minutes`,
@@ -245,12 +267,7 @@ export class StreamSession {
 				);
 				this.socket = socket;
 				this.counts.connections++;
-				if (this.needsBaseline) {
-					await this.takeBaseline();
-					this.needsBaseline = false;
-				} else if (catchUp && !this.manual) {
-					await this.catchUp();
-				}
+				if (catchUp && !this.manual) await this.catchUp();
 				catchUp = true;
 				failures = 0;
 				if (reported)
@@ -381,7 +398,7 @@ export class StreamSession {
 		// Only what may start the workflow is remembered: the 1,000 IDs kept then cover 1,000
 		// executions, not placements and balance moves nobody asked for.
 		if (kind === undefined || !this.matchesFilters(event) || this.seen.has(event.id)) return;
-		this.seen.add(event.id);
+		this.seen.add(event.id, this.clock.now());
 		if (this.manual) {
 			if (this.counts.emitted > 0) return;
 		} else {
@@ -414,6 +431,7 @@ export class StreamSession {
 	private saveState(): void {
 		if (this.manual) return;
 		this.state.recent = this.seen.recent();
+		this.state.savedAt = this.clock.now();
 		writeStreamState(this.context.getWorkflowStaticData('node'), this.state);
 	}
 

@@ -1,30 +1,45 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What the real-time trigger keeps in the workflow's static data. n8n saves static data each time
- * the trigger starts an execution (emit) and when the workflow is deactivated, so the state is
- * written before every emit: what is saved with an execution already names that execution's event.
+ * What the real-time trigger keeps in the workflow's static data. n8n 2.41.1 saves static data
+ * at the end of an activation and at each emit, and at an emit it saves it *before* it creates
+ * the execution: a saved state may name an event whose execution never came to be (the process
+ * was killed in between). So the IDs of events emitted shortly before a save are not trusted
+ * after a restart: the catch-up emits them again, with the same deduplication key, and n8n creates
+ * the execution only when none exists.
  *
  * - `cursor`: the exchange time of the newest event seen (ms). A catch-up reads from a little
  *   before it (USER_STREAM.catchUpOverlapMs).
- * - `recent`: the IDs of the latest events seen, oldest first, at most MAX_RECENT_EVENTS: the
- *   events a catch-up finds again in its overlap are known by these.
+ * - `recent`: the latest events that may start the workflow, oldest first, at most
+ *   MAX_RECENT_EVENTS, each with the local time it was emitted (0: only remembered, at the
+ *   baseline, never emitted).
+ * - `savedAt`: the local time the state was written.
  * - `open`: the orders last seen open (order ID → symbol), at most MAX_OPEN_ORDERS: a catch-up
  *   looks each up to learn whether it was cancelled while the stream was down.
  * - `balances`: each coin's last known "free|locked": after a reconnect, a coin whose balance
  *   differs from it gets one snapshot item.
+ * - `listenKey`: the key in use, so that the next activation deletes it when a killed process
+ *   could not.
  */
 export interface StreamState {
 	version: number;
 	cursor: number;
-	recent: string[];
+	recent: Array<[string, number]>;
+	savedAt: number;
 	open: Record<string, string>;
 	balances: Record<string, string>;
+	listenKey?: string;
 }
 
-export const STREAM_STATE_VERSION = 1;
+export const STREAM_STATE_VERSION = 2;
 export const MAX_RECENT_EVENTS = 1000;
 export const MAX_OPEN_ORDERS = 1000;
+/**
+ * An event emitted less than this before its state was saved may have no execution (n8n creates
+ * it after the save); one emitted earlier has one. Creating an execution takes milliseconds; the
+ * margin covers a slow database.
+ */
+export const UNSETTLED_MS = 60_000;
 
 const KEY = 'realTime';
 
@@ -34,56 +49,75 @@ const isStringMap = (value: unknown): value is Record<string, string> =>
 	!Array.isArray(value) &&
 	Object.values(value).every((entry) => typeof entry === 'string');
 
+const isRecentEntry = (entry: unknown): entry is [string, number] =>
+	Array.isArray(entry) &&
+	entry.length === 2 &&
+	typeof entry[0] === 'string' &&
+	Number.isSafeInteger(entry[1]);
+
 /** The stored state, or undefined when there is none (first activation) or it is unreadable. */
 export function readStreamState(staticData: IDataObject): StreamState | undefined {
 	const stored = staticData[KEY] as Partial<StreamState> | undefined;
 	if (stored === undefined || stored === null || stored.version !== STREAM_STATE_VERSION)
 		return undefined;
-	if (!Number.isSafeInteger(stored.cursor)) return undefined;
-	if (!Array.isArray(stored.recent) || !stored.recent.every((id) => typeof id === 'string'))
+	if (!Number.isSafeInteger(stored.cursor) || !Number.isSafeInteger(stored.savedAt))
 		return undefined;
+	if (!Array.isArray(stored.recent) || !stored.recent.every(isRecentEntry)) return undefined;
 	if (!isStringMap(stored.open) || !isStringMap(stored.balances)) return undefined;
-	return {
+	const state: StreamState = {
 		version: STREAM_STATE_VERSION,
 		cursor: stored.cursor as number,
-		recent: [...stored.recent],
+		recent: stored.recent.map(([id, at]) => [id, at]),
+		savedAt: stored.savedAt as number,
 		open: { ...stored.open },
 		balances: { ...stored.balances },
 	};
+	if (typeof stored.listenKey === 'string') state.listenKey = stored.listenKey;
+	return state;
 }
 
 export function writeStreamState(staticData: IDataObject, state: StreamState): void {
-	staticData[KEY] = {
+	const stored: IDataObject = {
 		version: state.version,
 		cursor: state.cursor,
-		recent: [...state.recent],
+		recent: state.recent.map(([id, at]) => [id, at]),
+		savedAt: state.savedAt,
 		open: { ...state.open },
 		balances: { ...state.balances },
 	};
+	if (state.listenKey !== undefined) stored.listenKey = state.listenKey;
+	staticData[KEY] = stored;
 }
 
-/** The events this process has seen: the stored recent IDs, and every ID since, bounded. */
+/** The events seen (ID → local time emitted, 0 for remembered only), bounded, oldest first. */
 export class SeenEvents {
-	private readonly ids: Set<string>;
+	private readonly ids: Map<string, number>;
 
-	constructor(recent: string[]) {
-		this.ids = new Set(recent);
+	constructor(recent: Array<[string, number]> = []) {
+		this.ids = new Map(recent);
+	}
+
+	/** What a restart may trust of a saved state: every event whose execution surely exists. */
+	static settled(state: StreamState): SeenEvents {
+		return new SeenEvents(
+			state.recent.filter(([, at]) => at === 0 || at <= state.savedAt - UNSETTLED_MS),
+		);
 	}
 
 	has(id: string): boolean {
 		return this.ids.has(id);
 	}
 
-	add(id: string): void {
+	add(id: string, emittedAt: number): void {
 		this.ids.delete(id);
-		this.ids.add(id);
-		// A Set keeps insertion order: the first is the oldest.
+		this.ids.set(id, emittedAt);
+		// A Map keeps insertion order: the first is the oldest.
 		while (this.ids.size > MAX_RECENT_EVENTS)
-			this.ids.delete(this.ids.values().next().value as string);
+			this.ids.delete(this.ids.keys().next().value as string);
 	}
 
-	recent(): string[] {
-		return [...this.ids];
+	recent(): Array<[string, number]> {
+		return [...this.ids.entries()];
 	}
 }
 
