@@ -83,7 +83,11 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		const installed = JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8')) as {
 			n8n: { nodes: string[] };
 		};
-		expect(installed.n8n.nodes.length).toBe(2);
+		expect(installed.n8n.nodes).toEqual([
+			'dist/nodes/TradingService/TradingService.node.js',
+			'dist/nodes/TradingService/TradingServiceTrigger.node.js',
+			'dist/nodes/TradingService/TradingServiceRealTimeTrigger.node.js',
+		]);
 		for (const workflow of loadAllExamples()) expectExampleShape(workflow);
 	});
 
