@@ -24,7 +24,6 @@ export interface CatchUpResult {
 	orders: OrderChange[];
 	/** The open orders now (order ID → symbol). */
 	open: Record<string, string>;
-	balances?: BalanceChange[];
 	/** Orders that could not be read, by ID, with why (they are tried again at the next catch-up). */
 	failed: Array<{ orderId: string; reason: string }>;
 }

@@ -74,8 +74,8 @@ export class StreamSession {
 	private readonly node: INode;
 	private readonly manual: boolean;
 	private keptAliveAt = 0;
-	/** Counters for the logs and the tests. */
-	readonly counts = { connections: 0, catchUps: 0, emitted: 0, outagesReported: 0 };
+	/** Events emitted: a manual run emits only the first. */
+	private emitted = 0;
 
 	constructor(
 		private readonly context: ITriggerFunctions,
@@ -266,7 +266,6 @@ export class StreamSession {
 					},
 				);
 				this.socket = socket;
-				this.counts.connections++;
 				if (catchUp && !this.manual) await this.catchUp();
 				catchUp = true;
 				failures = 0;
@@ -356,7 +355,6 @@ export class StreamSession {
 
 	/** What a catch-up found, handled like stream events: each is emitted unless seen already. */
 	private async catchUp(): Promise<void> {
-		this.counts.catchUps++;
 		const now = this.clock.now();
 		const found = await catchUpOrders(this.client, this.node, this.state, now);
 		// Every change before the catch-up started has now been read.
@@ -400,11 +398,11 @@ export class StreamSession {
 		if (kind === undefined || !this.matchesFilters(event) || this.seen.has(event.id)) return;
 		this.seen.add(event.id, this.clock.now());
 		if (this.manual) {
-			if (this.counts.emitted > 0) return;
+			if (this.emitted > 0) return;
 		} else {
 			this.saveState();
 		}
-		this.counts.emitted++;
+		this.emitted++;
 		this.context.emit(
 			[[{ json: itemOf(event, kind) }]],
 			undefined,
@@ -436,7 +434,6 @@ export class StreamSession {
 	}
 
 	private reportOutage(since: number, problem: string): void {
-		this.counts.outagesReported++;
 		const minutes = Math.max(1, Math.round((this.clock.now() - since) / STREAM_TIMINGS.minuteMs));
 		const error = new NodeOperationError(
 			this.node,

@@ -30,7 +30,7 @@ export function runtimeWebSocket(): WebSocketConstructor | undefined {
 }
 
 /** How often waits look again at what they wait for (open, stop). */
-export const SOCKET_POLL_MS = 50;
+const SOCKET_POLL_MS = 50;
 
 /**
  * One open connection. Every text message is parsed (numbers too long for a double keep their
