@@ -75,6 +75,35 @@ export class TradingServiceApi implements ICredentialType {
 				'How long after its timestamp, in milliseconds, the service may still accept a request: at most 8000 (the service refuses more). The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
 		},
 		{
+			displayName: 'Order Requests per Second',
+			name: 'orderRequestsPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: LIMITS.maxRequestsPerSecond, numberPrecision: 0 },
+			// n8n's lint reads defaults as literals: this is LIMITS.orderRequestsPerSecond.
+			default: 20,
+			description:
+				'Most order requests (new order, batch orders, every cancel) the exchange allows this key per second. The node never sends more: over it the exchange suspends the key for a minute. 20 is the exchange’s limit; change it only if your account has another.',
+		},
+		{
+			displayName: 'Query Requests per Second',
+			name: 'queryRequestsPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: LIMITS.maxRequestsPerSecond, numberPrecision: 0 },
+			// LIMITS.queryRequestsPerSecond
+			default: 5,
+			description:
+				'Most other requests (balances, history, order lookups, market data, transfers) the exchange allows this key per second. The node never sends more. 5 is the exchange’s limit; change it only if your account has another.',
+		},
+		{
+			displayName: 'n8n Processes Sharing This Key',
+			name: 'processesSharingKey',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 1,
+			description:
+				'How many n8n processes send with this key at once: 1 for a single n8n; in queue mode the main process and every worker that runs these workflows. Each process paces at the two rates divided by this number (rounded down), so together they stay within the exchange’s limits.',
+		},
+		{
 			displayName: 'Weight Budget',
 			name: 'weightBudget',
 			type: 'number',

@@ -12,11 +12,20 @@ export interface CheckedCredentials {
 	/** Scheme, host and any path prefix, without a trailing slash. */
 	baseUrl: string;
 	recvWindow: number;
+	/** Requests a second this n8n process may send with the key, per class (already divided by the processes sharing it). */
+	requestsPerSecond: { order: number; query: number };
 }
 
 export interface CredentialProblem {
 	/** The field's display name in the credential. */
-	field: 'API Key' | 'Secret Key' | 'Base URL' | 'Receive Window';
+	field:
+		| 'API Key'
+		| 'Secret Key'
+		| 'Base URL'
+		| 'Receive Window'
+		| 'Order Requests per Second'
+		| 'Query Requests per Second'
+		| 'n8n Processes Sharing This Key';
 	/** What is wrong, completing "The credential's <field> …". */
 	problem: string;
 	/** How to fix it. */
@@ -98,6 +107,56 @@ function checkRecvWindow(value: unknown): number | CredentialProblem {
 	return number;
 }
 
+type RateField = 'Order Requests per Second' | 'Query Requests per Second';
+
+/** A whole number from 1 to `max`, or the default when the field is empty (saved before it existed). */
+function wholeNumber(value: unknown, fallback: number, max: number): number | undefined {
+	const number = value === undefined || value === null || value === '' ? fallback : Number(value);
+	return Number.isInteger(number) && number >= 1 && number <= max ? number : undefined;
+}
+
+function checkRate(field: RateField, value: unknown, fallback: number): number | CredentialProblem {
+	return (
+		wholeNumber(value, fallback, LIMITS.maxRequestsPerSecond) ?? {
+			field,
+			problem: `must be a whole number from 1 to ${LIMITS.maxRequestsPerSecond}`,
+			fix: `Enter ${fallback}, the exchange's limit for an API key, unless your account was given another limit.`,
+		}
+	);
+}
+
+/**
+ * The requests a second this process may send per class: the account's rates divided by the n8n
+ * processes sharing the key, rounded down, so that together they never exceed them. Each process
+ * needs at least one request a second of each class.
+ */
+function checkRates(
+	data: Record<string, unknown>,
+): { order: number; query: number } | CredentialProblem {
+	const order = checkRate(
+		'Order Requests per Second',
+		data.orderRequestsPerSecond,
+		LIMITS.orderRequestsPerSecond,
+	);
+	if (typeof order !== 'number') return order;
+	const query = checkRate(
+		'Query Requests per Second',
+		data.queryRequestsPerSecond,
+		LIMITS.queryRequestsPerSecond,
+	);
+	if (typeof query !== 'number') return query;
+	const lowest = Math.min(order, query);
+	const processes = wholeNumber(data.processesSharingKey, 1, lowest);
+	if (processes === undefined) {
+		return {
+			field: 'n8n Processes Sharing This Key',
+			problem: `must be a whole number from 1 to ${lowest}, the lower of the two rates`,
+			fix: `Enter how many n8n processes send with this key at once (in queue mode: the main process and the workers running these workflows). Each process paces at the rates divided by that number and needs at least one request a second of each kind, so with more processes use another API key for some of them.`,
+		};
+	}
+	return { order: Math.floor(order / processes), query: Math.floor(query / processes) };
+}
+
 /** The credential's fields, checked and normalised, or the first problem found. */
 export function checkCredentialData(data: Record<string, unknown>): CredentialCheck {
 	const baseUrl = checkBaseUrl(data.baseUrl);
@@ -106,6 +165,8 @@ export function checkCredentialData(data: Record<string, unknown>): CredentialCh
 	if (keyProblem !== undefined) return { ok: false, problem: keyProblem };
 	const recvWindow = checkRecvWindow(data.recvWindow);
 	if (typeof recvWindow !== 'number') return { ok: false, problem: recvWindow };
+	const requestsPerSecond = checkRates(data);
+	if (!('order' in requestsPerSecond)) return { ok: false, problem: requestsPerSecond };
 	return {
 		ok: true,
 		credentials: {
@@ -113,6 +174,7 @@ export function checkCredentialData(data: Record<string, unknown>): CredentialCh
 			secretKey: String(data.secretKey),
 			baseUrl,
 			recvWindow,
+			requestsPerSecond,
 		},
 	};
 }

@@ -136,6 +136,23 @@ export const LIMITS = {
 	cancelIdsPerRequest: 100,
 	/** How far back past orders are kept (the family's tradeOrders: 90 days). */
 	pastOrdersDays: 90,
+	/**
+	 * Requests a second each API key may send (the UAE documentation, "Order Rate Limiting"): 20 to
+	 * order endpoints (new order, batch orders, every cancel), 5 to every other endpoint. Over them
+	 * the service answers 429 and suspends the key for a minute; an address that keeps sending is
+	 * banned (418). The credential's defaults; an account with other limits edits them.
+	 */
+	orderRequestsPerSecond: 20,
+	queryRequestsPerSecond: 5,
+	/** The most requests a second the credential takes per class (an account with raised limits). */
+	maxRequestsPerSecond: 1000,
+	/** How long the service suspends a key after a rate limit (UAE documentation: one minute). */
+	rateLimitSuspensionMs: 60_000,
+	/**
+	 * The longest a run waits for a suspension to end before it goes on by itself (Wait After a
+	 * Rate Limit): the minute, and some room for the clocks and a late answer.
+	 */
+	maxRateLimitWaitMs: 70_000,
 	/** recvWindow default (spec §5.4 recommends ≤ 5000). */
 	defaultRecvWindowMs: 5000,
 	/**

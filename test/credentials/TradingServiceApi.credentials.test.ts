@@ -76,6 +76,9 @@ describe('TradingServiceApi credential', () => {
 			'API Key',
 			'Secret Key',
 			'Receive Window',
+			'Order Requests per Second',
+			'Query Requests per Second',
+			'n8n Processes Sharing This Key',
 			'Weight Budget',
 			'Weight Window (Seconds)',
 		]);

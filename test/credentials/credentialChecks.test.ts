@@ -85,6 +85,46 @@ describe('checkCredentialData: keys and Receive Window', () => {
 	});
 });
 
+describe('checkCredentialData: request rates and the processes sharing the key', () => {
+	it.each([
+		[{}, { order: 20, query: 5 }],
+		[
+			{ orderRequestsPerSecond: '', queryRequestsPerSecond: null },
+			{ order: 20, query: 5 },
+		],
+		[
+			{ orderRequestsPerSecond: 50, queryRequestsPerSecond: 10 },
+			{ order: 50, query: 10 },
+		],
+		[{ processesSharingKey: 2 }, { order: 10, query: 2 }],
+		[{ processesSharingKey: 5 }, { order: 4, query: 1 }],
+		[
+			{ processesSharingKey: 3, orderRequestsPerSecond: 1000 },
+			{ order: 333, query: 1 },
+		],
+	])('%p: each process sends at most %p a second', (override, expected) => {
+		const check = checkCredentialData({ ...valid, ...override });
+		expect(check.ok && check.credentials.requestsPerSecond).toEqual(expected);
+	});
+
+	it.each([
+		[{ orderRequestsPerSecond: 0 }, 'Order Requests per Second', /1 to 1000/, /Enter 20/],
+		[{ orderRequestsPerSecond: 20.5 }, 'Order Requests per Second', /whole number/, /Enter 20/],
+		[{ orderRequestsPerSecond: 1001 }, 'Order Requests per Second', /1 to 1000/, /Enter 20/],
+		[{ queryRequestsPerSecond: 'fast' }, 'Query Requests per Second', /whole number/, /Enter 5/],
+		[{ queryRequestsPerSecond: -5 }, 'Query Requests per Second', /1 to 1000/, /Enter 5/],
+		[{ processesSharingKey: 0 }, 'n8n Processes Sharing This Key', /1 to 5/, /queue mode/],
+		[{ processesSharingKey: 1.5 }, 'n8n Processes Sharing This Key', /whole number/, /queue mode/],
+		// Each process needs one query request a second: six processes cannot share five.
+		[{ processesSharingKey: 6 }, 'n8n Processes Sharing This Key', /1 to 5/, /another API key/],
+	])('%p: %s refused, with the fix', (override, field, problem, fix) => {
+		const found = credentialProblemOf({ ...valid, ...override });
+		expect(found?.field).toBe(field);
+		expect(found?.problem).toMatch(problem);
+		expect(found?.fix).toMatch(fix);
+	});
+});
+
 describe("the credential's authenticate checks the same before signing", () => {
 	const credential = new TradingServiceApi();
 	it('a Base URL with a password: refused, without the password', async () => {
@@ -134,7 +174,7 @@ describe('the node checks the credential before any request', () => {
 	// mean, or put a password in an error; a Receive Window outside 1 to 8000 would be refused by
 	// the service on every request. The node refuses such a credential before any request, without
 	// repeating the value; spaces around the Base URL are only trimmed.
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 	const history = () => ({
 		resource: 'account',
 		operation: 'getHistory',

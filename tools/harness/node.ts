@@ -1,6 +1,7 @@
 import type { IDataObject, INode, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
+import { LIMITS } from '../../nodes/TradingService/constants';
 import { TradingService } from '../../nodes/TradingService/TradingService.node';
 import { runWorkflow, type WorkflowRunResult } from './workflow';
 import { DEMO_KEYS, type DemoKey, type Sandbox } from '../../sandbox';
@@ -39,8 +40,22 @@ export interface NodeRunOptions {
 	mode?: WorkflowExecuteMode;
 }
 
+/**
+ * The credential of a demo key, told the sandbox's request rates as a user tells it their
+ * account's: the documented 20 and 5 a second by default; a sandbox a test started without
+ * request-rate limits (its options say so, in the test file) gets the most the credential takes,
+ * so the node does not pace a test about something else.
+ */
 export function credentialsFor(sandbox: Sandbox, key: DemoKey = DEMO_KEYS.master): IDataObject {
-	return { apiKey: key.apiKey, secretKey: key.secret, baseUrl: sandbox.baseUrl, recvWindow: 5000 };
+	const rates = sandbox.requestRates();
+	return {
+		apiKey: key.apiKey,
+		secretKey: key.secret,
+		baseUrl: sandbox.baseUrl,
+		recvWindow: 5000,
+		orderRequestsPerSecond: rates === false ? LIMITS.maxRequestsPerSecond : rates.orderPerSecond,
+		queryRequestsPerSecond: rates === false ? LIMITS.maxRequestsPerSecond : rates.queryPerSecond,
+	};
 }
 
 /** Runs one Trading Service node in-process with n8n's real helpers against the sandbox. */

@@ -15,6 +15,7 @@ import type { Operation, Resource, TradingServiceType } from './node.type';
 import * as order from './order';
 import { parallelRequests } from './parallelRequests';
 import { RunContext } from './runContext';
+import { rateLimitWaitMs } from './waitAfterRateLimit';
 
 const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
 	account: account.operations,
@@ -61,6 +62,14 @@ async function runOperation(
 			);
 		},
 	};
+	// Checked before anything is sent (the client reads it again at its first request).
+	try {
+		rateLimitWaitMs(run);
+	} catch (error) {
+		// Create Many, the one operation for all items, writes.
+		const writes = chosen.mode === 'allItems' || chosen.writes;
+		throw writes ? writeError(run.node, error) : toNodeError(run.node, error);
+	}
 	if (chosen.mode === 'allItems') return [await chosen.execute(run, items)];
 
 	const failure = (error: unknown) =>

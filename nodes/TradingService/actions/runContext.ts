@@ -9,9 +9,10 @@ import type {
 import type { NodeVersion } from '../descriptions/pickers';
 import { resolveFromItem } from '../helpers/itemReference';
 import { locatorValue } from '../helpers/locator';
-import { ServiceClient } from '../transport';
+import { DEFAULT_RETRY_POLICY, ServiceClient } from '../transport';
 import { WriteLedger } from '../writes/ledger';
 import { clientOrderIdPrefix } from '../writes/orders';
+import { rateLimitWaitMs } from './waitAfterRateLimit';
 import { executionSeed, lostRunCheck, type ExecutionFacts, type LostRun } from '../writes/recovery';
 
 /** A parameter's stored value by its path ("options.stpMode" reads inside the Options collection). */
@@ -64,7 +65,7 @@ export class RunContext {
 
 	constructor(readonly functions: IExecuteFunctions) {
 		this.node = functions.getNode();
-		this.client = new ServiceClient(functions);
+		this.client = new ServiceClient(functions, DEFAULT_RETRY_POLICY, () => rateLimitWaitMs(this));
 		this.continueOnFail = functions.continueOnFail();
 		this.version = this.node.typeVersion >= 2 ? 2 : 1;
 	}
@@ -110,6 +111,24 @@ export class RunContext {
 		const checked = check(this.parameter('options', itemIndex, {}) as IDataObject);
 		if (!this.varies('options')) this.checkedOptions = checked;
 		return checked;
+	}
+
+	/** What `shared` has started in this run, by key. */
+	private readonly sharedWork = new Map<string, Promise<unknown>>();
+
+	/**
+	 * One promise per key for the whole run: the first item to ask starts `make`, every other item
+	 * (in any lane) awaits that same promise, its answer or its error. For a read whose answer
+	 * serves many items (Market › Get Price: one all-symbols request for every item). It lives one
+	 * run (try), like the context, so a Retry On Fail try reads afresh.
+	 */
+	shared<T>(key: string, make: () => Promise<T>): Promise<T> {
+		let work = this.sharedWork.get(key) as Promise<T> | undefined;
+		if (work === undefined) {
+			work = make();
+			this.sharedWork.set(key, work);
+		}
+		return work;
 	}
 
 	/** The node's execution context, which n8n keeps across Retry On Fail and retried executions. */

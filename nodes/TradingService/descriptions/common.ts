@@ -15,13 +15,33 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 }
 
 /**
- * Parallel Requests, in every operation's Options but Transfer's (transfers go one per second),
- * from version 2 on: version 1 keeps its parameters and sends one request after the other.
+ * Wait After a Rate Limit, in every operation's Options from version 2 on (version 1 always waits).
+ * It decides whether a run goes on by itself a minute later or stops with its report.
+ */
+export function waitAfterRateLimitOption(version: NodeVersion): INodeProperties[] {
+	if (version < 2) return [];
+	return [
+		{
+			displayName: 'Wait After a Rate Limit',
+			name: 'waitAfterRateLimit',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether the run waits when the exchange answers a rate limit (HTTP 429) and then goes on by itself. The exchange suspends the API key for a minute; the node sends nothing with it until then (sending more gets the server’s IP address banned). Off: the run stops at once and reports what was placed and what was not sent. The node keeps to the credential’s request rates, so this happens only when something else uses the key too.',
+		},
+	];
+}
+
+/**
+ * The run's request options, in every operation's Options but Transfer's (transfers go one per
+ * second, and show only Wait After a Rate Limit), from version 2 on: Parallel Requests and Wait
+ * After a Rate Limit. Version 1 keeps its parameters and sends one request after the other.
  * `unit`: what one request carries ("item", "batch of up to 20 orders").
  */
 export function parallelRequestsOption(version: NodeVersion, unit: string): INodeProperties[] {
 	if (version < 2) return [];
 	return [
+		...waitAfterRateLimitOption(version),
 		{
 			displayName: 'Parallel Requests',
 			name: 'parallelRequests',
@@ -29,7 +49,7 @@ export function parallelRequestsOption(version: NodeVersion, unit: string): INod
 			typeOptions: { minValue: 1, maxValue: 200, numberPrecision: 0 },
 			// n8n's lint reads defaults as literals: this is LIMITS.defaultParallelRequests.
 			default: 50,
-			description: `How many requests the node keeps in flight at once, one per ${unit}. More is faster when the exchange is far away; 1 sends one after the other. Output items keep their order. Read once per run, from the first item.`,
+			description: `How many requests the node keeps in flight at once, one per ${unit}. More is faster when the exchange is far away; 1 sends one after the other. Whatever this says, requests leave no faster than the credential’s request rates. Output items keep their order. Read once per run, from the first item.`,
 		},
 	];
 }

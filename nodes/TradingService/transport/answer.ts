@@ -3,7 +3,7 @@ import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } 
 import { ERROR_CODES } from '../constants';
 import { MAX_ANSWER_BYTES, type BodyRead } from './body';
 import type { Endpoint } from './endpoints';
-import { isZeroCode, type ServiceRejection } from './errors';
+import { isZeroCode, sameCode, type ServiceRejection } from './errors';
 import { parseJsonKeepingDigits } from './json';
 
 /**
@@ -158,7 +158,12 @@ export function classifyResponse(
 		};
 		return { kind: 'rejected', rejection: ban };
 	}
-	if (status === 429) {
+	// The UAE documentation's error table gives the rate-limit code 0003 with HTTP 400: the same
+	// refusal as a 429, nothing processed, the key suspended.
+	if (
+		status === 429 ||
+		(status === 400 && rejection !== undefined && sameCode(rejection.code, ERROR_CODES.rateLimited))
+	) {
 		return {
 			kind: 'rateLimited',
 			retryAfterMs: parseRetryAfter(headers),

@@ -18,6 +18,12 @@ export interface Endpoint {
 	/** Request weight against the key's budget: spec §8, else the UAE documentation (constants.ts). */
 	readonly weight: number;
 	/**
+	 * Which of the key's two rates the request counts against (the UAE documentation: order
+	 * endpoints 20 a second, every other endpoint 5): 'order' for new orders, batch orders and
+	 * cancels; absent, a query.
+	 */
+	readonly rateClass?: 'order';
+	/**
 	 * Least time between two requests to this endpoint with one API key at one service, across
 	 * every node and execution of this n8n process (pacing.ts): the UAE documentation allows some
 	 * endpoints no more than one call per second.
@@ -159,6 +165,7 @@ export const ENDPOINTS = {
 		method: 'POST',
 		path: PATHS.newOrder,
 		weight: WEIGHTS.default,
+		rateClass: 'order',
 		writes: true,
 		checkResponse: (body) =>
 			isOrder(body)
@@ -169,6 +176,7 @@ export const ENDPOINTS = {
 		method: 'POST',
 		path: PATHS.batchOrders,
 		weight: WEIGHTS.batchOrders,
+		rateClass: 'order',
 		writes: true,
 		codesPerEntry: true,
 		// A result list of another length than the request is read by the caller, entry by entry.
@@ -208,6 +216,7 @@ export const ENDPOINTS = {
 		method: 'DELETE',
 		path: PATHS.cancelOrder,
 		weight: WEIGHTS.default,
+		rateClass: 'order',
 		writes: true,
 		checkResponse: (body) =>
 			isOrder(body)
@@ -218,6 +227,7 @@ export const ENDPOINTS = {
 		method: 'DELETE',
 		path: PATHS.cancelOrderByIds,
 		weight: WEIGHTS.cancelOrderByIds,
+		rateClass: 'order',
 		writes: true,
 		codesPerEntry: true,
 		// The answer lists only the IDs that were not cancelled ([] or null when all were): without a

@@ -73,7 +73,7 @@ export function rejectionError(
 
 // ------------------------------------------------------------------ other failures
 
-/** How a request was held back unsent: a silence after a 429, or an IP ban (418). */
+/** How a request was held back unsent: a suspension after a rate limit, or an IP ban (418). */
 export interface HeldBack {
 	banned: boolean;
 	/** When this process sends to the service again (absent: a ban of this run, see retryAfterMs). */
@@ -83,8 +83,9 @@ export interface HeldBack {
 }
 
 /**
- * A request the node did not send because the service asked for silence: a 429 without
- * Retry-After (the UAE documentation: wait one minute, or be banned) or an IP ban (418).
+ * A request the node did not send because the service asked for silence: its key and class are
+ * suspended after a rate limit (the UAE documentation: wait one minute, or be banned), or an IP ban
+ * (418).
  */
 export function silenceError(node: INode, hold: HeldBack, itemIndex?: number): NodeApiError {
 	const when =
@@ -96,10 +97,10 @@ export function silenceError(node: INode, hold: HeldBack, itemIndex?: number): N
 	return new NodeApiError(node, { status: hold.banned ? 418 : 429 } as JsonObject, {
 		message: hold.banned
 			? "Not sent: this server's IP address is banned by the service"
-			: 'Not sent: the service’s rate limit was exceeded a moment ago',
+			: 'Not sent: this API key is suspended after a rate limit',
 		description: hold.banned
-			? `The service answered HTTP 418: it bans an IP address that keeps sending after a rate limit (HTTP 429). The node sends nothing more to it ${when}. Stop the workflows using this service until the ban ends, then lower their request rate (a Weight Budget in the credential, fewer items per run). Nothing was sent.`
-			: `The service answered HTTP 429 without saying when to retry. Its documentation asks to wait one minute, and bans an IP address that keeps sending, so this n8n process sends nothing to it ${when}. Run again after that. Nothing was sent.`,
+			? `The service answered HTTP 418: it bans an IP address that keeps sending after a rate limit (HTTP 429). The node sends nothing more to it ${when}. Stop the workflows using this service until the ban ends, then check the credential's request rates and n8n Processes Sharing This Key. Nothing was sent.`
+			: `The service answered a rate limit (HTTP 429, code 0003) and suspends this key's requests of this kind for a minute; it bans an IP address that keeps sending, so this n8n process sends none of them ${when}. Run again after that, or turn on the option Wait After a Rate Limit. If something else uses this API key too, lower the credential's request rates or raise n8n Processes Sharing This Key. Nothing was sent.`,
 		httpCode: hold.banned ? '418' : '429',
 		itemIndex,
 	});

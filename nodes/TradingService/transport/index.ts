@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import {
+	checkCredentialData,
 	credentialProblemMessage,
-	credentialProblemOf,
 	type CredentialProblem,
 } from '../../../credentials/credentialChecks';
 import { CREDENTIAL_TYPE, LIMITS } from '../constants';
@@ -10,7 +10,7 @@ import type { Endpoint, EndpointRequest } from './endpoints';
 import { toNodeError, unexpectedResponseError } from './errors';
 import { sendWithRetries, type ExchangeSettings, type SendWindow } from './retries';
 import type { RetryPolicy, TransportContext } from './http';
-import { gateFor, limiterFor, normaliseBaseUrl, silenceFor } from './pacing';
+import { banFor, gateFor, limiterFor, normaliseBaseUrl, pacerFor } from './pacing';
 
 export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 export {
@@ -63,8 +63,10 @@ export interface Pager {
  * the trigger one per poll). It reads the credential once, however many requests the run sends and
  * however many of them are in flight at once.
  *
- * Reads are retried on rate limits, 5xx, unknown-outcome codes and network failures; writes only
- * when the service proves it did nothing (429, connection refused). Every attempt goes through the
+ * Every request leaves within its key's rate (5 queries and 20 order requests a second by default,
+ * the credential's; retries.ts, pacing.ts). Reads are retried on 5xx, unknown-outcome codes and
+ * network failures; writes only when the service proves it did nothing (a rate limit, connection
+ * refused). Every attempt goes through the
  * credential's `authenticate`, so each is freshly timestamped and signed; redirects are never
  * followed. A write is never sent twice here: `write` says what became of it.
  */
@@ -73,9 +75,14 @@ export class ServiceClient {
 
 	private nodeRead?: INode;
 
+	/**
+	 * `rateLimitWaitMs`: how long a request may wait for a rate-limit suspension to end (the action
+	 * node's Wait After a Rate Limit), asked once, at the first request; by default the longest wait.
+	 */
 	constructor(
 		private readonly functions: TransportContext,
 		private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+		private readonly rateLimitWaitMs: () => number = () => LIMITS.maxRateLimitWaitMs,
 	) {}
 
 	/** The node, read once (n8n copies it on every `getNode()`). */
@@ -88,10 +95,15 @@ export class ServiceClient {
 	}
 
 	private async readSettings(): Promise<ClientSettings> {
+		const rateLimitWaitMs = this.rateLimitWaitMs();
 		const credentials = await this.functions.getCredentials(CREDENTIAL_TYPE);
 		const recvWindow = Number(credentials.recvWindow ?? LIMITS.defaultRecvWindowMs);
 		const baseUrl = String(credentials.baseUrl ?? '');
 		const apiKey = String(credentials.apiKey ?? '');
+		const check = checkCredentialData(credentials);
+		// Nothing is sent while the credential has a problem, so the rates matter only when it has none.
+		const perSecond = check.ok ? check.credentials.requestsPerSecond : undefined;
+		const processes = Number(credentials.processesSharingKey ?? 1);
 		return {
 			limiter: limiterFor(
 				baseUrl,
@@ -99,18 +111,35 @@ export class ServiceClient {
 				Number(credentials.weightBudget ?? 0),
 				Number(credentials.weightWindowSeconds ?? 60),
 			),
-			silence: silenceFor(baseUrl),
+			serviceBan: banFor(baseUrl),
+			pacerOf: (endpoint) =>
+				perSecond === undefined
+					? undefined
+					: pacerFor(
+							baseUrl,
+							apiKey,
+							endpoint.rateClass ?? 'query',
+							perSecond[endpoint.rateClass ?? 'query'],
+						),
+			rateLimitWaitMs,
+			// One call a second for the key means one every n seconds for each of n processes sharing it.
 			gateOf: (endpoint) =>
 				endpoint.minIntervalMs === undefined
 					? undefined
-					: gateFor(baseUrl, apiKey, `${endpoint.method} ${endpoint.path}`, endpoint.minIntervalMs),
+					: gateFor(
+							baseUrl,
+							apiKey,
+							`${endpoint.method} ${endpoint.path}`,
+							endpoint.minIntervalMs *
+								(Number.isInteger(processes) && processes > 1 ? processes : 1),
+						),
 			// The service caps recvWindow; an unreadable value is taken at that cap, which only makes
 			// the node wait longer before it concludes an unanswered write can no longer be accepted.
 			recvWindowMs:
 				Number.isFinite(recvWindow) && recvWindow > 0
 					? Math.min(recvWindow, LIMITS.maxRecvWindowMs)
 					: LIMITS.maxRecvWindowMs,
-			credentialProblem: credentialProblemOf(credentials),
+			credentialProblem: check.ok ? undefined : check.problem,
 			credentials,
 		};
 	}

@@ -88,8 +88,8 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 		message: 'The service’s rate limit was exceeded',
 		fix: ({ rejection }) =>
 			rejection.retryAt === undefined
-				? `Wait a moment and run again, or spread the work over time (fewer items per run, a longer schedule interval). ${NOTHING_EXECUTED}`
-				: `The service gave no Retry-After. Its documentation asks to wait one minute after a rate limit, and bans an IP address that keeps sending (HTTP 418), so this n8n process sends nothing to it until ${new Date(rejection.retryAt).toISOString()}. Run again after that, and spread the work over time (a Weight Budget in the credential, fewer items per run). ${NOTHING_EXECUTED}`,
+				? `Wait a minute and run again. ${NOTHING_EXECUTED}`
+				: `The service suspends this key's requests of this kind for a minute after a rate limit, and bans an IP address that keeps sending (HTTP 418), so this n8n process sends none of them until ${new Date(rejection.retryAt).toISOString()}. Run again after that, or turn on the option Wait After a Rate Limit. The node keeps to the credential's request rates: if something else uses this API key too, lower them or raise n8n Processes Sharing This Key. ${NOTHING_EXECUTED}`,
 	},
 	[ERROR_CODES.insufficientBalance]: {
 		message: 'The account balance is too low for this request',

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { ERROR_CODES, LIMITS } from '../constants';
-import type { Endpoint, EndpointRequest } from './endpoints';
+import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import {
 	httpStatusError,
 	isUnknownOutcomeCode,
@@ -19,26 +19,34 @@ import {
 	toNodeError,
 } from './errors';
 import { attempt, measureClockOffset, type RetryPolicy, type TransportContext } from './http';
-import { ServiceSilence, type IntervalGate, type WeightLimiter } from './pacing';
+import type { IntervalGate, RequestPacer, ServiceBan, WeightLimiter } from './pacing';
 import type { ServiceRejection } from './rejections';
 
 /**
  * One request with the transport's own retries, until it is answered or cannot be tried again.
- * Reads are retried on rate limits, 5xx, unknown-outcome codes and network failures; writes only
- * when the service proves it did nothing (429 with Retry-After, connection refused). A write that
- * may have been executed ends unknown here and is never sent again.
+ * Reads are retried on 5xx, unknown-outcome codes and network failures; writes only when the
+ * service proves it did nothing (a rate limit, connection refused). A write that may have been
+ * executed ends unknown here and is never sent again.
  *
- * Rate limits follow the UAE documentation, which says to wait one minute after a 429 and bans an
- * IP address that keeps sending (418). A 429 without Retry-After silences the service for this
- * process for that minute (pacing.ts): a read waits it out and is tried once more, a write is
- * rejected (nothing was executed) saying when to run again, and nothing else is sent meanwhile.
- * A 418 is never retried: nothing more is sent in this run, and without Retry-After nothing from
- * this process for IP_BAN_DEFAULT_MS.
+ * Rate limits follow the UAE documentation: 5 query and 20 order requests a second per API key;
+ * over them a 429 (or 400 with code 0003), then wait one minute; an IP address that keeps sending
+ * is banned (418). Every request leaves through its key and class's pacer (pacing.ts), so the node
+ * stays within the rates; after a rate limit the pacer lets nothing of that key and class leave
+ * until the suspension is over, and the request waits for it and goes again when the run allows
+ * the wait (Wait After a Rate Limit), or is refused unsent, saying when to run again. A 418 is
+ * never retried: nothing more is sent in this run, and without Retry-After nothing from this
+ * process for IP_BAN_DEFAULT_MS.
  */
 
-function backoffMs(policy: RetryPolicy, retry: number, retryAfterMs?: number): number {
-	return Math.min(retryAfterMs ?? policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
+function backoffMs(policy: RetryPolicy, retry: number): number {
+	return Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
 }
+
+/**
+ * Added to a suspension's end: the service starts it when the refused request arrived, a little
+ * before this process reads the refusal, and the clocks may differ by a little.
+ */
+const SUSPENSION_MARGIN_MS = 500;
 
 /**
  * When the attempts of one request may have reached the service, in this machine's clock. Each
@@ -66,47 +74,44 @@ export interface ExchangeSettings {
 	recvWindowMs: number;
 	/** The credential as read once, handed to n8n's request helper so it does not read it again per request. */
 	credentials: ICredentialDataDecryptedObject;
-	/** The service's silence in this process (pacing.ts); without it, one for this request alone. */
-	silence?: ServiceSilence;
+	/** The service's ban in this process (pacing.ts), after a 418 without Retry-After. */
+	serviceBan?: ServiceBan;
+	/** The pacer of the endpoint's class for this key at this service (pacing.ts). */
+	pacerOf?: (endpoint: Endpoint) => RequestPacer | undefined;
+	/**
+	 * How long a request may wait for a rate-limit suspension to end before it is sent (0: not at
+	 * all, the request is refused unsent). The node's Wait After a Rate Limit option.
+	 */
+	rateLimitWaitMs: number;
 	/** The interval gate of a paced endpoint (transfers) for this key at this service. */
 	gateOf?: (endpoint: Endpoint) => IntervalGate | undefined;
 	/** The IP ban (418) this run met: nothing more is sent in this run. */
 	ban?: ServiceRejection;
 }
 
-/**
- * Holds a request back while its service is silent: a read waits, a write (or a read that has
- * waited its share) is refused unsent. Undefined when it may go.
- */
-async function holdBack(
+/** A ban of this run or of the service: the request is refused unsent. Undefined when there is none. */
+function banned(
 	node: INode,
 	settings: ExchangeSettings,
-	silence: ServiceSilence,
-	isWrite: boolean,
 	itemIndex: number | undefined,
-): Promise<Exchange | undefined> {
-	let waited = 0;
-	for (;;) {
-		if (settings.ban !== undefined)
-			return {
-				kind: 'rejected',
-				error: silenceError(
-					node,
-					{ banned: true, retryAfterMs: settings.ban.retryAfterMs },
-					itemIndex,
-				),
-			};
-		const step = silence.step(isWrite, waited);
-		if (step.kind === 'go') return undefined;
-		if (step.kind === 'refuse')
-			return {
-				kind: 'rejected',
-				error: silenceError(node, { banned: step.banned, until: step.until }, itemIndex),
-			};
-		await sleep(step.ms);
-		waited += step.ms;
-	}
+): Exchange | undefined {
+	if (settings.ban !== undefined)
+		return {
+			kind: 'rejected',
+			error: silenceError(
+				node,
+				{ banned: true, retryAfterMs: settings.ban.retryAfterMs },
+				itemIndex,
+			),
+		};
+	const until = settings.serviceBan?.bannedUntil();
+	if (until !== undefined)
+		return { kind: 'rejected', error: silenceError(node, { banned: true, until }, itemIndex) };
+	return undefined;
 }
+
+/** The most times one request waits out a suspension: a second one means someone else keeps sending. */
+const MAX_RATE_LIMIT_WAITS = 2;
 
 /** Sends `request` until it is answered or cannot be tried again; `window` learns when its attempts were sent. */
 export async function sendWithRetries(
@@ -121,17 +126,27 @@ export async function sendWithRetries(
 	const { itemIndex } = request;
 	const isWrite = endpoint.writes === true;
 	const recvWindowMs = recvWindowOf(request, settings);
-	const silence = settings.silence ?? new ServiceSilence();
 	const gate = settings.gateOf?.(endpoint);
-	let silencedOnce = false;
+	const pacer = settings.pacerOf?.(endpoint);
+	let rateLimitWaits = 0;
 	for (let retry = 0; ; retry++) {
-		// The paced endpoint's turn first (it may take a while), then the silence as it is by then.
+		// The paced endpoint's turn first (it may take a while), then the key's rate as it is by then.
 		const release = await gate?.pass();
-		const held = await holdBack(node, settings, silence, isWrite, itemIndex);
+		const turn = await pacer?.acquire(settings.rateLimitWaitMs);
+		const held =
+			banned(node, settings, itemIndex) ??
+			(turn?.kind === 'suspended'
+				? ({
+						kind: 'rejected',
+						error: silenceError(node, { banned: false, until: turn.until }, itemIndex),
+					} as const)
+				: undefined);
 		if (held !== undefined) {
+			if (turn?.kind === 'go') turn.done();
 			release?.();
 			return held;
 		}
+		const done = turn?.kind === 'go' ? turn.done : undefined;
 		window.firstSentAt ??= Date.now();
 		let outcome: Awaited<ReturnType<typeof attempt>>;
 		try {
@@ -153,6 +168,7 @@ export async function sendWithRetries(
 				};
 			throw toNodeError(node, error);
 		} finally {
+			done?.();
 			release?.();
 			window.acceptableUntil = Math.max(
 				window.acceptableUntil ?? 0,
@@ -169,7 +185,7 @@ export async function sendWithRetries(
 					// Sending again only prolongs a ban: nothing more in this run, nor from this process
 					// for a while when the service does not say how long it lasts.
 					settings.ban = rejection;
-					if (rejection.retryAfterMs === undefined) silence.banned();
+					if (rejection.retryAfterMs === undefined) settings.serviceBan?.banned();
 					return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex) };
 				}
 				if (isUnknownOutcomeCode(rejection.code)) {
@@ -190,28 +206,33 @@ export async function sendWithRetries(
 				}
 				const offset =
 					rejection.code === ERROR_CODES.timestampOutsideWindow
-						? await measureClockOffset(context)
+						? await pacedClockCheck(context, settings)
 						: undefined;
 				return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex, offset) };
 			}
-			case 'rateLimited':
-				if (outcome.retryAfterMs === undefined) {
-					// The UAE rule: a minute of silence for this service in this n8n instance. A read waits
-					// it out (at the top of the loop) and is tried once more; a write is not delayed by
-					// a minute behind the workflow's back.
-					const rejection = { ...outcome.rejection, retryAt: silence.rateLimited() };
-					if (isWrite || silencedOnce)
-						return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex) };
-					silencedOnce = true;
+			case 'rateLimited': {
+				// Nothing was processed. The service suspends the key's class for a minute (or as long
+				// as its Retry-After says): nothing of that class leaves this process before then, and
+				// this request goes again after it when the run may wait that long.
+				const until =
+					Date.now() +
+					(outcome.retryAfterMs ?? LIMITS.rateLimitSuspensionMs) +
+					SUSPENSION_MARGIN_MS;
+				pacer?.suspend(until);
+				if (
+					rateLimitWaits < MAX_RATE_LIMIT_WAITS &&
+					until - Date.now() <= settings.rateLimitWaitMs
+				) {
+					rateLimitWaits++;
+					// Without a pacer (a request outside any key's rate) the wait happens here.
+					if (pacer === undefined) await sleep(until - Date.now());
 					continue;
 				}
-				// A 429 proves nothing was processed: safe to retry reads and writes alike.
-				// A Retry-After longer than the longest wait fails now rather than being cut short.
-				if (!retriesLeft || outcome.retryAfterMs > policy.maxDelayMs) {
-					return { kind: 'rejected', error: rejectionError(node, outcome.rejection, itemIndex) };
-				}
-				await sleep(backoffMs(policy, retry, outcome.retryAfterMs));
-				continue;
+				return {
+					kind: 'rejected',
+					error: rejectionError(node, { ...outcome.rejection, retryAt: until }, itemIndex),
+				};
+			}
 			case 'notSent':
 				if (!retriesLeft)
 					return {
@@ -237,6 +258,20 @@ export async function sendWithRetries(
 					error: httpStatusError(node, outcome.status, outcome.reason, itemIndex),
 				};
 		}
+	}
+}
+
+/** The service's clock, asked within the key's query rate; undefined when that must wait. */
+async function pacedClockCheck(
+	context: TransportContext,
+	settings: ExchangeSettings,
+): Promise<number | undefined> {
+	const turn = await settings.pacerOf?.(ENDPOINTS.serverTime)?.acquire(0);
+	if (turn?.kind === 'suspended') return undefined;
+	try {
+		return await measureClockOffset(context);
+	} finally {
+		turn?.done();
 	}
 }
 

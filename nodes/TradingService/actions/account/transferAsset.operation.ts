@@ -5,6 +5,7 @@ import { settleWrites } from '../../writes/engine';
 import { withOutcome } from '../../writes/outcomes';
 import { pendingTransfer, transferKind } from '../../writes/transfers';
 import type { RunContext } from '../runContext';
+import { optionsCollection, waitAfterRateLimitOption } from '../../descriptions/common';
 import { pickerField, type NodeVersion } from '../../descriptions/pickers';
 
 /** What each node version calls the two account fields: errors name what the user sees. */
@@ -75,10 +76,10 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions(
-		{ show: { resource: ['account'], operation: ['transferAsset'] } },
-		properties(version),
-	);
+	updateDisplayOptions({ show: { resource: ['account'], operation: ['transferAsset'] } }, [
+		...properties(version),
+		...(version < 2 ? [] : [optionsCollection(waitAfterRateLimitOption(version))]),
+	]);
 
 /**
  * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the

@@ -1,14 +1,14 @@
 import {
 	IP_BAN_DEFAULT_MS,
 	IntervalGate,
-	MAX_SILENCE_WAIT_MS,
-	RATE_LIMIT_SILENCE_MS,
-	ServiceSilence,
+	RequestPacer,
+	ServiceBan,
 	WeightLimiter,
+	banFor,
 	gateFor,
 	limiterFor,
 	normaliseBaseUrl,
-	silenceFor,
+	pacerFor,
 } from '../../../../nodes/TradingService/transport/pacing';
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
@@ -95,7 +95,7 @@ describe('defect 14: one service, however its Base URL is spelt', () => {
 		expect(normaliseBaseUrl(typed)).toBe(normalised);
 	});
 
-	it('spellings of one Base URL share one limiter, one interval gate and one silence', () => {
+	it('spellings of one Base URL share one limiter, one interval gate, one pacer per key and class, and one ban', () => {
 		const limiter = limiterFor('http://spelt.example:8080', 'key-1', 10, 60)!;
 		void limiter.acquire(1);
 		expect(limiterFor('HTTP://Spelt.Example:8080/', 'key-1', 10, 60)).toBe(limiter);
@@ -103,9 +103,24 @@ describe('defect 14: one service, however its Base URL is spelt', () => {
 		void gate.pass();
 		expect(gateFor('https://SPELT.example:443//', 'key-1', 'POST /x', 1000)).toBe(gate);
 		expect(gateFor('https://spelt.example', 'key-2', 'POST /x', 1000)).not.toBe(gate);
-		const silence = silenceFor('https://spelt.example');
-		silence.rateLimited();
-		expect(silenceFor('https://spelt.example:443/')).toBe(silence);
+		const pacer = pacerFor('https://spelt.example', 'key-1', 'order', 20);
+		pacer.suspend(Date.now() + 60_000);
+		expect(pacerFor('https://SPELT.example:443/', 'key-1', 'order', 20)).toBe(pacer);
+		expect(pacerFor('https://spelt.example', 'key-1', 'query', 5)).not.toBe(pacer);
+		expect(pacerFor('https://spelt.example', 'key-2', 'order', 20)).not.toBe(pacer);
+		const ban = banFor('https://spelt.example');
+		ban.banned();
+		expect(banFor('https://spelt.example:443/')).toBe(ban);
+	});
+
+	it('a pacer given another rate is replaced and keeps its suspension', () => {
+		const pacer = pacerFor('https://rates.example', 'key-1', 'order', 20);
+		const until = Date.now() + 60_000;
+		pacer.suspend(until);
+		const halved = pacerFor('https://rates.example', 'key-1', 'order', 10);
+		expect(halved).not.toBe(pacer);
+		expect(halved.limit).toBe(10);
+		expect(halved.suspension()).toBe(until);
 	});
 });
 
@@ -162,63 +177,156 @@ describe('IntervalGate: the UAE rule of one transfer per second', () => {
 	});
 });
 
-describe('UAE rule: 429 without Retry-After, the silence logic with an injected clock', () => {
-	function fakeSilence() {
+describe('RequestPacer: the key’s rate of one class, with an injected clock', () => {
+	function fakePacer(limit = 3, windowMs = 1000) {
 		let now = 1_000_000;
-		const silence = new ServiceSilence(() => now);
-		return { silence, advance: (ms: number) => (now += ms), now: () => now };
+		const waits: number[] = [];
+		const pacer = new RequestPacer(
+			limit,
+			windowMs,
+			() => now,
+			async (ms) => {
+				waits.push(ms);
+				now += ms;
+			},
+		);
+		return { pacer, waits, advance: (ms: number) => (now += ms), now: () => now };
+	}
+	const WINDOW = 1000 + RequestPacer.marginMs;
+
+	async function go(pacer: RequestPacer, maxWaitMs = 70_000): Promise<() => void> {
+		const turn = await pacer.acquire(maxWaitMs);
+		if (turn.kind !== 'go') throw new Error(`expected to go, got ${JSON.stringify(turn)}`);
+		return turn.done;
 	}
 
-	it('nothing held back before any 429', () => {
-		const { silence } = fakeSilence();
-		expect(silence.step(false, 0)).toEqual({ kind: 'go' });
-		expect(silence.step(true, 0)).toEqual({ kind: 'go' });
-		expect(silence.isIdle()).toBe(true);
+	it('up to the limit at once; the next waits until the first answer is a window old', async () => {
+		const { pacer, waits, advance, now } = fakePacer();
+		const dones = [await go(pacer), await go(pacer), await go(pacer)];
+		expect(waits).toEqual([]);
+		advance(30); // answered 30 ms after they left
+		for (const done of dones) done();
+		const fourth = go(pacer);
+		await fourth;
+		// A window from the first answer, not from the first departure.
+		expect(waits).toEqual([WINDOW]);
+		expect(now()).toBe(1_000_000 + 30 + WINDOW);
 	});
 
-	it('after a 429: a minute of silence; a read waits the rest of it, a write is refused unsent', () => {
-		const { silence, advance, now } = fakeSilence();
-		const until = silence.rateLimited();
-		expect(until).toBe(now() + RATE_LIMIT_SILENCE_MS);
-		advance(10_000);
-		expect(silence.step(false, 0)).toEqual({ kind: 'wait', ms: RATE_LIMIT_SILENCE_MS - 10_000 });
-		expect(silence.step(true, 0)).toEqual({ kind: 'refuse', until, banned: false });
-		advance(RATE_LIMIT_SILENCE_MS - 10_000);
-		expect(silence.step(false, 0)).toEqual({ kind: 'go' });
-		expect(silence.step(true, 0)).toEqual({ kind: 'go' });
-		expect(silence.isIdle()).toBe(true);
-	});
-
-	it('a read that has waited one silence does not wait for the next: the total wait is bounded', () => {
-		const { silence, advance } = fakeSilence();
-		silence.rateLimited();
-		const first = silence.step(false, 0);
-		expect(first).toEqual({ kind: 'wait', ms: RATE_LIMIT_SILENCE_MS });
-		advance(RATE_LIMIT_SILENCE_MS);
-		const until = silence.rateLimited();
-		expect(silence.step(false, RATE_LIMIT_SILENCE_MS)).toEqual({
-			kind: 'refuse',
-			until,
-			banned: false,
+	it('a window full of requests in flight waits for an answer, then a window more', async () => {
+		const { pacer, waits, advance } = fakePacer(1);
+		const done = await go(pacer);
+		let left = false;
+		const next = go(pacer).then((d) => {
+			left = true;
+			return d;
 		});
-		expect(RATE_LIMIT_SILENCE_MS * 2).toBeGreaterThan(MAX_SILENCE_WAIT_MS);
+		await Promise.resolve();
+		await Promise.resolve();
+		expect(left).toBe(false);
+		advance(5_000); // a slow answer
+		done();
+		(await next)();
+		expect(left).toBe(true);
+		expect(waits).toEqual([WINDOW]);
 	});
 
-	it('another 429 during the silence extends it, never shortens it', () => {
-		const { silence, advance } = fakeSilence();
-		const first = silence.rateLimited();
-		advance(30_000);
-		const second = silence.rateLimited();
-		expect(second).toBe(first + 30_000);
+	it('requests leave in the order they asked', async () => {
+		const { pacer, advance } = fakePacer(1);
+		const order: number[] = [];
+		await Promise.all(
+			[0, 1, 2, 3].map(async (n) => {
+				const done = await go(pacer);
+				order.push(n);
+				advance(1);
+				done();
+			}),
+		);
+		expect(order).toEqual([0, 1, 2, 3]);
 	});
 
-	it('after a 418 without Retry-After: nothing at all for the default ban, reads included', () => {
-		const { silence, advance } = fakeSilence();
-		const until = silence.banned();
-		expect(silence.step(false, 0)).toEqual({ kind: 'refuse', until, banned: true });
-		expect(silence.step(true, 0)).toEqual({ kind: 'refuse', until, banned: true });
-		advance(IP_BAN_DEFAULT_MS);
-		expect(silence.step(false, 0)).toEqual({ kind: 'go' });
+	it('never more than the limit within any window, whatever the answer times', async () => {
+		const { pacer, advance, now } = fakePacer(5);
+		const departures: Array<{ at: number; answered: number }> = [];
+		await Promise.all(
+			Array.from({ length: 40 }, async (_, n) => {
+				const done = await go(pacer);
+				const at = now();
+				advance((n * 37) % 90); // answers 0 to 89 ms later
+				done();
+				departures.push({ at, answered: now() });
+			}),
+		);
+		expect(departures).toHaveLength(40);
+		// The service stamps each request somewhere between its departure and its answer: count
+		// the worst case, every other request stamped as late as it can be.
+		for (const request of departures) {
+			const within = departures.filter(
+				(other) => other.answered > request.at - 1000 && other.at <= request.at,
+			);
+			expect(within.length).toBeLessThanOrEqual(5);
+		}
+	});
+
+	it('after a rate limit nothing leaves until the suspension is over, waiters included', async () => {
+		const { pacer, waits, now } = fakePacer(20);
+		const until = now() + 60_500;
+		pacer.suspend(until);
+		const sentAt: number[] = [];
+		await Promise.all(
+			[0, 1, 2].map(async () => {
+				const done = await go(pacer);
+				sentAt.push(now());
+				done();
+			}),
+		);
+		expect(sentAt).toEqual([until, until, until]);
+		expect(waits).toEqual([60_500]);
+	});
+
+	it('a request that may not wait that long is refused at once, without queueing', async () => {
+		const { pacer, waits, now } = fakePacer();
+		const until = now() + 60_500;
+		pacer.suspend(until);
+		expect(await pacer.acquire(0)).toEqual({ kind: 'suspended', until });
+		expect(await pacer.acquire(60_000)).toEqual({ kind: 'suspended', until });
+		expect(waits).toEqual([]);
+		expect(pacer.suspension()).toBe(until);
+	});
+
+	it('a later rate limit extends the suspension, never shortens it', () => {
+		const { pacer, now } = fakePacer();
+		pacer.suspend(now() + 60_000);
+		pacer.suspend(now() + 10_000);
+		expect(pacer.suspension()).toBe(now() + 60_000);
+	});
+
+	it('idle once nothing waits, flies or counts and no suspension is on; done twice counts once', async () => {
+		const { pacer, advance } = fakePacer(2);
+		expect(pacer.isIdle()).toBe(true);
+		const done = await go(pacer);
+		expect(pacer.isIdle()).toBe(false);
+		done();
+		done();
+		expect(pacer.isIdle()).toBe(false);
+		await go(pacer); // one place left: a second done would have filled the window
+		advance(WINDOW);
+		expect(pacer.isIdle()).toBe(false); // the second is still in flight
+	});
+});
+
+describe('ServiceBan: a 418 without Retry-After', () => {
+	it('holds the service for the default ban, then lets go', () => {
+		let now = 1_000_000;
+		const ban = new ServiceBan(() => now);
+		expect(ban.bannedUntil()).toBeUndefined();
+		const until = ban.banned();
+		expect(until).toBe(now + IP_BAN_DEFAULT_MS);
+		expect(ban.bannedUntil()).toBe(until);
+		expect(ban.isIdle()).toBe(false);
+		now += IP_BAN_DEFAULT_MS;
+		expect(ban.bannedUntil()).toBeUndefined();
+		expect(ban.isIdle()).toBe(true);
 	});
 });
 

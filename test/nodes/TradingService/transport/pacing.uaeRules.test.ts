@@ -1,8 +1,8 @@
 /**
  * The exchange's rate-limit rules where the spec is silent (the UAE documentation), through n8n's
  * real executor against the sandbox over loopback: one weight budget per service however its Base
- * URL is spelt (defect 14), a minute of silence after a 429 without Retry-After and no 418, one
- * transfer per second, and the endpoint weights.
+ * URL is spelt (defect 14), a minute without requests of the key's class after a 429 without
+ * Retry-After and no 418, one transfer per second, and the endpoint weights.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -69,9 +69,13 @@ describe('defect 14: credentials differing only in the Base URL’s spelling sha
 });
 
 describe('UAE rule: 429 without Retry-After', () => {
-	const sandbox = useSandbox({ rateLimit: false, behaviour: { rateLimitRule: 'uae' } });
+	const sandbox = useSandbox({
+		rateLimit: false,
+		requestRates: false,
+		behaviour: { rateLimitRule: 'uae' },
+	});
 
-	it('UAE rule: 429 without Retry-After: the node sends nothing to the service for a minute, then reads again, and is never banned (418)', async () => {
+	it('UAE rule: 429 without Retry-After: the node sends nothing more of that key and class for a minute, then reads and writes again, and is never banned (418)', async () => {
 		const now = Date.now();
 		sandbox().seedRecords({
 			flowType: 32,
@@ -110,14 +114,12 @@ describe('UAE rule: 429 without Retry-After', () => {
 		expect(requestsTo(sandbox(), PATHS.history).map((request) => request.status)).toEqual([
 			429, 200,
 		]);
-		// The write was never sent (nothing executed) and says when to run again.
-		expect(requestsTo(sandbox(), PATHS.transfer)).toHaveLength(0);
-		expect(sandbox().ledger.transfers).toHaveLength(0);
-		expect(write.error?.message).toMatch(/^Not sent: the service’s rate limit/);
-		expect(write.error?.description).toMatch(
-			/wait one minute.*sends nothing to it until \d{4}-\d\d-\d\dT.*Nothing was sent\./,
-		);
-		expect((write.error?.context as IDataObject | undefined)?.outcome).toBe('rejected');
+		// The write, of the same class, waited for the minute too (Wait After a Rate Limit: version
+		// 1 always waits), then was placed once.
+		expect(write.error).toBeUndefined();
+		expect(write.items.map((item) => item.json.outcome)).toEqual(['placed']);
+		expect(requestsTo(sandbox(), PATHS.transfer).map((request) => request.status)).toEqual([200]);
+		expect(sandbox().ledger.transfers).toHaveLength(1);
 		// The other read waited for the minute, then went through.
 		expect(readToo.error).toBeUndefined();
 		expect(requestsTo(sandbox(), '/api/v1/account').map((request) => request.status)).toEqual([
@@ -127,20 +129,27 @@ describe('UAE rule: 429 without Retry-After', () => {
 	}, 120_000);
 });
 
-describe('UAE rule: a write answered 429 without Retry-After', () => {
+describe('UAE rule: a write answered 429 without Retry-After, Wait After a Rate Limit off', () => {
 	// A sandbox of its own: the minute of silence this test starts stays with its address.
-	const sandbox = useSandbox({ rateLimit: false, behaviour: { rateLimitRule: 'uae' } });
+	const sandbox = useSandbox({
+		rateLimit: false,
+		requestRates: false,
+		behaviour: { rateLimitRule: 'uae' },
+	});
 
 	it('UAE rule: a transfer answered 429 without Retry-After is rejected at once, saying when to run again; nothing is sent again', async () => {
 		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 1, path: PATHS.transfer }] });
 		const started = Date.now();
-		const run = await runTradingService(sandbox(), { parameters: transfer('1') });
+		const run = await runTradingService(sandbox(), {
+			parameters: { ...transfer('1'), options: { waitAfterRateLimit: false } },
+			node: { typeVersion: 2 },
+		});
 		expect(Date.now() - started).toBeLessThan(10_000);
 		expect(sandbox().ledger.requests.map((request) => request.status)).toEqual([429]);
 		expect(sandbox().ledger.transfers).toHaveLength(0);
 		expect(run.error?.message).toBe('The service’s rate limit was exceeded');
 		expect(run.error?.description).toMatch(
-			/gave no Retry-After.*wait one minute.*until \d{4}-\d\d-\d\dT.*Nothing was executed\./,
+			/suspends this key's requests.*for a minute.*until \d{4}-\d\d-\d\dT.*Wait After a Rate Limit.*Nothing was executed\./,
 		);
 		expect((run.error?.context as IDataObject | undefined)?.outcome).toBe('rejected');
 	});
@@ -217,7 +226,7 @@ const DOCUMENTED_WEIGHTS: Record<string, number> = {
 };
 
 describe('UAE rule: weights', () => {
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 	it('UAE rule: weights: the node’s endpoint table equals the documented weights', () => {
 		const node = Object.fromEntries(

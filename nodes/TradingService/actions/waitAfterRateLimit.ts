@@ -1,0 +1,24 @@
+import { LIMITS } from '../constants';
+import { inputError } from '../helpers/validation';
+import type { RunContext } from './runContext';
+
+/**
+ * The Wait After a Rate Limit option of a run, as the longest wait for a suspension it allows:
+ * LIMITS.maxRateLimitWaitMs when on (the default, and always in version 1), 0 when off. It decides
+ * whether writes are sent a minute later, so only true or false is accepted, before anything is
+ * sent. Read once, from the first item.
+ */
+export function rateLimitWaitMs(run: RunContext): number {
+	if (run.version < 2) return LIMITS.maxRateLimitWaitMs;
+	const value = run.parameter('options.waitAfterRateLimit', 0, true);
+	if (value === true) return LIMITS.maxRateLimitWaitMs;
+	if (value === false) return 0;
+	const given = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? 'nothing');
+	throw inputError(
+		run.node,
+		'Wait After a Rate Limit',
+		`${given} is not true or false`,
+		'Turn the option on or off, or give an expression that results in the boolean true or false. Nothing was sent.',
+		0,
+	);
+}
