@@ -13,7 +13,7 @@ import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { optionalSymbol } from '../symbolParameter';
-import { entries, readMarket } from './request';
+import { readSymbolEntries } from './request';
 
 const INSTRUMENT_TYPES = ['SPOT', 'FUTURES', 'ANY'] as const;
 
@@ -62,7 +62,8 @@ function tickerItem(entry: IDataObject): IDataObject {
 
 /**
  * GET /quote/v1/ticker/24hr: the rolling 24-hour statistics of one trading pair or of all, one item
- * each, decimals as strings, with the change since the open worked out by the node.
+ * each, decimals as strings, with the change since the open worked out by the node. Many items of
+ * one run share one all-symbols request (request.ts readSymbolEntries).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const symbol = optionalSymbol(run, itemIndex);
@@ -75,15 +76,15 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			itemIndex,
 		),
 	}));
-	const answer = await readMarket(
+	// Items with the same Instrument Type share one request (an expression may set it per item).
+	const found = await readSymbolEntries(
 		run,
 		ENDPOINTS.ticker24h,
 		{ symbol, instType: instrumentType },
 		itemIndex,
 	);
-	const tickers = entries(answer)
-		.filter((entry) => symbol === undefined || entry.s === symbol)
-		.map(tickerItem);
+	const tickers = found.map(tickerItem);
+	// Also the answer for a symbol missing from an all-symbols answer shared by many items.
 	if (symbol !== undefined && tickers.length === 0) {
 		throw new NodeOperationError(run.node, `Symbol: the service gave no ticker for ${symbol}`, {
 			description:

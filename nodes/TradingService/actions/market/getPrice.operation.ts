@@ -11,7 +11,7 @@ import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import type { NodeVersion } from '../../descriptions/pickers';
 import { optionalSymbol } from '../symbolParameter';
-import { entries, readMarket } from './request';
+import { readSymbolEntries } from './request';
 import { parallelRequestsOnly } from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
@@ -26,14 +26,18 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 
 /**
  * GET /quote/v1/ticker/price: the latest trade price of one trading pair or of all, one item each,
- * `{ symbol, price }` with the price as a decimal string.
+ * `{ symbol, price }` with the price as a decimal string. Many items of one run share one
+ * all-symbols request (request.ts readSymbolEntries).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const symbol = optionalSymbol(run, itemIndex);
-	const answer = await readMarket(run, ENDPOINTS.tickerPrice, { symbol }, itemIndex);
-	const prices = entries(answer)
-		.filter((entry) => symbol === undefined || entry.s === symbol)
-		.map((entry) => ({ symbol: String(entry.s ?? ''), price: decimalText(entry.p) }));
+	const found = await readSymbolEntries(run, ENDPOINTS.tickerPrice, { symbol }, itemIndex);
+	const prices = found.map((entry) => ({
+		symbol: String(entry.s ?? ''),
+		price: decimalText(entry.p),
+	}));
+	// The service refuses a symbol it does not know when asked for it alone; one missing from its
+	// answer (an all-symbols answer shared by many items) is refused here, for this item only.
 	if (symbol !== undefined && prices.length === 0) {
 		throw new NodeOperationError(run.node, `Symbol: the service gave no price for ${symbol}`, {
 			description:
