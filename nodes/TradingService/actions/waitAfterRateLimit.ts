@@ -1,6 +1,15 @@
+import type { INode } from 'n8n-workflow';
+
 import { LIMITS } from '../constants';
+import type { NodeVersion } from '../descriptions/pickers';
 import { inputError } from '../helpers/validation';
-import type { RunContext } from './runContext';
+
+/** What the option is read from: the run context, which builds its client with it. */
+interface OptionSource {
+	readonly node: INode;
+	readonly version: NodeVersion;
+	parameter(name: string, itemIndex: number, fallback?: unknown): unknown;
+}
 
 /**
  * The Wait After a Rate Limit option of a run, as the longest wait for a suspension it allows:
@@ -8,7 +17,7 @@ import type { RunContext } from './runContext';
  * whether writes are sent a minute later, so only true or false is accepted, before anything is
  * sent. Read once, from the first item.
  */
-export function rateLimitWaitMs(run: RunContext): number {
+export function rateLimitWaitMs(run: OptionSource): number {
 	if (run.version < 2) return LIMITS.maxRateLimitWaitMs;
 	const value = run.parameter('options.waitAfterRateLimit', 0, true);
 	if (value === true) return LIMITS.maxRateLimitWaitMs;

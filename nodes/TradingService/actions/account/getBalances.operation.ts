@@ -31,17 +31,20 @@ function isZero(value: unknown): boolean {
 
 /**
  * GET /api/v1/account: the balances of the key's trading account, one item per coin, with the
- * service's fields unchanged (asset, free, locked, total as decimal strings).
+ * service's fields unchanged (asset, free, locked, total as decimal strings). One request per run,
+ * however many items.
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const { hideZeroBalances = false } = run.options(
 		itemIndex,
 		(options) => options as { hideZeroBalances?: boolean },
 	);
-	const answer = (await run.client.request(ENDPOINTS.account, { itemIndex })) as {
-		balances: IDataObject[];
-	};
-	return hideZeroBalances
-		? answer.balances.filter((balance) => !isZero(balance.total))
-		: answer.balances;
+	// It takes nothing from the item: one read serves every item of the run.
+	const answer = (await run.shared('balances', () =>
+		run.client.request(ENDPOINTS.account, { itemIndex }),
+	)) as { balances: IDataObject[] };
+	// Each item gets its own objects: a later node that changes one item changes no other.
+	return answer.balances
+		.filter((balance) => !hideZeroBalances || !isZero(balance.total))
+		.map((balance) => ({ ...balance }));
 }

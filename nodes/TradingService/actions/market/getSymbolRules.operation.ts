@@ -32,12 +32,15 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 
 /**
  * GET /api/v1/exchangeInfo (site MENA): the trading rules of one trading pair or of all, one item
- * per pair. Always read afresh, which also refreshes the rules Create and Create Many check orders
- * against (actions/symbolRulesCache.ts).
+ * per pair. Read afresh once per run, which also refreshes the rules Create and Create Many check
+ * orders against (actions/symbolRulesCache.ts).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const wanted = optionalSymbol(run, itemIndex);
-	const rules = await readSymbolRules(run.client, itemIndex, { fresh: true });
+	// Read afresh once per run, whatever the number of items: one answer holds every pair.
+	const rules = await run.shared('symbolRules', () =>
+		readSymbolRules(run.client, itemIndex, { fresh: true }),
+	);
 	if (wanted === undefined) return [...rules.values()].map(symbolRulesItem);
 	const found = rules.get(wanted);
 	if (found === undefined) {

@@ -11,7 +11,8 @@ import { useSandbox } from '../../../support/sandbox';
 
 const V2 = { typeVersion: 2 };
 const ORDER = '/api/v1/spot/order';
-const PRICE = '/quote/v1/ticker/price';
+// Get Order Book: one request per item (Get Price shares one all-symbols request among many items).
+const DEPTH = '/quote/v1/depth';
 const BATCH = '/api/v1/spot/batchOrders';
 const HISTORY = '/api/v1/account/balanceFlow';
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'];
@@ -33,10 +34,10 @@ function waves(requests: LedgerRequest[], gapMs: number): number[] {
 	return sizes;
 }
 
-const priceOf = (items: number, options: IDataObject = {}) => ({
+const orderBookOf = (items: number, options: IDataObject = {}) => ({
 	parameters: {
 		resource: 'market',
-		operation: 'getPrice',
+		operation: 'getOrderBook',
 		symbol: { __rl: true, mode: 'id', value: '={{ $json.symbol }}' },
 		options,
 	},
@@ -45,30 +46,30 @@ const priceOf = (items: number, options: IDataObject = {}) => ({
 });
 
 describe('router: Parallel Requests', () => {
-	const sandbox = useSandbox({ rateLimit: false, symbolRules: 'lenient' });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'lenient' });
 
 	it('keeps Parallel Requests in flight: 20 items at 5 lanes reach the service in 4 waves of 5, and come out in input order', async () => {
 		sandbox().setFaults({ latencyMs: 120 });
-		const run = await runTradingService(sandbox(), priceOf(20, { parallelRequests: 5 }));
+		const run = await runTradingService(sandbox(), orderBookOf(20, { parallelRequests: 5 }));
 		expect(run.error).toBeUndefined();
-		expect(waves(requestsTo(sandbox(), PRICE), 60)).toEqual([5, 5, 5, 5]);
+		expect(waves(requestsTo(sandbox(), DEPTH), 60)).toEqual([5, 5, 5, 5]);
 		expect(pairedItems(run.items)).toEqual(range(20));
 		expect(run.items.map((item) => item.json.symbol)).toEqual(range(20).map((i) => SYMBOLS[i % 3]));
 	});
 
 	it('by default 50 requests are in flight: 60 items in two waves, 50 then 10', async () => {
-		sandbox().setFaults({ latencyMs: 150 });
-		const run = await runTradingService(sandbox(), priceOf(60));
+		sandbox().setFaults({ latencyMs: 400 });
+		const run = await runTradingService(sandbox(), orderBookOf(60));
 		expect(run.error).toBeUndefined();
-		expect(waves(requestsTo(sandbox(), PRICE), 75)).toEqual([50, 10]);
+		expect(waves(requestsTo(sandbox(), DEPTH), 200)).toEqual([50, 10]);
 	});
 
 	it('output items keep their input order and pairing when answers come back in another order', async () => {
 		// The first request's answer arrives one byte every 3 ms: it is the last to be read.
 		sandbox().setFaults({
-			rules: [{ kind: 'dripFeed', times: 1, path: PRICE, dripIntervalMs: 3 }],
+			rules: [{ kind: 'dripFeed', times: 1, path: DEPTH, dripIntervalMs: 3 }],
 		});
-		const run = await runTradingService(sandbox(), priceOf(9, { parallelRequests: 9 }));
+		const run = await runTradingService(sandbox(), orderBookOf(9, { parallelRequests: 9 }));
 		expect(run.error).toBeUndefined();
 		expect(pairedItems(run.items)).toEqual(range(9));
 		expect(run.items.map((item) => item.json.symbol)).toEqual(range(9).map((i) => SYMBOLS[i % 3]));
@@ -76,9 +77,9 @@ describe('router: Parallel Requests', () => {
 
 	it('version 1 keeps sending one request after the other', async () => {
 		sandbox().setFaults({ latencyMs: 60 });
-		const run = await runTradingService(sandbox(), { ...priceOf(4), node: { typeVersion: 1 } });
+		const run = await runTradingService(sandbox(), { ...orderBookOf(4), node: { typeVersion: 1 } });
 		expect(run.error).toBeUndefined();
-		expect(waves(requestsTo(sandbox(), PRICE), 30)).toEqual([1, 1, 1, 1]);
+		expect(waves(requestsTo(sandbox(), DEPTH), 30)).toEqual([1, 1, 1, 1]);
 	});
 
 	it.each([
@@ -89,7 +90,7 @@ describe('router: Parallel Requests', () => {
 	])(
 		'Parallel Requests %p is refused before any request, naming the field and the fix',
 		async (value, problem) => {
-			const run = await runTradingService(sandbox(), priceOf(3, { parallelRequests: value }));
+			const run = await runTradingService(sandbox(), orderBookOf(3, { parallelRequests: value }));
 			expect(run.error?.message).toBe(`Parallel Requests: ${problem}`);
 			expect(run.error?.description).toMatch(/^Enter a whole number from 1 .* Nothing was sent\.$/);
 			expect(sandbox().ledger.requests).toHaveLength(0);
@@ -129,7 +130,7 @@ describe('router: Parallel Requests', () => {
 });
 
 describe('router: the first failure without Continue On Fail', () => {
-	const sandbox = useSandbox({ rateLimit: false, symbolRules: 'lenient' });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'lenient' });
 	const cancels = (orderIds: string[]) => ({
 		parameters: {
 			resource: 'order',

@@ -4,7 +4,7 @@ import { placeRestingOrders } from '../../../../support/orders';
 import { useSandbox } from '../../../../support/sandbox';
 
 const ACCOUNT = '/api/v1/account';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const getBalances = (options: Record<string, unknown> = {}) => ({
 	resource: 'account',
@@ -27,6 +27,25 @@ describe('Account > Get Balances', () => {
 		const requests = requestsTo(sandbox(), ACCOUNT, since);
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', weight: 5 });
+	});
+
+	it('reads once per run however many items: 3 items, one request, each item its own copy of every coin', async () => {
+		const since = sandbox().ledger.requests.length;
+		const run = await runTradingService(sandbox(), {
+			parameters: getBalances(),
+			inputItems: [{ json: {} }, { json: {} }, { json: {} }],
+			node: { typeVersion: 2 },
+		});
+		expect(run.error).toBeUndefined();
+		expect(requestsTo(sandbox(), ACCOUNT, since)).toHaveLength(1);
+		expect(run.items).toHaveLength(12);
+		const perItem = [0, 1, 2].map((item) =>
+			run.items.filter((output) => (output.pairedItem as { item: number }).item === item),
+		);
+		for (const items of perItem)
+			expect(Object.keys(byAsset(items)).sort()).toEqual(['BTC', 'ETH', 'SOL', 'USDT']);
+		expect(perItem[0][0].json).toEqual(perItem[1][0].json);
+		expect(perItem[0][0].json).not.toBe(perItem[1][0].json);
 	});
 
 	it('balances follow fills and transfers, exactly (no float rounding)', async () => {

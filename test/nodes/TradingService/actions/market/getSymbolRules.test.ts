@@ -7,7 +7,7 @@
 import { runCounting } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false, symbolRules: 'realistic' });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'realistic' });
 const EXCHANGE_INFO = '/api/v1/exchangeInfo';
 
 const getSymbolRules = (symbol = '') => ({
@@ -65,6 +65,20 @@ describe('Market > Get Symbol Rules', () => {
 		await runCounting(sandbox(), { parameters: getSymbolRules('BTCUSDT') });
 		const again = await runCounting(sandbox(), { parameters: getSymbolRules('BTCUSDT') });
 		expect(again.requests.map((request) => request.path)).toEqual([EXCHANGE_INFO]);
+	});
+
+	it('reads once per run however many items: 5 symbols, one request, each item its own pair', async () => {
+		const symbols = ['BTCUSDT', 'ETHUSDT', 'XRPUSDT', 'BTCUSDT', 'PEPEETH'];
+		for (const typeVersion of [1, 2]) {
+			const run = await runCounting(sandbox(), {
+				parameters: getSymbolRules('={{ $json.symbol }}'),
+				inputItems: symbols.map((symbol) => ({ json: { symbol } })),
+				node: { typeVersion },
+			});
+			expect(run.error).toBeUndefined();
+			expect(run.requests.map((request) => request.path)).toEqual([EXCHANGE_INFO]);
+			expect(run.items.map((item) => item.json.symbol)).toEqual(symbols);
+		}
 	});
 
 	it('names the field when the trading pair is not listed', async () => {
