@@ -2,20 +2,27 @@
  * The one sandbox set-up of the jest suites: a sandbox started once per test file, its ledger,
  * book and fault reset before each test, stopped after the file.
  *
- *   const sandbox = useSandbox({ rateLimit: false });
+ *   const sandbox = useSandbox({ rateLimit: false, requestRates: false });
  *   it('…', async () => { await runTradingService(sandbox(), …); });
  *
  * useSandboxClients adds the demo keys' signing clients, built once the sandbox listens:
  *
- *   const { sandbox, master, sub } = useSandboxClients({ now: () => T0, rateLimit: false });
+ *   const { sandbox, master, sub } = useSandboxClients({ now: () => T0, requestRates: false });
  *   it('…', async () => { expect((await master().account()).status).toBe(200); });
+ *
+ * The sandbox enforces the exchange's documented request rates (20 order, 5 query requests a
+ * second per key) unless told otherwise; a suite about something else that sends faster turns them
+ * off in its options here (`requestRates: false`), the one place a reader looks. The defaults of
+ * both helpers turn off the weight budget and the request rates alike. The suites under test/fault,
+ * test/e2e and test/queue run at the documented rates.
  */
 import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
 import { clearSymbolRulesCache } from '../../nodes/TradingService/actions/symbolRulesCache';
+import { forgetServices } from '../../nodes/TradingService/transport/pacing';
 
 export function useSandbox(
-	options: SandboxOptions = { rateLimit: false, symbolRules: 'lenient' },
+	options: SandboxOptions = { rateLimit: false, requestRates: false, symbolRules: 'lenient' },
 ): () => Sandbox {
 	let sandbox: Sandbox | undefined;
 	beforeAll(async () => {
@@ -30,6 +37,9 @@ export function useSandbox(
 		sandbox?.reset();
 		// Each test reads the symbol rules afresh: a cached read would hide exchange info requests.
 		clearSymbolRulesCache();
+		// And starts with the key's rates, suspensions and bans as a fresh n8n process has them:
+		// a suspension one test provoked is not another test's.
+		forgetServices();
 	});
 	return () => {
 		if (!sandbox) throw new Error('useSandbox(): the sandbox is used outside a test');
@@ -47,7 +57,7 @@ export interface SandboxWithClients {
 
 /** useSandbox, plus the master and sub demo clients, built once per file after the start. */
 export function useSandboxClients(
-	options: SandboxOptions = { rateLimit: false },
+	options: SandboxOptions = { rateLimit: false, requestRates: false },
 ): SandboxWithClients {
 	const sandbox = useSandbox(options);
 	let master: TestClient | undefined;
