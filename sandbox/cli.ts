@@ -1,13 +1,15 @@
 /**
  * npm run sandbox [-- --port 8787] [--host 127.0.0.1] [--seed-demo] [--no-rate-limit]
+ *   [--no-request-rates] [--suspension-ms N]
  *   [--symbol-rules realistic|lenient] [--market-seed N] [--no-market-moves]
  * Port: --port, else env SANDBOX_PORT, else 8787 (0 = ephemeral).
  */
-import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox } from './index';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type RequestRates } from './index';
 
 function usage(): never {
 	process.stderr.write(
 		'usage: npm run sandbox -- [--port N] [--host H] [--seed-demo] [--no-rate-limit]\n' +
+			'         [--no-request-rates] [--suspension-ms N]\n' +
 			'         [--symbol-rules realistic|lenient] [--market-seed N] [--no-market-moves]\n',
 	);
 	process.exit(2);
@@ -22,6 +24,8 @@ async function main(): Promise<void> {
 	let host = '127.0.0.1';
 	let seedDemo = false;
 	let rateLimit = true;
+	let requestRates = true;
+	let suspensionMs: number | undefined;
 	let symbolRules: 'realistic' | 'lenient' = 'realistic';
 	let marketSeed = 1;
 	let moving = true;
@@ -35,6 +39,9 @@ async function main(): Promise<void> {
 		else if (a.startsWith('--host=')) host = a.slice(7);
 		else if (a === '--seed-demo') seedDemo = true;
 		else if (a === '--no-rate-limit') rateLimit = false;
+		else if (a === '--no-request-rates') requestRates = false;
+		else if (a === '--suspension-ms') suspensionMs = Number(args[++i]);
+		else if (a.startsWith('--suspension-ms=')) suspensionMs = Number(a.slice(16));
 		else if (a === '--symbol-rules') symbolRules = rulesArg(args[++i]);
 		else if (a.startsWith('--symbol-rules=')) symbolRules = rulesArg(a.slice(15));
 		else if (a === '--market-seed') marketSeed = Number(args[++i]);
@@ -45,6 +52,13 @@ async function main(): Promise<void> {
 	}
 	if (!Number.isInteger(port) || port < 0 || port > 65535) usage();
 	if (!Number.isSafeInteger(marketSeed)) usage();
+	if (suspensionMs !== undefined && !(Number.isSafeInteger(suspensionMs) && suspensionMs >= 0))
+		usage();
+	const rates: Partial<RequestRates> | false = requestRates
+		? suspensionMs === undefined
+			? {}
+			: { suspensionMs }
+		: false;
 
 	const sb = await startSandbox({
 		port,
@@ -53,7 +67,9 @@ async function main(): Promise<void> {
 		symbolRules,
 		market: { seed: marketSeed, moving },
 		...(rateLimit ? {} : { rateLimit: false as const }),
+		requestRates: rates,
 	});
+	const inForce = sb.requestRates();
 	const lines = [
 		`Trading Service sandbox listening on ${sb.baseUrl}`,
 		'',
@@ -71,6 +87,9 @@ async function main(): Promise<void> {
 		seedDemo
 			? 'Demo history seeded (funding fees over 30 days, transfers, deposits, trades).'
 			: 'No history seeded (use --seed-demo).',
+		inForce
+			? `Request rates per API key: ${inForce.orderPerSecond} order, ${inForce.queryPerSecond} query requests a second; suspension ${inForce.suspensionMs} ms (--no-request-rates: none).`
+			: 'Request rates: none (--no-request-rates).',
 		`Symbol rules: ${symbolRules}; market seed ${marketSeed}, prices ${moving && symbolRules === 'realistic' ? 'walking' : 'fixed'}.`,
 		'Press Ctrl+C to stop.',
 	];

@@ -1,4 +1,4 @@
-import type { DemoKey, RateLimitConfig } from './types';
+import type { DemoKey, RateLimitConfig, RequestRates } from './types';
 
 export const DEMO_KEYS: { master: DemoKey; readOnly: DemoKey; sub: DemoKey } = {
 	master: {
@@ -111,6 +111,16 @@ export const DEMO_USER_ID = '1830000000000000011';
 export const DAY_MS = 86_400_000;
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { windowMs: 60_000, maxWeight: 6000 };
+/**
+ * The HashKey UAE/MENA documentation's request rates ("Order Rate Limiting"): per API key, 20
+ * requests a second to order endpoints, 5 to query endpoints; over that, HTTP 429 and a minute's
+ * wait for the suspension to expire.
+ */
+export const DOCUMENTED_REQUEST_RATES: Readonly<RequestRates> = Object.freeze({
+	orderPerSecond: 20,
+	queryPerSecond: 5,
+	suspensionMs: 60_000,
+});
 export const DEFAULT_HISTORY_LIMIT = 50;
 export const MAX_HISTORY_LIMIT = 500;
 export const DEFAULT_RECV_WINDOW = 5000;

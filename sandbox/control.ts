@@ -1,8 +1,9 @@
 /**
  * The sandbox's state and the API tests drive it with (everything of Sandbox but the listener):
- * reset, balances, history, order and fill seeding, fills, the fault plan, the rate limit, the answer
- * variants and the work deferred by them (delayed cancels, late creates), and the user data stream
- * (listen keys, sockets, its events and faults: stream/). SandboxServer (server.ts) puts HTTP on top.
+ * reset, balances, history, order and fill seeding, fills, the fault plan, the rate limit and the
+ * request rates, the answer variants and the work deferred by them (delayed cancels, late
+ * creates), and the user data stream (listen keys, sockets, its events and faults: stream/).
+ * SandboxServer (server.ts) puts HTTP on top.
  */
 import { DEFAULT_RATE_LIMIT, DEMO_KEYS, tradingAccountOf } from './constants';
 import { DeferredWork } from './deferred';
@@ -13,6 +14,7 @@ import { RateLimiter } from './http';
 import { Market } from './market/market';
 import type { OrderInput } from './orders/state';
 import { OtherHostServer } from './otherHost';
+import { RequestRateLimiter, requestRatesFrom } from './requestRates';
 import type { Services } from './routes/route';
 import { UserStream } from './stream/hub';
 import type {
@@ -23,6 +25,7 @@ import type {
 	Ledger,
 	OrderView,
 	RateLimitConfig,
+	RequestRates,
 	SandboxBehaviour,
 	SandboxOptions,
 	SeedOpenOrderInput,
@@ -42,6 +45,7 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	marketOrderType: 'MARKET',
 	rateLimitRule: 'retryAfter',
 	uaeSilenceMs: 60_000,
+	rateLimitStatus: 429,
 	historyOrder: 'descending',
 	historyRefusedKeys: [],
 };
@@ -54,6 +58,8 @@ export class SandboxControl {
 	/** Delayed cancels and late creates; reset() and stop() drop what still waits. */
 	protected readonly deferred = new DeferredWork();
 	protected readonly limiter: RateLimiter;
+	/** The request rates per API key and class (option requestRates). */
+	protected readonly requestLimiter: RequestRateLimiter;
 	/** Symbols, their rules and prices (options symbolRules and market). */
 	protected readonly market: Market;
 	protected behaviour: Required<SandboxBehaviour>;
@@ -65,6 +71,7 @@ export class SandboxControl {
 	constructor(protected readonly options: SandboxOptions = {}) {
 		this.baseClock = options.now ?? Date.now;
 		this.limiter = new RateLimiter(this.startRateLimit());
+		this.requestLimiter = new RequestRateLimiter(requestRatesFrom(options.requestRates));
 		this.market = new Market(
 			{
 				symbolRules: options.symbolRules ?? 'realistic',
@@ -126,6 +133,7 @@ export class SandboxControl {
 		this.clearFaults();
 		this.limiter.config = this.startRateLimit();
 		this.limiter.clear();
+		this.requestLimiter.configure(requestRatesFrom(this.options.requestRates));
 		this.behaviour = this.startBehaviour();
 		if (this.options.seedDemo) this.seedDemo();
 	}
@@ -209,6 +217,25 @@ export class SandboxControl {
 	setRateLimit(config: RateLimitConfig | false): void {
 		this.limiter.config = config;
 		this.limiter.clear();
+	}
+
+	requestRates(): RequestRates | false {
+		return this.requestLimiter.rates;
+	}
+
+	setRequestRates(rates: Partial<RequestRates> | false): void {
+		this.requestLimiter.configure(requestRatesFrom(rates));
+	}
+
+	/** Counted over the ledger, which reset() empties: what the limiter refused since then. */
+	rateLimitStats(): { rateLimited: number; intoSuspension: number } {
+		let rateLimited = 0;
+		let intoSuspension = 0;
+		for (const r of this.ledger.requests) {
+			if (r.limit === 'rateLimited') rateLimited++;
+			else if (r.limit === 'intoSuspension') intoSuspension++;
+		}
+		return { rateLimited, intoSuspension };
 	}
 
 	setBehaviour(behaviour: SandboxBehaviour): void {

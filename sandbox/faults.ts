@@ -19,6 +19,7 @@ const PHASES: Record<FaultKind, FaultPhase> = {
 	http502: 'before',
 	http503: 'before',
 	rateLimit: 'before',
+	rateLimitSuspension: 'before',
 	unknownBefore: 'before',
 	dropBefore: 'dropBefore',
 	dropAfter: 'after',
@@ -146,12 +147,17 @@ const MAINTENANCE_PAGE =
 /** Default real milliseconds before a createLate request is processed. */
 export const CREATE_LATE_DEFAULT_MS = 8000;
 
-/** The answer of a `before`, `after` or `late` fault that replaces the endpoint's answer (not for SEND_FAULTS). */
+/**
+ * The answer of a `before`, `after` or `late` fault that replaces the endpoint's answer (not for
+ * SEND_FAULTS). `rateLimitStatus`: the status of a request-rate refusal (behaviour
+ * rateLimitStatus), which rateLimitSuspension answers with.
+ */
 export function faultAnswer(
 	f: ActiveFault,
 	method: string,
 	path: string,
 	targets: RedirectTargets,
+	rateLimitStatus: 429 | 400 = 429,
 ): FaultAnswer {
 	const redirect = (location: string): FaultAnswer => ({
 		status: f.rule.redirectStatus ?? 307,
@@ -216,6 +222,10 @@ export function faultAnswer(
 			return errorAnswer(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
 				'Retry-After': String(f.rule.retryAfterSeconds ?? 1),
 			});
+		case 'rateLimitSuspension':
+			// The request-rate limiter's refusal exactly: no Retry-After (the pipeline starts the
+			// suspension of the request's key and class).
+			return errorAnswer(rateLimitStatus, CODES.rateLimited.code, CODES.rateLimited.msg);
 		case 'answer200Code': {
 			// an error code under HTTP 200, in the shape of a cancel-by-ids answer
 			const code = f.rule.code ?? CODES.orderCancelTimeout.code;

@@ -9,7 +9,13 @@
 import { SandboxServer } from './server';
 import type { Sandbox, SandboxOptions } from './types';
 
-export { DEMO_ACCOUNTS, DEMO_KEYS, SYMBOLS, INITIAL_BALANCES } from './constants';
+export {
+	DEMO_ACCOUNTS,
+	DEMO_KEYS,
+	DOCUMENTED_REQUEST_RATES,
+	SYMBOLS,
+	INITIAL_BALANCES,
+} from './constants';
 export { CODES, UNKNOWN_OUTCOME_CODES } from './codes';
 export { FAULT_KINDS } from './faults';
 export type {
@@ -33,6 +39,7 @@ export type {
 	OrderView,
 	Permission,
 	RateLimitConfig,
+	RequestRates,
 	Sandbox,
 	SandboxBehaviour,
 	SandboxOptions,

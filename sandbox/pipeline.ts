@@ -1,8 +1,9 @@
 /**
  * One request from arrival to answer: work come due (delayed cancels, late creates) applied first,
  * the ledger entry, the UAE rate-limit rule (an address that sends within a minute of a 429 is
- * answered 418), the redirect loop's own path, the fault picked for it (acting before, instead of,
- * after or long after the endpoint), latency, and the send.
+ * answered 418), the redirect loop's own path, the request rates per key and class (a gateway's
+ * check: before any fault, authentication or weight), the fault picked for it (acting before,
+ * instead of, after or long after the endpoint), latency, and the send.
  */
 import type * as http from 'node:http';
 
@@ -17,9 +18,10 @@ import {
 	phaseOf,
 	type ActiveFault,
 } from './faults';
+import { signedTimestampOf, type RequestRateLimiter } from './requestRates';
 import { errorResp, json, type Resp } from './response';
 import { dispatch, prepare } from './router';
-import type { RequestContext, Services } from './routes/route';
+import type { RateClass, RequestContext, Services } from './routes/route';
 import { weightOf } from './routes/table';
 import { sendAnswer } from './send';
 import type { Ledger, LedgerRequest } from './types';
@@ -37,6 +39,8 @@ export interface PipelineHost {
 	otherHostUrl(): string;
 	/** The state the endpoints serve this request from. */
 	services(): Services;
+	/** The request rates per API key and class. */
+	requestLimiter: RequestRateLimiter;
 }
 
 export class RequestPipeline {
@@ -91,7 +95,15 @@ export class RequestPipeline {
 			return;
 		}
 
-		const fault = host.faults.pick(method, path);
+		const apiKey = typeof hdr === 'string' ? hdr : undefined;
+		const rateClass = host.requestLimiter.classOf(apiKey, path, method);
+		if (rateClass) entry.rateClass = rateClass;
+		// A request the limiter refuses reaches nothing behind it: no fault rule is used up by it.
+		const refused = rateClass
+			? this.judgeRate(entry, apiKey!, rateClass, () => signedTimestampOf(req, query, body))
+			: null;
+
+		const fault = refused ? null : host.faults.pick(method, path);
 		if (fault) entry.fault = fault.kind;
 		const phase = fault ? phaseOf(fault.kind) : null;
 		if (phase === 'dropBefore') {
@@ -101,8 +113,15 @@ export class RequestPipeline {
 		}
 
 		let resp: Resp;
-		if (fault && phase === 'before') {
+		if (refused) {
+			resp = refused;
+		} else if (fault && phase === 'before') {
 			resp = this.fromFault(fault, method, path, rawUrl);
+			if (fault.kind === 'rateLimitSuspension') {
+				entry.limit = 'rateLimited';
+				if (rateClass)
+					host.requestLimiter.refuseAccepted(apiKey!, rateClass, Date.now(), serverTime);
+			}
 		} else if (tooBig) {
 			resp = errorResp(
 				413,
@@ -139,6 +158,34 @@ export class RequestPipeline {
 		}
 		if (res.destroyed || res.writableEnded) return;
 		sendAnswer(req, res, resp, fault, this.drips);
+	}
+
+	/**
+	 * The request rates (requestRates.ts), on the real clock: null when the request may go on (it
+	 * is counted), else its refusal, marked in the ledger: the 0003 refusal (HTTP 429, or 400 under
+	 * behaviour rateLimitStatus 400), or 418 -3145 for a request sent into a suspension.
+	 */
+	private judgeRate(
+		entry: LedgerRequest,
+		apiKey: string,
+		rateClass: RateClass,
+		timestamp: () => number | undefined,
+	): Resp | null {
+		const verdict = this.host.requestLimiter.judge(
+			apiKey,
+			rateClass,
+			timestamp,
+			Date.now(),
+			entry.at,
+		);
+		if (verdict === 'accepted') return null;
+		entry.limit = verdict;
+		if (verdict === 'intoSuspension')
+			return errorResp(418, CODES.ipBanned.code, CODES.ipBanned.msg);
+		// No Retry-After, as the UAE documentation describes this 429: the client is to wait out
+		// the suspension (a minute there), and a Retry-After would invite it back sooner.
+		const status = this.host.services().behaviour.rateLimitStatus;
+		return errorResp(status, CODES.rateLimited.code, CODES.rateLimited.msg);
 	}
 
 	/**
@@ -183,11 +230,13 @@ export class RequestPipeline {
 	}
 
 	private fromFault(fault: ActiveFault, method: string, path: string, rawUrl: string): Resp {
-		const a = faultAnswer(fault, method, path, {
-			self: this.host.baseUrl(),
-			other: this.host.otherHostUrl(),
-			url: rawUrl,
-		});
+		const a = faultAnswer(
+			fault,
+			method,
+			path,
+			{ self: this.host.baseUrl(), other: this.host.otherHostUrl(), url: rawUrl },
+			this.host.services().behaviour.rateLimitStatus,
+		);
 		if (a.value !== undefined) return { ...json(a.status, a.value, a.headers), code: a.code };
 		return { status: a.status, raw: a.text ?? '', headers: a.headers };
 	}

@@ -28,6 +28,7 @@ export class SandboxServer extends SandboxControl implements Sandbox {
 			baseUrl: () => this.baseUrl,
 			otherHostUrl: () => this.otherHost.url,
 			services: () => this.services(),
+			requestLimiter: this.requestLimiter,
 		});
 		this.server = http.createServer((req, res) => this.onRequest(req, res));
 		// the user data stream's WebSockets share the listener (stream/hub.ts)

@@ -1,4 +1,7 @@
-/** What an endpoint handler is given, and the route entry that names its weight and permission. */
+/**
+ * What an endpoint handler is given, and the route entry that names its weight, permission and
+ * request-rate class.
+ */
 import type * as http from 'node:http';
 
 import type { Engine } from '../engine';
@@ -10,6 +13,12 @@ import type { UserStream } from '../stream/hub';
 import type { DemoKey, Permission, SandboxBehaviour } from '../types';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * The request-rate class a route counts in, per API key (the UAE documentation's "Order Rate
+ * Limiting"): 'order' for the endpoints that create or cancel orders, 'query' for every other one.
+ */
+export type RateClass = 'order' | 'query';
 
 /** One request as received. */
 export interface RequestContext {
@@ -61,6 +70,8 @@ export interface Route {
 	 */
 	keyOnly?: boolean;
 	permission?: Permission;
+	/** The request-rate class a request with a known API key counts in (requestRates.ts). */
+	rateClass: RateClass;
 	handler: (ctx: RequestContext, auth: Authed | null, services: Services) => Resp;
 }
 
@@ -68,36 +79,54 @@ export type RouteTable = Record<string, Partial<Record<Method, Route>>>;
 
 type SignedHandler = (ctx: RequestContext, auth: Authed, services: Services) => Resp;
 
-function signed(permission: Permission, weight: number, handler: SignedHandler): Route {
+function signed(
+	permission: Permission,
+	weight: number,
+	handler: SignedHandler,
+	rateClass: RateClass,
+): Route {
 	return {
 		weight,
 		signed: true,
 		permission,
+		rateClass,
 		handler: (ctx, auth, services) => handler(ctx, auth!, services),
 	};
 }
 
-/** A signed route any key with the read permission may call. */
+/** A signed route any key with the read permission may call: a query. */
 export function read(weight: number, handler: SignedHandler): Route {
-	return signed('read', weight, handler);
+	return signed('read', weight, handler, 'query');
 }
 
-/** A signed route that needs the trade permission. */
-export function trade(weight: number, handler: SignedHandler): Route {
-	return signed('trade', weight, handler);
+/**
+ * A signed route that needs the trade permission. Its class is named by the route: trade routes
+ * are not all order routes (a transfer or an order test is a query).
+ */
+export function trade(weight: number, handler: SignedHandler, rateClass: RateClass): Route {
+	return signed('trade', weight, handler, rateClass);
 }
 
-/** A signed route open to every valid key whatever its permissions (no `permission`). */
+/** A signed route open to every valid key whatever its permissions (no `permission`): a query. */
 export function anyKey(weight: number, handler: SignedHandler): Route {
-	return { weight, signed: true, handler: (ctx, auth, services) => handler(ctx, auth!, services) };
+	return {
+		weight,
+		signed: true,
+		rateClass: 'query',
+		handler: (ctx, auth, services) => handler(ctx, auth!, services),
+	};
 }
 
-/** A market-data route: a valid API key, no signature (the UAE documentation; spec MARKET_DATA). */
+/**
+ * A market-data route: a valid API key, no signature (the UAE documentation; spec MARKET_DATA).
+ * A query.
+ */
 export function keyOnly(weight: number, handler: SignedHandler): Route {
 	return {
 		weight,
 		signed: false,
 		keyOnly: true,
+		rateClass: 'query',
 		handler: (ctx, auth, services) => handler(ctx, auth!, services),
 	};
 }

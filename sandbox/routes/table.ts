@@ -1,8 +1,11 @@
 /**
- * Every endpoint of the sandbox: path, method, weight and permission. Weights: spec section 8
- * where it gives one (history 5, batch orders 1), else the UAE documentation's (balances, account
- * types, past orders and fills 5; every cancel, transfers and the rest 1); the user data stream's
- * listen keys 1 (the family's PRO and Global documentation).
+ * Every endpoint of the sandbox: path, method, weight, permission and request-rate class. Weights:
+ * spec section 8 where it gives one (history 5, batch orders 1), else the UAE documentation's
+ * (balances, account types, past orders and fills 5; every cancel, transfers and the rest 1); the
+ * user data stream's listen keys 1 (the family's PRO and Global documentation). Classes (the UAE
+ * documentation's "Order Rate Limiting": 20 order, 5 query requests a second per key): 'order'
+ * for creating and cancelling orders, named on each trade route below; every other route,
+ * including transfers, the order test, listen keys, server time and market data, is a 'query'.
  */
 import { json } from '../response';
 import { account, accountTypes, checkApiKey, transfer } from './account';
@@ -25,7 +28,7 @@ import {
 } from './orders/cancel';
 import { singleOrder, testOrder } from './orders/create';
 import { openOrders, pastOrders, queryOrder } from './orders/query';
-import { anyKey, keyOnly, read, trade, type RouteTable } from './route';
+import { anyKey, keyOnly, read, trade, type RateClass, type RouteTable } from './route';
 import { createListenKey, deleteListenKey, keepAliveListenKey } from './userDataStream';
 
 export const ROUTES: RouteTable = {
@@ -33,15 +36,24 @@ export const ROUTES: RouteTable = {
 		GET: {
 			weight: 1,
 			signed: false,
+			// counted when sent with a known key, like market data
+			rateClass: 'query',
 			handler: (_ctx, _auth, services) => json(200, { serverTime: services.now() }),
 		},
 	},
 	'/api/v1/account/balanceFlow': { GET: read(5, history) },
 	// The UAE documentation: "no more than once per second".
-	'/api/v1/account/assetTransfer': { POST: { ...trade(1, transfer), minIntervalMs: 1000 } },
+	'/api/v1/account/assetTransfer': {
+		POST: { ...trade(1, transfer, 'query'), minIntervalMs: 1000 },
+	},
 	// Signed, but open to every valid key whatever its permissions (no `permission`).
 	'/api/v1/account/checkApiKey': {
-		GET: { weight: 1, signed: true, handler: (ctx, auth) => checkApiKey(ctx, auth!) },
+		GET: {
+			weight: 1,
+			signed: true,
+			rateClass: 'query',
+			handler: (ctx, auth) => checkApiKey(ctx, auth!),
+		},
 	},
 	// The user data stream's listen keys (the family's PRO and Global documentation): signed,
 	// weight 1, any valid key.
@@ -50,14 +62,18 @@ export const ROUTES: RouteTable = {
 		PUT: anyKey(1, keepAliveListenKey),
 		DELETE: anyKey(1, deleteListenKey),
 	},
-	'/api/v1/spot/new/order': { POST: trade(1, singleOrder) },
-	'/api/v1/spot/batchOrders': { POST: trade(1, batchOrders) },
-	'/api/v1/spot/order': { GET: read(1, queryOrder), DELETE: trade(1, cancelOrder) },
-	'/api/v1/spot/orderTest': { POST: trade(1, testOrder) },
-	'/api/v1/spot/openOrders': { GET: read(1, openOrders), DELETE: trade(1, cancelOpenOrders) },
+	'/api/v1/spot/new/order': { POST: trade(1, singleOrder, 'order') },
+	'/api/v1/spot/batchOrders': { POST: trade(1, batchOrders, 'order') },
+	'/api/v1/spot/order': { GET: read(1, queryOrder), DELETE: trade(1, cancelOrder, 'order') },
+	// An order test places and cancels nothing: a query.
+	'/api/v1/spot/orderTest': { POST: trade(1, testOrder, 'query') },
+	'/api/v1/spot/openOrders': {
+		GET: read(1, openOrders),
+		DELETE: trade(1, cancelOpenOrders, 'order'),
+	},
 	'/api/v1/spot/tradeOrders': { GET: read(5, pastOrders) },
-	'/api/v1/spot/cancelAllOpenOrders': { DELETE: trade(1, cancelAllOpenOrders) },
-	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(1, cancelOrdersByIds) },
+	'/api/v1/spot/cancelAllOpenOrders': { DELETE: trade(1, cancelAllOpenOrders, 'order') },
+	'/api/v1/spot/cancelOrderByIds': { DELETE: trade(1, cancelOrdersByIds, 'order') },
 	'/api/v1/account': { GET: read(5, account) },
 	'/api/v1/account/type': { GET: read(5, accountTypes) },
 	// The UAE documentation's "Get Account Trade List": weight 5.
@@ -74,4 +90,9 @@ export const ROUTES: RouteTable = {
 /** The nominal weight of a request (0 for an unknown path or method), as the ledger records it. */
 export function weightOf(path: string, method: string): number {
 	return ROUTES[path]?.[method as keyof (typeof ROUTES)[string]]?.weight ?? 0;
+}
+
+/** The request-rate class of a route, or undefined for an unknown path or method (not counted). */
+export function rateClassOf(path: string, method: string): RateClass | undefined {
+	return ROUTES[path]?.[method as keyof (typeof ROUTES)[string]]?.rateClass;
 }

@@ -10,6 +10,13 @@ export type FaultKind =
 	| 'http502'
 	| 'http503'
 	| 'rateLimit'
+	/**
+	 * The request-rate limiter's refusal, as if the request's key had met its class's limit: HTTP
+	 * 429 (400 under behaviour rateLimitStatus 400), code 0003, no Retry-After, and that key and
+	 * class suspended for requestRates.suspensionMs from now (no suspension while request rates are
+	 * off or for a request the limiter does not count: no known key or endpoint).
+	 */
+	| 'rateLimitSuspension'
 	| 'dropBefore'
 	/** An unknown-outcome code (-1146 order create, -1147 cancel, -1007 other), nothing applied. */
 	| 'unknownBefore'

@@ -26,6 +26,17 @@ export interface LedgerRequest {
 	 * status the request's own processing produced (200 = the write was applied).
 	 */
 	appliedStatus?: number;
+	/**
+	 * The request-rate class of a request the request-rate limiter judged (a known demo key on an
+	 * endpoint, request rates on): 'order' or 'query' (see README.md, "Rate limits").
+	 */
+	rateClass?: 'order' | 'query';
+	/**
+	 * A request-rate refusal: 'rateLimited' for the 0003 refusal (429, or 400 under behaviour
+	 * rateLimitStatus 400: the limit met, a request signed before its suspension began, or the
+	 * rateLimitSuspension fault), 'intoSuspension' for a 418 -3145 sent into a suspension.
+	 */
+	limit?: 'rateLimited' | 'intoSuspension';
 }
 
 export interface LedgerTransfer {

@@ -16,6 +16,20 @@ export interface RateLimitConfig {
 	intervals?: boolean;
 }
 
+/**
+ * The exchange's request rates per API key (the HashKey UAE/MENA documentation, "Order Rate
+ * Limiting"): requests a second to order endpoints and to query endpoints, and how long a key's
+ * class stays suspended after it went over (real milliseconds).
+ */
+export interface RequestRates {
+	/** Order requests (create, batch, every cancel) per key in any 1000 ms; documented: 20. */
+	orderPerSecond: number;
+	/** Every other request of a key, in any 1000 ms; documented: 5. */
+	queryPerSecond: number;
+	/** Real milliseconds a key's class stays suspended after a refusal; documented: 60000. */
+	suspensionMs: number;
+}
+
 export interface SandboxOptions {
 	/** Port to listen on; 0 (default) = ephemeral. */
 	port?: number;
@@ -26,6 +40,12 @@ export interface SandboxOptions {
 	 * { windowMs: 60000, maxWeight: 6000 }; false = unlimited.
 	 */
 	rateLimit?: RateLimitConfig | false;
+	/**
+	 * Request rates per API key and class (order, query), on top of the weight budget: default the
+	 * documented DOCUMENTED_REQUEST_RATES; a partial object takes the rest from them (e.g.
+	 * `{ suspensionMs: 2000 }` for a test); false = none. See README.md, "Rate limits".
+	 */
+	requestRates?: Partial<RequestRates> | false;
 	/**
 	 * Extension: base clock in ms (default Date.now). The server clock is `now() + clockOffsetMs`.
 	 * Tests use it to freeze time and probe the timestamp rule at exactly +-1 ms of each edge.
@@ -113,6 +133,12 @@ export interface SandboxBehaviour {
 	rateLimitRule?: 'retryAfter' | 'uae';
 	/** Under rateLimitRule 'uae': how long after a 429 an IP address must stay silent; default 60000. */
 	uaeSilenceMs?: number;
+	/**
+	 * HTTP status of a request-rate refusal (code 0003, also the rateLimitSuspension fault): 429
+	 * (default, what the UAE documentation's rate-limit page says) or 400 (what its error table lists
+	 * for 0003). The weight budget's 429 is not affected.
+	 */
+	rateLimitStatus?: 429 | 400;
 	/**
 	 * Order of a history page (GET /api/v1/account/balanceFlow), for every flow type:
 	 * 'descending' (default: spec §4.1, which says newest first for funding fees; the newest `limit`

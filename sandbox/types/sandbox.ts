@@ -1,7 +1,7 @@
 /** The sandbox as tests and tools drive it (startSandbox's answer). */
 import type { FaultPlan } from './faults';
 import type { Ledger } from './ledger';
-import type { RateLimitConfig, SandboxBehaviour } from './options';
+import type { RateLimitConfig, RequestRates, SandboxBehaviour } from './options';
 import type { OrderView, SeedOpenOrderInput } from './orders';
 import type { OtherHost } from './otherHost';
 import type { AddRecordInput, HistoryRecord, SeedRecordsOptions } from './records';
@@ -27,6 +27,18 @@ export interface Sandbox {
 	setFaults(plan: FaultPlan): void;
 	clearFaults(): void;
 	setRateLimit(config: RateLimitConfig | false): void;
+	/** The request rates in force (per API key and class), or false when there are none. */
+	requestRates(): RequestRates | false;
+	/**
+	 * Change the request rates (a partial object takes the rest from the documented rates; false:
+	 * none); clears every window and suspension. reset() goes back to the start option.
+	 */
+	setRequestRates(rates: Partial<RequestRates> | false): void;
+	/**
+	 * Request-rate refusals since the last reset(), counted over ledger.requests: 0003 refusals
+	 * (`limit: 'rateLimited'`) and requests sent into a suspension (`limit: 'intoSuspension'`, 418).
+	 */
+	rateLimitStats(): { rateLimited: number; intoSuspension: number };
 	/** Change answer variants (merged into the current ones); reset() goes back to the start options. */
 	setBehaviour(behaviour: SandboxBehaviour): void;
 	/** Extension: write the demo history (funding fees, transfers, deposits, trades) relative to now(). */

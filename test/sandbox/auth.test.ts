@@ -11,7 +11,7 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master } = useSandboxClients({ now: () => clock });
+const { sandbox, master } = useSandboxClients({ now: () => clock, requestRates: false });
 
 describe('signature (spec 5.3)', () => {
 	it('accepts a signature in the query string (all params in the query)', async () => {

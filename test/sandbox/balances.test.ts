@@ -2,7 +2,11 @@
 import { useSandboxClients } from '../support/sandbox';
 import { T0, buy, placeWith } from './support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const place = placeWith(master);
 
 describe('resting orders lock funds; the test fills them', () => {

@@ -52,4 +52,53 @@ describe('npm run sandbox (cli.ts)', () => {
 		});
 		expect(funding.json.length).toBeGreaterThanOrEqual(170);
 	});
+
+	/** Start the CLI with `args` on an ephemeral port; its URL and what it printed. */
+	async function start(args: string[]): Promise<{ url: string; out: string }> {
+		child = spawn(
+			process.execPath,
+			['-r', 'ts-node/register/transpile-only', 'sandbox/cli.ts', '--port', '0', ...args],
+			{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+		);
+		let out = '';
+		const url = await new Promise<string>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
+			child!.stdout!.on('data', (c: Buffer) => {
+				out += c.toString();
+				const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+				if (m && out.includes('Press Ctrl+C')) {
+					clearTimeout(timer);
+					resolve(m[1]);
+				}
+			});
+			child!.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+		});
+		return { url, out };
+	}
+
+	it('enforces the documented request rates, with the suspension of --suspension-ms', async () => {
+		const { url, out } = await start(['--suspension-ms', '1200']);
+		expect(out).toContain(
+			'Request rates per API key: 20 order, 5 query requests a second; suspension 1200 ms',
+		);
+		const c = new TestClient(url, DEMO_KEYS.master, Date.now);
+		const sent = await Promise.all(Array.from({ length: 6 }, () => c.openOrders()));
+		expect(sent.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 429]);
+		expect(sent.find((r) => r.status === 429)!.json).toEqual({
+			code: '0003',
+			msg: 'Rate limit exceeded',
+		});
+		const refusedBy = Date.now();
+		expect((await c.openOrders()).status).toBe(418);
+		await new Promise((resolve) => setTimeout(resolve, refusedBy + 1250 - Date.now()));
+		expect((await c.openOrders()).status).toBe(200);
+	});
+
+	it('--no-request-rates: none', async () => {
+		const { url, out } = await start(['--no-request-rates']);
+		expect(out).toContain('Request rates: none');
+		const c = new TestClient(url, DEMO_KEYS.master, Date.now);
+		const sent = await Promise.all(Array.from({ length: 12 }, () => c.openOrders()));
+		expect(sent.map((r) => r.status)).toEqual(Array(12).fill(200));
+	});
 });

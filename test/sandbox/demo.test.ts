@@ -3,7 +3,7 @@ import { DEMO_KEYS, type HistoryRecord } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
 import { useSandbox } from '../support/sandbox';
 
-const sandbox = useSandbox({ seedDemo: true, now: () => 1_800_000_123_456 });
+const sandbox = useSandbox({ seedDemo: true, now: () => 1_800_000_123_456, requestRates: false });
 
 describe('seedDemo', () => {
 	it('writes funding fees over 30 days, transfers, deposits, withdrawals and trades', async () => {

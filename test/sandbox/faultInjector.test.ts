@@ -7,7 +7,11 @@ import { FAULT_KINDS } from '../../sandbox';
 import { useSandboxClients } from '../support/sandbox';
 import { T0, TRANSFER, ORDER, BATCH, move, limit, serverTime } from './support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const time = () => serverTime(sandbox());
 
 describe('fault injection', () => {

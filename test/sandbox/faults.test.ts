@@ -1,14 +1,20 @@
 /**
  * faults.ts: what each fault kind answers: 5xx and rate-limit answers, unknown-outcome codes
  * (-1146 order create, -1147 cancel, -1007 other) before and after the write, redirects, bodies
- * that are not the answer, {"success": false}, the 418 IP ban and error codes under HTTP 200.
+ * that are not the answer, {"success": false}, the 418 IP ban, error codes under HTTP 200 and the
+ * request-rate refusal with its suspension (rateLimitSuspension).
  * createLate: pipeline.createLate.test.ts; cancelByIdsOtherKey: routes/orders/cancel.test.ts.
  */
 import { rawRequest } from '../../sandbox/testClient';
 import { useSandboxClients } from '../support/sandbox';
 import { T0, TRANSFER, ORDER, BATCH, move, limitBuy, limit, sendTo, serverTime } from './support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+// No request rates: the rateLimitSuspension tests turn them on themselves (reset() turns them off).
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const time = () => serverTime(sandbox());
 const historyQ = () => ({ flowType: 32, startTime: 0, endTime: sandbox().now() });
 
@@ -57,6 +63,76 @@ describe('fault injection', () => {
 		expect((await time()).headers['retry-after']).toBe('7');
 		expect((await time()).headers['retry-after']).toBe('1');
 		expect((await time()).status).toBe(200);
+	});
+});
+
+describe('rateLimitSuspension: the request-rate refusal on demand', () => {
+	const REFUSAL = { code: '0003', msg: 'Rate limit exceeded' };
+	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+	it('answers 429 0003 without Retry-After, places nothing, and suspends the key’s class as the limiter would: in flight 429, later 418; no fault rule is used by a refused request', async () => {
+		sandbox().setRequestRates({ suspensionMs: 1000 });
+		sandbox().setFaults({ rules: [{ kind: 'rateLimitSuspension', times: 1, path: ORDER }] });
+		const refused = await master().order(limitBuy);
+		expect(refused.status).toBe(429);
+		expect(refused.json).toEqual(REFUSAL);
+		expect(refused.headers['retry-after']).toBeUndefined();
+		expect(sandbox().ledger.orders).toHaveLength(0);
+		expect(sandbox().ledger.requests[0]).toMatchObject({
+			status: 429,
+			code: '0003',
+			fault: 'rateLimitSuspension',
+			limit: 'rateLimited',
+			rateClass: 'order',
+		});
+		// The clock is frozen at T0: the suspension began at T0 on it.
+		const inFlight = await master().order(limitBuy, { timestamp: T0 - 1 });
+		expect(inFlight.status).toBe(429);
+		expect(inFlight.json).toEqual(REFUSAL);
+		// another class, another key: untouched
+		expect((await master().history(historyQ())).status).toBe(200);
+		expect((await sub().order(limitBuy)).status).toBe(200);
+		sandbox().setFaults({ rules: [{ kind: 'http500', times: 1, path: ORDER }] });
+		const into = await master().order(limitBuy);
+		expect(into.status).toBe(418);
+		expect(into.json.code).toBe('-3145');
+		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 2, intoSuspension: 1 });
+		// after the suspension the http500 rule, which the 418 did not use, acts
+		await sleep(1050);
+		expect((await master().order(limitBuy)).status).toBe(500);
+		expect((await master().order(limitBuy)).status).toBe(200);
+	});
+
+	it('answers HTTP 400 0003 under behaviour rateLimitStatus 400', async () => {
+		sandbox().setRequestRates({ suspensionMs: 1000 });
+		sandbox().setBehaviour({ rateLimitStatus: 400 });
+		sandbox().setFaults({ rules: [{ kind: 'rateLimitSuspension', times: 1 }] });
+		const refused = await master().history(historyQ());
+		expect(refused.status).toBe(400);
+		expect(refused.json).toEqual(REFUSAL);
+		expect(refused.headers['retry-after']).toBeUndefined();
+		expect((await master().history(historyQ(), { timestamp: T0 - 1 })).status).toBe(400);
+		expect((await master().history(historyQ())).status).toBe(418);
+	});
+
+	it('the refused request leaves the window, as the limiter’s refusals do', async () => {
+		sandbox().setRequestRates({ orderPerSecond: 1, suspensionMs: 0 });
+		sandbox().setFaults({ rules: [{ kind: 'rateLimitSuspension', times: 1, path: ORDER }] });
+		expect((await master().order(limitBuy)).status).toBe(429);
+		expect((await master().order(limitBuy)).status).toBe(200);
+		// the one-a-second limit is in force
+		expect((await master().order(limitBuy)).status).toBe(429);
+		expect(sandbox().ledger.orders).toHaveLength(1);
+	});
+
+	it('with request rates off: the same refusal, and nothing suspended', async () => {
+		sandbox().setFaults({ rules: [{ kind: 'rateLimitSuspension', times: 1, path: ORDER }] });
+		const refused = await master().order(limitBuy);
+		expect(refused.status).toBe(429);
+		expect(refused.json).toEqual(REFUSAL);
+		expect((await master().order(limitBuy)).status).toBe(200);
+		expect(sandbox().ledger.requests.map((r) => r.limit)).toEqual(['rateLimited', undefined]);
+		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 1, intoSuspension: 0 });
 	});
 });
 

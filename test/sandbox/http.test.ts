@@ -5,8 +5,9 @@
 import { useSandboxClients } from '../support/sandbox';
 import { serverTime } from './support';
 
-// The start options of the rate limit are the defaults: no rateLimit option.
-const { sandbox, master, sub } = useSandboxClients({});
+// The start options of the rate limit are the defaults: no rateLimit option. The request rates
+// (5 queries a second per key) are not what this file tests: off.
+const { sandbox, master, sub } = useSandboxClients({ requestRates: false });
 /** A weight-1 order far below the market: it rests, so only its weight counts. */
 const placeCheap = () =>
 	master().order({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '1' });

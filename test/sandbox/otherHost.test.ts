@@ -4,7 +4,11 @@ import { rawRequest } from '../../sandbox/testClient';
 import { useSandboxClients } from '../support/sandbox';
 import { T0, TRANSFER, move, sendTo } from './support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 
 describe('redirects', () => {
 	it('redirectOtherHost: the other host (another loopback address) records what a following client sends, headers included', async () => {

@@ -9,7 +9,11 @@ import { TestClient } from '../../sandbox/testClient';
 import { useSandboxClients } from '../support/sandbox';
 import { BATCH, ORDER, T0, buy, limit } from './support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const late = (path: string, delayMs?: number) =>
 	sandbox().setFaults({ rules: [{ kind: 'createLate', times: 1, path, delayMs }] });
@@ -83,7 +87,7 @@ describe('createLate', () => {
 	});
 
 	it('stop() drops the late create too', async () => {
-		const sb = await startSandbox({ now: () => T0, rateLimit: false });
+		const sb = await startSandbox({ now: () => T0, rateLimit: false, requestRates: false });
 		const client = new TestClient(sb.baseUrl, DEMO_KEYS.master, () => T0);
 		sb.setFaults({ rules: [{ kind: 'createLate', times: 1, delayMs: 40 }] });
 		expect((await client.order(buy())).json).toEqual(TIMEOUT);

@@ -10,7 +10,11 @@ import { TestClient } from '../../sandbox/testClient';
 import { useSandboxClients } from '../support/sandbox';
 import { T0, TRANSFER, ORDER, move, limitBuy } from './support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 
 describe('slow and malformed answers', () => {
 	it('dripFeed: the write is applied, the answer arrives one byte at a time', async () => {

@@ -8,7 +8,11 @@ import { useSandboxClients } from '../support/sandbox';
 import { T0 } from './support';
 import { connect, newListenKey, sleep, streamClients, type Json } from './streamSupport';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const { open } = streamClients();
 
 async function stream() {
@@ -121,7 +125,7 @@ describe('sb.stream controls', () => {
 	});
 
 	it('stop() ends every socket and the listener', async () => {
-		const sb = await startSandbox({ rateLimit: false });
+		const sb = await startSandbox({ rateLimit: false, requestRates: false });
 		const client = new TestClient(sb.baseUrl, DEMO_KEYS.sub, () => sb.now());
 		const key = await newListenKey(client);
 		const ws = await connect(sb.stream.url(key));

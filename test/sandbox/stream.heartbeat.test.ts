@@ -11,6 +11,7 @@ const PING_MS = 150;
 const { sandbox, master } = useSandboxClients({
 	now: () => T0,
 	rateLimit: false,
+	requestRates: false,
 	streamPingIntervalMs: PING_MS,
 });
 const { open } = streamClients();

@@ -18,6 +18,7 @@ beforeEach(() => {
 const { sandbox, master, sub } = useSandboxClients({
 	now: () => clock,
 	rateLimit: false,
+	requestRates: false,
 	listenKeyTtlMs: TTL,
 });
 const { open } = streamClients();

@@ -7,7 +7,11 @@ import { T0, DAY } from './support';
 
 const digest = (recs: HistoryRecord[]) =>
 	createHash('sha256').update(JSON.stringify(recs)).digest('hex');
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 
 describe('seeding', () => {
 	it('seeds 100,000 funding fees quickly and deterministically; pages stay fast', async () => {

@@ -11,6 +11,7 @@ import { useSandbox } from '../../support/sandbox';
 
 const sandbox = useSandbox({
 	rateLimit: false,
+	requestRates: false,
 	symbolRules: 'lenient',
 	streamPingIntervalMs: 1_000,
 });

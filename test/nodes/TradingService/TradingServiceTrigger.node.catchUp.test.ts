@@ -9,7 +9,7 @@ import { PATHS } from '../../support/runs';
 import { useSandbox } from '../../support/sandbox';
 import { triggerRunner } from '../../support/trigger';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 /** A funding fee record (flowType 32) on the contract account, created at `created`. */
 const fee = (created: number) => ({

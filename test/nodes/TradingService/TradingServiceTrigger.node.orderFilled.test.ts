@@ -19,7 +19,11 @@ const ORDER_FILLED = { event: 'orderFilled' };
 
 /** The sandbox's clock is the real one shifted by this, so a test can make a fill with an older time. */
 let shift = 0;
-const sandbox = useSandbox({ rateLimit: false, now: () => Date.now() + shift });
+const sandbox = useSandbox({
+	rateLimit: false,
+	requestRates: false,
+	now: () => Date.now() + shift,
+});
 beforeEach(() => {
 	shift = 0;
 });

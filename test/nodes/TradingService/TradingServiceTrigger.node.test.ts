@@ -19,7 +19,7 @@ import { useSandbox } from '../../support/sandbox';
 const MINUTE = 60_000;
 const CONTRACT = DEMO_ACCOUNTS.mainContract;
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 /** Funding fee records (flowType 32) on the contract account, `ago` ms before now each. */
 function fundingFees(...agoMs: number[]): HistoryRecord[] {

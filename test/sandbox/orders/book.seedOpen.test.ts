@@ -12,7 +12,11 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master, sub } = useSandboxClients({ now: () => clock, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => clock,
+	rateLimit: false,
+	requestRates: false,
+});
 
 const limitBuy = (time: number, extra: Partial<Parameters<Sandbox['seedOpenOrder']>[0]> = {}) =>
 	sandbox().seedOpenOrder({

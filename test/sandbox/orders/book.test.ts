@@ -5,7 +5,11 @@
 import { useSandboxClients } from '../../support/sandbox';
 import { T0, limitBuy, histWith } from '../support';
 
-const { sandbox, master, sub } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const hist = histWith(master);
 
 describe('POST /api/v1/spot/new/order', () => {

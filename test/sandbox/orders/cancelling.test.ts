@@ -12,6 +12,7 @@ const DELAY = 1500;
 const { sandbox, master } = useSandboxClients({
 	now: () => T0,
 	rateLimit: false,
+	requestRates: false,
 	behaviour: { cancelApplyDelayMs: DELAY },
 });
 const place = placeWith(master);

@@ -10,7 +10,11 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master } = useSandboxClients({ now: () => clock, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => clock,
+	rateLimit: false,
+	requestRates: false,
+});
 const place = placeWith(master);
 const hist = async (flowType: number) =>
 	(await master().history({ flowType, startTime: T0 - DAY, endTime: clock, limit: 500 }))

@@ -11,7 +11,11 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master } = useSandboxClients({ now: () => clock, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => clock,
+	rateLimit: false,
+	requestRates: false,
+});
 const place = placeWith(master);
 
 describe('seedTrades', () => {

@@ -12,6 +12,7 @@ import { T0 } from '../support';
 const { sandbox, master } = useSandboxClients({
 	now: () => T0,
 	rateLimit: false,
+	requestRates: false,
 	symbolRules: 'realistic',
 	market: { moving: false },
 });
@@ -170,6 +171,7 @@ describe('realistic symbol rules', () => {
 		const moving = await startSandbox({
 			now: () => T0,
 			rateLimit: false,
+			requestRates: false,
 			symbolRules: 'realistic',
 			market: { seed: 3 },
 		});
@@ -193,7 +195,7 @@ describe('realistic symbol rules', () => {
 });
 
 describe('lenient symbol rules (the fixture default)', () => {
-	const lenient = useSandboxClients({ now: () => T0, rateLimit: false });
+	const lenient = useSandboxClients({ now: () => T0, rateLimit: false, requestRates: false });
 	it('accepts price 1 × 0.01 and 18-decimal quantities, and MARKET fills at last', async () => {
 		expect(
 			(await lenient.master().order({ ...limitBuy, price: '1', quantity: '0.01' })).status,

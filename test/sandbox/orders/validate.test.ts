@@ -5,7 +5,11 @@
 import { useSandboxClients } from '../../support/sandbox';
 import { T0, limitBuy } from '../support';
 
-const { sandbox, master, sub } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 
 describe('POST /api/v1/spot/new/order', () => {
 	it('normalizes decimals ("0.0100" -> "0.01")', async () => {

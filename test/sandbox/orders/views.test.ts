@@ -15,7 +15,11 @@ import {
 import { useSandboxClients } from '../../support/sandbox';
 import { T0, buy, limit } from '../support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 
 const marketByQuantity = { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.1' };
 const marketByAmount = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '1000' };

@@ -6,7 +6,11 @@ import { DEMO_ACCOUNTS, DEMO_KEYS, type HistoryRecord } from '../../../sandbox';
 import { useSandboxClients } from '../../support/sandbox';
 import { T0, sell, transfers, placeWith } from '../support';
 
-const { sandbox, master, sub } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const place = placeWith(master);
 
 describe('POST /api/v1/account/assetTransfer', () => {

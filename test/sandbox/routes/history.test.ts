@@ -12,7 +12,11 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master, sub } = useSandboxClients({ now: () => clock, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => clock,
+	rateLimit: false,
+	requestRates: false,
+});
 
 describe('GET /api/v1/account/balanceFlow', () => {
 	it('validates its parameters', async () => {

@@ -13,6 +13,7 @@ import { T0 } from '../support';
 const { sandbox, master } = useSandboxClients({
 	now: () => T0,
 	rateLimit: false,
+	requestRates: false,
 	symbolRules: 'realistic',
 });
 const MINUTE = 60_000;

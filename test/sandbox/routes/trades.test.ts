@@ -11,7 +11,11 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master, sub } = useSandboxClients({ now: () => clock, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => clock,
+	rateLimit: false,
+	requestRates: false,
+});
 const place = placeWith(master);
 const trades = async (params: Record<string, string | number | undefined> = {}, c = master()) => {
 	const r = await c.trades(params);

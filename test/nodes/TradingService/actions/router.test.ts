@@ -8,7 +8,7 @@ import { useSandbox } from '../../../support/sandbox';
 // The router through n8n-core's real executor against the sandbox: which operation runs, how
 // output items are paired with input items, and what Continue On Fail makes of an item's error.
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 const ORDER = '/api/v1/spot/order';
 const TRANSFER = '/api/v1/account/assetTransfer';
 const pairedItems = (items: Array<{ pairedItem?: unknown }>) =>

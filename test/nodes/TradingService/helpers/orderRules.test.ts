@@ -24,7 +24,7 @@ describe('guardrail decimals (fixed vectors)', () => {
 });
 
 describe('guardrails on Create and Create Many', () => {
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 	const guarded = {
 		allowedSymbols: 'BTCUSDT, ETHUSDT',

@@ -9,7 +9,7 @@ import { useSandbox } from '../../../support/sandbox';
 // context and request helpers), checked against what the sandbox holds.
 
 // Realistic rules: the exchange info lists halted and preview symbols as such.
-const sandbox = useSandbox({ rateLimit: false, symbolRules: 'realistic' });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'realistic' });
 const values = (result: { results: Array<{ value: unknown }> }) =>
 	result.results.map((entry) => entry.value);
 

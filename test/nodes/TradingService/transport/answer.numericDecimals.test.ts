@@ -8,7 +8,7 @@ import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { PATHS } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const PRICE = '0.123456789012345678';
 const QUANTITY = '1.000000000000000001';

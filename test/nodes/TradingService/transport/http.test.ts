@@ -16,7 +16,7 @@ import { useSandbox } from '../../../support/sandbox';
 const HISTORY = '/api/v1/account/balanceFlow';
 const HOUR = 3_600_000;
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 afterEach(() => jest.restoreAllMocks());
 
 const history = (overrides: Record<string, unknown> = {}) => ({

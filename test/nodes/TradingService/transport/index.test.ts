@@ -25,7 +25,7 @@ const HISTORY = '/api/v1/account/balanceFlow';
 /** Retries without the default's waits, so a test of three attempts takes milliseconds. */
 const FAST: RetryPolicy = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 50, timeoutMs: 5000 };
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 /** Runs `use` inside a node run, with the run's execute functions; returns what it returned. */
 const withContext = <T>(

@@ -57,7 +57,7 @@ describe('baselineState', () => {
 });
 
 describe('takeBaseline', () => {
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 	const baseline = () =>
 		inPoll(sandbox(), async (context) => {

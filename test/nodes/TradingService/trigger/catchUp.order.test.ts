@@ -10,7 +10,7 @@ import { DEMO_ACCOUNTS } from '../../../../sandbox';
 import { useSandbox } from '../../../support/sandbox';
 import { triggerRunner } from '../../../support/trigger';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 type Order = 'descending' | 'ascending' | 'ascendingNewest';
 const ORDERS: Order[] = ['descending', 'ascending', 'ascendingNewest'];

@@ -53,7 +53,7 @@ describe('nextState', () => {
 });
 
 describe('catchUp', () => {
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 	/** One active poll of a funding-fee trigger node that runs the catch-up from `from`. */
 	const catchUpFrom = (from: TriggerState, deadline?: number): Promise<CatchUp> =>
 		inPoll(sandbox(), (context) => {

@@ -51,7 +51,7 @@ describe('noTestEventError', () => {
 });
 
 describe('fetchTestEvent', () => {
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 	/** A manual poll ("Fetch Test Event") of a funding-fee trigger node with these parameters. */
 	const fetch = (parameters = {}): Promise<INodeExecutionData[]> =>
 		inPoll(

@@ -11,7 +11,7 @@ import { useSandbox } from '../../../support/sandbox';
 // Business keys checked before orders are sent, against the sandbox: one lookup per order for a
 // few, two list pages per symbol for more, and what a found order means.
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const ORDER = '/api/v1/spot/order';
 const OPEN = '/api/v1/spot/openOrders';

@@ -215,7 +215,7 @@ describe('cancelKind', () => {
 });
 
 describe('cancelKind lookups against the sandbox', () => {
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 	/** Runs `use` inside a node run of n8n's real executor, with the run's context. */
 	const inNodeRun = <T>(use: (run: RunContext) => Promise<T>): Promise<T> =>

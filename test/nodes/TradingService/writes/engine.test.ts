@@ -80,7 +80,7 @@ async function runConcurrently(
 	return { items: result.output('Concurrent'), error: result.error('Concurrent') };
 }
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 describe('write engine: items of one run in flight at once', () => {
 	it('12 orders sent together, 4 of them committed but unanswered: each placed exactly once, each item its own order', async () => {

@@ -282,7 +282,7 @@ describe('orderKind', () => {
 });
 
 describe('orderKind lookups against the sandbox', () => {
-	const sandbox = useSandbox({ rateLimit: false });
+	const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 	/** Runs `use` inside a node run of n8n's real executor, with the run's context. */
 	const inNodeRun = <T>(

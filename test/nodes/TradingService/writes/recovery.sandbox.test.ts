@@ -23,7 +23,7 @@ const {
 	transfer: TRANSFER,
 	history: HISTORY,
 } = PATHS;
-const sandbox = useSandbox({ rateLimit: false, symbolRules: 'lenient' });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'lenient' });
 
 const orders = (count: number, base = 1000) =>
 	Array.from({ length: count }, (_, i) => ({

@@ -7,7 +7,11 @@ import { TestClient } from '../../../../sandbox/testClient';
 import { useSandboxClients } from '../../../support/sandbox';
 import { T0, BATCH, limitBuy, limit } from '../../support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const tooBig = (id: string) => ({ ...limit(id), quantity: '1000' });
 
 describe('POST /api/v1/spot/batchOrders', () => {

@@ -8,7 +8,11 @@ import { DEMO_KEYS, type SeedOpenOrderInput } from '../../../../sandbox';
 import { useSandboxClients } from '../../../support/sandbox';
 import { T0, buy, placeWith, sell } from '../../support';
 
-const { sandbox, master, sub } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const place = placeWith(master);
 
 const btc: SeedOpenOrderInput = {

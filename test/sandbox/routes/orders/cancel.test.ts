@@ -13,7 +13,11 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master, sub } = useSandboxClients({ now: () => clock, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => clock,
+	rateLimit: false,
+	requestRates: false,
+});
 const place = placeWith(master);
 
 describe('DELETE /api/v1/spot/order', () => {

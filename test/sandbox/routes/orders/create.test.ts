@@ -6,7 +6,11 @@ import { DEMO_KEYS } from '../../../../sandbox';
 import { useSandboxClients } from '../../../support/sandbox';
 import { T0, limitBuy, buy, placeWith, histWith } from '../../support';
 
-const { sandbox, master } = useSandboxClients({ now: () => T0, rateLimit: false });
+const { sandbox, master } = useSandboxClients({
+	now: () => T0,
+	rateLimit: false,
+	requestRates: false,
+});
 const hist = histWith(master);
 const place = placeWith(master);
 

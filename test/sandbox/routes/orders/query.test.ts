@@ -12,7 +12,11 @@ let clock = T0;
 beforeEach(() => {
 	clock = T0;
 });
-const { sandbox, master, sub } = useSandboxClients({ now: () => clock, rateLimit: false });
+const { sandbox, master, sub } = useSandboxClients({
+	now: () => clock,
+	rateLimit: false,
+	requestRates: false,
+});
 const marketBuy = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' };
 const place = placeWith(master);
 

@@ -2,7 +2,7 @@ import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../../tools/harness/node';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 const parameters = { resource: 'account', operation: 'getAccounts' };
 
 describe('Account > Get Accounts (version 2)', () => {

@@ -12,7 +12,7 @@ import { requestsTo, runTradingService } from '../../../../../tools/harness/node
 import { useSandbox } from '../../../../support/sandbox';
 
 const HISTORY = '/api/v1/account/balanceFlow';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 type Order = 'descending' | 'ascending' | 'ascendingNewest';
 const ORDERS: Order[] = ['descending', 'ascending', 'ascendingNewest'];

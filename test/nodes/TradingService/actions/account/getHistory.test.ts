@@ -5,7 +5,7 @@ import { HOUR, errorOf, runCounting } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
 const HISTORY = '/api/v1/account/balanceFlow';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 function parameters(overrides: Record<string, unknown> = {}) {
 	const now = Date.now();

@@ -4,7 +4,7 @@ import { useSandbox } from '../../../../support/sandbox';
 
 const TRADES = '/api/v1/account/trades';
 const HOUR = 60 * 60 * 1000;
-const sandbox = useSandbox({ rateLimit: false, symbolRules: 'lenient' });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'lenient' });
 
 const getTrades = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'account',

@@ -13,7 +13,7 @@ const clientOrderIdOf = (request: { query: string }) =>
 /** The outcome an error reports (every error about a write carries one). */
 const outcomeOf = (run: { error?: { context?: unknown } }) =>
 	(run.error?.context as { outcome?: string } | undefined)?.outcome;
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const parameters = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'account',

@@ -8,6 +8,7 @@ const T0 = Date.parse('2026-03-02T10:30:00Z');
 const MINUTE = 60_000;
 const sandbox = useSandbox({
 	rateLimit: false,
+	requestRates: false,
 	symbolRules: 'realistic',
 	market: { seed: 7, moving: true },
 	now: () => T0,

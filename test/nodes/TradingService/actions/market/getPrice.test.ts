@@ -9,6 +9,7 @@ import { MARKET_PATHS, expectMarketRequests, queryOf, runMarket, sandboxAnswer }
 // Prices held at each symbol's `last` so that items can be compared with fixed values.
 const sandbox = useSandbox({
 	rateLimit: false,
+	requestRates: false,
 	symbolRules: 'realistic',
 	market: { moving: false },
 });

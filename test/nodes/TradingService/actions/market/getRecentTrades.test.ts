@@ -5,6 +5,7 @@ import { MARKET_PATHS, expectMarketRequests, queryOf, runMarket, sandboxAnswer }
 const T0 = Date.parse('2026-03-02T10:30:00Z');
 const sandbox = useSandbox({
 	rateLimit: false,
+	requestRates: false,
 	symbolRules: 'realistic',
 	market: { seed: 7, moving: true },
 	now: () => T0,

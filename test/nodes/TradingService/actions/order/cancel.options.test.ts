@@ -7,7 +7,7 @@ import { placeRestingOrders } from '../../../../support/orders';
 import { runCounting } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 describe('defect 10: Fail If Order Not Open takes true or false only', () => {
 	it.each([

@@ -4,7 +4,7 @@ import { placeRestingOrders } from '../../../../support/orders';
 import { useSandbox } from '../../../../support/sandbox';
 
 const ORDER = '/api/v1/spot/order';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const cancel = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',

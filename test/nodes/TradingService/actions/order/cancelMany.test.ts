@@ -7,7 +7,7 @@ import { useSandbox } from '../../../../support/sandbox';
 
 const OPEN = '/api/v1/spot/openOrders';
 const BY_IDS = '/api/v1/spot/cancelOrderByIds';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const bySymbol = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',

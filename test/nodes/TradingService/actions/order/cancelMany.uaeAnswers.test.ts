@@ -6,7 +6,7 @@ import { requestsTo, runTradingService } from '../../../../../tools/harness/node
 import { placeRestingOrders } from '../../../../support/orders';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const BY_IDS = '/api/v1/spot/cancelOrderByIds';
 const ORDER = '/api/v1/spot/order';

@@ -5,7 +5,7 @@
 import { errorOf, runCounting } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 describe('Type set by expression places LIMIT and MARKET orders', () => {
 	// Time In Force is GTC for LIMIT and LIMIT_MAKER, IOC for MARKET: two parameters of their own

@@ -13,7 +13,7 @@ import { requestsTo } from '../../../../../tools/harness/node';
 import { errorOf, PATHS, runCounting } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 const TEST_ORDER = '/api/v1/spot/orderTest';
 
 const create = (fields: IDataObject, options: IDataObject = {}) => ({

@@ -6,7 +6,7 @@ import { runTradingService } from '../../../../../tools/harness/node';
 import { PATHS, reportedOutcome } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const limitOrder = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',

@@ -14,7 +14,7 @@ const QUERY_ORDER = '/api/v1/spot/order';
 /** The outcome an error reports (every error about a write carries one). */
 const errorOutcome = (run: { error?: { context?: unknown } }) =>
 	(run.error?.context as { outcome?: string } | undefined)?.outcome;
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const limitOrder = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',

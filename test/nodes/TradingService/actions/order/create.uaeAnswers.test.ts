@@ -7,7 +7,7 @@ import { requestsTo, runTradingService } from '../../../../../tools/harness/node
 import { PATHS, reportedOutcome } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 describe('order types the exchange answers for a MARKET order (defect 6)', () => {
 	it.each([

@@ -7,7 +7,7 @@ import { runTradingService } from '../../../../../tools/harness/node';
 import { PATHS, byInputItem, errorOf } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 /** A batch of `count` LIMIT orders from the items, priced 1, 2, 3… */
 const batchOf = (count: number, options: Record<string, unknown> = {}) => ({

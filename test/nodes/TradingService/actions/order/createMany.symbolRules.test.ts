@@ -12,7 +12,7 @@ import { DEFAULT_RETRY_POLICY } from '../../../../../nodes/TradingService/transp
 import { errorOf, PATHS, runCounting, type CountedRun } from '../../../../support/runs';
 import { useSandbox } from '../../../../support/sandbox';
 
-const sandbox = useSandbox({ rateLimit: false, symbolRules: 'realistic' });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'realistic' });
 const EXCHANGE_INFO = '/api/v1/exchangeInfo';
 
 const fromJson = (orders: IDataObject[], options: IDataObject = {}) => ({

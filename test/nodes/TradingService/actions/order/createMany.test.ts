@@ -9,7 +9,7 @@ import { useSandbox } from '../../../../support/sandbox';
 
 const BATCH = '/api/v1/spot/batchOrders';
 const QUERY_ORDER = '/api/v1/spot/order';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 /** Item mode: every order field mapped from the input item by expression. */
 const fromItems = (options: Record<string, unknown> = {}) => ({

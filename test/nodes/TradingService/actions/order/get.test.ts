@@ -3,7 +3,7 @@ import { placeRestingOrders } from '../../../../support/orders';
 import { useSandbox } from '../../../../support/sandbox';
 
 const QUERY = '/api/v1/spot/order';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const getOrder = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',

@@ -10,7 +10,7 @@ import { useSandbox } from '../../../../support/sandbox';
 const OPEN = '/api/v1/spot/openOrders';
 const PAST = '/api/v1/spot/tradeOrders';
 const ACCOUNT_TYPE = '/api/v1/account/type';
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 
 const getMany = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'order',

@@ -6,7 +6,7 @@ import { useSandbox } from '../../../../support/sandbox';
 // Version 2's pickers in the operations that take an order, a symbol, a coin or an account: a
 // value picked From List, typed By ID, or given by an expression in either mode is what is sent.
 
-const sandbox = useSandbox({ rateLimit: false });
+const sandbox = useSandbox({ rateLimit: false, requestRates: false });
 const v2 = { typeVersion: 2 };
 const picked = (value: string) => ({ __rl: true, mode: 'list', value });
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
