@@ -597,8 +597,12 @@ async function main(): Promise<void> {
 		await demoStep.run(demo);
 	}
 
+	// The sandbox keeps the exchange's documented request rates (20 order, 5 query a second per key).
+	const limits = sandbox.rateLimitStats();
 	print('');
-	print(`Done in ${elapsed()}: ${keys.length} examples.`);
+	print(
+		`Done in ${elapsed()}: ${keys.length} examples; at the exchange's documented request rates, ${limits.rateLimited} × 429 and ${limits.intoSuspension} requests into a suspension.`,
+	);
 	process.stdout.write(`${out.join('\n')}\n`);
 
 	if (!editor) {
