@@ -145,7 +145,7 @@ export function realN8nConfigFromEnv(): RealN8nConfig {
  * Copies the package sources (the working tree, or `revision` from git) to a temporary folder and
  * builds them there (tsc + the icon copy), with the repo's node_modules linked in.
  */
-async function buildPackageCopy(source: string, patches: string[]): Promise<string> {
+export async function buildPackageCopy(source: string, patches: string[]): Promise<string> {
 	const stage = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-package-'));
 	const entries = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'gulpfile.js'];
 	if (source === 'worktree') {
@@ -210,7 +210,7 @@ interface PackageFacts {
 	orderIdLocator: boolean;
 }
 
-function packageFacts(stage: string): PackageFacts {
+export function packageFacts(stage: string): PackageFacts {
 	const file = path.join(stage, 'dist', 'nodes', 'TradingService', 'TradingService.node.js');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const exported = require(file) as { TradingService: new () => NodeTypeLike };
@@ -238,7 +238,7 @@ function packageFacts(stage: string): PackageFacts {
  * Seeds the open orders the cancel ways cancel (after a reset, so their IDs are the same every
  * time: the book's ID counter restarts) and returns their IDs, oldest first.
  */
-function seedCancelOrders(sandbox: Sandbox): string[] {
+export function seedCancelOrders(sandbox: Sandbox): string[] {
 	const start = sandbox.now() - 60_000;
 	return Array.from(
 		{ length: CANCEL_COUNT },
@@ -337,12 +337,12 @@ function figuresOf(
 	};
 }
 
-interface Runner {
+export interface Runner {
 	run(way: Way): Promise<N8nRun>;
 	stop(): Promise<void>;
 }
 
-async function serverRunner(
+export async function serverRunner(
 	env: N8nEnv,
 	extraEnv: Record<string, string> = {},
 ): Promise<Runner & { n8n: N8nInstance }> {

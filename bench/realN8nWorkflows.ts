@@ -270,12 +270,23 @@ function chainCode(kind: WayKind, window: HistoryWindow, signInCode: boolean): s
 /** How the chain's HTTP Request sends the API key: a plain header parameter, or n8n's Header Auth credential. */
 type ApiKeyIn = 'parameter' | 'credential';
 
+/** The HTTP Request node's Batching option: `batchSize` items, then `batchInterval` ms of pause. */
+export interface Batching {
+	batchSize: number;
+	batchInterval: number;
+}
+
+function httpOptions(batching: Batching | undefined): Record<string, unknown> {
+	return batching === undefined ? {} : { batching: { batch: { ...batching } } };
+}
+
 function chainNodes(
 	kind: WayKind,
 	baseUrl: string,
 	window: HistoryWindow,
 	signInCode: boolean,
 	apiKeyIn: ApiKeyIn,
+	batching?: Batching,
 ): Array<Record<string, unknown>> {
 	const path = kind === 'orders' ? ORDER_PATH : kind === 'cancel' ? CANCEL_PATH : HISTORY_PATH;
 	const nodes: Array<Record<string, unknown>> = [
@@ -319,14 +330,14 @@ function chainNodes(
 						headerParameters: {
 							parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }],
 						},
-						options: {},
+						options: httpOptions(batching),
 					}
 				: {
 						method,
 						url,
 						authentication: 'genericCredentialType',
 						genericAuthType: 'httpHeaderAuth',
-						options: {},
+						options: httpOptions(batching),
 					},
 		...(apiKeyIn === 'credential'
 			? { credentials: { httpHeaderAuth: { ...HEADER_AUTH_CREDENTIAL } } }
@@ -668,3 +679,234 @@ export const PATHS = {
  * the users' chain it is compared with.
  */
 export const ISSUE_25_WAYS = ['e', 'a2', 'a', 'ak', 'b', 'd', 'i', 'h', 'hb', 'k', 'kb'] as const;
+
+// ------------------------------------------------------------------ the limits section
+
+/** The exchange's documented rates per key, as the chains' Batching option spells them. */
+export const LIMITS_BATCHING = {
+	order: { batchSize: 20, batchInterval: 1000 },
+	query: { batchSize: 5, batchInterval: 1000 },
+} as const satisfies Record<string, Batching>;
+/** The symbols the limits section's price reads cycle through (one per item, mixed). */
+export const LIMITS_PRICE_SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
+/** Get History, Return All: 20 pages of 500 records (the page size of Return All). */
+export const LIMITS_HISTORY_RECORDS = { flowType: 32, count: 20 * 500, seed: 11 } as const;
+/** The pair of Create workflows of 100 items each started at once on the same key. */
+export const LIMITS_PAIR = ['Lc2a', 'Lc2b'] as const;
+
+/**
+ * Workflows of the limits section: the node's version 2 (the newest) with its defaults, no option
+ * set, against the users' chains with the HTTP Request node's Batching at the exchange's documented
+ * rates (20 items a second for orders, 5 for reads). Keys: Lc Create, Lcb its chain, Lm Create
+ * Many (auto-mapped), Lp Get Price (mixed symbols), Lpb its chain, Lk Cancel, Lkb its chain, Lh
+ * Get History Return All, Lc2a/Lc2b the pair of Create workflows run at once.
+ */
+export function limitsWays({
+	baseUrl,
+	historyWindow,
+	autoMapVersion,
+	newestVersion,
+	orderIdLocator,
+	cancelOrderIds,
+}: WayOptions): Way[] {
+	nodeVersion = newestVersion;
+	symbolLocator = orderIdLocator;
+	const name = 'Trading Service';
+	const mappedCreate = {
+		resource: 'order',
+		operation: 'create',
+		...orderParameters(EXPRESSION_FIELDS),
+	};
+	const node = (
+		key: string,
+		label: string,
+		kind: WayKind,
+		count: number,
+		requests: number,
+		outputItems: number,
+		rows: Array<Record<string, unknown>>,
+		parameters: Record<string, unknown>,
+		expressionsPerItem: number,
+		typeVersion?: number,
+	): Way => ({
+		key,
+		label,
+		kind,
+		count,
+		requests,
+		measured: [name],
+		outputNode: name,
+		outputItems,
+		expressionsPerItem,
+		businessKeys: false,
+		workflow: workflow(workflowId(key, count), `Limits ${key}: ${label}`, rows, [
+			tradingNode(name, parameters, typeVersion),
+		]),
+	});
+	const chain = (
+		key: string,
+		label: string,
+		kind: WayKind,
+		count: number,
+		rows: Array<Record<string, unknown>>,
+		batching: Batching,
+	): Way => {
+		const nodes = chainNodes(kind, baseUrl, historyWindow, false, 'parameter', batching);
+		return {
+			key,
+			label,
+			kind,
+			count,
+			requests: count,
+			measured: nodes.map((n) => String(n.name)),
+			outputNode: 'HTTP Request',
+			outputItems: count,
+			expressionsPerItem: 2,
+			businessKeys: false,
+			workflow: workflow(workflowId(key, count), `Limits ${key}: ${label}`, rows, nodes),
+		};
+	};
+	const priceRows = Array.from({ length: 200 }, (_, index) => ({
+		symbol: LIMITS_PRICE_SYMBOLS[index % LIMITS_PRICE_SYMBOLS.length],
+		call: index,
+	}));
+	const mappedSymbol = '={{ $json.symbol }}';
+	const price = {
+		resource: 'market',
+		operation: 'getPrice',
+		symbol: symbolLocator ? { __rl: true, mode: 'id', value: mappedSymbol } : mappedSymbol,
+	};
+	const mappedOrderId = '={{ $json.orderId }}';
+	const cancel = {
+		resource: 'order',
+		operation: 'cancel',
+		orderId: orderIdLocator ? { __rl: true, mode: 'id', value: mappedOrderId } : mappedOrderId,
+	};
+	const history = {
+		resource: 'account',
+		operation: 'getHistory',
+		flowType: LIMITS_HISTORY_RECORDS.flowType,
+		startTime: new Date(historyWindow.startTime).toISOString(),
+		endTime: new Date(historyWindow.endTime).toISOString(),
+		returnAll: true,
+	};
+	const batching = LIMITS_BATCHING;
+	const httpPrice: Record<string, unknown> = {
+		id: 'http',
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method: 'GET',
+			url: `=${baseUrl}${PRICE_PATH}?symbol={{ $json.symbol }}&site=MENA`,
+			sendHeaders: true,
+			headerParameters: { parameters: [{ name: 'X-APIKEY', value: DEMO_KEYS.master.apiKey }] },
+			options: httpOptions(batching.query),
+		},
+	};
+	return [
+		node(
+			'Lc',
+			'node: Create, 5 mapped fields',
+			'orders',
+			200,
+			200,
+			200,
+			inputRows('orders', 200),
+			mappedCreate,
+			5,
+		),
+		chain(
+			'Lcb',
+			'chain: Code → Crypto → HTTP Request, Batching 20 / 1 s',
+			'orders',
+			200,
+			inputRows('orders', 200),
+			batching.order,
+		),
+		node(
+			'Lm',
+			'node: Create Many, auto-mapped',
+			'orders',
+			200,
+			Math.ceil(200 / BATCH_SIZE),
+			200,
+			inputRows('orders', 200),
+			{ resource: 'order', operation: 'createMany', inputMode: 'autoMap' },
+			0,
+			autoMapVersion === undefined ? undefined : Math.max(autoMapVersion, nodeVersion),
+		),
+		node(
+			'Lp',
+			'node: Get Price, symbol mapped (3 symbols mixed)',
+			'market',
+			200,
+			1,
+			200,
+			priceRows,
+			price,
+			1,
+		),
+		{
+			key: 'Lpb',
+			label: 'chain: HTTP Request (GET, API key header), Batching 5 / 1 s',
+			kind: 'market',
+			count: 200,
+			requests: 200,
+			measured: ['HTTP Request'],
+			outputNode: 'HTTP Request',
+			outputItems: 200,
+			expressionsPerItem: 1,
+			businessKeys: false,
+			workflow: workflow(
+				workflowId('Lpb', 200),
+				'Limits Lpb: HTTP Request price, batching',
+				priceRows,
+				[httpPrice],
+			),
+		},
+		node(
+			'Lk',
+			'node: Cancel, Order ID mapped',
+			'cancel',
+			CANCEL_COUNT,
+			CANCEL_COUNT,
+			CANCEL_COUNT,
+			inputRows('cancel', CANCEL_COUNT, { orderIds: cancelOrderIds }),
+			cancel,
+			1,
+		),
+		chain(
+			'Lkb',
+			'chain: Code → Crypto → HTTP Request (DELETE), Batching 20 / 1 s',
+			'cancel',
+			CANCEL_COUNT,
+			inputRows('cancel', CANCEL_COUNT, { orderIds: cancelOrderIds }),
+			batching.order,
+		),
+		node(
+			'Lh',
+			'node: Get History, Return All (20 × 500 records)',
+			'history',
+			1,
+			LIMITS_HISTORY_RECORDS.count / 500,
+			LIMITS_HISTORY_RECORDS.count,
+			inputRows('history', 1),
+			history,
+			0,
+		),
+		...LIMITS_PAIR.map((key) =>
+			node(
+				key,
+				'node: Create, 5 mapped fields (one of two at once)',
+				'orders',
+				100,
+				100,
+				100,
+				inputRows('orders', 100),
+				mappedCreate,
+				5,
+			),
+		),
+	];
+}

@@ -7,7 +7,8 @@
  * BENCH_LATENCY_REPS (3): benches 1 and 2 again with that much server latency (0: skip);
  * BENCH_HISTORY_REPS (default 3) child runs for bench 3; `--only 1,5` or BENCH_ONLY=1,5 to run a
  * subset; bench 5 (real n8n) reads BENCH_N8N_* (see realN8n.ts) and is skipped, with a message,
- * when the n8n runtime is not installed.
+ * when the n8n runtime is not installed. `--only limits` (or BENCH_ONLY=limits): the limits section
+ * (limits.ts, real n8n at the exchange's documented request rates; BENCH_LIMITS_*).
  */
 import './preload';
 
@@ -42,7 +43,7 @@ function onlyFromArgs(argv: string[]): string | undefined {
 	if (index === -1) return undefined;
 	return argv[index].includes('=') ? argv[index].slice('--only='.length) : argv[index + 1];
 }
-const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5,6')
+const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5,6,limits')
 	.split(',')
 	.map((part) => part.trim());
 
@@ -644,6 +645,16 @@ async function benchReal(sandbox: Sandbox): Promise<Row[]> {
 	return result.rows;
 }
 
+// ------------------------------------------------------------------ limits (real n8n, documented rates)
+
+/** The limits section runs its own sandbox at the default limits (this one has no weight budget). */
+async function benchLimitsSection(): Promise<Row[]> {
+	const { benchLimits } = await import('./limits');
+	const result = await benchLimits();
+	if (result.skipped === undefined) details.push(`Limits section:\n\n${result.markdown}`);
+	return result.rows;
+}
+
 async function main(): Promise<void> {
 	const sandbox = await startSandbox({ rateLimit: false, symbolRules: 'lenient' });
 	const rows: Row[] = [];
@@ -655,6 +666,7 @@ async function main(): Promise<void> {
 			['4', benchTrigger],
 			['5', benchReal],
 			['6', benchBusinessKeys],
+			['limits', benchLimitsSection],
 		];
 		for (const [id, bench] of benches) {
 			if (!ONLY.includes(id)) continue;
