@@ -68,6 +68,18 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		fx.sb.reset();
 	});
 
+	// The sandbox runs at its default, the exchange's documented request rates (20 order and 5
+	// query requests a second per key; over that 429 and a minute's suspension): after every test,
+	// no request of it refused for its rate (the node paces by itself).
+	afterEach(() => {
+		expect(fx.sb.requestRates()).toEqual({
+			orderPerSecond: 20,
+			queryPerSecond: 5,
+			suspensionMs: 60_000,
+		});
+		expect(fx.sb.rateLimitStats()).toEqual({ rateLimited: 0, intoSuspension: 0 });
+	});
+
 	const run = (workflowId: string): Promise<CheckedRun> => runWorkflow(fx, workflowId);
 
 	const expectOk = (result: ExecuteResult): void => expectWorkflowOk(result);

@@ -1,7 +1,8 @@
 /**
  * Running a workflow in the e2e suites' real n8n (`n8n execute`), with the checks every run gets:
- * it printed run data (else n8n's output is the failure), and no secret shows in n8n's output or
- * the run data.
+ * it printed run data (else n8n's output is the failure), no secret shows in n8n's output or
+ * the run data, and the sandbox (at its default, the exchange's documented request rates) refused
+ * no request for its rate since its last reset: the node paces by itself.
  */
 import { executeWorkflow, type ExecuteResult } from '../../tools/n8n/cli';
 import { leakedSecrets, type E2eFixture } from '../../tools/n8n/fixture';
@@ -22,6 +23,7 @@ export async function runWorkflow(
 	}
 	const everything = `${result.stdout}\n${result.stderr}\n${JSON.stringify(result.run)}`;
 	expect(leakedSecrets(everything, secrets)).toEqual([]);
+	expect(fx.sb.rateLimitStats()).toEqual({ rateLimited: 0, intoSuspension: 0 });
 	return result as CheckedRun;
 }
 
