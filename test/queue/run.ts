@@ -29,7 +29,14 @@
  *     main process, none on the workers; 60 fills, each one execution on a worker, across two
  *     graceful restarts and a SIGKILL of the main process with fills while it is down (runs
  *     before 11);
+ * 13. the documented request rates (test/queue/limits.ts): two executions of 500 Order › Create
+ *     items started at once, one per worker, the credential's n8n Processes Sharing This Key 2:
+ *     1,000 orders placed once, none refused by the rate limits (runs before 11);
  * 11. clean shutdown: no process, database or Redis state left.
+ *
+ * The sandbox runs at its default request rates, the exchange's documented ones (20 order and 5
+ * query requests a second per API key; over that 429 and a one-minute suspension): nothing here
+ * turns them off.
  *
  * Every check prints its figures. The last line is `N passed, N failed`; the exit code is 1 when
  * any check failed. Set QUEUE_LOG_DIR=<dir> to keep every n8n process's log there, and
@@ -72,6 +79,7 @@ import {
 } from '../../tools/queue/workflows';
 import { describeExecution, itemsOf, type QueueSuite } from './context';
 import { KILL_WORKER_ENV, killChecks, killWorkflows, reportKilledExecutions } from './kills';
+import { limitsCheck, limitsSetup } from './limits';
 import { realTimeCheck, realTimeSetup } from './realTime';
 import {
 	seedOrderExampleOrders,
@@ -724,7 +732,8 @@ async function run(): Promise<void> {
 	orderExamples = await setUpOrderExamples(sb, seeded);
 	const kills = killWorkflows();
 	const realTime = realTimeSetup(sb);
-	const published = [...WEBHOOK_WORKFLOWS, ...kills];
+	const limits = limitsSetup(sb);
+	const published = [...WEBHOOK_WORKFLOWS, ...kills, ...limits.published];
 
 	const workflows: object[] = [
 		...loadAllExamples(),
@@ -733,12 +742,21 @@ async function run(): Promise<void> {
 		...orderExamples.workflows,
 		...kills.map((k) => k.workflow),
 		...realTime.workflows,
+		...limits.workflows,
 	];
+	// The sandbox runs at the exchange's documented request rates (20 order, 5 query requests a
+	// second per key). The master key's executions run on both workers at once (checks 1 to 5 and
+	// 8 to 10 queue them together), so its credential says so: each worker paces at half the
+	// rates. The main process does not count: in queue mode it only queues executions, and no
+	// trigger of this key polls there (the funding-fee trigger of check 6 has the read-only key).
+	const master = sandboxCredential(sb.baseUrl, DEMO_KEYS.master);
+	master.data = { ...master.data, processesSharingKey: 2 };
 	const credentials = [
-		sandboxCredential(sb.baseUrl, DEMO_KEYS.master),
+		master,
 		sandboxCredential(sb.baseUrl, DEMO_KEYS.readOnly, { ...TRIGGER_CREDENTIAL }),
 		...orderExamples.credentials,
 		...realTime.credentials,
+		...limits.credentials,
 	];
 	const wall: Record<string, number> = {};
 	let stoppedWorker: string | undefined;
@@ -843,6 +861,10 @@ async function run(): Promise<void> {
 		await check(
 			'12. the real-time trigger on the main process: one stream, none on the workers; each fill one execution across a restart and a SIGKILL of the main process',
 			() => realTimeCheck(suite),
+		);
+		await check(
+			'13. the documented rates: 1,000 orders (Create, version 2, defaults) across two workers with n8n Processes Sharing This Key 2: 0 × 429',
+			() => limitsCheck(suite),
 		);
 	}
 

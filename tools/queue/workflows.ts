@@ -30,6 +30,8 @@ export interface ActionNodeOptions {
 	parallelRequests?: number;
 	/** The node's On Error setting "Continue (using regular output)": every item carries its outcome. */
 	continueOnError?: boolean;
+	/** The credential the node uses (id and name); unset: the suite's master-key credential. */
+	credential?: { id: string; name: string };
 }
 
 function webhookNode(webhookPath: string): WorkflowNode {
@@ -68,7 +70,7 @@ function actionNode(
 		typeVersion,
 		position,
 		parameters: { ...parameters, options: nodeOptions },
-		credentials: { tradingServiceApi: { ...SANDBOX_CREDENTIAL } },
+		credentials: { tradingServiceApi: { ...(options.credential ?? SANDBOX_CREDENTIAL) } },
 		...(options.continueOnError ? { onError: 'continueRegularOutput' } : {}),
 	};
 }
@@ -176,6 +178,36 @@ export function createPerItemWebhookWorkflow(
 				price: '={{ $json.price }}',
 				quantity: '0.001',
 				options: { newClientOrderId: '={{ $json.clientOrderId }}' },
+			},
+			{ ...options, typeVersion: 2 },
+		),
+	]);
+}
+
+/**
+ * Webhook → Split Out (`body.orders`) → Create (one order per item, version 2, every option at its
+ * default: the node's own client order IDs, its default Parallel Requests, its pacing): BTCUSDT
+ * LIMIT BUY of 0.001 at the item's `price`.
+ */
+export function createDefaultsWebhookWorkflow(
+	id: string,
+	webhookPath: string,
+	options: Omit<ActionNodeOptions, 'typeVersion' | 'parallelRequests'> = {},
+): Workflow {
+	return webhookWorkflow(id, `Queue: Create (defaults) per item from ${webhookPath}`, [
+		webhookNode(webhookPath),
+		splitOutNode('orders'),
+		actionNode(
+			PER_ITEM_WEBHOOK.create,
+			[440, 0],
+			{
+				resource: 'order',
+				operation: 'create',
+				symbol: byId('BTCUSDT'),
+				side: 'BUY',
+				type: 'LIMIT',
+				price: '={{ $json.price }}',
+				quantity: '0.001',
 			},
 			{ ...options, typeVersion: 2 },
 		),
