@@ -19,6 +19,7 @@ import type { Services } from './routes/route';
 import { UserStream } from './stream/hub';
 import type {
 	AccountTrade,
+	DemoKey,
 	AddRecordInput,
 	FaultPlan,
 	HistoryRecord,
@@ -165,6 +166,16 @@ export class SandboxControl {
 
 	seedRecords(opts: SeedRecordsOptions): HistoryRecord[] {
 		return this.engine.seedRecords(opts);
+	}
+
+	fills(key: DemoKey = DEMO_KEYS.master): AccountTrade[] {
+		this.deferred.runDue();
+		return this.engine.orders.trades.query({
+			accountId: tradingAccountOf(key),
+			startTime: 0,
+			endTime: Number.MAX_SAFE_INTEGER,
+			limit: Number.MAX_SAFE_INTEGER,
+		});
 	}
 
 	seedTrades(opts: SeedTradesOptions): AccountTrade[] {

@@ -1,7 +1,7 @@
 /** The sandbox as tests and tools drive it (startSandbox's answer). */
 import type { FaultPlan } from './faults';
 import type { Ledger } from './ledger';
-import type { RateLimitConfig, RequestRates, SandboxBehaviour } from './options';
+import type { DemoKey, RateLimitConfig, RequestRates, SandboxBehaviour } from './options';
 import type { OrderView, SeedOpenOrderInput } from './orders';
 import type { OtherHost } from './otherHost';
 import type { AddRecordInput, HistoryRecord, SeedRecordsOptions } from './records';
@@ -50,6 +50,12 @@ export interface Sandbox {
 	 * whatever the answer behaviours), or undefined for an unknown id.
 	 */
 	getOrder(orderId: string): OrderView | undefined;
+	/**
+	 * Every fill of a demo key's trading account (default the master key's), newest first, as
+	 * GET /api/v1/account/trades lists them: for tests that check what a node read, without spending
+	 * the key's request rate on the check.
+	 */
+	fills(key?: DemoKey): AccountTrade[];
 	/**
 	 * Fill a resting order at its limit price: `quantity` (a decimal string; default all that
 	 * remains). NEW -> PARTIALLY_FILLED -> FILLED; balances, locks and TRADE/FEE records follow.

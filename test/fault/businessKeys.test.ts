@@ -181,7 +181,11 @@ async function firstExecution(
 			});
 		}
 	}
-	return { outcome, lateMs: Math.max(0, lateMs - (Date.now() - started)) };
+	// The late order lands `lateMs` after its request reached the exchange, which may be well after
+	// the execution started (its lookups go first, at the key's query rate).
+	const late = sb.ledger.requests.find((request) => request.fault === 'createLate');
+	const landsAt = late === undefined ? started : late.at + lateMs;
+	return { outcome, lateMs: Math.max(0, landsAt - Date.now()) };
 }
 
 async function keyRun(sb: Sandbox, cell: Cell): Promise<KeyRun> {

@@ -3,6 +3,7 @@
  * each lane is a sandbox of its own running one scenario at a time (reset by the scenario), the
  * lanes overlap while runs wait on lookups, backoff and late writes. A plan's runs are
  * deterministic whatever lane runs them: each run resets its sandbox and carries its own seed.
+ * The sandboxes keep the exchange's documented request rates, and no run may meet them.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
 
@@ -19,8 +20,16 @@ export async function runInLanes<P, R>(
 	try {
 		await Promise.all(
 			sandboxes.map(async (sb) => {
-				for (let index = next++; index < plan.length; index = next++)
+				for (let index = next++; index < plan.length; index = next++) {
 					results[index] = await run(sb, plan[index]);
+					// Every lane keeps the exchange's documented request rates (the sandbox's default):
+					// a run that met them, or sent into a suspension, fails the file.
+					const limits = sb.rateLimitStats();
+					if (limits.rateLimited + limits.intoSuspension > 0)
+						throw new Error(
+							`run ${index} of the plan met the sandbox's request-rate limit: ${JSON.stringify(limits)}`,
+						);
+				}
 			}),
 		);
 	} finally {

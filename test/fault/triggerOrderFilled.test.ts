@@ -13,8 +13,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { triggerRunner } from '../../tools/harness/trigger';
-import { DEMO_KEYS, type LedgerRequest, type Sandbox } from '../../sandbox';
-import { TestClient } from '../../sandbox/testClient';
+import type { LedgerRequest, Sandbox } from '../../sandbox';
 import { TRADES_PATH, allFills, restingOrders } from '../nodes/TradingService/trigger/fills';
 import { Rng, bookRequests, duplicates, mergeTallies, secretIn, type Tally } from './lib';
 import { runScenarios, useFaultSandbox } from './scenarios';
@@ -35,7 +34,6 @@ type Pool = Map<string, number>;
 
 async function orderFilledScenario(sb: Sandbox, tally: Tally) {
 	const rng = new Rng(2727);
-	const client = new TestClient(sb.baseUrl, DEMO_KEYS.master, () => sb.now());
 	const pool: Pool = new Map((await restingOrders(sb, 120)).map((orderId) => [orderId, 10]));
 	const lateIds: string[] = [];
 	let newestTime = 0;
@@ -62,7 +60,7 @@ async function orderFilledScenario(sb: Sandbox, tally: Tally) {
 			sb.setFaults({ clockOffsetMs: -rng.int(1000, 180_000) });
 			fillSome(1);
 			sb.clearFaults();
-			const [late] = (await client.trades({ limit: 1 })).json as Array<{ id: string }>;
+			const [late] = sb.fills();
 			lateIds.push(late.id);
 		}
 	};

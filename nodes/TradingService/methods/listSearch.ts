@@ -8,11 +8,19 @@ import type {
 import { readSymbolRules } from '../actions/symbolRulesCache';
 import { LIMITS } from '../constants';
 import { accountKind, accountKindName, type AccountKind } from '../helpers/accounts';
-import { ENDPOINTS, ServiceClient } from '../transport';
+import { DEFAULT_RETRY_POLICY, ENDPOINTS, ServiceClient } from '../transport';
 
 // The lists behind version 2's pickers. Each reads through the transport like any request of the
-// node (the credential signs it, reads retry, the weight budget applies), and filters by what the
-// user typed in the picker's search box, case-insensitively.
+// node (the credential signs it, reads retry, the key's request rate applies), and filters by what
+// the user typed in the picker's search box, case-insensitively.
+
+/**
+ * A picker's client: a list in the editor does not wait a minute for a rate limit to pass, it says
+ * so at once.
+ */
+function pickerClient(functions: ILoadOptionsFunctions): ServiceClient {
+	return new ServiceClient(functions, DEFAULT_RETRY_POLICY, () => 0);
+}
 
 function matches(filter: string | undefined, ...texts: unknown[]): boolean {
 	if (filter === undefined || filter.trim() === '') return true;
@@ -29,7 +37,7 @@ export async function searchSymbols(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const rules = await readSymbolRules(new ServiceClient(this));
+	const rules = await readSymbolRules(pickerClient(this));
 	const results = [...rules.values()]
 		.filter((rule) => matches(filter, rule.symbol, rule.baseAsset, rule.quoteAsset))
 		.map((rule) => ({
@@ -48,7 +56,7 @@ export async function searchCoins(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const rules = await readSymbolRules(new ServiceClient(this));
+	const rules = await readSymbolRules(pickerClient(this));
 	const coins = new Set<string>();
 	for (const rule of rules.values()) {
 		if (rule.baseAsset !== '') coins.add(rule.baseAsset);
@@ -81,10 +89,7 @@ export async function searchAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const accounts = (await new ServiceClient(this).request(
-		ENDPOINTS.accountTypes,
-		{},
-	)) as IDataObject[];
+	const accounts = (await pickerClient(this).request(ENDPOINTS.accountTypes, {})) as IDataObject[];
 	const results = accounts
 		.filter((account) => TRANSFER_KINDS.includes(accountKind(account)))
 		.map((account) => ({ name: accountEntryName(account), value: String(account.accountId) }))
@@ -97,7 +102,7 @@ export async function searchOpenOrders(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const orders = (await new ServiceClient(this).request(ENDPOINTS.openOrders, {
+	const orders = (await pickerClient(this).request(ENDPOINTS.openOrders, {
 		qs: { limit: LIMITS.ordersPageSize },
 	})) as IDataObject[];
 	const results = orders

@@ -1,10 +1,9 @@
 /**
  * Shared by the Order Filled tests (the node's and the fault suite's): fills made the way an
  * exchange makes them (resting LIMIT orders placed over HTTP, then filled on the test's schedule),
- * and every fill the trade list holds, read through the sandbox's own signing client.
+ * and every fill the trade list holds, read from the sandbox.
  */
-import { DEMO_KEYS, type AccountTrade, type Sandbox } from '../../../../sandbox';
-import { TestClient } from '../../../../sandbox/testClient';
+import type { AccountTrade, Sandbox } from '../../../../sandbox';
 import { placeRestingOrders } from '../../../support/orders';
 
 export const TRADES_PATH = '/api/v1/account/trades';
@@ -14,19 +13,12 @@ export async function restingOrders(sandbox: Sandbox, count: number, symbol = 'B
 	return await placeRestingOrders(sandbox, count, { symbol, quantity: '0.001' });
 }
 
-/** Every fill of the master key's trading account, newest first (paged by `toId`). */
+/**
+ * Every fill of the master key's trading account, newest first: read from the sandbox itself, so
+ * the check spends none of the key's request rate the trigger under test keeps to.
+ */
 export async function allFills(sandbox: Sandbox): Promise<AccountTrade[]> {
-	const client = new TestClient(sandbox.baseUrl, DEMO_KEYS.master, () => sandbox.now());
-	const fills: AccountTrade[] = [];
-	let toId: string | undefined;
-	for (;;) {
-		const answer = await client.trades({ limit: 1000, ...(toId === undefined ? {} : { toId }) });
-		if (answer.status !== 200) throw new Error(`listing fills failed: ${answer.text}`);
-		const page = answer.json as AccountTrade[];
-		fills.push(...page);
-		if (page.length < 1000) return fills;
-		toId = page[page.length - 1].id;
-	}
+	return sandbox.fills();
 }
 
 /** Trade ids oldest first: by time, then by id as a number (no precision lost). */

@@ -12,6 +12,7 @@ import { requestsTo, runTradingService, type NodeRun } from '../../../../tools/h
 import { onSandboxRequest } from '../../../../tools/queue/workflows';
 import { placeRestingOrders } from '../../../support/orders';
 import { PATHS } from '../../../support/runs';
+import { forgetServices } from '../../../../nodes/TradingService/transport/pacing';
 import { useSandbox } from '../../../support/sandbox';
 
 const {
@@ -111,6 +112,8 @@ async function cutAfter(
 	} finally {
 		stop();
 		sandbox().clearFaults();
+		// The lost run's process is gone, and with it the hour it was told to keep away.
+		forgetServices();
 	}
 }
 

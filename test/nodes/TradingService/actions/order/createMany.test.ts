@@ -225,7 +225,8 @@ describe('Order > Create Many', () => {
 		sandbox().setFaults({
 			rules: [
 				{ kind: 'numericIds', times: 1, path: BATCH },
-				{ kind: 'rateLimit', times: 1, path: BATCH, retryAfterSeconds: 3600 },
+				// A refusal of the whole batch (its symbol closed to the API for a moment), nothing placed.
+				{ kind: 'unknownBefore', times: 1, path: BATCH, code: '-1155', status: 400 },
 			],
 		});
 		const run = await runTradingService(sandbox(), {
