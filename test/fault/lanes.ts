@@ -25,10 +25,23 @@ export async function runInLanes<P, R>(
 					// Every lane keeps the exchange's documented request rates (the sandbox's default):
 					// a run that met them, or sent into a suspension, fails the file.
 					const limits = sb.rateLimitStats();
-					if (limits.rateLimited + limits.intoSuspension > 0)
+					if (limits.rateLimited + limits.intoSuspension > 0) {
+						const refused = sb.ledger.requests.find((request) => request.limit !== undefined)!;
+						const second = sb.ledger.requests
+							.filter(
+								(request) =>
+									request.rateClass === refused.rateClass &&
+									request.apiKey === refused.apiKey &&
+									request.at > refused.at - 1000 &&
+									request.at <= refused.at,
+							)
+							.map(
+								(request) => `${request.at} ${request.method} ${request.path} ${request.status}`,
+							);
 						throw new Error(
-							`run ${index} of the plan met the sandbox's request-rate limit: ${JSON.stringify(limits)}`,
+							`run ${index} of the plan met the sandbox's request-rate limit: ${JSON.stringify(limits)}; the second before it: ${second.join('; ')}`,
 						);
+					}
 				}
 			}),
 		);

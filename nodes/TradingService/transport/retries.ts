@@ -126,12 +126,15 @@ export async function sendWithRetries(
 	const { itemIndex } = request;
 	const isWrite = endpoint.writes === true;
 	const recvWindowMs = recvWindowOf(request, settings);
-	const gate = settings.gateOf?.(endpoint);
-	const pacer = settings.pacerOf?.(endpoint);
 	let rateLimitWaits = 0;
 	for (let retry = 0; ; retry++) {
 		// The paced endpoint's turn first (it may take a while), then the key's rate as it is by then.
+		// Each is looked up right before it is asked, with no await between: the process drops one
+		// nothing uses, and a request holding on to a dropped one would not count in the one the
+		// other requests use.
+		const gate = settings.gateOf?.(endpoint);
 		const release = await gate?.pass();
+		const pacer = settings.pacerOf?.(endpoint);
 		const turn = await pacer?.acquire(settings.rateLimitWaitMs);
 		const held =
 			banned(node, settings, itemIndex) ??
