@@ -2,9 +2,9 @@
  * The exchange's request rates per API key and class (the HashKey UAE/MENA documentation, "Order
  * Rate Limiting"): at most `orderPerSecond` order requests and `queryPerSecond` query requests of
  * one key in any 1000 ms. The request over that is refused (0003) and suspends the key's class for
- * `suspensionMs`; during a suspension a request the client signed before it began (in flight when
- * the refusal was sent) gets the same refusal, anything signed later a 418, as the exchange bans a
- * client that keeps sending. Judged as a gateway would, before authentication and the weight
+ * `suspensionMs`; during a suspension a request the client signed before it could know of it (before
+ * it began, or within IN_FLIGHT_MS after) gets the same refusal, anything signed later a 418, as
+ * the exchange bans a client that keeps sending. Judged as a gateway would, before authentication and the weight
  * budget, on the real clock (Date.now()): the sandbox's offset clock must not stretch a second.
  */
 import { DEMO_KEYS, DOCUMENTED_REQUEST_RATES } from './constants';
@@ -16,6 +16,15 @@ import type * as http from 'node:http';
 
 /** The sliding window of the limit, in real milliseconds. */
 export const REQUEST_RATE_WINDOW_MS = 1000;
+
+/**
+ * How long after a refusal a client's requests still count as sent before it could know of it.
+ * The refusal takes a round trip to reach the client, and requests it had already let go (a burst
+ * of parallel ones) are signed meanwhile; the exchange cannot tell them from a client that keeps
+ * sending, so the sandbox gives the client a second to hear of it: what it signs later is sent
+ * into the suspension.
+ */
+export const IN_FLIGHT_MS = 1000;
 
 const KNOWN_API_KEYS = new Set(Object.values(DEMO_KEYS).map((k) => k.apiKey));
 
@@ -133,7 +142,9 @@ export class RequestRateLimiter {
 			// A client cannot know of a refusal before it arrives: what it signed before the
 			// suspension began was already on its way. Anything signed later was sent into it.
 			const ts = timestamp();
-			return ts !== undefined && ts < suspension.fromServerTime ? 'rateLimited' : 'intoSuspension';
+			return ts !== undefined && ts < suspension.fromServerTime + IN_FLIGHT_MS
+				? 'rateLimited'
+				: 'intoSuspension';
 		}
 		if (suspension) this.suspensions.delete(id);
 		const limit = rateClass === 'order' ? rates.orderPerSecond : rates.queryPerSecond;

@@ -5,6 +5,7 @@
  * request-rate refusal with its suspension (rateLimitSuspension).
  * createLate: pipeline.createLate.test.ts; cancelByIdsOtherKey: routes/orders/cancel.test.ts.
  */
+import { IN_FLIGHT_MS } from '../../sandbox/requestRates';
 import { rawRequest } from '../../sandbox/testClient';
 import { useSandboxClients } from '../support/sandbox';
 import { T0, TRANSFER, ORDER, BATCH, move, limitBuy, limit, sendTo, serverTime } from './support';
@@ -93,7 +94,8 @@ describe('rateLimitSuspension: the request-rate refusal on demand', () => {
 		expect((await master().history(historyQ())).status).toBe(200);
 		expect((await sub().order(limitBuy)).status).toBe(200);
 		sandbox().setFaults({ rules: [{ kind: 'http500', times: 1, path: ORDER }] });
-		const into = await master().order(limitBuy);
+		// signed a second after the refusal began: the client could have known
+		const into = await master().order(limitBuy, { timestamp: T0 + IN_FLIGHT_MS });
 		expect(into.status).toBe(418);
 		expect(into.json.code).toBe('-3145');
 		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 2, intoSuspension: 1 });
@@ -112,7 +114,7 @@ describe('rateLimitSuspension: the request-rate refusal on demand', () => {
 		expect(refused.json).toEqual(REFUSAL);
 		expect(refused.headers['retry-after']).toBeUndefined();
 		expect((await master().history(historyQ(), { timestamp: T0 - 1 })).status).toBe(400);
-		expect((await master().history(historyQ())).status).toBe(418);
+		expect((await master().history(historyQ(), { timestamp: T0 + IN_FLIGHT_MS })).status).toBe(418);
 	});
 
 	it('the refused request leaves the window, as the limiter’s refusals do', async () => {

@@ -12,7 +12,7 @@ import {
 	type LedgerRequest,
 	type Sandbox,
 } from '../../sandbox';
-import { RequestRateLimiter, requestRatesFrom } from '../../sandbox/requestRates';
+import { IN_FLIGHT_MS, RequestRateLimiter, requestRatesFrom } from '../../sandbox/requestRates';
 import { ROUTES } from '../../sandbox/routes/table';
 import { TestClient, rawRequest, type RawResponse } from '../../sandbox/testClient';
 import { useSandboxClients } from '../support/sandbox';
@@ -27,6 +27,8 @@ const { sandbox, master, sub } = useSandboxClients({
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Wait until the real clock reads at least `at`. */
 const until = (at: number) => sleep(Math.max(0, at - Date.now()));
+/** Past the second a client has to hear of a refusal: what it signs now is sent into the suspension. */
+const pastInFlight = () => sleep(IN_FLIGHT_MS + 20);
 
 /** A weight-1 LIMIT BUY far below the market: it rests and locks almost nothing. */
 const cheapOrder = (c: TestClient = master(), extra = {}) =>
@@ -56,7 +58,8 @@ describe('the documented request rates, on by default', () => {
 			const sixth = await other.openOrders();
 			expect(sixth.status).toBe(429);
 			expect(sixth.json).toEqual(REFUSAL);
-			// a minute's suspension: a request signed now is sent into it
+			// a minute's suspension: a request signed a second later is sent into it
+			await pastInFlight();
 			expect((await other.openOrders()).status).toBe(418);
 		} finally {
 			await sb.stop();
@@ -168,6 +171,7 @@ describe('limits per key and class in any 1000 ms', () => {
 		expect(sixth.json).toEqual(REFUSAL);
 		expect(sixth.headers['retry-after']).toBeUndefined();
 		// during the suspension a bad signature is not even looked at
+		await pastInFlight();
 		expect((await query(master(), { mangleSignature: () => 'f'.repeat(64) })).json.code).toBe(
 			'-3145',
 		);
@@ -225,7 +229,10 @@ describe('the suspension', () => {
 		expect(inFlight.headers['retry-after']).toBeUndefined();
 		// the timestamp in a form body counts as well
 		expect((await rawRequest(sandbox().baseUrl, earlyOrderInBody)).status).toBe(429);
-		// signed after the refusal: sent into the suspension
+		// signed within a second of the refusal: in flight too, refused the same
+		expect((await query()).status).toBe(429);
+		// signed later: sent into the suspension
+		await pastInFlight();
 		const into = await query();
 		expect(into.status).toBe(418);
 		expect(into.json).toEqual({
@@ -236,8 +243,9 @@ describe('the suspension', () => {
 		expect((await master().marketData('/quote/v1/depth', { symbol: 'BTCUSDT' })).status).toBe(418);
 		// orders are another class
 		expect((await cheapOrder()).status).toBe(200);
-		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 3, intoSuspension: 2 });
+		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 4, intoSuspension: 2 });
 		expect(limited(sandbox()).map((r) => [r.status, r.limit, r.rateClass])).toEqual([
+			[429, 'rateLimited', 'query'],
 			[429, 'rateLimited', 'query'],
 			[429, 'rateLimited', 'query'],
 			[429, 'rateLimited', 'query'],
@@ -251,11 +259,12 @@ describe('the suspension', () => {
 		// over after suspensionMs (from the refusal), not extended by what came in meanwhile
 		await until(answeredAt + SUSPENSION_MS + 30);
 		expect((await query()).status).toBe(200);
-		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 3, intoSuspension: 3 });
+		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 4, intoSuspension: 3 });
 	});
 
 	it('is per key and class: the suspended class of one key stops nothing else', async () => {
 		await suspendQueries();
+		await pastInFlight();
 		expect((await query()).status).toBe(418);
 		expect((await query(sub())).status).toBe(200);
 		expect((await cheapOrder()).status).toBe(200);
@@ -277,6 +286,7 @@ describe('the suspension', () => {
 		const inFlight = await rawRequest(sandbox().baseUrl, early);
 		expect(inFlight.status).toBe(400);
 		expect(inFlight.json).toEqual(REFUSAL);
+		await pastInFlight();
 		expect((await query()).status).toBe(418);
 		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 2, intoSuspension: 1 });
 	});
@@ -361,6 +371,7 @@ describe('options, setRequestRates, rateLimitStats and reset()', () => {
 		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 0, intoSuspension: 0 });
 		expect(statuses(await times(5, () => query()))).toEqual(Array(5).fill(200));
 		expect((await query()).status).toBe(429);
+		await pastInFlight();
 		expect((await query()).status).toBe(418);
 		expect((await query()).status).toBe(418);
 		expect(sandbox().rateLimitStats()).toEqual({ rateLimited: 1, intoSuspension: 2 });
@@ -390,12 +401,15 @@ describe('RequestRateLimiter: the exact edges, on given clock readings', () => {
 		expect(b.judge(key, 'order', noTs, 11_399, 0)).toBe('rateLimited');
 	});
 
-	it('during a suspension: a timestamp before its start (server clock) is in flight, at or after it, or none, is into it; it ends suspensionMs later', () => {
+	it('during a suspension: a timestamp before its start (server clock) or within IN_FLIGHT_MS after it is in flight, a later one, or none, is into it; it ends suspensionMs later', () => {
 		const l = new RequestRateLimiter({ ...rates, suspensionMs: 1200 });
 		expect(l.judge(key, 'query', noTs, 20_000, 5_000)).toBe('accepted');
 		expect(l.judge(key, 'query', noTs, 20_100, 5_100)).toBe('rateLimited'); // began at 5_100
 		expect(l.judge(key, 'query', () => 5_099, 20_200, 5_200)).toBe('rateLimited');
-		expect(l.judge(key, 'query', () => 5_100, 20_200, 5_200)).toBe('intoSuspension');
+		expect(l.judge(key, 'query', () => 5_100 + IN_FLIGHT_MS - 1, 20_200, 5_200)).toBe(
+			'rateLimited',
+		);
+		expect(l.judge(key, 'query', () => 5_100 + IN_FLIGHT_MS, 20_200, 5_200)).toBe('intoSuspension');
 		expect(l.judge(key, 'query', noTs, 21_299, 6_299)).toBe('intoSuspension');
 		expect(l.judge(key, 'order', noTs, 20_200, 5_200)).toBe('accepted');
 		// over at 20_100 + 1200, and none of the refused requests is in the window
