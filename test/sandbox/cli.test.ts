@@ -89,7 +89,9 @@ describe('npm run sandbox (cli.ts)', () => {
 			msg: 'Rate limit exceeded',
 		});
 		const refusedBy = Date.now();
-		expect((await c.openOrders()).status).toBe(418);
+		// Signed within a second of the refusal: in flight, refused the same; signed later: 418.
+		expect((await c.openOrders()).status).toBe(429);
+		expect((await c.openOrders({}, { timestamp: Date.now() + 1000 })).status).toBe(418);
 		await new Promise((resolve) => setTimeout(resolve, refusedBy + 1250 - Date.now()));
 		expect((await c.openOrders()).status).toBe(200);
 	});
