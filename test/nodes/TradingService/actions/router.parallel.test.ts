@@ -49,10 +49,11 @@ describe('router: Parallel Requests', () => {
 	const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'lenient' });
 
 	it('keeps Parallel Requests in flight: 20 items at 5 lanes reach the service in 4 waves of 5, and come out in input order', async () => {
-		sandbox().setFaults({ latencyMs: 120 });
+		// Waves far apart (a busy machine spreads the requests of one wave over tens of ms).
+		sandbox().setFaults({ latencyMs: 400 });
 		const run = await runTradingService(sandbox(), orderBookOf(20, { parallelRequests: 5 }));
 		expect(run.error).toBeUndefined();
-		expect(waves(requestsTo(sandbox(), DEPTH), 60)).toEqual([5, 5, 5, 5]);
+		expect(waves(requestsTo(sandbox(), DEPTH), 200)).toEqual([5, 5, 5, 5]);
 		expect(pairedItems(run.items)).toEqual(range(20));
 		expect(run.items.map((item) => item.json.symbol)).toEqual(range(20).map((i) => SYMBOLS[i % 3]));
 	});
@@ -76,10 +77,10 @@ describe('router: Parallel Requests', () => {
 	});
 
 	it('version 1 keeps sending one request after the other', async () => {
-		sandbox().setFaults({ latencyMs: 60 });
+		sandbox().setFaults({ latencyMs: 300 });
 		const run = await runTradingService(sandbox(), { ...orderBookOf(4), node: { typeVersion: 1 } });
 		expect(run.error).toBeUndefined();
-		expect(waves(requestsTo(sandbox(), DEPTH), 30)).toEqual([1, 1, 1, 1]);
+		expect(waves(requestsTo(sandbox(), DEPTH), 150)).toEqual([1, 1, 1, 1]);
 	});
 
 	it.each([
