@@ -50,19 +50,20 @@ describe('router: Parallel Requests', () => {
 
 	it('keeps Parallel Requests in flight: 20 items at 5 lanes reach the service in 4 waves of 5, and come out in input order', async () => {
 		// Waves far apart (a busy machine spreads the requests of one wave over tens of ms).
-		sandbox().setFaults({ latencyMs: 400 });
+		sandbox().setFaults({ latencyMs: 1000 });
 		const run = await runTradingService(sandbox(), orderBookOf(20, { parallelRequests: 5 }));
 		expect(run.error).toBeUndefined();
-		expect(waves(requestsTo(sandbox(), DEPTH), 200)).toEqual([5, 5, 5, 5]);
+		expect(waves(requestsTo(sandbox(), DEPTH), 500)).toEqual([5, 5, 5, 5]);
 		expect(pairedItems(run.items)).toEqual(range(20));
 		expect(run.items.map((item) => item.json.symbol)).toEqual(range(20).map((i) => SYMBOLS[i % 3]));
 	});
 
 	it('by default 50 requests are in flight: 60 items in two waves, 50 then 10', async () => {
-		sandbox().setFaults({ latencyMs: 400 });
+		// Sending 50 requests takes a busy machine hundreds of ms: the waves are 2 s apart.
+		sandbox().setFaults({ latencyMs: 2000 });
 		const run = await runTradingService(sandbox(), orderBookOf(60));
 		expect(run.error).toBeUndefined();
-		expect(waves(requestsTo(sandbox(), DEPTH), 200)).toEqual([50, 10]);
+		expect(waves(requestsTo(sandbox(), DEPTH), 1000)).toEqual([50, 10]);
 	});
 
 	it('output items keep their input order and pairing when answers come back in another order', async () => {
