@@ -182,6 +182,8 @@ export const LIMITS = {
 	 * tick size reaches orders within a minute.
 	 */
 	symbolRulesTtlMs: 60_000,
+	/** How long the key's accounts (GET /api/v1/account/type) are kept per process: helpers/accountScope.ts. */
+	accountScopeTtlMs: 600_000,
 } as const;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -19,6 +19,7 @@
 import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
 import { clearSymbolRulesCache } from '../../nodes/TradingService/actions/symbolRulesCache';
+import { clearAccountScopeCache } from '../../nodes/TradingService/helpers/accountScope';
 import { forgetServices } from '../../nodes/TradingService/transport/pacing';
 
 export function useSandbox(
@@ -37,6 +38,7 @@ export function useSandbox(
 		sandbox?.reset();
 		// Each test reads the symbol rules afresh: a cached read would hide exchange info requests.
 		clearSymbolRulesCache();
+		clearAccountScopeCache();
 		// And starts with the key's rates, suspensions and bans as a fresh n8n process has them:
 		// a suspension one test provoked is not another test's.
 		forgetServices();

@@ -1,12 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	NodeParameterValueType,
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type NodeParameterValueType,
 } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
+import { accountScope, type AccountScope } from '../helpers/accountScope';
 import { resolveFromItem } from '../helpers/itemReference';
 import { locatorValue } from '../helpers/locator';
 import { DEFAULT_RETRY_POLICY, ServiceClient } from '../transport';
@@ -129,6 +131,26 @@ export class RunContext {
 			this.sharedWork.set(key, work);
 		}
 		return work;
+	}
+
+	/**
+	 * The trading account this item's order requests act on (helpers/accountScope.ts): the one the
+	 * Account option names where the operation has it, else the API key's own trading account.
+	 */
+	account(itemIndex: number): Promise<AccountScope> {
+		const raw = this.parameter('options.account', itemIndex, '');
+		const chosen = raw === undefined || raw === null ? '' : String(raw).trim();
+		if (chosen !== '' && !/^\d{1,20}$/.test(chosen))
+			return Promise.reject(
+				new NodeOperationError(this.node, `Account "${chosen}" is not an account ID`, {
+					description:
+						'An account ID is a number of up to 20 digits. Pick the account from the list in the Account option, or leave it empty for the API key’s own trading account.',
+					itemIndex,
+				}),
+			);
+		return this.shared(`account ${chosen}`, () =>
+			accountScope(this.client, this.node, chosen, itemIndex),
+		);
 	}
 
 	/** The node's execution context, which n8n keeps across Retry On Fail and retried executions. */

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { NodeVersion } from './pickers';
+import { pickerField, type NodeVersion } from './pickers';
 
 /** The "Options" collection every operation and the trigger put their optional settings in. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
@@ -95,4 +95,21 @@ export function sideFilter(description: string): INodeProperties {
 		],
 		description,
 	};
+}
+
+/**
+ * The Account option (version 2): which trading account an operation or trigger acts on. Empty is
+ * the API key's own trading account; a master key may pick a sub account (helpers/accountScope.ts).
+ */
+export function accountOption(version: NodeVersion, what: string): INodeProperties[] {
+	if (version < 2) return [];
+	return [
+		pickerField(version, 'tradingAccounts', {
+			displayName: 'Account',
+			name: 'account',
+			type: 'string',
+			default: '',
+			description: `Trading account ${what}. Empty: the API key’s own trading account (a master key’s main one). A master key can pick one of its sub accounts.`,
+		}),
+	];
 }

@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export type NodeVersion = 1 | 2;
 
 /** The lists a picker can offer, each served by one list search of methods/listSearch.ts. */
-export type PickerList = 'symbols' | 'coins' | 'accounts' | 'openOrders';
+export type PickerList = 'symbols' | 'coins' | 'accounts' | 'tradingAccounts' | 'openOrders';
 
 interface PickerSpec {
 	searchListMethod: string;
@@ -29,6 +29,12 @@ const PICKERS: Record<PickerList, PickerSpec> = {
 	},
 	accounts: {
 		searchListMethod: 'searchAccounts',
+		placeholder: 'e.g. 1470000000000000001',
+		regex: '^[0-9]{1,20}$',
+		errorMessage: 'An account ID is a number of up to 20 digits',
+	},
+	tradingAccounts: {
+		searchListMethod: 'searchTradingAccounts',
 		placeholder: 'e.g. 1470000000000000001',
 		regex: '^[0-9]{1,20}$',
 		errorMessage: 'An account ID is a number of up to 20 digits',

@@ -11,6 +11,8 @@ import { DAY_MS, LIMITS } from '../constants';
 /** A time range of Get Trades, in ms. */
 export interface TradesQuery {
 	symbol?: string;
+	/** Whose fills: the account the node acts on (helpers/accountScope.ts), sent as `accountId`. */
+	accountId?: string;
 	startTime: number;
 	endTime: number;
 }
@@ -77,6 +79,7 @@ export class TradesWalk {
 			limit: LIMITS.accountTradesPageSize,
 		};
 		if (this.query.symbol !== undefined) qs.symbol = this.query.symbol;
+		if (this.query.accountId !== undefined) qs.accountId = this.query.accountId;
 		if (this.below !== undefined) qs.toId = this.below.toString();
 		return { qs, itemIndex: this.itemIndex };
 	}

@@ -7,7 +7,9 @@ import type {
 
 import { readSymbolRules } from '../actions/symbolRulesCache';
 import { LIMITS } from '../constants';
+import { accountScope, inScope } from '../helpers/accountScope';
 import { accountKind, accountKindName, type AccountKind } from '../helpers/accounts';
+import { locatorValue } from '../helpers/locator';
 import { DEFAULT_RETRY_POLICY, ENDPOINTS, ServiceClient } from '../transport';
 
 // The lists behind version 2's pickers. Each reads through the transport like any request of the
@@ -97,14 +99,47 @@ export async function searchAccounts(
 	return { results };
 }
 
-/** The key's open orders (one page, newest first as the exchange gives them), to pick one by. */
+/**
+ * The key's trading accounts (GET /api/v1/account/type, type 1): its own, and a master key's sub
+ * accounts, for the Account option of the order operations and the triggers.
+ */
+export async function searchTradingAccounts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const accounts = (await pickerClient(this).request(ENDPOINTS.accountTypes, {})) as IDataObject[];
+	const results = accounts
+		.filter((account) => Number(account.accountType) === 1)
+		.map((account) => ({ name: accountEntryName(account), value: String(account.accountId) }))
+		.filter((entry) => matches(filter, entry.name));
+	return { results };
+}
+
+/**
+ * The open orders of the account the node acts on (the Account option, else the key's own trading
+ * account), one page, newest first as the exchange gives them, to pick one by.
+ */
 export async function searchOpenOrders(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const orders = (await pickerClient(this).request(ENDPOINTS.openOrders, {
-		qs: { limit: LIMITS.ordersPageSize },
-	})) as IDataObject[];
+	const client = pickerClient(this);
+	let chosen: unknown;
+	try {
+		chosen = locatorValue(this.getCurrentNodeParameter('options.account'));
+	} catch {
+		chosen = undefined; // an operation without the Account option
+	}
+	const scope = await accountScope(
+		client,
+		this.getNode(),
+		typeof chosen === 'string' && /^\d{1,20}$/.test(chosen) ? chosen : undefined,
+	);
+	const orders = (
+		(await client.request(ENDPOINTS.openOrders, {
+			qs: { accountId: scope.accountId, limit: LIMITS.ordersPageSize },
+		})) as IDataObject[]
+	).filter((order) => inScope(scope, order));
 	const results = orders
 		.filter((order) =>
 			matches(filter, order.symbol, order.orderId, order.clientOrderId, order.side, order.type),

@@ -152,6 +152,15 @@ export class ServiceClient {
 		return normaliseBaseUrl(String((await this.settings()).credentials.baseUrl ?? ''));
 	}
 
+	/**
+	 * The service and the API key, for per-process caches of what belongs to one key (its accounts).
+	 * The key is public (it goes in a header); the secret is never part of it.
+	 */
+	async keyIdentity(): Promise<string> {
+		const { credentials } = await this.settings();
+		return `${normaliseBaseUrl(String(credentials.baseUrl ?? ''))} ${String(credentials.apiKey ?? '')}`;
+	}
+
 	/** Checked here as well as when signing, so that it is known to fail before anything is sent. */
 	private credentialError(
 		problem: CredentialProblem,

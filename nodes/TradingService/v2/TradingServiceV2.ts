@@ -12,6 +12,7 @@ import {
 	searchAccounts,
 	searchCoins,
 	searchOpenOrders,
+	searchTradingAccounts,
 	searchSymbols,
 } from '../methods/listSearch';
 
@@ -27,7 +28,13 @@ export class TradingServiceV2 implements INodeType {
 	}
 
 	methods = {
-		listSearch: { searchSymbols, searchCoins, searchAccounts, searchOpenOrders },
+		listSearch: {
+			searchSymbols,
+			searchCoins,
+			searchAccounts,
+			searchTradingAccounts,
+			searchOpenOrders,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,6 +1,7 @@
 import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
 
 import { DAY_MS, ERROR_CODES, LIMITS } from '../constants';
+import { inScope } from '../helpers/accountScope';
 import { inLanes } from '../helpers/lanes';
 import type { OrderParams } from '../helpers/orderRules';
 import { ENDPOINTS, isServiceRejection } from '../transport';
@@ -111,11 +112,13 @@ function verdictOf(
 /** One order's holder by the single-order query. */
 async function lookUpOne(run: EngineRun, pending: PendingOrder): Promise<Holder> {
 	try {
+		const scope = await run.account(pending.itemIndex);
 		const found = (await run.client.request(ENDPOINTS.queryOrder, {
-			qs: { origClientOrderId: pending.write.order.newClientOrderId },
+			qs: { origClientOrderId: pending.write.order.newClientOrderId, accountId: scope.accountId },
 			itemIndex: pending.itemIndex,
 		})) as IDataObject;
-		return { found };
+		// Client order IDs are unique per account: another account's order under it is not this one.
+		return inScope(scope, found) ? { found } : { notFound: true };
 	} catch (error) {
 		if (isServiceRejection(error, ERROR_CODES.orderNotFound)) return { notFound: true };
 		return { failed: (error as Error).message };
@@ -134,15 +137,17 @@ async function listSymbol(
 	since: number,
 ): Promise<{ byId: Map<string, IDataObject>; complete: boolean }> {
 	const byId = new Map<string, IDataObject>();
+	const { accountId } = await run.account(itemIndex);
 	const open = (await run.client.request(ENDPOINTS.openOrders, {
-		qs: { symbol, limit: LIMITS.ordersPageSize },
+		qs: { symbol, accountId, limit: LIMITS.ordersPageSize },
 		itemIndex,
 	})) as IDataObject[];
 	const past = (await run.client.request(ENDPOINTS.tradeOrders, {
-		qs: { symbol, startTime: since, limit: LIMITS.ordersPageSize },
+		qs: { symbol, accountId, startTime: since, limit: LIMITS.ordersPageSize },
 		itemIndex,
 	})) as IDataObject[];
 	for (const order of [...past, ...open]) {
+		if (order.accountId !== undefined && String(order.accountId) !== accountId) continue;
 		if (typeof order.clientOrderId === 'string') byId.set(order.clientOrderId, order);
 	}
 	const complete = open.length < LIMITS.ordersPageSize && past.length < LIMITS.ordersPageSize;

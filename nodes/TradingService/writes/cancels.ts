@@ -8,6 +8,7 @@ import {
 	LIMITS,
 	OPEN_ORDER_STATUSES,
 } from '../constants';
+import { inScope } from '../helpers/accountScope';
 import { lookupQuery, type OrderReference } from '../helpers/orderIds';
 import {
 	ENDPOINTS,
@@ -142,35 +143,52 @@ function referenceText(reference: OrderReference): string {
 }
 
 /**
+ * The order a cancel names; undefined when the service has none. An order ID names one order of the
+ * whole exchange; a client order ID is unique per account only, so it is looked up in the run's
+ * account (helpers/accountScope.ts): a master key's sub account may hold an order under the same
+ * client order ID, and that one never settles this cancel.
+ */
+async function lookUp(run: EngineRun, pending: PendingCancel): Promise<IDataObject | undefined> {
+	const { reference } = pending.write;
+	const scope = 'orderId' in reference ? undefined : await run.account(pending.itemIndex);
+	try {
+		const order = (await run.client.request(ENDPOINTS.queryOrder, {
+			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
+			itemIndex: pending.itemIndex,
+		})) as IDataObject;
+		return scope === undefined || inScope(scope, order) ? order : undefined;
+	} catch (error) {
+		if (isServiceRejection(error, ERROR_CODES.orderNotFound)) return undefined;
+		throw error;
+	}
+}
+
+/**
  * Settles a cancel whose answer was lost, by looking the order up (Order › Get): cancelled means
  * the cancel was applied (or the order was cancelled anyway: either way it is cancelled); filled
  * means it was not; still open once no attempt of the cancel can be applied any more means it was
  * not applied, and may be sent again.
  */
 async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Verdict> {
-	const qs: IDataObject = lookupQuery(pending.write.reference);
 	for (;;) {
 		const lookupStartedAt = Date.now();
-		let order: IDataObject;
+		let order: IDataObject | undefined;
 		try {
-			order = (await run.client.request(ENDPOINTS.queryOrder, {
-				qs,
-				itemIndex: pending.itemIndex,
-			})) as IDataObject;
+			order = await lookUp(run, pending);
 		} catch (error) {
-			if (isServiceRejection(error, ERROR_CODES.orderNotFound)) {
-				return {
-					kind: 'rejected',
-					refusal: notOpenRefusal(
-						notOpenReason(ERROR_CODES.orderNotOnBook)!,
-						'order status not found',
-						{},
-					),
-				};
-			}
 			return {
 				kind: 'unknown',
 				reason: `looking the order up failed: ${(error as Error).message}`,
+			};
+		}
+		if (order === undefined) {
+			return {
+				kind: 'rejected',
+				refusal: notOpenRefusal(
+					notOpenReason(ERROR_CODES.orderNotOnBook)!,
+					'order status not found',
+					{},
+				),
 			};
 		}
 		const status = String(order.status);
@@ -214,20 +232,16 @@ async function explainNothingToCancel(
 			detail: { reason, text, ...(order === undefined ? {} : { order }) },
 		},
 	});
-	let order: IDataObject;
+	let order: IDataObject | undefined;
 	try {
-		order = (await run.client.request(ENDPOINTS.queryOrder, {
-			qs: lookupQuery(pending.write.reference),
-			itemIndex: pending.itemIndex,
-		})) as IDataObject;
+		order = await lookUp(run, pending);
 	} catch (error) {
-		if (isServiceRejection(error, ERROR_CODES.orderNotFound))
-			return refusal('notFound', 'the service has no order with this ID');
 		return refusal(
 			'nothingToCancel',
 			`the service answered that there was nothing to cancel (code ${code}), and looking the order up to tell why failed: ${(error as Error).message}`,
 		);
 	}
+	if (order === undefined) return refusal('notFound', 'the service has no order with this ID');
 	const status = String(order.status);
 	const notOpen = notOpenStatus(status);
 	if (notOpen !== undefined) return refusal(notOpen.reason, notOpen.text, order);
@@ -259,10 +273,11 @@ async function checkAfterLostRun(
 	const verdicts: Array<Verdict | undefined> = [];
 	for (const one of pending) {
 		try {
-			const order = (await run.client.request(ENDPOINTS.queryOrder, {
-				qs: lookupQuery(one.write.reference),
-				itemIndex: one.itemIndex,
-			})) as IDataObject;
+			const order = await lookUp(run, one);
+			if (order === undefined) {
+				verdicts.push(undefined);
+				continue;
+			}
 			const status = String(order.status);
 			verdicts.push(
 				CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS

@@ -1,5 +1,6 @@
 import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
 
+import { inScope } from '../helpers/accountScope';
 import { ERROR_CODES, LIMITS } from '../constants';
 import type { OrderParams } from '../helpers/orderRules';
 import { ENDPOINTS, isServiceRejection } from '../transport';
@@ -151,10 +152,13 @@ async function lookUpOrder(
 		const lookupStartedAt = Date.now();
 		let found: IDataObject | undefined;
 		try {
+			const scope = await run.account(pending.itemIndex);
 			found = (await run.client.request(ENDPOINTS.queryOrder, {
-				qs: { origClientOrderId: clientOrderId },
+				qs: { origClientOrderId: clientOrderId, accountId: scope.accountId },
 				itemIndex: pending.itemIndex,
 			})) as IDataObject;
+			// Another account's order under this ID (a master key's sub account) is not this order.
+			if (!inScope(scope, found)) found = undefined;
 		} catch (error) {
 			if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) {
 				return {

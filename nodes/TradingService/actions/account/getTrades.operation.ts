@@ -8,7 +8,11 @@ import { integerInRange, strictBoolean, timestampMs } from '../../helpers/valida
 import { ENDPOINTS } from '../../transport';
 import type { RunContext } from '../runContext';
 import { optionalSymbol } from '../symbolParameter';
-import { parallelRequestsOnly } from '../../descriptions/common';
+import {
+	accountOption,
+	optionsCollection,
+	parallelRequestsOption,
+} from '../../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	pickerField(version, 'symbols', {
@@ -39,7 +43,14 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['account'], operation: ['getTrades'] } }, [
 		...properties(version),
-		...parallelRequestsOnly(version),
+		...(version < 2
+			? []
+			: [
+					optionsCollection([
+						...parallelRequestsOption(version, 'item'),
+						...accountOption(version, 'whose fills to list'),
+					]),
+				]),
 	]);
 
 /**
@@ -56,10 +67,20 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		endTime: timestampMs(node, 'End', run.parameter('endTime', itemIndex), itemIndex),
 	};
 	checkTradesRange(node, query, Date.now(), itemIndex);
-	if (strictBoolean(node, 'Return All', run.parameter('returnAll', itemIndex, false), itemIndex)) {
+	const returnAll = strictBoolean(
+		node,
+		'Return All',
+		run.parameter('returnAll', itemIndex, false),
+		itemIndex,
+	);
+	// A fill carries no account: the item says whose it is, the account the request named.
+	const { accountId } = await run.account(itemIndex);
+	query.accountId = accountId;
+	const withAccount = (trades: IDataObject[]) => trades.map((trade) => ({ ...trade, accountId }));
+	if (returnAll) {
 		const walk = new TradesWalk(node, query, itemIndex);
 		await run.client.requestAllPages(ENDPOINTS.accountTrades, walk);
-		return walk.trades;
+		return withAccount(walk.trades);
 	}
 	const limit = integerInRange(
 		node,
@@ -69,7 +90,9 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		LIMITS.accountTradesPageSize,
 		itemIndex,
 	);
-	const qs: IDataObject = { startTime: query.startTime, endTime: query.endTime, limit };
+	const qs: IDataObject = { startTime: query.startTime, endTime: query.endTime, limit, accountId };
 	if (query.symbol !== undefined) qs.symbol = query.symbol;
-	return (await run.client.request(ENDPOINTS.accountTrades, { qs, itemIndex })) as IDataObject[];
+	return withAccount(
+		(await run.client.request(ENDPOINTS.accountTrades, { qs, itemIndex })) as IDataObject[],
+	);
 }

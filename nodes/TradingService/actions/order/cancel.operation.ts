@@ -1,15 +1,23 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type INodeProperties,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { optionsCollection, parallelRequestsOption } from '../../descriptions/common';
+import {
+	accountOption,
+	optionsCollection,
+	parallelRequestsOption,
+} from '../../descriptions/common';
+import { inScope } from '../../helpers/accountScope';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, orderReference, type OrderReference } from '../../helpers/orderIds';
 import { strictBoolean } from '../../helpers/validation';
+import { ERROR_CODES } from '../../constants';
+import { ENDPOINTS, isServiceRejection, toNodeError } from '../../transport';
 import { cancelKind, pendingCancel, type PendingCancel } from '../../writes/cancels';
 import { settleWrites } from '../../writes/engine';
 import type { Refusal } from '../../writes/pendingWrite';
@@ -21,6 +29,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	...orderReferenceFields(version),
 	optionsCollection([
 		...parallelRequestsOption(version, 'item'),
+		...accountOption(version, 'a client order ID is cancelled in'),
 		{
 			displayName: 'Fail If Order Not Open',
 			name: 'failIfNotOpen',
@@ -81,6 +90,47 @@ function notOpenItem(
 }
 
 /**
+ * The order to cancel, as the cancel names it. A client order ID is unique per account only, and
+ * the cancel endpoint takes no account: when the key sees other trading accounts (a master key with
+ * sub accounts) it could cancel a sub account's order holding the same ID. So the ID is looked up
+ * in the run's account first and the order cancelled by its order ID; none there is an error, and
+ * nothing is sent.
+ */
+async function inOwnAccount(
+	run: RunContext,
+	reference: OrderReference,
+	itemIndex: number,
+): Promise<OrderReference> {
+	if ('orderId' in reference) return reference;
+	const scope = await run.account(itemIndex);
+	if (!scope.shared) return reference;
+	let order: IDataObject | undefined;
+	try {
+		order = (await run.client.request(ENDPOINTS.queryOrder, {
+			qs: { origClientOrderId: reference.clientOrderId, accountId: scope.accountId },
+			itemIndex,
+		})) as IDataObject;
+	} catch (error) {
+		if (!isServiceRejection(error, ERROR_CODES.orderNotFound))
+			throw withOutcome(toNodeError(run.node, error), 'rejected');
+	}
+	if (order === undefined || !inScope(scope, order) || order.orderId === undefined)
+		throw withOutcome(
+			new NodeOperationError(
+				run.node,
+				`Client Order ID: account ${scope.accountId} has no order with client order ID ${reference.clientOrderId}`,
+				{
+					description:
+						'Nothing was cancelled. The API key sees more than one trading account, so a client order ID is cancelled only in the account of the Account option (empty: the key’s own). Pick the account the order belongs to, or cancel by Order ID.',
+					itemIndex,
+				},
+			),
+			'rejected',
+		);
+	return { orderId: String(order.orderId) };
+}
+
+/**
  * Cancels one order (DELETE /api/v1/spot/order), settled by the write engine. Answered: placed
  * (cancelled) or rejected. An order already filled or cancelled is an item saying so (or an error
  * with Fail If Order Not Open). An unknown outcome (no answer, 5xx, -1147) is settled by looking the
@@ -102,7 +152,12 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			? strictBoolean(run.node, 'Fail If Order Not Open', options.failIfNotOpen, itemIndex)
 			: false,
 	}));
-	const pending = pendingCancel(run.ledger, String(itemIndex), reference, itemIndex);
+	const pending = pendingCancel(
+		run.ledger,
+		String(itemIndex),
+		await inOwnAccount(run, reference, itemIndex),
+		itemIndex,
+	);
 	await settleWrites(run, cancelKind(run, 'single'), [pending]);
 	const settled = pending.settled!;
 	switch (settled.outcome) {

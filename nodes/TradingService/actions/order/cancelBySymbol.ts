@@ -25,20 +25,33 @@ const MAX_ROUNDS = 5;
 const CONFIRM_WAIT_MS = 3000;
 const CONFIRM_POLL_MS = 250;
 
+/** What one Cancel Many by symbol cancels: one symbol's open orders of one account, of one side or both. */
+export interface SymbolCancel {
+	symbol: string;
+	side: string | undefined;
+	accountId: string;
+}
+
 async function listOpen(
 	run: RunContext,
-	symbol: string,
-	side: string | undefined,
+	{ symbol, side, accountId }: SymbolCancel,
 	itemIndex: number,
 ): Promise<Map<string, IDataObject>> {
 	const orders = (await run.client.request(ENDPOINTS.openOrders, {
-		qs: { symbol, ...(side === undefined ? {} : { side }), limit: LIMITS.ordersPageSize },
+		qs: {
+			symbol,
+			...(side === undefined ? {} : { side }),
+			accountId,
+			limit: LIMITS.ordersPageSize,
+		},
 		itemIndex,
 	})) as IDataObject[];
 	const open = new Map<string, IDataObject>();
 	for (const order of orders) {
-		// The list may hold other symbols' orders only if the service ignored the filter: never cancel those.
+		// The list may hold other symbols', sides' or accounts' orders only if the service ignored a
+		// filter: never cancel those.
 		if (order.symbol !== symbol || (side !== undefined && order.side !== side)) continue;
+		if (order.accountId !== undefined && String(order.accountId) !== accountId) continue;
 		open.set(String(order.orderId), order);
 	}
 	return open;
@@ -57,28 +70,31 @@ function stillOpenAfterCancel(pending: PendingCancel, listed: IDataObject | unde
 	);
 }
 
+/**
+ * Cancels the open orders `what` names. Items of one run naming the same symbol, side and account
+ * share one cancel (cancelMany.operation.ts), so the ledger keeps it under that name rather than
+ * under an item: whichever item starts it, a later try finds it.
+ */
 export async function cancelBySymbol(
 	run: RunContext,
-	symbol: string,
-	side: string | undefined,
+	what: SymbolCancel,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
+	const { symbol, side, accountId } = what;
+	const slotName = `symbol ${accountId} ${symbol} ${side ?? 'BOTH'}`;
 	// The orders an earlier try of this node run targeted: reported again, and looked up or
 	// answered from the ledger, never cancelled twice.
-	const targetsSlot = run.ledger.slot(
-		String(itemIndex),
-		fingerprint('cancelBySymbol', { symbol, side }),
-	);
+	const targetsSlot = run.ledger.slot(slotName, fingerprint('cancelBySymbol', { symbol, side }));
 	const earlier = String(targetsSlot.recorded?.result?.orderIds ?? '')
 		.split(',')
 		.filter((id) => id !== '');
 	const targets = new Map<string, PendingCancel>();
 	const target = (orderId: string) => {
-		const pending = pendingCancel(run.ledger, `${itemIndex}.${orderId}`, { orderId }, itemIndex);
+		const pending = pendingCancel(run.ledger, `${slotName}.${orderId}`, { orderId }, itemIndex);
 		targets.set(orderId, pending);
 		return pending;
 	};
-	let open = await listOpen(run, symbol, side, itemIndex);
+	let open = await listOpen(run, what, itemIndex);
 	let requests = 0;
 	const kind = cancelKind(run, 'byIds');
 	let round = 0;
@@ -101,7 +117,7 @@ export async function cancelBySymbol(
 			},
 		});
 		try {
-			open = await listOpen(run, symbol, side, itemIndex);
+			open = await listOpen(run, what, itemIndex);
 			// A cancel is applied a moment after its answer: give accepted cancels time to show.
 			for (
 				const waitUntil = Date.now() + CONFIRM_WAIT_MS;
@@ -111,7 +127,7 @@ export async function cancelBySymbol(
 
 			) {
 				await sleep(CONFIRM_POLL_MS);
-				open = await listOpen(run, symbol, side, itemIndex);
+				open = await listOpen(run, what, itemIndex);
 			}
 		} catch (error) {
 			// Cancels were sent: their answers stand, each order's item says what is known of it.

@@ -1,6 +1,11 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, parallelRequestsOption, sideFilter } from '../../descriptions/common';
+import {
+	accountOption,
+	optionsCollection,
+	parallelRequestsOption,
+	sideFilter,
+} from '../../descriptions/common';
 import { orderIdList } from '../../helpers/orderIds';
 import { oneOf, symbol as symbolValue } from '../../helpers/validation';
 import { cancelKind, pendingCancel } from '../../writes/cancels';
@@ -54,6 +59,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	{
 		...optionsCollection([
 			...parallelRequestsOption(version, 'item'),
+			...accountOption(version, 'whose open orders to cancel'),
 			sideFilter('Cancel only the buy orders or only the sell orders of the symbol'),
 		]),
 		displayOptions: { show: { cancelBy: ['symbol'] } },
@@ -79,7 +85,19 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		const symbol = symbolValue(node, 'Symbol', run.parameter('symbol', itemIndex, ''), itemIndex);
 		const { side = 'BOTH' } = run.options(itemIndex, (options) => options as { side?: string });
 		oneOf(node, 'Side', side, ['BOTH', 'BUY', 'SELL'] as const, itemIndex);
-		return await cancelBySymbol(run, symbol, side === 'BOTH' ? undefined : side, itemIndex);
+		const { accountId } = await run.account(itemIndex);
+		// Items naming the same symbol, side and account share one cancel: the first to get here
+		// lists and cancels, the others report what it cancelled (never "already cancelled").
+		const shared = await run.shared(`cancelBySymbol ${accountId} ${symbol} ${side}`, async () => ({
+			firstItem: itemIndex,
+			items: await cancelBySymbol(
+				run,
+				{ symbol, side: side === 'BOTH' ? undefined : side, accountId },
+				itemIndex,
+			),
+		}));
+		if (shared.firstItem === itemIndex) return shared.items;
+		return shared.items.map((item) => ({ ...item, sameCancelAsItem: shared.firstItem }));
 	}
 	const ids = orderIdList(node, 'Order IDs', run.parameter('orderIds', itemIndex, ''), itemIndex);
 	return await cancelByIds(run, ids, itemIndex);

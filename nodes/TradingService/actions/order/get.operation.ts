@@ -1,5 +1,6 @@
 import {
 	NodeApiError,
+	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type INodeProperties,
@@ -7,7 +8,12 @@ import {
 } from 'n8n-workflow';
 
 import { ERROR_CODES } from '../../constants';
-import { parallelRequestsOnly } from '../../descriptions/common';
+import {
+	accountOption,
+	optionsCollection,
+	parallelRequestsOption,
+} from '../../descriptions/common';
+import { inScope } from '../../helpers/accountScope';
 import { orderReferenceFields } from '../../descriptions/orderLookup';
 import { describeReference, lookupQuery, orderReference } from '../../helpers/orderIds';
 import { ENDPOINTS, isServiceRejection, toNodeError } from '../../transport';
@@ -17,7 +23,14 @@ import type { NodeVersion } from '../../descriptions/pickers';
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, [
 		...orderReferenceFields(version),
-		...parallelRequestsOnly(version),
+		...(version < 2
+			? []
+			: [
+					optionsCollection([
+						...parallelRequestsOption(version, 'item'),
+						...accountOption(version, 'a client order ID is looked up in'),
+					]),
+				]),
 	]);
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
@@ -28,14 +41,25 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		run.parameter('clientOrderId', itemIndex, ''),
 		itemIndex,
 	);
+	// A client order ID is unique per account only: it is looked up in one (helpers/accountScope.ts).
+	const scope = 'orderId' in reference ? undefined : await run.account(itemIndex);
 	try {
-		return [
-			(await run.client.request(ENDPOINTS.queryOrder, {
-				qs: lookupQuery(reference),
-				itemIndex,
-			})) as IDataObject,
-		];
+		const order = (await run.client.request(ENDPOINTS.queryOrder, {
+			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
+			itemIndex,
+		})) as IDataObject;
+		if (scope !== undefined && !inScope(scope, order))
+			throw new NodeOperationError(
+				node,
+				`Client Order ID: account ${scope.accountId} has no ${describeReference(reference).replace(/^the /, '')}`,
+				{
+					description: `The service answered with an order of account ${String(order.accountId)}, not of account ${scope.accountId}. Pick that account in the Account option to get it.`,
+					itemIndex,
+				},
+			);
+		return [order];
 	} catch (error) {
+		if (error instanceof NodeOperationError) throw error;
 		if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) throw toNodeError(node, error);
 		const field = 'orderId' in reference ? 'Order ID' : 'Client Order ID';
 		throw new NodeApiError(node, error.rejection as unknown as JsonObject, {

@@ -8,12 +8,20 @@ import {
 
 import { DAY_MS, LIMITS } from '../../constants';
 import {
+	accountOption,
 	optionsCollection,
 	parallelRequestsOption,
 	returnAllAndLimit,
 	sideFilter,
 } from '../../descriptions/common';
-import { inputError, integerInRange, oneOf, timestampMs } from '../../helpers/validation';
+import { locatorValue } from '../../helpers/locator';
+import {
+	inputError,
+	integerInRange,
+	oneOf,
+	strictBoolean,
+	timestampMs,
+} from '../../helpers/validation';
 import { ENDPOINTS, type Endpoint } from '../../transport';
 import type { RunContext } from '../runContext';
 import { optionalSymbol } from '../symbolParameter';
@@ -51,6 +59,19 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	...returnAllAndLimit(LIMITS.ordersPageSize),
 	optionsCollection([
 		...parallelRequestsOption(version, 'item'),
+		...accountOption(version, 'whose orders to list'),
+		...(version < 2
+			? []
+			: [
+					{
+						displayName: 'All Trading Accounts',
+						name: 'allAccounts',
+						type: 'boolean' as const,
+						default: false,
+						description:
+							'Whether to list the orders of every trading account the API key sees: a master key’s sub accounts too, each order with its accountId. Off: only the Account option’s account (empty: the key’s own).',
+					},
+				]),
 		sideFilter('Only buy orders or only sell orders'),
 		{
 			displayName: 'Start',
@@ -77,6 +98,8 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 
 interface GetManyOptions {
 	side?: string;
+	account?: unknown;
+	allAccounts?: unknown;
 	startTime?: unknown;
 	endTime?: unknown;
 }
@@ -214,6 +237,19 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		itemIndex,
 	);
 
+	// Version 2 lists one account unless asked for all; version 1 lists every account the key sees.
+	const allAccounts =
+		run.version < 2 ||
+		(options.allAccounts !== undefined &&
+			strictBoolean(node, 'All Trading Accounts', options.allAccounts, itemIndex));
+	if (allAccounts && run.version >= 2 && locatorValue(options.account ?? '') !== '')
+		throw inputError(
+			node,
+			'Account',
+			'is set while All Trading Accounts is on',
+			'Remove the Account option to list every account, or turn All Trading Accounts off.',
+			itemIndex,
+		);
 	const query: IDataObject = {};
 	if (symbol !== undefined) query.symbol = symbol;
 	if (side !== 'BOTH') query.side = side;
@@ -251,13 +287,27 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	}
 
 	const endpoint = state === 'open' ? ENDPOINTS.openOrders : ENDPOINTS.tradeOrders;
+	const account = allAccounts ? undefined : (await run.account(itemIndex)).accountId;
+	if (account !== undefined) query.accountId = account;
 	if (limit !== undefined) return await page(run, endpoint, { ...query, limit }, itemIndex);
 
 	return await everyOrder(
 		{
+			// One account: every page names it, and it is the only account to read to its end.
 			page: async (paging) =>
-				await page(run, endpoint, { ...query, ...paging, limit: LIMITS.ordersPageSize }, itemIndex),
+				await page(
+					run,
+					endpoint,
+					{
+						...query,
+						...paging,
+						...(account === undefined ? {} : { accountId: account }),
+						limit: LIMITS.ordersPageSize,
+					},
+					itemIndex,
+				),
 			tradingAccounts: async () => {
+				if (account !== undefined) return [account];
 				const accounts = (await run.client.request(ENDPOINTS.accountTypes, {
 					itemIndex,
 				})) as IDataObject[];

@@ -39,7 +39,12 @@ export async function takeFillsBaseline(
 ): Promise<TriggerState> {
 	const walk = new FillsWalk(
 		node,
-		{ symbol: settings.symbol, startTime: bounds.start, endTime: bounds.end },
+		{
+			symbol: settings.symbol,
+			accountId: settings.accountId,
+			startTime: bounds.start,
+			endTime: bounds.end,
+		},
 		{ maxPages: 1 },
 	);
 	await client.requestAllPages(ENDPOINTS.accountTrades, walk);
@@ -90,7 +95,7 @@ class FillsReader {
 	): Promise<ResumePoint | undefined> {
 		const walk = new FillsWalk(
 			this.node,
-			{ symbol: this.settings.symbol, startTime, endTime },
+			{ symbol: this.settings.symbol, accountId: this.settings.accountId, startTime, endTime },
 			{ deadline: this.deadline, belowId },
 		);
 		await this.client.requestAllPages(ENDPOINTS.accountTrades, walk);

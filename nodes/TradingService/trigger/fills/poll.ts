@@ -1,6 +1,7 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { TradesPageError } from '../../helpers/trades';
+import { accountScope } from '../../helpers/accountScope';
 import { ServiceClient, toNodeError } from '../../transport';
 import { pollDeadline } from '../budget';
 import { readState, writeState, type TriggerState } from '../state';
@@ -22,6 +23,12 @@ export async function pollOrderFilled(
 	const settings = readFillsSettings(context);
 	const bounds = fillsBounds(startedAt);
 	const client = new ServiceClient(context);
+	try {
+		// A master key's trade list can name a sub account: only the key's own fills start it.
+		settings.accountId = (await accountScope(client, context.getNode(), undefined)).accountId;
+	} catch (error) {
+		throw toNodeError(context.getNode(), error);
+	}
 	if (context.getMode() === 'manual')
 		return [await fetchTestFill(context.getNode(), client, settings, bounds)];
 

@@ -17,6 +17,12 @@ export interface FillsSettings {
 	/** Filters › Symbol: sent as `symbol`, and matched exactly (case-sensitive) on each fill. */
 	symbol?: string;
 	lateWindowMs: number;
+	/**
+	 * The trading account whose fills start the workflow: the API key's own (helpers/accountScope.ts),
+	 * set by the poll before anything is read. Not part of the state's key: it is the same account
+	 * for a key, and a master key's sub accounts' fills never start the workflow.
+	 */
+	accountId?: string;
 }
 
 /**

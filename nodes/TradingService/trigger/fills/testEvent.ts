@@ -25,7 +25,12 @@ export async function fetchTestFill(
 ): Promise<INodeExecutionData[]> {
 	const walk = new FillsWalk(
 		node,
-		{ symbol: settings.symbol, startTime: bounds.start, endTime: bounds.end },
+		{
+			symbol: settings.symbol,
+			accountId: settings.accountId,
+			startTime: bounds.start,
+			endTime: bounds.end,
+		},
 		{ maxPages: MANUAL_MAX_PAGES, until: (fill) => fillMatches(fill, settings) },
 	);
 	await client.requestAllPages(ENDPOINTS.accountTrades, walk);

@@ -6,6 +6,8 @@ import { checkTradesPage, compareTradeIds, type AccountFill } from '../../helper
 /** A time range of the trade list (both bounds inclusive, ms), and the symbol sent, if any. */
 export interface FillsQuery {
 	symbol?: string;
+	/** Whose fills (helpers/accountScope.ts), sent as `accountId`. */
+	accountId?: string;
 	startTime: number;
 	endTime: number;
 }
@@ -70,6 +72,7 @@ export class FillsWalk {
 			limit: LIMITS.accountTradesPageSize,
 		};
 		if (this.query.symbol !== undefined) qs.symbol = this.query.symbol;
+		if (this.query.accountId !== undefined) qs.accountId = this.query.accountId;
 		if (this.below !== undefined) qs.toId = this.below;
 		return { qs };
 	}
