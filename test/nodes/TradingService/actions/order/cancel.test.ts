@@ -61,7 +61,12 @@ describe('Order > Cancel', () => {
 			clientOrderId: 'sell-1',
 			status: 'CANCELED',
 		});
-		expect(deletes()[0].query).toMatch(/^clientOrderId=sell-1&/);
+		// The master key sees a sub account too, and a client order ID is unique per account only:
+		// the ID is looked up in the key's own account, and that order cancelled by its order ID.
+		expect(lookups()[0].query).toMatch(/^origClientOrderId=sell-1&accountId=10001&/);
+		expect(deletes()[0].query).toMatch(
+			new RegExp(`^orderId=${String(run.items[0].json.orderId)}&`),
+		);
 	});
 
 	it("an order already filled (-1139, cancelNotOpenCodes 'specific'): an item with outcome rejected and the reason, no json.error, no workflow error", async () => {

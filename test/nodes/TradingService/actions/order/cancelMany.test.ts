@@ -60,10 +60,14 @@ describe('Order > Cancel Many > by symbol', () => {
 				.ledger.requests.slice(since)
 				.map((request) => [request.method, request.path]),
 		).toEqual([
+			// The key's accounts, once: the list and the cancels name its own trading account.
+			['GET', '/api/v1/account/type'],
 			['GET', OPEN],
 			['DELETE', BY_IDS],
 			['GET', OPEN],
 		]);
+		for (const list of requestsTo(sandbox(), OPEN, since))
+			expect(list.query).toMatch(/(^|&)accountId=10001(&|$)/);
 		expect(requestsTo(sandbox(), OPEN, since).some((r) => r.method === 'DELETE')).toBe(false);
 	});
 
