@@ -80,8 +80,13 @@ describe('Order Filled: first activation', () => {
 		const first = await pollCounting(sandbox(), runner);
 		expect(first.error).toBeUndefined();
 		expect(first.emitted).toBeNull();
-		expect(first.requests.map((request) => request.path)).toEqual([TRADES_PATH]);
-		const startTime = Number(queryParam(first.requests[0], 'startTime'));
+		// The key's accounts, once per process: only its own trading account's fills start it.
+		expect(first.requests.map((request) => request.path)).toEqual([
+			'/api/v1/account/type',
+			TRADES_PATH,
+		]);
+		expect(queryParam(first.requests[1], 'accountId')).toBe('10001');
+		const startTime = Number(queryParam(first.requests[1], 'startTime'));
 		expect(startTime).toBeGreaterThan(sandbox().now() - 30 * DAY_MS);
 		expect(startTime).toBeLessThan(sandbox().now() - 30 * DAY_MS + MINUTE);
 		const state = runner.nodeStaticData();

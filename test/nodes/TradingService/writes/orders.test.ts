@@ -380,7 +380,15 @@ describe('orderKind lookups against the sandbox', () => {
 			body: JSON.stringify(other),
 		});
 		const verdict = await inNodeRun(
-			(run) => orderKind(run, { endpoint: 'single' }).lookup(pending),
+			(run) =>
+				// The other host answers every request with that order, the key's account list too:
+				// the run is told its account instead.
+				orderKind(
+					Object.assign(run, {
+						account: () => Promise.resolve({ accountId: other.accountId, shared: true }),
+					}),
+					{ endpoint: 'single' },
+				).lookup(pending),
 			{ baseUrl: sandbox().otherHost.url },
 		);
 		expect(verdict).toMatchObject({
