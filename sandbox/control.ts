@@ -49,6 +49,7 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	rateLimitStatus: 429,
 	historyOrder: 'descending',
 	historyRefusedKeys: [],
+	transferHistoryLagMs: 0,
 };
 
 export class SandboxControl {

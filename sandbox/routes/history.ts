@@ -15,7 +15,11 @@ import { apiError, fieldError } from '../errors';
 import { json, type Resp } from '../response';
 import type { Authed, RequestContext, Services } from './route';
 
-export function history(ctx: RequestContext, auth: Authed, { engine, behaviour }: Services): Resp {
+export function history(
+	ctx: RequestContext,
+	auth: Authed,
+	{ engine, behaviour, now }: Services,
+): Resp {
 	const p = auth.queryParams;
 	const ms = (name: string): number => {
 		const v = p.get(name);
@@ -58,11 +62,15 @@ export function history(ctx: RequestContext, auth: Authed, { engine, behaviour }
 	// page of two or more times is in no order
 	const extra =
 		fault?.kind === 'historyOversize' ? Math.max(1, fault.rule.extraRecords ?? limit) : 0;
+	// transferHistoryLagMs: transfers made within the lag are not listed yet
+	const lag = flowType === 51 ? behaviour.transferHistoryLagMs : 0;
+	const listedUntil = lag > 0 ? Math.min(endTime, now() - lag) : endTime;
+	if (listedUntil < startTime) return json(200, []);
 	const page = engine.queryHistory({
 		flowType,
 		accountIds,
 		startTime,
-		endTime,
+		endTime: listedUntil,
 		limit: limit + extra,
 		order: behaviour.historyOrder,
 		// The UAE documentation's filter: only records carrying this client order ID (transfers').

@@ -153,4 +153,10 @@ export interface SandboxBehaviour {
 	 * Every other endpoint treats such a key as before.
 	 */
 	historyRefusedKeys?: string[];
+	/**
+	 * Milliseconds (server clock) a transfer's history records stay unlisted after the transfer:
+	 * the history lists a transfer late, as the exchange's may (its documentation does not say how
+	 * late). Default 0: listed at once.
+	 */
+	transferHistoryLagMs?: number;
 }

@@ -29,6 +29,13 @@ import { stableJson } from './ledger';
  * hands a dead worker's job to another only once its lock expired, so a re-delivered run cannot
  * start within `FRESH_RUN_MS` of the execution's start. A fresh run of a
  * fresh execution skips the lookups: nothing can have sent its writes before.
+ *
+ * Late is not lost. A retry is a sign of a lost run; lateness alone is not (a first run after a
+ * Wait or a slow step is late too, and n8n 2.x never re-delivers a job), and the node cannot tell
+ * a re-delivery from such a run. So a late run's transfer is stopped only by a history record
+ * carrying its ID; a lookup it cannot make (a key that may not read the transfer history, a failed
+ * read) does not keep it unsent, and the exchange's refusal of the reused client order ID tells a
+ * re-delivered run the transfer was made (writes/transfers.ts, docs/safety.md).
  */
 
 /**
@@ -52,7 +59,10 @@ export interface LostRun {
 	 * the dead worker's lock expired, long after its last request).
 	 */
 	settledFrom: number;
-	/** Why this run checks: said in the items and errors. */
+	/**
+	 * Why this run checks, said in the items and errors: `retry`, a sign of a lost run; `late`, no
+	 * sign but its start (a re-delivery cannot be told from a late first run).
+	 */
 	why: 'retry' | 'late';
 }
 

@@ -14,7 +14,7 @@ import type { EngineRun, WriteKind } from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
 import { withOutcome } from './outcomes';
 import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './pendingWrite';
-import { lostRunText } from './recovery';
+import { lostRunText, type LostRun } from './recovery';
 
 /**
  * Transfers as the engine settles them. Each is sent with a client order ID the node generates
@@ -52,6 +52,17 @@ const TRANSFER_FLOW_TYPE = 51;
  * only while the two clocks agreed within the receive window, so a minute either side is ample.
  */
 const LOOKUP_MARGIN_MS = 60_000;
+/**
+ * How long after a transfer was executed the node allows the history to list it. Neither the spec
+ * nor the UAE documentation says how late the history may be: 10 s is the node's decision, a few
+ * re-reads spaced out (docs/safety.md). A retry after a lost run reads the history until this long
+ * after the lost run's last attempt could have been accepted before it sends anything.
+ */
+export const HISTORY_LAG_MS = 10_000;
+/** How far apart the history is read while the node waits for it to list a transfer. */
+const HISTORY_RE_READ_MS = 2_500;
+/** How an item names a transfer found by the exchange's refusal of its client order ID. */
+export const FOUND_BY_REFUSAL = 'the exchange refused the client order ID as already used';
 
 /**
  * The client order ID of a transfer: the run's prefix (orders.ts, clientOrderIdPrefix), the item,
@@ -147,15 +158,37 @@ async function lookUpTransfer(run: EngineRun, pending: PendingTransfer): Promise
 type HistoryFinding =
 	| { found: IDataObject; clientOrderId: string }
 	| { notFound: string }
-	/** `ending`: how a lookup after an unknown outcome ends the sentence (never sent again). */
-	| { cannotTell: string; ending: string };
+	/**
+	 * `ending`: how a lookup after an unknown outcome ends the sentence (never sent again).
+	 * `otherTransfer`: a record carries the ID but is not this transfer, so a transfer was made
+	 * under it (after a lost run: that run's, with other values).
+	 */
+	| { cannotTell: string; ending: string; otherTransfer?: true };
 
 /**
- * The transfer history (flow type 51) read by the transfer's client order ID, from `from` on: a
- * record carrying the ID, for the coin, the accounts and the quantity sent (found); none (notFound,
- * with the words that say so); or why the history cannot tell.
+ * The transfer history (flow type 51) read by the transfer's client order ID, from `from` on, read
+ * again every HISTORY_RE_READ_MS while it lists nothing and `listedBy` (local time) is ahead.
  */
 async function findInHistory(
+	run: EngineRun,
+	pending: PendingTransfer,
+	from: number,
+	listedBy = 0,
+): Promise<HistoryFinding> {
+	for (;;) {
+		const finding = await readHistory(run, pending, from);
+		const left = listedBy - Date.now();
+		if (!('notFound' in finding) || left <= 0) return finding;
+		await sleep(Math.min(HISTORY_RE_READ_MS, left));
+	}
+}
+
+/**
+ * One read of the transfer history by the transfer's client order ID: a record carrying the ID,
+ * for the coin, the accounts and the quantity sent (found); none (notFound, with the words that
+ * say so); or why the history cannot tell.
+ */
+async function readHistory(
 	run: EngineRun,
 	pending: PendingTransfer,
 	from: number,
@@ -178,6 +211,11 @@ async function findInHistory(
 			itemIndex: pending.itemIndex,
 		})) as IDataObject[];
 	} catch (error) {
+		if (isServiceRejection(error, ERROR_CODES.noPermission))
+			return {
+				cannotTell: `the API key may not read the account history (${(error as Error).message}), so client order ID ${clientOrderId} cannot be looked up: give the API key permission to read the account history (fund statement), which the node needs to find a transfer after a crash`,
+				ending: ', and a transfer is never sent again without proof',
+			};
 		return {
 			cannotTell: `looking it up in the transfer history by client order ID ${clientOrderId} failed (${(error as Error).message})`,
 			ending: ', and a transfer is never sent again without proof',
@@ -198,6 +236,7 @@ async function findInHistory(
 			return {
 				cannotTell: `a transfer record carries client order ID ${clientOrderId}, but ${mismatch}, so it is not the transfer sent`,
 				ending: '; it was not sent again',
+				otherTransfer: true,
 			};
 		}
 	}
@@ -237,8 +276,16 @@ async function lookUpByClientOrderId(run: EngineRun, pending: PendingTransfer): 
 
 /**
  * After a lost run (writes/recovery.ts): the transfer history is read by the client order ID the
- * lost run gave this transfer. Found: placed by that run, not sent. Not found: sent. Anything the
- * history cannot tell leaves it unknown, unsent: the lost run may have executed it.
+ * lost run gave this transfer. Found: placed by that run, not sent. Not found: sent; should the
+ * lost run have made it after all, the exchange refuses the reused ID and lookUpDuplicate reports
+ * it placed.
+ *
+ * A retry is a sign of a lost run: it reads the history until HISTORY_LAG_MS after the lost run's
+ * last attempt could have been accepted, and anything the history cannot tell (a key that may not
+ * read it, a failed read) leaves the transfer unknown, unsent. A run that is only late shows no
+ * such sign (a first run after a Wait or a slow step is late too), so only a record carrying the
+ * ID stops it, and it reads once: a re-delivered run starts after the dead worker's queue lock
+ * expired, long after its last request.
  */
 async function checkAfterLostRun(
 	run: EngineRun,
@@ -247,9 +294,11 @@ async function checkAfterLostRun(
 	const lostRun = run.lostRun;
 	if (lostRun === undefined) return pending.map(() => undefined);
 	if (Date.now() < lostRun.settledFrom) await sleep(lostRun.settledFrom - Date.now());
+	const listedBy =
+		lostRun.why === 'retry' ? Math.max(lostRun.settledFrom, Date.now()) + HISTORY_LAG_MS : 0;
 	const verdicts: Array<Verdict | undefined> = [];
 	for (const one of pending) {
-		const finding = await findInHistory(run, one, lostRun.since - LOOKUP_MARGIN_MS);
+		const finding = await findInHistory(run, one, lostRun.since - LOOKUP_MARGIN_MS, listedBy);
 		if ('found' in finding)
 			verdicts.push({
 				kind: 'placed',
@@ -257,6 +306,7 @@ async function checkAfterLostRun(
 				alreadyPlaced: true,
 			});
 		else if ('notFound' in finding) verdicts.push(undefined);
+		else if (lostRun.why === 'late' && finding.otherTransfer !== true) verdicts.push(undefined);
 		else
 			verdicts.push({
 				kind: 'unknown',
@@ -264,6 +314,38 @@ async function checkAfterLostRun(
 			});
 	}
 	return verdicts;
+}
+
+/**
+ * A transfer refused as a duplicate in a run that may follow a lost one. The generated ID is this
+ * execution's, node run and item's alone (writes/recovery.ts), so the transfer that used it is the
+ * lost run's for this item: placed, never rejected. The history, read once more, confirms it or,
+ * when its record moves other values, shows the lost run made another transfer for the item
+ * (unknown). The history may not list it yet, or not be readable: the refusal is then the proof.
+ */
+async function lostRunDuplicate(
+	run: EngineRun,
+	lostRun: LostRun,
+	pending: PendingTransfer,
+): Promise<Verdict> {
+	const clientOrderId = pending.write.qs.clientOrderId ?? '';
+	const finding = await findInHistory(run, pending, lostRun.since - LOOKUP_MARGIN_MS);
+	if ('found' in finding)
+		return {
+			kind: 'placed',
+			result: confirmedTransfer(finding.found, finding.clientOrderId),
+			alreadyPlaced: true,
+		};
+	if ('cannotTell' in finding && finding.otherTransfer === true)
+		return {
+			kind: 'unknown',
+			reason: `${lostRunText(lostRun)}, and the exchange refused client order ID ${clientOrderId} as already used, and ${finding.cannotTell}: the earlier run made another transfer for this item under this ID, so this one was not sent`,
+		};
+	return {
+		kind: 'placed',
+		result: { clientOrderId, foundBy: FOUND_BY_REFUSAL },
+		alreadyPlaced: true,
+	};
 }
 
 /** A transfer refused as a duplicate client order ID, when the history does not show it as this one. */
@@ -278,15 +360,18 @@ function duplicateRefusedError(node: INode, pending: PendingTransfer): NodeOpera
 }
 
 /**
- * A transfer refused because its client order ID was used before: the transfer found by that ID is
- * this one (placed, by an earlier attempt), or, when only this one attempt was sent, the refusal
- * stands (nothing moved). After earlier attempts whose outcome is unknown, it stays unknown.
+ * A transfer refused because its client order ID was used before: in a run that may follow a lost
+ * one, the lost run's transfer (lostRunDuplicate); else the transfer found by that ID is this one
+ * (placed, by an earlier attempt), or, when only this one attempt was sent, the refusal stands
+ * (nothing moved). After earlier attempts whose outcome is unknown, it stays unknown.
  */
 async function lookUpDuplicate(
 	run: EngineRun,
 	pending: PendingTransfer,
 	duplicate: Refusal,
 ): Promise<Verdict> {
+	if (run.lostRun !== undefined && !pending.maybeExecuted)
+		return await lostRunDuplicate(run, run.lostRun, pending);
 	const verdict = await lookUpTransfer(run, pending);
 	if (verdict.kind === 'placed') return { ...verdict, alreadyPlaced: true };
 	if (pending.maybeExecuted) return verdict;

@@ -85,7 +85,9 @@ export const description = (version: NodeVersion): INodeProperties[] =>
  * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the
  * write engine with the ledger. Each transfer carries a generated client order ID, shown in the
  * item: one whose outcome is unknown is looked up by it in the transfer history, and is reported
- * unknown, never sent again, unless a record proves it was executed (writes/transfers.ts).
+ * unknown, never sent again, unless a record proves it was executed (writes/transfers.ts). After a
+ * lost run, the one that run made is `alreadyPlaced`, with `confirmedByLookup` or `foundBy` saying
+ * how it was found.
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;

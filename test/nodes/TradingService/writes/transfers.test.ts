@@ -2,12 +2,16 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';
 import {
+	FOUND_BY_REFUSAL,
+	HISTORY_LAG_MS,
 	pendingTransfer,
 	transferClientOrderId,
 	transferKind,
 	type TransferParams,
 } from '../../../../nodes/TradingService/writes/transfers';
 import type { EngineRun } from '../../../../nodes/TradingService/writes/engine';
+import type { LostRun } from '../../../../nodes/TradingService/writes/recovery';
+import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { node, offline } from '../../../support/fixedNode';
 
 // The transfer kind of the write engine: one request per transfer, a generated client order ID,
@@ -251,6 +255,108 @@ describe('UAE rule: transfer client IDs: an unknown transfer is looked up by its
 		earlier.maybeExecuted = true;
 		await expect(transferKind(none.run).lookup(earlier, duplicate)).resolves.toMatchObject({
 			kind: 'unknown',
+		});
+	});
+});
+
+describe('after a lost run (writes/recovery.ts)', () => {
+	const duplicate = { error: new NodeApiError(node, { code: '-1141' }) };
+	const noPermission = () =>
+		rejectionError(node, { code: '-1005', msg: 'No permission', httpStatus: 400 }, 0);
+	const lostRun = (why: LostRun['why']): LostRun => ({ since: Date.now(), settledFrom: 0, why });
+	/** A run after a lost one whose client answers the history with each of `answers` in turn (the last repeats). */
+	function runAfterLostRun(why: LostRun['why'], ...answers: Array<unknown[] | Error>) {
+		const asked: number[] = [];
+		const run = {
+			node,
+			lostRun: lostRun(why),
+			client: {
+				request: async () => {
+					asked.push(Date.now());
+					const answer = answers[Math.min(asked.length, answers.length) - 1];
+					if (answer instanceof Error) throw answer;
+					return answer;
+				},
+			},
+		} as unknown as EngineRun;
+		return { run, asked };
+	}
+
+	it('refused -1141 and not (yet) in the history: the lost run’s transfer, placed, found by the refusal; never rejected', async () => {
+		for (const why of ['retry', 'late'] as const)
+			for (const history of [[], noPermission(), new Error('socket hang up')]) {
+				const { run } = runAfterLostRun(why, history);
+				await expect(transferKind(run).lookup(pending(), duplicate)).resolves.toEqual({
+					kind: 'placed',
+					alreadyPlaced: true,
+					result: { clientOrderId: `${PREFIX}-0`, foundBy: FOUND_BY_REFUSAL },
+				});
+			}
+	});
+
+	it('refused -1141 and in the history: placed, confirmed by the record; a record with other values is another transfer the lost run made: unknown', async () => {
+		const found = runAfterLostRun('late', [record()]);
+		await expect(transferKind(found.run).lookup(pending(), duplicate)).resolves.toMatchObject({
+			kind: 'placed',
+			alreadyPlaced: true,
+			result: { confirmedByLookup: true, orderId: '1700000000000000065' },
+		});
+		const other = runAfterLostRun('late', [record({ change: '-6' })]);
+		const verdict = await transferKind(other.run).lookup(pending(), duplicate);
+		expect(verdict.kind).toBe('unknown');
+		expect((verdict as { reason: string }).reason).toMatch(
+			/refused client order ID .* as already used, and .* it moves -6, .* another transfer for this item under this ID, so this one was not sent/,
+		);
+	});
+
+	it('a late run with no sign of a lost run sends: a history it may not read, or that fails, is no sign; a record carrying the ID is', async () => {
+		for (const history of [[], noPermission(), new Error('socket hang up')]) {
+			const { run } = runAfterLostRun('late', history);
+			await expect(transferKind(run).precheck!([pending()])).resolves.toEqual([undefined]);
+		}
+		const found = runAfterLostRun('late', [record()]);
+		await expect(transferKind(found.run).precheck!([pending()])).resolves.toMatchObject([
+			{ kind: 'placed', alreadyPlaced: true },
+		]);
+		const other = runAfterLostRun('late', [record({ coin: 'BTC' })]);
+		await expect(transferKind(other.run).precheck!([pending()])).resolves.toMatchObject([
+			{ kind: 'unknown' },
+		]);
+	});
+
+	it('a retry whose key may not read the history: unknown, and the reason names the permission to add', async () => {
+		const { run } = runAfterLostRun('retry', noPermission());
+		const [verdict] = await transferKind(run).precheck!([pending()]);
+		expect(verdict).toMatchObject({ kind: 'unknown' });
+		expect((verdict as { reason: string }).reason).toMatch(
+			/this is a retry .* the API key may not read the account history .* give the API key permission to read the account history \(fund statement\)/,
+		);
+	});
+
+	describe('a retry waits for the history to list the transfer', () => {
+		beforeEach(() => jest.useFakeTimers());
+		afterEach(() => jest.useRealTimers());
+
+		it('re-reads it while it lists nothing, until HISTORY_LAG_MS: found on a re-read, placed; never listed, sent after the wait', async () => {
+			const late = runAfterLostRun('retry', [], [], [record()]);
+			const found = transferKind(late.run).precheck!([pending()]);
+			await jest.advanceTimersByTimeAsync(HISTORY_LAG_MS);
+			await expect(found).resolves.toMatchObject([{ kind: 'placed', alreadyPlaced: true }]);
+			expect(late.asked).toHaveLength(3);
+
+			const never = runAfterLostRun('retry', []);
+			const started = Date.now();
+			const sent = transferKind(never.run).precheck!([pending()]);
+			await jest.advanceTimersByTimeAsync(HISTORY_LAG_MS + 1000);
+			await expect(sent).resolves.toEqual([undefined]);
+			expect(never.asked.length).toBeGreaterThan(2);
+			expect(never.asked[never.asked.length - 1] - started).toBe(HISTORY_LAG_MS);
+		});
+
+		it('a late run reads once: it is sent without waiting', async () => {
+			const { run, asked } = runAfterLostRun('late', []);
+			await expect(transferKind(run).precheck!([pending()])).resolves.toEqual([undefined]);
+			expect(asked).toHaveLength(1);
 		});
 	});
 });

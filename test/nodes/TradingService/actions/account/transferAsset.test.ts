@@ -348,12 +348,12 @@ describe('UAE rule: transfer client IDs', () => {
 		},
 	);
 
-	it('when the history cannot be read (a key that may not read it), the unknown message says the transfer is never sent again', async () => {
+	it('when the history cannot be read (a key that may not read it), the unknown message names the permission to add and says the transfer is never sent again', async () => {
 		sandbox().setBehaviour({ historyRefusedKeys: [DEMO_KEYS.master.apiKey] });
 		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: TRANSFER }] });
 		const run = await runTradingService(sandbox(), { parameters: parameters({ quantity: '1' }) });
 		expect(run.error?.message).toMatch(
-			/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed \((?:[^;]+; then )?looking it up in the transfer history by client order ID n8n-[0-9a-f]{24}-0-0 failed \(.*\), and a transfer is never sent again without proof\)$/,
+			/^Unknown outcome: the transfer of 1 USDT from 10001 to 20001 may or may not have been executed \((?:[^;]+; then )?the API key may not read the account history \(.*\), so client order ID n8n-[0-9a-f]{24}-0-0 cannot be looked up: give the API key permission to read the account history \(fund statement\), which the node needs to find a transfer after a crash, and a transfer is never sent again without proof\)$/,
 		);
 		expect(outcomeOf(run)).toBe('unknown');
 		expect(requestsTo(sandbox(), TRANSFER)).toHaveLength(1);
