@@ -11,7 +11,7 @@ import {
 import { CREDENTIAL_TYPE } from './constants';
 import { optionsCollection } from './descriptions/common';
 import { pickerField } from './descriptions/pickers';
-import { searchCoins, searchSymbols } from './methods/listSearch';
+import { searchCoins, searchSymbols, searchTradingAccounts } from './methods/listSearch';
 import { streamAddressOf } from './stream/address';
 import { STREAM_EVENT_KINDS } from './stream/events';
 import { StreamSession } from './stream/session';
@@ -26,7 +26,7 @@ import { runtimeWebSocket } from './transport/socket';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Starts the workflow within a second of each chosen event, one execution per event, from the exchange’s user data stream. After a disconnect or a restart it reads what it missed over REST, so no order event is lost or repeated. Needs n8n on Node.js 22 or later.',
+			'Starts the workflow within a second of each chosen event, one execution per event, from the exchange’s user data stream. After a disconnect or a restart it reads what it missed over REST, so no fill or order event is lost or repeated. Needs n8n on Node.js 22 or later.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -78,6 +78,14 @@ const properties: INodeProperties[] = [
 		],
 	},
 	optionsCollection([
+		pickerField(2, 'tradingAccounts', {
+			displayName: 'Account',
+			name: 'account',
+			type: 'string',
+			default: '',
+			description:
+				'Trading account whose orders start the workflow. Empty: the API key’s own trading account (a master key’s main one); the real-time stream carries no other.',
+		}),
 		{
 			displayName: 'Report Outage After (Minutes)',
 			name: 'outageReportMinutes',
@@ -107,7 +115,7 @@ export class TradingServiceRealTimeTrigger implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch: { searchSymbols, searchCoins } };
+	methods = { listSearch: { searchSymbols, searchCoins, searchTradingAccounts } };
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const node = this.getNode();

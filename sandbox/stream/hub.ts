@@ -11,7 +11,14 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 
 import { CODES } from '../codes';
-import type { DemoKey, StreamControl, StreamHeartbeat, StreamStats } from '../types';
+import { DEMO_ACCOUNTS, SUB_ACCOUNTS } from '../constants';
+import type {
+	DemoKey,
+	StreamControl,
+	StreamEventShape,
+	StreamHeartbeat,
+	StreamStats,
+} from '../types';
 import type { StreamEvent, StreamSink } from './events';
 import { ListenKeys, type ListenKey } from './listenKeys';
 
@@ -55,6 +62,7 @@ export class UserStream implements StreamControl, StreamSink {
 	private readonly conns = new Set<Connection>();
 	private readonly pingIntervalMs: number;
 	private heartbeat: Required<StreamHeartbeat> = { answerPings: true, sendPings: true };
+	private shape: Required<StreamEventShape> = { ...DEFAULT_SHAPE };
 	private duplicates = 0;
 	private delayMs = 0;
 	private queue: Delivery[] = [];
@@ -218,9 +226,19 @@ export class UserStream implements StreamControl, StreamSink {
 
 	// ---- events (StreamSink) ----
 
+	/** Whether a listen key of `listener` carries the events of `accountId`. */
+	private carries(listener: string, accountId: string): boolean {
+		if (listener === accountId) return true;
+		return (
+			this.shape.subAccountEvents &&
+			listener === DEMO_ACCOUNTS.mainTrading &&
+			SUB_ACCOUNTS.includes(accountId)
+		);
+	}
+
 	follows(accountId: string): boolean {
 		for (const k of this.keys.live()) {
-			if (k.accountId === accountId) return true;
+			if (this.carries(k.accountId, accountId)) return true;
 		}
 		return false;
 	}
@@ -228,11 +246,11 @@ export class UserStream implements StreamControl, StreamSink {
 	deliver(accountId: string, events: StreamEvent[]): void {
 		this.sweep();
 		const targets = [...this.conns].filter(
-			(c) => c.accountId === accountId && this.keys.get(c.listenKey) !== undefined,
+			(c) => this.carries(c.accountId, accountId) && this.keys.get(c.listenKey) !== undefined,
 		);
 		if (targets.length === 0) return;
 		for (const event of events) {
-			const text = JSON.stringify([event]);
+			const text = JSON.stringify([reshape(event, accountId, this.shape)]);
 			let times = 1;
 			if (this.duplicates > 0) {
 				this.duplicates--;
@@ -305,6 +323,16 @@ export class UserStream implements StreamControl, StreamSink {
 		this.delayMs = ms;
 	}
 
+	setEventShape(shape: StreamEventShape): void {
+		for (const [field, value] of Object.entries(shape)) {
+			if (value === undefined) continue;
+			const allowed = SHAPE_VALUES[field as keyof StreamEventShape];
+			if (allowed === undefined || !allowed.includes(value as never))
+				throw new Error(`setEventShape: ${field} cannot be ${JSON.stringify(value)}`);
+		}
+		this.shape = { ...this.shape, ...stripUndefined(shape) };
+	}
+
 	stats(): StreamStats {
 		this.sweep();
 		return {
@@ -326,6 +354,7 @@ export class UserStream implements StreamControl, StreamSink {
 		this.stopExpiryWatch();
 		this.keys.clear();
 		this.heartbeat = { answerPings: true, sendPings: true };
+		this.shape = { ...DEFAULT_SHAPE };
 		this.duplicates = 0;
 		this.delayMs = 0;
 		this.connectionsOpened = 0;
@@ -348,6 +377,49 @@ export class UserStream implements StreamControl, StreamSink {
 		this.queueTimer = null;
 		this.queue = [];
 	}
+}
+
+const DEFAULT_SHAPE: Required<StreamEventShape> = {
+	orders: 'spot',
+	balances: 'spot',
+	makerFlag: 'boolean',
+	accountField: false,
+	subAccountEvents: false,
+};
+
+const SHAPE_VALUES: Record<keyof StreamEventShape, readonly unknown[]> = {
+	orders: ['spot', 'contract', 'unnamed'],
+	balances: ['spot', 'contract'],
+	makerFlag: ['boolean', 'text'],
+	accountField: [true, false],
+	subAccountEvents: [true, false],
+};
+
+/** One event (built in the family's spot shapes, events.ts) in the shapes asked for; a copy. */
+function reshape(
+	event: StreamEvent,
+	accountId: string,
+	shape: Required<StreamEventShape>,
+): StreamEvent {
+	const out: StreamEvent = { ...event };
+	if (event.e === 'executionReport') {
+		if (shape.orders === 'contract') {
+			out.e = 'contractExecutionReport';
+			for (const field of ['z', 'reqAmt', 'lo', 'lt']) delete out[field];
+		} else if (shape.orders === 'unnamed') {
+			out.e = '';
+		}
+		if (shape.makerFlag === 'text') out.m = String(event.m);
+		if (shape.accountField) out.a = accountId;
+	} else if (event.e === 'outboundAccountInfo' && shape.balances === 'contract') {
+		out.e = 'outboundContractAccountInfo';
+		out.B = (event.B as Array<Record<string, unknown>>).map((line) => {
+			const copy = { ...line };
+			delete copy.l;
+			return copy;
+		});
+	}
+	return out;
 }
 
 function send(conn: Connection, text: string): void {

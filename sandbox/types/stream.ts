@@ -8,6 +8,29 @@ export interface StreamHeartbeat {
 	sendPings?: boolean;
 }
 
+/**
+ * The shapes the stream sends its events in (`sb.stream.setEventShape`), for the readings a client
+ * must make of the shapes the UAE documentation gives. Fields left out stay as they are; reset()
+ * restores the defaults (the family's spot shapes, no account field, own account only).
+ */
+export interface StreamEventShape {
+	/**
+	 * Order events: 'spot' (default) executionReport; 'contract': named contractExecutionReport,
+	 * without the spot report's cumulative filled quantity `z` and its spot-only fields (`reqAmt`,
+	 * `lo`, `lt`): the filled quantity is `q` less the remaining `r`; 'unnamed': the spot report with
+	 * an empty `e`.
+	 */
+	orders?: 'spot' | 'contract' | 'unnamed';
+	/** Balance events: 'spot' (default) outboundAccountInfo; 'contract': outboundContractAccountInfo whose balances carry no `l`. */
+	balances?: 'spot' | 'contract';
+	/** The maker flag `m`: a JSON boolean (default) or the text "true" / "false". */
+	makerFlag?: 'boolean' | 'text';
+	/** Order events carry the account ID in `a`, as ticketInfo does (default false). */
+	accountField?: boolean;
+	/** A master key's listen key also carries its sub accounts' events (default false: its own trading account's only). */
+	subAccountEvents?: boolean;
+}
+
 export interface StreamStats {
 	/** Sockets open now. */
 	connections: number;
@@ -37,5 +60,7 @@ export interface StreamControl {
 	expireListenKeys(): void;
 	/** Send every event `ms` real milliseconds late (0: at once), order kept. */
 	setEventDelay(ms: number): void;
+	/** Send the next events in these shapes (see StreamEventShape); fields left out stay as they are. */
+	setEventShape(shape: StreamEventShape): void;
 	stats(): StreamStats;
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { formatDecimal, parseDecimal } from '../helpers/decimals';
+import { formatDecimal, parseDecimal, subtractDecimals } from '../helpers/decimals';
 
 /**
  * The real-time trigger's events: what the user picks, how an exchange message (stream) or an
@@ -91,7 +91,8 @@ export interface BalanceChange {
 	time: number;
 	coin: string;
 	free: string;
-	locked: string;
+	/** Absent where the exchange does not say (its contract balances). */
+	locked?: string;
 	raw: IDataObject;
 }
 
@@ -126,6 +127,44 @@ const nonZero = (value: string | undefined): boolean => {
 	return parsed !== undefined && parsed.units !== 0n;
 };
 
+/** A flag sent as a JSON boolean or as the text "true" / "false"; anything else is unknown. */
+const flag = (value: unknown): boolean | undefined =>
+	typeof value === 'boolean'
+		? value
+		: value === 'true'
+			? true
+			: value === 'false'
+				? false
+				: undefined;
+
+/**
+ * The cumulative filled quantity of a report: `z`, or, in a report without it (the UAE
+ * documentation's contract report lists the order quantity and what remains of it, not what
+ * filled), the order quantity less the remaining quantity. An order that just rests has filled
+ * nothing.
+ */
+function executedOfReport(report: IDataObject, status: string): string | undefined {
+	const cumulative = text(report.z);
+	if (cumulative !== undefined && cumulative !== '') return cumulative;
+	const ordered = parseDecimal(text(report.q) ?? '');
+	const remaining = parseDecimal(text(report.r) ?? '');
+	if (ordered !== undefined && remaining !== undefined) {
+		const executed = subtractDecimals(ordered, remaining);
+		if (executed.units >= 0n) return formatDecimal(executed);
+	}
+	return status === 'NEW' || status === 'PENDING_NEW' ? '0' : undefined;
+}
+
+/**
+ * The account a stream event names, if any: `accountId`, or `a`, the account field of the family's
+ * ticketInfo. A listen key carries the events of the key's own trading account; an event that
+ * names another account is not this trigger's.
+ */
+export function accountOfEvent(event: IDataObject): string | undefined {
+	const named = text(event.accountId) ?? text(event.a);
+	return named !== undefined && /^\d{1,20}$/.test(named) ? named : undefined;
+}
+
 /** An executionReport (spot) or contractExecutionReport; undefined when it lacks what an ID needs. */
 export function orderChangeOfReport(
 	report: IDataObject,
@@ -134,8 +173,9 @@ export function orderChangeOfReport(
 	const orderId = text(report.i);
 	const status = text(report.X);
 	const symbol = text(report.s);
-	const executed = text(report.z);
-	if (!orderId || !status || !symbol || executed === undefined) return undefined;
+	if (!orderId || !status || !symbol) return undefined;
+	const executed = executedOfReport(report, status);
+	if (executed === undefined) return undefined;
 	const lastQuantity = text(report.l);
 	const change: OrderChange = {
 		id: orderEventId(orderId, status, executed),
@@ -161,9 +201,9 @@ export function orderChangeOfReport(
 			quantity: lastQuantity as string,
 			price: text(report.L) ?? '',
 			fee: text(report.n),
-			feeCoin: text(report.N),
+			feeCoin: text(report.N) || undefined,
 			tradeId: text(report.d) || undefined,
-			isMaker: typeof report.m === 'boolean' ? report.m : undefined,
+			isMaker: flag(report.m),
 		};
 	}
 	return change;
@@ -207,11 +247,12 @@ export function balanceChangesOfUpdate(update: IDataObject, receivedAt: number):
 		const entry = line as IDataObject;
 		const coin = text(entry.a);
 		const free = text(entry.f);
+		// The UAE documentation's contract balance lists no locked amount: unknown, not zero.
 		const locked = text(entry.l);
-		if (!coin || free === undefined || locked === undefined) return [];
+		if (!coin || free === undefined || (locked === undefined && market === 'spot')) return [];
 		return [
 			{
-				id: `balance-${market}-${at}-${coin}-${canonical(free)}-${canonical(locked)}`,
+				id: `balance-${market}-${at}-${coin}-${canonical(free)}-${locked === undefined ? '' : canonical(locked)}`,
 				source: 'stream' as const,
 				market,
 				time: at,
@@ -224,31 +265,54 @@ export function balanceChangesOfUpdate(update: IDataObject, receivedAt: number):
 	});
 }
 
-/** The events of one stream message: an array of events, each one change. Unknown events are skipped. */
+/** Whether an event without a name carries an order update's fields (order ID, status, symbol). */
+const looksLikeOrderUpdate = (event: IDataObject): boolean =>
+	text(event.i) !== undefined && text(event.X) !== undefined && text(event.s) !== undefined;
+
+/**
+ * The events of one stream message: an array of events, each one change. Unknown events are
+ * skipped. `account`: the trading account the trigger follows; an event that names another one
+ * (accountOfEvent) is counted in `foreign` and dropped.
+ */
 export function eventsOfMessage(
 	message: unknown,
 	receivedAt: number,
-): { events: StreamEvent[]; skipped: number } {
+	account?: string,
+): { events: StreamEvent[]; skipped: number; foreign: number } {
 	const entries = Array.isArray(message) ? message : [message];
 	const events: StreamEvent[] = [];
 	let skipped = 0;
+	let foreign = 0;
 	for (const entry of entries) {
 		if (entry === null || typeof entry !== 'object') {
 			skipped++;
 			continue;
 		}
 		const event = entry as IDataObject;
-		if (event.e === 'executionReport' || event.e === 'contractExecutionReport') {
+		const name = event.e;
+		const unnamed = name === undefined || name === null || name === '';
+		const isOrder =
+			name === 'executionReport' ||
+			name === 'contractExecutionReport' ||
+			(unnamed && looksLikeOrderUpdate(event));
+		const isBalance = name === 'outboundAccountInfo' || name === 'outboundContractAccountInfo';
+		// ticketInfo repeats a fill the executionReport already carries; positions are not events here.
+		if (!isOrder && !isBalance) continue;
+		const named = accountOfEvent(event);
+		if (account !== undefined && named !== undefined && named !== account) {
+			foreign++;
+			continue;
+		}
+		if (isOrder) {
 			const change = orderChangeOfReport(event, receivedAt);
 			if (change === undefined) skipped++;
 			else events.push({ channel: 'order', ...change });
-		} else if (event.e === 'outboundAccountInfo' || event.e === 'outboundContractAccountInfo') {
+		} else {
 			for (const change of balanceChangesOfUpdate(event, receivedAt))
 				events.push({ channel: 'balance', ...change });
 		}
-		// ticketInfo repeats a fill the executionReport already carries; positions are not events here.
 	}
-	return { events, skipped };
+	return { events, skipped, foreign };
 }
 
 /** Which of the chosen kinds an event is, or undefined when none was chosen for it. */
@@ -273,7 +337,10 @@ export function itemOf(event: StreamEvent, kind: StreamEventKind): IDataObject {
 		eventTime: String(event.time),
 	};
 	if (event.channel === 'balance') {
-		return { ...common, coin: event.coin, free: event.free, locked: event.locked, raw: event.raw };
+		const balance: IDataObject = { ...common, coin: event.coin, free: event.free };
+		if (event.locked !== undefined) balance.locked = event.locked;
+		balance.raw = event.raw;
+		return balance;
 	}
 	const item: IDataObject = {
 		...common,

@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { USER_STREAM } from '../constants';
+import { accountScope, type AccountScope } from '../helpers/accountScope';
 import { formatDecimal, parseDecimal } from '../helpers/decimals';
 import { ENDPOINTS, isServiceRejection, type ServiceClient } from '../transport';
 import { StreamSocket, type WebSocketConstructor } from '../transport/socket';
@@ -74,6 +75,8 @@ export class StreamSession {
 	private readonly node: INode;
 	private readonly manual: boolean;
 	private keptAliveAt = 0;
+	/** The trading account whose events start the workflow; resolved at activation. */
+	private scope?: AccountScope;
 	/** Events emitted: a manual run emits only the first. */
 	private emitted = 0;
 
@@ -106,6 +109,7 @@ export class StreamSession {
 	 * catch-up covers exactly the moments between the baseline and the connection.
 	 */
 	async start(): Promise<void> {
+		this.scope = await this.resolveScope();
 		let leftover: string | undefined;
 		if (!this.manual) {
 			const stored = readStreamState(this.context.getWorkflowStaticData('node'));
@@ -150,6 +154,29 @@ export class StreamSession {
 	}
 
 	/**
+	 * The account the trigger follows. A listen key carries the events of the key's own trading
+	 * account only (docs/api.md, user data stream), so an account other than that one could never
+	 * be followed live: refused at activation rather than silently caught up on reconnects only.
+	 */
+	private async resolveScope(): Promise<AccountScope> {
+		const own = await accountScope(this.client, this.node, undefined);
+		if (this.settings.account === undefined || this.settings.account === own.accountId) return own;
+		const chosen = await accountScope(this.client, this.node, this.settings.account);
+		throw new NodeOperationError(
+			this.node,
+			`Account ${chosen.accountId} cannot be followed with this API key's real-time stream`,
+			{
+				description: `The exchange's user data stream carries the events of the API key's own trading account (${own.accountId}) only. Leave Account empty, or use an API key of account ${chosen.accountId} (a sub account's own key).`,
+			},
+		);
+	}
+
+	private get account(): AccountScope {
+		if (this.scope === undefined) throw new Error('the account is resolved at activation');
+		return this.scope;
+	}
+
+	/**
 	 * First activation: what exists is remembered, nothing is emitted. The order changes of the
 	 * catch-up window before now are remembered as seen, so the first catch-up does not take them
 	 * for new.
@@ -157,7 +184,7 @@ export class StreamSession {
 	private async takeBaseline(): Promise<void> {
 		const now = this.clock.now();
 		this.state.cursor = now;
-		const found = await catchUpOrders(this.client, this.node, this.state, now);
+		const found = await catchUpOrders(this.client, this.node, this.state, now, this.account);
 		for (const change of found.orders) {
 			const event: StreamEvent = { channel: 'order', ...change };
 			if (kindOf(event, this.settings.kinds) !== undefined && this.matchesFilters(event))
@@ -170,7 +197,10 @@ export class StreamSession {
 	private async rememberBalances(): Promise<void> {
 		const snapshot = await catchUpBalances(this.client, {}, this.clock.now(), () => false);
 		for (const line of snapshot)
-			this.state.balances[line.coin] = balanceText(canonical(line.free), canonical(line.locked));
+			this.state.balances[line.coin] = balanceText(
+				canonical(line.free),
+				canonical(line.locked ?? '0'),
+			);
 	}
 
 	private async createListenKey(): Promise<string> {
@@ -345,10 +375,18 @@ export class StreamSession {
 			);
 			return;
 		}
-		const { events, skipped } = eventsOfMessage(message, this.clock.now());
+		const { events, skipped, foreign } = eventsOfMessage(
+			message,
+			this.clock.now(),
+			this.scope?.accountId,
+		);
 		if (skipped > 0)
 			this.context.logger.warn(
-				`Trading Service Real-Time Trigger: ${skipped} stream event(s) without an order ID, status or symbol were ignored`,
+				`Trading Service Real-Time Trigger: ${skipped} stream event(s) without an order ID, status, symbol or filled quantity were ignored`,
+			);
+		if (foreign > 0)
+			this.context.logger.info(
+				`Trading Service Real-Time Trigger: ${foreign} stream event(s) of another account than ${this.scope?.accountId ?? ''} were ignored`,
 			);
 		for (const event of events) this.handle(event);
 	}
@@ -356,13 +394,19 @@ export class StreamSession {
 	/** What a catch-up found, handled like stream events: each is emitted unless seen already. */
 	private async catchUp(): Promise<void> {
 		const now = this.clock.now();
-		const found = await catchUpOrders(this.client, this.node, this.state, now);
+		const found = await catchUpOrders(this.client, this.node, this.state, now, this.account);
 		// Every change before the catch-up started has now been read.
 		this.state.cursor = Math.max(this.state.cursor, now);
 		for (const { orderId, reason } of found.failed)
 			this.context.logger.warn(
 				`Trading Service Real-Time Trigger: order ${orderId} could not be read in the catch-up (${reason}); the next catch-up tries again`,
 			);
+		for (const orderId of found.gone) {
+			delete this.state.open[orderId];
+			this.context.logger.info(
+				`Trading Service Real-Time Trigger: order ${orderId}, last seen open, is not an order of account ${this.account.accountId} on the exchange; it is no longer looked for`,
+			);
+		}
 		// Orders the stream reported while the catch-up read stay tracked as the stream said.
 		for (const change of found.orders) this.handle({ channel: 'order', ...change });
 		const open: Record<string, string> = { ...found.open };
@@ -389,8 +433,12 @@ export class StreamSession {
 	private handle(event: StreamEvent): void {
 		if (event.channel === 'order')
 			trackOrder(this.state.open, event.orderId, event.symbol, event.status);
-		else
-			this.state.balances[event.coin] = balanceText(canonical(event.free), canonical(event.locked));
+		// The catch-up compares spot balances only (contract balances are read nowhere else).
+		else if (event.market === 'spot')
+			this.state.balances[event.coin] = balanceText(
+				canonical(event.free),
+				canonical(event.locked ?? '0'),
+			);
 		if (event.source === 'stream' && event.time > this.state.cursor) this.state.cursor = event.time;
 		const kind = kindOf(event, this.settings.kinds);
 		// Only what may start the workflow is remembered: the 1,000 IDs kept then cover 1,000

@@ -16,6 +16,8 @@ export interface StreamSettings {
 	coin?: string;
 	/** After how many minutes without a connection the trigger reports the outage. */
 	outageReportMinutes: number;
+	/** The trading account chosen in the options; undefined: the API key's own. */
+	account?: string;
 }
 
 const KNOWN_KINDS: readonly string[] = STREAM_EVENT_KINDS.map((kind) => kind.value);
@@ -39,6 +41,20 @@ function exactValue(context: ITriggerFunctions, field: string, value: unknown): 
 			'The filter matches the exchange’s value exactly, so it would never match. Remove the spaces.',
 		);
 	return value;
+}
+
+/** The Account option: empty is the key's own trading account; otherwise an account ID. */
+function accountValue(context: ITriggerFunctions, value: unknown): string | undefined {
+	const typed = exactValue(context, 'Account', value);
+	if (typed === undefined) return undefined;
+	if (!/^\d{1,20}$/.test(typed))
+		throw inputError(
+			context.getNode(),
+			'Account',
+			`"${typed}" is not an account ID`,
+			'Pick the account from the list, or enter its ID (digits only), or leave it empty for the API key’s own trading account.',
+		);
+	return typed;
 }
 
 export function readStreamSettings(context: ITriggerFunctions): StreamSettings {
@@ -69,5 +85,6 @@ export function readStreamSettings(context: ITriggerFunctions): StreamSettings {
 		symbol: exactValue(context, 'Symbol', locatorValue(filters.symbol)),
 		coin: exactValue(context, 'Coin', locatorValue(filters.coin)),
 		outageReportMinutes: outageMinutes,
+		account: accountValue(context, locatorValue(options.account)),
 	};
 }
