@@ -57,7 +57,7 @@ function openOrdersOf(sb: Sandbox, accountId: string, clientOrderId: string) {
 	return sb.ledger.orders
 		.filter((order) => order.clientOrderId === clientOrderId)
 		.map((order) => sb.getOrder(order.orderId))
-		.filter((order) => order.accountId === accountId);
+		.filter((order) => order?.accountId === accountId);
 }
 
 const v2 = { node: { typeVersion: 2 } };
@@ -166,8 +166,8 @@ describe('account scope: a master key whose sub account holds the same orders an
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', orderId: main.orderId });
-		expect(sb.getOrder(main.orderId).status).toBe('CANCELED');
-		expect(sb.getOrder(sub.orderId).status).toBe('NEW');
+		expect(sb.getOrder(main.orderId)?.status).toBe('CANCELED');
+		expect(sb.getOrder(sub.orderId)?.status).toBe('NEW');
 	});
 
 	it('Cancel by a Client Order ID only the sub account holds: an error naming the field, nothing cancelled', async () => {
@@ -177,7 +177,7 @@ describe('account scope: a master key whose sub account holds the same orders an
 			parameters: { resource: 'order', operation: 'cancel', clientOrderId: 'sub-only' },
 		});
 		expect(run.error?.message).toMatch(/^Client Order ID: account 10001 has no order/);
-		expect(sb.getOrder(sub.orderId).status).toBe('NEW');
+		expect(sb.getOrder(sub.orderId)?.status).toBe('NEW');
 		expect(sb.ledger.cancels).toEqual([]);
 	});
 
@@ -197,7 +197,7 @@ describe('account scope: a master key whose sub account holds the same orders an
 		expect(run.items.map((item) => item.json.orderId).sort()).toEqual(
 			mains.map((order) => order.orderId).sort(),
 		);
-		for (const order of subs) expect(sb.getOrder(order.orderId).status).toBe('NEW');
+		for (const order of subs) expect(sb.getOrder(order.orderId)?.status).toBe('NEW');
 		expect(sb.ledger.cancels.map((cancel) => cancel.accountId)).toEqual([MAIN, MAIN]);
 	});
 
@@ -278,7 +278,7 @@ describe('Cancel Many by symbol, two items of one symbol in one run (defect 8)',
 			for (const item of run.items) expect(item.json).toMatchObject({ outcome: 'placed' });
 			expect(run.items.filter((item) => item.json.sameCancelAsItem !== undefined)).toHaveLength(30);
 			expect(sb.ledger.cancels).toHaveLength(30);
-			for (const order of orders) expect(sb.getOrder(order.orderId).status).toBe('CANCELED');
+			for (const order of orders) expect(sb.getOrder(order.orderId)?.status).toBe('CANCELED');
 		});
 	}
 });

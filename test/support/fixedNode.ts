@@ -13,8 +13,14 @@ export const node: INode = {
 	parameters: {},
 };
 
-/** A run for the parts that send nothing: any use of its client fails the test. */
-export const offline = { node, client: undefined as never };
+/** A run for the parts that send nothing: any use of its client, or of its account, fails the test. */
+export const offline = {
+	node,
+	client: undefined as never,
+	account: (): never => {
+		throw new Error('an offline run has no account to act on');
+	},
+};
 
 /** The NodeOperationError `check` throws; fails the test if it throws none. */
 export function refusal(check: () => unknown, what = 'the value'): NodeOperationError {

@@ -19,7 +19,7 @@
 import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
 import { clearSymbolRulesCache } from '../../nodes/TradingService/actions/symbolRulesCache';
-import { clearAccountScopeCache } from '../../nodes/TradingService/helpers/accountScope';
+import { clearAccountScopeCache } from '../../nodes/TradingService/transport';
 import { forgetServices } from '../../nodes/TradingService/transport/pacing';
 
 export function useSandbox(

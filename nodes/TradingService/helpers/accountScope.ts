@@ -1,7 +1,5 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { LIMITS } from '../constants';
-import { ENDPOINTS, type ServiceClient } from '../transport';
 import { accountKind } from './accounts';
 
 /**
@@ -14,9 +12,8 @@ import { accountKind } from './accounts';
  * triggers anything. The account is the key's own trading account (the only trading account of a
  * sub key; the main one of a master key), unless the user picks another (the Account option).
  *
- * The key's accounts come from GET /api/v1/account/type (weight 5), read once per process and key
- * and kept for LIMITS.accountScopeTtlMs: accounts change rarely, and a read per run would spend a
- * fifth of a second's query requests.
+ * The key's accounts come from GET /api/v1/account/type (weight 5), which the client reads once per
+ * process and key and keeps for LIMITS.accountScopeTtlMs (transport/index.ts `keyAccounts`).
  */
 export interface AccountScope {
 	/** The trading account every order request names. */
@@ -25,42 +22,9 @@ export interface AccountScope {
 	shared: boolean;
 }
 
-interface CachedAccounts {
-	accounts: Promise<IDataObject[]>;
-	readAt: number;
-	settled: boolean;
-}
-
-const cache = new Map<string, CachedAccounts>();
-
-/** Forgets every key's accounts: tests start each case with none. */
-export function clearAccountScopeCache(): void {
-	cache.clear();
-}
-
-async function readAccounts(client: ServiceClient, itemIndex?: number): Promise<IDataObject[]> {
-	const key = await client.keyIdentity();
-	const now = Date.now();
-	for (const [other, entry] of cache) {
-		if (entry.settled && now - entry.readAt >= LIMITS.accountScopeTtlMs) cache.delete(other);
-	}
-	const cached = cache.get(key);
-	if (cached !== undefined) return await cached.accounts;
-	const entry: CachedAccounts = {
-		readAt: now,
-		settled: false,
-		accounts: client.request(ENDPOINTS.accountTypes, { itemIndex }) as Promise<IDataObject[]>,
-	};
-	cache.set(key, entry);
-	entry.accounts.then(
-		() => {
-			entry.settled = true;
-		},
-		() => {
-			if (cache.get(key) === entry) cache.delete(key);
-		},
-	);
-	return await entry.accounts;
+/** What reads the key's accounts: the service client (transport/index.ts `keyAccounts`). */
+export interface KeyAccountsReader {
+	keyAccounts(itemIndex?: number): Promise<IDataObject[]>;
 }
 
 function scopeError(node: INode, message: string, description: string, itemIndex?: number) {
@@ -72,12 +36,12 @@ function scopeError(node: INode, message: string, description: string, itemIndex
  * accounts) or the key's own trading account.
  */
 export async function accountScope(
-	client: ServiceClient,
+	client: KeyAccountsReader,
 	node: INode,
 	chosen: string | undefined,
 	itemIndex?: number,
 ): Promise<AccountScope> {
-	const accounts = await readAccounts(client, itemIndex);
+	const accounts = await client.keyAccounts(itemIndex);
 	const trading = accounts.filter((account) => Number(account.accountType) === 1);
 	const shared = trading.length > 1;
 	if (chosen !== undefined && chosen !== '') {

@@ -1,4 +1,10 @@
-import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import {
 	checkCredentialData,
@@ -6,7 +12,7 @@ import {
 	type CredentialProblem,
 } from '../../../credentials/credentialChecks';
 import { CREDENTIAL_TYPE, LIMITS } from '../constants';
-import type { Endpoint, EndpointRequest } from './endpoints';
+import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import { toNodeError, unexpectedResponseError } from './errors';
 import { sendWithRetries, type ExchangeSettings, type SendWindow } from './retries';
 import type { RetryPolicy, TransportContext } from './http';
@@ -70,6 +76,20 @@ export interface Pager {
  * credential's `authenticate`, so each is freshly timestamped and signed; redirects are never
  * followed. A write is never sent twice here: `write` says what became of it.
  */
+interface CachedAccounts {
+	accounts: Promise<IDataObject[]>;
+	readAt: number;
+	settled: boolean;
+}
+
+/** Each key's accounts, per process (ServiceClient.keyAccounts). */
+const keyAccountsCache = new Map<string, CachedAccounts>();
+
+/** Forgets every key's accounts: tests start each case with none. */
+export function clearAccountScopeCache(): void {
+	keyAccountsCache.clear();
+}
+
 export class ServiceClient {
 	private settingsRead?: Promise<ClientSettings>;
 
@@ -153,12 +173,37 @@ export class ServiceClient {
 	}
 
 	/**
-	 * The service and the API key, for per-process caches of what belongs to one key (its accounts).
-	 * The key is public (it goes in a header); the secret is never part of it.
+	 * The key's accounts (GET /api/v1/account/type, weight 5), read once per process, service and
+	 * key and kept LIMITS.accountScopeTtlMs: every order lookup names one of them
+	 * (helpers/accountScope.ts), accounts change rarely, and a read per run would spend a fifth of a
+	 * second's query requests. Callers at once share one read; a failed read is never kept.
 	 */
-	async keyIdentity(): Promise<string> {
+	async keyAccounts(itemIndex?: number): Promise<IDataObject[]> {
 		const { credentials } = await this.settings();
-		return `${normaliseBaseUrl(String(credentials.baseUrl ?? ''))} ${String(credentials.apiKey ?? '')}`;
+		// The key is public (it goes in a header); the secret is never part of the cache key.
+		const key = `${normaliseBaseUrl(String(credentials.baseUrl ?? ''))} ${String(credentials.apiKey ?? '')}`;
+		const now = Date.now();
+		for (const [other, entry] of keyAccountsCache) {
+			if (entry.settled && now - entry.readAt >= LIMITS.accountScopeTtlMs)
+				keyAccountsCache.delete(other);
+		}
+		const cached = keyAccountsCache.get(key);
+		if (cached !== undefined) return await cached.accounts;
+		const entry: CachedAccounts = {
+			readAt: now,
+			settled: false,
+			accounts: this.request(ENDPOINTS.accountTypes, { itemIndex }) as Promise<IDataObject[]>,
+		};
+		keyAccountsCache.set(key, entry);
+		entry.accounts.then(
+			() => {
+				entry.settled = true;
+			},
+			() => {
+				if (keyAccountsCache.get(key) === entry) keyAccountsCache.delete(key);
+			},
+		);
+		return await entry.accounts;
 	}
 
 	/** Checked here as well as when signing, so that it is known to fail before anything is sent. */

@@ -16,6 +16,7 @@ import {
 	isUnknownOutcomeCode,
 	isZeroCode,
 	sameCode,
+	toNodeError,
 } from '../transport';
 import type { EngineRun, WriteKind } from './engine';
 import { fingerprint, type WriteLedger } from './ledger';
@@ -159,7 +160,7 @@ async function lookUp(run: EngineRun, pending: PendingCancel): Promise<IDataObje
 		return scope === undefined || inScope(scope, order) ? order : undefined;
 	} catch (error) {
 		if (isServiceRejection(error, ERROR_CODES.orderNotFound)) return undefined;
-		throw error;
+		throw toNodeError(run.node, error);
 	}
 }
 

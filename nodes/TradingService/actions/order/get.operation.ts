@@ -43,23 +43,13 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	);
 	// A client order ID is unique per account only: it is looked up in one (helpers/accountScope.ts).
 	const scope = 'orderId' in reference ? undefined : await run.account(itemIndex);
+	let order: IDataObject;
 	try {
-		const order = (await run.client.request(ENDPOINTS.queryOrder, {
+		order = (await run.client.request(ENDPOINTS.queryOrder, {
 			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
 			itemIndex,
 		})) as IDataObject;
-		if (scope !== undefined && !inScope(scope, order))
-			throw new NodeOperationError(
-				node,
-				`Client Order ID: account ${scope.accountId} has no ${describeReference(reference).replace(/^the /, '')}`,
-				{
-					description: `The service answered with an order of account ${String(order.accountId)}, not of account ${scope.accountId}. Pick that account in the Account option to get it.`,
-					itemIndex,
-				},
-			);
-		return [order];
 	} catch (error) {
-		if (error instanceof NodeOperationError) throw error;
 		if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) throw toNodeError(node, error);
 		const field = 'orderId' in reference ? 'Order ID' : 'Client Order ID';
 		throw new NodeApiError(node, error.rejection as unknown as JsonObject, {
@@ -69,4 +59,14 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			itemIndex,
 		});
 	}
+	if (scope !== undefined && !inScope(scope, order))
+		throw new NodeOperationError(
+			node,
+			`Client Order ID: account ${scope.accountId} has no ${describeReference(reference).replace(/^the /, '')}`,
+			{
+				description: `The service answered with an order of account ${String(order.accountId)}, not of account ${scope.accountId}. Pick that account in the Account option to get it.`,
+				itemIndex,
+			},
+		);
+	return [order];
 }
