@@ -276,3 +276,33 @@ export function drawFaultsByWrite(sb: Sandbox, plan: FaultsByWrite): () => void 
 		delete (injector as { pick?: unknown }).pick;
 	};
 }
+
+// ------------------------------------------------------------------ acting on a request as it arrives
+
+/**
+ * Calls `onArrival` with each request the sandbox books, as it arrives: after the ledger has it and
+ * before any fault applies (a request dropped before processing still calls it), by wrapping the
+ * FaultInjector's `pick` that is in place now (the sandbox's own, or drawFaultsByWrite's: install
+ * this one after it, and undo it first). Returns the undo.
+ */
+export function onRequestArrival(
+	sb: Sandbox,
+	onArrival: (request: LedgerRequest) => void,
+): () => void {
+	const injector = (sb as unknown as { faults?: FaultInjector }).faults;
+	if (!(injector instanceof FaultInjector))
+		throw new Error('onRequestArrival: the sandbox no longer keeps its FaultInjector in `faults`');
+	const own = Object.prototype.hasOwnProperty.call(injector, 'pick');
+	const previous = injector.pick;
+	const chained = previous.bind(injector);
+	injector.pick = (method: string, path: string): ActiveFault | null => {
+		const request = sb.ledger.requests[sb.ledger.requests.length - 1];
+		if (request !== undefined && request.path === path && request.method === method)
+			onArrival(request);
+		return chained(method, path);
+	};
+	return () => {
+		if (own) injector.pick = previous;
+		else delete (injector as { pick?: unknown }).pick;
+	};
+}

@@ -7,6 +7,7 @@
 import { runTradingService, type NodeRun } from '../../tools/harness/node';
 import {
 	DEMO_ACCOUNTS,
+	DEMO_KEYS,
 	type FaultKind,
 	type FaultPlan,
 	type FaultRule,
@@ -15,7 +16,7 @@ import {
 	type SandboxBehaviour,
 } from '../../sandbox';
 import { MALFORMED_KINDS, REDIRECT_KINDS } from '../../sandbox/faults';
-import { PATHS, Rng, byInputItem, drawFaultsByWrite, queryOf } from './lib';
+import { PATHS, Rng, byInputItem, drawFaultsByWrite, onRequestArrival, queryOf } from './lib';
 
 /**
  * The write kinds of the money-safety matrix: transfers and orders (Create, Create Many) with the
@@ -75,6 +76,16 @@ export interface WriteVerdict {
 	/** The lists of the stopping error's run report that name this item (none without a report). */
 	listed: RunReportList[];
 	detail: string;
+	/**
+	 * The item carries another account's order: the order ID it reports is one of the sub account's
+	 * (a twin's), or it says its order is of another account than the key's own trading account.
+	 */
+	otherAccountsOrder?: boolean;
+	/**
+	 * Whether any request of the run was faulted; set by the runs that allow "unknown" only with a
+	 * fault (sub-account twins, the cancel kinds): unset, "unknown" is never judged.
+	 */
+	runFaulted?: boolean;
 }
 
 /** The lists of a stopping error's run report (`context.runReport`, writes/runReport.ts). */
@@ -115,6 +126,8 @@ export interface MatrixRun {
 	runReport?: RunReportItems;
 	/** The node's run, when the options asked to keep it. */
 	nodeRun?: NodeRun;
+	/** Orders the sub account held as twins of the main account's (option `twins`). */
+	twinOrders?: number;
 }
 
 const ORDER_QUERY_PATH = '/api/v1/spot/order';
@@ -227,6 +240,120 @@ export interface MatrixRunOptions {
 	keepNodeRun?: boolean;
 	/** The credential's receive window (default 200 ms, which keeps the reconcile's waits short). */
 	recvWindowMs?: number;
+	/**
+	 * Sub-account twins (money safety 4): every order request of the master's node to the write path
+	 * makes the sub account hold an identical order under the same client order ID as it arrives,
+	 * before any fault applies (a request dropped before the exchange still leaves its twin); the
+	 * user's own IDs are twinned before the run. No item may carry a twin, and only the main
+	 * account's orders count as committed.
+	 */
+	twins?: boolean;
+}
+
+/** The sub account's twins of a run: by client order ID, and their order IDs. */
+export interface Twins {
+	byClientOrderId: Map<string, string>;
+	orderIds: Set<string>;
+}
+
+export function newTwins(): Twins {
+	return { byClientOrderId: new Map(), orderIds: new Set() };
+}
+
+/** An order as a request of the node sends it: the fields a twin copies. */
+export interface SentOrder {
+	symbol?: string;
+	side?: string;
+	type?: string;
+	price?: string;
+	quantity?: string;
+	clientOrderId?: string;
+}
+
+/**
+ * Makes the sub account hold an identical order under `order`'s client order ID, unless it holds
+ * one under that ID already or there is none: a LIMIT order at its price (a MARKET order's twin
+ * rests far from the market: BUY at 100, SELL at 90000).
+ */
+export function seedTwin(sb: Sandbox, twins: Twins, order: SentOrder): void {
+	const { clientOrderId, symbol, side, quantity } = order;
+	if (clientOrderId === undefined || clientOrderId === '') return;
+	if (twins.byClientOrderId.has(clientOrderId)) return;
+	if (symbol === undefined || quantity === undefined || (side !== 'BUY' && side !== 'SELL')) return;
+	const far = side === 'BUY' ? '100' : '90000';
+	const price = order.type === 'LIMIT' && order.price ? order.price : far;
+	const twin = sb.seedOpenOrder({
+		key: DEMO_KEYS.sub,
+		symbol,
+		side,
+		type: 'LIMIT',
+		price,
+		quantity,
+		clientOrderId,
+		time: sb.now(),
+	});
+	twins.byClientOrderId.set(clientOrderId, twin.orderId);
+	twins.orderIds.add(twin.orderId);
+}
+
+/** The orders a request to the order write path carries (one order, or a batch's JSON array). */
+export function sentOrdersOf(request: LedgerRequest): SentOrder[] {
+	const fieldsOf = (get: (name: string) => unknown): SentOrder => {
+		const text = (name: string) => {
+			const value = get(name);
+			return value === undefined || value === null ? undefined : String(value);
+		};
+		return {
+			symbol: text('symbol'),
+			side: text('side'),
+			type: text('type'),
+			price: text('price'),
+			quantity: text('quantity'),
+			clientOrderId: text('newClientOrderId') ?? text('clientOrderId'),
+		};
+	};
+	if (request.path === PATHS.batch) {
+		try {
+			const orders = JSON.parse(request.body) as unknown;
+			if (!Array.isArray(orders)) return [];
+			return orders.map((order) => fieldsOf((name) => (order as Record<string, unknown>)[name]));
+		} catch {
+			return [];
+		}
+	}
+	const query = queryOf(request);
+	const body = new URLSearchParams(request.body);
+	return [fieldsOf((name) => query.get(name) ?? body.get(name) ?? undefined)];
+}
+
+/** Balances that let the sub account hold a twin of every order, even those the main account is refused. */
+export function fundSubAccount(sb: Sandbox): void {
+	sb.setBalance(DEMO_ACCOUNTS.subTrading, 'USDT', '100000000000000');
+	sb.setBalance(DEMO_ACCOUNTS.subTrading, 'ETH', '1000000000');
+	sb.setBalance(DEMO_ACCOUNTS.subTrading, 'BTC', '1000000000');
+}
+
+/**
+ * Twins every order of the master key's requests to the order write paths as it arrives (see
+ * MatrixRunOptions.twins). Install after drawFaultsByWrite; returns the undo.
+ */
+export function twinOnArrival(sb: Sandbox, twins: Twins): () => void {
+	return onRequestArrival(sb, (request) => {
+		if (request.method !== 'POST' || request.apiKey !== DEMO_KEYS.master.apiKey) return;
+		if (request.path !== PATHS.order && request.path !== PATHS.batch) return;
+		for (const order of sentOrdersOf(request)) seedTwin(sb, twins, order);
+	});
+}
+
+/** Whether an item's json carries another account's order (a twin's ID, or another account). */
+export function carriesOtherAccount(json: Record<string, unknown>, twins: Twins): boolean {
+	const order = json.order as Record<string, unknown> | null | undefined;
+	const ids = [json.orderId, order?.orderId].filter((id) => id !== undefined && id !== null);
+	if (ids.some((id) => twins.orderIds.has(String(id)))) return true;
+	const accounts = [json.accountId, order?.accountId].filter(
+		(id) => id !== undefined && id !== null && id !== '',
+	);
+	return accounts.some((id) => String(id) !== DEMO_ACCOUNTS.mainTrading);
 }
 
 /**
@@ -309,6 +436,15 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		};
 	});
 
+	const twins = newTwins();
+	if (options.twins === true) {
+		fundSubAccount(sb);
+		// The user's own IDs are known before the run: the sub account holds them already.
+		if (kind.endsWith('UserId'))
+			for (const input of inputs)
+				seedTwin(sb, twins, { ...input, clientOrderId: `${name}-${input.quantity}` });
+	}
+
 	let undoFaults = () => {};
 	if (byWrite) {
 		const forcedQuantity = inputs[rng.int(0, itemCount - 1)].quantity;
@@ -323,6 +459,15 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 				return { kind: forcedRule.kind, rule: { ...forcedRule } };
 			},
 		});
+	}
+
+	if (options.twins === true) {
+		const undoDraws = undoFaults;
+		const undoTwins = twinOnArrival(sb, twins);
+		undoFaults = () => {
+			undoTwins();
+			undoDraws();
+		};
 	}
 
 	const before = sb.ledger.requests.length;
@@ -357,7 +502,11 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	const verdicts = inputs.map((input, itemIndex): WriteVerdict => {
 		const committedOrders = isTransfer
 			? []
-			: sb.ledger.orders.filter((order) => order.origQty === input.quantity);
+			: sb.ledger.orders.filter(
+					// Only the main account's orders: never a sub account's (twins are seeded, never placed).
+					(order) =>
+						order.origQty === input.quantity && order.accountId === DEMO_ACCOUNTS.mainTrading,
+				);
 		const committed = isTransfer
 			? sb.ledger.transfers.filter((transfer) => transfer.quantity === input.quantity).length
 			: committedOrders.length;
@@ -379,6 +528,9 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		let detail = '';
 		let fromRerun = false;
 		const items = outputs.get(itemIndex) ?? [];
+		const otherAccountsOrder =
+			!isTransfer &&
+			items.some((item) => carriesOtherAccount(item.json as Record<string, unknown>, twins));
 		if (items.length > 0) {
 			const report = reportOf(items[0].json as Record<string, unknown>);
 			reported = items.length === 1 ? report.reported : 'missing';
@@ -421,6 +573,10 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 			fromRerun,
 			listed: RUN_REPORT_LISTS.filter((list) => runReport?.[list].includes(itemIndex)),
 			detail,
+			otherAccountsOrder,
+			...(options.twins === true
+				? { runFaulted: requests.some((request) => request.fault !== undefined) }
+				: {}),
 		};
 	});
 	return {
@@ -439,6 +595,7 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 		error,
 		runReport,
 		nodeRun: options.keepNodeRun === true ? run : undefined,
+		...(options.twins === true ? { twinOrders: twins.orderIds.size } : {}),
 	};
 }
 
@@ -475,10 +632,20 @@ export function writeKeyOf(request: LedgerRequest, isMany: boolean): string | un
 	}
 }
 
-/** What a verdict breaks, if anything: the three money-safety promises. */
-export function violationOf(
-	verdict: WriteVerdict,
-): 'committedTwice' | 'placedNotPlaced' | 'rejectedButPlaced' | 'noOutcome' | undefined {
+export type Violation =
+	| 'committedTwice'
+	| 'placedNotPlaced'
+	| 'rejectedButPlaced'
+	| 'noOutcome'
+	| 'otherAccountsOrder'
+	| 'unknownWithoutFault';
+
+/**
+ * What a verdict breaks, if anything: the three money-safety promises, an item carrying another
+ * account's order (money safety 4), and, where the run judges it (runFaulted set), an outcome
+ * left unknown with no fault at all.
+ */
+export function violationOf(verdict: Omit<WriteVerdict, 'kind'>): Violation | undefined {
 	if (verdict.committed > 1) return 'committedTwice';
 	if (
 		verdict.reported === 'placed' &&
@@ -490,5 +657,7 @@ export function violationOf(
 	if ((verdict.reported === 'rejected' || verdict.claimsNothingExecuted) && verdict.committed > 0)
 		return 'rejectedButPlaced';
 	if (verdict.reported === 'missing') return 'noOutcome';
+	if (verdict.otherAccountsOrder === true) return 'otherAccountsOrder';
+	if (verdict.reported === 'unknown' && verdict.runFaulted === false) return 'unknownWithoutFault';
 	return undefined;
 }

@@ -91,6 +91,7 @@ function logMatrix(runs: MatrixRun[]): void {
 			`reported placed but not placed (or another order): ${count('placedNotPlaced')}`,
 			`reported rejected / "nothing was executed" but placed: ${count('rejectedButPlaced')}`,
 			`no outcome reported: ${count('noOutcome')}`,
+			`items carrying another account's order: ${count('otherAccountsOrder')}`,
 			...Object.entries(table).map(([cell, row]) => `  ${cell}: ${JSON.stringify(row)}`),
 		].join('\n'),
 	);
@@ -207,6 +208,10 @@ export function describeMoneySafety(kinds: readonly WriteKind[]): void {
 
 		it('every write the node reports on carries one outcome: placed, rejected or unknown', () => {
 			expect(violations('noOutcome')).toEqual([]);
+		});
+
+		it("no item carries another account's order (a master key acts on its own trading account)", () => {
+			expect(violations('otherAccountsOrder')).toEqual([]);
 		});
 	});
 }
