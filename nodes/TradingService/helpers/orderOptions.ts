@@ -3,6 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { LIMITS } from '../constants';
 import { decimalAbove, decimalProduct } from './decimals';
 import type { OrderParams } from './orderRules';
+import type { FittedValue } from './symbolRules';
 import { inputError, integerInRange, positiveDecimal, strictBoolean, symbol } from './validation';
 
 // The Options of Create and Create Many that bound what may be sent: the receive window and the
@@ -94,9 +95,18 @@ export function readGuardrails(
 	return guardrails;
 }
 
+/** "price 50000.001 → 50000.01 for tickSize 0.01": what Fit to Symbol Rules changed. */
+function fittedChanges(fitted: FittedValue[]): string {
+	return fitted
+		.map(({ field, given, sent, rule }) => `${field} ${given} → ${sent} for ${rule}`)
+		.join(', ');
+}
+
 /**
  * Refuses an order outside the guardrails, with an error that names the limit. `label` names an
- * order field as the user knows it (a parameter, or orders[3].quantity in JSON).
+ * order field as the user knows it (a parameter, or orders[3].quantity in JSON). `fitted`: what Fit
+ * to Symbol Rules changed, when `order` is the fitted order, the one that would be sent: rounding a
+ * SELL's price up can take an order within the limits as given over them.
  */
 export function checkGuardrails(
 	node: INode,
@@ -104,7 +114,9 @@ export function checkGuardrails(
 	guardrails: Guardrails,
 	label: (field: string) => string,
 	itemIndex?: number,
+	fitted: FittedValue[] = [],
 ): void {
+	const asFitted = fitted.length > 0;
 	const refused = (
 		field: string,
 		problem: string,
@@ -115,9 +127,12 @@ export function checkGuardrails(
 			node,
 			label(field),
 			problem,
-			`The node’s ${limit} option refuses this order; nothing was sent. ${fix}`,
+			asFitted
+				? `The node’s ${limit} option refuses the order as Fit to Symbol Rules made it (${fittedChanges(fitted)}), which is what would be sent; nothing was sent. Give values that stay within the limit once rounded (a price already on the tick is sent as given; a SELL’s price is rounded up, a BUY’s down), or change the limit in the node’s Options if the order is intended.`
+				: `The node’s ${limit} option refuses this order; nothing was sent. ${fix}`,
 			itemIndex,
 		);
+	const shown = (value: string) => (asFitted ? `${value} (after Fit to Symbol Rules)` : value);
 	const { allowedSymbols, maxOrderQuantity, maxOrderAmount } = guardrails;
 	if (allowedSymbols !== undefined && !allowedSymbols.includes(order.symbol)) {
 		throw refused(
@@ -133,7 +148,7 @@ export function checkGuardrails(
 	) {
 		throw refused(
 			'quantity',
-			`${order.quantity} is above Max Order Quantity (${maxOrderQuantity})`,
+			`${shown(order.quantity)} is above Max Order Quantity (${maxOrderQuantity})`,
 			'Max Order Quantity',
 		);
 	}
@@ -141,7 +156,7 @@ export function checkGuardrails(
 		if (order.amount !== undefined && decimalAbove(order.amount, maxOrderAmount)) {
 			throw refused(
 				'amount',
-				`${order.amount} is above Max Order Amount (${maxOrderAmount})`,
+				`${shown(order.amount)} is above Max Order Amount (${maxOrderAmount})`,
 				'Max Order Amount',
 			);
 		}
@@ -150,7 +165,9 @@ export function checkGuardrails(
 			if (decimalAbove(value, maxOrderAmount)) {
 				throw refused(
 					'quantity',
-					`the order is worth ${value} (Price × Quantity), above Max Order Amount (${maxOrderAmount})`,
+					asFitted
+						? `the order as fitted to the symbol rules is worth ${value} (Price ${order.price} × Quantity ${order.quantity}), above Max Order Amount (${maxOrderAmount})`
+						: `the order is worth ${value} (Price × Quantity), above Max Order Amount (${maxOrderAmount})`,
 					'Max Order Amount',
 				);
 			}

@@ -16,6 +16,7 @@ import {
 	type Settled,
 	type Verdict,
 } from './pendingWrite';
+import type { LedgerRecord } from './ledger';
 import type { LostRun } from './recovery';
 
 /**
@@ -90,6 +91,36 @@ const FROM_EARLIER_TRY = 'an earlier try of this node run sent it and got no ans
 const NOT_A_THIRD_TIME =
 	'it was sent once more after a lookup proved it was not executed, and that was not confirmed either, so it is not sent a third time in this run';
 
+/**
+ * What the engine last wrote to the ledger for each write it settled: a stopped run is reported
+ * from it (writes/runReport.ts), including writes whose answer was read but which a hook's stop
+ * left unsettled.
+ */
+const inLedger = new WeakMap<PendingWrite<unknown>, LedgerRecord['outcome'] | undefined>();
+
+function record(pending: PendingWrite<unknown>, entry: LedgerRecord): void {
+	pending.slot.record(entry);
+	inLedger.set(pending, entry.outcome);
+}
+
+function forget(pending: PendingWrite<unknown>): void {
+	pending.slot.forget();
+	inLedger.set(pending, undefined);
+}
+
+function markUnknown(pending: PendingWrite<unknown>): void {
+	recordUnknown(pending);
+	inLedger.set(pending, 'unknown');
+}
+
+/**
+ * What the write ledger holds of a write now: placed, unknown (it may have been executed), or
+ * nothing (never sent, or refused). For a write this try did not touch, what an earlier try left.
+ */
+export function ledgerOutcome(pending: PendingWrite<unknown>): LedgerRecord['outcome'] | undefined {
+	return inLedger.has(pending) ? inLedger.get(pending) : pending.slot.recorded?.outcome;
+}
+
 /** Settles `writes`: each ends with `settled` set, unless a hook stops the run. */
 export async function settleWrites<W>(
 	run: EngineRun,
@@ -102,7 +133,7 @@ export async function settleWrites<W>(
 	const settle = (pending: PendingWrite<W>, settled: Settled) => {
 		if (settled.outcome === 'placed') {
 			if (settled.via !== 'ledger')
-				pending.slot.record({
+				record(pending, {
 					outcome: 'placed',
 					// A write found already placed says so again when the ledger answers a re-run.
 					result: {
@@ -111,9 +142,9 @@ export async function settleWrites<W>(
 					},
 				});
 		} else if (settled.outcome === 'rejected') {
-			pending.slot.forget();
+			forget(pending);
 		} else {
-			recordUnknown(pending);
+			markUnknown(pending);
 		}
 		pending.settled = settled;
 		hooks.onSettled?.(pending);
@@ -263,7 +294,7 @@ export async function settleWrites<W>(
 		const now = Date.now();
 		for (const pending of group) {
 			pending.window.firstSentAt ??= now;
-			pending.slot.record({
+			record(pending, {
 				outcome: 'unknown',
 				firstSentAt: pending.window.firstSentAt,
 				acceptableUntil: Math.max(pending.window.acceptableUntil ?? 0, now),
@@ -280,7 +311,7 @@ export async function settleWrites<W>(
 				pending.window.acceptableUntil ?? 0,
 				attempt.window.acceptableUntil ?? 0,
 			);
-			recordUnknown(pending);
+			markUnknown(pending);
 		}
 		let verdicts: Verdict[];
 		if (attempt.kind === 'answered') {
@@ -302,9 +333,9 @@ export async function settleWrites<W>(
 		// reported unknown and looked up.
 		for (const [position, pending] of group.entries()) {
 			const verdict = verdicts[position];
-			if (verdict?.kind === 'rejected' && !pending.maybeExecuted) pending.slot.forget();
+			if (verdict?.kind === 'rejected' && !pending.maybeExecuted) forget(pending);
 			if (verdict?.kind === 'placed')
-				pending.slot.record({
+				record(pending, {
 					outcome: 'placed',
 					result: kind.stored(verdict.result, pending.write),
 				});

@@ -1,7 +1,9 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { ledgerOutcome } from './engine';
 import type { WriteLedger } from './ledger';
 import { outcomeOf, withOutcome } from './outcomes';
+import type { PendingWrite } from './pendingWrite';
 
 /**
  * What the error that stops a run of several writes says of the other items: which have writes
@@ -16,6 +18,40 @@ export interface RunReport {
 	placed: number[];
 	unknown: number[];
 	nothingExecuted: number[];
+	/** Create Many, whose items may hold many orders: what became of each order of the run. */
+	orders?: OrderCounts;
+}
+
+/** The writes of a run by what the ledger holds of them once every request in flight answered. */
+export interface OrderCounts {
+	placed: number;
+	/** Sent, and may have been executed. */
+	unknown: number;
+	/** Sent (or checked against the exchange) and refused: executed nothing. */
+	rejected: number;
+	/** Never sent: the run stopped first. */
+	notSent: number;
+}
+
+/** Counts `writes` (every write the run settled or meant to send) by what the ledger holds of each. */
+export function orderCounts(writes: Array<PendingWrite<unknown>>): OrderCounts {
+	const counts: OrderCounts = { placed: 0, unknown: 0, rejected: 0, notSent: 0 };
+	for (const pending of writes) {
+		const held = ledgerOutcome(pending);
+		if (held !== undefined) counts[held]++;
+		else if (pending.settled !== undefined || pending.window.firstSentAt !== undefined)
+			counts.rejected++;
+		else counts.notSent++;
+	}
+	return counts;
+}
+
+function orderParts(counts: OrderCounts): string {
+	const parts = [`${counts.placed} placed`];
+	if (counts.unknown > 0) parts.push(`${counts.unknown} with an unknown outcome`);
+	if (counts.rejected > 0) parts.push(`${counts.rejected} refused (executed nothing)`);
+	if (counts.notSent > 0) parts.push(`${counts.notSent} not sent`);
+	return parts.join(', ');
 }
 
 /**
@@ -66,25 +102,40 @@ export function withRunReport<E extends NodeApiError | NodeOperationError>(
 	error: E,
 	report: RunReport,
 ): E {
-	const { placed, unknown, nothingExecuted } = report;
+	const { placed, unknown, nothingExecuted, orders } = report;
 	if (placed.length + unknown.length + nothingExecuted.length === 0) return error;
+	const executed =
+		placed.length + unknown.length + (orders === undefined ? 0 : orders.placed + orders.unknown) >
+		0;
 	const parts: string[] = [];
 	if (placed.length > 0) parts.push(counted('placed, wholly or in part', placed));
 	if (unknown.length > 0) parts.push(counted('outcome unknown', unknown));
 	if (nothingExecuted.length > 0)
 		parts.push(counted('nothing executed', nothingExecuted, ': not sent, or refused'));
-	const again =
-		placed.length + unknown.length > 0
-			? ' Running the node again (Retry On Fail, or a retry of the execution) sends only what was not placed: placed writes are answered from the node’s record, and writes whose outcome is unknown are looked up before anything is sent.'
-			: '';
+	const again = executed
+		? ' Running the node again (Retry On Fail, or a retry of the execution) sends only what was not placed: placed writes are answered from the node’s record, and writes whose outcome is unknown are looked up before anything is sent.'
+		: '';
 	const outcome = outcomeOf(error);
 	if (outcome !== undefined) withOutcome(error, outcome);
+	// The outcome is of the write the error names: "nothing was executed" would read as the run's
+	// while other writes of it were executed.
+	if (outcome === 'rejected' && executed)
+		error.description = (error.description ?? '').replace(
+			/Outcome: rejected \(nothing was executed\)\.$/,
+			'Outcome: rejected (the write this error names executed nothing; other writes of this run were executed or may have been, as listed).',
+		);
 	const items = report.of === 'others' ? 'The other items of this run' : 'The items of this run';
-	error.description = `${error.description ?? ''} ${items}: ${parts.join('; ')}.${again}`.trim();
+	const ofOrders =
+		orders === undefined
+			? ''
+			: ` Orders of this run, once every batch in flight was answered: ${orderParts(orders)}.`;
+	error.description =
+		`${error.description ?? ''}${ofOrders} ${items}: ${parts.join('; ')}.${again}`.trim();
 	error.context.runReport = {
 		placed: itemRanges(placed),
 		unknown: itemRanges(unknown),
 		nothingExecuted: itemRanges(nothingExecuted),
+		...(orders === undefined ? {} : { orders: { ...orders } }),
 	};
 	return error;
 }

@@ -20,7 +20,7 @@ import { parseJsonKeepingDigits } from '../../transport/json';
 import { settleWrites } from '../../writes/engine';
 import { orderKind, pendingOrder, type PendingOrder } from '../../writes/orders';
 import { withOutcome } from '../../writes/outcomes';
-import { runReport, withRunReport } from '../../writes/runReport';
+import { orderCounts, runReport, withRunReport } from '../../writes/runReport';
 import { errorItemJson } from '../errorItems';
 import { parallelRequests } from '../parallelRequests';
 import type { RunContext } from '../runContext';
@@ -298,20 +298,33 @@ export async function execute(
 	run: RunContext,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const sending: Sending = {};
 	try {
-		return await placeAll(run, items);
+		return await placeAll(run, items, sending);
 	} catch (error) {
-		// Without Continue On Fail: what became of every item, from the ledger of every try. An
-		// item's orders go in several batches, so the item the error is about is listed too.
+		// What became of every item and order, from the ledger of every try, read once the
+		// batches in flight answered (the engine throws only then). An item's orders go in
+		// several batches, so the item the error is about is listed too.
 		const nodeError = toNodeError(run.node, error);
-		if (items.length < 2) throw nodeError;
-		throw withRunReport(nodeError, runReport(run.ledger, items.length));
+		const report = runReport(run.ledger, items.length);
+		const heldBefore = report.placed.length + report.unknown.length > 0;
+		if (items.length < 2 && sending.orders === undefined && !heldBefore) throw nodeError;
+		throw withRunReport(nodeError, {
+			...report,
+			...(sending.orders === undefined ? {} : { orders: orderCounts(sending.orders) }),
+		});
 	}
+}
+
+/** The orders handed to the write engine, once the run got that far. */
+interface Sending {
+	orders?: PendingOrder[];
 }
 
 async function placeAll(
 	run: RunContext,
 	items: INodeExecutionData[],
+	sending: Sending,
 ): Promise<INodeExecutionData[]> {
 	const outputs: Outputs = items.map(() => []);
 	// The options apply to the whole run: batches mix items, so one item's options cannot apply to
@@ -327,6 +340,7 @@ async function placeAll(
 		}
 	}
 	const { pending, reports } = await readAll(run, items, options, outputs);
+	sending.orders = pending;
 	await settleWrites(
 		run,
 		orderKind(run, { endpoint: 'batch', recvWindow: options.recvWindow }),
@@ -343,8 +357,8 @@ async function placeAll(
 				if (options.failOnRejected !== true) return;
 				const rejected = batch.filter((one) => refusingEntry(one) !== undefined);
 				if (rejected.length === 0) return;
-				const placedSoFar = outputs.flat().filter((item) => item?.json.success === true).length;
-				throw rejectedOrdersError(run, rejected, placedSoFar, batchesLeft);
+				// What the run placed is counted once the batches in flight answered (execute).
+				throw rejectedOrdersError(run, rejected, batchesLeft);
 			},
 		},
 	);

@@ -99,11 +99,14 @@ export function settledItem(run: ItemRun, pending: PendingOrder): INodeExecution
 	});
 }
 
-/** With Fail on Any Rejected Order: the error that stops the run after a batch with rejections. */
+/**
+ * With Fail on Any Rejected Order: the error that stops the run after a batch with rejections.
+ * Batches already in flight still answer; what the run placed is added once they did
+ * (writes/runReport.ts), as a count made now would miss them.
+ */
 export function rejectedOrdersError(
 	run: ItemRun,
 	rejected: PendingOrder[],
-	placedSoFar: number,
 	batchesLeft: number,
 ): NodeOperationError {
 	const entry = refusingEntry(rejected[0])!;
@@ -112,7 +115,7 @@ export function rejectedOrdersError(
 			run.node,
 			`${rejected.length} order(s) were rejected: ${typeof entry.msg === 'string' ? entry.msg : ''} (code ${String(entry.code)})`,
 			{
-				description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left). ${placedSoFar} order(s) were placed before this point; check your open orders.`,
+				description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left); those already in flight were answered.`,
 				itemIndex: rejected[0].itemIndex,
 			},
 		),

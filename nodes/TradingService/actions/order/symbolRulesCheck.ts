@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import type { OrderOptions } from '../../helpers/orderOptions';
+import { checkGuardrails, type OrderOptions } from '../../helpers/orderOptions';
 import type { OrderParams } from '../../helpers/orderRules';
 import { checkSymbolRules, type SymbolRules } from '../../helpers/symbolRules';
 import { readSymbolRules } from '../symbolRulesCache';
@@ -8,13 +8,13 @@ import { inputError } from '../../helpers/validation';
 import { withOutcome } from '../../writes/outcomes';
 import type { RunContext } from '../runContext';
 
-/** One order of Create or Create Many, validated and within the guardrails. */
+/** One order of Create or Create Many, validated and within the guardrails as given. */
 export interface OrderToCheck {
 	order: OrderParams;
 	/** Names an order field as the user knows it (Price, Orders (JSON)[3].price). */
 	label: (field: string) => string;
 	itemIndex: number;
-	options: Pick<OrderOptions, 'fitToSymbolRules' | 'ifSymbolRulesUnreadable'>;
+	options: Pick<OrderOptions, 'fitToSymbolRules' | 'ifSymbolRulesUnreadable' | 'guardrails'>;
 	/**
 	 * Whether the write ledger holds this order from an earlier try of the node run (Retry On Fail,
 	 * a retried execution): it is then settled from the ledger, never refused here.
@@ -58,7 +58,8 @@ function unreadableError(run: RunContext, why: string, itemIndex: number): NodeO
  * Checks every order against its symbol's rules before any order is sent (Create and Create
  * Many call it once for all their orders, after validation and the guardrails). The rules are
  * read once (actions/symbolRulesCache.ts); each order comes back ready to send, fitted when Fit to
- * Symbol Rules is on, or as the error that refuses it (outcome rejected: nothing was sent).
+ * Symbol Rules is on (and then within the guardrails as fitted), or as the error that refuses it
+ * (outcome rejected: nothing was sent).
  */
 export async function checkOrdersAgainstSymbolRules(
 	run: RunContext,
@@ -97,10 +98,22 @@ export async function checkOrdersAgainstSymbolRules(
 			const { field, problem, fix } = checked.problem;
 			return withOutcome(inputError(run.node, label(field), problem, fix, itemIndex), 'rejected');
 		}
-		return {
-			order: checked.order,
-			given: order,
-			report: checked.fitted.length > 0 ? { fittedToSymbolRules: checked.fitted } : {},
-		};
+		if (checked.fitted.length === 0) return { order: checked.order, given: order, report: {} };
+		// The guardrails promise a bound on what is sent: a SELL's price rounded up can take an
+		// order within them as given over them, so the fitted order is checked again.
+		try {
+			checkGuardrails(
+				run.node,
+				checked.order,
+				options.guardrails,
+				label,
+				itemIndex,
+				checked.fitted,
+			);
+		} catch (error) {
+			if (recorded) return settledByLedger;
+			return withOutcome(error as NodeOperationError, 'rejected');
+		}
+		return { order: checked.order, given: order, report: { fittedToSymbolRules: checked.fitted } };
 	});
 }

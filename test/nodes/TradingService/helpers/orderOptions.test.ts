@@ -84,6 +84,55 @@ describe('readGuardrails', () => {
 });
 
 describe('checkGuardrails', () => {
+	it('checks the order as fitted: names the option, the fitted values and what Fit changed (issue 39, defect 6)', () => {
+		const fitted = [
+			{ field: 'price' as const, given: '50000.001', sent: '50000.01', rule: 'tickSize 0.01' },
+		];
+		const sell = limit({ side: 'SELL', price: '50000.01', quantity: '0.02' });
+		let error: (Error & { description?: string }) | undefined;
+		try {
+			checkGuardrails(node, sell, { maxOrderAmount: '1000.0001' }, label, 0, fitted);
+		} catch (caught) {
+			error = caught as Error & { description?: string };
+		}
+		expect(error?.message).toBe(
+			'orders[0].quantity: the order as fitted to the symbol rules is worth 1000.0002 (Price 50000.01 × Quantity 0.02), above Max Order Amount (1000.0001)',
+		);
+		expect(error?.description).toMatch(
+			/^The node’s Max Order Amount option refuses the order as Fit to Symbol Rules made it \(price 50000\.001 → 50000\.01 for tickSize 0\.01\), which is what would be sent; nothing was sent\. /,
+		);
+		const down = [
+			{ field: 'quantity' as const, given: '0.0105', sent: '0.010', rule: 'stepSize 0.001' },
+		];
+		expect(
+			refusal(() =>
+				checkGuardrails(
+					node,
+					limit({ quantity: '0.010' }),
+					{ maxOrderQuantity: '0.009' },
+					label,
+					0,
+					down,
+				),
+			),
+		).toBe(
+			'orders[0].quantity: 0.010 (after Fit to Symbol Rules) is above Max Order Quantity (0.009)',
+		);
+		// Within the limit as fitted: passes, whatever it was as given.
+		expect(
+			refusal(() =>
+				checkGuardrails(
+					node,
+					limit({ quantity: '0.010' }),
+					{ maxOrderAmount: '500' },
+					label,
+					0,
+					down,
+				),
+			),
+		).toBeUndefined();
+	});
+
 	it('passes an order inside every limit', () => {
 		const guardrails = {
 			allowedSymbols: ['BTCUSDT'],

@@ -155,7 +155,17 @@ describe('Order > Create Many', () => {
 		});
 		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected: Create order failed/);
 		expect(run.error?.description).toContain('no further batches were sent (1 left)');
-		expect(run.error?.description).toContain('19 order(s) were placed');
+		expect(run.error?.description).toContain(
+			'Orders of this run, once every batch in flight was answered: 19 placed, 1 refused (executed nothing), 5 not sent.',
+		);
+		expect(run.error?.description).not.toMatch(/nothing was executed/);
+		expect(run.error?.context).toMatchObject({
+			runReport: {
+				placed: '0–2, 4–19',
+				nothingExecuted: '3, 20–24',
+				orders: { placed: 19, unknown: 0, rejected: 1, notSent: 5 },
+			},
+		});
 		expect(requestsTo(sandbox(), BATCH)).toHaveLength(1);
 	});
 

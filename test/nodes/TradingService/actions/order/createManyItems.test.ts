@@ -195,16 +195,15 @@ describe('refusingEntry', () => {
 });
 
 describe('rejectedOrdersError', () => {
-	it('names the first refusal, how many, what was placed and how many batches were not sent', () => {
+	it('names the first refusal, how many and how many batches were not sent (what was placed is counted once the batches in flight answered)', () => {
 		const error = rejectedOrdersError(
 			run,
 			[settledOrder(entryRefusal, 3), settledOrder(entryRefusal, 4)],
-			5,
 			2,
 		);
 		expect(error.message).toBe('2 order(s) were rejected: Insufficient balance (code -2010)');
 		expect(error.description).toBe(
-			'Fail on Any Rejected Order is on, so no further batches were sent (2 left). 5 order(s) were placed before this point; check your open orders. Outcome: rejected (nothing was executed).',
+			'Fail on Any Rejected Order is on, so no further batches were sent (2 left); those already in flight were answered. Outcome: rejected (nothing was executed).',
 		);
 		expect(error.context).toMatchObject({ itemIndex: 3, outcome: 'rejected' });
 	});
