@@ -31,7 +31,13 @@ import { pendingWrite, type PendingWrite, type Refusal, type Verdict } from './p
  */
 
 export interface CancelWrite {
+	/** The order as the user named it: what the ledger and every lookup go by. */
 	reference: OrderReference;
+	/**
+	 * What the cancel request names instead, when that differs: a client order ID resolved to its
+	 * order ID in the run's account (Cancel, for a key that sees several trading accounts).
+	 */
+	sendAs?: OrderReference;
 }
 
 export type PendingCancel = PendingWrite<CancelWrite>;
@@ -363,7 +369,10 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 			sending === 'single'
 				? {
 						endpoint: ENDPOINTS.cancelOrder,
-						request: { qs: cancelQuery(group[0].write.reference), itemIndex: group[0].itemIndex },
+						request: {
+							qs: cancelQuery(group[0].write.sendAs ?? group[0].write.reference),
+							itemIndex: group[0].itemIndex,
+						},
 					}
 				: {
 						endpoint: ENDPOINTS.cancelOrderByIds,

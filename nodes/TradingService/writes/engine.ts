@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import type { AccountScope } from '../helpers/accountScope';
 import { inLanes } from '../helpers/lanes';
 import {
 	unexpectedResponseError,
@@ -85,6 +86,8 @@ export interface EngineRun {
 	readonly client: ServiceClient;
 	/** Set when an earlier run of this node may have been cut short by a crash (writes/recovery.ts). */
 	readonly lostRun?: LostRun;
+	/** The trading account the item's order lookups, lists and cancels act on (helpers/accountScope.ts). */
+	account(itemIndex: number): Promise<AccountScope>;
 }
 
 const FROM_EARLIER_TRY = 'an earlier try of this node run sent it and got no answer';

@@ -152,12 +152,13 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			? strictBoolean(run.node, 'Fail If Order Not Open', options.failIfNotOpen, itemIndex)
 			: false,
 	}));
-	const pending = pendingCancel(
-		run.ledger,
-		String(itemIndex),
-		await inOwnAccount(run, reference, itemIndex),
-		itemIndex,
-	);
+	const pending = pendingCancel(run.ledger, String(itemIndex), reference, itemIndex);
+	// A cancel an earlier try of this run recorded is settled from the ledger or by its lookup,
+	// never by a fresh resolution whose failure would read as "nothing was cancelled".
+	if (pending.slot.recorded === undefined) {
+		const sendAs = await inOwnAccount(run, reference, itemIndex);
+		if (sendAs !== reference) pending.write.sendAs = sendAs;
+	}
 	await settleWrites(run, cancelKind(run, 'single'), [pending]);
 	const settled = pending.settled!;
 	switch (settled.outcome) {
