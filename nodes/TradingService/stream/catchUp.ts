@@ -132,9 +132,12 @@ export function fillChangesOfOrder(
 			},
 			raw: fill,
 		};
-		// The order's state now says nothing of the moment of this fill.
-		delete change.cumulativeQuoteQuantity;
-		delete change.averagePrice;
+		// The order's state now is the state right after its newest counted fill; of an earlier
+		// fill's moment it says nothing, so its totals are left out there.
+		if (isLate(fill) || compareDecimals(executed, executedNow) !== 0) {
+			delete change.cumulativeQuoteQuantity;
+			delete change.averagePrice;
+		}
 		return change;
 	});
 }

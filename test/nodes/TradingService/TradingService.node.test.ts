@@ -92,6 +92,7 @@ describe('TradingService node versions', () => {
 			'searchCoins',
 			'searchOpenOrders',
 			'searchSymbols',
+			'searchTradingAccounts',
 		]);
 		expect(nodeType.getNodeType(1).methods).toBeUndefined();
 	});

@@ -79,11 +79,14 @@ describe('router: dispatch', () => {
 				parameters: { resource, operation, ...parameters(orderId) },
 			});
 			expect(run.error).toBeUndefined();
-			// Create and Create Many read the symbol rules before anything else
+			// Create and Create Many read the symbol rules before anything else, and an operation that
+			// names the key's trading account reads the key's accounts first
 			const [first] = sandbox()
 				.ledger.requests.slice(since)
 				.filter(
-					(request) => operation === 'getSymbolRules' || request.path !== '/api/v1/exchangeInfo',
+					(request) =>
+						(operation === 'getSymbolRules' || request.path !== '/api/v1/exchangeInfo') &&
+						request.path !== '/api/v1/account/type',
 				);
 			expect([first.method, first.path]).toEqual([method, path]);
 		},

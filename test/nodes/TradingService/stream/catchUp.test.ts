@@ -124,6 +124,13 @@ describe('Real-time catch-up: every fill once', () => {
 			'orderPartiallyFilled',
 			'orderFilled',
 		]);
+		// The order read now is the state after its last fill: that event has its average price;
+		// the earlier fills' moments are not the order's state now, so theirs say none.
+		expect(second.items().map((item) => item.averagePrice)).toEqual([
+			undefined,
+			undefined,
+			String(sb.getOrder(orderId)?.avgPrice),
+		]);
 		await second.deactivate();
 		// Restarted again: the same fills are read again and emitted never again (those emitted just
 		// before the save go to n8n once more under the same key, which n8n refuses).

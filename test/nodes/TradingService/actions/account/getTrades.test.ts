@@ -32,12 +32,16 @@ describe('Account > Get Trades (version 2)', () => {
 		});
 		expect(run.error).toBeUndefined();
 		const newestFirst = [...seeded].sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
-		// The exchange's records as it sent them: decimals and IDs as text, nothing rounded.
-		expect(run.items.map((item) => item.json)).toEqual(newestFirst);
+		// The exchange's records as it sent them: decimals and IDs as text, nothing rounded; and
+		// the account the node asked for, which a fill does not carry.
+		expect(run.items.map((item) => item.json)).toEqual(
+			newestFirst.map((fill) => ({ ...fill, accountId: '10001' })),
+		);
 		const sent = queriesSent();
 		expect(sent).toHaveLength(3);
 		expect(sent.map((query) => query.get('limit'))).toEqual(['1000', '1000', '1000']);
 		expect(sent[0].get('toId')).toBeNull();
+		for (const query of sent) expect(query.get('accountId')).toBe('10001');
 		expect(sent[1].get('toId')).toBe(newestFirst[999].id);
 		expect(sent[2].get('toId')).toBe(newestFirst[1999].id);
 		for (const query of sent) expect(query.get('signature')).toMatch(/^[0-9a-f]{64}$/);
