@@ -10,7 +10,7 @@ import {
 
 import { FLOW_TYPES } from './constants';
 import { optionsCollection } from './descriptions/common';
-import { ACCOUNT_TYPE_OPTIONS } from './descriptions/account';
+import { ACCOUNT_TYPE_OPTIONS } from './account/accountProperties';
 import { pickerField, type NodeVersion } from './descriptions/pickers';
 import { searchCoins } from './methods/listSearch';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';

@@ -25,7 +25,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
-import * as orders from '../../nodes/TradingService/writes/orders';
+import * as orders from '../../nodes/TradingService/orders/orderWrites';
 import type { Verdict } from '../../nodes/TradingService/writes/pendingWrite';
 import { runTradingService, type NodeRun } from '../../tools/harness/node';
 import {
@@ -1051,7 +1051,7 @@ describe('one unknown outcome never blocks or changes another request (Parallel 
 
 /**
  * The checks above catch a doubled or misreported write: here the node's order lookup is made to
- * lie (writes/orders.ts orderKind, replaced for these runs only), and the same checks must flag
+ * lie (orders/orderWrites.ts orderKind, replaced for these runs only), and the same checks must flag
  * what it then does. A suite whose checks could not fail would pass these runs.
  */
 describe('the checks catch a doubled or misreported write (the lookup made to lie)', () => {

@@ -27,9 +27,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 // The operation lists come from the actions' own index modules (the node file is not imported:
 // under ts-node, `TradingService.node` resolves to the codex file TradingService.node.json).
-import * as account from '../../nodes/TradingService/actions/account';
-import * as market from '../../nodes/TradingService/actions/market';
-import * as order from '../../nodes/TradingService/actions/order';
+import * as account from '../../nodes/TradingService/account';
+import * as market from '../../nodes/TradingService/market';
+import * as order from '../../nodes/TradingService/orders';
 import { DEMO_ACCOUNTS, type OrderView, type Sandbox } from '../../sandbox';
 import { EXAMPLES, type Workflow } from './examples';
 import type { N8nInstance } from './server';

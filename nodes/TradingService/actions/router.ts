@@ -8,11 +8,11 @@ import {
 import { inLanes } from '../helpers/lanes';
 import { toNodeError } from '../transport';
 import { runReport, withRunReport } from '../writes/runReport';
-import * as account from './account';
+import * as account from '../account';
 import { errorItemJson, writeError } from './errorItems';
-import * as market from './market';
+import * as market from '../market';
 import type { Operation, Resource, TradingServiceType } from './node.type';
-import * as order from './order';
+import * as order from '../orders';
 import { parallelRequests } from './parallelRequests';
 import { RunContext } from './runContext';
 import { rateLimitWaitMs } from './waitAfterRateLimit';

@@ -13,7 +13,7 @@ import { resolveFromItem } from '../helpers/itemReference';
 import { locatorValue } from '../helpers/locator';
 import { DEFAULT_RETRY_POLICY, ServiceClient } from '../transport';
 import { WriteLedger } from '../writes/ledger';
-import { clientOrderIdPrefix } from '../writes/orders';
+import { clientOrderIdPrefix } from '../orders/orderWrites';
 import { rateLimitWaitMs } from './waitAfterRateLimit';
 import { executionSeed, lostRunCheck, type ExecutionFacts, type LostRun } from '../writes/recovery';
 
@@ -175,7 +175,7 @@ export class RunContext {
 		return (this.ledgerOpened ??= new WriteLedger(this.executionContext, this.runIndex));
 	}
 
-	/** The prefix of the client order IDs this run generates (writes/orders.ts). */
+	/** The prefix of the client order IDs this run generates (orders/orderWrites.ts). */
 	get idPrefix(): string {
 		return clientOrderIdPrefix(this.seed.seed, this.runIndex);
 	}

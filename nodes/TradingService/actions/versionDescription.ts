@@ -5,9 +5,9 @@ import {
 } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import * as account from './account';
-import * as market from './market';
-import * as order from './order';
+import * as account from '../account';
+import * as market from '../market';
+import * as order from '../orders';
 
 /** The description of one version of the action node: its parameters, built per version. */
 export function versionDescription(

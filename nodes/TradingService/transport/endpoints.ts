@@ -154,7 +154,7 @@ export const ENDPOINTS = {
 		// UAE documentation: "no more than once per second".
 		minIntervalMs: 1000,
 		writes: true,
-		// `success: false` is a refusal (writes/transfers.ts); anything but a boolean there says
+		// `success: false` is a refusal (transfers/transferWrites.ts); anything but a boolean there says
 		// nothing about what happened.
 		checkResponse: (body) =>
 			isObject(body) && typeof body.success === 'boolean'

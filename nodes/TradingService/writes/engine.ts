@@ -38,7 +38,7 @@ import type { LostRun } from './recovery';
  * one run may be settled at once.
  */
 
-/** What the engine needs to know of one kind of write (writes/orders.ts, cancels.ts, transfers.ts). */
+/** What the engine needs to know of one kind of write (orders/orderWrites.ts, cancels.ts, transfers.ts). */
 export interface WriteKind<W> {
 	/** How a write is named, and what to check when its outcome stays unknown. */
 	wording(write: W): WriteWording;

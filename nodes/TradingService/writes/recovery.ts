@@ -35,7 +35,7 @@ import { stableJson } from './ledger';
  * a re-delivery from such a run. So a late run's transfer is stopped only by a history record
  * carrying its ID; a lookup it cannot make (a key that may not read the transfer history, a failed
  * read) does not keep it unsent, and the exchange's refusal of the reused client order ID tells a
- * re-delivered run the transfer was made (writes/transfers.ts, docs/safety.md).
+ * re-delivered run the transfer was made (transfers/transferWrites.ts, docs/safety.md).
  */
 
 /**

@@ -8,9 +8,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import * as account from '../../../nodes/TradingService/actions/account';
-import * as market from '../../../nodes/TradingService/actions/market';
-import * as order from '../../../nodes/TradingService/actions/order';
+import * as account from '../../../nodes/TradingService/account';
+import * as market from '../../../nodes/TradingService/market';
+import * as order from '../../../nodes/TradingService/orders';
 import { TradingService } from '../../../nodes/TradingService/TradingService.node';
 
 // The action node's description: what n8n and its AI agents read, and that every resource and

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { TradingServiceApi } from '../../../../credentials/TradingServiceApi.credentials';
-import * as create from '../../../../nodes/TradingService/actions/order/create.operation';
-import * as cancel from '../../../../nodes/TradingService/actions/order/cancel.operation';
+import * as create from '../../../../nodes/TradingService/orders/create.operation';
+import * as cancel from '../../../../nodes/TradingService/orders/cancel.operation';
 import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
 import { TradingService } from '../../../../nodes/TradingService/TradingService.node';
 import { type Sandbox } from '../../../../sandbox';

@@ -1,0 +1,54 @@
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { symbolRulesItem } from '../orders/symbolRules';
+import { readSymbolRules } from '../orders/symbolRulesCache';
+import { optionalSymbol } from '../actions/symbolParameter';
+import type { RunContext } from '../actions/runContext';
+import { pickerField, type NodeVersion } from '../descriptions/pickers';
+import { parallelRequestsOnly } from '../descriptions/common';
+
+const properties = (version: NodeVersion): INodeProperties[] => [
+	pickerField(version, 'symbols', {
+		displayName: 'Symbol',
+		name: 'symbol',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. BTCUSDT',
+		description:
+			'Trading pair whose rules to get, in upper case without separators. Leave empty to get the rules of every trading pair.',
+	}),
+];
+
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions({ show: { resource: ['market'], operation: ['getSymbolRules'] } }, [
+		...properties(version),
+		...parallelRequestsOnly(version),
+	]);
+
+/**
+ * GET /api/v1/exchangeInfo (site MENA): the trading rules of one trading pair or of all, one item
+ * per pair. Read afresh once per run, which also refreshes the rules Create and Create Many check
+ * orders against (orders/symbolRulesCache.ts).
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const wanted = optionalSymbol(run, itemIndex);
+	// Read afresh once per run, whatever the number of items: one answer holds every pair.
+	const rules = await run.shared('symbolRules', () =>
+		readSymbolRules(run.client, itemIndex, { fresh: true }),
+	);
+	if (wanted === undefined) return [...rules.values()].map(symbolRulesItem);
+	const found = rules.get(wanted);
+	if (found === undefined) {
+		throw new NodeOperationError(run.node, `Symbol: the service has no trading pair ${wanted}`, {
+			description:
+				'Check the symbol: it must be a trading pair of the MENA site, in upper case without separators (e.g. BTCUSDT). Leave Symbol empty to list every trading pair.',
+			itemIndex,
+		});
+	}
+	return [symbolRulesItem(found)];
+}

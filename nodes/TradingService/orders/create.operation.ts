@@ -1,0 +1,229 @@
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { parallelRequestsOption } from '../descriptions/common';
+import {
+	clientOrderIdParameter,
+	orderFields,
+	orderOptions,
+	readOrderParameters,
+} from './orderProperties';
+import { checkGuardrails, checkOrderOptions, type OrderOptions } from './orderOptions';
+import {
+	duplicateClientOrderIdError,
+	parameterLabel,
+	validateOrder,
+	type OrderParams,
+} from './orderRules';
+import { inputError } from '../helpers/validation';
+import { ENDPOINTS } from '../transport';
+import { settleWrites } from '../writes/engine';
+import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from './orderWrites';
+import { withOutcome } from '../writes/outcomes';
+import type { RunContext } from '../actions/runContext';
+import type { NodeVersion } from '../descriptions/pickers';
+import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
+
+const testOnlyOption: INodeProperties = {
+	displayName: 'Test Only',
+	name: 'testOnly',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to only have the exchange check the order (fields, symbol, balance), through its order-test endpoint, without placing it. Use it to try a workflow before it goes live. Takes true or false only (an expression must give a boolean); MARKET orders by Amount cannot be tested.',
+};
+
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, [
+		...orderFields(version),
+		orderOptions(version, [testOnlyOption, ...parallelRequestsOption(version, 'item')]),
+	]);
+
+/**
+ * Checked before the first order is sent: two items with the same Client Order ID would be one
+ * order to the service (it refuses an ID an open order holds), so the second would come out as the
+ * first. Returns the error of each item that repeats an earlier item's ID.
+ */
+export function checkItems(run: RunContext, itemCount: number): Map<number, Error> {
+	const errors = new Map<number, Error>();
+	const itemOfClientId = new Map<string, number>();
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		let id: unknown;
+		try {
+			id = run.parameter(clientOrderIdParameter(run.version), itemIndex, '');
+		} catch {
+			continue; // the item's own validation names the problem
+		}
+		if (typeof id !== 'string' || id === '') continue;
+		const firstItem = itemOfClientId.get(id);
+		if (firstItem === undefined) itemOfClientId.set(id, itemIndex);
+		else errors.set(itemIndex, duplicateClientOrderIdError(run.node, id, firstItem, itemIndex));
+	}
+	return errors;
+}
+
+/**
+ * Test Only: the exchange checks the order (fields, symbol, balance, client order ID) through
+ * POST /api/v1/spot/orderTest and places nothing. Not a write: nothing can be executed, so the item
+ * carries no outcome, and a refusal is the exchange's error as for a real order.
+ */
+async function testOrder(
+	run: RunContext,
+	order: OrderParams,
+	options: OrderOptions,
+	itemIndex: number,
+	report: IDataObject,
+): Promise<IDataObject> {
+	const qs: IDataObject = { ...order };
+	if (options.recvWindow !== undefined) qs.recvWindow = options.recvWindow;
+	const answer = (await run.client.request(ENDPOINTS.orderTest, { qs, itemIndex })) as IDataObject;
+	const { newClientOrderId, ...sent } = order;
+	return {
+		testOnly: true,
+		valid: true,
+		placed: false,
+		message:
+			'The exchange accepted this order as valid. Nothing was placed: turn off Test Only to place it.',
+		...sent,
+		...(newClientOrderId === undefined ? {} : { clientOrderId: newClientOrderId }),
+		...(Object.keys(answer).length > 0 ? { response: answer } : {}),
+		...report,
+	};
+}
+
+/** The item of a settled order: placed (as answered, found or replayed), else its error. */
+function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		if (settled.via === 'ledger')
+			return {
+				...replayedOrder(pending.write.order, settled.result),
+				...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
+			};
+		return settled.alreadyPlaced
+			? { outcome: 'placed', alreadyPlaced: true, ...settled.result }
+			: { outcome: 'placed', ...settled.result };
+	}
+	if (settled.outcome === 'unknown') throw settled.error;
+	const refused =
+		settled.refusal.error ??
+		new NodeOperationError(run.node, 'The service refused the order', {
+			itemIndex: pending.itemIndex,
+		});
+	throw withOutcome(refused, 'rejected');
+}
+
+/** An item's order as it will be sent: validated, within the guardrails and the symbol rules. */
+interface PreparedOrder {
+	order: OrderParams;
+	/** The order as given, before Fit to Symbol Rules: what the write ledger knows it by. */
+	given: OrderParams;
+	options: OrderOptions;
+	/** What the output item says about the symbol rules (fitted values, or unchecked and why). */
+	report: IDataObject;
+}
+
+/** Validation and the guardrails of one item: its order and options, or the error refusing it. */
+function readItem(
+	run: RunContext,
+	itemIndex: number,
+): { order: OrderParams; options: OrderOptions } {
+	const options = run.options(itemIndex, (raw) => checkOrderOptions(run.node, raw, itemIndex));
+	const order = validateOrder(
+		run.node,
+		readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback), run.version),
+		parameterLabel,
+		itemIndex,
+	);
+	checkGuardrails(run.node, order, options.guardrails, parameterLabel, itemIndex);
+	// The order-test endpoint documents quantity and no amount (docs/api.md §4.12): an order by
+	// Amount would be tested as something else, or refused for a reason the real order lacks.
+	if (options.testOnly === true && order.amount !== undefined) {
+		throw inputError(
+			run.node,
+			parameterLabel('amount'),
+			'Test Only cannot test a MARKET order by Amount',
+			'The exchange’s order-test endpoint takes a Quantity and no Amount, so nothing was sent. To test the order, give it a Quantity (in the base coin) instead; to place it by Amount, turn off Test Only.',
+			itemIndex,
+		);
+	}
+	return { order, options };
+}
+
+/**
+ * Every item of the run checked before the first order is sent: validation, the guardrails, then
+ * the symbol rules (read once for all items). Each item's prepared order or the error refusing it.
+ */
+async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder | Error>> {
+	const prepared = new Map<number, PreparedOrder | Error>();
+	const toCheck: Array<OrderToCheck & { options: OrderOptions }> = [];
+	const itemCount = run.functions.getInputData().length;
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			const { order, options } = readItem(run, itemIndex);
+			toCheck.push({
+				order,
+				options,
+				label: parameterLabel,
+				itemIndex,
+				recorded: run.ledger.holds(String(itemIndex)),
+			});
+		} catch (error) {
+			prepared.set(itemIndex, error as Error);
+		}
+	}
+	const checked = await checkOrdersAgainstSymbolRules(run, toCheck);
+	checked.forEach((result, index) => {
+		const { itemIndex, options } = toCheck[index];
+		prepared.set(
+			itemIndex,
+			result instanceof Error
+				? result
+				: { order: result.order, given: result.given, options, report: result.report },
+		);
+	});
+	return prepared;
+}
+
+/** The preparation of each run, made by its first item and awaited by all. */
+const preparations = new WeakMap<RunContext, Promise<Map<number, PreparedOrder | Error>>>();
+
+/**
+ * One order per item (POST /api/v1/spot/new/order), settled by the write engine as a batch of one.
+ * Before the first order is sent, every item is validated and checked against the guardrails and
+ * its symbol's rules: without Continue On Fail one refused item stops the run with nothing sent.
+ * What does not depend on the item is read once per node run (the run context): parameters and
+ * options without expressions, the generated ID prefix, the write ledger.
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	let preparation = preparations.get(run);
+	if (preparation === undefined) {
+		preparation = prepareItems(run);
+		preparations.set(run, preparation);
+	}
+	const prepared = await preparation;
+	if (!run.continueOnFail) {
+		// The first refused item's error, by item order, whichever item runs first.
+		const refused = [...prepared.entries()]
+			.filter((entry): entry is [number, Error] => entry[1] instanceof Error)
+			.sort(([a], [b]) => a - b)[0];
+		if (refused !== undefined) throw refused[1];
+	}
+	const mine = prepared.get(itemIndex);
+	if (mine === undefined) throw new NodeOperationError(run.node, 'No such item', { itemIndex });
+	if (mine instanceof Error) throw mine;
+	const { order, given, options, report } = mine;
+	// Nothing is placed, so no ledger slot and no generated client order ID.
+	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex, report)];
+
+	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
+	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix, given);
+	await settleWrites(run, orderKind(run, { endpoint: 'single', recvWindow: options.recvWindow }), [
+		pending,
+	]);
+	return [{ ...createdItem(run, pending), ...report }];
+}

@@ -1,0 +1,133 @@
+import type { INode } from 'n8n-workflow';
+
+import { LIMITS } from '../constants';
+import { inputError } from '../helpers/validation';
+
+/**
+ * Order IDs and client order IDs given to Get, Cancel and Cancel Many, checked before any request.
+ * Order IDs are 64-bit numbers: they stay strings, and a JS number that may have lost digits is
+ * refused rather than sent wrong.
+ */
+
+const ORDER_ID = /^\d{1,20}$/;
+const CLIENT_ORDER_ID = /^[\x21-\x7e]+$/;
+
+/** One order, by the exchange's ID or by the client order ID it was placed with. */
+export type OrderReference = { orderId: string } | { clientOrderId: string };
+
+function orderIdText(value: unknown): unknown {
+	if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value);
+	return typeof value === 'string' ? value.trim() : value;
+}
+
+export function orderId(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	const text = orderIdText(value);
+	if (typeof text !== 'string' || !ORDER_ID.test(text)) {
+		const lostDigits = typeof value === 'number' && !Number.isSafeInteger(value);
+		throw inputError(
+			node,
+			field,
+			lostDigits
+				? `${String(value)} is a number too large to be exact`
+				: `${JSON.stringify(value) ?? 'nothing'} is not an order ID`,
+			lostDigits
+				? 'Order IDs have up to 20 digits, more than a JS number keeps: pass the ID as text, e.g. {{ String($json.orderId) }} where the service gave it as text.'
+				: 'An order ID is the numeric ID the service gave the order, e.g. 1470000000000000123 (the orderId field of an order).',
+			itemIndex,
+		);
+	}
+	return text;
+}
+
+/**
+ * The order named by Order ID or Client Order ID: exactly one of them must be given.
+ */
+export function orderReference(
+	node: INode,
+	rawOrderId: unknown,
+	rawClientOrderId: unknown,
+	itemIndex?: number,
+): OrderReference {
+	const hasOrderId = rawOrderId !== undefined && rawOrderId !== null && rawOrderId !== '';
+	const hasClientOrderId =
+		rawClientOrderId !== undefined && rawClientOrderId !== null && rawClientOrderId !== '';
+	if (hasOrderId && hasClientOrderId) {
+		throw inputError(
+			node,
+			'Order ID',
+			'and Client Order ID are both set',
+			'Give the order by Order ID or by Client Order ID, not both: clear one of them.',
+			itemIndex,
+		);
+	}
+	if (!hasOrderId && !hasClientOrderId) {
+		throw inputError(
+			node,
+			'Order ID',
+			'is empty, and so is Client Order ID',
+			'Give the order’s Order ID (the orderId field of an order), or the Client Order ID it was placed with.',
+			itemIndex,
+		);
+	}
+	if (hasOrderId) return { orderId: orderId(node, 'Order ID', rawOrderId, itemIndex) };
+	if (
+		typeof rawClientOrderId !== 'string' ||
+		rawClientOrderId.length > LIMITS.clientOrderIdLength ||
+		!CLIENT_ORDER_ID.test(rawClientOrderId)
+	) {
+		throw inputError(
+			node,
+			'Client Order ID',
+			typeof rawClientOrderId === 'string' && rawClientOrderId.length > LIMITS.clientOrderIdLength
+				? `is ${rawClientOrderId.length} characters long`
+				: `${JSON.stringify(rawClientOrderId)} is not a client order ID`,
+			`Use the client order ID the order was placed with: 1 to ${LIMITS.clientOrderIdLength} printable characters without spaces.`,
+			itemIndex,
+		);
+	}
+	return { clientOrderId: rawClientOrderId };
+}
+
+/** How the user named the order, for messages: "order 123", "the order with client order ID abc". */
+export function describeReference(reference: OrderReference): string {
+	return 'orderId' in reference
+		? `order ${reference.orderId}`
+		: `the order with client order ID ${reference.clientOrderId}`;
+}
+
+/**
+ * A list of order IDs: an array (from an expression), or text with the IDs separated by commas,
+ * spaces or new lines. Repeated IDs are kept once, in their first place.
+ */
+export function orderIdList(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex?: number,
+): string[] {
+	const parts: unknown[] = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(/[\s,]+/).filter((part) => part !== '')
+			: [value];
+	if (parts.length === 0) {
+		throw inputError(
+			node,
+			field,
+			'is empty',
+			'List the order IDs to cancel, separated by commas, e.g. 1470000000000000123, 1470000000000000124.',
+			itemIndex,
+		);
+	}
+	const ids = parts.map((part) => orderId(node, field, part, itemIndex));
+	return [...new Set(ids)];
+}
+
+/** The reference as the query-order endpoint takes it (GET /api/v1/spot/order). */
+export function lookupQuery(
+	reference: OrderReference,
+): { orderId: string } | { origClientOrderId: string } {
+	return 'orderId' in reference
+		? { orderId: reference.orderId }
+		: { origClientOrderId: reference.clientOrderId };
+}

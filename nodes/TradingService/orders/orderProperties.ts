@@ -1,0 +1,329 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_STP_MODE, LIMITS } from '../constants';
+import { optionsCollection } from '../descriptions/common';
+import { pickerField, type NodeVersion } from '../descriptions/pickers';
+
+/** Your ID for the order: a business key the node looks up before it sends. */
+const clientOrderIdField: INodeProperties = {
+	displayName: 'Client Order ID',
+	name: 'newClientOrderId',
+	type: 'string',
+	default: '',
+	description:
+		'Your ID for the order, up to 255 characters. Put a business key here (e.g. a sheet row ID): before sending, the node looks the ID up and, if an order of the last 89 days holds it, reports that order (already placed) and sends nothing. The exchange itself refuses an ID only while its order is open. Leave empty to let the node generate one per execution.',
+};
+
+/** What happens when the order would trade against your own. */
+const selfTradePreventionField: INodeProperties = {
+	displayName: 'Self-Trade Prevention',
+	name: 'stpMode',
+	type: 'options',
+	default: DEFAULT_STP_MODE,
+	options: [
+		{
+			name: 'Expire Taker',
+			value: 'EXPIRE_TAKER',
+			description: 'Cancel the incoming order (service default)',
+		},
+		{ name: 'Expire Maker', value: 'EXPIRE_MAKER', description: 'Cancel the resting order' },
+	],
+	description: 'What happens when the order would trade against your own order',
+};
+
+/**
+ * The order fields as node parameters, for Create and the item mode of Create Many. Price, Amount
+ * and Time In Force show only for the types that take them. None of the type-dependent fields is
+ * marked required, and each time-in-force has its own parameter: when Type is an expression
+ * (mapped per item, or filled by an AI agent) n8n cannot tell which of them apply, so it shows
+ * them all. The rules are checked per order when the node runs.
+ */
+const orderFieldsV1: INodeProperties[] = [
+	{
+		displayName: 'Symbol',
+		name: 'symbol',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BTCUSDT',
+		description: 'Trading pair, upper case without separator',
+	},
+	{
+		displayName: 'Side',
+		name: 'side',
+		type: 'options',
+		default: 'BUY',
+		options: [
+			{ name: 'Buy', value: 'BUY' },
+			{ name: 'Sell', value: 'SELL' },
+		],
+	},
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		default: 'LIMIT',
+		options: [
+			{
+				name: 'Limit',
+				value: 'LIMIT',
+				description: 'Rests on the book at Price until filled (GTC)',
+			},
+			{
+				name: 'Limit Maker',
+				value: 'LIMIT_MAKER',
+				description: 'A limit order that is rejected if it would trade at once',
+			},
+			{
+				name: 'Market',
+				value: 'MARKET',
+				description: 'Trades at once at the best available price (IOC)',
+			},
+		],
+	},
+	{
+		displayName: 'Price',
+		name: 'price',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 50000.5',
+		description:
+			'Limit price in the quote coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; not used by MARKET.',
+		displayOptions: { show: { type: ['LIMIT', 'LIMIT_MAKER'] } },
+	},
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 0.01',
+		description:
+			'Order size in the base coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; MARKET orders take Quantity or Amount.',
+	},
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 100',
+		description:
+			'Cash to spend in the quote coin, as a decimal string: MARKET orders only, instead of Quantity',
+		displayOptions: { show: { type: ['MARKET'] } },
+	},
+	{
+		displayName: 'Time In Force',
+		name: 'timeInForceLimit',
+		type: 'options',
+		default: 'GTC',
+		options: [{ name: 'Good Till Cancelled (GTC)', value: 'GTC' }],
+		description: 'Limit and limit maker orders are good till cancelled',
+		displayOptions: { show: { type: ['LIMIT', 'LIMIT_MAKER'] } },
+	},
+	{
+		displayName: 'Time In Force (Market)',
+		name: 'timeInForceMarket',
+		type: 'options',
+		default: 'IOC',
+		options: [{ name: 'Immediate or Cancel (IOC)', value: 'IOC' }],
+		description: 'Market orders are immediate or cancel',
+		displayOptions: { show: { type: ['MARKET'] } },
+	},
+	clientOrderIdField,
+	selfTradePreventionField,
+];
+
+/** Side and Type, as version 1 shows them. */
+const [, sideField, typeField, priceField, quantityFieldV1, amountFieldV1] = orderFieldsV1;
+
+/**
+ * Version 2's order fields: the symbol from a picker, and only what the chosen type takes. A
+ * MARKET order asks first whether it is by Quantity or by Amount, then shows that field alone.
+ * Time In Force is not asked: each type takes one (LIMIT and LIMIT_MAKER good till cancelled,
+ * MARKET immediate or cancel), and the node sends it. Client Order ID and Self-Trade Prevention
+ * are under Options.
+ */
+const orderFieldsV2: INodeProperties[] = [
+	pickerField(2, 'symbols', orderFieldsV1[0], {
+		description: 'The trading pair to trade, e.g. BTCUSDT',
+	}),
+	sideField,
+	typeField,
+	priceField,
+	{
+		displayName: 'Order By',
+		name: 'marketOrderBy',
+		type: 'options',
+		default: 'quantity',
+		options: [
+			{
+				name: 'Quantity',
+				value: 'quantity',
+				description: 'A quantity of the base coin, e.g. 0.01 BTC of BTCUSDT',
+			},
+			{
+				name: 'Amount',
+				value: 'amount',
+				description: 'An amount of the quote coin to spend, e.g. 100 USDT of BTCUSDT',
+			},
+		],
+		description: 'Whether this market order is sized by quantity or by amount',
+		displayOptions: { show: { type: ['MARKET'] } },
+	},
+	{
+		...quantityFieldV1,
+		description: 'Order size in the base coin, as a decimal string',
+		displayOptions: { hide: { marketOrderBy: ['amount'] } },
+	},
+	{
+		...amountFieldV1,
+		description: 'Cash to spend in the quote coin, as a decimal string',
+		displayOptions: { show: { type: ['MARKET'], marketOrderBy: ['amount'] } },
+	},
+];
+
+/** The order fields of Create and of Create Many's item mode, as each node version shows them. */
+export function orderFields(version: NodeVersion): INodeProperties[] {
+	return version === 1 ? orderFieldsV1 : orderFieldsV2;
+}
+
+/** Where a node version keeps the Client Order ID: a field of its own (1), or under Options (2). */
+export function clientOrderIdParameter(version: NodeVersion): string {
+	return version === 1 ? 'newClientOrderId' : 'options.newClientOrderId';
+}
+
+/** The time in force each type takes (version 2 does not ask for it). */
+function timeInForceOf(type: unknown): string {
+	return type === 'MARKET' ? 'IOC' : 'GTC';
+}
+
+/**
+ * Reads the order fields of one item from the node parameters. Every field is read whatever the
+ * type, so a value the type does not take is refused by `validateOrder`, never dropped.
+ */
+export function readOrderParameters(
+	getParameter: (name: string, fallback: unknown) => unknown,
+	version: NodeVersion,
+): IDataObject {
+	const type = getParameter('type', 'LIMIT');
+	if (version === 2) {
+		return {
+			symbol: getParameter('symbol', '') as string,
+			side: getParameter('side', '') as string,
+			type: type as string,
+			timeInForce: timeInForceOf(type),
+			price: getParameter('price', '') as string,
+			// Both are read whatever Order By says: a value the order does not take is refused, not dropped.
+			quantity: getParameter('quantity', '') as string,
+			amount: getParameter('amount', '') as string,
+			newClientOrderId: getParameter(clientOrderIdParameter(version), '') as string,
+			stpMode: getParameter('options.stpMode', DEFAULT_STP_MODE) as string,
+		};
+	}
+	return {
+		symbol: getParameter('symbol', '') as string,
+		side: getParameter('side', '') as string,
+		type: type as string,
+		timeInForce: getParameter(
+			type === 'MARKET' ? 'timeInForceMarket' : 'timeInForceLimit',
+			'',
+		) as string,
+		price: getParameter('price', '') as string,
+		quantity: getParameter('quantity', '') as string,
+		amount: getParameter('amount', '') as string,
+		newClientOrderId: getParameter(clientOrderIdParameter(version), '') as string,
+		stpMode: getParameter('stpMode', DEFAULT_STP_MODE) as string,
+	};
+}
+
+/** Options shared by Create and Create Many, the guardrails among them (helpers/guardrails.ts). */
+const orderOptionsList: INodeProperties[] = [
+	{
+		displayName: 'Allowed Symbols',
+		name: 'allowedSymbols',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. BTCUSDT, ETHUSDT',
+		description:
+			'Guardrail: the only symbols this node may place orders for, separated by commas. An order for any other symbol is refused before anything is sent. Empty: any symbol.',
+	},
+	{
+		displayName: 'Fit to Symbol Rules',
+		name: 'fitToSymbolRules',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to round price to the tick (buy down, sell up) and quantity down to the step instead of refusing the order. A MARKET order’s Amount is rounded down to its step too. What rounding cannot fix (a quantity that rounds to zero or below the minimum, too small an order value) is still refused; the output item lists what was changed.',
+	},
+	{
+		displayName: 'Generate Client Order ID',
+		name: 'generateClientOrderId',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to give an order without a Client Order ID one derived from the execution, node and item, so that a retry within this execution cannot place it twice. Off: an order whose outcome is unknown is never retried.',
+	},
+	{
+		displayName: "If Symbol Rules Can't Be Read",
+		name: 'ifSymbolRulesUnreadable',
+		type: 'options',
+		default: 'refuse',
+		options: [
+			{
+				name: 'Refuse the Order',
+				value: 'refuse',
+				description:
+					'Send nothing and fail with an error that says why the rules could not be read',
+			},
+			{
+				name: 'Send Without Checking',
+				value: 'sendUnchecked',
+				description:
+					'Send the order unchecked (the exchange still refuses what breaks its rules); the output item says it was not checked and why',
+			},
+		],
+		description:
+			'What to do when the exchange’s symbol rules (tick size, step size, minimums) cannot be read before the order is sent',
+	},
+	{
+		displayName: 'Max Order Amount',
+		name: 'maxOrderAmount',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1000',
+		description:
+			'Guardrail: the most one order may be worth in the quote coin (Price × Quantity, or a MARKET order’s Amount), as a decimal. A larger order is refused before anything is sent; a MARKET order by Quantity is refused too, as its price is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
+	},
+	{
+		displayName: 'Max Order Quantity',
+		name: 'maxOrderQuantity',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 0.5',
+		description:
+			'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent; a MARKET order by Amount is refused too, as its quantity is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
+	},
+	{
+		displayName: 'Receive Window',
+		name: 'recvWindow',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: LIMITS.maxRecvWindowMs },
+		// n8n's lint reads defaults as literals: this is LIMITS.defaultRecvWindowMs.
+		default: 5000,
+		description: 'Overrides the credential’s receive window for these requests',
+	},
+];
+
+/**
+ * The Options of Create and Create Many. Version 2 adds the order's advanced fields, Client Order
+ * ID and Self-Trade Prevention; `extra` are the operation's own options.
+ */
+export function orderOptions(version: NodeVersion, extra: INodeProperties[] = []): INodeProperties {
+	const options = [
+		...orderOptionsList,
+		...(version === 2 ? [clientOrderIdField, selfTradePreventionField] : []),
+		...extra,
+	];
+	return optionsCollection(
+		options.sort((a, b) => a.displayName.localeCompare(b.displayName, 'en')),
+	);
+}

@@ -1,0 +1,267 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import {
+	DEFAULT_STP_MODE,
+	LIMITS,
+	ORDER_SIDES,
+	ORDER_TYPES,
+	STP_MODES,
+	TIME_IN_FORCE_BY_TYPE,
+	type OrderType,
+} from '../constants';
+import { inputError, oneOf, positiveDecimal, symbol } from '../helpers/validation';
+
+/** An order ready to send: every value a string, in the order the service documents them. */
+export interface OrderParams extends IDataObject {
+	symbol: string;
+	side: string;
+	type: string;
+	timeInForce: string;
+	quantity?: string;
+	amount?: string;
+	price?: string;
+	newClientOrderId?: string;
+	stpMode: string;
+}
+
+/** The fields an order may carry (spec §4.3). Anything else is refused rather than dropped. */
+export const ORDER_FIELDS = [
+	'symbol',
+	'side',
+	'type',
+	'quantity',
+	'amount',
+	'price',
+	'newClientOrderId',
+	'timeInForce',
+	'stpMode',
+] as const;
+
+const CLIENT_ORDER_ID = /^[\x21-\x7e]+$/;
+
+/**
+ * Names that are not order fields but plainly mean one: what output items and the exchange's
+ * answers call it (clientOrderId, origQty), and the client order ID's name in lookups.
+ */
+const ORDER_FIELD_ALIASES: Record<string, (typeof ORDER_FIELDS)[number]> = {
+	clientOrderId: 'newClientOrderId',
+	origClientOrderId: 'newClientOrderId',
+	origQty: 'quantity',
+};
+
+/** A key folded for comparison: lower case, without spaces, underscores, hyphens or zero-width characters. */
+function folded(key: string): string {
+	return key.toLowerCase().replace(/[\s_\-\u200b-\u200d]/g, '');
+}
+
+const ORDER_FIELD_NAMES: ReadonlySet<string> = new Set(ORDER_FIELDS);
+const FIELD_OF_FOLDED = new Map<string, string>([
+	...ORDER_FIELDS.map((field): [string, string] => [folded(field), field]),
+	...Object.entries(ORDER_FIELD_ALIASES).map(([alias, field]): [string, string] => [
+		folded(alias),
+		field,
+	]),
+]);
+/** What orderFieldOf found for keys that are not order fields ('' for none), bounded. */
+const NEAR_MISSES = new Map<string, string>();
+const NEAR_MISSES_KEPT = 1024;
+/** Keys longer than this cannot be a near miss (the longest name, plus a few separators). */
+const LONGEST_NEAR_MISS =
+	Math.max(...[...ORDER_FIELDS, ...Object.keys(ORDER_FIELD_ALIASES)].map((name) => name.length)) +
+	4;
+
+/**
+ * The order field a key names: exactly (returned as is), or as a near miss that would otherwise be
+ * dropped unnoticed: another case ("Price"), spaces, underscores or hyphens ("newClientOrderId ",
+ * "time_in_force"), or an alias ("clientOrderId"). Undefined for any other key. Called for every key
+ * of every auto-mapped item: an order field costs one set lookup, a key too long to be a near miss
+ * a length test, any other key one map lookup once it has been folded.
+ */
+export function orderFieldOf(key: string): string | undefined {
+	if (ORDER_FIELD_NAMES.has(key)) return key;
+	if (key.length > LONGEST_NEAR_MISS) return undefined;
+	// Items of one input share their keys (a sheet's columns): each key is folded once.
+	const known = NEAR_MISSES.get(key);
+	if (known !== undefined) return known === '' ? undefined : known;
+	const field = FIELD_OF_FOLDED.get(folded(key)) ?? '';
+	if (NEAR_MISSES.size >= NEAR_MISSES_KEPT) NEAR_MISSES.clear();
+	NEAR_MISSES.set(key, field);
+	return field === '' ? undefined : field;
+}
+
+/** A key as errors show it: quoted when it holds anything but letters, digits, "_" and "-" (a trailing space). */
+export function shownKey(key: string): string {
+	return /^[\w-]+$/.test(key) ? key : JSON.stringify(key);
+}
+
+const FOLDED_ALIASES: ReadonlySet<string> = new Set(Object.keys(ORDER_FIELD_ALIASES).map(folded));
+
+/** Whether `key` is an alias of an order field (a name output items use), not a spelling of one. */
+export function isOrderFieldAlias(key: string): boolean {
+	return FOLDED_ALIASES.has(folded(key));
+}
+
+function isAbsent(value: unknown): boolean {
+	return value === undefined || value === null || value === '';
+}
+
+/**
+ * Checks one order against the spec's rules and builds what is sent. `label` turns a field name
+ * into what the user calls it (a parameter's display name, or `orders[3].price` in JSON).
+ */
+export function validateOrder(
+	node: INode,
+	raw: IDataObject,
+	label: (field: string) => string,
+	itemIndex?: number,
+): OrderParams {
+	for (const key of Object.keys(raw)) {
+		if (!ORDER_FIELD_NAMES.has(key)) {
+			const meant = orderFieldOf(key);
+			throw inputError(
+				node,
+				label(shownKey(key)),
+				meant === undefined ? 'is not an order field' : `is not an order field, but ${meant} is`,
+				meant === undefined
+					? `Remove it. Order fields are: ${ORDER_FIELDS.join(', ')}.`
+					: `Rename it to ${meant}: field names are read exactly. Order fields are: ${ORDER_FIELDS.join(', ')}.`,
+				itemIndex,
+			);
+		}
+	}
+	const order: OrderParams = {
+		symbol: symbol(node, label('symbol'), raw.symbol, itemIndex),
+		side: oneOf(node, label('side'), raw.side, ORDER_SIDES, itemIndex),
+		type: oneOf(node, label('type'), raw.type, ORDER_TYPES, itemIndex),
+		timeInForce: '',
+		stpMode: DEFAULT_STP_MODE,
+	};
+	const type = order.type as OrderType;
+	const allowedTimeInForce = TIME_IN_FORCE_BY_TYPE[type];
+	if (isAbsent(raw.timeInForce)) {
+		order.timeInForce = allowedTimeInForce;
+	} else if (raw.timeInForce !== allowedTimeInForce) {
+		throw inputError(
+			node,
+			label('timeInForce'),
+			`"${String(raw.timeInForce)}" is not allowed for ${type} orders`,
+			`${type} orders take time in force ${allowedTimeInForce} only (GTC for LIMIT and LIMIT_MAKER, IOC for MARKET).`,
+			itemIndex,
+		);
+	} else {
+		order.timeInForce = allowedTimeInForce;
+	}
+
+	if (type === 'MARKET') {
+		if (!isAbsent(raw.price)) {
+			throw inputError(
+				node,
+				label('price'),
+				'is not used by MARKET orders',
+				'Remove the price, or use a LIMIT order.',
+				itemIndex,
+			);
+		}
+		const hasQuantity = !isAbsent(raw.quantity);
+		const hasAmount = !isAbsent(raw.amount);
+		if (hasQuantity === hasAmount) {
+			throw inputError(
+				node,
+				label(hasQuantity ? 'amount' : 'quantity'),
+				hasQuantity
+					? 'MARKET orders take Quantity or Amount, not both'
+					: 'a MARKET order needs Quantity or Amount',
+				'Give exactly one: Quantity (in the base coin) or Amount (cash in the quote coin).',
+				itemIndex,
+			);
+		}
+		if (hasQuantity)
+			order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
+		else order.amount = positiveDecimal(node, label('amount'), raw.amount, itemIndex);
+	} else {
+		if (!isAbsent(raw.amount)) {
+			throw inputError(
+				node,
+				label('amount'),
+				`is for MARKET orders only`,
+				`${type} orders take Quantity and Price; remove Amount.`,
+				itemIndex,
+			);
+		}
+		if (isAbsent(raw.price)) {
+			throw inputError(
+				node,
+				label('price'),
+				`is required for ${type} orders`,
+				'Enter the limit price as a decimal, e.g. 50000.5.',
+				itemIndex,
+			);
+		}
+		if (isAbsent(raw.quantity)) {
+			throw inputError(
+				node,
+				label('quantity'),
+				`is required for ${type} orders`,
+				'Enter the quantity in the base coin as a decimal, e.g. 0.01.',
+				itemIndex,
+			);
+		}
+		order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
+		order.price = positiveDecimal(node, label('price'), raw.price, itemIndex);
+	}
+
+	if (!isAbsent(raw.stpMode))
+		order.stpMode = oneOf(node, label('stpMode'), raw.stpMode, STP_MODES, itemIndex);
+	if (!isAbsent(raw.newClientOrderId)) {
+		const clientOrderId = raw.newClientOrderId;
+		if (
+			typeof clientOrderId !== 'string' ||
+			clientOrderId.length > LIMITS.clientOrderIdLength ||
+			!CLIENT_ORDER_ID.test(clientOrderId)
+		) {
+			throw inputError(
+				node,
+				label('newClientOrderId'),
+				typeof clientOrderId === 'string' && clientOrderId.length > LIMITS.clientOrderIdLength
+					? `is ${clientOrderId.length} characters long`
+					: 'is not a valid client order ID',
+				`Use 1 to ${LIMITS.clientOrderIdLength} printable characters without spaces.`,
+				itemIndex,
+			);
+		}
+		order.newClientOrderId = clientOrderId;
+	}
+	return order;
+}
+
+const ORDER_FIELD_LABELS: Record<string, string> = {
+	symbol: 'Symbol',
+	side: 'Side',
+	type: 'Type',
+	price: 'Price',
+	quantity: 'Quantity',
+	amount: 'Amount',
+	timeInForce: 'Time In Force',
+	newClientOrderId: 'Client Order ID',
+	stpMode: 'Self-Trade Prevention',
+};
+
+export function parameterLabel(field: string): string {
+	return ORDER_FIELD_LABELS[field] ?? field;
+}
+
+/** Two orders of one run with the same client order ID: refused before anything is sent. */
+export function duplicateClientOrderIdError(
+	node: INode,
+	clientOrderId: string,
+	firstItem: number,
+	itemIndex: number,
+) {
+	return inputError(
+		node,
+		'Client Order ID',
+		`"${clientOrderId}" is used by more than one order (items ${firstItem} and ${itemIndex})`,
+		'Give every order its own client order ID: the service refuses an ID an open order holds, so the second order would not be placed and would be reported as the first.',
+		itemIndex,
+	);
+}

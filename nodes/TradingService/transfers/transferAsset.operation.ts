@@ -1,0 +1,136 @@
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+
+import { accountId, coin, inputError, positiveDecimal } from '../helpers/validation';
+import { settleWrites } from '../writes/engine';
+import { withOutcome } from '../writes/outcomes';
+import { pendingTransfer, transferKind } from './transferWrites';
+import type { RunContext } from '../actions/runContext';
+import { optionsCollection, waitAfterRateLimitOption } from '../descriptions/common';
+import { pickerField, type NodeVersion } from '../descriptions/pickers';
+
+/** What each node version calls the two account fields: errors name what the user sees. */
+const ACCOUNT_LABELS: Record<NodeVersion, { from: string; to: string }> = {
+	1: { from: 'From Account ID', to: 'To Account ID' },
+	2: { from: 'From Account', to: 'To Account' },
+};
+
+const properties = (version: NodeVersion): INodeProperties[] => [
+	pickerField(
+		version,
+		'accounts',
+		{
+			displayName: ACCOUNT_LABELS[1].from,
+			name: 'fromAccountId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 1470000000000000001',
+			description:
+				'Numeric ID of the account to take the coin from (main trading, custody or sub trading account)',
+		},
+		{
+			displayName: ACCOUNT_LABELS[2].from,
+			description:
+				'The account to take the coin from: the main trading, custody or a sub trading account',
+		},
+	),
+	pickerField(
+		version,
+		'accounts',
+		{
+			displayName: ACCOUNT_LABELS[1].to,
+			name: 'toAccountId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 1470000000000000002',
+			description: 'Numeric ID of the account to credit; must differ from From Account ID',
+		},
+		{
+			displayName: ACCOUNT_LABELS[2].to,
+			description: 'The account to credit; must differ from From Account',
+		},
+	),
+	pickerField(
+		version,
+		'coins',
+		{
+			displayName: 'Coin',
+			name: 'coin',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. USDT',
+		},
+		{ description: 'The coin to move, e.g. USDT' },
+	),
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 100.5',
+		description: 'Amount of the coin to move, as a decimal string; sent exactly as entered',
+	},
+];
+
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions({ show: { resource: ['account'], operation: ['transferAsset'] } }, [
+		...properties(version),
+		...(version < 2 ? [] : [optionsCollection(waitAfterRateLimitOption(version))]),
+	]);
+
+/**
+ * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the
+ * write engine with the ledger. Each transfer carries a generated client order ID, shown in the
+ * item: one whose outcome is unknown is looked up by it in the transfer history, and is reported
+ * unknown, never sent again, unless a record proves it was executed (transfers/transferWrites.ts). After a
+ * lost run, the one that run made is `alreadyPlaced`, with `confirmedByLookup` or `foundBy` saying
+ * how it was found.
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const node = run.node;
+	const { from: fromLabel, to: toLabel } = ACCOUNT_LABELS[run.version];
+	const from = accountId(node, fromLabel, run.parameter('fromAccountId', itemIndex), itemIndex);
+	const to = accountId(node, toLabel, run.parameter('toAccountId', itemIndex), itemIndex);
+	if (from === to) {
+		throw inputError(
+			node,
+			toLabel,
+			`is the same as ${fromLabel}`,
+			'Pick two different accounts.',
+			itemIndex,
+		);
+	}
+	const transferCoin = coin(node, 'Coin', run.parameter('coin', itemIndex), itemIndex);
+	const quantity = positiveDecimal(
+		node,
+		'Quantity',
+		run.parameter('quantity', itemIndex),
+		itemIndex,
+	);
+
+	const pending = pendingTransfer(
+		run.ledger,
+		String(itemIndex),
+		{ fromAccountId: from, toAccountId: to, coin: transferCoin, quantity },
+		itemIndex,
+		run.idPrefix,
+	);
+	await settleWrites(run, transferKind(run), [pending]);
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		const { alreadyPlaced, via } = settled;
+		return [
+			{
+				outcome: 'placed',
+				...(via === 'ledger' ? { replayed: true } : {}),
+				...(alreadyPlaced ? { alreadyPlaced: true } : {}),
+				...settled.result,
+			},
+		];
+	}
+	if (settled.outcome === 'unknown') throw settled.error;
+	throw withOutcome(settled.refusal.error!, 'rejected');
+}
