@@ -7,8 +7,8 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { LIMITS, MARKET_DATA_PATHS, PATHS } from '../nodes/TradingService/constants';
 import { checkCredentialData, credentialProblemMessage } from './credentialChecks';
+import { CREDENTIAL_LIMITS, CREDENTIAL_TEST_PATH, MARKET_DATA_PATHS } from './serviceApi';
 import { keyOnlyRequestOptions, pathOf, signRequestOptions } from './signing';
 
 export class TradingServiceApi implements ICredentialType {
@@ -68,8 +68,8 @@ export class TradingServiceApi implements ICredentialType {
 			displayName: 'Receive Window',
 			name: 'recvWindow',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: LIMITS.maxRecvWindowMs },
-			// n8n's lint reads defaults as literals: this is LIMITS.defaultRecvWindowMs.
+			typeOptions: { minValue: 1, maxValue: CREDENTIAL_LIMITS.maxRecvWindowMs },
+			// n8n's lint reads defaults as literals: this is CREDENTIAL_LIMITS.defaultRecvWindowMs.
 			default: 5000,
 			description:
 				'How long after its timestamp, in milliseconds, the service may still accept a request: at most 8000 (the service refuses more). The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
@@ -78,8 +78,12 @@ export class TradingServiceApi implements ICredentialType {
 			displayName: 'Order Requests per Second',
 			name: 'orderRequestsPerSecond',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: LIMITS.maxRequestsPerSecond, numberPrecision: 0 },
-			// n8n's lint reads defaults as literals: this is LIMITS.orderRequestsPerSecond.
+			typeOptions: {
+				minValue: 1,
+				maxValue: CREDENTIAL_LIMITS.maxRequestsPerSecond,
+				numberPrecision: 0,
+			},
+			// n8n's lint reads defaults as literals: this is CREDENTIAL_LIMITS.orderRequestsPerSecond.
 			default: 20,
 			description:
 				'Most order requests (new order, batch orders, every cancel) the exchange allows this key per second. The node never sends more: over it the exchange suspends the key for a minute. 20 is the exchange’s limit; change it only if your account has another.',
@@ -88,8 +92,12 @@ export class TradingServiceApi implements ICredentialType {
 			displayName: 'Query Requests per Second',
 			name: 'queryRequestsPerSecond',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: LIMITS.maxRequestsPerSecond, numberPrecision: 0 },
-			// LIMITS.queryRequestsPerSecond
+			typeOptions: {
+				minValue: 1,
+				maxValue: CREDENTIAL_LIMITS.maxRequestsPerSecond,
+				numberPrecision: 0,
+			},
+			// CREDENTIAL_LIMITS.queryRequestsPerSecond
 			default: 5,
 			description:
 				'Most other requests (balances, history, order lookups, market data, transfers) the exchange allows this key per second. The node never sends more. 5 is the exchange’s limit; change it only if your account has another.',
@@ -142,7 +150,7 @@ export class TradingServiceApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl }}',
-			url: PATHS.credentialCheck,
+			url: CREDENTIAL_TEST_PATH,
 			method: 'GET',
 		},
 		// n8n shows only the HTTP status text otherwise; the service answers 400 for a bad key,

@@ -1,4 +1,4 @@
-import { LIMITS } from '../nodes/TradingService/constants';
+import { CREDENTIAL_LIMITS } from './serviceApi';
 
 /**
  * Checks of the credential's fields, made before any request is sent (by the transport) and again
@@ -86,22 +86,22 @@ function checkKey(field: 'API Key' | 'Secret Key', value: unknown): CredentialPr
 function checkRecvWindow(value: unknown): number | CredentialProblem {
 	const number =
 		value === undefined || value === null || value === ''
-			? LIMITS.defaultRecvWindowMs
+			? CREDENTIAL_LIMITS.defaultRecvWindowMs
 			: Number(value);
 	// A credential saved when the field allowed up to 60000 may hold more than the exchange takes:
 	// said here, before any request, rather than refused by the service on every request.
-	if (Number.isInteger(number) && number > LIMITS.maxRecvWindowMs) {
+	if (Number.isInteger(number) && number > CREDENTIAL_LIMITS.maxRecvWindowMs) {
 		return {
 			field: 'Receive Window',
-			problem: `is over ${LIMITS.maxRecvWindowMs} ms, the most the service accepts (it refuses larger values)`,
-			fix: `Open the credential and set Receive Window to ${LIMITS.maxRecvWindowMs} or less (${LIMITS.defaultRecvWindowMs} is the service's default), then save it.`,
+			problem: `is over ${CREDENTIAL_LIMITS.maxRecvWindowMs} ms, the most the service accepts (it refuses larger values)`,
+			fix: `Open the credential and set Receive Window to ${CREDENTIAL_LIMITS.maxRecvWindowMs} or less (${CREDENTIAL_LIMITS.defaultRecvWindowMs} is the service's default), then save it.`,
 		};
 	}
 	if (!Number.isInteger(number) || number < 1) {
 		return {
 			field: 'Receive Window',
-			problem: `must be a whole number of milliseconds from 1 to ${LIMITS.maxRecvWindowMs}`,
-			fix: `Enter ${LIMITS.defaultRecvWindowMs} (the service's default) unless requests fail because of clock drift.`,
+			problem: `must be a whole number of milliseconds from 1 to ${CREDENTIAL_LIMITS.maxRecvWindowMs}`,
+			fix: `Enter ${CREDENTIAL_LIMITS.defaultRecvWindowMs} (the service's default) unless requests fail because of clock drift.`,
 		};
 	}
 	return number;
@@ -117,9 +117,9 @@ function wholeNumber(value: unknown, fallback: number, max: number): number | un
 
 function checkRate(field: RateField, value: unknown, fallback: number): number | CredentialProblem {
 	return (
-		wholeNumber(value, fallback, LIMITS.maxRequestsPerSecond) ?? {
+		wholeNumber(value, fallback, CREDENTIAL_LIMITS.maxRequestsPerSecond) ?? {
 			field,
-			problem: `must be a whole number from 1 to ${LIMITS.maxRequestsPerSecond}`,
+			problem: `must be a whole number from 1 to ${CREDENTIAL_LIMITS.maxRequestsPerSecond}`,
 			fix: `Enter ${fallback}, the exchange's limit for an API key, unless your account was given another limit.`,
 		}
 	);
@@ -136,13 +136,13 @@ function checkRates(
 	const order = checkRate(
 		'Order Requests per Second',
 		data.orderRequestsPerSecond,
-		LIMITS.orderRequestsPerSecond,
+		CREDENTIAL_LIMITS.orderRequestsPerSecond,
 	);
 	if (typeof order !== 'number') return order;
 	const query = checkRate(
 		'Query Requests per Second',
 		data.queryRequestsPerSecond,
-		LIMITS.queryRequestsPerSecond,
+		CREDENTIAL_LIMITS.queryRequestsPerSecond,
 	);
 	if (typeof query !== 'number') return query;
 	const lowest = Math.min(order, query);

@@ -4,6 +4,14 @@
  * from here only, so a change in the service is a change in one place.
  */
 
+import {
+	CREDENTIAL_LIMITS,
+	CREDENTIAL_TEST_PATH,
+	MARKET_DATA_PATH_NAMES,
+} from '../../credentials/serviceApi';
+
+export { MARKET_DATA_PATHS } from '../../credentials/serviceApi';
+
 export const CREDENTIAL_TYPE = 'tradingServiceApi';
 
 /** Paths of the endpoints the package uses. transport/endpoints.ts adds method, weight and write wording. */
@@ -12,7 +20,7 @@ export const PATHS = {
 	history: '/api/v1/account/balanceFlow',
 	assetTransfer: '/api/v1/account/assetTransfer',
 	/** The key's account type: the lightest signed read every valid key may make (the credential test). */
-	credentialCheck: '/api/v1/account/checkApiKey',
+	credentialCheck: CREDENTIAL_TEST_PATH,
 	newOrder: '/api/v1/spot/new/order',
 	batchOrders: '/api/v1/spot/batchOrders',
 	/** Query one order by orderId or origClientOrderId: how the node reconciles an unknown outcome. */
@@ -33,35 +41,22 @@ export const PATHS = {
 	/** The key's fills (trades), with fee and fee coin, newest first (UAE documentation). */
 	accountTrades: '/api/v1/account/trades',
 	/** Symbols and their trading rules (filters): public, sent with the API key and no signature. */
-	exchangeInfo: '/api/v1/exchangeInfo',
+	exchangeInfo: MARKET_DATA_PATH_NAMES.exchangeInfo,
 	/** Latest price of one symbol or all (market data: API key, no signature). */
-	tickerPrice: '/quote/v1/ticker/price',
+	tickerPrice: MARKET_DATA_PATH_NAMES.tickerPrice,
 	/** 24-hour rolling ticker of one symbol or all. */
-	ticker24h: '/quote/v1/ticker/24hr',
+	ticker24h: MARKET_DATA_PATH_NAMES.ticker24h,
 	/** Order book depth of one symbol. */
-	depth: '/quote/v1/depth',
+	depth: MARKET_DATA_PATH_NAMES.depth,
 	/** Recent public trades of one symbol. */
-	trades: '/quote/v1/trades',
+	trades: MARKET_DATA_PATH_NAMES.trades,
 	/** Candles (klines) of one symbol. */
-	klines: '/quote/v1/klines',
+	klines: MARKET_DATA_PATH_NAMES.klines,
 	/** Listen keys of the user data stream: POST creates one, PUT keeps it alive, DELETE ends it. */
 	userDataStream: '/api/v1/userDataStream',
 	/** The user data stream's WebSocket, on the stream host: this path, then the listen key. */
 	userStreamSocket: '/api/v1/ws/',
 } as const;
-
-/**
- * Paths the service answers with the API key alone (spec §5.1 MARKET_DATA: "valid API key", no
- * signature). The credential signs every other request.
- */
-export const MARKET_DATA_PATHS: readonly string[] = [
-	PATHS.exchangeInfo,
-	PATHS.tickerPrice,
-	PATHS.ticker24h,
-	PATHS.depth,
-	PATHS.trades,
-	PATHS.klines,
-];
 
 /**
  * The UAE documentation's `site` parameter of every market-data call and of exchange info: the
@@ -136,16 +131,10 @@ export const LIMITS = {
 	cancelIdsPerRequest: 100,
 	/** How far back past orders are kept (the family's tradeOrders: 90 days). */
 	pastOrdersDays: 90,
-	/**
-	 * Requests a second each API key may send (the UAE documentation, "Order Rate Limiting"): 20 to
-	 * order endpoints (new order, batch orders, every cancel), 5 to every other endpoint. Over them
-	 * the service answers 429 and suspends the key for a minute; an address that keeps sending is
-	 * banned (418). The credential's defaults; an account with other limits edits them.
-	 */
-	orderRequestsPerSecond: 20,
-	queryRequestsPerSecond: 5,
-	/** The most requests a second the credential takes per class (an account with raised limits). */
-	maxRequestsPerSecond: 1000,
+	/** Requests a second per API key and class, by default and at most: the credential's (credentials/serviceApi.ts). */
+	orderRequestsPerSecond: CREDENTIAL_LIMITS.orderRequestsPerSecond,
+	queryRequestsPerSecond: CREDENTIAL_LIMITS.queryRequestsPerSecond,
+	maxRequestsPerSecond: CREDENTIAL_LIMITS.maxRequestsPerSecond,
 	/** How long the service suspends a key after a rate limit (UAE documentation: one minute). */
 	rateLimitSuspensionMs: 60_000,
 	/**
@@ -153,13 +142,9 @@ export const LIMITS = {
 	 * Rate Limit): the minute, and some room for the clocks and a late answer.
 	 */
 	maxRateLimitWaitMs: 70_000,
-	/** recvWindow default (spec §5.4 recommends ≤ 5000). */
-	defaultRecvWindowMs: 5000,
-	/**
-	 * The largest recvWindow: the UAE documentation's maximum (larger values are refused), so the
-	 * credential, the order option and every wait on a receive window stop here.
-	 */
-	maxRecvWindowMs: 8000,
+	/** The credential's receive window: its default and the largest the service accepts. */
+	defaultRecvWindowMs: CREDENTIAL_LIMITS.defaultRecvWindowMs,
+	maxRecvWindowMs: CREDENTIAL_LIMITS.maxRecvWindowMs,
 	/** Most characters of a transfer's client order ID (the UAE documentation). */
 	transferClientOrderIdLength: 64,
 	/** A timestamp may run ahead of the server clock by less than this (spec §5.4). */

@@ -6,7 +6,7 @@ import {
 	sign,
 	signQuery,
 } from '../../credentials/signing';
-import { MARKET_DATA_PATHS } from '../../nodes/TradingService/constants';
+import { MARKET_DATA_PATHS } from '../../credentials/serviceApi';
 
 // Vectors computed outside this code base: printf '%s' "$totalParams" | openssl dgst -sha256 -hmac "$SECRET"
 const SECRET = 'lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76';
