@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { canonical } from './events';
+
 /**
  * What the real-time trigger keeps in the workflow's static data. n8n 2.41.1 saves static data
  * at the end of an activation and at each emit, and at an emit it saves it *before* it creates
@@ -55,6 +57,26 @@ const isRecentEntry = (entry: unknown): entry is [string, number] =>
 	typeof entry[0] === 'string' &&
 	Number.isSafeInteger(entry[1]);
 
+/** A copy of a state, for static data or from it: n8n may hold on to what it is given. */
+const copyOf = (state: StreamState): StreamState => ({
+	version: STREAM_STATE_VERSION,
+	cursor: state.cursor,
+	recent: state.recent.map(([id, at]) => [id, at]),
+	savedAt: state.savedAt,
+	open: { ...state.open },
+	balances: { ...state.balances },
+	...(typeof state.listenKey === 'string' ? { listenKey: state.listenKey } : {}),
+});
+
+export const emptyStreamState = (): StreamState => ({
+	version: STREAM_STATE_VERSION,
+	cursor: 0,
+	recent: [],
+	savedAt: 0,
+	open: {},
+	balances: {},
+});
+
 /** The stored state, or undefined when there is none (first activation) or it is unreadable. */
 export function readStreamState(staticData: IDataObject): StreamState | undefined {
 	const stored = staticData[KEY] as Partial<StreamState> | undefined;
@@ -64,29 +86,11 @@ export function readStreamState(staticData: IDataObject): StreamState | undefine
 		return undefined;
 	if (!Array.isArray(stored.recent) || !stored.recent.every(isRecentEntry)) return undefined;
 	if (!isStringMap(stored.open) || !isStringMap(stored.balances)) return undefined;
-	const state: StreamState = {
-		version: STREAM_STATE_VERSION,
-		cursor: stored.cursor as number,
-		recent: stored.recent.map(([id, at]) => [id, at]),
-		savedAt: stored.savedAt as number,
-		open: { ...stored.open },
-		balances: { ...stored.balances },
-	};
-	if (typeof stored.listenKey === 'string') state.listenKey = stored.listenKey;
-	return state;
+	return copyOf(stored as StreamState);
 }
 
 export function writeStreamState(staticData: IDataObject, state: StreamState): void {
-	const stored: IDataObject = {
-		version: state.version,
-		cursor: state.cursor,
-		recent: state.recent.map(([id, at]) => [id, at]),
-		savedAt: state.savedAt,
-		open: { ...state.open },
-		balances: { ...state.balances },
-	};
-	if (state.listenKey !== undefined) stored.listenKey = state.listenKey;
-	staticData[KEY] = stored;
+	staticData[KEY] = copyOf(state) as unknown as IDataObject;
 }
 
 /** The events seen (ID → local time emitted, 0 for remembered only), bounded, oldest first. */
@@ -136,4 +140,6 @@ export function trackOrder(
 	}
 }
 
-export const balanceText = (free: string, locked: string): string => `${free}|${locked}`;
+/** A coin's balance as kept: canonical decimals, so "1.50" and "1.5" are one balance. */
+export const balanceText = (free: string, locked = '0'): string =>
+	`${canonical(free)}|${canonical(locked)}`;

@@ -4,7 +4,7 @@
  * dropped sockets, a dead heartbeat, an expired listen key, duplicated and late events and a
  * restart; the listen key's life; the outage report; bad input before any request.
  */
-import { STREAM_TIMINGS } from '../../../nodes/TradingService/stream/session';
+import { STREAM_TIMINGS } from '../../../nodes/TradingService/stream/activation';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../sandbox';
 import { RealTimeRunner, installWebSocketGlobal } from '../../../tools/harness/realTime';
 import { useSandbox } from '../../support/sandbox';

@@ -6,7 +6,7 @@
  * account and another account's orders never trigger; an order the exchange does not know leaves
  * the state.
  */
-import { fillChangesOfOrder } from '../../../../nodes/TradingService/stream/catchUp';
+import { fillChangesOfOrder } from '../../../../nodes/TradingService/stream/restOrders';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../../sandbox';
 import { TestClient } from '../../../../sandbox/testClient';
 import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';

@@ -1,11 +1,11 @@
 import {
-	eventsOfMessage,
 	itemOf,
 	kindOf,
-	orderChangeOfOrder,
 	type StreamEvent,
 	type StreamEventKind,
 } from '../../../../nodes/TradingService/stream/events';
+import { eventsOfMessage } from '../../../../nodes/TradingService/stream/messages';
+import { orderChangeOfOrder } from '../../../../nodes/TradingService/stream/restOrders';
 
 /** An executionReport as the exchange family documents it: every number a string. */
 const report = {

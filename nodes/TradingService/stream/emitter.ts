@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+
+import type { Activation } from './activation';
+import { itemOf, kindOf, type StreamEvent, type StreamEventKind } from './events';
+import { eventsOfMessage } from './messages';
+import { SeenEvents, balanceText, trackOrder, writeStreamState, type StreamState } from './state';
+
+/** n8n's execution deduplication key is at most this long. */
+const MAX_DEDUPLICATION_KEY = 255;
+
+/**
+ * Turns events into executions: an event of a chosen kind that passes the filters is emitted
+ * once, whichever source brought it (stream or catch-up). What each event says of open orders,
+ * balances and the cursor is kept in the state, which is written before each emit.
+ */
+export class Emitter {
+	private seen = new SeenEvents();
+	/** Events emitted: a manual run emits only the first. */
+	private emitted = 0;
+
+	constructor(private readonly activation: Activation) {}
+
+	/** The state of an earlier activation, its events trusted as far as they are settled. */
+	restore(stored: StreamState): void {
+		this.activation.state = stored;
+		this.seen = SeenEvents.settled(stored);
+	}
+
+	/** A stream message that is no heartbeat: its events, each handled. */
+	receive(message: unknown, text: string): void {
+		const { clock, account, log } = this.activation;
+		if (message === undefined)
+			return log.warn(`a stream message that is not JSON was ignored (${text.length} characters)`);
+		const { events, skipped, foreign } = eventsOfMessage(message, clock.now(), account?.accountId);
+		if (skipped > 0)
+			log.warn(
+				`${skipped} stream event(s) without an order ID, status, symbol or filled quantity were ignored`,
+			);
+		if (foreign > 0)
+			log.info(
+				`${foreign} stream event(s) of another account than ${account?.accountId ?? ''} were ignored`,
+			);
+		for (const event of events) this.handle(event);
+	}
+
+	/** What an event says of open orders, balances and the cursor, kept. */
+	track(event: StreamEvent): void {
+		const { state } = this.activation;
+		if (event.channel === 'order')
+			trackOrder(state.open, event.orderId, event.symbol, event.status);
+		// The catch-up compares spot balances only (contract balances are read nowhere else).
+		else if (event.market === 'spot')
+			state.balances[event.coin] = balanceText(event.free, event.locked);
+		if (event.source === 'stream' && event.time > state.cursor) state.cursor = event.time;
+	}
+
+	/** An event that exists already at the first activation: seen, never emitted. */
+	remember(event: StreamEvent): void {
+		if (this.startingKind(event) !== undefined) this.seen.add(event.id, 0);
+	}
+
+	handle(event: StreamEvent): void {
+		const { context, clock, manual } = this.activation;
+		this.track(event);
+		const kind = this.startingKind(event);
+		// Only what may start the workflow is remembered: the 1,000 IDs kept then cover 1,000
+		// executions, not placements and balance moves nobody asked for.
+		if (kind === undefined || this.seen.has(event.id)) return;
+		this.seen.add(event.id, clock.now());
+		if (manual) {
+			if (this.emitted > 0) return;
+		} else {
+			this.save();
+		}
+		this.emitted++;
+		const deduplicationKey = manual ? undefined : this.deduplicationKey(event.id);
+		context.emit([[{ json: itemOf(event, kind) }]], undefined, undefined, deduplicationKey);
+	}
+
+	save(): void {
+		const { context, clock, manual, state } = this.activation;
+		if (manual) return;
+		state.recent = this.seen.recent();
+		state.savedAt = clock.now();
+		writeStreamState(context.getWorkflowStaticData('node'), state);
+	}
+
+	/** The kind an event starts the workflow as: a chosen one, within the filters; else none. */
+	private startingKind(event: StreamEvent): StreamEventKind | undefined {
+		const { settings } = this.activation;
+		const [wanted, actual] =
+			event.channel === 'order' ? [settings.symbol, event.symbol] : [settings.coin, event.coin];
+		return wanted === undefined || actual === wanted ? kindOf(event, settings.kinds) : undefined;
+	}
+
+	/** n8n refuses a second execution with the same key, should a crash make the trigger emit again. */
+	private deduplicationKey(eventId: string): string {
+		const { context, node } = this.activation;
+		const key = `trading-service:${context.getWorkflow().id ?? ''}:${node.id}:${eventId}`;
+		return key.length <= MAX_DEDUPLICATION_KEY
+			? key
+			: `trading-service:${createHash('sha256').update(key).digest('hex')}`;
+	}
+}
