@@ -17,6 +17,7 @@ export const node: INode = {
 export const offline = {
 	node,
 	client: undefined as never,
+	lostRun: undefined,
 	account: (): never => {
 		throw new Error('an offline run has no account to act on');
 	},

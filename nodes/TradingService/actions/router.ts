@@ -8,6 +8,7 @@ import {
 import { inLanes } from '../helpers/lanes';
 import { toNodeError } from '../transport';
 import { runReport, withRunReport } from '../writes/runReport';
+import { finishWrites, writeRun } from '../writes/writeRun';
 import * as account from '../account';
 import { errorItemJson, writeError } from './errorItems';
 import * as market from '../market';
@@ -39,7 +40,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return await runOperation(run, this.getInputData());
 	} finally {
 		// Saved with the context when the node ends: a run that follows knows its ledger is whole.
-		run.finish();
+		finishWrites(run);
 	}
 }
 
@@ -79,7 +80,11 @@ async function runOperation(
 		chosen.writes && items.length > 1
 			? withRunReport(
 					error,
-					runReport(run.ledger, items.length, Number(error.context.itemIndex ?? itemIndex)),
+					runReport(
+						writeRun(run).ledger,
+						items.length,
+						Number(error.context.itemIndex ?? itemIndex),
+					),
 				)
 			: error;
 	let parallel = 1;

@@ -12,10 +12,7 @@ import { accountScope, type AccountScope } from '../helpers/accountScope';
 import { resolveFromItem } from '../helpers/itemReference';
 import { locatorValue } from '../helpers/locator';
 import { DEFAULT_RETRY_POLICY, ServiceClient } from '../transport';
-import { WriteLedger } from '../writes/ledger';
-import { clientOrderIdPrefix } from '../orders/orderWrites';
 import { rateLimitWaitMs } from './waitAfterRateLimit';
-import { executionSeed, lostRunCheck, type ExecutionFacts, type LostRun } from '../writes/recovery';
 
 /** A parameter's stored value by its path ("options.stpMode" reads inside the Options collection). */
 function storedValue(parameters: INode['parameters'], path: string): unknown {
@@ -39,7 +36,8 @@ function holdsExpression(value: unknown): boolean {
 /**
  * What one run of the node reads once, not once per item, built by the router and handed to every
  * operation: the node, the service client (which reads the credential once), parameters without
- * expressions, the options, the write ledger and the prefix of generated client order IDs.
+ * expressions, the options, the trading account. A write asks the write engine for the run's
+ * write side (writes/writeRun.ts), so reads never load it.
  *
  * n8n hands every item of a run the same execute functions, and new ones to each run and each Retry
  * On Fail try, so a run context lives exactly one run (try). Everything it holds is read or made
@@ -55,15 +53,9 @@ export class RunContext {
 	/** Parameters without any expression: the same for every item, so read once. */
 	private readonly fixed = new Map<string, unknown>();
 	private checkedOptions?: unknown;
-	private nodeContext?: IDataObject;
-	private dataProxy?: ReturnType<IExecuteFunctions['getWorkflowDataProxy']>;
-	private ledgerOpened?: WriteLedger;
-	private seedMade?: { seed: string; recoverable: boolean };
-	private factsRead?: { facts: ExecutionFacts | undefined };
-	private lostRunChecked?: { lostRun: LostRun | undefined };
 	private inputItems?: INodeExecutionData[];
 	/** When this run (try) started: a retry's lookups wait out the receive window from here. */
-	private readonly startedAt = Date.now();
+	readonly startedAt = Date.now();
 
 	constructor(readonly functions: IExecuteFunctions) {
 		this.node = functions.getNode();
@@ -151,95 +143,5 @@ export class RunContext {
 		return this.shared(`account ${chosen}`, () =>
 			accountScope(this.client, this.node, chosen, itemIndex),
 		);
-	}
-
-	/** The node's execution context, which n8n keeps across Retry On Fail and retried executions. */
-	private get executionContext(): IDataObject {
-		// Outside a real execution (no context) the ledger and the ID nonce live for this run only.
-		return (this.nodeContext ??=
-			typeof this.functions.getContext === 'function' ? this.functions.getContext('node') : {});
-	}
-
-	/** The workflow data proxy: built once per run, since n8n builds it anew on every call. */
-	private get proxy(): ReturnType<IExecuteFunctions['getWorkflowDataProxy']> {
-		return (this.dataProxy ??= this.functions.getWorkflowDataProxy(0));
-	}
-
-	/** The node's run index (a node in a loop runs many times per execution). */
-	private get runIndex(): number {
-		return Number(this.proxy.$runIndex ?? 0);
-	}
-
-	/** The write ledger of this run (writes/ledger.ts). */
-	get ledger(): WriteLedger {
-		return (this.ledgerOpened ??= new WriteLedger(this.executionContext, this.runIndex));
-	}
-
-	/** The prefix of the client order IDs this run generates (orders/orderWrites.ts). */
-	get idPrefix(): string {
-		return clientOrderIdPrefix(this.seed.seed, this.runIndex);
-	}
-
-	/**
-	 * Set when an earlier run of this node in this execution may have been cut short by a crash: the
-	 * engine then looks up every write the ledger does not know before sending it
-	 * (writes/recovery.ts). Undefined for a fresh run, and for one whose earlier try ended.
-	 */
-	get lostRun(): LostRun | undefined {
-		return (this.lostRunChecked ??= {
-			lostRun: lostRunCheck(
-				this.executionFacts,
-				this.seed.recoverable,
-				this.ledger.finished,
-				this.startedAt,
-			),
-		}).lostRun;
-	}
-
-	/** Marks this node run as ended in the ledger; the router calls it when the run ends. */
-	finish(): void {
-		if (this.ledgerOpened !== undefined) this.ledgerOpened.markFinished();
-	}
-
-	private get seed(): { seed: string; recoverable: boolean } {
-		return (this.seedMade ??= executionSeed(this.executionContext, this.executionFacts));
-	}
-
-	/** What n8n says of this execution that survives a retry and a re-delivery (writes/recovery.ts). */
-	private get executionFacts(): ExecutionFacts | undefined {
-		return (this.factsRead ??= { facts: this.readExecutionFacts() }).facts;
-	}
-
-	private readExecutionFacts(): ExecutionFacts | undefined {
-		const functions = this.functions;
-		const established =
-			typeof functions.getExecutionContext === 'function'
-				? functions.getExecutionContext()
-				: undefined;
-		if (typeof established?.establishedAt !== 'number') return undefined;
-		const triggerNode = established.triggerNode?.name;
-		return {
-			establishedAt: established.establishedAt,
-			triggerNode,
-			triggerItems: this.triggerItems(triggerNode ?? this.node.name),
-			instanceId: functions.getInstanceId(),
-			workflowId: String(functions.getWorkflow().id ?? ''),
-			nodeId: this.node.id ?? this.node.name,
-			mode: functions.getMode(),
-		};
-	}
-
-	/**
-	 * The JSON of the items the trigger produced. When they cannot be read (this node started the
-	 * execution), the node's own input: two executions started in one millisecond still differ.
-	 */
-	private triggerItems(triggerNode: string): unknown {
-		try {
-			const items = this.proxy.$items(triggerNode, 0, 0);
-			if (Array.isArray(items)) return items.map((item) => item.json);
-		} catch {
-			// Not run yet in this execution: the node itself is where it started.
-		}
-		return { input: (this.inputItems ??= this.functions.getInputData()).map((item) => item.json) };
 	}
 }

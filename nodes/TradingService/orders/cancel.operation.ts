@@ -20,6 +20,7 @@ import type { Refusal } from '../writes/pendingWrite';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../actions/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
+import { writeRun } from '../writes/writeRun';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	...orderReferenceFields(version),
@@ -148,14 +149,15 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			? strictBoolean(run.node, 'Fail If Order Not Open', options.failIfNotOpen, itemIndex)
 			: false,
 	}));
-	const pending = pendingCancel(run.ledger, String(itemIndex), reference, itemIndex);
+	const writes = writeRun(run);
+	const pending = pendingCancel(writes.ledger, String(itemIndex), reference, itemIndex);
 	// A cancel an earlier try of this run recorded is settled from the ledger or by its lookup,
 	// never by a fresh resolution whose failure would read as "nothing was cancelled".
 	if (pending.slot.recorded === undefined) {
 		const sendAs = await inOwnAccount(run, reference, itemIndex);
 		if (sendAs !== reference) pending.write.sendAs = sendAs;
 	}
-	await settleWrites(run, cancelKind(run, 'single'), [pending]);
+	await settleWrites(writes, cancelKind(writes, 'single'), [pending]);
 	const settled = pending.settled!;
 	switch (settled.outcome) {
 		case 'placed':

@@ -8,6 +8,7 @@ import { fingerprint } from '../writes/ledger';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../actions/runContext';
 import { cancelItem } from './cancelManyItems';
+import { writeRun } from '../writes/writeRun';
 
 /**
  * Cancel Many by symbol. The exchange's cancel-all endpoints answer only that a request was
@@ -84,19 +85,20 @@ export async function cancelBySymbol(
 	const slotName = `symbol ${accountId} ${symbol} ${side ?? 'BOTH'}`;
 	// The orders an earlier try of this node run targeted: reported again, and looked up or
 	// answered from the ledger, never cancelled twice.
-	const targetsSlot = run.ledger.slot(slotName, fingerprint('cancelBySymbol', { symbol, side }));
+	const writes = writeRun(run);
+	const targetsSlot = writes.ledger.slot(slotName, fingerprint('cancelBySymbol', { symbol, side }));
 	const earlier = String(targetsSlot.recorded?.result?.orderIds ?? '')
 		.split(',')
 		.filter((id) => id !== '');
 	const targets = new Map<string, PendingCancel>();
 	const target = (orderId: string) => {
-		const pending = pendingCancel(run.ledger, `${slotName}.${orderId}`, { orderId }, itemIndex);
+		const pending = pendingCancel(writes.ledger, `${slotName}.${orderId}`, { orderId }, itemIndex);
 		targets.set(orderId, pending);
 		return pending;
 	};
 	let open = await listOpen(run, what, itemIndex);
 	let requests = 0;
-	const kind = cancelKind(run, 'byIds');
+	const kind = cancelKind(writes, 'byIds');
 	let round = 0;
 	let unconfirmed: string | undefined;
 	for (; round < MAX_ROUNDS; round++) {
@@ -106,7 +108,7 @@ export async function cancelBySymbol(
 		].map(target);
 		if (fresh.length === 0) break;
 		targetsSlot.record({ outcome: 'unknown', result: { orderIds: [...targets.keys()].join(',') } });
-		await settleWrites(run, kind, fresh, {
+		await settleWrites(writes, kind, fresh, {
 			afterRequest: (group) => {
 				requests++;
 				const first = group[0].settled;

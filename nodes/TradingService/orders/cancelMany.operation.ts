@@ -15,6 +15,7 @@ import type { RunContext } from '../actions/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { cancelBySymbol } from './cancelBySymbol';
 import { cancelItem } from './cancelManyItems';
+import { writeRun } from '../writes/writeRun';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	{
@@ -118,11 +119,12 @@ async function cancelByIds(
 	ids: string[],
 	itemIndex: number,
 ): Promise<IDataObject[]> {
+	const writes = writeRun(run);
 	const pending = ids.map((orderId, position) =>
-		pendingCancel(run.ledger, `${itemIndex}.${position}`, { orderId }, itemIndex),
+		pendingCancel(writes.ledger, `${itemIndex}.${position}`, { orderId }, itemIndex),
 	);
 	let requests = 0;
-	await settleWrites(run, cancelKind(run, 'byIds'), pending, {
+	await settleWrites(writes, cancelKind(writes, 'byIds'), pending, {
 		afterRequest: (group) => {
 			requests++;
 			const first = group[0].settled;

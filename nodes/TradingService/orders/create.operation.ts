@@ -27,6 +27,7 @@ import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../actions/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
 import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
+import { writeRun } from '../writes/writeRun';
 
 const testOnlyOption: INodeProperties = {
 	displayName: 'Test Only',
@@ -170,7 +171,7 @@ async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder 
 				options,
 				label: parameterLabel,
 				itemIndex,
-				recorded: run.ledger.holds(String(itemIndex)),
+				recorded: writeRun(run).ledger.holds(String(itemIndex)),
 			});
 		} catch (error) {
 			prepared.set(itemIndex, error as Error);
@@ -220,10 +221,21 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	// Nothing is placed, so no ledger slot and no generated client order ID.
 	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex, report)];
 
-	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
-	const pending = pendingOrder(run.ledger, String(itemIndex), order, itemIndex, 0, idPrefix, given);
-	await settleWrites(run, orderKind(run, { endpoint: 'single', recvWindow: options.recvWindow }), [
-		pending,
-	]);
+	const writes = writeRun(run);
+	const idPrefix = options.generateClientOrderId === false ? undefined : writes.idPrefix;
+	const pending = pendingOrder(
+		writes.ledger,
+		String(itemIndex),
+		order,
+		itemIndex,
+		0,
+		idPrefix,
+		given,
+	);
+	await settleWrites(
+		writes,
+		orderKind(writes, { endpoint: 'single', recvWindow: options.recvWindow }),
+		[pending],
+	);
 	return [{ ...createdItem(run, pending), ...report }];
 }

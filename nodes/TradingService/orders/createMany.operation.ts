@@ -11,8 +11,7 @@ import { autoMapLabel, autoMappedOrder } from './autoMap';
 import { checkGuardrails, checkOrderOptions, type OrderOptions } from './orderOptions';
 import { duplicateClientOrderIdError, parameterLabel, validateOrder } from './orderRules';
 import { inputError } from '../helpers/validation';
-import { toNodeError } from '../transport';
-import { parseJsonKeepingDigits } from '../transport/json';
+import { parseJsonKeepingDigits, toNodeError } from '../transport';
 import { settleWrites } from '../writes/engine';
 import { orderKind, pendingOrder, type PendingOrder } from './orderWrites';
 import { withOutcome } from '../writes/outcomes';
@@ -28,6 +27,7 @@ import {
 	type CheckedOrder,
 	type OrderToCheck,
 } from './symbolRulesCheck';
+import { writeRun } from '../writes/writeRun';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
 
@@ -215,7 +215,7 @@ async function readAll(
 			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }, orderIndex) => {
 				const order = validateOrder(run.node, raw, label, itemIndex);
 				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
-				const recorded = run.ledger.holds(`${itemIndex}.${orderIndex}`);
+				const recorded = writeRun(run).ledger.holds(`${itemIndex}.${orderIndex}`);
 				return { order, label, itemIndex, orderIndex, options, recorded };
 			});
 			// Before the rules are read: like the rest of validation, it needs no request.
@@ -264,13 +264,13 @@ async function readAll(
 		}
 	});
 
-	const idPrefix = options.generateClientOrderId === false ? undefined : run.idPrefix;
+	const idPrefix = options.generateClientOrderId === false ? undefined : writeRun(run).idPrefix;
 	const pending: PendingOrder[] = [];
 	const reports = new Map<PendingOrder, IDataObject>();
 	for (const [itemIndex, orders] of [...ofItem.entries()].sort(([a], [b]) => a - b)) {
 		for (const { order, given, report, orderIndex } of orders) {
 			const one = pendingOrder(
-				run.ledger,
+				writeRun(run).ledger,
 				`${itemIndex}.${orderIndex}`,
 				order,
 				itemIndex,
@@ -302,7 +302,7 @@ export async function execute(
 		// batches in flight answered (the engine throws only then). An item's orders go in
 		// several batches, so the item the error is about is listed too.
 		const nodeError = toNodeError(run.node, error);
-		const report = runReport(run.ledger, items.length);
+		const report = runReport(writeRun(run).ledger, items.length);
 		const heldBefore = report.placed.length + report.unknown.length > 0;
 		if (items.length < 2 && sending.orders === undefined && !heldBefore) throw nodeError;
 		throw withRunReport(nodeError, {
@@ -338,8 +338,8 @@ async function placeAll(
 	const { pending, reports } = await readAll(run, items, options, outputs);
 	sending.orders = pending;
 	await settleWrites(
-		run,
-		orderKind(run, { endpoint: 'batch', recvWindow: options.recvWindow }),
+		writeRun(run),
+		orderKind(writeRun(run), { endpoint: 'batch', recvWindow: options.recvWindow }),
 		pending,
 		{
 			parallel,

@@ -30,19 +30,6 @@ export interface OrderWrite {
 export type PendingOrder = PendingWrite<OrderWrite>;
 
 /**
- * The prefix of the client order IDs one node run generates. An order whose outcome is unknown is
- * looked up by its client order ID, and the service refuses an ID an open order holds. The IDs
- * must therefore be the same for every run of this node run in this execution (n8n's Retry On
- * Fail, the engine's own re-send after a lookup, a retried or re-delivered execution, also after a
- * crash), and different for anything else: another execution, a later run of the node in a loop,
- * another n8n instance. The execution's seed (writes/recovery.ts) gives the first and last; the
- * node's run index the loop.
- */
-export function clientOrderIdPrefix(seed: string, runIndex: number): string {
-	return `n8n-${seed}-${runIndex}`;
-}
-
-/**
  * An order of the run, with its ledger slot and, unless `idPrefix` is undefined (generation off)
  * or the user gave one, a generated client order ID. The slot's version is part of the ID: an
  * order changed between n8n's re-runs gets a new ID, so it can never be taken for the order it

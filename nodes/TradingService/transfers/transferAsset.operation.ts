@@ -7,6 +7,7 @@ import { pendingTransfer, transferKind } from './transferWrites';
 import type { RunContext } from '../actions/runContext';
 import { optionsCollection, waitAfterRateLimitOption } from '../descriptions/common';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
+import { writeRun } from '../writes/writeRun';
 
 /** What each node version calls the two account fields: errors name what the user sees. */
 const ACCOUNT_LABELS: Record<NodeVersion, { from: string; to: string }> = {
@@ -111,14 +112,15 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		itemIndex,
 	);
 
+	const writes = writeRun(run);
 	const pending = pendingTransfer(
-		run.ledger,
+		writes.ledger,
 		String(itemIndex),
 		{ fromAccountId: from, toAccountId: to, coin: transferCoin, quantity },
 		itemIndex,
-		run.idPrefix,
+		writes.idPrefix,
 	);
-	await settleWrites(run, transferKind(run), [pending]);
+	await settleWrites(writes, transferKind(writes), [pending]);
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
 		const { alreadyPlaced, via } = settled;

@@ -85,7 +85,7 @@ export interface EngineRun {
 	readonly node: INode;
 	readonly client: ServiceClient;
 	/** Set when an earlier run of this node may have been cut short by a crash (writes/recovery.ts). */
-	readonly lostRun?: LostRun;
+	readonly lostRun: LostRun | undefined;
 	/** The trading account the item's order lookups, lists and cancels act on (helpers/accountScope.ts). */
 	account(itemIndex: number): Promise<AccountScope>;
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
+import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
 import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
 import { PROBE_NAME, probeDescription, runProbe } from '../../../support/probe';
 
@@ -204,7 +205,13 @@ describe('RunContext', () => {
 		const { output } = await probe({}, [{ json: {} }], (context) => {
 			const first = context();
 			const second = context();
-			return [{ first: first.idPrefix, again: first.idPrefix, second: second.idPrefix }];
+			return [
+				{
+					first: writeRun(first).idPrefix,
+					again: writeRun(first).idPrefix,
+					second: writeRun(second).idPrefix,
+				},
+			];
 		});
 		expect(output[0].first).toMatch(/^n8n-[0-9a-f]{24}-0$/);
 		expect(output[0].again).toBe(output[0].first);
@@ -214,11 +221,13 @@ describe('RunContext', () => {
 	it('the write ledger lives in the node execution context, shared by the contexts of one run', async () => {
 		const { output } = await probe({}, [{ json: {} }], (context) => {
 			const first = context();
-			first.ledger.slot('0', 'fp').record({ outcome: 'placed', result: { orderId: '1' } });
+			writeRun(first)
+				.ledger.slot('0', 'fp')
+				.record({ outcome: 'placed', result: { orderId: '1' } });
 			return [
 				{
-					same: first.ledger === first.ledger,
-					seenAgain: context().ledger.slot('0', 'fp').recorded?.outcome ?? null,
+					same: writeRun(first).ledger === writeRun(first).ledger,
+					seenAgain: writeRun(context()).ledger.slot('0', 'fp').recorded?.outcome ?? null,
 				},
 			];
 		});
@@ -231,13 +240,13 @@ describe('RunContext', () => {
 			[{ json: {} }],
 			(context) => {
 				const first = context();
-				first.ledger.slot('0', 'fp').record({ outcome: 'placed' });
+				writeRun(first).ledger.slot('0', 'fp').record({ outcome: 'placed' });
 				const second = context();
 				return [
 					{
-						first: first.idPrefix,
-						second: second.idPrefix,
-						seenAgain: second.ledger.slot('0', 'fp').recorded?.outcome ?? null,
+						first: writeRun(first).idPrefix,
+						second: writeRun(second).idPrefix,
+						seenAgain: writeRun(second).ledger.slot('0', 'fp').recorded?.outcome ?? null,
 					},
 				];
 			},

@@ -1,3 +1,4 @@
+import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
 import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/TradingService/transport';
@@ -37,7 +38,9 @@ function pendingOrders(orders: OrderParams[]): PendingOrder[] {
 }
 
 const check = (pending: PendingOrder[]) =>
-	withExecuteFunctions(sandbox(), (context) => checkBusinessKeys(new RunContext(context), pending));
+	withExecuteFunctions(sandbox(), (context) =>
+		checkBusinessKeys(writeRun(new RunContext(context)), pending),
+	);
 
 /** Seeds an open order holding `clientOrderId`, as an earlier execution would have placed it. */
 const seed = (clientOrderId: string, price = '100') =>

@@ -1,11 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	clientOrderIdPrefix,
+	writeRun,
+	type WriteRun,
+} from '../../../../nodes/TradingService/writes/writeRun';
 import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';
 import {
-	clientOrderIdPrefix,
 	orderKind,
 	pendingOrder,
 	replayedOrder,
@@ -286,10 +290,14 @@ describe('orderKind lookups against the sandbox', () => {
 
 	/** Runs `use` inside a node run of n8n's real executor, with the run's context. */
 	const inNodeRun = <T>(
-		use: (run: RunContext) => Promise<T>,
+		use: (run: WriteRun) => Promise<T>,
 		credentials: Record<string, string> = {},
 	): Promise<T> =>
-		withExecuteFunctions(sandbox(), (context) => use(new RunContext(context)), credentials);
+		withExecuteFunctions(
+			sandbox(),
+			(context) => use(writeRun(new RunContext(context))),
+			credentials,
+		);
 
 	it('found by its client order ID and the same order: placed, with the order as the service holds it', async () => {
 		const [pending] = pendingOrders([limitOrder({ newClientOrderId: 'row-1' })]);
