@@ -7,12 +7,8 @@ import {
 	returnAllAndLimit,
 } from '../descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './accountProperties';
-import {
-	HistoryWalk,
-	checkHistoryRange,
-	type HistoryQuery,
-	type HistoryRecord,
-} from '../helpers/history';
+import { HistoryWalk } from '../helpers/history';
+import { checkHistoryRange, type HistoryQuery, type HistoryRecord } from '../helpers/historyPage';
 import { accountTypeValue, integerInRange, timestampMs } from '../helpers/validation';
 import { ENDPOINTS } from '../transport';
 import type { RunContext } from '../actions/runContext';

@@ -46,6 +46,19 @@ export function checkTradesRange(
 	}
 }
 
+/** The query of one trade list page: the newest full page of the range below `toId` (exclusive). */
+function tradesPageQuery(query: TradesQuery, toId: string | undefined): IDataObject {
+	const qs: IDataObject = {
+		startTime: query.startTime,
+		endTime: query.endTime,
+		limit: LIMITS.accountTradesPageSize,
+	};
+	if (query.symbol !== undefined) qs.symbol = query.symbol;
+	if (query.accountId !== undefined) qs.accountId = query.accountId;
+	if (toId !== undefined) qs.toId = toId;
+	return qs;
+}
+
 function idOf(record: IDataObject): bigint | undefined {
 	return typeof record.id === 'string' && /^\d{1,20}$/.test(record.id)
 		? BigInt(record.id)
@@ -73,15 +86,7 @@ export class TradesWalk {
 	/** The next request (a transport Pager), or none when the walk is done. */
 	next(): { qs: IDataObject; itemIndex?: number } | undefined {
 		if (this.done) return undefined;
-		const qs: IDataObject = {
-			startTime: this.query.startTime,
-			endTime: this.query.endTime,
-			limit: LIMITS.accountTradesPageSize,
-		};
-		if (this.query.symbol !== undefined) qs.symbol = this.query.symbol;
-		if (this.query.accountId !== undefined) qs.accountId = this.query.accountId;
-		if (this.below !== undefined) qs.toId = this.below.toString();
-		return { qs, itemIndex: this.itemIndex };
+		return { qs: tradesPageQuery(this.query, this.below?.toString()), itemIndex: this.itemIndex };
 	}
 
 	take(page: unknown): void {
@@ -193,4 +198,79 @@ export function checkTradesPage(
 		fills.push(fill);
 	}
 	return fills;
+}
+
+export interface FillsWalkOptions {
+	/** `Date.now()` after which no further page is fetched. The first page is always fetched. */
+	deadline?: number;
+	/** Most pages to fetch; the walk then stops as at the deadline. */
+	maxPages?: number;
+	/** Start below this trade ID (exclusive): the rest of a walk an earlier poll stopped. */
+	belowId?: string;
+	/** Stops at the first page holding a fill that satisfies this; `found` is the newest such fill. */
+	until?: (fill: AccountFill) => boolean;
+}
+
+/** Oldest first: by `time`, then by trade ID (compared as numbers, without losing digits). */
+export function fillsOldestFirst(a: AccountFill, b: AccountFill): number {
+	return Number(a.time) - Number(b.time) || compareTradeIds(a.id, b.id);
+}
+
+/**
+ * The trigger's walk of the trade list: every fill of a range, each once, every page checked first
+ * (checkTradesPage). It pages as TradesWalk does, moving `toId` down to the smallest ID of each full
+ * page; a page that is not full ends the walk. Stopped by the deadline or `maxPages`, the fills of
+ * the range below `below` are unread (`stopped`).
+ */
+export class FillsWalk {
+	readonly fills: AccountFill[] = [];
+	pages = 0;
+	/** The next page's exclusive upper trade ID: the smallest read so far (or `belowId`). */
+	below?: string;
+	/** Set when the deadline or `maxPages` stopped the walk: fills below `below` may be unread. */
+	stopped = false;
+	/** With `until`: the newest fill (by time, then ID) of the first page that held a match. */
+	found?: AccountFill;
+	private done = false;
+
+	constructor(
+		private readonly node: INode,
+		private readonly query: TradesQuery,
+		private readonly options: FillsWalkOptions = {},
+	) {
+		this.below = options.belowId;
+	}
+
+	/** The next request (a transport Pager), or none when the walk is over. */
+	next(): { qs: IDataObject } | undefined {
+		if (this.done) return undefined;
+		const { deadline, maxPages } = this.options;
+		const pastDeadline = deadline !== undefined && Date.now() >= deadline;
+		const pastPages = maxPages !== undefined && this.pages >= maxPages;
+		if (this.pages > 0 && (pastDeadline || pastPages)) {
+			this.stopped = true;
+			this.done = true;
+			return undefined;
+		}
+		return { qs: tradesPageQuery(this.query, this.below) };
+	}
+
+	take(answer: unknown): void {
+		const limit = LIMITS.accountTradesPageSize;
+		const fills = checkTradesPage(this.node, answer, limit, this.below);
+		this.pages++;
+		this.fills.push(...fills);
+		const matches = this.options.until === undefined ? [] : fills.filter(this.options.until);
+		if (matches.length > 0) {
+			this.found = matches.reduce((newest, fill) =>
+				fillsOldestFirst(fill, newest) > 0 ? fill : newest,
+			);
+			this.done = true;
+		} else if ((answer as unknown[]).length < limit || fills.length === 0) {
+			this.done = true;
+		} else {
+			// Strictly descending (checked): the last fill has the smallest ID.
+			this.below = fills[fills.length - 1].id;
+		}
+	}
 }

@@ -1,36 +1,35 @@
 import type { INode } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { HistoryWalk } from '../helpers/history';
-import { ENDPOINTS, type ServiceClient } from '../transport';
-import { historyQuery, type PollBounds, type TriggerSettings } from './settings';
+import type { ServiceClient } from '../transport';
+import type { EventSettings, PollBounds } from './settings';
+import { sourceOf } from './sources';
 import { STATE_VERSION, addToGroups, trimSeen, type KeyedRecord, type TriggerState } from './state';
 
 /**
  * First activation: remembers what exists, emits nothing: the newest page of the whole retention
- * window. One request when the service lists newest first (spec §4.1). A service that lists
- * earliest first may keep the earliest records of a full page: the walk then reads up to the end
- * of the window (every page of it), so the watermark is the newest record, not an old one that
- * would make the next poll emit everything after it.
+ * window. One request when the service lists newest first (the history, spec §4.1; the trade list
+ * always). A history service that lists earliest first may keep the earliest records of a full
+ * page: the walk then reads up to the end of the window (every page of it), so the watermark is
+ * the newest record, not an old one that would make the next poll emit everything after it.
  */
 export async function takeBaseline(
 	node: INode,
 	client: ServiceClient,
-	settings: TriggerSettings,
+	settings: EventSettings,
 	bounds: PollBounds,
 	query: string,
 ): Promise<TriggerState> {
-	const walk = new HistoryWalk(node, historyQuery(settings, bounds.start, bounds.end), {
-		overfull: 'skip',
-		newest: LIMITS.historyPageSize,
-	});
-	await client.requestAllPages(ENDPOINTS.history, walk);
-	return baselineState(walk.result.records, settings.lateWindowMs, bounds.start, query);
+	const source = sourceOf(node, settings);
+	const range = { startTime: bounds.start, endTime: bounds.end };
+	const { records } = await source.read(client, range, { newestPage: true });
+	const page = records.map((record) => source.key(record));
+	return baselineState(page, settings.lateWindowMs, bounds.start, query, source.pageSize);
 }
 
 /**
  * The state that remembers the newest page of what exists (any order); `start`: the range's start;
- * `pageSize`: how many a full page holds (history records; Order Filled passes the trade list's).
+ * `pageSize`: how many a full page holds (the source's).
  */
 export function baselineState(
 	page: readonly KeyedRecord[],

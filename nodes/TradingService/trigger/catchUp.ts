@@ -1,9 +1,10 @@
-import type { IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { LIMITS } from '../constants';
-import { HistoryWalk, type HistoryRecord, type WalkResult } from '../helpers/history';
-import { ENDPOINTS, type ServiceClient } from '../transport';
-import { END_MARGIN_MS, historyQuery, type PollBounds, type TriggerSettings } from './settings';
+import { compareTradeIds } from '../helpers/trades';
+import type { ServiceClient } from '../transport';
+import { END_MARGIN_MS, type EventSettings, type PollBounds } from './settings';
+import { sourceOf } from './sources';
+import type { EventSource, ReadRange } from './sources/source';
 import {
 	STATE_VERSION,
 	addToGroups,
@@ -21,32 +22,22 @@ import {
  * stop either, and the state then says where the next poll goes on.
  */
 
-export interface CatchUp {
+export interface CatchUp<R extends IDataObject = IDataObject> {
 	state: TriggerState;
 	/** Records not emitted before, in the order read (filters not applied yet). */
-	fresh: HistoryRecord[];
-}
-
-/** Logs the milliseconds that held more records than the service can return, when they held new ones. */
-function warnOverfull(context: IPollFunctions, walk: WalkResult, fresh: HistoryRecord[]): void {
-	for (const created of walk.overfullMilliseconds) {
-		if (!fresh.some((record) => Number(record.created) === created)) continue;
-		context.logger.warn(
-			`Trading Service Trigger: more than ${LIMITS.historyPageSize} records share the millisecond ${created} (${new Date(created).toISOString()}); the service returns at most ${LIMITS.historyPageSize} of them, so any beyond that cannot be read`,
-		);
-	}
+	fresh: R[];
 }
 
 /** What one poll's catch-up has read so far: every record once, and which of them are new. */
 export class CatchUpReader {
-	readonly read: HistoryRecord[] = [];
-	readonly fresh: HistoryRecord[] = [];
+	readonly read: KeyedRecord[] = [];
+	readonly fresh: IDataObject[] = [];
 	private readonly handled = new Set<string>();
 
 	constructor(
 		private readonly context: IPollFunctions,
 		private readonly client: ServiceClient,
-		private readonly settings: TriggerSettings,
+		readonly source: EventSource<IDataObject>,
 		readonly deadline: number | undefined,
 	) {}
 
@@ -55,45 +46,57 @@ export class CatchUpReader {
 	}
 
 	/**
-	 * Reads `startTime`..`endTime`, taking each record once, in whichever order the service lists
-	 * it (helpers/history.ts). When the deadline stops the walk, returns where the next poll goes
-	 * on: the whole unread rest of the range (newest first, that is down to `startTime`, the floor
-	 * for the regular read, so a record listed late inside the late records window is not skipped;
-	 * earliest first, up to `endTime`), with the ids already handled in it, so none is emitted
-	 * twice. `known`: ids handled before this poll, by `created`.
+	 * Reads the range, taking each record once. When the deadline stops the read, returns where the
+	 * next poll goes on: the whole unread rest of the range (history newest first: down to
+	 * `startTime`, the floor for the regular read, so a record listed late inside the late records
+	 * window is not skipped; earliest first, up to `endTime`; fills: below the smallest trade ID
+	 * read), with the ids already handled in it, so none is emitted twice. `known`: ids handled
+	 * before this poll, by `created`.
 	 */
 	async readRange(
-		startTime: number,
-		endTime: number,
-		isNew: (record: HistoryRecord) => boolean,
+		range: ReadRange,
+		isNew: (record: KeyedRecord) => boolean,
 		known: Array<Record<string, string[]>>,
 	): Promise<ResumePoint | undefined> {
-		const walk = new HistoryWalk(
-			this.context.getNode(),
-			historyQuery(this.settings, startTime, endTime),
-			{ overfull: 'skip', deadline: this.deadline },
-		);
-		await this.client.requestAllPages(ENDPOINTS.history, walk);
-		for (const record of walk.result.records) {
-			if (this.handled.has(record.id)) continue;
-			this.handled.add(record.id);
-			this.read.push(record);
-			if (isNew(record)) this.fresh.push(record);
+		const result = await this.source.read(this.client, range, { deadline: this.deadline });
+		for (const record of result.records) {
+			const key = this.source.key(record);
+			if (this.handled.has(key.id)) continue;
+			this.handled.add(key.id);
+			this.read.push(key);
+			if (isNew(key)) this.fresh.push(record);
 		}
-		warnOverfull(this.context, walk.result, this.fresh);
-		if (walk.result.resume === undefined) return undefined;
-		const { from, to } = walk.result.resume;
-		const inRange = (created: number) => created >= from && created <= to;
+		this.warnOverfull(result.overfullMilliseconds ?? []);
+		if (result.resume === undefined) return undefined;
+		const { from, to, belowId } = result.resume;
+		const inRest = (created: string, id: string) =>
+			Number(created) >= from &&
+			Number(created) <= to &&
+			(belowId === undefined || compareTradeIds(id, belowId) < 0);
 		const handled: Record<string, string[]> = {};
 		for (const groups of known) {
 			for (const [created, ids] of Object.entries(groups)) {
-				if (inRange(Number(created))) for (const id of ids) addToGroups(handled, created, id);
+				for (const id of ids) if (inRest(created, id)) addToGroups(handled, created, id);
 			}
 		}
-		for (const record of this.read) {
-			if (inRange(Number(record.created))) addToGroups(handled, record.created, record.id);
+		for (const { created, id } of this.read) {
+			if (inRest(created, id)) addToGroups(handled, created, id);
 		}
-		return { from, to, known: handled };
+		return belowId === undefined
+			? { from, to, known: handled }
+			: { from, to, belowId, known: handled };
+	}
+
+	/** Logs the milliseconds that held more records than the service can return, when they held new ones. */
+	private warnOverfull(milliseconds: number[]): void {
+		const { pageSize } = this.source;
+		for (const created of milliseconds) {
+			if (!this.fresh.some((record) => Number(this.source.key(record).created) === created))
+				continue;
+			this.context.logger.warn(
+				`Trading Service Trigger: more than ${pageSize} records share the millisecond ${created} (${new Date(created).toISOString()}); the service returns at most ${pageSize} of them, so any beyond that cannot be read`,
+			);
+		}
 	}
 }
 
@@ -108,13 +111,12 @@ async function resumeCatchUp(
 	const startTime = Math.max(pending.from, bounds.start);
 	if (pending.to < startTime) {
 		context.logger.warn(
-			'Trading Service Trigger: part of an unfinished catch-up is older than the service keeps records; it was dropped',
+			`Trading Service Trigger: part of an unfinished catch-up ${reader.source.expiredCatchUp}; it was dropped`,
 		);
 		return { resumed: false };
 	}
 	const resume = await reader.readRange(
-		startTime,
-		pending.to,
+		{ startTime, endTime: pending.to, belowId: pending.belowId },
 		(record) =>
 			!groupsHave(pending.known, record.created, record.id) &&
 			!groupsHave(state.seen, record.created, record.id),
@@ -126,8 +128,8 @@ async function resumeCatchUp(
 /**
  * Step 2, the regular read: from the floor (the watermark minus the late records window) to now.
  * Down to the floor, not only to the watermark: a record listed late inside the window is read
- * even when more than a page of newer records arrived since. (An account with more than 500
- * records per window pays one request per further 500.) Stopped by the time budget, it resumes
+ * even when more than a page of newer records arrived since. (An account with more than a page of
+ * records per window pays one request per further page.) Stopped by the time budget, it resumes
  * down to the floor too: the floor moves up with the newest record read, so a resume that stopped
  * at the old watermark would skip the late window below it for good.
  */
@@ -140,8 +142,7 @@ async function readSinceFloor(
 	const endTime = Math.max(bounds.end, (state.watermark ?? 0) + END_MARGIN_MS);
 	// The range starts at the floor, and every record read at or above the floor is in `seen`.
 	return await reader.readRange(
-		startTime,
-		endTime,
+		{ startTime, endTime },
 		(record) => !groupsHave(state.seen, record.created, record.id),
 		[state.seen],
 	);
@@ -178,12 +179,17 @@ export function nextState(
 export async function catchUp(
 	context: IPollFunctions,
 	client: ServiceClient,
-	settings: TriggerSettings,
+	settings: EventSettings,
 	state: TriggerState,
 	bounds: PollBounds,
 	deadline: number | undefined,
 ): Promise<CatchUp> {
-	const reader = new CatchUpReader(context, client, settings, deadline);
+	const reader = new CatchUpReader(
+		context,
+		client,
+		sourceOf(context.getNode(), settings),
+		deadline,
+	);
 	let resumed = false;
 	let resume: ResumePoint | undefined;
 	if (state.resume !== undefined) {

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { FLOW_TYPES } from '../constants';
-import type { HistoryRecord } from '../helpers/history';
+import type { HistoryRecord } from '../helpers/historyPage';
 import { inputError } from '../helpers/validation';
 
 export type Direction = 'both' | 'incoming' | 'outgoing';

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { LIMITS, findFlowType, type FlowType } from '../constants';
-import { retentionStart, type HistoryQuery } from '../helpers/history';
+import { DAY_MS, LIMITS, findFlowType, type FlowType } from '../constants';
+import { retentionStart, type HistoryQuery } from '../helpers/historyPage';
 import { locatorValue } from '../helpers/locator';
 import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';
 import {
@@ -13,7 +13,7 @@ import {
 
 /**
  * The Event value of Order Filled: fills of the key's orders (GET /api/v1/account/trades,
- * trigger/fills/). A string, so it can never be taken for a flow type; every other event's value is
+ * trigger/sources/fills.ts). A string, so it can never be taken for a flow type; every other event's value is
  * its flow type number.
  */
 export const ORDER_FILLED = 'orderFilled';
@@ -35,12 +35,33 @@ export const END_MARGIN_MS = LIMITS.maxRecvWindowMs;
 /** The query's start stays this far inside the retention window, for the same clock reason. */
 export const RETENTION_MARGIN_MS = LIMITS.maxRecvWindowMs;
 
-/** The trigger's parameters, checked: what to read and which records to emit. */
+/** The trigger's parameters for a history event, checked: what to read and which records to emit. */
 export interface TriggerSettings {
 	flowType: FlowType;
 	accountType?: number;
 	filter: RecordFilter;
 	lateWindowMs: number;
+}
+
+/** Order Filled's parameters, checked. Account Type and Direction do not apply (hidden for it). */
+export interface FillsSettings {
+	/** Filters › Symbol: sent as `symbol`, and matched exactly (case-sensitive) on each fill. */
+	symbol?: string;
+	lateWindowMs: number;
+	/**
+	 * The trading account whose fills start the workflow: the API key's own (helpers/accountScope.ts),
+	 * set by the poll before anything is read. Not part of the state's key: it is the same account
+	 * for a key, and a master key's sub accounts' fills never start the workflow.
+	 */
+	accountId?: string;
+}
+
+/** Either event's settings; the source they read (trigger/sources/) follows from them. */
+export type EventSettings = TriggerSettings | FillsSettings;
+
+/** Whether the settings are a history event's (every event but Order Filled). */
+export function isHistoryEvent(settings: EventSettings): settings is TriggerSettings {
+	return 'flowType' in settings;
 }
 
 /** The widest range one poll may ask for. */
@@ -51,7 +72,14 @@ export interface PollBounds {
 	end: number;
 }
 
-/** Reads and checks the trigger's parameters; a bad one fails the poll before anything is sent. */
+/** Reads and checks the parameters of the event the trigger is set to. */
+export function readEventSettings(context: IPollFunctions): EventSettings {
+	return isOrderFilled(context.getNodeParameter('event'))
+		? readFillsSettings(context)
+		: readSettings(context);
+}
+
+/** Reads and checks a history event's parameters; a bad one fails the poll before anything is sent. */
 export function readSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
 	const event = context.getNodeParameter('event') as unknown;
@@ -98,12 +126,47 @@ export function readLateWindowMs(context: IPollFunctions): number {
 	return lateWindowMinutes * 60 * 1000;
 }
 
-/** The bounds of a poll that starts at `now`: the event's retention window up to the clock's margin. */
-export function pollBounds(settings: TriggerSettings, now: number): PollBounds {
+/**
+ * Reads and checks Order Filled's parameters. A Coin filter is refused, not ignored: a fill has no
+ * single coin (it moves the base and the quote coin, and its fee may be in either), so a Coin the
+ * user set would otherwise be silently dropped.
+ */
+export function readFillsSettings(context: IPollFunctions): FillsSettings {
+	const node = context.getNode();
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const coin = locatorValue(filters.coin);
+	if (coin !== undefined && coin !== null && coin !== '') {
+		throw inputError(
+			node,
+			'Filters › Coin',
+			'does not apply to Order Filled: a fill has no single coin',
+			'Remove the Coin filter. To get the fills of one trading pair only, set Filters › Symbol instead, e.g. BTCUSDT.',
+		);
+	}
 	return {
-		start: retentionStart(settings.flowType.value, now) + RETENTION_MARGIN_MS,
-		end: now + END_MARGIN_MS,
+		symbol: exactFilterValue(node, 'Symbol', locatorValue(filters.symbol)),
+		lateWindowMs: readLateWindowMs(context),
 	};
+}
+
+/**
+ * The bounds of a poll that starts at `now`: the event's retention window up to the clock's margin.
+ * Fills: the trade list's 30 days (a start older than that by the exchange's clock is refused,
+ * -2028).
+ */
+export function pollBounds(settings: EventSettings, now: number): PollBounds {
+	const oldest = isHistoryEvent(settings)
+		? retentionStart(settings.flowType.value, now)
+		: now - LIMITS.accountTradesRetentionDays * DAY_MS;
+	return { start: oldest + RETENTION_MARGIN_MS, end: now + END_MARGIN_MS };
+}
+
+/**
+ * The state's query key of Order Filled: distinct from every flow type's, and per Symbol, as the
+ * Symbol is sent to the service: changing Event or Symbol starts over like a first activation.
+ */
+export function fillsQueryKey(settings: FillsSettings): string {
+	return `event=${ORDER_FILLED};symbol=${JSON.stringify(settings.symbol ?? null)}`;
 }
 
 /** The history query of the settings' event and account type over `startTime`..`endTime`. */

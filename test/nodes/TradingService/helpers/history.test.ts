@@ -1,17 +1,16 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
+import { HistoryWalk, type WalkOptions } from '../../../../nodes/TradingService/helpers/history';
 import {
 	HistoryPageError,
-	HistoryWalk,
 	checkHistoryPage,
 	checkHistoryRange,
 	historyPageRequest,
 	retentionStart,
 	type HistoryQuery,
 	type HistoryRecord,
-	type WalkOptions,
-} from '../../../../nodes/TradingService/helpers/history';
+} from '../../../../nodes/TradingService/helpers/historyPage';
 import { node, refusal as refusalOf } from '../../../support/fixedNode';
 
 // The history rules without HTTP: range checks (fixed vectors) and the paging walk, fed by a

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../../../nodes/TradingService/constants';
-import { HistoryPageError } from '../../../../nodes/TradingService/helpers/history';
+import { HistoryPageError } from '../../../../nodes/TradingService/helpers/historyPage';
 import { ServiceClient } from '../../../../nodes/TradingService/transport';
 import { baselineState, takeBaseline } from '../../../../nodes/TradingService/trigger/baseline';
 import { pollBounds, readSettings } from '../../../../nodes/TradingService/trigger/settings';

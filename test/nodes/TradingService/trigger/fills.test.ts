@@ -5,16 +5,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	FillsWalk,
 	TradesPageError,
 	checkTradesPage,
 	compareTradeIds,
+	fillsOldestFirst,
 	type AccountFill,
 } from '../../../../nodes/TradingService/helpers/trades';
 import {
 	fillsQueryKey,
 	readFillsSettings,
-} from '../../../../nodes/TradingService/trigger/fills/settings';
-import { FillsWalk, fillsOldestFirst } from '../../../../nodes/TradingService/trigger/fills/walk';
+} from '../../../../nodes/TradingService/trigger/settings';
 import { readState, writeState } from '../../../../nodes/TradingService/trigger/state';
 import { node, pollFunctions } from './support';
 

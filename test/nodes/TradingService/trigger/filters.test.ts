@@ -5,7 +5,7 @@ import {
 	matchesFilter,
 	type RecordFilter,
 } from '../../../../nodes/TradingService/trigger/filters';
-import type { HistoryRecord } from '../../../../nodes/TradingService/helpers/history';
+import type { HistoryRecord } from '../../../../nodes/TradingService/helpers/historyPage';
 import { node } from './support';
 
 const record = (fields: Partial<HistoryRecord>): HistoryRecord =>

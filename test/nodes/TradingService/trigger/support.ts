@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INode, INodeType, IPollFunctions } from 'n8n-workflow';
 
-import type { HistoryRecord } from '../../../../nodes/TradingService/helpers/history';
+import type { HistoryRecord } from '../../../../nodes/TradingService/helpers/historyPage';
 import { TradingServiceTrigger } from '../../../../nodes/TradingService/TradingServiceTrigger.node';
 import { DEMO_ACCOUNTS, type Sandbox } from '../../../../sandbox';
 import { credentialsFor } from '../../../../tools/harness/node';

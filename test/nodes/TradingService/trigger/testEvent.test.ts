@@ -2,10 +2,10 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ServiceClient } from '../../../../nodes/TradingService/transport';
 import { pollBounds, readSettings } from '../../../../nodes/TradingService/trigger/settings';
+import { noTestEventError } from '../../../../nodes/TradingService/trigger/sources/history';
 import {
 	MANUAL_MAX_PAGES,
 	fetchTestEvent,
-	noTestEventError,
 } from '../../../../nodes/TradingService/trigger/testEvent';
 import { triggerNode } from '../../../../tools/harness/trigger';
 import { historyRequests } from '../../../support/trigger';
