@@ -8,8 +8,8 @@
  * the rounds. The answers are built here (the sandbox's shapes), so a run before and after a
  * change of the parser compares like with like.
  */
-import { TEXT_FIELDS } from '../nodes/TradingService/transport/answer';
-import { parseJsonKeepingDigits } from '../nodes/TradingService/transport/json';
+import { TEXT_FIELDS } from '../nodes/TradingService/transport/textFields';
+import { parseJsonKeepingDigits } from '../nodes/TradingService/transport/answer';
 import { parseJsonExactly } from '../nodes/TradingService/transport/jsonParser';
 import { median } from './stats';
 

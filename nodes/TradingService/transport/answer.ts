@@ -1,56 +1,241 @@
-import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } from 'n8n-workflow';
+import { sleep, type IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { ERROR_CODES } from '../constants';
-import { MAX_ANSWER_BYTES, type BodyRead } from './body';
+import { ERROR_CODES, UNKNOWN_OUTCOME_CODES } from '../constants';
 import type { Endpoint } from './endpoints';
-import { isZeroCode, sameCode, type ServiceRejection } from './errors';
-import { parseJsonKeepingDigits } from './json';
+import { MAX_JSON_DEPTH, parseJsonExactly } from './jsonParser';
+import type { ServiceRejection } from './rejections';
+import { TEXT_FIELDS } from './textFields';
 
 /**
- * What one answer means, in the terms that decide whether another attempt is safe: its body, a
- * refusal, a rate limit, or an unknown outcome. Pure: the attempt that got the answer is http.ts.
+ * Reading an answer: its body within the attempt's deadline and a byte cap, its JSON with every
+ * digit kept, and what it means in the terms that decide whether another attempt is safe (its
+ * body, a refusal, a rate limit, or an unknown outcome). No HTTP of its own: request.ts sends.
  */
 
+// ------------------------------------------------------------------ codes
+
+/** Whether a code is numeric zero in any spelling the family uses: 0, "0", "0000". */
+export function isZeroCode(code: unknown): boolean {
+	return (
+		(typeof code === 'number' && code === 0) ||
+		(typeof code === 'string' && /^\s*[+-]?0+\s*$/.test(code))
+	);
+}
+
+/** Whether two codes are the same number ("0401" and 401, "-1141" and -1141). */
+export function sameCode(code: unknown, other: string): boolean {
+	if (typeof code !== 'number' && typeof code !== 'string') return false;
+	const text = String(code).trim();
+	return /^[+-]?\d+$/.test(text) && Number(text) === Number(other);
+}
+
+/** Whether a code says the request may have been executed (timeouts, "execution status unknown"). */
+export function isUnknownOutcomeCode(code: unknown): boolean {
+	return UNKNOWN_OUTCOME_CODES.some((unknown) => sameCode(code, unknown));
+}
+
+// ------------------------------------------------------------------ JSON that keeps every digit
+
 /**
- * Fields whose number is kept as its literal text, whatever its form or size, so that each is a
- * string in every item, as when the service sends it quoted: IDs (spec: long, up to 20 digits) and
- * the decimals the node reads or compares (spec: decimal; an 18-decimal amount sent as a JSON number
- * would otherwise come back rounded, and an order placed as sent would no longer match its answer).
+ * The service's IDs are 64-bit (up to 20 digits) and its amounts may have 18 decimals: JSON.parse
+ * would silently round them. Most answers hold no such number, so JSON.parse reads them and its
+ * value is checked; the rest take the exact parser (jsonParser.ts).
  */
-export const TEXT_FIELDS: ReadonlySet<string> = new Set([
-	// IDs
-	'id',
-	'orderId',
-	'accountId',
-	'userId',
-	'lastOrderId',
-	'fromAccountId',
-	'toAccountId',
-	// orders (create, query, batch entries)
-	'price',
-	'origQty',
-	'executedQty',
-	'cummulativeQuoteQty',
-	'cumulativeQuoteQty',
-	'avgPrice',
-	'reqAmount',
-	'stopPrice',
-	'icebergQty',
-	'quantity',
-	'amount',
-	'feeAmount',
-	'sumFeeAmount',
-	'fee',
-	// balances
-	'free',
-	'locked',
-	'total',
-	// history records and transfers
-	'change',
-	'netTransferAmount',
-	'fromAccountBalance',
-	'toAccountBalance',
-]);
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
+/**
+ * A number literal that a double may not hold exactly: 16 digits or more (an integer beyond 2^53,
+ * a decimal of more than 15 significant digits) or an exponent (which may leave a double's range).
+ * A JSON number always follows the start of the text, ":", "," or "[" (and optional whitespace);
+ * text inside a string may match too, which only sends that answer to the exact parser.
+ */
+export const MAYBE_INEXACT_NUMBER = /(?:^|[:,[])\s*-?(?:\d{16}|[\d.]{17}|[\d.]+[eE])/;
+
+/**
+ * Whether a value JSON.parse built is what the exact parser would build: no deeper than
+ * MAX_JSON_DEPTH, and no number under a key of `textFields` (the exact parser keeps such a number's
+ * literal text; the literal is gone after JSON.parse, so that answer takes the exact parser).
+ */
+function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: number): boolean {
+	if (value === null || typeof value !== 'object') return true;
+	if (depth >= MAX_JSON_DEPTH) return false;
+	if (Array.isArray(value)) {
+		for (const element of value) if (!fastParseHolds(element, textFields, depth + 1)) return false;
+		return true;
+	}
+	for (const key of Object.keys(value)) {
+		const field = (value as Record<string, unknown>)[key];
+		if (typeof field === 'number' && textFields.has(key)) return false;
+		if (!fastParseHolds(field, textFields, depth + 1)) return false;
+	}
+	return true;
+}
+
+/**
+ * Parses JSON text like JSON.parse, except that a number a double cannot hold (an integer beyond
+ * ±(2^53 − 1), a decimal of more than 15 significant digits) comes back as its literal text, and so
+ * does any number under a key in `textFields` (IDs and decimals: a string whatever their size, so
+ * one field never changes type with its value). Throws JsonSyntaxError for text that is not exactly
+ * one JSON value.
+ *
+ * Most answers have no number that long and their IDs and amounts as strings: for those,
+ * JSON.parse gives the very same value several times faster (bench 1: about 0.25 ms per 50-record
+ * history page), so it is used, and checked, first; everything else takes the exact parser.
+ */
+export function parseJsonKeepingDigits(
+	text: string,
+	textFields: ReadonlySet<string> = NO_FIELDS,
+): unknown {
+	if (!MAYBE_INEXACT_NUMBER.test(text)) {
+		let value: unknown;
+		try {
+			value = JSON.parse(text);
+		} catch {
+			value = undefined;
+		}
+		if (value !== undefined && fastParseHolds(value, textFields, 0)) return value;
+	}
+	return parseJsonExactly(text, textFields);
+}
+
+// ------------------------------------------------------------------ the body, bounded
+
+/**
+ * n8n's request helper gives a node no way to bound an attempt: `httpRequestWithAuthentication`
+ * replaces the node's `abortSignal` with the execution's cancel signal, its `timeout` is the
+ * socket's idle timeout (a server sending one byte every few seconds never trips it), and it sets
+ * no size cap. So the body comes as a stream and is read here: until the deadline, and at most
+ * `maxBytes`.
+ */
+
+/** Most bytes of one answer (after decompression): far above a full history page (~150 kB). */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** The part of a Node.js readable stream this file uses. */
+interface ReadableBody {
+	on(event: string, listener: (...args: unknown[]) => void): unknown;
+	destroy(error?: Error): unknown;
+}
+
+export type BodyRead =
+	| { ok: true; text: string }
+	| { ok: false; failure: 'deadline' | 'tooLarge' }
+	| { ok: false; failure: 'broken'; code: string };
+
+function isReadable(body: unknown): body is ReadableBody {
+	return (
+		body !== null &&
+		typeof body === 'object' &&
+		typeof (body as ReadableBody).on === 'function' &&
+		typeof (body as ReadableBody).destroy === 'function'
+	);
+}
+
+/** Stops reading a body nobody needs, so its connection is not kept open. */
+export function discardBody(body: unknown): void {
+	if (isReadable(body)) body.destroy();
+}
+
+function errorCode(error: unknown): string {
+	const code = (error as { code?: unknown } | null)?.code;
+	return typeof code === 'string' && code !== '' ? code : 'ECONNRESET';
+}
+
+/** The reason an attempt's deadline timer is released: the attempt is over. */
+const ATTEMPT_OVER = 'attempt over';
+
+/**
+ * A timer that ends at `deadline` (a `Date.now()` value), for racing each phase of one attempt
+ * against. `cancel()` releases it once the attempt is over, so no timer outlives the attempt.
+ */
+export class AttemptDeadline {
+	private readonly controller = new AbortController();
+	/** Resolves with 'deadline' when the deadline passes; never rejects. */
+	readonly passed: Promise<'deadline'>;
+
+	constructor(readonly deadline: number) {
+		this.passed = sleep(Math.max(0, deadline - Date.now()), this.controller.signal).then(
+			() => 'deadline' as const,
+			// Cancelled: this attempt is over, nothing waits on the race any more.
+			() => new Promise<'deadline'>(() => undefined),
+		);
+	}
+
+	cancel(): void {
+		// With a reason given, abort() does not build a DOMException (and its stack) per attempt.
+		this.controller.abort(ATTEMPT_OVER);
+	}
+}
+
+/**
+ * A string's size in UTF-8 bytes, the unit of the cap. A UTF-16 unit is 1 to 3 bytes (a
+ * surrogate pair, 2 units, is 4), so only a string between `cap / 3` and `cap` units is encoded.
+ */
+function utf8Length(text: string, cap: number): number {
+	if (text.length > cap || text.length * 3 <= cap) return text.length;
+	return new TextEncoder().encode(text).byteLength;
+}
+
+/**
+ * Reads an answer's body as UTF-8 text, racing `deadline`. A stream past the deadline or over
+ * `maxBytes` is destroyed, which closes its connection (the server sees the client leave).
+ * Bodies that already arrived whole (a string or bytes, as some hosts hand them) are taken as they are.
+ */
+export async function readBody(
+	body: unknown,
+	deadline: AttemptDeadline,
+	maxBytes = MAX_ANSWER_BYTES,
+): Promise<BodyRead> {
+	if (body === undefined || body === null) return { ok: true, text: '' };
+	if (typeof body === 'string')
+		return utf8Length(body, maxBytes) > maxBytes
+			? { ok: false, failure: 'tooLarge' }
+			: { ok: true, text: body };
+	if (body instanceof Uint8Array) {
+		return body.byteLength > maxBytes
+			? { ok: false, failure: 'tooLarge' }
+			: { ok: true, text: new TextDecoder().decode(body) };
+	}
+	if (!isReadable(body)) return { ok: false, failure: 'broken', code: 'EUNEXPECTEDBODY' };
+
+	const stream = body;
+	const reading = new Promise<BodyRead>((resolve) => {
+		const decoder = new TextDecoder();
+		let text = '';
+		let bytes = 0;
+		let done = false;
+		const finish = (result: BodyRead) => {
+			if (done) return;
+			done = true;
+			resolve(result);
+		};
+		stream.on('data', (chunk: unknown) => {
+			if (done) return;
+			const bytesOfChunk =
+				typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
+			bytes += bytesOfChunk.byteLength;
+			if (bytes > maxBytes) {
+				finish({ ok: false, failure: 'tooLarge' });
+				return;
+			}
+			text += decoder.decode(bytesOfChunk, { stream: true });
+		});
+		stream.on('end', () => finish({ ok: true, text: text + decoder.decode() }));
+		stream.on('error', (error: unknown) =>
+			finish({ ok: false, failure: 'broken', code: errorCode(error) }),
+		);
+		// Closed without 'end': the connection went away mid-answer.
+		stream.on('close', () => finish({ ok: false, failure: 'broken', code: 'ECONNRESET' }));
+	});
+	const result = await Promise.race([
+		reading,
+		deadline.passed.then((): BodyRead => ({ ok: false, failure: 'deadline' })),
+	]);
+	if (!result.ok) stream.destroy();
+	return result;
+}
+
+// ------------------------------------------------------------------ what the answer means
 
 /** The family's code for an IP ban (HTTP 418), used when the answer carries none. */
 const IP_BAN_CODE = '-3145';
@@ -92,41 +277,6 @@ function asRejection(
 	)
 		return undefined;
 	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
-}
-
-/** Why an answer's body could not be used, as a failure of the attempt. */
-export function unreadable(
-	read: Exclude<BodyRead, { ok: true }>,
-	isWrite: boolean,
-	timeoutMs: number,
-	node: INode,
-): AttemptFailure {
-	switch (read.failure) {
-		case 'deadline':
-			// Past the deadline the service may still be working on the request: a read is tried
-			// again, a write is unknown.
-			return {
-				kind: 'unknown',
-				reason: `the service did not answer within ${timeoutMs / 1000} s`,
-				detail: 'ETIMEDOUT',
-			};
-		case 'broken':
-			return {
-				kind: 'unknown',
-				reason: 'the answer broke off before it was complete',
-				detail: read.code,
-			};
-		case 'tooLarge': {
-			const reason = `the answer was larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`;
-			if (isWrite) return { kind: 'unknown', reason, detail: 'Answer too large' };
-			// A service that floods a read would flood it again: no retry.
-			throw new NodeApiError(node, { reason } as JsonObject, {
-				message: `The Trading Service's answer was too large: ${reason}`,
-				description:
-					'The node stopped reading it. Check that Base URL in the credential points at the Trading Service API, or narrow the request (a shorter time range).',
-			});
-		}
-	}
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { PATHS, WEIGHTS } from '../constants';
+import { ACCOUNT_TRADE_TEXT_FIELDS, MARKET_TEXT_FIELDS } from './textFields';
 
 /** What a caller hands the transport besides the endpoint: parameters and the item they serve. */
 export interface EndpointRequest {
@@ -43,72 +44,10 @@ export interface Endpoint {
 	readonly checkResponse?: (body: unknown) => string | undefined;
 	/**
 	 * Keys whose numbers keep their literal text in this endpoint's answers, instead of the
-	 * transport's list of IDs and decimals (answer.ts TEXT_FIELDS).
+	 * transport's list of IDs and decimals (textFields.ts TEXT_FIELDS).
 	 */
 	readonly textFields?: ReadonlySet<string>;
 }
-
-/** A fill's IDs and decimals, kept as the text the service sent (the fee object's too). */
-const ACCOUNT_TRADE_TEXT_FIELDS: ReadonlySet<string> = new Set([
-	'id',
-	'clientOrderId',
-	'ticketId',
-	'orderId',
-	'matchOrderId',
-	'accountId',
-	'price',
-	'qty',
-	'commission',
-	'time',
-	'fee',
-	'originFee',
-	'feeAmount',
-	'makerRebate',
-	'hskDeductPrice',
-]);
-
-/**
- * Decimal fields of market-data answers (the UAE documentation's one-letter keys and the filters
- * of exchange info): a number there keeps its literal text like any decimal.
- */
-export const MARKET_TEXT_FIELDS: ReadonlySet<string> = new Set([
-	// tickers and trades: price, quantity, close, high, low, open, bid, ask, volumes
-	'p',
-	'q',
-	'c',
-	'h',
-	'l',
-	'o',
-	'b',
-	'a',
-	'v',
-	'qv',
-	'bq',
-	'aq',
-	// exchange info
-	'baseAssetPrecision',
-	'quotePrecision',
-	'quoteAssetPrecision',
-	'minPrice',
-	'maxPrice',
-	'tickSize',
-	'minQty',
-	'maxQty',
-	'stepSize',
-	'marketOrderMinQty',
-	'marketOrderMaxQty',
-	'minNotional',
-	'minAmount',
-	'maxAmount',
-	'minBuyPrice',
-	'marketOrderMinAmount',
-	'marketOrderMaxAmount',
-	'maxSellPrice',
-	'buyPriceUpRate',
-	'sellPriceDownRate',
-	'limitMinPrice',
-	'limitMaxPrice',
-]);
 
 function isList(body: unknown, what: string): string | undefined {
 	return Array.isArray(body) && body.every(isObject)

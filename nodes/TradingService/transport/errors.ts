@@ -1,38 +1,23 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { ERROR_CODES, UNKNOWN_OUTCOME_CODES } from '../constants';
+import { ERROR_CODES } from '../constants';
+import { MAX_ANSWER_BYTES, sameCode, type AttemptFailure, type BodyRead } from './answer';
+import type { ServiceBan } from './pacing';
 import { describeRejection, type ServiceRejection } from './rejections';
+
+/**
+ * Failed requests: what a failed attempt means (its body unreadable, the connection gone), and
+ * the n8n errors the transport throws, with their advice. Only a failure comes here.
+ */
 
 export type { ServiceRejection } from './rejections';
 
-// ------------------------------------------------------------------ codes
-
-/** Whether a code is numeric zero in any spelling the family uses: 0, "0", "0000". */
-export function isZeroCode(code: unknown): boolean {
-	return (
-		(typeof code === 'number' && code === 0) ||
-		(typeof code === 'string' && /^\s*[+-]?0+\s*$/.test(code))
-	);
-}
-
-/** Whether two codes are the same number ("0401" and 401, "-1141" and -1141). */
-export function sameCode(code: unknown, other: string): boolean {
-	if (typeof code !== 'number' && typeof code !== 'string') return false;
-	const text = String(code).trim();
-	return /^[+-]?\d+$/.test(text) && Number(text) === Number(other);
-}
-
-/** Whether a code says the request may have been executed (timeouts, "execution status unknown"). */
-export function isUnknownOutcomeCode(code: unknown): boolean {
-	return UNKNOWN_OUTCOME_CODES.some((unknown) => sameCode(code, unknown));
-}
+// ------------------------------------------------------------------ rejections
 
 /** The table's spelling of a code ("0401" for 401), or the code as text when the table lacks it. */
 function tableCode(code: string): string {
 	return Object.values(ERROR_CODES).find((known) => sameCode(code, known)) ?? code;
 }
-
-// ------------------------------------------------------------------ rejections
 
 /** The service answered and refused: nothing was executed. Carries the service's code and message. */
 export class ServiceRejectedError extends NodeApiError {
@@ -73,6 +58,81 @@ export function rejectionError(
 
 // ------------------------------------------------------------------ other failures
 
+/** Why an answer's body could not be used, as a failure of the attempt. */
+export function unreadable(
+	read: Exclude<BodyRead, { ok: true }>,
+	isWrite: boolean,
+	timeoutMs: number,
+	node: INode,
+): AttemptFailure {
+	switch (read.failure) {
+		case 'deadline':
+			// Past the deadline the service may still be working on the request: a read is tried
+			// again, a write is unknown.
+			return {
+				kind: 'unknown',
+				reason: `the service did not answer within ${timeoutMs / 1000} s`,
+				detail: 'ETIMEDOUT',
+			};
+		case 'broken':
+			return {
+				kind: 'unknown',
+				reason: 'the answer broke off before it was complete',
+				detail: read.code,
+			};
+		case 'tooLarge': {
+			const reason = `the answer was larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`;
+			if (isWrite) return { kind: 'unknown', reason, detail: 'Answer too large' };
+			// A service that floods a read would flood it again: no retry.
+			throw new NodeApiError(node, { reason } as JsonObject, {
+				message: `The Trading Service's answer was too large: ${reason}`,
+				description:
+					'The node stopped reading it. Check that Base URL in the credential points at the Trading Service API, or narrow the request (a shorter time range).',
+			});
+		}
+	}
+}
+
+// n8n replaces an error message that contains a Node.js error code (ECONNRESET, …) with a generic
+// one, losing what matters here (e.g. "unknown outcome"): codes go in the description only.
+
+const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
+const NETWORK_CODES = [
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+];
+
+function findErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	if (/socket hang up/i.test(message)) return 'ECONNRESET';
+	if (/timeout/i.test(message)) return 'ETIMEDOUT';
+	return undefined;
+}
+
+/** A failure of the connection as an attempt's failure; undefined when it is none of those. */
+export function networkFailure(error: unknown): AttemptFailure | undefined {
+	const code = findErrorCode(error);
+	if (code !== undefined && NOT_SENT_CODES.includes(code))
+		return { kind: 'notSent', reason: 'the connection could not be opened', detail: code };
+	if (code !== undefined && NETWORK_CODES.includes(code))
+		return {
+			kind: 'unknown',
+			reason: 'the connection failed before the service answered',
+			detail: code,
+		};
+	return undefined;
+}
+
 /** How a request was held back unsent: a suspension after a rate limit, or an IP ban (418). */
 export interface HeldBack {
 	banned: boolean;
@@ -104,6 +164,26 @@ export function silenceError(node: INode, hold: HeldBack, itemIndex?: number): N
 		httpCode: hold.banned ? '418' : '429',
 		itemIndex,
 	});
+}
+
+/**
+ * A ban of this run or of the service, or the suspension of the request's key and class: the
+ * request is refused unsent. Undefined when nothing holds it back.
+ */
+export function heldBack(
+	node: INode,
+	runBan: ServiceRejection | undefined,
+	serviceBan: ServiceBan | undefined,
+	suspendedUntil: number | undefined,
+	itemIndex: number | undefined,
+): NodeApiError | undefined {
+	if (runBan !== undefined)
+		return silenceError(node, { banned: true, retryAfterMs: runBan.retryAfterMs }, itemIndex);
+	const until = serviceBan?.bannedUntil();
+	if (until !== undefined) return silenceError(node, { banned: true, until }, itemIndex);
+	if (suspendedUntil !== undefined)
+		return silenceError(node, { banned: false, until: suspendedUntil }, itemIndex);
+	return undefined;
 }
 
 /** The service could not be reached: nothing was sent. */

@@ -14,21 +14,21 @@ import {
 import { CREDENTIAL_TYPE, LIMITS } from '../constants';
 import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import { toNodeError, unexpectedResponseError } from './errors';
-import { sendWithRetries, type ExchangeSettings, type SendWindow } from './retries';
-import type { RetryPolicy, TransportContext } from './http';
+import { sharedKeyAccounts } from './keyAccounts';
 import { banFor, gateFor, limiterFor, normaliseBaseUrl, pacerFor } from './pacing';
+import {
+	sendWithRetries,
+	type ExchangeSettings,
+	type RetryPolicy,
+	type SendWindow,
+	type TransportContext,
+} from './request';
 
+export { isUnknownOutcomeCode, isZeroCode, parseJsonKeepingDigits, sameCode } from './answer';
 export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
-export {
-	isServiceRejection,
-	isUnknownOutcomeCode,
-	isZeroCode,
-	sameCode,
-	toNodeError,
-	unexpectedResponseError,
-} from './errors';
-export type { SendWindow } from './retries';
-export type { RetryPolicy, TransportContext } from './http';
+export { isServiceRejection, toNodeError, unexpectedResponseError } from './errors';
+export { clearAccountScopeCache } from './keyAccounts';
+export type { RetryPolicy, SendWindow, TransportContext } from './request';
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetries: 5,
@@ -76,20 +76,6 @@ export interface Pager {
  * credential's `authenticate`, so each is freshly timestamped and signed; redirects are never
  * followed. A write is never sent twice here: `write` says what became of it.
  */
-interface CachedAccounts {
-	accounts: Promise<IDataObject[]>;
-	readAt: number;
-	settled: boolean;
-}
-
-/** Each key's accounts, per process (ServiceClient.keyAccounts). */
-const keyAccountsCache = new Map<string, CachedAccounts>();
-
-/** Forgets every key's accounts: tests start each case with none. */
-export function clearAccountScopeCache(): void {
-	keyAccountsCache.clear();
-}
-
 export class ServiceClient {
 	private settingsRead?: Promise<ClientSettings>;
 
@@ -182,28 +168,10 @@ export class ServiceClient {
 		const { credentials } = await this.settings();
 		// The key is public (it goes in a header); the secret is never part of the cache key.
 		const key = `${normaliseBaseUrl(String(credentials.baseUrl ?? ''))} ${String(credentials.apiKey ?? '')}`;
-		const now = Date.now();
-		for (const [other, entry] of keyAccountsCache) {
-			if (entry.settled && now - entry.readAt >= LIMITS.accountScopeTtlMs)
-				keyAccountsCache.delete(other);
-		}
-		const cached = keyAccountsCache.get(key);
-		if (cached !== undefined) return await cached.accounts;
-		const entry: CachedAccounts = {
-			readAt: now,
-			settled: false,
-			accounts: this.request(ENDPOINTS.accountTypes, { itemIndex }) as Promise<IDataObject[]>,
-		};
-		keyAccountsCache.set(key, entry);
-		entry.accounts.then(
-			() => {
-				entry.settled = true;
-			},
-			() => {
-				if (keyAccountsCache.get(key) === entry) keyAccountsCache.delete(key);
-			},
+		return await sharedKeyAccounts(
+			key,
+			() => this.request(ENDPOINTS.accountTypes, { itemIndex }) as Promise<IDataObject[]>,
 		);
-		return await entry.accounts;
 	}
 
 	/** Checked here as well as when signing, so that it is known to fail before anything is sent. */

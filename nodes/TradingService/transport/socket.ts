@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { parseJsonKeepingDigits } from './json';
+import { parseJsonKeepingDigits } from './answer';
 
 /**
  * The user data stream's WebSocket: the only code that opens one. It uses the WebSocket the

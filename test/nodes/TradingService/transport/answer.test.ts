@@ -1,7 +1,8 @@
 import type { INode } from 'n8n-workflow';
 
-import { classifyResponse, unreadable } from '../../../../nodes/TradingService/transport/answer';
-import { MAX_ANSWER_BYTES } from '../../../../nodes/TradingService/transport/body';
+import { classifyResponse } from '../../../../nodes/TradingService/transport/answer';
+import { unreadable } from '../../../../nodes/TradingService/transport/errors';
+import { MAX_ANSWER_BYTES } from '../../../../nodes/TradingService/transport/answer';
 import { ENDPOINTS } from '../../../../nodes/TradingService/transport/endpoints';
 import { node as fixedNode } from '../../../support/fixedNode';
 

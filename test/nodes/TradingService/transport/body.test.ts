@@ -5,7 +5,7 @@ import {
 	MAX_ANSWER_BYTES,
 	discardBody,
 	readBody,
-} from '../../../../nodes/TradingService/transport/body';
+} from '../../../../nodes/TradingService/transport/answer';
 
 // Reading an answer's body within a deadline and a byte cap, over real Node.js streams. The
 // deadlines are either far away (never reached) or already passed: nothing here depends on timing.

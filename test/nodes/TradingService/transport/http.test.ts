@@ -8,7 +8,7 @@
  */
 import { runTradingService } from '../../../../tools/harness/node';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/TradingService/transport';
-import { MAX_ANSWER_BYTES } from '../../../../nodes/TradingService/transport/body';
+import { MAX_ANSWER_BYTES } from '../../../../nodes/TradingService/transport/answer';
 import { DEMO_ACCOUNTS } from '../../../../sandbox';
 import { PATHS, reportedOutcome, runCounting } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';

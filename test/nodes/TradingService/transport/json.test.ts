@@ -1,13 +1,13 @@
 import {
 	MAYBE_INEXACT_NUMBER,
 	parseJsonKeepingDigits,
-} from '../../../../nodes/TradingService/transport/json';
+} from '../../../../nodes/TradingService/transport/answer';
 import {
 	JsonSyntaxError,
 	MAX_JSON_DEPTH,
 	parseJsonExactly,
 } from '../../../../nodes/TradingService/transport/jsonParser';
-import { TEXT_FIELDS } from '../../../../nodes/TradingService/transport/answer';
+import { TEXT_FIELDS } from '../../../../nodes/TradingService/transport/textFields';
 import { mulberry32 } from '../../../../sandbox/prng';
 
 describe('parseJsonKeepingDigits: integers beyond 2^53 keep every digit', () => {

@@ -1,0 +1,346 @@
+import {
+	sleep,
+	type ICredentialDataDecryptedObject,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type ILoadOptionsFunctions,
+	type INode,
+	type IPollFunctions,
+	type ITriggerFunctions,
+	type NodeApiError,
+	type NodeOperationError,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, ERROR_CODES, LIMITS } from '../constants';
+import {
+	AttemptDeadline,
+	classifyResponse,
+	discardBody,
+	isUnknownOutcomeCode,
+	readBody,
+	type AttemptFailure,
+} from './answer';
+import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
+import {
+	heldBack,
+	httpStatusError,
+	keptFailingError,
+	networkFailure,
+	notReachableError,
+	rejectionError,
+	statusProvesNothingDone,
+	toNodeError,
+	unreadable,
+} from './errors';
+import type { IntervalGate, RequestPacer, ServiceBan, WeightLimiter } from './pacing';
+import type { ServiceRejection } from './rejections';
+
+/**
+ * One request and its attempts: the only code that calls n8n's request helper. Reads are retried
+ * on 5xx, unknown-outcome codes and network failures; writes only when the service proves it did
+ * nothing (a rate limit, connection refused). A write that may have been executed ends unknown
+ * here and is never sent again. Every attempt leaves through its key and class's pacer
+ * (pacing.ts); after a rate limit the request waits for the suspension and goes again when the
+ * run allows the wait (Wait After a Rate Limit), or is refused unsent. A 418 is never retried.
+ */
+
+/** Whatever n8n hands the package: a node run, a trigger poll, the real-time trigger, or a picker's list search. */
+export type TransportContext =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ITriggerFunctions
+	| ILoadOptionsFunctions;
+
+export interface RetryPolicy {
+	/** Further attempts after the first, for reads and for provably unprocessed writes. */
+	maxRetries: number;
+	/** First backoff; doubles per attempt. A Retry-After header takes precedence. */
+	baseDelayMs: number;
+	/** Longest single wait, Retry-After included; a longer Retry-After fails the request. */
+	maxDelayMs: number;
+	/** Per-attempt deadline. A write past it has an unknown outcome. */
+	timeoutMs: number;
+}
+
+/**
+ * When the attempts of one request may have reached the service, in this machine's clock. The
+ * service accepts a request only while its clock is within recvWindow after the request's
+ * timestamp, so after `acceptableUntil` no attempt made so far can still be accepted.
+ */
+export interface SendWindow {
+	/** Before the first attempt: a service record of this request cannot be older than this minus the future tolerance. */
+	firstSentAt?: number;
+	/** The end of the last attempt plus its recvWindow plus the future tolerance. */
+	acceptableUntil?: number;
+}
+
+/** How one request's attempts ended. */
+export type Exchange =
+	| { kind: 'answered'; body: unknown }
+	| { kind: 'rejected'; error: NodeApiError | NodeOperationError }
+	| { kind: 'unknown'; reason: string; detail: string };
+
+/** What the attempts of a request use of the credential, read once per client. */
+export interface ExchangeSettings {
+	limiter: WeightLimiter | undefined;
+	/** The credential's receive window: how long after its timestamp the service may accept a request. */
+	recvWindowMs: number;
+	/** The credential as read once, handed to n8n's request helper so it does not read it again per request. */
+	credentials: ICredentialDataDecryptedObject;
+	/** The service's ban in this process, after a 418 without Retry-After. */
+	serviceBan?: ServiceBan;
+	/** The pacer of the endpoint's class for this key at this service. */
+	pacerOf?: (endpoint: Endpoint) => RequestPacer | undefined;
+	/** How long a request may wait for a rate-limit suspension to end (0: refused unsent at once). */
+	rateLimitWaitMs: number;
+	/** The interval gate of a paced endpoint (transfers) for this key at this service. */
+	gateOf?: (endpoint: Endpoint) => IntervalGate | undefined;
+	/** The IP ban (418) this run met: nothing more is sent in this run. */
+	ban?: ServiceRejection;
+}
+
+/** Added to a suspension's end: the service starts it when the refused request arrived, a little before this process reads the refusal. */
+const SUSPENSION_MARGIN_MS = 500;
+
+/** The most times one request waits out a suspension: a second one means someone else keeps sending. */
+const MAX_RATE_LIMIT_WAITS = 2;
+
+const CLOCK_CHECK_POLICY: RetryPolicy = {
+	maxRetries: 0,
+	baseDelayMs: 0,
+	maxDelayMs: 0,
+	timeoutMs: 5000,
+};
+
+/** Where a request is between attempts. */
+interface Attempts {
+	context: TransportContext;
+	node: INode;
+	policy: RetryPolicy;
+	settings: ExchangeSettings;
+	endpoint: Endpoint;
+	itemIndex: number | undefined;
+	retry: number;
+	/** How many suspensions after a rate limit it waited out. */
+	rateLimitWaits?: number;
+	pacer?: RequestPacer;
+}
+
+/** Sends `request` until it is answered or cannot be tried again; `window` learns when its attempts were sent. */
+export async function sendWithRetries(
+	context: TransportContext,
+	node: INode,
+	policy: RetryPolicy,
+	settings: ExchangeSettings,
+	endpoint: Endpoint,
+	request: EndpointRequest,
+	window: SendWindow,
+): Promise<Exchange> {
+	const { itemIndex } = request;
+	const own = Number(request.qs?.recvWindow);
+	const recvWindowMs = Number.isFinite(own) && own > 0 ? own : settings.recvWindowMs;
+	const state: Attempts = { context, node, policy, settings, endpoint, itemIndex, retry: 0 };
+	for (; ; state.retry++) {
+		// The paced endpoint's turn first (it may take a while), then the key's rate as it is by then.
+		// Each is looked up right before it is asked, with no await between: the process drops one
+		// nothing uses, and a request holding on to a dropped one would not count in the one the
+		// other requests use.
+		const release = await settings.gateOf?.(endpoint)?.pass();
+		state.pacer = settings.pacerOf?.(endpoint);
+		const turn = await state.pacer?.acquire(settings.rateLimitWaitMs);
+		const until = turn?.kind === 'suspended' ? turn.until : undefined;
+		const held = heldBack(node, settings.ban, settings.serviceBan, until, itemIndex);
+		if (held !== undefined) {
+			if (turn?.kind === 'go') turn.done();
+			release?.();
+			return { kind: 'rejected', error: held };
+		}
+		window.firstSentAt ??= Date.now();
+		let outcome: { body: unknown } | AttemptFailure;
+		try {
+			outcome = await attempt(context, endpoint, request, policy, settings);
+		} catch (error) {
+			// A failure the attempt could not classify: for a write, it may have been sent.
+			if (endpoint.writes !== true) throw toNodeError(node, error);
+			const detail = (error as Error).message ?? String(error);
+			return { kind: 'unknown', reason: 'the request failed in an unexpected way', detail };
+		} finally {
+			if (turn?.kind === 'go') turn.done();
+			release?.();
+			const acceptableUntil = Date.now() + recvWindowMs + LIMITS.futureToleranceMs;
+			window.acceptableUntil = Math.max(window.acceptableUntil ?? 0, acceptableUntil);
+		}
+		if ('body' in outcome) return { kind: 'answered', body: outcome.body };
+		const ended = await afterFailure(state, outcome);
+		if (ended !== undefined) return ended;
+	}
+}
+
+/** What a failed attempt leaves: the request's end, or undefined once it may go again. */
+async function afterFailure(
+	state: Attempts,
+	outcome: AttemptFailure,
+): Promise<Exchange | undefined> {
+	const { node, endpoint, itemIndex, retry } = state;
+	const isWrite = endpoint.writes === true;
+	const tryAgain = async (reason: string, detail: string) => {
+		if (retry >= state.policy.maxRetries) {
+			const error = keptFailingError(node, reason, detail, retry + 1, itemIndex);
+			return { kind: 'rejected', error } as const;
+		}
+		await sleep(Math.min(state.policy.baseDelayMs * 2 ** retry, state.policy.maxDelayMs));
+		return undefined;
+	};
+	switch (outcome.kind) {
+		case 'rejected': {
+			const { rejection } = outcome;
+			if (rejection.httpStatus === 418) {
+				// Sending again only prolongs a ban: nothing more in this run, nor from this process
+				// for a while when the service does not say how long it lasts.
+				state.settings.ban = rejection;
+				if (rejection.retryAfterMs === undefined) state.settings.serviceBan?.banned();
+				return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex) };
+			}
+			if (isUnknownOutcomeCode(rejection.code)) {
+				const reason = `the service answered code ${rejection.code}: "${rejection.msg}"`;
+				if (!isWrite) return await tryAgain(reason, `code ${rejection.code}`);
+				const detail = `Code ${rejection.code} means the service may have executed the request`;
+				return { kind: 'unknown', reason, detail };
+			}
+			const offset =
+				rejection.code === ERROR_CODES.timestampOutsideWindow
+					? await pacedClockCheck(state.context, state.settings)
+					: undefined;
+			return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex, offset) };
+		}
+		case 'rateLimited': {
+			// Nothing was processed. The service suspends the key's class for a minute (or as long
+			// as its Retry-After says): nothing of that class leaves this process before then, and
+			// this request goes again after it when the run may wait that long.
+			const wait = outcome.retryAfterMs ?? LIMITS.rateLimitSuspensionMs;
+			const until = Date.now() + wait + SUSPENSION_MARGIN_MS;
+			state.pacer?.suspend(until);
+			const waits = (state.rateLimitWaits ?? 0) < MAX_RATE_LIMIT_WAITS;
+			if (waits && until - Date.now() <= state.settings.rateLimitWaitMs) {
+				state.rateLimitWaits = (state.rateLimitWaits ?? 0) + 1;
+				// Without a pacer (a request outside any key's rate) the wait happens here.
+				if (state.pacer === undefined) await sleep(until - Date.now());
+				return undefined;
+			}
+			const rejection = { ...outcome.rejection, retryAt: until };
+			return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex) };
+		}
+		case 'notSent':
+			if (retry < state.policy.maxRetries) return await tryAgain(outcome.reason, outcome.detail);
+			return {
+				kind: 'rejected',
+				error: notReachableError(node, outcome.reason, outcome.detail, retry + 1, itemIndex),
+			};
+		case 'unknown':
+			if (isWrite) return { kind: 'unknown', reason: outcome.reason, detail: outcome.detail };
+			return await tryAgain(outcome.reason, outcome.detail);
+		case 'http':
+			if (isWrite && !statusProvesNothingDone(outcome.status))
+				return { kind: 'unknown', reason: outcome.reason, detail: `HTTP ${outcome.status}` };
+			return {
+				kind: 'rejected',
+				error: httpStatusError(node, outcome.status, outcome.reason, itemIndex),
+			};
+	}
+}
+
+/**
+ * One attempt: the weight budget, n8n's request helper with the credential read once, the answer
+ * read within the attempt's deadline and byte cap (answer.ts), and what it means.
+ */
+async function attempt(
+	context: TransportContext,
+	endpoint: Endpoint,
+	request: EndpointRequest,
+	policy: RetryPolicy,
+	settings: Pick<ExchangeSettings, 'limiter' | 'credentials'>,
+): Promise<{ body: unknown } | AttemptFailure> {
+	await settings.limiter?.acquire(endpoint.weight);
+	const isWrite = endpoint.writes === true;
+	const options: IHttpRequestOptions = {
+		method: endpoint.method,
+		url: endpoint.path,
+		qs: request.qs,
+		body: request.body,
+		json: true,
+		// A redirect would carry the signed request and the API key wherever the Location points,
+		// and a 303 would turn a write into a GET of another path.
+		disableFollowRedirect: true,
+		// The body as a stream, read with the attempt's deadline and a byte cap (answer.ts).
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: policy.timeoutMs,
+	};
+	// The credential read once per run: without it n8n's helper reads (and decrypts) it for every request.
+	const data = { ...settings.credentials };
+	const known = { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data } };
+	const deadline = new AttemptDeadline(Date.now() + policy.timeoutMs);
+	try {
+		const sending = context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+			known,
+		) as Promise<IN8nHttpFullResponse>;
+		const response = await Promise.race([sending, deadline.passed]);
+		if (response === 'deadline') {
+			// The helper cannot be aborted: let the answer go when it comes.
+			sending.then(
+				(late) => discardBody(late?.body),
+				() => undefined,
+			);
+			const failure = { ok: false, failure: 'deadline' } as const;
+			return unreadable(failure, isWrite, policy.timeoutMs, context.getNode());
+		}
+		const status = response.statusCode;
+		if (status >= 300 && status < 400) {
+			discardBody(response.body);
+			const reason = `HTTP ${status}, a redirect: signed requests are never sent on to another address`;
+			return { kind: 'http', status, reason };
+		}
+		const read = await readBody(response.body, deadline);
+		if (!read.ok) return unreadable(read, isWrite, policy.timeoutMs, context.getNode());
+		return classifyResponse(endpoint, status, response.headers, read.text);
+	} catch (error) {
+		const failure = networkFailure(error);
+		if (failure !== undefined) return failure;
+		throw toNodeError(context.getNode(), error);
+	} finally {
+		deadline.cancel();
+	}
+}
+
+/**
+ * The service's clock, asked within the key's query rate after a timestamp refusal, to tell the
+ * user how far off this server's is. Best effort: undefined when it must wait or fails.
+ */
+async function pacedClockCheck(
+	context: TransportContext,
+	settings: ExchangeSettings,
+): Promise<number | undefined> {
+	const turn = await settings.pacerOf?.(ENDPOINTS.serverTime)?.acquire(0);
+	if (turn?.kind === 'suspended') return undefined;
+	const before = Date.now();
+	try {
+		const answer = await attempt(context, ENDPOINTS.serverTime, {}, CLOCK_CHECK_POLICY, {
+			limiter: undefined,
+			credentials: settings.credentials,
+		});
+		if (!('body' in answer)) return undefined;
+		const serverTime = Number((answer.body as { serverTime?: unknown } | null)?.serverTime);
+		return Number.isFinite(serverTime)
+			? Math.round(serverTime - (before + Date.now()) / 2)
+			: undefined;
+	} catch {
+		return undefined;
+	} finally {
+		turn?.done();
+	}
+}

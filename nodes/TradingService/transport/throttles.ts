@@ -1,0 +1,127 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * The two throttles a request meets only when asked for: the credential's weight budget
+ * (WeightLimiter, off by default) and an endpoint's least interval between calls (IntervalGate,
+ * transfers). pacing.ts keeps one of each per service and key.
+ */
+
+/**
+ * Client-side pacing by request weight (spec §8: history 5, batch orders 1). The service counts
+ * weight per API key over a window; when the user tells the credential that budget, requests wait
+ * here for room instead of being refused with 429. Kept per process, keyed by service and key,
+ * so every node of every execution in this n8n process shares one budget per key.
+ */
+export class WeightLimiter {
+	private readonly events: Array<{ at: number; weight: number }> = [];
+
+	private used = 0;
+
+	constructor(
+		readonly budget: number,
+		readonly windowMs: number,
+		private readonly now: () => number = Date.now,
+		private readonly wait: (ms: number) => Promise<void> = sleep,
+	) {}
+
+	/**
+	 * The service stamps a request when it arrives, a little after it is counted here; the margin
+	 * keeps this side from reusing weight the service has not freed yet.
+	 */
+	static readonly marginMs = 250;
+
+	private prune(now: number) {
+		while (
+			this.events.length > 0 &&
+			this.events[0].at + this.windowMs + WeightLimiter.marginMs <= now
+		) {
+			this.used -= this.events.shift()!.weight;
+		}
+	}
+
+	/** How long a request of `weight` must wait now (0 = go). */
+	delayFor(weight: number): number {
+		const now = this.now();
+		this.prune(now);
+		if (this.used + weight <= this.budget || this.events.length === 0) return 0;
+		let freed = 0;
+		for (const event of this.events) {
+			freed += event.weight;
+			if (this.used - freed + weight <= this.budget) {
+				return event.at + this.windowMs + WeightLimiter.marginMs - now;
+			}
+		}
+		return this.events[this.events.length - 1].at + this.windowMs + WeightLimiter.marginMs - now;
+	}
+
+	/** The weight counted inside the window now. */
+	usedWeight(): number {
+		this.prune(this.now());
+		return this.used;
+	}
+
+	/** Whether nothing it counted is inside its window any more: dropping it loses nothing. */
+	isIdle(): boolean {
+		this.prune(this.now());
+		return this.events.length === 0;
+	}
+
+	/** Waits until `weight` fits the budget, then counts it. Returns how long it waited. */
+	async acquire(weight: number): Promise<number> {
+		let waited = 0;
+		for (let delay = this.delayFor(weight); delay > 0; delay = this.delayFor(weight)) {
+			await this.wait(delay);
+			waited += delay;
+		}
+		this.events.push({ at: this.now(), weight });
+		this.used += weight;
+		return waited;
+	}
+}
+
+/**
+ * The least interval between two calls of one endpoint by one API key at one service (the UAE
+ * documentation: transfers no more than once per second). Calls go one at a time, in the order
+ * they arrive, each at least the interval after the previous one was answered: the service stamps
+ * a call before it answers, so two calls are then at least the interval apart on its clock too.
+ */
+export class IntervalGate {
+	private lastEnd = -Infinity;
+
+	private busy = 0;
+
+	private queue: Promise<void> = Promise.resolve();
+
+	constructor(
+		readonly intervalMs: number,
+		private readonly now: () => number = Date.now,
+		private readonly wait: (ms: number) => Promise<void> = sleep,
+	) {}
+
+	/**
+	 * Waits for this call's turn; the returned function ends the call (call it once the call is
+	 * answered, failed, or not sent after all).
+	 */
+	async pass(): Promise<() => void> {
+		const previous = this.queue;
+		let done!: () => void;
+		this.queue = new Promise<void>((resolve) => (done = resolve));
+		this.busy++;
+		await previous;
+		const delay = this.lastEnd + this.intervalMs - this.now();
+		if (delay > 0) await this.wait(delay);
+		let ended = false;
+		return () => {
+			if (ended) return;
+			ended = true;
+			this.lastEnd = this.now();
+			this.busy--;
+			done();
+		};
+	}
+
+	/** Whether no call waits or runs and the next may go at once: dropping the gate loses nothing. */
+	isIdle(): boolean {
+		return this.busy === 0 && this.lastEnd + this.intervalMs <= this.now();
+	}
+}
