@@ -4,7 +4,7 @@ import { USER_STREAM } from '../constants';
 import type { AccountScope } from '../helpers/accountScope';
 import type { ServiceClient } from '../transport';
 import type { StreamSettings } from './settings';
-import { emptyStreamState, type StreamState } from './state';
+import type { StreamState } from './state';
 
 /**
  * The session's timings: the exchange's (constants.ts) in n8n. Tests shorten them to watch a
@@ -40,28 +40,4 @@ export interface Activation {
 	account?: AccountScope;
 	/** The n8n log, each line naming the trigger. */
 	log: Record<'info' | 'warn' | 'error', (message: string) => void>;
-}
-
-const LOG_PREFIX = 'Trading Service Real-Time Trigger: ';
-
-export function newActivation(
-	context: ITriggerFunctions,
-	client: ServiceClient,
-	settings: StreamSettings,
-	clock: SessionClock,
-): Activation {
-	return {
-		context,
-		node: context.getNode(),
-		client,
-		settings,
-		clock,
-		manual: context.getMode() === 'manual',
-		state: emptyStreamState(),
-		log: {
-			info: (message) => context.logger.info(`${LOG_PREFIX}${message}`),
-			warn: (message) => context.logger.warn(`${LOG_PREFIX}${message}`),
-			error: (message) => context.logger.error(`${LOG_PREFIX}${message}`),
-		},
-	};
 }

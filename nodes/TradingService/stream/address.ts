@@ -10,11 +10,9 @@ export type StreamAddress = { ok: true; url: string } | { ok: false; problem: st
 
 const EXAMPLE = 'e.g. wss://stream.example.com, or leave it empty to derive it from the Base URL';
 
-function withoutTrailingSlashes(path: string): string {
-	let trimmed = path;
-	while (trimmed.endsWith('/')) trimmed = trimmed.slice(0, -1);
-	return trimmed;
-}
+const refused = (problem: string, fix = EXAMPLE): StreamAddress => ({ ok: false, problem, fix });
+
+const withoutTrailingSlashes = (path: string): string => path.replace(/\/+$/, '');
 
 /** The stream host for a REST host: a leading "api" becomes "stream", anything else is kept. */
 export function streamHostOf(host: string): string {
@@ -29,36 +27,25 @@ export function streamAddressOf(baseUrl: unknown, streamUrl: unknown): StreamAdd
 		try {
 			url = new URL(typed);
 		} catch {
-			return {
-				ok: false,
-				problem: "The credential's Stream URL is not a web address",
-				fix: EXAMPLE,
-			};
+			return refused("The credential's Stream URL is not a web address");
 		}
 		if (url.protocol !== 'wss:' && url.protocol !== 'ws:')
-			return {
-				ok: false,
-				problem: "The credential's Stream URL must start with wss:// or ws://",
-				fix: EXAMPLE,
-			};
+			return refused("The credential's Stream URL must start with wss:// or ws://");
 		if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '')
-			return {
-				ok: false,
-				problem: "The credential's Stream URL contains a user name, password, query or fragment",
-				fix: `Remove it. ${EXAMPLE}`,
-			};
+			return refused(
+				"The credential's Stream URL contains a user name, password, query or fragment",
+				`Remove it. ${EXAMPLE}`,
+			);
 		return { ok: true, url: `${url.protocol}//${url.host}${withoutTrailingSlashes(url.pathname)}` };
 	}
 	let base: URL;
 	try {
 		base = new URL(String(baseUrl ?? '').trim());
 	} catch {
-		return {
-			ok: false,
-			problem:
-				"The credential's Base URL is not a web address, so no Stream URL can be derived from it",
-			fix: 'Enter the Base URL, e.g. https://api.example.com',
-		};
+		return refused(
+			"The credential's Base URL is not a web address, so no Stream URL can be derived from it",
+			'Enter the Base URL, e.g. https://api.example.com',
+		);
 	}
 	const scheme = base.protocol === 'http:' ? 'ws:' : 'wss:';
 	const host = streamHostOf(base.hostname) + (base.port === '' ? '' : `:${base.port}`);

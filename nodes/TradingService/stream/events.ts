@@ -139,36 +139,11 @@ export function kindOf(
 
 /** The item of an event: readable names first, the exchange's own record under `raw`. */
 export function itemOf(event: StreamEvent, kind: StreamEventKind): IDataObject {
-	const common: IDataObject = {
-		event: kind,
-		eventId: event.id,
-		source: event.source,
-		market: event.market,
-		eventTime: String(event.time),
-	};
-	if (event.channel === 'balance') {
-		const balance: IDataObject = { ...common, coin: event.coin, free: event.free };
-		if (event.locked !== undefined) balance.locked = event.locked;
-		balance.raw = event.raw;
-		return balance;
-	}
-	const item: IDataObject = {
-		...common,
-		orderId: event.orderId,
-		clientOrderId: event.clientOrderId,
-		symbol: event.symbol,
-		side: event.side,
-		orderType: event.orderType,
-		status: event.status,
-		price: event.price,
-		quantity: event.quantity,
-		executedQuantity: event.executedQuantity,
-		cumulativeQuoteQuantity: event.cumulativeQuoteQuantity,
-		averagePrice: event.averagePrice,
-		orderTime: event.orderTime,
-	};
-	if (event.lastFill) item.lastFill = { ...event.lastFill };
-	item.raw = event.raw;
-	for (const key of Object.keys(item)) if (item[key] === undefined) delete item[key];
+	const { channel, id, source, market, time, raw, ...fields } = event;
+	const item: IDataObject = { event: kind, eventId: id, source, market, eventTime: String(time) };
+	// Every field the event has, in its order; the fill is copied, not shared.
+	for (const [key, value] of Object.entries(fields))
+		if (value !== undefined) item[key] = typeof value === 'object' ? { ...value } : value;
+	item.raw = raw;
 	return item;
 }

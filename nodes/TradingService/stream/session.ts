@@ -3,14 +3,14 @@ import { NodeOperationError, sleep, type IDataObject, type ITriggerFunctions } f
 import { accountScope, type AccountScope } from '../helpers/accountScope';
 import type { ServiceClient } from '../transport';
 import { StreamSocket, type WebSocketConstructor } from '../transport/socket';
-import { STREAM_TIMINGS, newActivation, type Activation, type SessionClock } from './activation';
+import { STREAM_TIMINGS, type Activation, type SessionClock } from './activation';
 import { socketUrlOf } from './address';
 import { catchUp, takeBaseline } from './catchUp';
 import { Emitter } from './emitter';
 import { ListenKey } from './listenKey';
 import { Outage, reportOutage } from './outage';
 import type { StreamSettings } from './settings';
-import { readStreamState } from './state';
+import { emptyStreamState, readStreamState } from './state';
 
 /**
  * One activation of the real-time trigger: its listen key, its connection and the loop that keeps
@@ -42,7 +42,21 @@ export class StreamSession {
 		private readonly WebSocket: WebSocketConstructor,
 		clock: SessionClock = { now: Date.now, random: Math.random },
 	) {
-		this.activation = newActivation(context, client, settings, clock);
+		const prefix = 'Trading Service Real-Time Trigger: ';
+		this.activation = {
+			context,
+			node: context.getNode(),
+			client,
+			settings,
+			clock,
+			manual: context.getMode() === 'manual',
+			state: emptyStreamState(),
+			log: {
+				info: (message) => context.logger.info(prefix + message),
+				warn: (message) => context.logger.warn(prefix + message),
+				error: (message) => context.logger.error(prefix + message),
+			},
+		};
 		this.listenKey = new ListenKey(this.activation);
 		this.emitter = new Emitter(this.activation);
 		this.outage = new Outage(this.activation);
