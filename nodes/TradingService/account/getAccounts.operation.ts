@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 import type { NodeVersion } from '../descriptions/pickers';
 import { accountItem } from '../helpers/accounts';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import { parallelRequestsOnly } from '../descriptions/common';
 
 export const description = (version: NodeVersion): INodeProperties[] =>

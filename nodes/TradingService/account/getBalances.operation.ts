@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 
 import { optionsCollection, parallelRequestsOption } from '../descriptions/common';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
 
 const properties = (version: NodeVersion): INodeProperties[] => [

@@ -11,7 +11,7 @@ import { HistoryWalk } from '../helpers/history';
 import { checkHistoryRange, type HistoryQuery, type HistoryRecord } from '../helpers/historyPage';
 import { accountTypeValue, integerInRange, timestampMs } from '../helpers/validation';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
 
 const properties = (version: NodeVersion): INodeProperties[] => [

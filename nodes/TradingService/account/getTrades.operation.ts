@@ -6,8 +6,8 @@ import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { checkTradesRange, TradesWalk, type TradesQuery } from '../helpers/trades';
 import { integerInRange, strictBoolean, timestampMs } from '../helpers/validation';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
-import { optionalSymbol } from '../actions/symbolParameter';
+import type { RunContext } from '../run/runContext';
+import { optionalSymbol } from '../run/symbolParameter';
 import { accountOption, optionsCollection, parallelRequestsOption } from '../descriptions/common';
 
 const properties = (version: NodeVersion): INodeProperties[] => [

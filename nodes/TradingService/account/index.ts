@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf } from '../actions/node.type';
+import type { OperationsOf } from '../run/node.type';
 import * as getAccounts from './getAccounts.operation';
 import * as getBalances from './getBalances.operation';
 import * as getHistory from './getHistory.operation';

@@ -10,13 +10,13 @@ import { toNodeError } from '../transport';
 import { runReport, withRunReport } from '../writes/runReport';
 import { finishWrites, writeRun } from '../writes/writeRun';
 import * as account from '../account';
-import { errorItemJson, writeError } from './errorItems';
+import { errorItemJson, writeError } from '../run/errorItems';
 import * as market from '../market';
-import type { Operation, Resource, TradingServiceType } from './node.type';
+import type { Operation, Resource, TradingServiceType } from '../run/node.type';
 import * as order from '../orders';
-import { parallelRequests } from './parallelRequests';
-import { RunContext } from './runContext';
-import { rateLimitWaitMs } from './waitAfterRateLimit';
+import { parallelRequests } from '../run/parallelRequests';
+import { RunContext } from '../run/runContext';
+import { rateLimitWaitMs } from '../run/waitAfterRateLimit';
 
 const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
 	account: account.operations,

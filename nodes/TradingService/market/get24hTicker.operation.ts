@@ -10,9 +10,9 @@ import { INSTRUMENT_TYPE_OPTIONS, optionalSymbolField } from './marketProperties
 import { decimalText, integerOf, priceChange, priceChangePercent } from './marketData';
 import { oneOf } from '../helpers/validation';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import { optionalSymbol } from '../actions/symbolParameter';
+import { optionalSymbol } from '../run/symbolParameter';
 import { readSymbolEntries } from './request';
 
 const INSTRUMENT_TYPES = ['SPOT', 'FUTURES', 'ANY'] as const;

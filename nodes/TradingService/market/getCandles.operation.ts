@@ -14,9 +14,9 @@ import {
 } from './candles';
 import { inputError, integerInRange, strictBoolean, timestampMs } from '../helpers/validation';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import { requiredSymbol } from '../actions/symbolParameter';
+import { requiredSymbol } from '../run/symbolParameter';
 import { readMarket } from './request';
 import { parallelRequestsOnly } from '../descriptions/common';
 

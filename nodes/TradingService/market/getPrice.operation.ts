@@ -8,9 +8,9 @@ import {
 import { optionalSymbolField } from './marketProperties';
 import { decimalText } from './marketData';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import { optionalSymbol } from '../actions/symbolParameter';
+import { optionalSymbol } from '../run/symbolParameter';
 import { readSymbolEntries } from './request';
 import { parallelRequestsOnly } from '../descriptions/common';
 

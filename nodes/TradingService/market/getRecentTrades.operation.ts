@@ -5,9 +5,9 @@ import { limitField, requiredSymbolField } from './marketProperties';
 import { decimalText, integerOf } from './marketData';
 import { integerInRange } from '../helpers/validation';
 import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import { requiredSymbol } from '../actions/symbolParameter';
+import { requiredSymbol } from '../run/symbolParameter';
 import { entries, readMarket } from './request';
 import { parallelRequestsOnly } from '../descriptions/common';
 

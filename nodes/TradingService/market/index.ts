@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf } from '../actions/node.type';
+import type { OperationsOf } from '../run/node.type';
 import * as get24hTicker from './get24hTicker.operation';
 import * as getCandles from './getCandles.operation';
 import * as getOrderBook from './getOrderBook.operation';

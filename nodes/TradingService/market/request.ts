@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MARKET_SITE } from '../constants';
 import type { Endpoint } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 
 /**
  * One market-data read. Every one names the MENA site: without `site` the service answers for

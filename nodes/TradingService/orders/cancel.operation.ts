@@ -18,7 +18,7 @@ import { cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import type { Refusal } from '../writes/pendingWrite';
 import { withOutcome } from '../writes/outcomes';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
 import { writeRun } from '../writes/writeRun';
 

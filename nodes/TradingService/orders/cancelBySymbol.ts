@@ -6,7 +6,7 @@ import { cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import { fingerprint } from '../writes/ledger';
 import { withOutcome } from '../writes/outcomes';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import { cancelItem } from './cancelManyItems';
 import { writeRun } from '../writes/writeRun';
 

@@ -11,7 +11,7 @@ import { oneOf, symbol as symbolValue } from '../helpers/validation';
 import { cancelKind, pendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { cancelBySymbol } from './cancelBySymbol';
 import { cancelItem } from './cancelManyItems';

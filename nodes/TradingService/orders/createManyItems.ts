@@ -3,8 +3,8 @@ import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n
 import { toNodeError } from '../transport';
 import { replayedOrder, type PendingOrder } from './orderWrites';
 import { withOutcome } from '../writes/outcomes';
-import { errorItemJson } from '../actions/errorItems';
-import type { RunContext } from '../actions/runContext';
+import { errorItemJson } from '../run/errorItems';
+import type { RunContext } from '../run/runContext';
 
 /**
  * What each order of Create Many comes out as, once the write engine settled it: an item with

@@ -13,7 +13,7 @@ import { inScope } from '../helpers/accountScope';
 import { orderReferenceFields } from './findOrderProperties';
 import { describeReference, lookupQuery, orderReference } from './orderIds';
 import { ENDPOINTS, isServiceRejection, toNodeError } from '../transport';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
 
 export const description = (version: NodeVersion): INodeProperties[] =>

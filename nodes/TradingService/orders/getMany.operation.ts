@@ -23,8 +23,8 @@ import {
 	timestampMs,
 } from '../helpers/validation';
 import { ENDPOINTS, type Endpoint } from '../transport';
-import type { RunContext } from '../actions/runContext';
-import { optionalSymbol } from '../actions/symbolParameter';
+import type { RunContext } from '../run/runContext';
+import { optionalSymbol } from '../run/symbolParameter';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 
 const properties = (version: NodeVersion): INodeProperties[] => [

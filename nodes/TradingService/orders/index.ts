@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf } from '../actions/node.type';
+import type { OperationsOf } from '../run/node.type';
 import * as cancel from './cancel.operation';
 import * as cancelMany from './cancelMany.operation';
 import * as create from './create.operation';

@@ -4,7 +4,7 @@ import { accountId, coin, inputError, positiveDecimal } from '../helpers/validat
 import { settleWrites } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
 import { pendingTransfer, transferKind } from './transferWrites';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import { optionsCollection, waitAfterRateLimitOption } from '../descriptions/common';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { writeRun } from '../writes/writeRun';

@@ -1,5 +1,5 @@
 import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
-import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
+import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/TradingService/transport';
 import { checkBusinessKeys } from '../../../../nodes/TradingService/orders/businessKeys';

@@ -1,5 +1,5 @@
 import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
-import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
+import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderReference } from '../../../../nodes/TradingService/orders/orderIds';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';

@@ -5,7 +5,7 @@ import {
 	writeRun,
 	type WriteRun,
 } from '../../../../nodes/TradingService/writes/writeRun';
-import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
+import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';

@@ -1,6 +1,6 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorItemJson, writeError } from '../../../../nodes/TradingService/actions/errorItems';
+import { errorItemJson, writeError } from '../../../../nodes/TradingService/run/errorItems';
 import { outcomeOf, withOutcome } from '../../../../nodes/TradingService/writes/outcomes';
 import { node } from '../../../support/fixedNode';
 

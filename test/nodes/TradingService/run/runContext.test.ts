@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
-import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
+import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import { PROBE_NAME, probeDescription, runProbe } from '../../../support/probe';
 
 // The run context inside a real node run (n8n-core's executor and expression evaluation): what it
