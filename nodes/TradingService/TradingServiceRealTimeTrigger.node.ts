@@ -121,7 +121,7 @@ export class TradingServiceRealTimeTrigger implements INodeType {
 		const node = this.getNode();
 		const settings = readStreamSettings(this);
 		const WebSocket = runtimeWebSocket();
-		if (WebSocket === undefined) {
+		if (WebSocket === undefined)
 			throw new NodeOperationError(
 				node,
 				'This n8n runs on a Node.js without a built-in WebSocket',
@@ -130,18 +130,12 @@ export class TradingServiceRealTimeTrigger implements INodeType {
 						'The real-time trigger needs Node.js 22 or later (n8n 2.x runs on Node.js 24). Upgrade n8n, or use the Trading Service Trigger, which polls.',
 				},
 			);
-		}
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const address = streamAddressOf(credentials.baseUrl, credentials.streamUrl);
 		if (!address.ok)
 			throw new NodeOperationError(node, address.problem, { description: address.fix });
-		const session = new StreamSession(
-			this,
-			new ServiceClient(this),
-			settings,
-			address.url,
-			WebSocket,
-		);
+		const client = new ServiceClient(this);
+		const session = new StreamSession(this, client, settings, address.url, WebSocket);
 		await session.start();
 		return { closeFunction: async () => await session.stop() };
 	}

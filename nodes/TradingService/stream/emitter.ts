@@ -67,11 +67,8 @@ export class Emitter {
 		// executions, not placements and balance moves nobody asked for.
 		if (kind === undefined || this.seen.has(event.id)) return;
 		this.seen.add(event.id, clock.now());
-		if (manual) {
-			if (this.emitted > 0) return;
-		} else {
-			this.save();
-		}
+		if (manual && this.emitted > 0) return;
+		if (!manual) this.save();
 		this.emitted++;
 		const deduplicationKey = manual ? undefined : this.deduplicationKey(event.id);
 		context.emit([[{ json: itemOf(event, kind) }]], undefined, undefined, deduplicationKey);

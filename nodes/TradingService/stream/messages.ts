@@ -129,6 +129,9 @@ export function balanceChangesOfUpdate(update: IDataObject, receivedAt: number):
 	});
 }
 
+const ORDER_REPORTS: unknown[] = ['executionReport', 'contractExecutionReport'];
+const BALANCE_UPDATES: unknown[] = ['outboundAccountInfo', 'outboundContractAccountInfo'];
+
 /** Whether an event without a name carries an order update's fields (order ID, status, symbol). */
 const looksLikeOrderUpdate = (event: IDataObject): boolean =>
 	text(event.i) !== undefined && text(event.X) !== undefined && text(event.s) !== undefined;
@@ -153,13 +156,9 @@ export function eventsOfMessage(
 			continue;
 		}
 		const event = entry as IDataObject;
-		const name = event.e;
-		const unnamed = name === undefined || name === null || name === '';
-		const isOrder =
-			name === 'executionReport' ||
-			name === 'contractExecutionReport' ||
-			(unnamed && looksLikeOrderUpdate(event));
-		const isBalance = name === 'outboundAccountInfo' || name === 'outboundContractAccountInfo';
+		const name = event.e ?? '';
+		const isOrder = ORDER_REPORTS.includes(name) || (name === '' && looksLikeOrderUpdate(event));
+		const isBalance = BALANCE_UPDATES.includes(name);
 		// ticketInfo repeats a fill the executionReport already carries; positions are not events here.
 		if (!isOrder && !isBalance) continue;
 		const named = accountOfEvent(event);

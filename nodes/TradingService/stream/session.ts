@@ -100,10 +100,8 @@ export class StreamSession {
 		this.socket?.close('the workflow was deactivated');
 		if (this.running !== undefined) {
 			let done = false;
-			void this.running.then(
-				() => (done = true),
-				() => (done = true),
-			);
+			const settle = () => (done = true);
+			void this.running.then(settle, settle);
 			const deadline = clock.now() + STOP_WAIT_MS;
 			while (!done && clock.now() < deadline) await sleep(TICK_MS / 4);
 		}

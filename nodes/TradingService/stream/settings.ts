@@ -24,19 +24,13 @@ const KNOWN_KINDS: readonly string[] = STREAM_EVENT_KINDS.map((kind) => kind.val
 
 /** An exact-match filter as typed: empty is no filter; spaces around it are refused, not trimmed. */
 function exactValue(context: ITriggerFunctions, field: string, value: unknown): string | undefined {
-	const node = context.getNode();
+	const refused = (problem: string, fix: string) =>
+		inputError(context.getNode(), field, problem, fix);
 	if (value === undefined || value === null || value === '') return undefined;
 	if (typeof value !== 'string')
-		throw inputError(
-			node,
-			field,
-			`${JSON.stringify(value)} is not text`,
-			`Enter ${field} as text.`,
-		);
+		throw refused(`${JSON.stringify(value)} is not text`, `Enter ${field} as text.`);
 	if (value.trim() !== value)
-		throw inputError(
-			node,
-			field,
+		throw refused(
 			`"${value}" starts or ends with spaces`,
 			'The filter matches the exchange’s value exactly, so it would never match. Remove the spaces.',
 		);
