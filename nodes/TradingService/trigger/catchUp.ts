@@ -22,10 +22,10 @@ import {
  * stop either, and the state then says where the next poll goes on.
  */
 
-export interface CatchUp<R extends IDataObject = IDataObject> {
+export interface CatchUp {
 	state: TriggerState;
 	/** Records not emitted before, in the order read (filters not applied yet). */
-	fresh: R[];
+	fresh: IDataObject[];
 }
 
 /** What one poll's catch-up has read so far: every record once, and which of them are new. */
@@ -82,9 +82,7 @@ export class CatchUpReader {
 		for (const { created, id } of this.read) {
 			if (inRest(created, id)) addToGroups(handled, created, id);
 		}
-		return belowId === undefined
-			? { from, to, known: handled }
-			: { from, to, belowId, known: handled };
+		return { ...result.resume, known: handled };
 	}
 
 	/** Logs the milliseconds that held more records than the service can return, when they held new ones. */

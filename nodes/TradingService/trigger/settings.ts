@@ -18,11 +18,6 @@ import {
  */
 export const ORDER_FILLED = 'orderFilled';
 
-/** Whether the Event parameter is Order Filled. */
-export function isOrderFilled(event: unknown): boolean {
-	return event === ORDER_FILLED;
-}
-
 export const DEFAULT_LATE_WINDOW_MINUTES = 10;
 export const MAX_LATE_WINDOW_MINUTES = 60;
 /**
@@ -74,9 +69,8 @@ export interface PollBounds {
 
 /** Reads and checks the parameters of the event the trigger is set to. */
 export function readEventSettings(context: IPollFunctions): EventSettings {
-	return isOrderFilled(context.getNodeParameter('event'))
-		? readFillsSettings(context)
-		: readSettings(context);
+	const isOrderFilled = context.getNodeParameter('event') === ORDER_FILLED;
+	return isOrderFilled ? readFillsSettings(context) : readSettings(context);
 }
 
 /** Reads and checks a history event's parameters; a bad one fails the poll before anything is sent. */

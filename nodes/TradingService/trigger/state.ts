@@ -14,7 +14,8 @@ import type { IDataObject } from 'n8n-workflow';
  *   `floor` moves past them, so a forgotten id can never be emitted again.
  * - `resume`: present only when a catch-up did not finish within n8n's poll time budget: the
  *   records with `created` in [from, to] have not been read yet, except the ids in `known`. For
- *   Order Filled (trigger/fills/), `belowId` narrows it: only the fills with a trade ID below it.
+ *   Order Filled (trigger/sources/fills.ts), `belowId` narrows it: only the fills with a trade ID
+ *   below it.
  *
  * Order Filled keeps the same state, a fill's `time` in the place of `created`.
  */
