@@ -59,6 +59,7 @@ export class Emitter {
 		if (this.startingKind(event) !== undefined) this.seen.add(event.id, 0);
 	}
 
+	/** An event from either source: kept, then emitted if it may start the workflow, once. */
 	handle(event: StreamEvent): void {
 		const { context, clock, manual } = this.activation;
 		this.track(event);

@@ -53,13 +53,18 @@ export function orderKindOf(status: string): StreamEventKind | undefined {
 
 export type EventSource = 'stream' | 'catchUp';
 
-/** An order's state at one change, from either source. */
-export interface OrderChange {
+/** What every event has: its ID, where it came from, when, and the exchange's own record. */
+interface EventBasics {
 	id: string;
 	source: EventSource;
 	market: 'spot' | 'contract';
 	/** The exchange's time of the change (ms). */
 	time: number;
+	raw: IDataObject;
+}
+
+/** An order's state at one change, from either source. */
+export interface OrderChange extends EventBasics {
 	orderId: string;
 	clientOrderId?: string;
 	symbol: string;
@@ -81,20 +86,14 @@ export interface OrderChange {
 		isMaker?: boolean;
 	};
 	orderTime?: string;
-	raw: IDataObject;
 }
 
 /** One coin's balance after a change. */
-export interface BalanceChange {
-	id: string;
-	source: EventSource;
-	market: 'spot' | 'contract';
-	time: number;
+export interface BalanceChange extends EventBasics {
 	coin: string;
 	free: string;
 	/** Absent where the exchange does not say (its contract balances). */
 	locked?: string;
-	raw: IDataObject;
 }
 
 export type StreamEvent =
