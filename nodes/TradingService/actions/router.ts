@@ -12,7 +12,7 @@ import { finishWrites, writeRun } from '../writes/writeRun';
 import * as account from '../account';
 import { errorItemJson, writeError } from '../run/errorItems';
 import * as market from '../market';
-import type { Operation, Resource, TradingServiceType } from '../run/node.type';
+import type { Operation, PerItemOperation, Resource, TradingServiceType } from '../run/node.type';
 import * as order from '../orders';
 import { parallelRequests } from '../run/parallelRequests';
 import { RunContext } from '../run/runContext';
@@ -44,25 +44,31 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 }
 
+/** The operation the node's Resource and Operation name. */
+function chosenOperation(run: RunContext): Operation {
+	const { resource, operation } = {
+		resource: run.functions.getNodeParameter('resource', 0),
+		operation: run.functions.getNodeParameter('operation', 0),
+	} as TradingServiceType;
+	return (
+		OPERATIONS[resource]?.[operation] ?? {
+			mode: 'perItem',
+			writes: false,
+			execute: async () => {
+				throw new NodeOperationError(
+					run.node,
+					`The operation "${operation}" of "${resource}" is not supported`,
+				);
+			},
+		}
+	);
+}
+
 async function runOperation(
 	run: RunContext,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
-	const functions = run.functions;
-	const { resource, operation } = {
-		resource: functions.getNodeParameter('resource', 0),
-		operation: functions.getNodeParameter('operation', 0),
-	} as TradingServiceType;
-	const chosen: Operation = OPERATIONS[resource]?.[operation] ?? {
-		mode: 'perItem',
-		writes: false,
-		execute: async () => {
-			throw new NodeOperationError(
-				run.node,
-				`The operation "${operation}" of "${resource}" is not supported`,
-			);
-		},
-	};
+	const chosen = chosenOperation(run);
 	// Checked before anything is sent (the client reads it again at its first request).
 	try {
 		rateLimitWaitMs(run);
@@ -72,7 +78,19 @@ async function runOperation(
 		throw writes ? writeError(run.node, error) : toNodeError(run.node, error);
 	}
 	if (chosen.mode === 'allItems') return [await chosen.execute(run, items)];
+	return [pairedItems(await runPerItem(run, chosen, items))];
+}
 
+/**
+ * Runs a per-item operation on every item, up to Parallel Requests at once: each item's records,
+ * or its error under Continue On Fail. Without it, the first failure is thrown once the items in
+ * flight have finished.
+ */
+async function runPerItem(
+	run: RunContext,
+	chosen: PerItemOperation,
+	items: INodeExecutionData[],
+): Promise<Array<IDataObject[] | Error>> {
 	const failure = (error: unknown) =>
 		chosen.writes ? writeError(run.node, error) : toNodeError(run.node, error);
 	// The item the error is about (Create fails every item with the first refused one's error).
@@ -121,7 +139,11 @@ async function runOperation(
 		{ stopped: () => stop !== undefined, staggered: chosen.writes },
 	);
 	if (stop !== undefined) throw stopWith(stop.error, stop.itemIndex);
+	return results;
+}
 
+/** Every item's records (or error item) paired with the input item it came from, in input order. */
+function pairedItems(results: Array<IDataObject[] | Error>): INodeExecutionData[] {
 	const returnData: INodeExecutionData[] = [];
 	for (const [itemIndex, result] of results.entries()) {
 		// The items of one input share its pairedItem object: it is never changed.
@@ -133,5 +155,5 @@ async function runOperation(
 		// One push per record: spreading 100,000+ records into push() overflows the call stack.
 		for (const record of result) returnData.push({ json: record, pairedItem });
 	}
-	return [returnData];
+	return returnData;
 }

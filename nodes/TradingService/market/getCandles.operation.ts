@@ -79,6 +79,52 @@ interface CandleRequest {
 	endTime?: number;
 }
 
+/** Return All: the windows of at most 1000 candles that cover [Start Time, End Time]. */
+function allCandlesRequest(
+	run: RunContext,
+	found: { symbol: string; interval: string; startTime?: number; givenEnd?: number },
+	itemIndex: number,
+): CandleRequest {
+	const node = run.node;
+	const { symbol, interval, startTime, givenEnd } = found;
+	if (startTime === undefined) {
+		throw inputError(
+			node,
+			'Start Time',
+			'is required when Return All is on',
+			'Set Start Time to the open time of the first candle you want, or turn Return All off to get the latest Limit candles.',
+			itemIndex,
+		);
+	}
+	const endTime = givenEnd ?? Date.now();
+	if (endTime < startTime) {
+		throw inputError(
+			node,
+			'Start Time',
+			`${new Date(startTime).toISOString()} is in the future`,
+			'Set Start Time in the past, or set an End Time after it.',
+			itemIndex,
+		);
+	}
+	const requests = candleWindowCount(interval, startTime, endTime);
+	if (requests > LIMITS.klinesReturnAllRequests) {
+		throw inputError(
+			node,
+			'Start Time',
+			`the range holds more than ${LIMITS.klinesReturnAllRequests * LIMITS.klinesMax} candles of ${interval}`,
+			`Return All reads at most ${LIMITS.klinesReturnAllRequests * LIMITS.klinesMax} candles (${LIMITS.klinesReturnAllRequests} requests) per item: set a later Start Time or an earlier End Time, or choose a longer Interval.`,
+			itemIndex,
+		);
+	}
+	return {
+		symbol,
+		interval,
+		windows: candleWindows(interval, startTime, endTime),
+		startTime,
+		endTime,
+	};
+}
+
 /** Every parameter, checked before any request. */
 function candleRequest(run: RunContext, itemIndex: number): CandleRequest {
 	const node = run.node;
@@ -111,44 +157,8 @@ function candleRequest(run: RunContext, itemIndex: number): CandleRequest {
 		);
 	}
 
-	if (returnAll) {
-		if (startTime === undefined) {
-			throw inputError(
-				node,
-				'Start Time',
-				'is required when Return All is on',
-				'Set Start Time to the open time of the first candle you want, or turn Return All off to get the latest Limit candles.',
-				itemIndex,
-			);
-		}
-		const endTime = givenEnd ?? Date.now();
-		if (endTime < startTime) {
-			throw inputError(
-				node,
-				'Start Time',
-				`${new Date(startTime).toISOString()} is in the future`,
-				'Set Start Time in the past, or set an End Time after it.',
-				itemIndex,
-			);
-		}
-		const requests = candleWindowCount(interval, startTime, endTime);
-		if (requests > LIMITS.klinesReturnAllRequests) {
-			throw inputError(
-				node,
-				'Start Time',
-				`the range holds more than ${LIMITS.klinesReturnAllRequests * LIMITS.klinesMax} candles of ${interval}`,
-				`Return All reads at most ${LIMITS.klinesReturnAllRequests * LIMITS.klinesMax} candles (${LIMITS.klinesReturnAllRequests} requests) per item: set a later Start Time or an earlier End Time, or choose a longer Interval.`,
-				itemIndex,
-			);
-		}
-		return {
-			symbol,
-			interval,
-			windows: candleWindows(interval, startTime, endTime),
-			startTime,
-			endTime,
-		};
-	}
+	if (returnAll)
+		return allCandlesRequest(run, { symbol, interval, startTime, givenEnd }, itemIndex);
 
 	const limit = integerInRange(
 		node,

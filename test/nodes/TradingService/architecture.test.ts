@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
+import ts from 'typescript';
+
 // The structure of the product code, read from its own import statements (type-only imports
-// included): no import circles, and each folder imports only what its job allows
-// (docs/architecture.md).
+// included): no import circles between files or folders, each folder imports only what its job
+// allows, and files and functions stay short enough to read (docs/architecture.md).
 
 const ROOT = resolve(__dirname, '../../..');
 const PRODUCT = ['nodes', 'credentials'];
@@ -77,16 +79,114 @@ function importsInto(folder: string, others: string[]): string[] {
 
 const NODE = 'nodes/TradingService/';
 
+/** The room a product file is in: its folder under nodes/TradingService/, or the file itself at the top. */
+function roomOf(file: string): string {
+	if (file.startsWith('credentials/')) return 'credentials';
+	const inside = file.slice(NODE.length);
+	return inside.includes('/') ? inside.slice(0, inside.indexOf('/')) : inside.replace(/\.ts$/, '');
+}
+
+/**
+ * What each room may import besides itself (docs/architecture.md, "What may import what"). The
+ * node files at the top may import anything.
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+	credentials: [],
+	constants: ['credentials'],
+	transport: ['constants', 'credentials'],
+	helpers: ['constants'],
+	descriptions: ['constants'],
+	writes: ['constants', 'helpers', 'transport'],
+	run: ['constants', 'descriptions', 'helpers', 'transport', 'writes'],
+	orders: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'writes'],
+	transfers: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'writes'],
+	market: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'orders'],
+	account: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'transfers'],
+	actions: [
+		'constants',
+		'descriptions',
+		'helpers',
+		'run',
+		'transport',
+		'writes',
+		'orders',
+		'transfers',
+		'market',
+		'account',
+	],
+	methods: ['constants', 'descriptions', 'helpers', 'transport', 'orders'],
+	trigger: ['constants', 'helpers', 'transport'],
+	stream: ['constants', 'helpers', 'transport'],
+	v1: ['actions', 'descriptions'],
+	v2: ['actions', 'descriptions', 'methods'],
+};
+
+/** Every import from one room into another, as "room -> room". */
+function roomImports(): Map<string, Set<string>> {
+	const rooms = new Map<string, Set<string>>();
+	for (const [file, { local }] of imports) {
+		const from = roomOf(file);
+		for (const target of local) {
+			const to = roomOf(target);
+			if (to === from) continue;
+			rooms.set(from, (rooms.get(from) ?? new Set()).add(to));
+		}
+	}
+	return rooms;
+}
+
+function roomCircles(): string[][] {
+	const graph = roomImports();
+	const found: string[][] = [];
+	const state = new Map<string, 'visiting' | 'done'>();
+	const stack: string[] = [];
+	const visit = (room: string) => {
+		if (state.get(room) === 'done') return;
+		if (state.get(room) === 'visiting') {
+			found.push([...stack.slice(stack.indexOf(room)), room]);
+			return;
+		}
+		state.set(room, 'visiting');
+		stack.push(room);
+		for (const next of graph.get(room) ?? []) visit(next);
+		stack.pop();
+		state.set(room, 'done');
+	};
+	for (const room of graph.keys()) visit(room);
+	return found;
+}
+
+/** The functions of a file longer than `most` lines, as "file:line name (N lines)". */
+function longFunctions(file: string, most: number): string[] {
+	const text = readFileSync(join(ROOT, file), 'utf8');
+	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+	const found: string[] = [];
+	const visit = (node: ts.Node) => {
+		if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+			const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+			const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+			const lines = end - start + 1;
+			const name = node.name?.getText(source) ?? '(anonymous)';
+			if (lines > most) found.push(`${file}:${start + 1} ${name} (${lines} lines)`);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
 describe('the structure of nodes/ and credentials/', () => {
 	it('reads every product file and its imports', () => {
 		expect(imports.size).toBeGreaterThan(40);
-		expect(imports.get(`${NODE}actions/router.ts`)?.local).toContain(
-			`${NODE}actions/runContext.ts`,
-		);
+		expect(imports.get(`${NODE}actions/router.ts`)?.local).toContain(`${NODE}run/runContext.ts`);
 	});
 
-	it('has no import circle', () => {
+	it('has no import circle between files', () => {
 		expect(circles()).toEqual([]);
+	});
+
+	it('has no import circle between rooms (folders), credentials included', () => {
+		expect(roomCircles()).toEqual([]);
 	});
 
 	it('imports no package but n8n-workflow and node:crypto', () => {
@@ -94,63 +194,30 @@ describe('the structure of nodes/ and credentials/', () => {
 		expect([...packages].sort()).toEqual(['n8n-workflow', 'node:crypto']);
 	});
 
-	it('transport/ is only HTTP: it knows nothing of operations, helpers, the write engine or the trigger', () => {
-		expect(
-			importsInto(`${NODE}transport/`, [
-				`${NODE}actions/`,
-				`${NODE}helpers/`,
-				`${NODE}writes/`,
-				`${NODE}trigger/`,
-				`${NODE}stream/`,
-				`${NODE}descriptions/`,
-			]),
-		).toEqual([]);
+	it('every room imports only what its job allows', () => {
+		const breaches = [...imports.entries()].flatMap(([file, { local }]) => {
+			const from = roomOf(file);
+			const allowed = MAY_IMPORT[from];
+			if (allowed === undefined) return [];
+			return local
+				.filter((target) => roomOf(target) !== from && !allowed.includes(roomOf(target)))
+				.map((target) => `${file} -> ${target}`);
+		});
+		expect(breaches).toEqual([]);
 	});
 
-	it('helpers/ hold rules only: no HTTP, no write engine, no n8n operation', () => {
-		expect(
-			importsInto(`${NODE}helpers/`, [
-				`${NODE}transport/`,
-				`${NODE}writes/`,
-				`${NODE}actions/`,
-				`${NODE}trigger/`,
-			]),
-		).toEqual([]);
+	it('every room is in the table of what it may import', () => {
+		const top = new Set([
+			'TradingService.node',
+			'TradingServiceTrigger.node',
+			'TradingServiceRealTimeTrigger.node',
+		]);
+		const rooms = new Set([...imports.keys()].map(roomOf).filter((room) => !top.has(room)));
+		expect([...rooms].filter((room) => MAY_IMPORT[room] === undefined)).toEqual([]);
 	});
 
-	it('the write engine serves the operations and never calls them', () => {
-		expect(
-			importsInto(`${NODE}writes/`, [`${NODE}actions/`, `${NODE}trigger/`, `${NODE}descriptions/`]),
-		).toEqual([]);
-	});
-
-	it('descriptions/ are node properties only: no rules, HTTP, write engine, operation or trigger', () => {
-		expect(
-			importsInto(`${NODE}descriptions/`, [
-				`${NODE}transport/`,
-				`${NODE}helpers/`,
-				`${NODE}writes/`,
-				`${NODE}actions/`,
-				`${NODE}trigger/`,
-			]),
-		).toEqual([]);
-	});
-
-	it('trigger/ reads through the transport and never uses the write engine or an operation', () => {
-		expect(
-			importsInto(`${NODE}trigger/`, [`${NODE}actions/`, `${NODE}writes/`, `${NODE}descriptions/`]),
-		).toEqual([]);
-	});
-
-	it('stream/ reads through the transport and never uses the write engine, an operation or the polling trigger', () => {
-		expect(
-			importsInto(`${NODE}stream/`, [
-				`${NODE}actions/`,
-				`${NODE}writes/`,
-				`${NODE}trigger/`,
-				`${NODE}descriptions/`,
-			]),
-		).toEqual([]);
+	it('RunContext does not load the write engine: a write asks for its run’s write side', () => {
+		expect(importsInto(`${NODE}run/runContext.ts`, [`${NODE}writes/`])).toEqual([]);
 	});
 
 	it('no folder but stream/ and the node files uses the user data stream', () => {
@@ -163,9 +230,15 @@ describe('the structure of nodes/ and credentials/', () => {
 		).toEqual([]);
 	});
 
-	it('the credential imports only the constants and its own folder', () => {
-		expect(
-			importsInto('credentials/', [NODE]).filter((line) => !line.endsWith(`${NODE}constants.ts`)),
-		).toEqual([]);
+	it('no product file is over 300 lines', () => {
+		const long = [...imports.keys()]
+			.map((file) => [file, readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1] as const)
+			.filter(([, lines]) => lines > 300)
+			.map(([file, lines]) => `${file} (${lines} lines)`);
+		expect(long).toEqual([]);
+	});
+
+	it('no product function is over 80 lines', () => {
+		expect([...imports.keys()].flatMap((file) => longFunctions(file, 80))).toEqual([]);
 	});
 });
