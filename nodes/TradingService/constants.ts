@@ -64,25 +64,6 @@ export const PATHS = {
  */
 export const MARKET_SITE = 'MENA';
 
-/** Candle intervals the service offers (UAE documentation), with their length where it is fixed. */
-export const KLINE_INTERVALS: ReadonlyArray<{ value: string; name: string; ms?: number }> = [
-	{ value: '1m', name: '1 Minute', ms: 60_000 },
-	{ value: '3m', name: '3 Minutes', ms: 180_000 },
-	{ value: '5m', name: '5 Minutes', ms: 300_000 },
-	{ value: '15m', name: '15 Minutes', ms: 900_000 },
-	{ value: '30m', name: '30 Minutes', ms: 1_800_000 },
-	{ value: '1h', name: '1 Hour', ms: 3_600_000 },
-	{ value: '2h', name: '2 Hours', ms: 7_200_000 },
-	{ value: '4h', name: '4 Hours', ms: 14_400_000 },
-	{ value: '6h', name: '6 Hours', ms: 21_600_000 },
-	{ value: '8h', name: '8 Hours', ms: 28_800_000 },
-	{ value: '12h', name: '12 Hours', ms: 43_200_000 },
-	{ value: '1d', name: '1 Day', ms: 86_400_000 },
-	{ value: '1w', name: '1 Week', ms: 604_800_000 },
-	// a calendar month: its length varies
-	{ value: '1M', name: '1 Month' },
-];
-
 /**
  * Request weights: spec §8 where it gives one (history 5, batch orders 1), else the UAE
  * documentation's (past orders 5, balances 5, every cancel 1, the rest 1). docs/api.md §4 lists them.
@@ -402,26 +383,3 @@ export const UNKNOWN_OUTCOME_CODES: readonly string[] = [
 	ERROR_CODES.orderCreateTimeout,
 	ERROR_CODES.orderCancelTimeout,
 ];
-
-/**
- * The user data stream (HashKey PRO and Global documentation of the same API family; the UAE page
- * does not cover it, docs/api.md "User data stream"). The real-time trigger's timings follow.
- */
-export const USER_STREAM = {
-	/** A listen key lives this long after it is created or kept alive. */
-	listenKeyLifetimeMs: 60 * 60_000,
-	/** The documentation recommends a keep-alive about every 30 minutes. */
-	keepAliveEveryMs: 30 * 60_000,
-	/** The documentation asks clients to ping every 10 seconds. */
-	pingEveryMs: 10_000,
-	/**
-	 * A connection that brought nothing (no pong, no ping, no event) for this long is dead: two
-	 * of our pings went unanswered. The server pings every 30 s on top of answering ours.
-	 */
-	silenceLimitMs: 25_000,
-	/** Reconnect backoff: first wait, doubled per failed try, capped. */
-	firstBackoffMs: 500,
-	maxBackoffMs: 30_000,
-	/** How far before the last event seen a catch-up reads again: clock skew and late listing. */
-	catchUpOverlapMs: 2 * 60_000,
-} as const;

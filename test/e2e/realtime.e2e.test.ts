@@ -14,7 +14,7 @@
  * state (an older state written back into n8n's database): the fills it emits again are refused
  * by n8n's execution deduplication key, none runs twice.
  */
-import { USER_STREAM } from '../../nodes/TradingService/constants';
+import { USER_STREAM } from '../../nodes/TradingService/stream/activation';
 import { UNSETTLED_MS } from '../../nodes/TradingService/stream/state';
 import { DEMO_KEYS, type Sandbox } from '../../sandbox';
 import {

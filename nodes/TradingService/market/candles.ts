@@ -1,6 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { KLINE_INTERVALS, LIMITS } from '../constants';
+import { LIMITS } from '../constants';
+
+/** Candle intervals the service offers (UAE documentation), with their length where it is fixed. */
+export const KLINE_INTERVALS: ReadonlyArray<{ value: string; name: string; ms?: number }> = [
+	{ value: '1m', name: '1 Minute', ms: 60_000 },
+	{ value: '3m', name: '3 Minutes', ms: 180_000 },
+	{ value: '5m', name: '5 Minutes', ms: 300_000 },
+	{ value: '15m', name: '15 Minutes', ms: 900_000 },
+	{ value: '30m', name: '30 Minutes', ms: 1_800_000 },
+	{ value: '1h', name: '1 Hour', ms: 3_600_000 },
+	{ value: '2h', name: '2 Hours', ms: 7_200_000 },
+	{ value: '4h', name: '4 Hours', ms: 14_400_000 },
+	{ value: '6h', name: '6 Hours', ms: 21_600_000 },
+	{ value: '8h', name: '8 Hours', ms: 28_800_000 },
+	{ value: '12h', name: '12 Hours', ms: 43_200_000 },
+	{ value: '1d', name: '1 Day', ms: 86_400_000 },
+	{ value: '1w', name: '1 Week', ms: 604_800_000 },
+	// a calendar month: its length varies
+	{ value: '1M', name: '1 Month' },
+];
 import { decimalText, integerOf } from './marketData';
 
 /**

@@ -5,10 +5,9 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { symbolRulesItem } from '../orders/symbolRules';
-import { readSymbolRules } from '../orders/symbolRulesCache';
-import { optionalSymbol } from '../actions/symbolParameter';
-import type { RunContext } from '../actions/runContext';
+import { readSymbolRules, symbolRulesItem } from '../orders/symbolRules';
+import { optionalSymbol } from '../run/symbolParameter';
+import type { RunContext } from '../run/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { parallelRequestsOnly } from '../descriptions/common';
 
@@ -33,7 +32,7 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 /**
  * GET /api/v1/exchangeInfo (site MENA): the trading rules of one trading pair or of all, one item
  * per pair. Read afresh once per run, which also refreshes the rules Create and Create Many check
- * orders against (orders/symbolRulesCache.ts).
+ * orders against (orders/symbolRules.ts).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const wanted = optionalSymbol(run, itemIndex);

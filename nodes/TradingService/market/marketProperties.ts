@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { KLINE_INTERVALS } from '../constants';
+import { KLINE_INTERVALS } from './candles';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 
 /**

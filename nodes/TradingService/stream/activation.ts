@@ -1,10 +1,32 @@
 import type { INode, ITriggerFunctions } from 'n8n-workflow';
 
-import { USER_STREAM } from '../constants';
 import type { AccountScope } from '../helpers/accountScope';
 import type { ServiceClient } from '../transport';
 import type { StreamSettings } from './settings';
 import type { StreamState } from './state';
+
+/**
+ * The user data stream (HashKey PRO and Global documentation of the same API family; the UAE page
+ * does not cover it, docs/api.md "User data stream"). The real-time trigger's timings follow.
+ */
+export const USER_STREAM = {
+	/** A listen key lives this long after it is created or kept alive. */
+	listenKeyLifetimeMs: 60 * 60_000,
+	/** The documentation recommends a keep-alive about every 30 minutes. */
+	keepAliveEveryMs: 30 * 60_000,
+	/** The documentation asks clients to ping every 10 seconds. */
+	pingEveryMs: 10_000,
+	/**
+	 * A connection that brought nothing (no pong, no ping, no event) for this long is dead: two
+	 * of our pings went unanswered. The server pings every 30 s on top of answering ours.
+	 */
+	silenceLimitMs: 25_000,
+	/** Reconnect backoff: first wait, doubled per failed try, capped. */
+	firstBackoffMs: 500,
+	maxBackoffMs: 30_000,
+	/** How far before the last event seen a catch-up reads again: clock skew and late listing. */
+	catchUpOverlapMs: 2 * 60_000,
+} as const;
 
 /**
  * The session's timings: the exchange's (constants.ts) in n8n. Tests shorten them to watch a

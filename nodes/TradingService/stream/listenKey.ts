@@ -1,4 +1,4 @@
-import { USER_STREAM } from '../constants';
+import { USER_STREAM } from './activation';
 import { ENDPOINTS, isServiceRejection } from '../transport';
 import { STREAM_TIMINGS, type Activation } from './activation';
 

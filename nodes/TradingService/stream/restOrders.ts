@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { DAY_MS, ERROR_CODES, LIMITS, USER_STREAM } from '../constants';
+import { DAY_MS, ERROR_CODES, LIMITS } from '../constants';
+import { USER_STREAM } from './activation';
 import { inScope, type AccountScope } from '../helpers/accountScope';
 import {
 	compareDecimals,
