@@ -95,6 +95,8 @@ export interface LedgerSlot {
 	 * have been placed.
 	 */
 	readonly version: number;
+	/** What the ledger holds of this request now, with what this try recorded (nothing: never sent, or refused). */
+	readonly held: LedgerRecord['outcome'] | undefined;
 	record(record: LedgerRecord): void;
 	/** The write executed nothing: forget it, so that it may be sent again. */
 	forget(): void;
@@ -161,9 +163,13 @@ export class WriteLedger {
 		// A recorded request keeps its version (absent: 0); a new one takes the next.
 		const version =
 			stored !== undefined ? (stored.v ?? 0) : others.length === 0 ? 0 : Math.max(...others) + 1;
+		const runRecords = this.records;
 		return {
 			recorded: stored === undefined ? undefined : fromStored(stored),
 			version,
+			get held() {
+				return runRecords[slot]?.[requestFingerprint]?.o;
+			},
 			record: (record) => {
 				this.records[slot] = {
 					...(this.records[slot] ?? {}),

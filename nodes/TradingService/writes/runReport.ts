@@ -1,6 +1,5 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ledgerOutcome } from './engine';
 import type { WriteLedger } from './ledger';
 import { outcomeOf, withOutcome } from './outcomes';
 import type { PendingWrite } from './pendingWrite';
@@ -37,7 +36,7 @@ export interface OrderCounts {
 export function orderCounts(writes: Array<PendingWrite<unknown>>): OrderCounts {
 	const counts: OrderCounts = { placed: 0, unknown: 0, rejected: 0, notSent: 0 };
 	for (const pending of writes) {
-		const held = ledgerOutcome(pending);
+		const held = pending.slot.held;
 		if (held !== undefined) counts[held]++;
 		else if (pending.settled !== undefined || pending.window.firstSentAt !== undefined)
 			counts.rejected++;

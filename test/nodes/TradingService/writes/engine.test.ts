@@ -9,7 +9,7 @@ import type {
 import { TradingServiceApi } from '../../../../credentials/TradingServiceApi.credentials';
 import * as create from '../../../../nodes/TradingService/orders/create.operation';
 import * as cancel from '../../../../nodes/TradingService/orders/cancel.operation';
-import { RunContext } from '../../../../nodes/TradingService/actions/runContext';
+import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import { TradingService } from '../../../../nodes/TradingService/TradingService.node';
 import { type Sandbox } from '../../../../sandbox';
 import { credentialsFor, requestsTo } from '../../../../tools/harness/node';

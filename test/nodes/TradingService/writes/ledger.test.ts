@@ -89,4 +89,14 @@ describe('write ledger', () => {
 			outcome: 'placed',
 		});
 	});
+
+	it('a slot holds what this try recorded, while recorded keeps what the earlier try left', () => {
+		const nodeContext: IDataObject = {};
+		ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order)).record({ outcome: 'placed' });
+		const slot = ledgerOf(nodeContext).slot('0', fingerprint('newOrder', order));
+		slot.forget();
+		expect([slot.recorded?.outcome, slot.held]).toEqual(['placed', undefined]);
+		slot.record({ outcome: 'unknown', firstSentAt: 1, acceptableUntil: 2 });
+		expect([slot.recorded?.outcome, slot.held]).toEqual(['placed', 'unknown']);
+	});
 });
