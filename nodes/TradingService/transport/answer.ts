@@ -2,17 +2,16 @@ import { sleep, type IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { ERROR_CODES, UNKNOWN_OUTCOME_CODES } from '../constants';
 import type { Endpoint } from './endpoints';
-import { MAX_JSON_DEPTH, parseJsonExactly } from './jsonParser';
+import { MAX_JSON_DEPTH, NO_FIELDS, parseJsonExactly } from './jsonParser';
 import type { ServiceRejection } from './rejections';
 import { TEXT_FIELDS } from './textFields';
+import type { AttemptFailure, BodyRead } from './types';
 
 /**
- * Reading an answer: its body within the attempt's deadline and a byte cap, its JSON with every
- * digit kept, and what it means in the terms that decide whether another attempt is safe (its
- * body, a refusal, a rate limit, or an unknown outcome). No HTTP of its own: request.ts sends.
+ * Reading an answer (docs/transport.md "Reading the answer"): its body within the attempt's
+ * deadline and a byte cap, its JSON with every digit kept, and what it means in the terms that
+ * decide whether another attempt is safe. No HTTP of its own: request.ts sends.
  */
-
-// ------------------------------------------------------------------ codes
 
 /** Whether a code is numeric zero in any spelling the family uses: 0, "0", "0000". */
 export function isZeroCode(code: unknown): boolean {
@@ -34,27 +33,15 @@ export function isUnknownOutcomeCode(code: unknown): boolean {
 	return UNKNOWN_OUTCOME_CODES.some((unknown) => sameCode(code, unknown));
 }
 
-// ------------------------------------------------------------------ JSON that keeps every digit
-
 /**
- * The service's IDs are 64-bit (up to 20 digits) and its amounts may have 18 decimals: JSON.parse
- * would silently round them. Most answers hold no such number, so JSON.parse reads them and its
- * value is checked; the rest take the exact parser (jsonParser.ts).
- */
-const NO_FIELDS: ReadonlySet<string> = new Set();
-
-/**
- * A number literal that a double may not hold exactly: 16 digits or more (an integer beyond 2^53,
- * a decimal of more than 15 significant digits) or an exponent (which may leave a double's range).
- * A JSON number always follows the start of the text, ":", "," or "[" (and optional whitespace);
- * text inside a string may match too, which only sends that answer to the exact parser.
+ * A number literal a double may not hold exactly: 16 digits or more, or an exponent. Text inside a
+ * string may match too, which only sends that answer to the exact parser.
  */
 export const MAYBE_INEXACT_NUMBER = /(?:^|[:,[])\s*-?(?:\d{16}|[\d.]{17}|[\d.]+[eE])/;
 
 /**
  * Whether a value JSON.parse built is what the exact parser would build: no deeper than
- * MAX_JSON_DEPTH, and no number under a key of `textFields` (the exact parser keeps such a number's
- * literal text; the literal is gone after JSON.parse, so that answer takes the exact parser).
+ * MAX_JSON_DEPTH, and no number under a key of `textFields` (whose literal JSON.parse loses).
  */
 function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: number): boolean {
 	if (value === null || typeof value !== 'object') return true;
@@ -72,15 +59,11 @@ function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: 
 }
 
 /**
- * Parses JSON text like JSON.parse, except that a number a double cannot hold (an integer beyond
- * ±(2^53 − 1), a decimal of more than 15 significant digits) comes back as its literal text, and so
- * does any number under a key in `textFields` (IDs and decimals: a string whatever their size, so
- * one field never changes type with its value). Throws JsonSyntaxError for text that is not exactly
- * one JSON value.
- *
- * Most answers have no number that long and their IDs and amounts as strings: for those,
- * JSON.parse gives the very same value several times faster (bench 1: about 0.25 ms per 50-record
- * history page), so it is used, and checked, first; everything else takes the exact parser.
+ * Parses JSON text like JSON.parse, except that a number a double cannot hold (the service's IDs
+ * have up to 20 digits, its amounts up to 18 decimals) comes back as its literal text, and so does
+ * any number under a key in `textFields`. JSON.parse is several times faster than the exact parser
+ * (jsonParser.ts), so it is tried first and its value kept where it is exact. Throws
+ * JsonSyntaxError for text that is not exactly one JSON value.
  */
 export function parseJsonKeepingDigits(
 	text: string,
@@ -98,29 +81,14 @@ export function parseJsonKeepingDigits(
 	return parseJsonExactly(text, textFields);
 }
 
-// ------------------------------------------------------------------ the body, bounded
-
-/**
- * n8n's request helper gives a node no way to bound an attempt: `httpRequestWithAuthentication`
- * replaces the node's `abortSignal` with the execution's cancel signal, its `timeout` is the
- * socket's idle timeout (a server sending one byte every few seconds never trips it), and it sets
- * no size cap. So the body comes as a stream and is read here: until the deadline, and at most
- * `maxBytes`.
- */
-
 /** Most bytes of one answer (after decompression): far above a full history page (~150 kB). */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-/** The part of a Node.js readable stream this file uses. */
+/** The part of a Node.js readable stream this file uses: n8n's helper cannot bound an attempt itself. */
 interface ReadableBody {
 	on(event: string, listener: (...args: unknown[]) => void): unknown;
 	destroy(error?: Error): unknown;
 }
-
-export type BodyRead =
-	| { ok: true; text: string }
-	| { ok: false; failure: 'deadline' | 'tooLarge' }
-	| { ok: false; failure: 'broken'; code: string };
 
 function isReadable(body: unknown): body is ReadableBody {
 	return (
@@ -141,9 +109,6 @@ function errorCode(error: unknown): string {
 	return typeof code === 'string' && code !== '' ? code : 'ECONNRESET';
 }
 
-/** The reason an attempt's deadline timer is released: the attempt is over. */
-const ATTEMPT_OVER = 'attempt over';
-
 /**
  * A timer that ends at `deadline` (a `Date.now()` value), for racing each phase of one attempt
  * against. `cancel()` releases it once the attempt is over, so no timer outlives the attempt.
@@ -163,14 +128,11 @@ export class AttemptDeadline {
 
 	cancel(): void {
 		// With a reason given, abort() does not build a DOMException (and its stack) per attempt.
-		this.controller.abort(ATTEMPT_OVER);
+		this.controller.abort('attempt over');
 	}
 }
 
-/**
- * A string's size in UTF-8 bytes, the unit of the cap. A UTF-16 unit is 1 to 3 bytes (a
- * surrogate pair, 2 units, is 4), so only a string between `cap / 3` and `cap` units is encoded.
- */
+/** A string's size in UTF-8 bytes, the cap's unit: 1 to 3 per UTF-16 unit, so few are encoded. */
 function utf8Length(text: string, cap: number): number {
 	if (text.length > cap || text.length * 3 <= cap) return text.length;
 	return new TextEncoder().encode(text).byteLength;
@@ -235,18 +197,8 @@ export async function readBody(
 	return result;
 }
 
-// ------------------------------------------------------------------ what the answer means
-
 /** The family's code for an IP ban (HTTP 418), used when the answer carries none. */
 const IP_BAN_CODE = '-3145';
-
-/** Why an attempt failed, in the terms that decide whether another attempt is safe. */
-export type AttemptFailure =
-	| { kind: 'rejected'; rejection: ServiceRejection }
-	| { kind: 'rateLimited'; retryAfterMs?: number; rejection: ServiceRejection }
-	| { kind: 'notSent'; reason: string; detail: string }
-	| { kind: 'unknown'; reason: string; detail: string }
-	| { kind: 'http'; status: number; reason: string };
 
 function parseRetryAfter(headers: IN8nHttpFullResponse['headers']): number | undefined {
 	const value = headers?.['retry-after'];
@@ -269,20 +221,15 @@ function asRejection(
 	if (isZeroCode(code) || codeText === '200') return undefined;
 	// A 2xx answer with a code per entry is the caller's to read, whatever its top-level code:
 	// some entries may have been executed.
-	if (
-		codesPerEntry &&
-		httpStatus >= 200 &&
-		httpStatus < 300 &&
-		Array.isArray((body as { result?: unknown }).result)
-	)
+	const answered = httpStatus >= 200 && httpStatus < 300;
+	if (codesPerEntry && answered && Array.isArray((body as { result?: unknown }).result))
 		return undefined;
 	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
 }
 
 /**
- * Classifies an answer: the parsed body on success, the failure otherwise. Numbers a double cannot
- * hold, and IDs and decimals in any form, come back as strings (json.ts). A 2xx answer that is not JSON is unknown: the request was written
- * and something answered, but nobody can tell what the service did.
+ * Classifies an answer: the parsed body on success, the failure otherwise. A 2xx answer that is
+ * not JSON is unknown: something answered, but nobody can tell what the service did.
  */
 export function classifyResponse(
 	endpoint: Endpoint,

@@ -1,9 +1,10 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { ERROR_CODES } from '../constants';
-import { MAX_ANSWER_BYTES, sameCode, type AttemptFailure, type BodyRead } from './answer';
+import { MAX_ANSWER_BYTES, sameCode } from './answer';
 import type { ServiceBan } from './pacing';
 import { describeRejection, type ServiceRejection } from './rejections';
+import type { AttemptFailure, BodyRead } from './types';
 
 /**
  * Failed requests: what a failed attempt means (its body unreadable, the connection gone), and

@@ -14,21 +14,14 @@ import {
 import { CREDENTIAL_TYPE, LIMITS } from '../constants';
 import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import { toNodeError, unexpectedResponseError } from './errors';
-import { sharedKeyAccounts } from './keyAccounts';
 import { banFor, gateFor, limiterFor, normaliseBaseUrl, pacerFor } from './pacing';
-import {
-	sendWithRetries,
-	type ExchangeSettings,
-	type RetryPolicy,
-	type SendWindow,
-	type TransportContext,
-} from './request';
+import { sendWithRetries } from './request';
+import type { ExchangeSettings, RetryPolicy, SendWindow, TransportContext } from './types';
 
 export { isUnknownOutcomeCode, isZeroCode, parseJsonKeepingDigits, sameCode } from './answer';
 export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 export { isServiceRejection, toNodeError, unexpectedResponseError } from './errors';
-export { clearAccountScopeCache } from './keyAccounts';
-export type { RetryPolicy, SendWindow, TransportContext } from './request';
+export type { RetryPolicy, SendWindow, TransportContext } from './types';
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetries: 5,
@@ -64,17 +57,51 @@ export interface Pager {
 	take(page: unknown): void;
 }
 
+/** Each key's accounts (ServiceClient.keyAccounts), per process, service and key. */
+interface CachedAccounts {
+	accounts: Promise<IDataObject[]>;
+	readAt: number;
+	settled: boolean;
+}
+
+const keyAccountsCache = new Map<string, CachedAccounts>();
+
+/** Forgets every key's accounts: tests start each case with none. */
+export function clearAccountScopeCache(): void {
+	keyAccountsCache.clear();
+}
+
+/** The accounts kept under `key`, or those `read` returns, kept from now on. */
+async function sharedKeyAccounts(
+	key: string,
+	read: () => Promise<IDataObject[]>,
+): Promise<IDataObject[]> {
+	const now = Date.now();
+	for (const [other, entry] of keyAccountsCache) {
+		if (entry.settled && now - entry.readAt >= LIMITS.accountScopeTtlMs)
+			keyAccountsCache.delete(other);
+	}
+	const cached = keyAccountsCache.get(key);
+	if (cached !== undefined) return await cached.accounts;
+	const entry: CachedAccounts = { readAt: now, settled: false, accounts: read() };
+	keyAccountsCache.set(key, entry);
+	entry.accounts.then(
+		() => {
+			entry.settled = true;
+		},
+		() => {
+			if (keyAccountsCache.get(key) === entry) keyAccountsCache.delete(key);
+		},
+	);
+	return await entry.accounts;
+}
+
 /**
  * The one place the package talks to the service, for one node run (the router makes one per run,
  * the trigger one per poll). It reads the credential once, however many requests the run sends and
- * however many of them are in flight at once.
- *
- * Every request leaves within its key's rate (5 queries and 20 order requests a second by default,
- * the credential's; retries.ts, pacing.ts). Reads are retried on 5xx, unknown-outcome codes and
- * network failures; writes only when the service proves it did nothing (a rate limit, connection
- * refused). Every attempt goes through the
- * credential's `authenticate`, so each is freshly timestamped and signed; redirects are never
- * followed. A write is never sent twice here: `write` says what became of it.
+ * however many of them are in flight at once. Each request goes out with its retries and within
+ * its key's rate (request.ts, pacing.ts); a write is never sent twice here: `write` says what
+ * became of it.
  */
 export class ServiceClient {
 	private settingsRead?: Promise<ClientSettings>;
@@ -109,7 +136,9 @@ export class ServiceClient {
 		const check = checkCredentialData(credentials);
 		// Nothing is sent while the credential has a problem, so the rates matter only when it has none.
 		const perSecond = check.ok ? check.credentials.requestsPerSecond : undefined;
+		// One call a second for the key means one every n seconds for each of n processes sharing it.
 		const processes = Number(credentials.processesSharingKey ?? 1);
+		const sharing = Number.isInteger(processes) && processes > 1 ? processes : 1;
 		return {
 			limiter: limiterFor(
 				baseUrl,
@@ -118,27 +147,13 @@ export class ServiceClient {
 				Number(credentials.weightWindowSeconds ?? 60),
 			),
 			serviceBan: banFor(baseUrl),
-			pacerOf: (endpoint) =>
-				perSecond === undefined
-					? undefined
-					: pacerFor(
-							baseUrl,
-							apiKey,
-							endpoint.rateClass ?? 'query',
-							perSecond[endpoint.rateClass ?? 'query'],
-						),
+			pacerOf: ({ rateClass = 'query' as const }) =>
+				perSecond && pacerFor(baseUrl, apiKey, rateClass, perSecond[rateClass]),
 			rateLimitWaitMs,
-			// One call a second for the key means one every n seconds for each of n processes sharing it.
-			gateOf: (endpoint) =>
-				endpoint.minIntervalMs === undefined
+			gateOf: ({ method, path, minIntervalMs }) =>
+				minIntervalMs === undefined
 					? undefined
-					: gateFor(
-							baseUrl,
-							apiKey,
-							`${endpoint.method} ${endpoint.path}`,
-							endpoint.minIntervalMs *
-								(Number.isInteger(processes) && processes > 1 ? processes : 1),
-						),
+					: gateFor(baseUrl, apiKey, `${method} ${path}`, minIntervalMs * sharing),
 			// The service caps recvWindow; an unreadable value is taken at that cap, which only makes
 			// the node wait longer before it concludes an unanswered write can no longer be accepted.
 			recvWindowMs:

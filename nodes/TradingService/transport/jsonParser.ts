@@ -1,13 +1,9 @@
 /**
- * The exact JSON parser: one pass over the text with charCodeAt, regex-free, as strict as
- * JSON.parse (RFC 8259: no comments, no trailing commas, no leading zeros, whitespace only around
- * tokens). A number literal a double cannot hold exactly becomes a string of its literal text
- * instead of a rounded number: an integer beyond ±(2^53 − 1), or a decimal (fraction or exponent)
- * with more than 15 significant digits or beyond a double's range. Any number under a key of
- * `textFields` (IDs, amounts, prices) becomes its literal text whatever its form. Keys are set as
- * own properties, so a `__proto__` key is data, as with JSON.parse.
+ * The exact JSON parser: one pass with charCodeAt, as strict as JSON.parse (RFC 8259). A number
+ * literal a double cannot hold exactly (an integer beyond ±(2^53 − 1), a decimal of more than 15
+ * significant digits or beyond a double's range), and any number under a key of `textFields`,
+ * becomes its literal text. Keys are own properties, so a `__proto__` key is data, as with JSON.parse.
  */
-
 /** Deepest nesting accepted; the service's answers are at most three levels deep. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -40,11 +36,11 @@ const ESCAPES: Record<number, string> = {
 	0x74: '\t',
 };
 
-/**
- * Most significant digits a decimal literal may have and still read back from a double as written
- * (a double holds 15 to 17; 15 always round-trips).
- */
+/** Most significant digits a decimal may have and always read back from a double as written. */
 export const MAX_EXACT_DIGITS = 15;
+
+/** How JSON.parse sets a key: `__proto__` too is an own property, not the prototype. */
+const OWN_DATA = { writable: true, enumerable: true, configurable: true };
 
 /** The shortest string V8 represents as a view into its parent string (SlicedString::kMinLength). */
 const SLICE_MIN_LENGTH = 13;
@@ -107,15 +103,28 @@ class Parser {
 		return value;
 	}
 
-	private parseObject(depth: number): Record<string, unknown> {
+	/** Past an opening bracket: whether its closing one follows at once. */
+	private opensEmpty(close: number, depth: number): boolean {
 		if (depth > MAX_JSON_DEPTH) this.fail(`Nesting deeper than ${MAX_JSON_DEPTH}`);
 		this.index++;
-		const object: Record<string, unknown> = {};
 		this.skipWhitespace();
-		if (this.text.charCodeAt(this.index) === 0x7d) {
-			this.index++;
-			return object;
-		}
+		if (this.text.charCodeAt(this.index) !== close) return false;
+		this.index++;
+		return true;
+	}
+
+	/** After an element: true past a ",", false past the closing bracket. */
+	private continues(close: number, expected: string): boolean {
+		this.skipWhitespace();
+		const next = this.text.charCodeAt(this.index);
+		if (next !== 0x2c && next !== close) this.fail(expected);
+		this.index++;
+		return next === 0x2c;
+	}
+
+	private parseObject(depth: number): Record<string, unknown> {
+		const object: Record<string, unknown> = {};
+		if (this.opensEmpty(0x7d, depth)) return object;
 		for (;;) {
 			this.skipWhitespace();
 			if (this.text.charCodeAt(this.index) !== QUOTE) this.fail('Expected a property name');
@@ -125,45 +134,19 @@ class Parser {
 			this.index++;
 			this.skipWhitespace();
 			const value = this.textFields.has(key) ? this.parseFieldValue(depth) : this.parseValue(depth);
-			if (key === '__proto__') {
-				Object.defineProperty(object, key, {
-					value,
-					writable: true,
-					enumerable: true,
-					configurable: true,
-				});
-			} else {
-				object[key] = value;
-			}
-			this.skipWhitespace();
-			const next = this.text.charCodeAt(this.index);
-			this.index++;
-			if (next === 0x2c) continue;
-			if (next === 0x7d) return object;
-			this.index--;
-			this.fail('Expected "," or "}"');
+			if (key === '__proto__') Object.defineProperty(object, key, { ...OWN_DATA, value });
+			else object[key] = value;
+			if (!this.continues(0x7d, 'Expected "," or "}"')) return object;
 		}
 	}
 
 	private parseArray(depth: number): unknown[] {
-		if (depth > MAX_JSON_DEPTH) this.fail(`Nesting deeper than ${MAX_JSON_DEPTH}`);
-		this.index++;
 		const array: unknown[] = [];
-		this.skipWhitespace();
-		if (this.text.charCodeAt(this.index) === 0x5d) {
-			this.index++;
-			return array;
-		}
+		if (this.opensEmpty(0x5d, depth)) return array;
 		for (;;) {
 			this.skipWhitespace();
 			array.push(this.parseValue(depth));
-			this.skipWhitespace();
-			const next = this.text.charCodeAt(this.index);
-			this.index++;
-			if (next === 0x2c) continue;
-			if (next === 0x5d) return array;
-			this.index--;
-			this.fail('Expected "," or "]"');
+			if (!this.continues(0x5d, 'Expected "," or "]"')) return array;
 		}
 	}
 
@@ -175,9 +158,8 @@ class Parser {
 			const code = text.charCodeAt(at);
 			if (code === QUOTE) {
 				this.index = at + 1;
-				// V8 makes a slice of 13 or more characters a view of the whole answer text, which would
-				// then stay in memory as long as any record holding the string does: copy it instead
-				// (JSON.parse of the quoted slice, which has no escapes, builds a new string).
+				// V8 makes a slice of 13 or more characters a view of the whole answer text, kept in memory
+				// as long as the string is: JSON.parse of the quoted slice builds a new string instead.
 				return at - start < SLICE_MIN_LENGTH
 					? text.slice(start, at)
 					: (JSON.parse(text.slice(start - 1, at + 1)) as string);
@@ -285,8 +267,8 @@ class Parser {
 }
 
 /**
- * Significant digits of a number literal's mantissa (text[start, end): sign, digits, optional
- * fraction): from its first non-zero digit to its last, the dot not counted; 0 for a zero.
+ * Significant digits of a number literal's mantissa text[start, end) (sign, digits, fraction): from
+ * its first non-zero digit to its last, the dot not counted; 0 for a zero.
  */
 export function significantDigits(text: string, start: number, end: number): number {
 	let first = -1;
@@ -303,10 +285,10 @@ export function significantDigits(text: string, start: number, end: number): num
 	return last - first + 1 - (dot >= 0 && dot < last ? 1 : 0);
 }
 
-const NO_FIELDS: ReadonlySet<string> = new Set();
+export const NO_FIELDS: ReadonlySet<string> = new Set();
 
 /**
- * Parses JSON text with the exact parser alone: what parseJsonKeepingDigits (json.ts) falls back
+ * Parses JSON text with the exact parser alone: what parseJsonKeepingDigits (answer.ts) falls back
  * to, and the reference its fast path is tested against. Throws JsonSyntaxError for text that is
  * not exactly one JSON value.
  */

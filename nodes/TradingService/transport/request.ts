@@ -1,15 +1,8 @@
 import {
 	sleep,
-	type ICredentialDataDecryptedObject,
-	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
-	type ILoadOptionsFunctions,
 	type INode,
-	type IPollFunctions,
-	type ITriggerFunctions,
-	type NodeApiError,
-	type NodeOperationError,
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, ERROR_CODES, LIMITS } from '../constants';
@@ -19,7 +12,6 @@ import {
 	discardBody,
 	isUnknownOutcomeCode,
 	readBody,
-	type AttemptFailure,
 } from './answer';
 import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import {
@@ -33,8 +25,15 @@ import {
 	toNodeError,
 	unreadable,
 } from './errors';
-import type { IntervalGate, RequestPacer, ServiceBan, WeightLimiter } from './pacing';
-import type { ServiceRejection } from './rejections';
+import type { RequestPacer } from './pacing';
+import type {
+	AttemptFailure,
+	Exchange,
+	ExchangeSettings,
+	RetryPolicy,
+	SendWindow,
+	TransportContext,
+} from './types';
 
 /**
  * One request and its attempts: the only code that calls n8n's request helper. Reads are retried
@@ -44,61 +43,6 @@ import type { ServiceRejection } from './rejections';
  * (pacing.ts); after a rate limit the request waits for the suspension and goes again when the
  * run allows the wait (Wait After a Rate Limit), or is refused unsent. A 418 is never retried.
  */
-
-/** Whatever n8n hands the package: a node run, a trigger poll, the real-time trigger, or a picker's list search. */
-export type TransportContext =
-	| IExecuteFunctions
-	| IPollFunctions
-	| ITriggerFunctions
-	| ILoadOptionsFunctions;
-
-export interface RetryPolicy {
-	/** Further attempts after the first, for reads and for provably unprocessed writes. */
-	maxRetries: number;
-	/** First backoff; doubles per attempt. A Retry-After header takes precedence. */
-	baseDelayMs: number;
-	/** Longest single wait, Retry-After included; a longer Retry-After fails the request. */
-	maxDelayMs: number;
-	/** Per-attempt deadline. A write past it has an unknown outcome. */
-	timeoutMs: number;
-}
-
-/**
- * When the attempts of one request may have reached the service, in this machine's clock. The
- * service accepts a request only while its clock is within recvWindow after the request's
- * timestamp, so after `acceptableUntil` no attempt made so far can still be accepted.
- */
-export interface SendWindow {
-	/** Before the first attempt: a service record of this request cannot be older than this minus the future tolerance. */
-	firstSentAt?: number;
-	/** The end of the last attempt plus its recvWindow plus the future tolerance. */
-	acceptableUntil?: number;
-}
-
-/** How one request's attempts ended. */
-export type Exchange =
-	| { kind: 'answered'; body: unknown }
-	| { kind: 'rejected'; error: NodeApiError | NodeOperationError }
-	| { kind: 'unknown'; reason: string; detail: string };
-
-/** What the attempts of a request use of the credential, read once per client. */
-export interface ExchangeSettings {
-	limiter: WeightLimiter | undefined;
-	/** The credential's receive window: how long after its timestamp the service may accept a request. */
-	recvWindowMs: number;
-	/** The credential as read once, handed to n8n's request helper so it does not read it again per request. */
-	credentials: ICredentialDataDecryptedObject;
-	/** The service's ban in this process, after a 418 without Retry-After. */
-	serviceBan?: ServiceBan;
-	/** The pacer of the endpoint's class for this key at this service. */
-	pacerOf?: (endpoint: Endpoint) => RequestPacer | undefined;
-	/** How long a request may wait for a rate-limit suspension to end (0: refused unsent at once). */
-	rateLimitWaitMs: number;
-	/** The interval gate of a paced endpoint (transfers) for this key at this service. */
-	gateOf?: (endpoint: Endpoint) => IntervalGate | undefined;
-	/** The IP ban (418) this run met: nothing more is sent in this run. */
-	ban?: ServiceRejection;
-}
 
 /** Added to a suspension's end: the service starts it when the refused request arrived, a little before this process reads the refusal. */
 const SUSPENSION_MARGIN_MS = 500;

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint } from '../../../../nodes/TradingService/transport/endpoints';
-import type { RetryPolicy } from '../../../../nodes/TradingService/transport/request';
-import {
-	sendWithRetries,
-	type Exchange,
-	type SendWindow,
-} from '../../../../nodes/TradingService/transport/request';
+import { sendWithRetries } from '../../../../nodes/TradingService/transport/request';
+import type {
+	Exchange,
+	RetryPolicy,
+	SendWindow,
+} from '../../../../nodes/TradingService/transport/types';
 import { credentialsFor, requestsTo } from '../../../../tools/harness/node';
 import { PROBE_NAME, probeDescription, runProbe } from '../../../support/probe';
 import { useSandbox } from '../../../support/sandbox';
