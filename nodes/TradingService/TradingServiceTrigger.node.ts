@@ -8,7 +8,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { FLOW_TYPES } from './constants';
+import { FLOW_TYPES } from './helpers/flowTypes';
 import { optionsCollection } from './descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './account/accountProperties';
 import { pickerField, type NodeVersion } from './descriptions/pickers';

@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { FLOW_TYPES, LIMITS } from '../constants';
+import { LIMITS } from '../constants';
+import { FLOW_TYPES } from '../helpers/flowTypes';
 import {
 	optionsCollection,
 	parallelRequestsOption,

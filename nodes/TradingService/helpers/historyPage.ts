@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
 
-import { DAY_MS, findFlowType } from '../constants';
+import { DAY_MS } from '../constants';
+import { findFlowType } from './flowTypes';
 import { inputError } from './validation';
 
 /*

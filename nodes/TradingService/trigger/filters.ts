@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { FLOW_TYPES } from '../constants';
+import { FLOW_TYPES } from '../helpers/flowTypes';
 import type { HistoryRecord } from '../helpers/historyPage';
 import { inputError } from '../helpers/validation';
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { DAY_MS, LIMITS, findFlowType, type FlowType } from '../constants';
+import { DAY_MS, LIMITS } from '../constants';
+import { findFlowType, type FlowType } from '../helpers/flowTypes';
 import { retentionStart, type HistoryQuery } from '../helpers/historyPage';
 import { locatorValue } from '../helpers/locator';
 import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/validation';

@@ -2,7 +2,6 @@ import {
 	ACCOUNT_TYPES,
 	DEFAULT_STP_MODE,
 	ERROR_CODES,
-	FLOW_TYPES,
 	LIMITS,
 	OPEN_ORDER_STATUSES,
 	ORDER_SIDES,
@@ -12,8 +11,8 @@ import {
 	TIME_IN_FORCE_BY_TYPE,
 	UNKNOWN_OUTCOME_CODES,
 	WEIGHTS,
-	findFlowType,
 } from '../../../nodes/TradingService/constants';
+import { FLOW_TYPES, findFlowType } from '../../../nodes/TradingService/helpers/flowTypes';
 import { CODES, UNKNOWN_OUTCOME_CODES as SANDBOX_UNKNOWN_OUTCOME_CODES } from '../../../sandbox';
 import { FLOW_TYPES as SANDBOX_FLOW_TYPES } from '../../../sandbox/constants';
 
