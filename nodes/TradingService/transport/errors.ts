@@ -11,10 +11,6 @@ import type { AttemptFailure, BodyRead } from './types';
  * the n8n errors the transport throws, with their advice. Only a failure comes here.
  */
 
-export type { ServiceRejection } from './rejections';
-
-// ------------------------------------------------------------------ rejections
-
 /** The table's spelling of a code ("0401" for 401), or the code as text when the table lacks it. */
 function tableCode(code: string): string {
 	return Object.values(ERROR_CODES).find((known) => sameCode(code, known)) ?? code;
@@ -38,26 +34,13 @@ export function rejectionError(
 	itemIndex: number | undefined,
 	clockOffsetMs?: number,
 ): ServiceRejectedError {
-	const { message, description } = describeRejection(
-		tableCode(rejection.code),
-		rejection,
-		clockOffsetMs,
-	);
-	const error = new ServiceRejectedError(
-		node,
-		{ code: rejection.code, msg: rejection.msg } as JsonObject,
-		{
-			message,
-			description,
-			httpCode: String(rejection.httpStatus),
-			itemIndex,
-		},
-	);
+	const texts = describeRejection(tableCode(rejection.code), rejection, clockOffsetMs);
+	const response = { code: rejection.code, msg: rejection.msg } as JsonObject;
+	const httpCode = String(rejection.httpStatus);
+	const error = new ServiceRejectedError(node, response, { ...texts, httpCode, itemIndex });
 	error.rejection = rejection;
 	return error;
 }
-
-// ------------------------------------------------------------------ other failures
 
 /** Why an answer's body could not be used, as a failure of the attempt. */
 export function unreadable(
@@ -134,42 +117,10 @@ export function networkFailure(error: unknown): AttemptFailure | undefined {
 	return undefined;
 }
 
-/** How a request was held back unsent: a suspension after a rate limit, or an IP ban (418). */
-export interface HeldBack {
-	banned: boolean;
-	/** When this process sends to the service again (absent: a ban of this run, see retryAfterMs). */
-	until?: number;
-	/** The ban's Retry-After, when it gave one. */
-	retryAfterMs?: number;
-}
-
 /**
- * A request the node did not send because the service asked for silence: its key and class are
- * suspended after a rate limit (the UAE documentation: wait one minute, or be banned), or an IP ban
- * (418).
- */
-export function silenceError(node: INode, hold: HeldBack, itemIndex?: number): NodeApiError {
-	const when =
-		hold.until === undefined
-			? hold.retryAfterMs === undefined
-				? 'for the rest of this run'
-				: `for the rest of this run; the service asked to wait ${Math.ceil(hold.retryAfterMs / 1000)} s`
-			: `until ${new Date(hold.until).toISOString()}`;
-	return new NodeApiError(node, { status: hold.banned ? 418 : 429 } as JsonObject, {
-		message: hold.banned
-			? "Not sent: this server's IP address is banned by the service"
-			: 'Not sent: this API key is suspended after a rate limit',
-		description: hold.banned
-			? `The service answered HTTP 418: it bans an IP address that keeps sending after a rate limit (HTTP 429). The node sends nothing more to it ${when}. Stop the workflows using this service until the ban ends, then check the credential's request rates and n8n Processes Sharing This Key. Nothing was sent.`
-			: `The service answered a rate limit (HTTP 429, code 0003) and suspends this key's requests of this kind for a minute; it bans an IP address that keeps sending, so this n8n process sends none of them ${when}. Run again after that, or turn on the option Wait After a Rate Limit. If something else uses this API key too, lower the credential's request rates or raise n8n Processes Sharing This Key. Nothing was sent.`,
-		httpCode: hold.banned ? '418' : '429',
-		itemIndex,
-	});
-}
-
-/**
- * A ban of this run or of the service, or the suspension of the request's key and class: the
- * request is refused unsent. Undefined when nothing holds it back.
+ * A request the node does not send because the service asked for silence: an IP ban (418) this
+ * run met or the process keeps, or its key and class suspended after a rate limit (the UAE
+ * documentation: wait one minute, or be banned). Undefined when nothing holds it back.
  */
 export function heldBack(
 	node: INode,
@@ -178,13 +129,28 @@ export function heldBack(
 	suspendedUntil: number | undefined,
 	itemIndex: number | undefined,
 ): NodeApiError | undefined {
-	if (runBan !== undefined)
-		return silenceError(node, { banned: true, retryAfterMs: runBan.retryAfterMs }, itemIndex);
-	const until = serviceBan?.bannedUntil();
-	if (until !== undefined) return silenceError(node, { banned: true, until }, itemIndex);
-	if (suspendedUntil !== undefined)
-		return silenceError(node, { banned: false, until: suspendedUntil }, itemIndex);
-	return undefined;
+	const bannedUntil = serviceBan?.bannedUntil();
+	const banned = runBan !== undefined || bannedUntil !== undefined;
+	if (!banned && suspendedUntil === undefined) return undefined;
+	// A ban of this run lasts the run; the service's own, or a suspension, until a time.
+	const until = runBan !== undefined ? undefined : (bannedUntil ?? suspendedUntil);
+	const retryAfterMs = runBan?.retryAfterMs;
+	const when =
+		until === undefined
+			? retryAfterMs === undefined
+				? 'for the rest of this run'
+				: `for the rest of this run; the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s`
+			: `until ${new Date(until).toISOString()}`;
+	return new NodeApiError(node, { status: banned ? 418 : 429 } as JsonObject, {
+		message: banned
+			? "Not sent: this server's IP address is banned by the service"
+			: 'Not sent: this API key is suspended after a rate limit',
+		description: banned
+			? `The service answered HTTP 418: it bans an IP address that keeps sending after a rate limit (HTTP 429). The node sends nothing more to it ${when}. Stop the workflows using this service until the ban ends, then check the credential's request rates and n8n Processes Sharing This Key. Nothing was sent.`
+			: `The service answered a rate limit (HTTP 429, code 0003) and suspends this key's requests of this kind for a minute; it bans an IP address that keeps sending, so this n8n process sends none of them ${when}. Run again after that, or turn on the option Wait After a Rate Limit. If something else uses this API key too, lower the credential's request rates or raise n8n Processes Sharing This Key. Nothing was sent.`,
+		httpCode: banned ? '418' : '429',
+		itemIndex,
+	});
 }
 
 /** The service could not be reached: nothing was sent. */

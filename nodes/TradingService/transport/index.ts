@@ -57,7 +57,7 @@ export interface Pager {
 	take(page: unknown): void;
 }
 
-/** Each key's accounts (ServiceClient.keyAccounts), per process, service and key. */
+/** A key's accounts as kept per process (ServiceClient.keyAccounts). */
 interface CachedAccounts {
 	accounts: Promise<IDataObject[]>;
 	readAt: number;
@@ -180,9 +180,8 @@ export class ServiceClient {
 	 * second's query requests. Callers at once share one read; a failed read is never kept.
 	 */
 	async keyAccounts(itemIndex?: number): Promise<IDataObject[]> {
-		const { credentials } = await this.settings();
 		// The key is public (it goes in a header); the secret is never part of the cache key.
-		const key = `${normaliseBaseUrl(String(credentials.baseUrl ?? ''))} ${String(credentials.apiKey ?? '')}`;
+		const key = `${await this.serviceUrl()} ${String((await this.settings()).credentials.apiKey ?? '')}`;
 		return await sharedKeyAccounts(
 			key,
 			() => this.request(ENDPOINTS.accountTypes, { itemIndex }) as Promise<IDataObject[]>,

@@ -6,9 +6,8 @@ export { IntervalGate, WeightLimiter } from './throttles';
 
 /**
  * What this n8n process keeps per service, across node runs and executions: the request rate of
- * each API key and class with its suspension after a rate limit, the optional weight budget of each
- * key, the least interval between calls of a paced endpoint (transfers), and a ban (418). All keyed by the Base URL normalised, so that
- * `https://h`, `https://h/` and `https://H:443` are one service.
+ * each API key and class with its suspension after a rate limit, a ban (418), and the throttles
+ * (throttles.ts). All keyed by the Base URL normalised: `https://h/` and `https://H:443` are one.
  */
 
 /**

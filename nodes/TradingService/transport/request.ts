@@ -36,12 +36,10 @@ import type {
 } from './types';
 
 /**
- * One request and its attempts: the only code that calls n8n's request helper. Reads are retried
- * on 5xx, unknown-outcome codes and network failures; writes only when the service proves it did
- * nothing (a rate limit, connection refused). A write that may have been executed ends unknown
- * here and is never sent again. Every attempt leaves through its key and class's pacer
- * (pacing.ts); after a rate limit the request waits for the suspension and goes again when the
- * run allows the wait (Wait After a Rate Limit), or is refused unsent. A 418 is never retried.
+ * One request and its attempts: the only code that calls n8n's request helper. Reads are tried
+ * again on 5xx, unknown-outcome codes and network failures; writes only when the service proves it
+ * did nothing (a rate limit, connection refused). A write that may have been executed ends unknown
+ * and is never sent again. A 418 is never retried (docs/transport.md).
  */
 
 /** Added to a suspension's end: the service starts it when the refused request arrived, a little before this process reads the refusal. */
@@ -87,9 +85,8 @@ export async function sendWithRetries(
 	const state: Attempts = { context, node, policy, settings, endpoint, itemIndex, retry: 0 };
 	for (; ; state.retry++) {
 		// The paced endpoint's turn first (it may take a while), then the key's rate as it is by then.
-		// Each is looked up right before it is asked, with no await between: the process drops one
-		// nothing uses, and a request holding on to a dropped one would not count in the one the
-		// other requests use.
+		// Each is looked up right before it is asked: the process drops one nothing uses, and a
+		// request holding on to a dropped one would not count in the one the others use.
 		const release = await settings.gateOf?.(endpoint)?.pass();
 		state.pacer = settings.pacerOf?.(endpoint);
 		const turn = await state.pacer?.acquire(settings.rateLimitWaitMs);

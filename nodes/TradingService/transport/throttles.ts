@@ -1,16 +1,14 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * The two throttles a request meets only when asked for: the credential's weight budget
- * (WeightLimiter, off by default) and an endpoint's least interval between calls (IntervalGate,
- * transfers). pacing.ts keeps one of each per service and key.
+ * The two throttles a request meets only when asked for, each kept by pacing.ts per service and
+ * key: the credential's weight budget and an endpoint's least interval between calls (transfers).
  */
 
 /**
  * Client-side pacing by request weight (spec §8: history 5, batch orders 1). The service counts
  * weight per API key over a window; when the user tells the credential that budget, requests wait
- * here for room instead of being refused with 429. Kept per process, keyed by service and key,
- * so every node of every execution in this n8n process shares one budget per key.
+ * here for room instead of being refused with 429.
  */
 export class WeightLimiter {
 	private readonly events: Array<{ at: number; weight: number }> = [];
