@@ -18,7 +18,7 @@
  */
 import { DEMO_KEYS, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
-import { clearSymbolRulesCache } from '../../nodes/TradingService/orders/symbolRulesCache';
+import { clearSymbolRulesCache } from '../../nodes/TradingService/orders/symbolRules';
 import { clearAccountScopeCache } from '../../nodes/TradingService/transport';
 import { forgetServices } from '../../nodes/TradingService/transport/pacing';
 

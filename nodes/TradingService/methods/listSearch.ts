@@ -5,7 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { readSymbolRules } from '../orders/symbolRulesCache';
+import { readSymbolRules } from '../orders/symbolRules';
 import { LIMITS } from '../constants';
 import { accountScope, inScope } from '../helpers/accountScope';
 import { accountKind, accountKindName, type AccountKind } from '../helpers/accounts';

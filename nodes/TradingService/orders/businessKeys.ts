@@ -6,7 +6,7 @@ import { inLanes } from '../helpers/lanes';
 import type { OrderParams } from './orderRules';
 import { ENDPOINTS, isServiceRejection } from '../transport';
 import type { EngineRun } from '../writes/engine';
-import { matchesSentOrder } from './orderAnswers';
+import { matchesSentOrder } from './orderLookups';
 import { withOutcome } from '../writes/outcomes';
 import type { PendingWrite, Verdict } from '../writes/pendingWrite';
 import { LOST_RUN_CLOCK_MARGIN_MS, lostRunText, type LostRun } from '../writes/recovery';

@@ -2,12 +2,12 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { CANCEL_PENDING_STATUS, LIMITS } from '../constants';
 import { ENDPOINTS } from '../transport';
-import { cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
+import { cancelItem, cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import { fingerprint } from '../writes/ledger';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
-import { cancelItem } from './cancelManyItems';
+
 import { writeRun } from '../writes/writeRun';
 
 /**

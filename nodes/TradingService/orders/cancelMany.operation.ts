@@ -8,13 +8,13 @@ import {
 } from '../descriptions/common';
 import { orderIdList } from './orderIds';
 import { oneOf, symbol as symbolValue } from '../helpers/validation';
-import { cancelKind, pendingCancel } from './cancelWrites';
+import { cancelItem, cancelKind, pendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { cancelBySymbol } from './cancelBySymbol';
-import { cancelItem } from './cancelManyItems';
+
 import { writeRun } from '../writes/writeRun';
 
 const properties = (version: NodeVersion): INodeProperties[] => [

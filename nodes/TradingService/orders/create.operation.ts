@@ -22,9 +22,10 @@ import {
 import { inputError } from '../helpers/validation';
 import { ENDPOINTS } from '../transport';
 import { settleWrites } from '../writes/engine';
-import { orderKind, pendingOrder, replayedOrder, type PendingOrder } from './orderWrites';
+import { replayedOrder } from './orderLookups';
+import { orderKind, pendingOrder, type PendingOrder } from './orderWrites';
 import { withOutcome } from '../writes/outcomes';
-import type { RunContext } from '../actions/runContext';
+import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
 import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
 import { writeRun } from '../writes/writeRun';

@@ -1,4 +1,5 @@
 import {
+	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type INodeExecutionData,
@@ -6,28 +7,21 @@ import {
 } from 'n8n-workflow';
 
 import { parallelRequestsOption } from '../descriptions/common';
-import { orderFields, orderOptions, readOrderParameters } from './orderProperties';
-import { autoMapLabel, autoMappedOrder } from './autoMap';
-import { checkGuardrails, checkOrderOptions, type OrderOptions } from './orderOptions';
-import { duplicateClientOrderIdError, parameterLabel, validateOrder } from './orderRules';
-import { inputError } from '../helpers/validation';
-import { parseJsonKeepingDigits, toNodeError } from '../transport';
+import type { NodeVersion } from '../descriptions/pickers';
+import { toNodeError } from '../transport';
 import { settleWrites } from '../writes/engine';
-import { orderKind, pendingOrder, type PendingOrder } from './orderWrites';
 import { withOutcome } from '../writes/outcomes';
 import { orderCounts, runReport, withRunReport } from '../writes/runReport';
-import { errorItemJson } from '../actions/errorItems';
-import { parallelRequests } from '../actions/parallelRequests';
-import type { RunContext } from '../actions/runContext';
-import type { NodeVersion } from '../descriptions/pickers';
-import { ORDER_FIELDS } from './orderRules';
-import { refusingEntry, rejectedOrdersError, settledItem } from './createManyItems';
-import {
-	checkOrdersAgainstSymbolRules,
-	type CheckedOrder,
-	type OrderToCheck,
-} from './symbolRulesCheck';
 import { writeRun } from '../writes/writeRun';
+import { errorItemJson } from '../run/errorItems';
+import { parallelRequests } from '../run/parallelRequests';
+import type { RunContext } from '../run/runContext';
+import { readAll, type Outputs } from './createManyInput';
+import { orderFields, orderOptions } from './orderProperties';
+import { checkOrderOptions, type OrderOptions } from './orderOptions';
+import { ORDER_FIELDS } from './orderRules';
+import { replayedOrder } from './orderLookups';
+import { orderKind, type PendingOrder } from './orderWrites';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
 
@@ -114,177 +108,6 @@ function createManyOptions(version: NodeVersion): INodeProperties {
 	};
 }
 
-/** One slot list per input item: output comes in input order whatever the batching. */
-type Outputs = INodeExecutionData[][];
-
-/** Step 1, read: the raw orders of one item, from its parameters, its own fields or its JSON array. */
-function readOrdersOfItem(
-	run: RunContext,
-	items: INodeExecutionData[],
-	itemIndex: number,
-): Array<{ raw: IDataObject; label: (field: string) => string }> {
-	const node = run.node;
-	const inputMode = run.parameter('inputMode', itemIndex, 'items') as string;
-	if (inputMode === 'items') {
-		return [
-			{
-				raw: readOrderParameters(
-					(name, fallback) => run.parameter(name, itemIndex, fallback),
-					run.version,
-				),
-				label: parameterLabel,
-			},
-		];
-	}
-	if (inputMode === 'autoMap') {
-		return [
-			{
-				raw: autoMappedOrder(node, items[itemIndex].json, itemIndex),
-				label: autoMapLabel(itemIndex),
-			},
-		];
-	}
-	let value = run.parameter('ordersJson', itemIndex);
-	if (typeof value === 'string') value = parseOrdersJson(run, value, itemIndex);
-	if (!Array.isArray(value)) {
-		throw inputError(
-			node,
-			'Orders (JSON)',
-			'is not an array',
-			'Wrap the orders in [ ... ], even a single one.',
-			itemIndex,
-		);
-	}
-	return value.map((raw, orderIndex) => {
-		if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-			throw inputError(
-				node,
-				`Orders (JSON)[${orderIndex}]`,
-				'is not an object',
-				'Each order is an object such as {"symbol": "BTCUSDT", ...}.',
-				itemIndex,
-			);
-		}
-		return {
-			raw: raw as IDataObject,
-			label: (field: string) => `Orders (JSON)[${orderIndex}].${field}`,
-		};
-	});
-}
-
-/**
- * The text of Orders (JSON), parsed keeping every digit (the transport's exact parser): a number a
- * double cannot hold (0.123456789012345678, an integer beyond 2^53) comes back as its literal text
- * and is sent as typed, where JSON.parse would send 0.12345678901234568, another order.
- */
-function parseOrdersJson(run: RunContext, text: string, itemIndex: number): unknown {
-	try {
-		return parseJsonKeepingDigits(text);
-	} catch (error) {
-		throw inputError(
-			run.node,
-			'Orders (JSON)',
-			`is not valid JSON (${(error as Error).message})`,
-			'Enter a JSON array of order objects.',
-			itemIndex,
-		);
-	}
-}
-
-/**
- * Steps 1 and 2, read and validate every item before the first request: the orders to send, each
- * checked against the guardrails and its symbol's rules (read once for all items) and fitted when
- * Fit to Symbol Rules is on, with its ledger slot and a client order ID unless generation is off.
- * A bad item fails the run, or becomes an error item with Continue On Fail.
- */
-async function readAll(
-	run: RunContext,
-	items: INodeExecutionData[],
-	options: OrderOptions,
-	outputs: Outputs,
-): Promise<{ pending: PendingOrder[]; reports: Map<PendingOrder, IDataObject> }> {
-	const refuse = (itemIndex: number, error: unknown) => {
-		const nodeError = withOutcome(toNodeError(run.node, error), 'rejected');
-		if (!run.continueOnFail) throw nodeError;
-		outputs[itemIndex].push({ json: errorItemJson(nodeError), pairedItem: { item: itemIndex } });
-	};
-	const toCheck: Array<OrderToCheck & { orderIndex: number }> = [];
-	const itemOfClientId = new Map<string, number>();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }, orderIndex) => {
-				const order = validateOrder(run.node, raw, label, itemIndex);
-				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
-				const recorded = writeRun(run).ledger.holds(`${itemIndex}.${orderIndex}`);
-				return { order, label, itemIndex, orderIndex, options, recorded };
-			});
-			// Before the rules are read: like the rest of validation, it needs no request.
-			for (const { order } of orders) {
-				const id = order.newClientOrderId;
-				if (id === undefined) continue;
-				const firstItem = itemOfClientId.get(id);
-				if (firstItem !== undefined)
-					throw duplicateClientOrderIdError(run.node, id, firstItem, itemIndex);
-				itemOfClientId.set(id, itemIndex);
-			}
-			toCheck.push(...orders);
-		} catch (error) {
-			refuse(itemIndex, error);
-		}
-	}
-
-	// An item is sent whole or not at all: one of its orders refused refuses the item. Unless an
-	// earlier try of this node run already sent some of them (Retry On Fail, a retried execution):
-	// those are settled from the ledger, and only the refused order is refused, as an item of its
-	// own with success false, so that an order placed then is never reported as rejected.
-	const checked = await checkOrdersAgainstSymbolRules(run, toCheck);
-	const partlySent = new Set(toCheck.filter((one) => one.recorded).map((one) => one.itemIndex));
-	const ofItem = new Map<number, Array<CheckedOrder & { orderIndex: number }>>();
-	const refusedItems = new Set<number>();
-	checked.forEach((result, index) => {
-		const { itemIndex, orderIndex, order } = toCheck[index];
-		if (refusedItems.has(itemIndex)) return;
-		if (!(result instanceof Error)) {
-			ofItem.set(itemIndex, [...(ofItem.get(itemIndex) ?? []), { ...result, orderIndex }]);
-		} else if (partlySent.has(itemIndex)) {
-			outputs[itemIndex][orderIndex] = {
-				json: {
-					...errorItemJson(result),
-					success: false,
-					symbol: order.symbol,
-					clientOrderId: order.newClientOrderId ?? null,
-					request: { ...order },
-				},
-				pairedItem: { item: itemIndex },
-			};
-		} else {
-			refusedItems.add(itemIndex);
-			ofItem.delete(itemIndex);
-			refuse(itemIndex, result);
-		}
-	});
-
-	const idPrefix = options.generateClientOrderId === false ? undefined : writeRun(run).idPrefix;
-	const pending: PendingOrder[] = [];
-	const reports = new Map<PendingOrder, IDataObject>();
-	for (const [itemIndex, orders] of [...ofItem.entries()].sort(([a], [b]) => a - b)) {
-		for (const { order, given, report, orderIndex } of orders) {
-			const one = pendingOrder(
-				writeRun(run).ledger,
-				`${itemIndex}.${orderIndex}`,
-				order,
-				itemIndex,
-				orderIndex,
-				idPrefix,
-				given,
-			);
-			if (Object.keys(report).length > 0) reports.set(one, report);
-			pending.push(one);
-		}
-	}
-	return { pending, reports };
-}
-
 /**
  * Create Many handles all input items at once, so orders of different items share batches:
  * read → validate → the write engine (ledger, batches of 20 by symbol, answers matched by client
@@ -359,4 +182,110 @@ async function placeAll(
 		},
 	);
 	return outputs.flat().filter((item) => item !== undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What each order comes out as, once the write engine settled it: an item with success true or
+// false, or the error that stops the run.
+
+/** What these items use of the run. */
+type ItemRun = Pick<RunContext, 'node' | 'continueOnFail'>;
+
+/** An output item of one order. */
+function orderItem(pending: PendingOrder, json: IDataObject): INodeExecutionData {
+	const { order } = pending.write;
+	return {
+		json: {
+			...json,
+			symbol: order.symbol,
+			clientOrderId:
+				order.newClientOrderId ?? (json.order as IDataObject | null)?.clientOrderId ?? null,
+		},
+		pairedItem: { item: pending.itemIndex },
+	};
+}
+
+/** Placed (with the order) or rejected (null) as the order's batch entry says; none from the ledger. */
+function entryJson(
+	entry: IDataObject | undefined,
+	order: IDataObject | null,
+	alreadyPlaced = false,
+): IDataObject {
+	return {
+		outcome: order === null ? 'rejected' : 'placed',
+		success: order !== null,
+		code: (entry?.code ?? null) as IDataObject[string],
+		msg: typeof entry?.msg === 'string' ? entry.msg : '',
+		order,
+		...(alreadyPlaced ? { alreadyPlaced: true } : {}),
+	};
+}
+
+/** The batch entry that refused an order, when the refusal came from its entry alone. */
+export function refusingEntry(pending: PendingOrder): IDataObject | undefined {
+	const settled = pending.settled;
+	if (settled?.outcome !== 'rejected' || settled.refusal.error !== undefined) return undefined;
+	return settled.refusal.detail?.entry as IDataObject | undefined;
+}
+
+/**
+ * The item of a settled order, or the error that stops the run. A refusal in the order's own batch
+ * entry is an item with success false; the whole batch refused, or an unknown outcome, is an error
+ * about the order (an item with Continue On Fail).
+ */
+export function settledItem(run: ItemRun, pending: PendingOrder): INodeExecutionData {
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		if (settled.via === 'ledger') {
+			const replayed = replayedOrder(pending.write.order, settled.result);
+			return orderItem(pending, {
+				...entryJson(undefined, replayed, settled.alreadyPlaced),
+				replayed: true,
+			});
+		}
+		return orderItem(pending, entryJson(settled.entry, settled.result, settled.alreadyPlaced));
+	}
+	const entry = refusingEntry(pending);
+	if (entry !== undefined) return orderItem(pending, entryJson(entry, null));
+	const error =
+		settled.outcome === 'unknown'
+			? settled.error
+			: withOutcome(
+					toNodeError(
+						run.node,
+						settled.refusal.error ??
+							new NodeOperationError(run.node, 'The service refused the order'),
+					),
+					'rejected',
+				);
+	if (!run.continueOnFail) throw error;
+	return orderItem(pending, {
+		...errorItemJson(error),
+		success: false,
+		request: { ...pending.write.order },
+	});
+}
+
+/**
+ * With Fail on Any Rejected Order: the error that stops the run after a batch with rejections.
+ * Batches already in flight still answer; what the run placed is added once they did
+ * (writes/runReport.ts), as a count made now would miss them.
+ */
+export function rejectedOrdersError(
+	run: ItemRun,
+	rejected: PendingOrder[],
+	batchesLeft: number,
+): NodeOperationError {
+	const entry = refusingEntry(rejected[0])!;
+	return withOutcome(
+		new NodeOperationError(
+			run.node,
+			`${rejected.length} order(s) were rejected: ${typeof entry.msg === 'string' ? entry.msg : ''} (code ${String(entry.code)})`,
+			{
+				description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left); those already in flight were answered.`,
+				itemIndex: rejected[0].itemIndex,
+			},
+		),
+		'rejected',
+	);
 }

@@ -1,9 +1,13 @@
-import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { inScope } from '../helpers/accountScope';
 import { ERROR_CODES, LIMITS } from '../constants';
-import type { OrderParams } from './orderRules';
-import { ENDPOINTS, isServiceRejection } from '../transport';
+import {
+	ENDPOINTS,
+	isServiceRejection,
+	isUnknownOutcomeCode,
+	isZeroCode,
+	sameCode,
+} from '../transport';
 import type { EngineRun, WriteKind } from '../writes/engine';
 import { fingerprint, type WriteLedger } from '../writes/ledger';
 import {
@@ -13,8 +17,17 @@ import {
 	type Verdict,
 } from '../writes/pendingWrite';
 import { checkBusinessKeys } from './businessKeys';
-import { judgeFound, readBatchResults, type BatchResultEntry } from './orderAnswers';
-import { withOutcome } from '../writes/outcomes';
+import {
+	FITTED_FIELDS,
+	lookUpDuplicate,
+	lookUpOrder,
+	matchesSentOrder,
+	storedOrderResult,
+} from './orderLookups';
+import type { OrderParams } from './orderRules';
+
+// Orders as the write engine settles them: what is sent (one per request, or batches of 20 by
+// symbol) and what each entry of a batch answer says of its order.
 
 /** One order of the run: what is sent, and where it stands among its item's orders. */
 export interface OrderWrite {
@@ -68,153 +81,14 @@ export function pendingOrder(
 function toBatches(orders: PendingOrder[]): PendingOrder[][] {
 	const bySymbol = new Map<string, PendingOrder[]>();
 	for (const pending of orders) {
-		const group = bySymbol.get(pending.write.order.symbol);
-		if (group) group.push(pending);
-		else bySymbol.set(pending.write.order.symbol, [pending]);
+		const symbol = pending.write.order.symbol;
+		bySymbol.set(symbol, [...(bySymbol.get(symbol) ?? []), pending]);
 	}
-	const batches: PendingOrder[][] = [];
-	for (const group of bySymbol.values()) {
-		for (let start = 0; start < group.length; start += LIMITS.ordersPerBatch) {
-			batches.push(group.slice(start, start + LIMITS.ordersPerBatch));
-		}
-	}
-	return batches;
-}
-
-/** The fields Fit to Symbol Rules may change. */
-const FITTED_FIELDS = ['price', 'quantity', 'amount'] as const;
-
-/**
- * What the ledger keeps of a placed order: the fields the service assigned, and, when Fit to
- * Symbol Rules changed the order, the values sent (a re-run may not be able to fit it again).
- */
-function storedOrderResult(order: IDataObject, write?: OrderWrite): IDataObject {
-	const stored: IDataObject = {};
-	if (write?.given !== undefined) {
-		const sent: IDataObject = {};
-		for (const field of FITTED_FIELDS)
-			if (write.order[field] !== undefined) sent[field] = write.order[field];
-		stored.sent = sent;
-	}
-	for (const field of ['orderId', 'clientOrderId', 'status'] as const) {
-		if (typeof order[field] === 'string' || typeof order[field] === 'number')
-			stored[field] = String(order[field]);
-	}
-	const time = order.transactTime ?? order.time;
-	if (typeof time === 'string' || typeof time === 'number') stored.transactTime = String(time);
-	return stored;
-}
-
-/**
- * An order an earlier try of this node run placed, answered from the ledger: what was sent plus
- * what the service assigned then (its status may have moved on since). Nothing is sent.
- */
-export function replayedOrder(order: OrderParams, stored: IDataObject): IDataObject {
-	const { newClientOrderId, ...given } = order;
-	const { sent, ...assigned } = stored;
-	return {
-		outcome: 'placed',
-		replayed: true,
-		...given,
-		...(sent as IDataObject | undefined),
-		clientOrderId: newClientOrderId ?? null,
-		...assigned,
-	};
-}
-
-/**
- * Looks an order up by its client order ID (GET /api/v1/spot/order?origClientOrderId=…) after an
- * answer that leaves its outcome unknown. Found, and it is the order sent: placed. Not found proves
- * nothing: the exchange may still create an order after a timeout (-1146) or a lost answer, later
- * than any receive window, and it refuses a client order ID only while an order holding it is open,
- * so a second attempt could fill twice. The order is therefore never sent again: it is looked up
- * once more after its attempts' receive window, and stays unknown if still not found.
- * `duplicate`: the last attempt was refused because an open order holds the ID.
- */
-async function lookUpOrder(
-	run: EngineRun,
-	pending: PendingOrder,
-	duplicate: Refusal | undefined,
-): Promise<Verdict> {
-	const { order } = pending.write;
-	const clientOrderId = order.newClientOrderId;
-	if (clientOrderId === undefined)
-		return { kind: 'unknown', reason: 'the order has no client order ID to look it up by' };
-	for (let lookups = 1; ; lookups++) {
-		const lookupStartedAt = Date.now();
-		let found: IDataObject | undefined;
-		try {
-			const scope = await run.account(pending.itemIndex);
-			found = (await run.client.request(ENDPOINTS.queryOrder, {
-				qs: { origClientOrderId: clientOrderId, accountId: scope.accountId },
-				itemIndex: pending.itemIndex,
-			})) as IDataObject;
-			// Another account's order under this ID (a master key's sub account) is not this order.
-			if (!inScope(scope, found)) found = undefined;
-		} catch (error) {
-			if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) {
-				return {
-					kind: 'unknown',
-					reason: `looking the order up by its client order ID failed: ${(error as Error).message}`,
-				};
-			}
-		}
-		if (found !== undefined)
-			return judgeFound(order, found, pending.window, duplicate !== undefined);
-		if (duplicate !== undefined) {
-			return {
-				kind: 'unknown',
-				reason: `the service said an open order holds client order ID ${clientOrderId}, but a lookup did not find it`,
-			};
-		}
-		const acceptableUntil =
-			pending.window.acceptableUntil ??
-			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
-		if (lookups > 1 || lookupStartedAt >= acceptableUntil) {
-			return {
-				kind: 'unknown',
-				reason: `no order with client order ID ${clientOrderId} was found, which does not prove it was not placed: the exchange may still create it after a timeout, so it was not sent again`,
-			};
-		}
-		await sleep(acceptableUntil - lookupStartedAt);
-	}
-}
-
-/**
- * A write refused because an open order holds its client order ID: the order found by that ID is
- * this write (placed), or the lookup cannot tell. Then, when only this one attempt was sent, the
- * refusal stands: nothing was executed; after earlier attempts whose outcome is unknown, it stays
- * unknown.
- */
-async function lookUpDuplicate(
-	run: EngineRun,
-	pending: PendingOrder,
-	duplicate: Refusal,
-): Promise<Verdict> {
-	const verdict = await lookUpOrder(run, pending, duplicate);
-	if (verdict.kind === 'placed' || pending.maybeExecuted) return verdict;
-	const reason = verdict.kind === 'unknown' ? verdict.reason : 'the lookup did not find it';
-	return {
-		kind: 'rejected',
-		refusal: {
-			...duplicate,
-			error: duplicate.error ?? duplicateRefusedError(run.node, pending, reason),
-		},
-	};
-}
-
-/** A batch entry refused as a duplicate, whose holder is not this order. */
-function duplicateRefusedError(
-	node: INode,
-	pending: PendingOrder,
-	reason: string,
-): NodeOperationError {
-	return withOutcome(
-		new NodeOperationError(node, 'An open order already uses this client order ID', {
-			description: `The service refused order ${pending.write.order.newClientOrderId} as a duplicate, and ${reason}. This request placed nothing.`,
-			itemIndex: pending.itemIndex,
-		}),
-		'rejected',
+	const size = LIMITS.ordersPerBatch;
+	return [...bySymbol.values()].flatMap((group) =>
+		Array.from({ length: Math.ceil(group.length / size) }, (_, batch) =>
+			group.slice(batch * size, (batch + 1) * size),
+		),
 	);
 }
 
@@ -224,6 +98,121 @@ function entryRefusal(entry: BatchResultEntry): Refusal {
 		msg: typeof entry.msg === 'string' ? entry.msg : '',
 		detail: { entry: entry as IDataObject },
 	};
+}
+
+/** The per-order result entry of a batch answer (spec §4.3). */
+export interface BatchResultEntry {
+	code?: unknown;
+	msg?: unknown;
+	order?: unknown;
+	clientOrderId?: unknown;
+}
+
+/** What one entry says about its order. */
+export type EntryVerdict =
+	/** Code zero and the order, which is the one sent. */
+	| { kind: 'placed'; entry: BatchResultEntry; order: IDataObject }
+	/** A refusal: the order was not placed. */
+	| { kind: 'rejected'; entry: BatchResultEntry }
+	/** Refused because an open order holds its client order ID: look that order up. */
+	| { kind: 'duplicate'; entry: BatchResultEntry }
+	/** Nothing tells whether it was placed. */
+	| { kind: 'unknown'; entry?: BatchResultEntry; reason: string };
+
+function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function entryClientOrderId(entry: unknown): string | undefined {
+	if (!isObject(entry)) return undefined;
+	const id = isObject(entry.order) ? entry.order.clientOrderId : entry.clientOrderId;
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** One entry, matched to its order, read: placed only with code zero and the order it is about. */
+function verdictOf(sent: OrderParams, entry: unknown): EntryVerdict {
+	if (!isObject(entry))
+		return { kind: 'unknown', reason: 'the batch answer has no result for this order' };
+	const result = entry as BatchResultEntry;
+	const unknown = (reason: string): EntryVerdict => ({ kind: 'unknown', entry: result, reason });
+	if (result.code === undefined || result.code === null)
+		return unknown('its result carries no code');
+	if (isZeroCode(result.code)) {
+		if (!isObject(result.order)) return unknown('its result says success but carries no order');
+		if (!matchesSentOrder(sent, result.order)) return unknown('its result is about another order');
+		return { kind: 'placed', entry: result, order: result.order };
+	}
+	if (sameCode(result.code, ERROR_CODES.duplicateClientOrderId))
+		return { kind: 'duplicate', entry: result };
+	if (isUnknownOutcomeCode(result.code))
+		return unknown(
+			`its result has code ${String(result.code)}, which means it may have been executed`,
+		);
+	return { kind: 'rejected', entry: result };
+}
+
+/** Whether an entry placed an order other than the one sent at its position. */
+function placedAnotherOrder(sent: OrderParams, entry: unknown): boolean {
+	if (!isObject(entry) || !isZeroCode(entry.code) || !isObject(entry.order)) return false;
+	return !matchesSentOrder(sent, entry.order);
+}
+
+/**
+ * Matches the entries of a batch answer to the orders sent, and reads each. Entries are matched by
+ * client order ID. Position is a fallback for entries that carry no ID (a refused entry has only a
+ * code and a message), used only where it provably agrees: the counts agree, every entry that
+ * names an ID sits at that order's position, and every placed entry paired by position is the
+ * order sent there. Otherwise the orders paired by position are unknown (then looked up by ID, or
+ * reported), never rejected: a refusal at the wrong position may belong to a placed order.
+ */
+export function readBatchResults(sent: OrderParams[], result: unknown[]): EntryVerdict[] {
+	const matched: Array<unknown> = new Array(sent.length).fill(undefined);
+	const pairedByPosition: boolean[] = new Array(sent.length).fill(false);
+	const sentIds = sent.map((order) => order.newClientOrderId);
+	// With an order that has no client order ID, the service fills in IDs of its own: only position counts.
+	const byId = sentIds.every((id) => id !== undefined);
+	let positionAgrees = result.length === sent.length;
+	if (byId) {
+		const indexOfId = new Map(sentIds.map((id, index) => [id as string, index]));
+		const taken = new Set<number>();
+		result.forEach((entry, position) => {
+			const id = entryClientOrderId(entry);
+			if (id === undefined) return;
+			const index = indexOfId.get(id);
+			if (index !== position) positionAgrees = false;
+			if (index === undefined || taken.has(index)) return;
+			taken.add(index);
+			matched[index] = entry;
+		});
+	}
+	if (positionAgrees) {
+		result.forEach((entry, position) => {
+			// By ID, only the entries that name no ID and the positions left are paired so.
+			if (byId && (entryClientOrderId(entry) !== undefined || matched[position] !== undefined))
+				return;
+			matched[position] = entry;
+			pairedByPosition[position] = true;
+		});
+	}
+	const positionRefuted = sent.some(
+		(order, index) => pairedByPosition[index] && placedAnotherOrder(order, matched[index]),
+	);
+	return sent.map((order, index): EntryVerdict => {
+		if (pairedByPosition[index] && positionRefuted) {
+			return {
+				kind: 'unknown',
+				reason:
+					"the batch answer lists its results in another order than the orders sent, so this order's result cannot be told",
+			};
+		}
+		if (matched[index] === undefined && !positionAgrees && !byId) {
+			return {
+				kind: 'unknown',
+				reason: `the batch answer has ${result.length} results for ${sent.length} orders`,
+			};
+		}
+		return verdictOf(order, matched[index]);
+	});
 }
 
 /** How Create and Create Many send orders: one per request (spec §4.4) or batches of 20 (§4.3). */
@@ -260,41 +249,30 @@ export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<Orde
 		stored: storedOrderResult,
 		groups: (pending) =>
 			sending.endpoint === 'single' ? pending.map((one) => [one]) : toBatches(pending),
-		request: (group) =>
-			sending.endpoint === 'single'
+		request: (group) => {
+			const { itemIndex } = group[0];
+			const orders = group.map(({ write }) => write.order);
+			return sending.endpoint === 'single'
 				? {
 						endpoint: ENDPOINTS.newOrder,
-						request: {
-							qs: { ...group[0].write.order, ...recvWindow },
-							itemIndex: group[0].itemIndex,
-						},
+						request: { qs: { ...orders[0], ...recvWindow }, itemIndex },
 					}
-				: {
-						endpoint: ENDPOINTS.batchOrders,
-						request: {
-							qs: recvWindow,
-							body: group.map(({ write }) => write.order),
-							itemIndex: group[0].itemIndex,
-						},
-					},
+				: { endpoint: ENDPOINTS.batchOrders, request: { qs: recvWindow, body: orders, itemIndex } };
+		},
 		read: (body, group) => {
 			if (sending.endpoint === 'single') return [{ kind: 'placed', result: body as IDataObject }];
 			const entries = readBatchResults(
 				group.map(({ write }) => write.order),
 				(body as { result: unknown[] }).result,
 			);
-			return entries.map((entry): Verdict => {
-				switch (entry.kind) {
-					case 'placed':
-						return { kind: 'placed', result: entry.order, entry: entry.entry as IDataObject };
-					case 'rejected':
-						return { kind: 'rejected', refusal: entryRefusal(entry.entry) };
-					case 'duplicate':
-						return { kind: 'duplicate', refusal: entryRefusal(entry.entry) };
-					case 'unknown':
-						return { kind: 'unknown', reason: entry.reason };
-				}
-			});
+			return entries.map(
+				(entry): Verdict =>
+					entry.kind === 'placed'
+						? { kind: 'placed', result: entry.order, entry: entry.entry as IDataObject }
+						: entry.kind === 'unknown'
+							? { kind: 'unknown', reason: entry.reason }
+							: { kind: entry.kind, refusal: entryRefusal(entry.entry) },
+			);
 		},
 		refused: (error) =>
 			isServiceRejection(error, ERROR_CODES.duplicateClientOrderId)

@@ -1,20 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	compareDecimals,
-	formatDecimal,
-	isMultipleOf,
-	multiplyDecimals,
-	parseDecimal,
-	roundToStep,
-	type Decimal,
-} from '../helpers/decimals';
-import type { OrderParams } from './orderRules';
+import { LIMITS, MARKET_SITE } from '../constants';
+import { ENDPOINTS, type ServiceClient } from '../transport';
 
 // The trading rules of each trading pair (GET /api/v1/exchangeInfo, docs/api.md "Symbol rules"),
-// and the check of an order against them before it is sent. Pure: exact decimal arithmetic on
-// strings, never floating point, so a price on the tick is never refused (or one off it passed) by
-// a rounding error.
+// as parsed from exchange info and kept per process. Checking and fitting an order against them:
+// symbolRulesFit.ts.
 
 /** The rules of one trading pair, as Get Symbol Rules outputs them: every decimal a string. */
 export interface SymbolRules {
@@ -45,21 +36,12 @@ export interface SymbolRules {
 	filters: IDataObject[];
 }
 
-/** A non-negative decimal's text exactly; undefined for anything else (rules and sizes are never negative). */
-function nonNegative(text: string): Decimal | undefined {
-	const value = parseDecimal(text);
-	return value === undefined || value.units < 0n || /^\s*-/.test(text) ? undefined : value;
-}
-
-function isZero(value: Decimal): boolean {
-	return value.units === 0n;
-}
-
-/** A filter value as a limit: "0", empty, missing or unreadable is no limit (undefined). */
-function limitOf(text: string): Decimal | undefined {
-	if (text === '') return undefined;
-	const value = nonNegative(text);
-	return value === undefined || isZero(value) ? undefined : value;
+/** One value Fit to Symbol Rules changed. */
+export interface FittedValue extends IDataObject {
+	field: 'price' | 'quantity' | 'amount';
+	given: string;
+	sent: string;
+	rule: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,255 +120,69 @@ export function symbolRulesItem(rules: SymbolRules): IDataObject {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Checking and fitting an order
+// The per-process cache
 
-/** One value Fit to Symbol Rules changed. */
-export interface FittedValue extends IDataObject {
-	field: 'price' | 'quantity' | 'amount';
-	given: string;
-	sent: string;
-	rule: string;
+// The symbol rules of each service, kept per process: every Create and Create Many checks its
+// orders against them, and exchange info is the same for every key, so one read serves every
+// node of every execution for LIMITS.symbolRulesTtlMs. Keyed by the normalised Base URL, so two
+// spellings of one service share it and the sandbox and the live service never mix.
+
+interface CachedRules {
+	/** The read, shared by every caller while it is in flight. */
+	rules: Promise<Map<string, SymbolRules>>;
+	/** When the read started (ms); the rules are kept LIMITS.symbolRulesTtlMs from then. */
+	readAt: number;
+	/** Whether the read has succeeded (a failed read is dropped at once). */
+	settled: boolean;
 }
 
-/** Why an order breaks its symbol's rules. */
-export interface SymbolRuleProblem {
-	/** The order field at fault (symbol, price, quantity, amount). */
-	field: 'symbol' | 'price' | 'quantity' | 'amount';
-	/** What is wrong, after the field's name: "50000.125 is not a multiple of ...". */
-	problem: string;
-	/** How to fix it. */
-	fix: string;
-	/** Whether Fit to Symbol Rules would have fixed it. */
-	fittable: boolean;
+const cache = new Map<string, CachedRules>();
+
+/** Forgets every service's rules: tests start each case with none. */
+export function clearSymbolRulesCache(): void {
+	cache.clear();
 }
 
-export type SymbolRulesCheck =
-	| { ok: true; order: OrderParams; fitted: FittedValue[] }
-	| { ok: false; problem: SymbolRuleProblem };
-
-/** Statuses in which the service takes no orders (UAE codes -1155 and -1151). */
-const CLOSED_STATUSES: Record<string, string> = {
-	HALT: 'is halted (status HALT): the exchange takes no orders for it now',
-	IN_PREVIEW: 'is not open for trading yet (status IN_PREVIEW)',
-};
-
-const PLURALS: Record<string, string> = {
-	price: 'prices',
-	quantity: 'quantities',
-	amount: 'amounts',
-};
-
-const FIT_HINT = 'turn on Fit to Symbol Rules to have the node round it';
+function isFresh(entry: CachedRules, now: number): boolean {
+	// A read still in flight is shared however long it takes; a settled one for the TTL.
+	return !entry.settled || now - entry.readAt < LIMITS.symbolRulesTtlMs;
+}
 
 /**
- * Checks `order` against its symbol's rules; with `fit`, first rounds what rounding can fix the
- * safe way (a BUY's price down and a SELL's up to the tick, quantity and amount down to their
- * step), then checks the rest. Never rounds anything up that makes the order bigger or dearer.
+ * The rules of every trading pair of the client's service (GET /api/v1/exchangeInfo, site MENA),
+ * from the cache when read less than LIMITS.symbolRulesTtlMs ago. Callers at once share one read;
+ * a read that fails is never kept, so the next caller tries again. `fresh`: read now whatever the
+ * cache holds (Get Symbol Rules), and keep what is read.
  */
-export function checkSymbolRules(
-	order: OrderParams,
-	rules: SymbolRules | undefined,
-	fit: boolean,
-): SymbolRulesCheck {
-	const fail = (
-		field: SymbolRuleProblem['field'],
-		problem: string,
-		fix: string,
-		fittable = false,
-	): SymbolRulesCheck => ({ ok: false, problem: { field, problem, fix, fittable } });
-	if (rules === undefined) {
-		return fail(
-			'symbol',
-			`${order.symbol} is not a trading pair of the exchange`,
-			'The exchange’s symbol rules have no such trading pair, so nothing was sent. Check the symbol (upper case, no separators, e.g. BTCUSDT); Get Symbol Rules lists them all.',
-		);
+export async function readSymbolRules(
+	client: ServiceClient,
+	itemIndex?: number,
+	{ fresh = false }: { fresh?: boolean } = {},
+): Promise<Map<string, SymbolRules>> {
+	const key = await client.serviceUrl();
+	const now = Date.now();
+	for (const [other, entry] of cache) {
+		if (!isFresh(entry, now)) cache.delete(other);
 	}
-	const closed = CLOSED_STATUSES[rules.status];
-	if (closed !== undefined) {
-		return fail(
-			'symbol',
-			`${order.symbol} ${closed}`,
-			'Nothing was sent. Try again once the trading pair is open (Get Symbol Rules shows its status).',
-		);
-	}
-	const sent: OrderParams = { ...order };
-	const fitted: FittedValue[] = [];
-	const buy = order.side === 'BUY';
-	const symbol = order.symbol;
+	const cached = cache.get(key);
+	if (!fresh && cached !== undefined) return await cached.rules;
 
-	/**
-	 * A value on its step: unchanged when it is a multiple (or there is no step); else rounded with
-	 * Fit, or a problem naming the two nearest valid values.
-	 */
-	const onStep = (
-		field: FittedValue['field'],
-		stepText: string,
-		stepName: string,
-		rule: string,
-		direction: 'down' | 'up',
-		what: string,
-		fitHint = `${FIT_HINT} down`,
-	): SymbolRulesCheck | undefined => {
-		const given = sent[field] as string;
-		const step = limitOf(stepText);
-		const value = nonNegative(given);
-		if (step === undefined || value === undefined || isMultipleOf(value, step)) return undefined;
-		const below = roundToStep(value, step, 'down');
-		const above = roundToStep(value, step, 'up');
-		if (!fit) {
-			const nearest = isZero(below)
-				? `the smallest valid ${what} is ${formatDecimal(above)}`
-				: `nearest valid ${PLURALS[what] ?? what}: ${formatDecimal(below)} and ${formatDecimal(above)}`;
-			return fail(
-				field,
-				`${given} is not a multiple of the ${stepName} of ${symbol}, ${stepText} (${nearest})`,
-				`Nothing was sent. Use a ${what} that is a multiple of ${stepText}, or ${fitHint}.`,
-				!isZero(direction === 'down' ? below : above),
-			);
-		}
-		const rounded = direction === 'down' ? below : above;
-		if (isZero(rounded)) {
-			return fail(
-				field,
-				`${given} rounds down to 0 on the ${stepName} of ${symbol}, ${stepText}`,
-				`Nothing was sent: Fit to Symbol Rules only rounds down, never up to a bigger order. Use a ${what} of at least ${formatDecimal(above)}.`,
-			);
-		}
-		sent[field] = formatDecimal(rounded);
-		fitted.push({ field, given, sent: formatDecimal(rounded), rule: `${rule} ${stepText}` });
-		return undefined;
+	const entry: CachedRules = {
+		readAt: now,
+		settled: false,
+		rules: client
+			.request(ENDPOINTS.exchangeInfo, { qs: { site: MARKET_SITE }, itemIndex })
+			.then(parseExchangeInfo),
 	};
-
-	/** Fitting changed `field`: said in a refusal, as the user gave another value. */
-	const afterFit = (field: FittedValue['field']): string => {
-		const change = fitted.find((entry) => entry.field === field);
-		return change === undefined ? '' : ` (Fit to Symbol Rules rounded ${change.given} to it)`;
-	};
-
-	/** min ≤ value ≤ max, each limit only when set. */
-	const within = (
-		field: FittedValue['field'],
-		value: Decimal,
-		shown: string,
-		minText: string,
-		maxText: string,
-		names: { min: string; max: string; what: string },
-	): SymbolRulesCheck | undefined => {
-		const min = limitOf(minText);
-		const max = limitOf(maxText);
-		if (min !== undefined && compareDecimals(value, min) < 0) {
-			return fail(
-				field,
-				`${shown} is below the ${names.min} of ${symbol}, ${minText}`,
-				`Nothing was sent. Make the ${names.what} at least ${minText}; rounding cannot fix this.`,
-			);
-		}
-		if (max !== undefined && compareDecimals(value, max) > 0) {
-			return fail(
-				field,
-				`${shown} is above the ${names.max} of ${symbol}, ${maxText}`,
-				`Nothing was sent. Make the ${names.what} at most ${maxText}, or split the order.`,
-			);
-		}
-		return undefined;
-	};
-
-	if (order.type === 'MARKET' && order.amount !== undefined) {
-		const problem = onStep(
-			'amount',
-			rules.amountStep,
-			'amount step (quote precision)',
-			'amountStep',
-			'down',
-			'amount',
-		);
-		if (problem !== undefined) return problem;
-		const amount = nonNegative(sent.amount as string);
-		if (amount === undefined) return { ok: true, order: sent, fitted };
-		return (
-			within(
-				'amount',
-				amount,
-				`${sent.amount as string}${afterFit('amount')}`,
-				rules.marketOrderMinAmount,
-				rules.marketOrderMaxAmount,
-				{
-					min: 'minimum MARKET order amount',
-					max: 'maximum MARKET order amount',
-					what: 'amount',
-				},
-			) ?? { ok: true, order: sent, fitted }
-		);
-	}
-
-	if (order.type !== 'MARKET') {
-		const problem = onStep(
-			'price',
-			rules.tickSize,
-			'tick size',
-			'tickSize',
-			buy ? 'down' : 'up',
-			'price',
-			`${FIT_HINT} (${buy ? 'down for a BUY' : 'up for a SELL'})`,
-		);
-		if (problem !== undefined) return problem;
-	}
-	const quantityProblem = onStep(
-		'quantity',
-		rules.stepSize,
-		'step size',
-		'stepSize',
-		'down',
-		'quantity',
+	cache.set(key, entry);
+	entry.rules.then(
+		() => {
+			entry.settled = true;
+		},
+		() => {
+			// Only this read's entry: a newer read may have replaced it meanwhile.
+			if (cache.get(key) === entry) cache.delete(key);
+		},
 	);
-	if (quantityProblem !== undefined) return quantityProblem;
-	const quantity = nonNegative(sent.quantity ?? '');
-	if (quantity === undefined) return { ok: true, order: sent, fitted };
-
-	if (order.type === 'MARKET') {
-		return (
-			within(
-				'quantity',
-				quantity,
-				`${sent.quantity as string}${afterFit('quantity')}`,
-				rules.marketOrderMinQuantity,
-				rules.marketOrderMaxQuantity,
-				{
-					min: 'minimum MARKET order quantity',
-					max: 'maximum MARKET order quantity',
-					what: 'quantity',
-				},
-			) ?? { ok: true, order: sent, fitted }
-		);
-	}
-
-	const quantityRange = within(
-		'quantity',
-		quantity,
-		`${sent.quantity as string}${afterFit('quantity')}`,
-		rules.minQuantity,
-		rules.maxQuantity,
-		{ min: 'minimum quantity', max: 'maximum quantity', what: 'quantity' },
-	);
-	if (quantityRange !== undefined) return quantityRange;
-
-	const price = nonNegative(sent.price ?? '');
-	if (price === undefined) return { ok: true, order: sent, fitted };
-	const worth = multiplyDecimals(price, quantity);
-	const shown = `the order is worth ${formatDecimal(worth)} (Price × Quantity${fitted.length > 0 ? ', after Fit to Symbol Rules' : ''}), which`;
-	const notional = limitOf(rules.minNotional);
-	if (notional !== undefined && compareDecimals(worth, notional) < 0) {
-		return fail(
-			'quantity',
-			`${shown} is below the minimum order value of ${symbol}, ${rules.minNotional}`,
-			`Nothing was sent. Raise the quantity or the price so that Price × Quantity is at least ${rules.minNotional}; rounding cannot fix this.`,
-		);
-	}
-	return (
-		within('quantity', worth, shown, rules.minAmount, rules.maxAmount, {
-			min: 'minimum order amount',
-			max: 'maximum order amount',
-			what: 'order’s value (Price × Quantity)',
-		}) ?? { ok: true, order: sent, fitted }
-	);
+	return await entry.rules;
 }

@@ -4,10 +4,12 @@ import type { OrderReference } from '../../../../nodes/TradingService/orders/ord
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';
 import {
-	cancelKind,
-	cancelQuery,
 	isNothingToCancel,
 	notOpenReason,
+} from '../../../../nodes/TradingService/orders/cancelLookups';
+import {
+	cancelKind,
+	cancelQuery,
 	pendingCancel,
 	type PendingCancel,
 } from '../../../../nodes/TradingService/orders/cancelWrites';

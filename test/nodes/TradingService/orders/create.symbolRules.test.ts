@@ -8,7 +8,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { clearSymbolRulesCache } from '../../../../nodes/TradingService/orders/symbolRulesCache';
+import { clearSymbolRulesCache } from '../../../../nodes/TradingService/orders/symbolRules';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/TradingService/transport';
 import { errorOf, PATHS, runCounting, type CountedRun } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';

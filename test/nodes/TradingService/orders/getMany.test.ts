@@ -116,7 +116,7 @@ describe('Order > Get Many', () => {
 		async (cancelNotOpenCodes) => {
 			sandbox().setBehaviour({ cancelNotOpenCodes });
 			const example = JSON.parse(
-				readFileSync(join(__dirname, '../../../../../examples/cancel-stale-orders.json'), 'utf8'),
+				readFileSync(join(__dirname, '../../../../examples/cancel-stale-orders.json'), 'utf8'),
 			) as { nodes: Array<{ name: string; parameters: IDataObject }> };
 			const parametersOf = (name: string) =>
 				example.nodes.find((node) => node.name === name)!.parameters;

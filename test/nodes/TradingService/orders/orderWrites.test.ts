@@ -9,10 +9,10 @@ import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';
+import { replayedOrder } from '../../../../nodes/TradingService/orders/orderLookups';
 import {
 	orderKind,
 	pendingOrder,
-	replayedOrder,
 	type PendingOrder,
 } from '../../../../nodes/TradingService/orders/orderWrites';
 import { requestsTo } from '../../../../tools/harness/node';

@@ -4,6 +4,8 @@ import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/write
 import {
 	FOUND_BY_REFUSAL,
 	HISTORY_LAG_MS,
+} from '../../../../nodes/TradingService/transfers/transferHistory';
+import {
 	pendingTransfer,
 	transferClientOrderId,
 	transferKind,

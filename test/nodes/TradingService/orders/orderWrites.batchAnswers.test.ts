@@ -1,4 +1,4 @@
-import { readBatchResults } from '../../../../nodes/TradingService/orders/orderAnswers';
+import { readBatchResults } from '../../../../nodes/TradingService/orders/orderWrites';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 
 // Fixed vectors: how the entries of a batch answer are matched to the orders sent and read.

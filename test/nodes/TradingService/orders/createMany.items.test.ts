@@ -4,7 +4,7 @@ import {
 	refusingEntry,
 	rejectedOrdersError,
 	settledItem,
-} from '../../../../nodes/TradingService/orders/createManyItems';
+} from '../../../../nodes/TradingService/orders/createMany.operation';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { fingerprint, WriteLedger } from '../../../../nodes/TradingService/writes/ledger';
 import type { PendingOrder } from '../../../../nodes/TradingService/orders/orderWrites';

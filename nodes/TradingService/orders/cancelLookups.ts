@@ -1,0 +1,239 @@
+import { sleep, type IDataObject } from 'n8n-workflow';
+
+import {
+	CANCEL_NOTHING_TO_CANCEL_CODES,
+	CANCEL_PENDING_STATUS,
+	CANCELLED_ORDER_STATUSES,
+	ERROR_CODES,
+	LIMITS,
+	OPEN_ORDER_STATUSES,
+} from '../constants';
+import { inScope } from '../helpers/accountScope';
+import { ENDPOINTS, isServiceRejection, sameCode, toNodeError } from '../transport';
+import type { EngineRun } from '../writes/engine';
+import type { PendingWrite, Refusal, Verdict } from '../writes/pendingWrite';
+import { lookupQuery, type OrderReference } from './orderIds';
+
+// Why a cancel did nothing (the order is no longer open), and the order looked up to tell: after a
+// lost answer, after a refusal that does not say why, and after a lost run.
+
+/** What a lookup reads of a cancel of the run (cancelWrites.ts `CancelWrite`). */
+type PendingCancel = PendingWrite<{ reference: OrderReference }>;
+
+/** Why an order could not be cancelled because it is no longer open. */
+export interface NotOpen {
+	code: string;
+	/** Machine-readable: alreadyFilled, alreadyCancelled, alreadyPartiallyCancelled, notFound. */
+	reason: string;
+	text: string;
+}
+
+/** The exchange's codes for an order that is no longer open. */
+const NOT_OPEN_REASONS: readonly NotOpen[] = [
+	{ code: ERROR_CODES.orderFilled, reason: 'alreadyFilled', text: 'the order is already filled' },
+	{
+		code: ERROR_CODES.orderCancelled,
+		reason: 'alreadyCancelled',
+		text: 'the order is already cancelled',
+	},
+	{
+		code: ERROR_CODES.orderPartiallyCancelled,
+		reason: 'alreadyPartiallyCancelled',
+		text: 'the order was already cancelled after a partial fill',
+	},
+	{
+		code: ERROR_CODES.orderNotOnBook,
+		reason: 'notFound',
+		text: 'the service has no open order with this ID',
+	},
+	{
+		code: ERROR_CODES.orderNotFound,
+		reason: 'notFound',
+		text: 'the service has no order with this ID',
+	},
+];
+
+/** The not-open reason of a cancel refused with `code`, if the code is one of them. */
+export function notOpenReason(code: unknown): NotOpen | undefined {
+	const known = NOT_OPEN_REASONS.find((entry) => sameCode(code, entry.code));
+	return known === undefined ? undefined : { ...known };
+}
+
+/**
+ * Whether a cancel was refused as having nothing to cancel without saying why (0212, 0211, -1143,
+ * -2013): the order may be filled, cancelled or unknown, so it is looked up before it is reported.
+ */
+export function isNothingToCancel(code: unknown): boolean {
+	return CANCEL_NOTHING_TO_CANCEL_CODES.some((known) => sameCode(code, known));
+}
+
+/** The same reasons from a looked-up order's status. */
+function notOpenStatus(status: string): NotOpen | undefined {
+	if (status === 'FILLED') return notOpenReason(ERROR_CODES.orderFilled);
+	if (status === 'CANCELED' || status === 'REJECTED')
+		return notOpenReason(ERROR_CODES.orderCancelled);
+	if (status === 'PARTIALLY_CANCELED') return notOpenReason(ERROR_CODES.orderPartiallyCancelled);
+	return undefined;
+}
+
+/** A refusal because the order is not open: its code, the service's words, and the reason. */
+export function notOpenRefusal(notOpen: NotOpen, said: string, order?: IDataObject): Refusal {
+	return {
+		code: notOpen.code,
+		msg: said,
+		detail: {
+			reason: notOpen.reason,
+			text: notOpen.text,
+			...(order === undefined ? {} : { order }),
+		},
+	};
+}
+
+/**
+ * The order a cancel names; undefined when the service has none. An order ID names one order of the
+ * whole exchange; a client order ID is unique per account only, so it is looked up in the run's
+ * account (helpers/accountScope.ts): a master key's sub account may hold an order under the same
+ * client order ID, and that one never settles this cancel.
+ */
+async function lookUp(run: EngineRun, pending: PendingCancel): Promise<IDataObject | undefined> {
+	const { reference } = pending.write;
+	const scope = 'orderId' in reference ? undefined : await run.account(pending.itemIndex);
+	try {
+		const order = (await run.client.request(ENDPOINTS.queryOrder, {
+			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
+			itemIndex: pending.itemIndex,
+		})) as IDataObject;
+		return scope === undefined || inScope(scope, order) ? order : undefined;
+	} catch (error) {
+		if (isServiceRejection(error, ERROR_CODES.orderNotFound)) return undefined;
+		throw toNodeError(run.node, error);
+	}
+}
+
+/**
+ * Settles a cancel whose answer was lost, by looking the order up (Order › Get): cancelled means
+ * the cancel was applied (or the order was cancelled anyway: either way it is cancelled); filled
+ * means it was not; still open once no attempt of the cancel can be applied any more means it was
+ * not applied, and may be sent again.
+ */
+export async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Verdict> {
+	for (;;) {
+		const lookupStartedAt = Date.now();
+		let order: IDataObject | undefined;
+		try {
+			order = await lookUp(run, pending);
+		} catch (error) {
+			return {
+				kind: 'unknown',
+				reason: `looking the order up failed: ${(error as Error).message}`,
+			};
+		}
+		if (order === undefined) {
+			return {
+				kind: 'rejected',
+				refusal: notOpenRefusal(
+					notOpenReason(ERROR_CODES.orderNotOnBook)!,
+					'order status not found',
+					{},
+				),
+			};
+		}
+		const status = String(order.status);
+		// Cancelled, or the cancel accepted and being applied: either way no second request is needed.
+		if (CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS)
+			return { kind: 'placed', result: order };
+		if (!OPEN_ORDER_STATUSES.includes(status)) {
+			const notOpen = notOpenStatus(status);
+			// Ended otherwise (filled); a status without a known reason is taken as not cancelled.
+			return notOpen === undefined
+				? { kind: 'notDone' }
+				: { kind: 'rejected', refusal: notOpenRefusal(notOpen, `order status ${status}`, order) };
+		}
+		const acceptableUntil =
+			pending.window.acceptableUntil ??
+			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
+		if (lookupStartedAt >= acceptableUntil) return { kind: 'notDone' };
+		// The cancel may still be applied: look again once no attempt of it can be accepted any more.
+		await sleep(acceptableUntil - lookupStartedAt);
+	}
+}
+
+/**
+ * Settles a cancel the service refused as having nothing to cancel (`said`: its code and words) by
+ * looking the order up once: the refusal proves nothing was cancelled, the lookup tells why, and
+ * the item says exactly that (a 0212 for an order that filled is "already filled"). Never throws:
+ * a lookup that fails leaves a rejection that says so.
+ */
+export async function explainNothingToCancel(
+	run: EngineRun,
+	pending: PendingCancel,
+	said: Refusal,
+): Promise<Verdict> {
+	const code = said.code ?? '';
+	const msg = said.msg ?? '';
+	const refusal = (reason: string, text: string, order?: IDataObject): Verdict => ({
+		kind: 'rejected',
+		refusal: {
+			code,
+			msg,
+			detail: { reason, text, ...(order === undefined ? {} : { order }) },
+		},
+	});
+	let order: IDataObject | undefined;
+	try {
+		order = await lookUp(run, pending);
+	} catch (error) {
+		return refusal(
+			'nothingToCancel',
+			`the service answered that there was nothing to cancel (code ${code}), and looking the order up to tell why failed: ${(error as Error).message}`,
+		);
+	}
+	if (order === undefined) return refusal('notFound', 'the service has no order with this ID');
+	const status = String(order.status);
+	const notOpen = notOpenStatus(status);
+	if (notOpen !== undefined) return refusal(notOpen.reason, notOpen.text, order);
+	if (OPEN_ORDER_STATUSES.includes(status)) {
+		return refusal(
+			'stillOpen',
+			`the service refused the cancel (code ${code}), yet the order is still open (status ${status}). Try the cancel again`,
+			order,
+		);
+	}
+	return refusal(
+		'nothingToCancel',
+		`the service answered that there was nothing to cancel (code ${code}); the order's status is ${status}`,
+		order,
+	);
+}
+
+/**
+ * After a lost run (writes/recovery.ts): each order is looked up before its cancel is sent. One
+ * already cancelled (or being cancelled) is reported placed, found already done (the lost run's
+ * cancel, or another's: either way the order is cancelled); any other answer, or a failed lookup,
+ * lets the cancel be sent, since cancelling twice moves no money and its answer says the rest.
+ */
+export async function checkAfterLostRun(
+	run: EngineRun,
+	pending: PendingCancel[],
+): Promise<Array<Verdict | undefined>> {
+	if (run.lostRun === undefined) return pending.map(() => undefined);
+	const verdicts: Array<Verdict | undefined> = [];
+	for (const one of pending) {
+		try {
+			const order = await lookUp(run, one);
+			if (order === undefined) {
+				verdicts.push(undefined);
+				continue;
+			}
+			const status = String(order.status);
+			verdicts.push(
+				CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS
+					? { kind: 'placed', result: order, alreadyPlaced: true }
+					: undefined,
+			);
+		} catch {
+			verdicts.push(undefined);
+		}
+	}
+	return verdicts;
+}

@@ -1,0 +1,245 @@
+import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
+
+import { ERROR_CODES, LIMITS, MARKET_TYPE_ALIASES, OPEN_ORDER_STATUSES } from '../constants';
+import { inScope } from '../helpers/accountScope';
+import { ENDPOINTS, isServiceRejection, type SendWindow } from '../transport';
+import type { EngineRun } from '../writes/engine';
+import { withOutcome } from '../writes/outcomes';
+import type { PendingWrite, Refusal, Verdict } from '../writes/pendingWrite';
+import type { OrderParams } from './orderRules';
+
+// An order sent earlier, found again: in the write ledger (what it keeps of a placed order), or at
+// the service by its client order ID after an answer that leaves its outcome unknown. An order the
+// service holds is the one sent only when the client order ID and the order's own fields match.
+
+/** The fields Fit to Symbol Rules may change. */
+export const FITTED_FIELDS = ['price', 'quantity', 'amount'] as const;
+
+/**
+ * What the ledger keeps of a placed order: the fields the service assigned, and, when Fit to
+ * Symbol Rules changed the order, the values sent (a re-run may not be able to fit it again).
+ */
+export function storedOrderResult(
+	order: IDataObject,
+	write?: { order: OrderParams; given?: OrderParams },
+): IDataObject {
+	const stored: IDataObject = {};
+	if (write?.given !== undefined) {
+		const sent: IDataObject = {};
+		for (const field of FITTED_FIELDS)
+			if (write.order[field] !== undefined) sent[field] = write.order[field];
+		stored.sent = sent;
+	}
+	for (const field of ['orderId', 'clientOrderId', 'status'] as const) {
+		if (typeof order[field] === 'string' || typeof order[field] === 'number')
+			stored[field] = String(order[field]);
+	}
+	const time = order.transactTime ?? order.time;
+	if (typeof time === 'string' || typeof time === 'number') stored.transactTime = String(time);
+	return stored;
+}
+
+/**
+ * An order an earlier try of this node run placed, answered from the ledger: what was sent plus
+ * what the service assigned then (its status may have moved on since). Nothing is sent.
+ */
+export function replayedOrder(order: OrderParams, stored: IDataObject): IDataObject {
+	const { newClientOrderId, ...given } = order;
+	const { sent, ...assigned } = stored;
+	return {
+		outcome: 'placed',
+		replayed: true,
+		...given,
+		...(sent as IDataObject | undefined),
+		clientOrderId: newClientOrderId ?? null,
+		...assigned,
+	};
+}
+
+/** What a lookup reads of an order of the run (orderWrites.ts `OrderWrite`). */
+type PendingOrder = PendingWrite<{ order: OrderParams }>;
+
+/** The fields of an order as sent: enough to tell it from another order that holds the same ID. */
+export interface SentOrder extends IDataObject {
+	symbol: string;
+	side: string;
+	type: string;
+	newClientOrderId?: string;
+	price?: string;
+	quantity?: string;
+	amount?: string;
+}
+
+/** A decimal as digits without insignificant zeros ("0.0100" and "0.01" are one number). */
+function decimalKey(value: unknown): string | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const match = /^(\d*)(?:\.(\d*))?$/.exec(String(value).trim());
+	if (match === null) return String(value);
+	const whole = match[1].replace(/^0+(?=\d)/, '') || '0';
+	const fraction = (match[2] ?? '').replace(/0+$/, '');
+	return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+function sameDecimal(sent: string | undefined, found: unknown): boolean {
+	if (sent === undefined || found === undefined || found === null) return true;
+	return decimalKey(sent) === decimalKey(found);
+}
+
+/**
+ * Whether a found type is the type sent: the exchange may name a MARKET order after the field its
+ * size was given in (MARKET_OF_BASE for a quantity, MARKET_OF_QUOTE for an amount).
+ */
+function sameType(sent: SentOrder, found: unknown): boolean {
+	if (found === sent.type) return true;
+	const sizeField = typeof found === 'string' ? MARKET_TYPE_ALIASES[found] : undefined;
+	return sent.type === 'MARKET' && sizeField !== undefined && sent[sizeField] !== undefined;
+}
+
+/**
+ * Whether an order the service holds is the one sent: the same client order ID (when one was
+ * sent), symbol, side, type, price and size. The ID comes first: an identical order under another
+ * ID is another order.
+ */
+export function matchesSentOrder(sent: SentOrder, found: IDataObject): boolean {
+	return (
+		(sent.newClientOrderId === undefined || found.clientOrderId === sent.newClientOrderId) &&
+		found.symbol === sent.symbol &&
+		found.side === sent.side &&
+		sameType(sent, found.type) &&
+		sameDecimal(sent.price, found.price) &&
+		sameDecimal(sent.quantity, found.origQty) &&
+		sameDecimal(sent.amount, found.reqAmount)
+	);
+}
+
+/**
+ * What a found order says about the write. The service stamps an order with its own clock, and
+ * accepts a request only while that clock is less than the future tolerance behind the request's
+ * timestamp: an order stamped at or before the first attempt's start minus that tolerance existed
+ * before this write was first sent.
+ */
+export function judgeFound(
+	sent: SentOrder,
+	found: IDataObject,
+	window: SendWindow,
+	duplicateAnswered: boolean,
+): Verdict {
+	const matches = matchesSentOrder(sent, found);
+	const stamped = Number(found.time ?? found.transactTime);
+	const sinceFirstAttempt =
+		window.firstSentAt !== undefined &&
+		Number.isFinite(stamped) &&
+		stamped > window.firstSentAt - LIMITS.futureToleranceMs;
+	const open = OPEN_ORDER_STATUSES.includes(String(found.status));
+	if (matches && sinceFirstAttempt)
+		return { kind: 'placed', result: found, alreadyPlaced: duplicateAnswered };
+	// An open order holding the ID refused every attempt of this write (the service refuses an ID an
+	// open order holds, and an order never reopens): the order meant is the one found.
+	if (matches && open) return { kind: 'placed', result: found, alreadyPlaced: true };
+	if (sent.newClientOrderId !== undefined && found.clientOrderId !== sent.newClientOrderId) {
+		return {
+			kind: 'unknown',
+			reason: `the lookup by client order ID ${sent.newClientOrderId} answered order ${String(found.orderId)}, which holds client order ID ${String(found.clientOrderId)}, so it cannot tell whether this one was placed`,
+		};
+	}
+	return {
+		kind: 'unknown',
+		reason: `the lookup found another order with client order ID ${sent.newClientOrderId} (order ${String(found.orderId)}, ${String(found.side)} ${String(found.type)} ${String(found.symbol)}, status ${String(found.status)}), so it cannot tell whether this one was placed; give every order its own client order ID`,
+	};
+}
+
+/**
+ * Looks an order up by its client order ID (GET /api/v1/spot/order?origClientOrderId=…) after an
+ * answer that leaves its outcome unknown. Found, and it is the order sent: placed. Not found proves
+ * nothing: the exchange may still create an order after a timeout (-1146) or a lost answer, later
+ * than any receive window, and it refuses a client order ID only while an order holding it is open,
+ * so a second attempt could fill twice. The order is therefore never sent again: it is looked up
+ * once more after its attempts' receive window, and stays unknown if still not found.
+ * `duplicate`: the last attempt was refused because an open order holds the ID.
+ */
+export async function lookUpOrder(
+	run: EngineRun,
+	pending: PendingOrder,
+	duplicate: Refusal | undefined,
+): Promise<Verdict> {
+	const { order } = pending.write;
+	const clientOrderId = order.newClientOrderId;
+	if (clientOrderId === undefined)
+		return { kind: 'unknown', reason: 'the order has no client order ID to look it up by' };
+	for (let lookups = 1; ; lookups++) {
+		const lookupStartedAt = Date.now();
+		let found: IDataObject | undefined;
+		try {
+			const scope = await run.account(pending.itemIndex);
+			found = (await run.client.request(ENDPOINTS.queryOrder, {
+				qs: { origClientOrderId: clientOrderId, accountId: scope.accountId },
+				itemIndex: pending.itemIndex,
+			})) as IDataObject;
+			// Another account's order under this ID (a master key's sub account) is not this order.
+			if (!inScope(scope, found)) found = undefined;
+		} catch (error) {
+			if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) {
+				return {
+					kind: 'unknown',
+					reason: `looking the order up by its client order ID failed: ${(error as Error).message}`,
+				};
+			}
+		}
+		if (found !== undefined)
+			return judgeFound(order, found, pending.window, duplicate !== undefined);
+		if (duplicate !== undefined) {
+			return {
+				kind: 'unknown',
+				reason: `the service said an open order holds client order ID ${clientOrderId}, but a lookup did not find it`,
+			};
+		}
+		const acceptableUntil =
+			pending.window.acceptableUntil ??
+			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
+		if (lookups > 1 || lookupStartedAt >= acceptableUntil) {
+			return {
+				kind: 'unknown',
+				reason: `no order with client order ID ${clientOrderId} was found, which does not prove it was not placed: the exchange may still create it after a timeout, so it was not sent again`,
+			};
+		}
+		await sleep(acceptableUntil - lookupStartedAt);
+	}
+}
+
+/**
+ * A write refused because an open order holds its client order ID: the order found by that ID is
+ * this write (placed), or the lookup cannot tell. Then, when only this one attempt was sent, the
+ * refusal stands: nothing was executed; after earlier attempts whose outcome is unknown, it stays
+ * unknown.
+ */
+export async function lookUpDuplicate(
+	run: EngineRun,
+	pending: PendingOrder,
+	duplicate: Refusal,
+): Promise<Verdict> {
+	const verdict = await lookUpOrder(run, pending, duplicate);
+	if (verdict.kind === 'placed' || pending.maybeExecuted) return verdict;
+	const reason = verdict.kind === 'unknown' ? verdict.reason : 'the lookup did not find it';
+	return {
+		kind: 'rejected',
+		refusal: {
+			...duplicate,
+			error: duplicate.error ?? duplicateRefusedError(run.node, pending, reason),
+		},
+	};
+}
+
+/** A batch entry refused as a duplicate, whose holder is not this order. */
+function duplicateRefusedError(
+	node: INode,
+	pending: PendingOrder,
+	reason: string,
+): NodeOperationError {
+	return withOutcome(
+		new NodeOperationError(node, 'An open order already uses this client order ID', {
+			description: `The service refused order ${pending.write.order.newClientOrderId} as a duplicate, and ${reason}. This request placed nothing.`,
+			itemIndex: pending.itemIndex,
+		}),
+		'rejected',
+	);
+}
