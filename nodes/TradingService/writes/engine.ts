@@ -114,12 +114,7 @@ async function fromLedger<W>(
 		const recorded = pending.slot.recorded;
 		if (recorded?.outcome === 'placed') {
 			const { alreadyPlaced, ...result } = recorded.result ?? {};
-			settling.settle(pending, {
-				outcome: 'placed',
-				result,
-				via: 'ledger',
-				alreadyPlaced: alreadyPlaced === true,
-			});
+			settling.placed(pending, result, 'ledger', alreadyPlaced === true);
 		} else if (pending.maybeExecuted) {
 			const why = settling.kind.whyNoLookup(pending.write);
 			if (why === undefined) await settling.byLookup(pending);
@@ -141,13 +136,7 @@ async function precheck<W>(
 	const toSend: Array<PendingWrite<W>> = [];
 	for (const [position, pending] of unsent.entries()) {
 		const verdict = checked[position];
-		if (verdict?.kind === 'placed')
-			settling.settle(pending, {
-				outcome: 'placed',
-				result: verdict.result,
-				via: 'lookup',
-				alreadyPlaced: true,
-			});
+		if (verdict?.kind === 'placed') settling.placed(pending, verdict.result, 'lookup', true);
 		else if (verdict?.kind === 'rejected')
 			settling.settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
 		else if (verdict?.kind === 'unknown') {

@@ -41,16 +41,10 @@ async function sendGroup<W>(
 	recordInFlight(group);
 	const { endpoint, request } = kind.request(group);
 	const attempt = await run.client.write(endpoint, request);
+	const { firstSentAt = Infinity, acceptableUntil = 0 } = attempt.window;
 	for (const pending of group) {
-		const { window } = pending;
-		window.firstSentAt = Math.min(
-			window.firstSentAt ?? Infinity,
-			attempt.window.firstSentAt ?? Infinity,
-		);
-		window.acceptableUntil = Math.max(
-			window.acceptableUntil ?? 0,
-			attempt.window.acceptableUntil ?? 0,
-		);
+		pending.window.firstSentAt = Math.min(pending.window.firstSentAt ?? Infinity, firstSentAt);
+		pending.window.acceptableUntil = Math.max(pending.window.acceptableUntil ?? 0, acceptableUntil);
 		recordUnknown(pending);
 	}
 	const verdicts = verdictsOf(kind, attempt, group);
@@ -79,7 +73,15 @@ function verdictsOf<W>(
 	attempt: WriteAttempt,
 	group: Array<PendingWrite<W>>,
 ): Verdict[] {
-	if (attempt.kind === 'answered') return readAnswer(kind, attempt.body, group);
+	if (attempt.kind === 'answered') {
+		try {
+			return kind.read(attempt.body, group);
+		} catch (error) {
+			// An answer the kind cannot read leaves every write of the group unknown.
+			const reason = `its answer could not be read: ${(error as Error).message}`;
+			return group.map(() => ({ kind: 'unknown', reason }));
+		}
+	}
 	if (attempt.kind === 'rejected') {
 		const verdict = kind.refused?.(attempt.error) ?? {
 			kind: 'rejected',
@@ -90,20 +92,6 @@ function verdictsOf<W>(
 	const { reason, detail, unusable } = attempt;
 	const wording = kind.requestWording?.(group);
 	return group.map(() => ({ kind: 'unknown', reason, detail, unusable, wording }));
-}
-
-/** The kind's reading of an answer; an answer it cannot read leaves every write of the group unknown. */
-function readAnswer<W>(
-	kind: WriteKind<W>,
-	body: unknown,
-	group: Array<PendingWrite<W>>,
-): Verdict[] {
-	try {
-		return kind.read(body, group);
-	} catch (error) {
-		const reason = `its answer could not be read: ${(error as Error).message}`;
-		return group.map(() => ({ kind: 'unknown', reason }));
-	}
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { unexpectedResponseError } from '../transport';
 import type { EngineRun, SettleHooks, WriteKind } from './engine';
 import { outcomeUnknownError, withOutcome } from './outcomes';
@@ -50,6 +52,17 @@ export class Settling<W> {
 		this.hooks.onSettled?.(pending);
 	}
 
+	/** Ends a write placed; `via`: how it is known to be. */
+	placed(
+		pending: PendingWrite<W>,
+		result: IDataObject,
+		via: 'answer' | 'lookup' | 'ledger',
+		alreadyPlaced: boolean,
+		entry?: IDataObject,
+	): void {
+		this.settle(pending, { outcome: 'placed', result, via, alreadyPlaced, entry });
+	}
+
 	/** Ends a write unknown, with the error that says what to check. */
 	unknown(
 		pending: PendingWrite<W>,
@@ -65,13 +78,7 @@ export class Settling<W> {
 	async apply(pending: PendingWrite<W>, verdict: Verdict | undefined): Promise<void> {
 		switch (verdict?.kind) {
 			case 'placed':
-				return this.settle(pending, {
-					outcome: 'placed',
-					result: verdict.result,
-					via: 'answer',
-					alreadyPlaced: false,
-					entry: verdict.entry,
-				});
+				return this.placed(pending, verdict.result, 'answer', false, verdict.entry);
 			case 'rejected':
 				return this.settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
 			case 'duplicate':
@@ -94,12 +101,7 @@ export class Settling<W> {
 		const verdict = await this.lookUp(pending, duplicate);
 		switch (verdict.kind) {
 			case 'placed':
-				return this.settle(pending, {
-					outcome: 'placed',
-					result: verdict.result,
-					via: 'lookup',
-					alreadyPlaced: verdict.alreadyPlaced ?? false,
-				});
+				return this.placed(pending, verdict.result, 'lookup', verdict.alreadyPlaced ?? false);
 			case 'rejected':
 				return this.settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
 			case 'notDone':
