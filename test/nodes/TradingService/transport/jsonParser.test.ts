@@ -5,7 +5,7 @@ import {
 } from '../../../../nodes/TradingService/transport/jsonParser';
 
 // The exact parser on its own, against fixed texts: what it builds, and where it refuses.
-// (Its agreement with the fast path over seeded documents: json.test.ts.)
+// (Its agreement with the fast path over seeded documents: answer.test.ts.)
 
 const IDS: ReadonlySet<string> = new Set(['id', 'orderId']);
 
