@@ -2,10 +2,15 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { CANCEL_PENDING_STATUS, LIMITS } from '../constants';
 import { ENDPOINTS } from '../transport';
-import { cancelItem, cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
+import {
+	cancelItem,
+	cancelKind,
+	pendingCancel,
+	stopOnFirstRefusal,
+	type PendingCancel,
+} from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import { fingerprint } from '../writes/ledger';
-import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
 
 import { writeRun } from '../writes/writeRun';
@@ -71,16 +76,48 @@ function stillOpenAfterCancel(pending: PendingCancel, listed: IDataObject | unde
 	);
 }
 
-/**
- * Cancels the open orders `what` names. Items of one run naming the same symbol, side and account
- * share one cancel (cancelMany.operation.ts), so the ledger keeps it under that name rather than
- * under an item: whichever item starts it, a later try finds it.
- */
-export async function cancelBySymbol(
+/** The open orders listed again once the cancels were answered, giving accepted ones time to show. */
+async function listAfterCancels(
 	run: RunContext,
 	what: SymbolCancel,
 	itemIndex: number,
-): Promise<IDataObject[]> {
+	targets: Map<string, PendingCancel>,
+): Promise<Map<string, IDataObject>> {
+	let open = await listOpen(run, what, itemIndex);
+	// A cancel is applied a moment after its answer: give accepted cancels time to show.
+	for (
+		const waitUntil = Date.now() + CONFIRM_WAIT_MS;
+		[...targets.values()].some((pending) =>
+			stillOpenAfterCancel(pending, open.get(orderIdOf(pending))),
+		) && Date.now() < waitUntil;
+
+	) {
+		await sleep(CONFIRM_POLL_MS);
+		open = await listOpen(run, what, itemIndex);
+	}
+	return open;
+}
+
+/** What the rounds of list-and-cancel did: every order targeted, and what is still open. */
+interface Rounds {
+	targets: Map<string, PendingCancel>;
+	open: Map<string, IDataObject>;
+	rounds: number;
+	/** Why the last list, which confirms the cancels, could not be read. */
+	unconfirmed?: string;
+}
+
+/**
+ * Lists, cancels and lists again until no new order is open, at most MAX_ROUNDS times. Items of
+ * one run naming the same symbol, side and account share one cancel (cancelMany.operation.ts), so
+ * the ledger keeps it under that name rather than under an item: whichever item starts it, a
+ * later try finds it.
+ */
+async function cancelInRounds(
+	run: RunContext,
+	what: SymbolCancel,
+	itemIndex: number,
+): Promise<Rounds> {
 	const { symbol, side, accountId } = what;
 	const slotName = `symbol ${accountId} ${symbol} ${side ?? 'BOTH'}`;
 	// The orders an earlier try of this node run targeted: reported again, and looked up or
@@ -97,10 +134,9 @@ export async function cancelBySymbol(
 		return pending;
 	};
 	let open = await listOpen(run, what, itemIndex);
-	let requests = 0;
 	const kind = cancelKind(writes, 'byIds');
+	const afterRequest = stopOnFirstRefusal(() => targets.values());
 	let round = 0;
-	let unconfirmed: string | undefined;
 	for (; round < MAX_ROUNDS; round++) {
 		const fresh = [
 			...(round === 0 ? earlier.filter((orderId) => !targets.has(orderId)) : []),
@@ -108,37 +144,53 @@ export async function cancelBySymbol(
 		].map(target);
 		if (fresh.length === 0) break;
 		targetsSlot.record({ outcome: 'unknown', result: { orderIds: [...targets.keys()].join(',') } });
-		await settleWrites(writes, kind, fresh, {
-			afterRequest: (group) => {
-				requests++;
-				const first = group[0].settled;
-				if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined)
-					return;
-				if ([...targets.values()].some((one) => one.settled?.outcome === 'placed')) return;
-				throw withOutcome(first.refusal.error, 'rejected');
-			},
-		});
+		await settleWrites(writes, kind, fresh, { afterRequest });
 		try {
-			open = await listOpen(run, what, itemIndex);
-			// A cancel is applied a moment after its answer: give accepted cancels time to show.
-			for (
-				const waitUntil = Date.now() + CONFIRM_WAIT_MS;
-				[...targets.values()].some((pending) =>
-					stillOpenAfterCancel(pending, open.get(orderIdOf(pending))),
-				) && Date.now() < waitUntil;
-
-			) {
-				await sleep(CONFIRM_POLL_MS);
-				open = await listOpen(run, what, itemIndex);
-			}
+			open = await listAfterCancels(run, what, itemIndex, targets);
 		} catch (error) {
 			// Cancels were sent: their answers stand, each order's item says what is known of it.
-			unconfirmed = `listing the open ${symbol} orders to confirm failed: ${(error as Error).message}`;
-			open = new Map();
-			break;
+			const unconfirmed = `listing the open ${symbol} orders to confirm failed: ${(error as Error).message}`;
+			return { targets, open: new Map(), rounds: round, unconfirmed };
 		}
 	}
+	return { targets, open, rounds: round };
+}
 
+/** The item of an order a round targeted, as its cancel settled and the last list shows it. */
+function targetItem(
+	pending: PendingCancel,
+	listed: IDataObject | undefined,
+	symbol: string,
+	unconfirmed: string | undefined,
+): IDataObject {
+	const orderId = orderIdOf(pending);
+	if (stillOpenAfterCancel(pending, listed)) {
+		return {
+			orderId,
+			symbol,
+			outcome: 'unknown',
+			cancelled: null,
+			status: listed?.status,
+			message: `Unknown outcome: the exchange answered that order ${orderId} was cancelled, but it was still listed as open ${CONFIRM_WAIT_MS / 1000} s later`,
+			howToCheck: `Look up order ID ${orderId} (Trading Service > Order > Get) and check its status`,
+		};
+	}
+	const item = cancelItem(pending);
+	if (item.outcome === 'placed' && listed?.status === CANCEL_PENDING_STATUS)
+		item.status = CANCEL_PENDING_STATUS;
+	// Without the confirming list the cancel's own answer is all there is: say so.
+	if (unconfirmed !== undefined) item.notConfirmed = unconfirmed;
+	return { ...item, symbol };
+}
+
+/** Cancels the open orders `what` names: an item per order, or one saying there were none. */
+export async function cancelBySymbol(
+	run: RunContext,
+	what: SymbolCancel,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const { symbol, side } = what;
+	const { targets, open, rounds, unconfirmed } = await cancelInRounds(run, what, itemIndex);
 	if (targets.size === 0 && open.size === 0) {
 		return [
 			{
@@ -149,27 +201,9 @@ export async function cancelBySymbol(
 			},
 		];
 	}
-	const items = [...targets.values()].map((pending): IDataObject => {
-		const orderId = orderIdOf(pending);
-		const listed = open.get(orderId);
-		if (stillOpenAfterCancel(pending, listed)) {
-			return {
-				orderId,
-				symbol,
-				outcome: 'unknown',
-				cancelled: null,
-				status: listed?.status,
-				message: `Unknown outcome: the exchange answered that order ${orderId} was cancelled, but it was still listed as open ${CONFIRM_WAIT_MS / 1000} s later`,
-				howToCheck: `Look up order ID ${orderId} (Trading Service > Order > Get) and check its status`,
-			};
-		}
-		const item = cancelItem(pending);
-		if (item.outcome === 'placed' && listed?.status === CANCEL_PENDING_STATUS)
-			item.status = CANCEL_PENDING_STATUS;
-		// Without the confirming list the cancel's own answer is all there is: say so.
-		if (unconfirmed !== undefined) item.notConfirmed = unconfirmed;
-		return { ...item, symbol };
-	});
+	const items = [...targets.values()].map((pending) =>
+		targetItem(pending, open.get(orderIdOf(pending)), symbol, unconfirmed),
+	);
 	// Orders placed after the last round: not cancelled, and said so.
 	for (const [orderId, order] of open) {
 		if (targets.has(orderId)) continue;
@@ -180,7 +214,7 @@ export async function cancelBySymbol(
 			cancelled: false,
 			reason: 'stillOpen',
 			status: order.status,
-			message: `Not cancelled: order ${orderId} was placed while the node was cancelling, after ${round} rounds. Run the node again to cancel it.`,
+			message: `Not cancelled: order ${orderId} was placed while the node was cancelling, after ${rounds} rounds. Run the node again to cancel it.`,
 		});
 	}
 	return items;

@@ -8,9 +8,8 @@ import {
 } from '../descriptions/common';
 import { orderIdList } from './orderIds';
 import { oneOf, symbol as symbolValue } from '../helpers/validation';
-import { cancelItem, cancelKind, pendingCancel } from './cancelWrites';
+import { cancelItem, cancelKind, pendingCancel, stopOnFirstRefusal } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
-import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { cancelBySymbol } from './cancelBySymbol';
@@ -123,16 +122,8 @@ async function cancelByIds(
 	const pending = ids.map((orderId, position) =>
 		pendingCancel(writes.ledger, `${itemIndex}.${position}`, { orderId }, itemIndex),
 	);
-	let requests = 0;
 	await settleWrites(writes, cancelKind(writes, 'byIds'), pending, {
-		afterRequest: (group) => {
-			requests++;
-			const first = group[0].settled;
-			if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined)
-				return;
-			if (pending.some((one) => one.settled?.outcome === 'placed')) return;
-			throw withOutcome(first.refusal.error, 'rejected');
-		},
+		afterRequest: stopOnFirstRefusal(() => pending),
 	});
 	return pending.map(cancelItem);
 }

@@ -14,6 +14,7 @@ import {
 	notOpenRefusal,
 } from './cancelLookups';
 import type { OrderReference } from './orderIds';
+import { withOutcome } from '../writes/outcomes';
 
 /**
  * Cancels as the engine settles them (Cancel, and Cancel Many by order IDs). The exchange refuses
@@ -250,5 +251,23 @@ export function cancelItem(pending: PendingCancel): IDataObject {
 		reason,
 		message: `Not cancelled: ${text}`,
 		code: refusal.code,
+	};
+}
+
+/**
+ * Cancel Many's hook after each request: its first request refused while nothing of `pending` is
+ * cancelled stops the node with the refusal (nothing was cancelled). A later request's refusal gives
+ * its IDs items saying why, since earlier IDs were.
+ */
+export function stopOnFirstRefusal(
+	pending: () => Iterable<PendingCancel>,
+): (group: PendingCancel[]) => void {
+	let requests = 0;
+	return (group) => {
+		requests++;
+		const first = group[0].settled;
+		if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined) return;
+		if ([...pending()].some((one) => one.settled?.outcome === 'placed')) return;
+		throw withOutcome(first.refusal.error, 'rejected');
 	};
 }

@@ -6,12 +6,8 @@ import {
 } from 'n8n-workflow';
 
 import { parallelRequestsOption } from '../descriptions/common';
-import {
-	clientOrderIdParameter,
-	orderFields,
-	orderOptions,
-	readOrderParameters,
-} from './orderProperties';
+import { orderOptions } from './orderOptionProperties';
+import { clientOrderIdParameter, orderFields, readOrderParameters } from './orderProperties';
 import { checkGuardrails, checkOrderOptions, type OrderOptions } from './orderOptions';
 import {
 	duplicateClientOrderIdError,

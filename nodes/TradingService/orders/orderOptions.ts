@@ -179,10 +179,23 @@ export function checkGuardrails(
 			}
 		}
 	}
-	// A limit that cannot be checked before sending refuses the order, never lets it through: a
-	// MARKET order by Amount under a quantity cap could buy any quantity (50,000 USDT is about
-	// 1 BTC), one by Quantity under an amount cap could cost any amount. Only a MARKET order lacks
-	// one of Quantity and Price; LIMIT and LIMIT_MAKER orders have both.
+	checkMarketCaps(order, guardrails, refused);
+}
+
+/** Refuses an order outside a guardrail: the field at fault, what is wrong, the limit, and how to fix it. */
+type GuardrailRefusal = (field: string, problem: string, limit: string, fix?: string) => Error;
+
+/**
+ * A limit that cannot be checked before sending refuses the order, never lets it through: a
+ * MARKET order by Amount under a quantity cap could buy any quantity (50,000 USDT is about 1 BTC),
+ * one by Quantity under an amount cap could cost any amount. Only a MARKET order lacks one of
+ * Quantity and Price; LIMIT and LIMIT_MAKER orders have both.
+ */
+function checkMarketCaps(
+	order: OrderParams,
+	{ maxOrderQuantity, maxOrderAmount }: Guardrails,
+	refused: GuardrailRefusal,
+): void {
 	const bothLimits =
 		'With both Max Order Quantity and Max Order Amount set, only LIMIT and LIMIT_MAKER orders (which have a Quantity and a Price) can be checked: use one of those, or clear one of the two limits.';
 	if (maxOrderQuantity !== undefined && order.quantity === undefined) {

@@ -105,6 +105,77 @@ function isAbsent(value: unknown): boolean {
 	return value === undefined || value === null || value === '';
 }
 
+/** Throws the error of an order field: what is wrong with it, and how to fix it. */
+type Refuse = (field: string, problem: string, fix: string) => never;
+
+/** A field that is no order field is refused, naming the field meant when it is a near miss. */
+function checkFieldNames(raw: IDataObject, refuse: Refuse): void {
+	for (const key of Object.keys(raw)) {
+		if (ORDER_FIELD_NAMES.has(key)) continue;
+		const meant = orderFieldOf(key);
+		const fields = `Order fields are: ${ORDER_FIELDS.join(', ')}.`;
+		if (meant === undefined) refuse(shownKey(key), 'is not an order field', `Remove it. ${fields}`);
+		refuse(
+			shownKey(key),
+			`is not an order field, but ${meant} is`,
+			`Rename it to ${meant}: field names are read exactly. ${fields}`,
+		);
+	}
+}
+
+/** A MARKET order: no price, and exactly one of Quantity and Amount. */
+function marketSize(raw: IDataObject, refuse: Refuse): 'quantity' | 'amount' {
+	if (!isAbsent(raw.price))
+		refuse('price', 'is not used by MARKET orders', 'Remove the price, or use a LIMIT order.');
+	const hasQuantity = !isAbsent(raw.quantity);
+	if (hasQuantity === !isAbsent(raw.amount)) {
+		refuse(
+			hasQuantity ? 'amount' : 'quantity',
+			hasQuantity
+				? 'MARKET orders take Quantity or Amount, not both'
+				: 'a MARKET order needs Quantity or Amount',
+			'Give exactly one: Quantity (in the base coin) or Amount (cash in the quote coin).',
+		);
+	}
+	return hasQuantity ? 'quantity' : 'amount';
+}
+
+/** A LIMIT or LIMIT_MAKER order: Price and Quantity, no Amount. */
+function limitFields(raw: IDataObject, type: OrderType, refuse: Refuse): void {
+	if (!isAbsent(raw.amount))
+		refuse(
+			'amount',
+			`is for MARKET orders only`,
+			`${type} orders take Quantity and Price; remove Amount.`,
+		);
+	if (isAbsent(raw.price))
+		refuse(
+			'price',
+			`is required for ${type} orders`,
+			'Enter the limit price as a decimal, e.g. 50000.5.',
+		);
+	if (isAbsent(raw.quantity)) {
+		refuse(
+			'quantity',
+			`is required for ${type} orders`,
+			'Enter the quantity in the base coin as a decimal, e.g. 0.01.',
+		);
+	}
+}
+
+/** The client order ID as given: 1 to LIMITS.clientOrderIdLength printable characters. */
+function clientOrderIdOf(value: unknown, refuse: Refuse): string {
+	const tooLong = typeof value === 'string' && value.length > LIMITS.clientOrderIdLength;
+	if (typeof value !== 'string' || tooLong || !CLIENT_ORDER_ID.test(value)) {
+		refuse(
+			'newClientOrderId',
+			tooLong ? `is ${(value as string).length} characters long` : 'is not a valid client order ID',
+			`Use 1 to ${LIMITS.clientOrderIdLength} printable characters without spaces.`,
+		);
+	}
+	return value;
+}
+
 /**
  * Checks one order against the spec's rules and builds what is sent. `label` turns a field name
  * into what the user calls it (a parameter's display name, or `orders[3].price` in JSON).
@@ -115,122 +186,41 @@ export function validateOrder(
 	label: (field: string) => string,
 	itemIndex?: number,
 ): OrderParams {
-	for (const key of Object.keys(raw)) {
-		if (!ORDER_FIELD_NAMES.has(key)) {
-			const meant = orderFieldOf(key);
-			throw inputError(
-				node,
-				label(shownKey(key)),
-				meant === undefined ? 'is not an order field' : `is not an order field, but ${meant} is`,
-				meant === undefined
-					? `Remove it. Order fields are: ${ORDER_FIELDS.join(', ')}.`
-					: `Rename it to ${meant}: field names are read exactly. Order fields are: ${ORDER_FIELDS.join(', ')}.`,
-				itemIndex,
-			);
-		}
-	}
+	const refuse: Refuse = (field, problem, fix) => {
+		throw inputError(node, label(field), problem, fix, itemIndex);
+	};
+	checkFieldNames(raw, refuse);
+	const symbolName = symbol(node, label('symbol'), raw.symbol, itemIndex);
+	const side = oneOf(node, label('side'), raw.side, ORDER_SIDES, itemIndex);
+	const type = oneOf(node, label('type'), raw.type, ORDER_TYPES, itemIndex) as OrderType;
 	const order: OrderParams = {
-		symbol: symbol(node, label('symbol'), raw.symbol, itemIndex),
-		side: oneOf(node, label('side'), raw.side, ORDER_SIDES, itemIndex),
-		type: oneOf(node, label('type'), raw.type, ORDER_TYPES, itemIndex),
-		timeInForce: '',
+		symbol: symbolName,
+		side,
+		type,
+		timeInForce: TIME_IN_FORCE_BY_TYPE[type],
 		stpMode: DEFAULT_STP_MODE,
 	};
-	const type = order.type as OrderType;
-	const allowedTimeInForce = TIME_IN_FORCE_BY_TYPE[type];
-	if (isAbsent(raw.timeInForce)) {
-		order.timeInForce = allowedTimeInForce;
-	} else if (raw.timeInForce !== allowedTimeInForce) {
-		throw inputError(
-			node,
-			label('timeInForce'),
+	if (!isAbsent(raw.timeInForce) && raw.timeInForce !== order.timeInForce) {
+		refuse(
+			'timeInForce',
 			`"${String(raw.timeInForce)}" is not allowed for ${type} orders`,
-			`${type} orders take time in force ${allowedTimeInForce} only (GTC for LIMIT and LIMIT_MAKER, IOC for MARKET).`,
-			itemIndex,
+			`${type} orders take time in force ${order.timeInForce} only (GTC for LIMIT and LIMIT_MAKER, IOC for MARKET).`,
 		);
-	} else {
-		order.timeInForce = allowedTimeInForce;
 	}
-
+	const decimal = (field: 'price' | 'quantity' | 'amount') =>
+		positiveDecimal(node, label(field), raw[field], itemIndex);
 	if (type === 'MARKET') {
-		if (!isAbsent(raw.price)) {
-			throw inputError(
-				node,
-				label('price'),
-				'is not used by MARKET orders',
-				'Remove the price, or use a LIMIT order.',
-				itemIndex,
-			);
-		}
-		const hasQuantity = !isAbsent(raw.quantity);
-		const hasAmount = !isAbsent(raw.amount);
-		if (hasQuantity === hasAmount) {
-			throw inputError(
-				node,
-				label(hasQuantity ? 'amount' : 'quantity'),
-				hasQuantity
-					? 'MARKET orders take Quantity or Amount, not both'
-					: 'a MARKET order needs Quantity or Amount',
-				'Give exactly one: Quantity (in the base coin) or Amount (cash in the quote coin).',
-				itemIndex,
-			);
-		}
-		if (hasQuantity)
-			order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
-		else order.amount = positiveDecimal(node, label('amount'), raw.amount, itemIndex);
+		const size = marketSize(raw, refuse);
+		order[size] = decimal(size);
 	} else {
-		if (!isAbsent(raw.amount)) {
-			throw inputError(
-				node,
-				label('amount'),
-				`is for MARKET orders only`,
-				`${type} orders take Quantity and Price; remove Amount.`,
-				itemIndex,
-			);
-		}
-		if (isAbsent(raw.price)) {
-			throw inputError(
-				node,
-				label('price'),
-				`is required for ${type} orders`,
-				'Enter the limit price as a decimal, e.g. 50000.5.',
-				itemIndex,
-			);
-		}
-		if (isAbsent(raw.quantity)) {
-			throw inputError(
-				node,
-				label('quantity'),
-				`is required for ${type} orders`,
-				'Enter the quantity in the base coin as a decimal, e.g. 0.01.',
-				itemIndex,
-			);
-		}
-		order.quantity = positiveDecimal(node, label('quantity'), raw.quantity, itemIndex);
-		order.price = positiveDecimal(node, label('price'), raw.price, itemIndex);
+		limitFields(raw, type, refuse);
+		order.quantity = decimal('quantity');
+		order.price = decimal('price');
 	}
-
 	if (!isAbsent(raw.stpMode))
 		order.stpMode = oneOf(node, label('stpMode'), raw.stpMode, STP_MODES, itemIndex);
-	if (!isAbsent(raw.newClientOrderId)) {
-		const clientOrderId = raw.newClientOrderId;
-		if (
-			typeof clientOrderId !== 'string' ||
-			clientOrderId.length > LIMITS.clientOrderIdLength ||
-			!CLIENT_ORDER_ID.test(clientOrderId)
-		) {
-			throw inputError(
-				node,
-				label('newClientOrderId'),
-				typeof clientOrderId === 'string' && clientOrderId.length > LIMITS.clientOrderIdLength
-					? `is ${clientOrderId.length} characters long`
-					: 'is not a valid client order ID',
-				`Use 1 to ${LIMITS.clientOrderIdLength} printable characters without spaces.`,
-				itemIndex,
-			);
-		}
-		order.newClientOrderId = clientOrderId;
-	}
+	if (!isAbsent(raw.newClientOrderId))
+		order.newClientOrderId = clientOrderIdOf(raw.newClientOrderId, refuse);
 	return order;
 }
 

@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { everyOrder } from '../../../../nodes/TradingService/orders/getMany.operation';
+import { everyOrder } from '../../../../nodes/TradingService/orders/orderPages';
 
 const PAGE = 1000;
 const MAIN_BELOW = 500;
