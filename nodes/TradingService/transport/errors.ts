@@ -2,7 +2,6 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 
 import { ERROR_CODES } from '../constants';
 import { MAX_ANSWER_BYTES, sameCode } from './answer';
-import type { ServiceBan } from './pacing';
 import { describeRejection, type ServiceRejection } from './rejections';
 import type { AttemptFailure, BodyRead } from './types';
 
@@ -120,18 +119,15 @@ export function networkFailure(error: unknown): AttemptFailure | undefined {
 /**
  * A request the node does not send because the service asked for silence: an IP ban (418) this
  * run met or the process keeps, or its key and class suspended after a rate limit (the UAE
- * documentation: wait one minute, or be banned). Undefined when nothing holds it back.
+ * documentation: wait one minute, or be banned).
  */
-export function heldBack(
+export function heldBackError(
 	node: INode,
-	runBan: ServiceRejection | undefined,
-	serviceBan: ServiceBan | undefined,
-	suspendedUntil: number | undefined,
+	hold: { runBan?: ServiceRejection; bannedUntil?: number; suspendedUntil?: number },
 	itemIndex: number | undefined,
-): NodeApiError | undefined {
-	const bannedUntil = serviceBan?.bannedUntil();
+): NodeApiError {
+	const { runBan, bannedUntil, suspendedUntil } = hold;
 	const banned = runBan !== undefined || bannedUntil !== undefined;
-	if (!banned && suspendedUntil === undefined) return undefined;
 	// A ban of this run lasts the run; the service's own, or a suspension, until a time.
 	const until = runBan !== undefined ? undefined : (bannedUntil ?? suspendedUntil);
 	const retryAfterMs = runBan?.retryAfterMs;

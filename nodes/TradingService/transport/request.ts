@@ -15,7 +15,7 @@ import {
 } from './answer';
 import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import {
-	heldBack,
+	heldBackError,
 	httpStatusError,
 	keptFailingError,
 	networkFailure,
@@ -90,12 +90,13 @@ export async function sendWithRetries(
 		const release = await settings.gateOf?.(endpoint)?.pass();
 		state.pacer = settings.pacerOf?.(endpoint);
 		const turn = await state.pacer?.acquire(settings.rateLimitWaitMs);
-		const until = turn?.kind === 'suspended' ? turn.until : undefined;
-		const held = heldBack(node, settings.ban, settings.serviceBan, until, itemIndex);
-		if (held !== undefined) {
+		const suspendedUntil = turn?.kind === 'suspended' ? turn.until : undefined;
+		const bannedUntil = settings.serviceBan?.bannedUntil();
+		if (settings.ban !== undefined || bannedUntil !== undefined || suspendedUntil !== undefined) {
 			if (turn?.kind === 'go') turn.done();
 			release?.();
-			return { kind: 'rejected', error: held };
+			const hold = { runBan: settings.ban, bannedUntil, suspendedUntil };
+			return { kind: 'rejected', error: heldBackError(node, hold, itemIndex) };
 		}
 		window.firstSentAt ??= Date.now();
 		let outcome: { body: unknown } | AttemptFailure;
