@@ -38,46 +38,35 @@ function fieldValue(
 	value: unknown,
 	itemIndex: number,
 ): string | undefined {
-	const label = autoMapLabel(itemIndex)(field);
+	const refuse = (problem: string, fix: string) =>
+		inputError(node, autoMapLabel(itemIndex)(field), problem, fix, itemIndex);
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number') {
 		const text = String(value);
 		if (!Number.isFinite(value) || !PLAIN_DECIMAL.test(text)) {
-			throw inputError(
-				node,
-				label,
+			throw refuse(
 				`the number ${text} is not a plain decimal`,
 				`Give it as a string in the input item (e.g. "0.00000001" rather than 1e-8): a number such as 1e-8, 1e21, NaN or Infinity cannot be sent exactly.`,
-				itemIndex,
 			);
 		}
 		if (numberMayHaveLostDigits(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
-			throw inputError(
-				node,
-				label,
+			throw refuse(
 				`the number ${text} may have lost digits`,
 				'Give it as a string in the input item (e.g. "0.123456789012345678"): a number of more than 15 significant digits is rounded before the node sees it (0.123456789012345678 arrives as 0.12345678901234568).',
-				itemIndex,
 			);
 		}
 		if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-			throw inputError(
-				node,
-				label,
+			throw refuse(
 				`the number ${text} is too large to be exact`,
 				'Give it as a string in the input item: numbers above 9007199254740991 may already have lost digits.',
-				itemIndex,
 			);
 		}
 		return text;
 	}
-	throw inputError(
-		node,
-		label,
+	throw refuse(
 		`is ${typeName(value)}, not text or a number`,
 		`Give each order field as a string (or a plain number for price, quantity and amount), e.g. "price": "50000.5".`,
-		itemIndex,
 	);
 }
 

@@ -1,11 +1,11 @@
 import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
 
-import { DAY_MS, ERROR_CODES, LIMITS } from '../constants';
-import { inScope } from '../helpers/accountScope';
+import { DAY_MS, LIMITS } from '../constants';
 import { inLanes } from '../helpers/lanes';
 import type { OrderParams } from './orderRules';
-import { ENDPOINTS, isServiceRejection } from '../transport';
+import { ENDPOINTS } from '../transport';
 import type { EngineRun } from '../writes/engine';
+import { findOrder } from './orderIds';
 import { matchesSentOrder } from './orderLookups';
 import { withOutcome } from '../writes/outcomes';
 import type { PendingWrite, Verdict } from '../writes/pendingWrite';
@@ -112,15 +112,10 @@ function verdictOf(
 /** One order's holder by the single-order query. */
 async function lookUpOne(run: EngineRun, pending: PendingOrder): Promise<Holder> {
 	try {
-		const scope = await run.account(pending.itemIndex);
-		const found = (await run.client.request(ENDPOINTS.queryOrder, {
-			qs: { origClientOrderId: pending.write.order.newClientOrderId, accountId: scope.accountId },
-			itemIndex: pending.itemIndex,
-		})) as IDataObject;
-		// Client order IDs are unique per account: another account's order under it is not this one.
-		return inScope(scope, found) ? { found } : { notFound: true };
+		const clientOrderId = pending.write.order.newClientOrderId as string;
+		const found = await findOrder(run, { clientOrderId }, pending.itemIndex);
+		return found === undefined ? { notFound: true } : { found };
 	} catch (error) {
-		if (isServiceRejection(error, ERROR_CODES.orderNotFound)) return { notFound: true };
 		return { failed: (error as Error).message };
 	}
 }

@@ -8,13 +8,11 @@ import {
 } from 'n8n-workflow';
 
 import { accountOption, optionsCollection, parallelRequestsOption } from '../descriptions/common';
-import { inScope } from '../helpers/accountScope';
 import { orderReferenceFields } from './findOrderProperties';
-import { describeReference, orderReference, type OrderReference } from './orderIds';
+import { describeReference, findOrder, orderReference, type OrderReference } from './orderIds';
 import { strictBoolean } from '../helpers/validation';
-import { ERROR_CODES } from '../constants';
-import { ENDPOINTS, isServiceRejection, toNodeError } from '../transport';
-import { cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
+import { toNodeError } from '../transport';
+import { cancelKind, cancelledJson, pendingCancel, type PendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import type { Refusal } from '../writes/pendingWrite';
 import { withOutcome } from '../writes/outcomes';
@@ -103,15 +101,11 @@ async function inOwnAccount(
 	if (!scope.shared) return reference;
 	let order: IDataObject | undefined;
 	try {
-		order = (await run.client.request(ENDPOINTS.queryOrder, {
-			qs: { origClientOrderId: reference.clientOrderId, accountId: scope.accountId },
-			itemIndex,
-		})) as IDataObject;
+		order = await findOrder(run, reference, itemIndex);
 	} catch (error) {
-		if (!isServiceRejection(error, ERROR_CODES.orderNotFound))
-			throw withOutcome(toNodeError(run.node, error), 'rejected');
+		throw withOutcome(toNodeError(run.node, error), 'rejected');
 	}
-	if (order === undefined || !inScope(scope, order) || order.orderId === undefined)
+	if (order === undefined || order.orderId === undefined)
 		throw withOutcome(
 			new NodeOperationError(
 				run.node,
@@ -161,20 +155,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const settled = pending.settled!;
 	switch (settled.outcome) {
 		case 'placed':
-			if (settled.via === 'ledger')
-				return [{ outcome: 'placed', cancelled: true, replayed: true, ...settled.result }];
-			if (settled.via === 'lookup')
-				return [
-					{
-						outcome: 'placed',
-						cancelled: true,
-						confirmedByLookup: true,
-						// Found already cancelled before sending, after a lost run (writes/recovery.ts).
-						...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
-						...settled.result,
-					},
-				];
-			return [{ outcome: 'placed', cancelled: true, ...settled.result }];
+			return [{ ...cancelledJson(settled), ...settled.result }];
 		case 'rejected':
 			if (settled.refusal.error !== undefined) throw withOutcome(settled.refusal.error, 'rejected');
 			return [notOpenItem(run, pending, settled.refusal, failIfNotOpen)];

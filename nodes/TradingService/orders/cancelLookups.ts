@@ -8,11 +8,10 @@ import {
 	LIMITS,
 	OPEN_ORDER_STATUSES,
 } from '../constants';
-import { inScope } from '../helpers/accountScope';
-import { ENDPOINTS, isServiceRejection, sameCode, toNodeError } from '../transport';
+import { sameCode } from '../transport';
 import type { EngineRun } from '../writes/engine';
 import type { PendingWrite, Refusal, Verdict } from '../writes/pendingWrite';
-import { lookupQuery, type OrderReference } from './orderIds';
+import { findOrder, type OrderReference } from './orderIds';
 
 // Why a cancel did nothing (the order is no longer open), and the order looked up to tell: after a
 // lost answer, after a refusal that does not say why, and after a lost run.
@@ -28,35 +27,23 @@ export interface NotOpen {
 	text: string;
 }
 
-/** The exchange's codes for an order that is no longer open. */
-const NOT_OPEN_REASONS: readonly NotOpen[] = [
-	{ code: ERROR_CODES.orderFilled, reason: 'alreadyFilled', text: 'the order is already filled' },
-	{
-		code: ERROR_CODES.orderCancelled,
-		reason: 'alreadyCancelled',
-		text: 'the order is already cancelled',
-	},
-	{
-		code: ERROR_CODES.orderPartiallyCancelled,
-		reason: 'alreadyPartiallyCancelled',
-		text: 'the order was already cancelled after a partial fill',
-	},
-	{
-		code: ERROR_CODES.orderNotOnBook,
-		reason: 'notFound',
-		text: 'the service has no open order with this ID',
-	},
-	{
-		code: ERROR_CODES.orderNotFound,
-		reason: 'notFound',
-		text: 'the service has no order with this ID',
-	},
+/** The exchange's codes for an order that is no longer open: code, reason, text. */
+const NOT_OPEN_REASONS: ReadonlyArray<[string, string, string]> = [
+	[ERROR_CODES.orderFilled, 'alreadyFilled', 'the order is already filled'],
+	[ERROR_CODES.orderCancelled, 'alreadyCancelled', 'the order is already cancelled'],
+	[
+		ERROR_CODES.orderPartiallyCancelled,
+		'alreadyPartiallyCancelled',
+		'the order was already cancelled after a partial fill',
+	],
+	[ERROR_CODES.orderNotOnBook, 'notFound', 'the service has no open order with this ID'],
+	[ERROR_CODES.orderNotFound, 'notFound', 'the service has no order with this ID'],
 ];
 
 /** The not-open reason of a cancel refused with `code`, if the code is one of them. */
 export function notOpenReason(code: unknown): NotOpen | undefined {
-	const known = NOT_OPEN_REASONS.find((entry) => sameCode(code, entry.code));
-	return known === undefined ? undefined : { ...known };
+	const known = NOT_OPEN_REASONS.find(([known]) => sameCode(code, known));
+	return known === undefined ? undefined : { code: known[0], reason: known[1], text: known[2] };
 }
 
 /**
@@ -90,27 +77,6 @@ export function notOpenRefusal(notOpen: NotOpen, said: string, order?: IDataObje
 }
 
 /**
- * The order a cancel names; undefined when the service has none. An order ID names one order of the
- * whole exchange; a client order ID is unique per account only, so it is looked up in the run's
- * account (helpers/accountScope.ts): a master key's sub account may hold an order under the same
- * client order ID, and that one never settles this cancel.
- */
-async function lookUp(run: EngineRun, pending: PendingCancel): Promise<IDataObject | undefined> {
-	const { reference } = pending.write;
-	const scope = 'orderId' in reference ? undefined : await run.account(pending.itemIndex);
-	try {
-		const order = (await run.client.request(ENDPOINTS.queryOrder, {
-			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
-			itemIndex: pending.itemIndex,
-		})) as IDataObject;
-		return scope === undefined || inScope(scope, order) ? order : undefined;
-	} catch (error) {
-		if (isServiceRejection(error, ERROR_CODES.orderNotFound)) return undefined;
-		throw toNodeError(run.node, error);
-	}
-}
-
-/**
  * Settles a cancel whose answer was lost, by looking the order up (Order › Get): cancelled means
  * the cancel was applied (or the order was cancelled anyway: either way it is cancelled); filled
  * means it was not; still open once no attempt of the cancel can be applied any more means it was
@@ -121,7 +87,7 @@ export async function confirmCancel(run: EngineRun, pending: PendingCancel): Pro
 		const lookupStartedAt = Date.now();
 		let order: IDataObject | undefined;
 		try {
-			order = await lookUp(run, pending);
+			order = await findOrder(run, pending.write.reference, pending.itemIndex);
 		} catch (error) {
 			return {
 				kind: 'unknown',
@@ -173,15 +139,11 @@ export async function explainNothingToCancel(
 	const msg = said.msg ?? '';
 	const refusal = (reason: string, text: string, order?: IDataObject): Verdict => ({
 		kind: 'rejected',
-		refusal: {
-			code,
-			msg,
-			detail: { reason, text, ...(order === undefined ? {} : { order }) },
-		},
+		refusal: notOpenRefusal({ code, reason, text }, msg, order),
 	});
 	let order: IDataObject | undefined;
 	try {
-		order = await lookUp(run, pending);
+		order = await findOrder(run, pending.write.reference, pending.itemIndex);
 	} catch (error) {
 		return refusal(
 			'nothingToCancel',
@@ -220,7 +182,7 @@ export async function checkAfterLostRun(
 	const verdicts: Array<Verdict | undefined> = [];
 	for (const one of pending) {
 		try {
-			const order = await lookUp(run, one);
+			const order = await findOrder(run, one.write.reference, one.itemIndex);
 			if (order === undefined) {
 				verdicts.push(undefined);
 				continue;

@@ -4,7 +4,12 @@ import { LIMITS } from '../constants';
 import { ENDPOINTS, isServiceRejection, isUnknownOutcomeCode, isZeroCode } from '../transport';
 import type { EngineRun, WriteKind } from '../writes/engine';
 import { fingerprint, type WriteLedger } from '../writes/ledger';
-import { pendingWrite, type PendingWrite, type Verdict } from '../writes/pendingWrite';
+import {
+	pendingWrite,
+	type PendingWrite,
+	type Settled,
+	type Verdict,
+} from '../writes/pendingWrite';
 import {
 	checkAfterLostRun,
 	confirmCancel,
@@ -186,6 +191,18 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 	};
 }
 
+/** What an item says of a cancel that was applied: answered, replayed from the ledger, or found. */
+export function cancelledJson(settled: Extract<Settled, { outcome: 'placed' }>): IDataObject {
+	return {
+		outcome: 'placed',
+		cancelled: true,
+		...(settled.via === 'ledger' ? { replayed: true } : {}),
+		...(settled.via === 'lookup' ? { confirmedByLookup: true } : {}),
+		// Found already cancelled before sending, after a lost run (writes/recovery.ts).
+		...(settled.via === 'lookup' && settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
+	};
+}
+
 /**
  * The item of one order of Cancel Many, once the engine settled its cancel: one per order, whether
  * it was named by ID or found open for a symbol.
@@ -194,19 +211,8 @@ export function cancelItem(pending: PendingCancel): IDataObject {
 	const orderId = 'orderId' in pending.write.reference ? pending.write.reference.orderId : '';
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
-		if (settled.via === 'ledger')
-			return { orderId, outcome: 'placed', cancelled: true, replayed: true };
-		if (settled.via === 'lookup')
-			return {
-				orderId,
-				outcome: 'placed',
-				cancelled: true,
-				confirmedByLookup: true,
-				// Found already cancelled before sending, after a lost run (writes/recovery.ts).
-				...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
-				status: settled.result.status,
-			};
-		return { orderId, outcome: 'placed', cancelled: true };
+		const status = settled.via === 'lookup' ? { status: settled.result.status } : {};
+		return { orderId, ...cancelledJson(settled), ...status };
 	}
 	if (settled.outcome === 'unknown') {
 		return {

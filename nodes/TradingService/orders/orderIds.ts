@@ -1,7 +1,9 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { LIMITS } from '../constants';
+import { ERROR_CODES, LIMITS } from '../constants';
+import { inScope, type AccountScope } from '../helpers/accountScope';
 import { inputError } from '../helpers/validation';
+import { ENDPOINTS, isServiceRejection, toNodeError, type ServiceClient } from '../transport';
 
 /**
  * Order IDs and client order IDs given to Get, Cancel and Cancel Many, checked before any request.
@@ -48,25 +50,23 @@ export function orderReference(
 	rawClientOrderId: unknown,
 	itemIndex?: number,
 ): OrderReference {
+	const refuse = (field: string, problem: string, fix: string) =>
+		inputError(node, field, problem, fix, itemIndex);
 	const hasOrderId = rawOrderId !== undefined && rawOrderId !== null && rawOrderId !== '';
 	const hasClientOrderId =
 		rawClientOrderId !== undefined && rawClientOrderId !== null && rawClientOrderId !== '';
 	if (hasOrderId && hasClientOrderId) {
-		throw inputError(
-			node,
+		throw refuse(
 			'Order ID',
 			'and Client Order ID are both set',
 			'Give the order by Order ID or by Client Order ID, not both: clear one of them.',
-			itemIndex,
 		);
 	}
 	if (!hasOrderId && !hasClientOrderId) {
-		throw inputError(
-			node,
+		throw refuse(
 			'Order ID',
 			'is empty, and so is Client Order ID',
 			'Give the order’s Order ID (the orderId field of an order), or the Client Order ID it was placed with.',
-			itemIndex,
 		);
 	}
 	if (hasOrderId) return { orderId: orderId(node, 'Order ID', rawOrderId, itemIndex) };
@@ -75,14 +75,12 @@ export function orderReference(
 		rawClientOrderId.length > LIMITS.clientOrderIdLength ||
 		!CLIENT_ORDER_ID.test(rawClientOrderId)
 	) {
-		throw inputError(
-			node,
+		throw refuse(
 			'Client Order ID',
 			typeof rawClientOrderId === 'string' && rawClientOrderId.length > LIMITS.clientOrderIdLength
 				? `is ${rawClientOrderId.length} characters long`
 				: `${JSON.stringify(rawClientOrderId)} is not a client order ID`,
 			`Use the client order ID the order was placed with: 1 to ${LIMITS.clientOrderIdLength} printable characters without spaces.`,
-			itemIndex,
 		);
 	}
 	return { clientOrderId: rawClientOrderId };
@@ -130,4 +128,36 @@ export function lookupQuery(
 	return 'orderId' in reference
 		? { orderId: reference.orderId }
 		: { origClientOrderId: reference.clientOrderId };
+}
+
+/** What finding an order needs of the run: the node, the client, and the account of each item. */
+interface OrderFinder {
+	readonly node: INode;
+	readonly client: ServiceClient;
+	account(itemIndex: number): Promise<AccountScope>;
+}
+
+/**
+ * The order a reference names (GET /api/v1/spot/order); undefined when the service has none. An
+ * order ID names one order of the whole exchange; a client order ID is unique per account only, so
+ * it is looked up in the item's account (helpers/accountScope.ts): a master key's sub account may
+ * hold an order under the same client order ID, and that one is not the order meant. Any other
+ * failure is thrown as a node error.
+ */
+export async function findOrder(
+	run: OrderFinder,
+	reference: OrderReference,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const scope = 'orderId' in reference ? undefined : await run.account(itemIndex);
+	try {
+		const order = (await run.client.request(ENDPOINTS.queryOrder, {
+			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
+			itemIndex,
+		})) as IDataObject;
+		return scope === undefined || inScope(scope, order) ? order : undefined;
+	} catch (error) {
+		if (isServiceRejection(error, ERROR_CODES.orderNotFound)) return undefined;
+		throw toNodeError(run.node, error);
+	}
 }

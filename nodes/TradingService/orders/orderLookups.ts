@@ -1,11 +1,11 @@
 import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
 
-import { ERROR_CODES, LIMITS, MARKET_TYPE_ALIASES, OPEN_ORDER_STATUSES } from '../constants';
-import { inScope } from '../helpers/accountScope';
-import { ENDPOINTS, isServiceRejection, type SendWindow } from '../transport';
+import { LIMITS, MARKET_TYPE_ALIASES, OPEN_ORDER_STATUSES } from '../constants';
+import type { SendWindow } from '../transport';
 import type { EngineRun } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
 import type { PendingWrite, Refusal, Verdict } from '../writes/pendingWrite';
+import { findOrder } from './orderIds';
 import type { OrderParams } from './orderRules';
 
 // An order sent earlier, found again: in the write ledger (what it keeps of a placed order), or at
@@ -170,20 +170,12 @@ export async function lookUpOrder(
 		const lookupStartedAt = Date.now();
 		let found: IDataObject | undefined;
 		try {
-			const scope = await run.account(pending.itemIndex);
-			found = (await run.client.request(ENDPOINTS.queryOrder, {
-				qs: { origClientOrderId: clientOrderId, accountId: scope.accountId },
-				itemIndex: pending.itemIndex,
-			})) as IDataObject;
-			// Another account's order under this ID (a master key's sub account) is not this order.
-			if (!inScope(scope, found)) found = undefined;
+			found = await findOrder(run, { clientOrderId }, pending.itemIndex);
 		} catch (error) {
-			if (!isServiceRejection(error, ERROR_CODES.orderNotFound)) {
-				return {
-					kind: 'unknown',
-					reason: `looking the order up by its client order ID failed: ${(error as Error).message}`,
-				};
-			}
+			return {
+				kind: 'unknown',
+				reason: `looking the order up by its client order ID failed: ${(error as Error).message}`,
+			};
 		}
 		if (found !== undefined)
 			return judgeFound(order, found, pending.window, duplicate !== undefined);

@@ -137,13 +137,11 @@ async function readHistory(
 			itemIndex: pending.itemIndex,
 		})) as IDataObject[];
 	} catch (error) {
-		if (isServiceRejection(error, ERROR_CODES.noPermission))
-			return {
-				cannotTell: `the API key may not read the account history (${(error as Error).message}), so client order ID ${clientOrderId} cannot be looked up: give the API key permission to read the account history (fund statement), which the node needs to find a transfer after a crash`,
-				ending: ', and a transfer is never sent again without proof',
-			};
+		const why = (error as Error).message;
 		return {
-			cannotTell: `looking it up in the transfer history by client order ID ${clientOrderId} failed (${(error as Error).message})`,
+			cannotTell: isServiceRejection(error, ERROR_CODES.noPermission)
+				? `the API key may not read the account history (${why}), so client order ID ${clientOrderId} cannot be looked up: give the API key permission to read the account history (fund statement), which the node needs to find a transfer after a crash`
+				: `looking it up in the transfer history by client order ID ${clientOrderId} failed (${why})`,
 			ending: ', and a transfer is never sent again without proof',
 		};
 	}
