@@ -106,12 +106,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 /**
  * DELETE /api/v1/spot/cancelOrderByIds, 100 IDs per request, settled by the write engine with the
  * ledger: a re-run of the node answers the IDs it cancelled from the ledger and sends none of them
- * again. The answer lists only the IDs it did not cancel, each with a code; every other ID was
- * cancelled, unless the answer's own code is an error or an entry names no ID sent (cancels.ts). A
- * request whose outcome is unknown is settled ID by ID with a lookup (Order › Get); an ID still
- * open once the cancel can no longer be applied is sent once more (cancelling twice moves nothing). The first request's
- * refusal is the node's error (nothing was cancelled); a later request's gives its IDs items saying
- * why, since earlier IDs were.
+ * again. How an answer is read, and an unknown one looked up ID by ID: cancelWrites.ts and
+ * cancelLookups.ts. The first request's refusal is the node's error (nothing was cancelled).
  */
 async function cancelByIds(
 	run: RunContext,

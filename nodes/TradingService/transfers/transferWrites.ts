@@ -49,7 +49,7 @@ export interface TransferWrite {
 export type PendingTransfer = PendingWrite<TransferWrite>;
 
 /**
- * The client order ID of a transfer: the run's prefix (orders.ts, clientOrderIdPrefix), the item,
+ * The client order ID of a transfer: the run's prefix (writes/writeRun.ts, clientOrderIdPrefix), the item,
  * and the slot's version when the transfer changed between n8n's re-runs, so a changed transfer
  * never reuses the ID of one that may have been executed. At most 4 + 24 + 3 × 11 characters, well
  * within the exchange's 64.
