@@ -1,10 +1,4 @@
-import type { IDataObject, INode } from 'n8n-workflow';
-
-import type { AccountScope } from '../helpers/accountScope';
-import type { Endpoint, EndpointRequest, ServiceClient } from '../transport';
-import type { WriteWording } from './outcomes';
-import type { NodeError, PendingWrite, Refusal, Verdict } from './pendingWrite';
-import type { LostRun } from './recovery';
+import type { PendingWrite } from './pendingWrite';
 import { sendRound } from './sending';
 import { NOT_A_THIRD_TIME, Settling } from './settling';
 
@@ -27,57 +21,8 @@ import { NOT_A_THIRD_TIME, Settling } from './settling';
  * several items of one run may be settled at once.
  */
 
-/** What the engine needs to know of one kind of write (orders/orderWrites.ts, orders/cancelWrites.ts, transfers/transferWrites.ts). */
-export interface WriteKind<W> {
-	/** How a write is named, and what to check when its outcome stays unknown. */
-	wording(write: W): WriteWording;
-	/** How a request of several writes is named, when its outcome as a whole is unknown (default: each write's own). */
-	requestWording?(group: Array<PendingWrite<W>>): WriteWording | undefined;
-	/** Why a write cannot be looked up, or undefined when it can. */
-	whyNoLookup(write: W): string | undefined;
-	/** Said of a write whose lookup could not settle it. */
-	unknownDetail(write: W): string;
-	/** What the ledger keeps of a placed write's result: the fields needed to answer a re-run. */
-	stored(result: IDataObject, write?: W): IDataObject;
-	/** The requests to send: the writes of each, in order. */
-	groups(pending: Array<PendingWrite<W>>): Array<Array<PendingWrite<W>>>;
-	/** The request that sends one group. */
-	request(group: Array<PendingWrite<W>>): { endpoint: Endpoint; request: EndpointRequest };
-	/** What a usable answer says of each write of the group, in the group's order. */
-	read(body: unknown, group: Array<PendingWrite<W>>): Verdict[];
-	/** What a refusal of the whole request says of each of its writes (default: rejected). */
-	refused?(error: NodeError): Verdict;
-	/**
-	 * Checks writes this node run has not sent yet against what the service already holds (another
-	 * execution's order under the same business key; after a lost run, what that run sent): a
-	 * verdict settles the write unsent; undefined lets it be sent.
-	 */
-	precheck?(pending: Array<PendingWrite<W>>): Promise<Array<Verdict | undefined>>;
-	/** Looks a write up. `duplicate`: the answer said another write holds its ID. */
-	lookup(pending: PendingWrite<W>, duplicate?: Refusal): Promise<Verdict>;
-}
-
-export interface SettleHooks<W> {
-	/**
-	 * How many requests may be in flight at once (default 1). A hook that throws stops new requests;
-	 * those in flight are settled, then its error is thrown.
-	 */
-	parallel?: number;
-	/** Called as each write settles; may throw to stop the run: nothing further is sent. */
-	onSettled?(pending: PendingWrite<W>): void;
-	/** Called after the writes of each request are settled; may throw to stop before the next request. */
-	afterRequest?(group: Array<PendingWrite<W>>, requestsLeft: number): void;
-}
-
-/** What the engine uses of the run. */
-export interface EngineRun {
-	readonly node: INode;
-	readonly client: ServiceClient;
-	/** Set when an earlier run of this node may have been cut short by a crash (writes/recovery.ts). */
-	readonly lostRun: LostRun | undefined;
-	/** The trading account the item's order lookups, lists and cancels act on (helpers/accountScope.ts). */
-	account(itemIndex: number): Promise<AccountScope>;
-}
+export type { EngineRun, SettleHooks, WriteKind } from './writeKind';
+import type { EngineRun, SettleHooks, WriteKind } from './writeKind';
 
 const FROM_EARLIER_TRY = 'an earlier try of this node run sent it and got no answer';
 

@@ -1,6 +1,6 @@
 import { inLanes } from '../helpers/lanes';
 import type { WriteAttempt } from '../transport';
-import type { WriteKind } from './engine';
+import type { WriteKind } from './writeKind';
 import { recordUnknown, type PendingWrite, type Verdict } from './pendingWrite';
 import type { Settling } from './settling';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { unexpectedResponseError } from '../transport';
-import type { EngineRun, SettleHooks, WriteKind } from './engine';
+import type { EngineRun, SettleHooks, WriteKind } from './writeKind';
 import { outcomeUnknownError, withOutcome } from './outcomes';
 import {
 	recordUnknown,

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import type { AccountScope } from '../helpers/accountScope';
 import type { ServiceClient } from '../transport';
-import type { EngineRun } from './engine';
+import type { EngineRun } from './writeKind';
 import { WriteLedger } from './ledger';
 import { executionSeed, lostRunCheck, type ExecutionFacts, type LostRun } from './recovery';
 
