@@ -9,7 +9,7 @@ import { findOrder } from './orderIds';
 import { matchesSentOrder } from './orderLookups';
 import { withOutcome } from '../writes/outcomes';
 import type { PendingWrite, Verdict } from '../writes/pendingWrite';
-import { LOST_RUN_CLOCK_MARGIN_MS, lostRunText, type LostRun } from '../writes/recovery';
+import { LOST_RUN_CLOCK_MARGIN_MS, lostRunText, type LostRun } from '../writes/writeRun';
 
 /**
  * Business keys: a client order ID the user gave names one order for good. The exchange refuses an
@@ -20,7 +20,7 @@ import { LOST_RUN_CLOCK_MARGIN_MS, lostRunText, type LostRun } from '../writes/r
  * single-order query states no limit. An ID whose order ended longer ago than that may not be
  * found, and is then taken as new (docs/safety.md).
  *
- * After a lost run (writes/recovery.ts) the same check covers generated IDs too: the lost run
+ * After a lost run (writes/writeRun.ts) the same check covers generated IDs too: the lost run
  * named its orders as this run does, so an order found under one is what that run placed.
  */
 

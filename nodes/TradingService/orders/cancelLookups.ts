@@ -169,7 +169,7 @@ export async function explainNothingToCancel(
 }
 
 /**
- * After a lost run (writes/recovery.ts): each order is looked up before its cancel is sent. One
+ * After a lost run (writes/writeRun.ts): each order is looked up before its cancel is sent. One
  * already cancelled (or being cancelled) is reported placed, found already done (the lost run's
  * cancel, or another's: either way the order is cancelled); any other answer, or a failed lookup,
  * lets the cancel be sent, since cancelling twice moves no money and its answer says the rest.

@@ -198,7 +198,7 @@ export function cancelledJson(settled: Extract<Settled, { outcome: 'placed' }>):
 		cancelled: true,
 		...(settled.via === 'ledger' ? { replayed: true } : {}),
 		...(settled.via === 'lookup' ? { confirmedByLookup: true } : {}),
-		// Found already cancelled before sending, after a lost run (writes/recovery.ts).
+		// Found already cancelled before sending, after a lost run (writes/writeRun.ts).
 		...(settled.via === 'lookup' && settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
 	};
 }

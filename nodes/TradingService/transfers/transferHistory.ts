@@ -5,7 +5,7 @@ import { decimalAbove } from '../helpers/decimals';
 import { ENDPOINTS, isServiceRejection } from '../transport';
 import type { EngineRun } from '../writes/engine';
 import type { PendingWrite, Verdict } from '../writes/pendingWrite';
-import { lostRunText, type LostRun } from '../writes/recovery';
+import { lostRunText, type LostRun } from '../writes/writeRun';
 
 // A transfer looked up in the transfer history by its client order ID: after an unknown outcome,
 // after a lost run, and after the exchange refused the ID as already used.
@@ -202,7 +202,7 @@ async function lookUpByClientOrderId(run: EngineRun, pending: PendingTransfer): 
 }
 
 /**
- * After a lost run (writes/recovery.ts): the transfer history is read by the client order ID the
+ * After a lost run (writes/writeRun.ts): the transfer history is read by the client order ID the
  * lost run gave this transfer. Found: placed by that run, not sent. Not found: sent; should the
  * lost run have made it after all, the exchange refuses the reused ID and lookUpDuplicate reports
  * it placed.
@@ -240,7 +240,7 @@ export async function checkAfterLostRun(
 
 /**
  * A transfer refused as a duplicate in a run that may follow a lost one. The generated ID is this
- * execution's, node run and item's alone (writes/recovery.ts), so the transfer that used it is the
+ * execution's, node run and item's alone (writes/writeRun.ts), so the transfer that used it is the
  * lost run's for this item: placed, never rejected. The history, read once more, confirms it or,
  * when its record moves other values, shows the lost run made another transfer for the item
  * (unknown). The history may not list it yet, or not be readable: the refusal is then the proof.

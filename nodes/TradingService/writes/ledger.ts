@@ -20,7 +20,7 @@ import type { IDataObject } from 'n8n-workflow';
  *
  * The context is saved when the node finishes. A process killed while the node runs loses what
  * this run recorded; the run that follows finds no finished mark and looks its writes up before
- * sending them (writes/recovery.ts, docs/safety.md).
+ * sending them (writes/writeRun.ts, docs/safety.md).
  */
 
 /** One write's record, as the engine reads and writes it. */
@@ -122,7 +122,7 @@ export class WriteLedger {
 	 * Whether a try of this node run ended (succeeded or failed) in a process whose context was
 	 * kept: then the ledger knows every write of the run, and a write it does not know was never
 	 * sent. Without the mark, a run of this execution may have been cut short by a crash
-	 * (writes/recovery.ts).
+	 * (writes/writeRun.ts).
 	 */
 	get finished(): boolean {
 		return (this.nodeContext[FINISHED_KEY] as Record<string, 1> | undefined)?.[this.runKey] === 1;

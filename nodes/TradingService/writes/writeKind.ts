@@ -4,7 +4,7 @@ import type { AccountScope } from '../helpers/accountScope';
 import type { Endpoint, EndpointRequest, ServiceClient } from '../transport';
 import type { WriteWording } from './outcomes';
 import type { NodeError, PendingWrite, Refusal, Verdict } from './pendingWrite';
-import type { LostRun } from './recovery';
+import type { LostRun } from './writeRun';
 
 // What a kind of write (an order, a cancel, a transfer) tells the engine, and what the engine
 // uses of the run: the contract between engine.ts and the rooms that plug into it.
@@ -55,7 +55,7 @@ export interface SettleHooks<W> {
 export interface EngineRun {
 	readonly node: INode;
 	readonly client: ServiceClient;
-	/** Set when an earlier run of this node may have been cut short by a crash (writes/recovery.ts). */
+	/** Set when an earlier run of this node may have been cut short by a crash (writes/writeRun.ts). */
 	readonly lostRun: LostRun | undefined;
 	/** The trading account the item's order lookups, lists and cancels act on (helpers/accountScope.ts). */
 	account(itemIndex: number): Promise<AccountScope>;

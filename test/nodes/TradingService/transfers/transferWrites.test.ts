@@ -12,7 +12,7 @@ import {
 	type TransferParams,
 } from '../../../../nodes/TradingService/transfers/transferWrites';
 import type { EngineRun } from '../../../../nodes/TradingService/writes/engine';
-import type { LostRun } from '../../../../nodes/TradingService/writes/recovery';
+import type { LostRun } from '../../../../nodes/TradingService/writes/writeRun';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { node, offline } from '../../../support/fixedNode';
 
@@ -261,7 +261,7 @@ describe('UAE rule: transfer client IDs: an unknown transfer is looked up by its
 	});
 });
 
-describe('after a lost run (writes/recovery.ts)', () => {
+describe('after a lost run (writes/writeRun.ts)', () => {
 	const duplicate = { error: new NodeApiError(node, { code: '-1141' }) };
 	const noPermission = () =>
 		rejectionError(node, { code: '-1005', msg: 'No permission', httpStatus: 400 }, 0);

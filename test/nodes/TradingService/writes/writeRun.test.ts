@@ -7,7 +7,7 @@ import {
 	executionSeed,
 	lostRunCheck,
 	type ExecutionFacts,
-} from '../../../../nodes/TradingService/writes/recovery';
+} from '../../../../nodes/TradingService/writes/writeRun';
 
 const facts = (overrides: Partial<ExecutionFacts> = {}): ExecutionFacts => ({
 	establishedAt: 1_700_000_000_000,
