@@ -115,27 +115,29 @@ const transfer: NodeRunOptions = {
 	},
 };
 
+// The limits are the counts docs/architecture.md records: a change that lengthens a road fails here
+// and must say why in the doc.
 describe('the walks from a node run to the wire (docs/architecture.md)', () => {
 	beforeAll(async () => {
 		for (const options of [createManyAutoMapped, getPrice, transfer])
 			await runTradingService(sandbox(), options);
 	});
 
-	it('Create Many, auto-mapped, one order: at most 25 files', async () => {
+	it('Create Many, auto-mapped, one order: at most 31 files', async () => {
 		const files = await walk(createManyAutoMapped);
 		expect(files).toContain('credentials/signing.ts');
-		expect(files.length).toBeLessThanOrEqual(25);
+		expect(files.length).toBeLessThanOrEqual(31);
 	});
 
-	it('Market › Get Price: at most 12 files', async () => {
+	it('Market › Get Price: at most 16 files', async () => {
 		const files = await walk(getPrice);
 		expect(files).toContain('nodes/TradingService/market/getPrice.operation.ts');
-		expect(files.length).toBeLessThanOrEqual(12);
+		expect(files.length).toBeLessThanOrEqual(16);
 	});
 
-	it('Transfer: at most 18 files', async () => {
+	it('Transfer: at most 23 files', async () => {
 		const files = await walk(transfer);
 		expect(files).toContain('credentials/signing.ts');
-		expect(files.length).toBeLessThanOrEqual(18);
+		expect(files.length).toBeLessThanOrEqual(23);
 	});
 });
