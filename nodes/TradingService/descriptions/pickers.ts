@@ -4,7 +4,13 @@ import type { INodeProperties } from 'n8n-workflow';
 export type NodeVersion = 1 | 2;
 
 /** The lists a picker can offer, each served by one list search of methods/listSearch.ts. */
-export type PickerList = 'symbols' | 'coins' | 'accounts' | 'tradingAccounts' | 'openOrders';
+export type PickerList =
+	| 'symbols'
+	| 'contracts'
+	| 'coins'
+	| 'accounts'
+	| 'tradingAccounts'
+	| 'openOrders';
 
 interface PickerSpec {
 	searchListMethod: string;
@@ -20,6 +26,13 @@ const PICKERS: Record<PickerList, PickerSpec> = {
 		placeholder: 'e.g. BTCUSDT',
 		regex: '^[A-Z0-9]+$',
 		errorMessage: 'A symbol is upper-case letters and digits, without separator, e.g. BTCUSDT',
+	},
+	contracts: {
+		searchListMethod: 'searchContracts',
+		placeholder: 'e.g. BTCUSDT-PERPETUAL',
+		regex: '^[A-Z0-9]+-PERPETUAL$',
+		errorMessage:
+			'A futures contract is upper-case letters and digits ending in -PERPETUAL, e.g. BTCUSDT-PERPETUAL',
 	},
 	coins: {
 		searchListMethod: 'searchCoins',

@@ -102,6 +102,7 @@ const MAY_IMPORT: Record<string, string[]> = {
 	transfers: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'writes'],
 	market: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'orders'],
 	account: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'transfers'],
+	futures: ['constants', 'descriptions', 'helpers', 'run', 'transport'],
 	actions: [
 		'constants',
 		'descriptions',
@@ -113,10 +114,11 @@ const MAY_IMPORT: Record<string, string[]> = {
 		'transfers',
 		'market',
 		'account',
+		'futures',
 	],
-	methods: ['constants', 'descriptions', 'helpers', 'transport', 'orders'],
-	trigger: ['constants', 'helpers', 'transport'],
-	stream: ['constants', 'helpers', 'transport'],
+	methods: ['constants', 'descriptions', 'helpers', 'transport', 'orders', 'futures'],
+	trigger: ['constants', 'helpers', 'transport', 'futures'],
+	stream: ['constants', 'helpers', 'transport', 'futures'],
 	v1: ['actions', 'descriptions'],
 	v2: ['actions', 'descriptions', 'methods'],
 };
