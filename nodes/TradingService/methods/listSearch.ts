@@ -5,6 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import { readContracts } from '../futures/contracts';
 import { readSymbolRules } from '../orders/symbolRules';
 import { LIMITS } from '../constants';
 import { accountScope, inScope } from '../helpers/accountScope';
@@ -153,4 +154,30 @@ export async function searchOpenOrders(
 			};
 		});
 	return { results };
+}
+
+/**
+ * The exchange's futures contracts (exchange information's `contracts`, MENA site). One that cannot
+ * be traded now says so in words after its coins.
+ */
+export async function searchContracts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const contracts = await readContracts(pickerClient(this));
+	const results = contracts
+		.filter((contract) => matches(filter, contract.symbol, contract.baseAsset, contract.quoteAsset))
+		.map((contract) => ({
+			name: `${contract.symbol} (${contract.baseAsset}/${contract.quoteAsset}${contract.status === 'TRADING' ? '' : `, ${contractStatusWords(contract.status)}`})`,
+			value: contract.symbol,
+		}))
+		.sort(byName);
+	return { results };
+}
+
+function contractStatusWords(status: string): string {
+	if (status === 'HALT') return 'trading halted';
+	if (status === 'IN_PREVIEW') return 'not trading yet';
+	if (status === 'RESUMING') return 'trading resumes soon';
+	return status;
 }

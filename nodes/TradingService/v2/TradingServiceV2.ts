@@ -11,6 +11,7 @@ import { versionDescription } from '../actions/versionDescription';
 import {
 	searchAccounts,
 	searchCoins,
+	searchContracts,
 	searchOpenOrders,
 	searchTradingAccounts,
 	searchSymbols,
@@ -34,6 +35,7 @@ export class TradingServiceV2 implements INodeType {
 			searchAccounts,
 			searchTradingAccounts,
 			searchOpenOrders,
+			searchContracts,
 		},
 	};
 
