@@ -22,6 +22,7 @@ import type {
 	DemoKey,
 	AddRecordInput,
 	FaultPlan,
+	FuturesControl,
 	HistoryRecord,
 	Ledger,
 	OrderView,
@@ -82,7 +83,13 @@ export class SandboxControl {
 			},
 			() => this.now(),
 		);
-		this.engine = new Engine(() => this.now(), this.ledger, this.deferred, this.market);
+		this.engine = new Engine(
+			() => this.now(),
+			this.ledger,
+			this.deferred,
+			this.market,
+			options.fundingIntervalMs,
+		);
 		this.userStream = new UserStream({
 			now: () => this.now(),
 			baseUrl: () => this.baseUrl,
@@ -120,6 +127,11 @@ export class SandboxControl {
 	/** The user data stream's test controls. */
 	get stream(): StreamControl {
 		return this.userStream;
+	}
+
+	/** The futures controls: funding rates, fills, resting orders, positions (futures/futures.ts). */
+	get futures(): FuturesControl {
+		return this.engine.futures;
 	}
 
 	reset(): void {

@@ -17,6 +17,13 @@ interface Task {
 export class DeferredWork {
 	private tasks: Task[] = [];
 	private seq = 0;
+	/** Work due by the sandbox clock rather than at a real time (funding settlement). */
+	private readonly sweeps: (() => void)[] = [];
+
+	/** Run `sweep` at the start of every runDue() (each request, each state getter); clear() keeps it. */
+	addSweep(sweep: () => void): void {
+		this.sweeps.push(sweep);
+	}
 
 	/** Run `run` once, `delayMs` real milliseconds from now. */
 	defer(delayMs: number, run: () => void): void {
@@ -32,6 +39,7 @@ export class DeferredWork {
 
 	/** Run every task due by `now` (default the real clock), earliest first. */
 	runDue(now: number = Date.now()): void {
+		for (const sweep of this.sweeps) sweep();
 		for (;;) {
 			let next: Task | undefined;
 			for (const t of this.tasks) {

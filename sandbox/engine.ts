@@ -9,6 +9,7 @@ import { CODES } from './codes';
 import type { DeferredWork } from './deferred';
 import * as D from './decimal';
 import { apiError, fieldError, positiveDecimal } from './errors';
+import { Futures } from './futures/futures';
 import type { Market } from './market/market';
 import { OrderBook } from './orders/book';
 import type { OrderInput, Wallet } from './orders/state';
@@ -30,6 +31,8 @@ export class Engine {
 	readonly orders: OrderBook;
 	/** The user data stream's events; the sandbox connects them to its WebSocket hub. */
 	readonly events: StreamEvents;
+	/** The futures read side: contracts' positions, orders, fills and funding (futures/). */
+	readonly futures: Futures;
 	private readonly balances = new Balances();
 	private readonly records: RecordBook;
 	private transferSeq = TRANSFER_ID_BASE;
@@ -39,6 +42,7 @@ export class Engine {
 		private readonly ledger: Ledger,
 		deferred: DeferredWork,
 		market: Market,
+		fundingIntervalMs?: number,
 	) {
 		this.records = new RecordBook(clock, this.balances);
 		this.events = new StreamEvents(clock, (a, c) => this.balances.detail(a, c));
@@ -55,6 +59,18 @@ export class Engine {
 			move: (a, c, f, d, created, symbol) => this.writeMove(a, c, f, d, created, symbol),
 		};
 		this.orders = new OrderBook(clock, wallet, ledger, deferred, market, this.events);
+		this.futures = new Futures(
+			{
+				clock,
+				market,
+				events: this.events,
+				move: (a, c, f, d, created, symbol) => this.writeMove(a, c, f, d, created, symbol),
+				coins: (a) => this.balances.lines(a).map((l) => [l.asset, l.total]),
+			},
+			fundingIntervalMs,
+		);
+		// funding due by the sandbox clock is settled before each request and state getter
+		deferred.addSweep(() => this.futures.settleDue());
 		this.resetState();
 	}
 
@@ -66,6 +82,7 @@ export class Engine {
 		for (const [acc, coins] of Object.entries(INITIAL_BALANCES)) {
 			for (const [coin, amount] of Object.entries(coins)) this.balances.set(acc, coin, amount);
 		}
+		this.futures.reset();
 		this.events.discard();
 	}
 

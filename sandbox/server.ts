@@ -59,6 +59,7 @@ export class SandboxServer extends SandboxControl implements Sandbox {
 	async stop(): Promise<void> {
 		this.pipeline.stop();
 		this.deferred.clear();
+		this.engine.futures.stop();
 		this.userStream.stop();
 		await new Promise<void>((resolve) => {
 			this.server.close(() => resolve());

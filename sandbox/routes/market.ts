@@ -8,6 +8,7 @@
  */
 import { CODES } from '../codes';
 import { apiError, fieldError } from '../errors';
+import { CONTRACTS, exchangeInfoContract, findContract } from '../futures/contracts';
 import type { MarketSymbol, Site } from '../market/catalogue';
 import { exchangeInfoSymbol } from '../market/catalogue';
 import { KLINE_INTERVAL_MS, depth, klines, ticker24h, tickerPrice, trades } from '../market/data';
@@ -64,12 +65,26 @@ function timeOf(p: Map<string, string>, name: string): number | undefined {
 	return Number(v);
 }
 
-/** GET /api/v1/exchangeInfo: the site's symbols (or one), with their filters. */
+/**
+ * GET /api/v1/exchangeInfo: the site's symbols (or one), with their filters, and on site MENA the
+ * perpetual contracts (`contracts`, futures/contracts.ts). `symbol` may name a contract: that one
+ * is listed under `contracts` and `symbols` is empty.
+ */
 export function exchangeInfo(_ctx: RequestContext, auth: Authed, services: Services): Resp {
 	const { market } = services;
 	const p = auth.queryParams;
 	const site = siteOf(p);
-	const list = symbolsAsked(market, p, site);
+	const name = p.get('symbol');
+	const contract = site === 'MENA' && name !== undefined ? findContract(name) : undefined;
+	const list = contract ? [] : symbolsAsked(market, p, site);
+	const contracts =
+		site !== 'MENA'
+			? []
+			: contract
+				? [contract]
+				: name !== undefined && name !== ''
+					? []
+					: CONTRACTS;
 	const coins = new Map<string, string>();
 	for (const s of list) {
 		coins.set(s.base, s.base);
@@ -81,7 +96,7 @@ export function exchangeInfo(_ctx: RequestContext, auth: Authed, services: Servi
 		brokerFilters: [],
 		symbols: list.map((s) => exchangeInfoSymbol(s, market.mode, site)),
 		options: [],
-		contracts: [],
+		contracts: contracts.map(exchangeInfoContract),
 		coins: [...coins.keys()].sort().map((c) => ({
 			orgId: '9001',
 			coinId: c,

@@ -7,6 +7,7 @@
  * for creating and cancelling orders, named on each trade route below; every other route,
  * including transfers, the order test, listen keys, server time and market data, is a 'query'.
  */
+import * as futures from '../futures/routes';
 import { json } from '../response';
 import { account, accountTypes, checkApiKey, transfer } from './account';
 import { history } from './history';
@@ -78,6 +79,18 @@ export const ROUTES: RouteTable = {
 	'/api/v1/account/type': { GET: read(5, accountTypes) },
 	// The UAE documentation's "Get Account Trade List": weight 5.
 	'/api/v1/account/trades': { GET: read(5, accountTrades) },
+	// The futures read side (the UAE documentation's "Futures Trading"): weight 1 each, queries.
+	'/api/v2/futures/positions': { GET: read(1, futures.positions) },
+	'/api/v2/futures/balance': { GET: read(1, futures.balance) },
+	'/api/v2/futures/fundingRate': { GET: read(1, futures.fundingRate) },
+	'/api/v2/futures/historyFundingRate': { GET: read(1, futures.historyFundingRate) },
+	'/api/v2/futures/historyFundingFees': { GET: read(1, futures.historyFundingFees) },
+	'/api/v2/futures/openOrders': { GET: read(1, futures.openOrders) },
+	'/api/v2/futures/historyOrders': { GET: read(1, futures.historyOrders) },
+	'/api/v2/futures/order': { GET: read(1, futures.order) },
+	'/api/v2/futures/userTrades': { GET: read(1, futures.userTrades) },
+	'/api/v2/futures/leverage': { GET: read(1, futures.leverage) },
+	'/api/v2/futures/commissionRate': { GET: read(1, futures.commissionRate) },
 	// Market data: a valid API key, no signature; the documentation states no weight, 1 each.
 	'/api/v1/exchangeInfo': { GET: keyOnly(1, exchangeInfo) },
 	'/quote/v1/ticker/price': { GET: keyOnly(1, tickerPriceRoute) },

@@ -55,6 +55,15 @@ export class StreamEvents {
 		coins.add(coin);
 	}
 
+	/**
+	 * A futures event (outboundContractPositionInfo) for the listen keys that follow
+	 * `listenerAccountId` (the futures account owner's keys: their spot trading account).
+	 */
+	contract(listenerAccountId: string, event: StreamEvent): void {
+		if (!this.wanted(listenerAccountId)) return;
+		this.pending.push({ accountId: listenerAccountId, event });
+	}
+
 	/** The order's state now, with the fill that brought it there if any. */
 	order(o: OrderState, fill?: AccountTrade): void {
 		if (!this.wanted(o.accountId)) return;

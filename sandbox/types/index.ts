@@ -5,6 +5,7 @@
  * the ids are 19-digit numbers, larger than Number.MAX_SAFE_INTEGER.
  */
 export type * from './faults';
+export type * from './futures';
 export type * from './ledger';
 export type * from './options';
 export type * from './orders';

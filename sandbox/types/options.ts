@@ -33,6 +33,11 @@ export interface RequestRates {
 export interface SandboxOptions {
 	/** Port to listen on; 0 (default) = ephemeral. */
 	port?: number;
+	/**
+	 * Futures funding: settlements every this many ms of the sandbox clock, at the multiples of it
+	 * since the epoch; default 28800000 (8 hours).
+	 */
+	fundingIntervalMs?: number;
 	/** Host to bind; default 127.0.0.1. */
 	host?: string;
 	/**

@@ -1,5 +1,6 @@
 /** The sandbox as tests and tools drive it (startSandbox's answer). */
 import type { FaultPlan } from './faults';
+import type { FuturesControl } from './futures';
 import type { Ledger } from './ledger';
 import type { DemoKey, RateLimitConfig, RequestRates, SandboxBehaviour } from './options';
 import type { OrderView, SeedOpenOrderInput } from './orders';
@@ -87,4 +88,9 @@ export interface Sandbox {
 	 * and counters. reset() deletes every listen key, closes every socket and undoes every control.
 	 */
 	stream: StreamControl;
+	/**
+	 * The futures read side's controls: scripted funding rates, fills that move a position, resting
+	 * orders, the positions. reset() clears every position, order, fill, fee and script.
+	 */
+	futures: FuturesControl;
 }
