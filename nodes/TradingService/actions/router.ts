@@ -10,6 +10,7 @@ import { toNodeError } from '../transport';
 import { runReport, withRunReport } from '../writes/runReport';
 import { finishWrites, writeRun } from '../writes/writeRun';
 import * as account from '../account';
+import * as futures from '../futures';
 import { errorItemJson, writeError } from '../run/errorItems';
 import * as market from '../market';
 import type { Operation, PerItemOperation, Resource, TradingServiceType } from '../run/node.type';
@@ -20,6 +21,7 @@ import { rateLimitWaitMs } from '../run/waitAfterRateLimit';
 
 const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
 	account: account.operations,
+	futures: futures.operations,
 	market: market.operations,
 	order: order.operations,
 };

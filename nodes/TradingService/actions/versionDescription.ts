@@ -2,12 +2,24 @@ import {
 	NodeConnectionTypes,
 	type INodeTypeBaseDescription,
 	type INodeTypeDescription,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
 import * as account from '../account';
+import * as futures from '../futures';
 import * as market from '../market';
 import * as order from '../orders';
+
+const RESOURCE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Account', value: 'account' },
+	{ name: 'Futures', value: 'futures' },
+	{ name: 'Market', value: 'market' },
+	{ name: 'Order', value: 'order' },
+];
+
+/** Resources version 1 does not offer: its forms stay as they were saved. */
+const VERSION_2_ONLY = ['futures'];
 
 /** The description of one version of the action node: its parameters, built per version. */
 export function versionDescription(
@@ -29,16 +41,15 @@ export function versionDescription(
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Account', value: 'account' },
-					{ name: 'Market', value: 'market' },
-					{ name: 'Order', value: 'order' },
-				],
+				options: RESOURCE_OPTIONS.filter(
+					(option) => version === 2 || !VERSION_2_ONLY.includes(option.value as string),
+				),
 				default: 'account',
 			},
 			...account.description(version),
 			...market.description(version),
 			...order.description(version),
+			...(version === 2 ? futures.description(version) : []),
 		],
 	};
 }

@@ -4,6 +4,17 @@ import type { RunContext } from './runContext';
 
 /** Every resource of the node and its operations: the router's contract with the operation files. */
 type NodeMap = {
+	futures:
+		| 'getBalance'
+		| 'getCommissionRate'
+		| 'getFundingFees'
+		| 'getFundingRate'
+		| 'getFundingRateHistory'
+		| 'getLeverage'
+		| 'getOrder'
+		| 'getOrders'
+		| 'getPositions'
+		| 'getTrades';
 	account: 'getAccounts' | 'getBalances' | 'getHistory' | 'getTrades' | 'transferAsset';
 	market:
 		| 'get24hTicker'

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import * as account from '../../../nodes/TradingService/account';
+import * as futures from '../../../nodes/TradingService/futures';
 import * as market from '../../../nodes/TradingService/market';
 import * as order from '../../../nodes/TradingService/orders';
 import { TradingService } from '../../../nodes/TradingService/TradingService.node';
@@ -19,8 +20,11 @@ import { TradingService } from '../../../nodes/TradingService/TradingService.nod
 const nodeType = new TradingService();
 /** The operations only version 2 offers. */
 const VERSION_2_ONLY = ['getAccounts', 'getTrades'];
+/** The resources only version 2 offers. */
+const VERSION_2_RESOURCES = ['futures'];
 const OPERATIONS: Record<string, Record<string, unknown>> = {
 	account: account.operations,
+	futures: futures.operations,
 	market: market.operations,
 	order: order.operations,
 };
@@ -90,6 +94,7 @@ describe('TradingService node versions', () => {
 		expect(Object.keys(nodeType.getNodeType(2).methods?.listSearch ?? {}).sort()).toEqual([
 			'searchAccounts',
 			'searchCoins',
+			'searchContracts',
 			'searchOpenOrders',
 			'searchSymbols',
 			'searchTradingAccounts',
@@ -102,6 +107,13 @@ describe('TradingService node versions', () => {
 			nodeType
 				.getNodeType(version)
 				.description.properties.filter((property) => names.includes(property.name))
+				// Futures › Get Order takes a typed order ID: there is no list of futures orders to pick from.
+				.filter(
+					(property) =>
+						!(property.displayOptions?.show?.resource as string[] | undefined)?.includes(
+							'futures',
+						) || property.name !== 'orderId',
+				)
 				.map((property) => property.type);
 		const picked = ['symbol', 'coin', 'fromAccountId', 'toAccountId', 'orderId'];
 		expect(new Set(typesOf(1, picked))).toEqual(new Set(['string']));
@@ -113,6 +125,9 @@ describe('TradingService node versions', () => {
 describe.each([1, 2])('TradingService node description, version %i', (version) => {
 	const description = nodeType.getNodeType(version).description;
 	const operationProperty = operationPropertyOf(description);
+	const resources = Object.keys(OPERATIONS).filter(
+		(resource) => version === 2 || !VERSION_2_RESOURCES.includes(resource),
+	);
 	const offered = (resource: string) =>
 		Object.keys(OPERATIONS[resource]).filter(
 			(operation) => version === 2 || !VERSION_2_ONLY.includes(operation),
@@ -139,11 +154,11 @@ describe.each([1, 2])('TradingService node description, version %i', (version) =
 	it('offers the resources the router knows, and only those', () => {
 		const resource = description.properties.find((property) => property.name === 'resource');
 		const values = (resource?.options as INodePropertyOptions[]).map((option) => option.value);
-		expect(values).toEqual(Object.keys(OPERATIONS));
+		expect(values).toEqual(resources);
 		expect(values).toContain(resource?.default);
 	});
 
-	it.each(Object.keys(OPERATIONS))(
+	it.each(resources)(
 		'routes every operation it offers for %s, and offers every operation the router runs',
 		(resource) => {
 			const property = operationProperty(resource);
@@ -155,7 +170,7 @@ describe.each([1, 2])('TradingService node description, version %i', (version) =
 	);
 
 	it('gives every operation an action and a description (what an AI agent reads)', () => {
-		for (const resource of Object.keys(OPERATIONS)) {
+		for (const resource of resources) {
 			for (const option of operationProperty(resource)?.options as INodePropertyOptions[]) {
 				expect(option.action).toMatch(/^[A-Z][a-z]/);
 				expect(option.description?.length).toBeGreaterThan(10);
@@ -167,15 +182,15 @@ describe.each([1, 2])('TradingService node description, version %i', (version) =
 		for (const property of description.properties) {
 			if (property.name === 'resource' || property.name === 'operation') continue;
 			const show = property.displayOptions?.show ?? {};
-			const resources = show.resource as string[] | undefined;
+			const shownFor = show.resource as string[] | undefined;
 			const operations = show.operation as string[] | undefined;
-			expect({ property: property.name, resources, operations }).toEqual({
+			expect({ property: property.name, shownFor, operations }).toEqual({
 				property: property.name,
-				resources: expect.any(Array),
+				shownFor: expect.any(Array),
 				operations: expect.any(Array),
 			});
-			for (const resource of resources!) {
-				expect(Object.keys(OPERATIONS)).toContain(resource);
+			for (const resource of shownFor!) {
+				expect(resources).toContain(resource);
 				for (const operation of operations!) expect(offered(resource)).toContain(operation);
 			}
 		}

@@ -1,0 +1,99 @@
+import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+
+import { parallelRequestsOnly } from '../descriptions/common';
+import type { NodeVersion } from '../descriptions/pickers';
+import { inputError, oneOf } from '../helpers/validation';
+import type { RunContext } from '../run/runContext';
+import { FUTURES_ENDPOINTS } from './endpoints';
+
+const ORDER_ID = /^\d{1,20}$/;
+/** The UAE documentation's rule for a futures client order ID: up to 100 of these characters. */
+const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,100}$/;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Find By',
+		name: 'findBy',
+		type: 'options',
+		default: 'orderId',
+		options: [
+			{ name: 'Order ID', value: 'orderId', description: 'The ID the exchange gave the order' },
+			{
+				name: 'Client Order ID',
+				value: 'clientOrderId',
+				description: 'The client order ID the order was placed with',
+			},
+		],
+		description: 'Which of the order’s IDs to look it up by',
+	},
+	{
+		displayName: 'Order ID',
+		name: 'orderId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 2131349653745568000',
+		description: 'The orderId of the futures order: up to 20 digits, as text',
+		displayOptions: { show: { findBy: ['orderId'] } },
+	},
+	{
+		displayName: 'Client Order ID',
+		name: 'clientOrderId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. hedge-42',
+		description: 'The clientOrderId the futures order was placed with',
+		displayOptions: { show: { findBy: ['clientOrderId'] } },
+	},
+];
+
+export const description = (version: NodeVersion): INodeProperties[] =>
+	updateDisplayOptions({ show: { resource: ['futures'], operation: ['getOrder'] } }, [
+		...properties,
+		...parallelRequestsOnly(version),
+	]);
+
+/** The query naming the order: its order ID or its client order ID, checked. */
+function orderQuery(run: RunContext, itemIndex: number): IDataObject {
+	const node = run.node;
+	const findBy = oneOf(
+		node,
+		'Find By',
+		run.parameter('findBy', itemIndex, 'orderId'),
+		['orderId', 'clientOrderId'],
+		itemIndex,
+	);
+	if (findBy === 'orderId') {
+		const raw = run.parameter('orderId', itemIndex, '');
+		const id = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
+		if (typeof id === 'string' && ORDER_ID.test(id)) return { orderId: id };
+		throw inputError(
+			node,
+			'Order ID',
+			`${id === '' ? 'an empty value' : `"${String(id)}"`} is not an order ID`,
+			'A futures order ID is up to 20 digits, e.g. 2131349653745568000: copy the orderId field of an order, as text.',
+			itemIndex,
+		);
+	}
+	const clientOrderId = run.parameter('clientOrderId', itemIndex, '');
+	if (typeof clientOrderId === 'string' && CLIENT_ORDER_ID.test(clientOrderId))
+		return { clientOrderId };
+	throw inputError(
+		node,
+		'Client Order ID',
+		`${clientOrderId === '' ? 'an empty value' : `"${String(clientOrderId)}"`} is not a client order ID`,
+		'A futures client order ID is 1 to 100 letters, digits and . : / _ - (the clientOrderId field of an order).',
+		itemIndex,
+	);
+}
+
+/**
+ * GET /api/v2/futures/order: one futures order of the key, by order ID or client order ID, one
+ * item with the service's fields: time, orderId, clientOrderId, symbol, price, side, orderType,
+ * leverage, originalBaseQty, executedBaseQty, avgPrice, status, and its stop loss and take profit.
+ */
+export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
+	const qs = orderQuery(run, itemIndex);
+	return [(await run.client.request(FUTURES_ENDPOINTS.order, { qs, itemIndex })) as IDataObject];
+}

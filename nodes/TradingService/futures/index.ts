@@ -1,0 +1,123 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { NodeVersion } from '../descriptions/pickers';
+import type { OperationsOf } from '../run/node.type';
+import * as getBalance from './getBalance.operation';
+import * as getCommissionRate from './getCommissionRate.operation';
+import * as getFundingFees from './getFundingFees.operation';
+import * as getFundingRate from './getFundingRate.operation';
+import * as getFundingRateHistory from './getFundingRateHistory.operation';
+import * as getLeverage from './getLeverage.operation';
+import * as getOrder from './getOrder.operation';
+import * as getOrders from './getOrders.operation';
+import * as getPositions from './getPositions.operation';
+import * as getTrades from './getTrades.operation';
+
+// The futures reads (version 2 only): signed, weight 1, each counted against the key's 5 query
+// requests a second. No futures writes.
+export const operations: OperationsOf<'futures'> = {
+	getPositions: { mode: 'perItem', writes: false, execute: getPositions.execute },
+	getBalance: { mode: 'perItem', writes: false, execute: getBalance.execute },
+	getFundingRate: { mode: 'perItem', writes: false, execute: getFundingRate.execute },
+	getFundingRateHistory: { mode: 'perItem', writes: false, execute: getFundingRateHistory.execute },
+	getFundingFees: { mode: 'perItem', writes: false, execute: getFundingFees.execute },
+	getOrders: { mode: 'perItem', writes: false, execute: getOrders.execute },
+	getOrder: { mode: 'perItem', writes: false, execute: getOrder.execute },
+	getTrades: { mode: 'perItem', writes: false, execute: getTrades.execute },
+	getLeverage: { mode: 'perItem', writes: false, execute: getLeverage.execute },
+	getCommissionRate: { mode: 'perItem', writes: false, execute: getCommissionRate.execute },
+};
+
+const OPERATION_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Get Balance',
+		value: 'getBalance',
+		description:
+			'Get the futures account balance: one item per asset with its balance and available balance',
+		action: 'Get the futures balance',
+	},
+	{
+		name: 'Get Commission Rate',
+		value: 'getCommissionRate',
+		description:
+			'Get your maker and taker fee rates for one contract, as fractions (0.0006 is 0.06%)',
+		action: 'Get the futures commission rate',
+	},
+	{
+		name: 'Get Funding Fees',
+		value: 'getFundingFees',
+		description:
+			'List the funding fees charged or paid in a time range, per contract or for all: rate, position size, mark price and fee (negative: paid)',
+		action: 'Get futures funding fees',
+	},
+	{
+		name: 'Get Funding Rate',
+		value: 'getFundingRate',
+		description:
+			'Get the funding rate of the period now running and when it is settled, for one contract or all; the rate is a fraction (0.0001 is 0.01%)',
+		action: 'Get the futures funding rate',
+	},
+	{
+		name: 'Get Funding Rate History',
+		value: 'getFundingRateHistory',
+		description: 'List the funding rates settled for one contract, newest first',
+		action: 'Get the futures funding rate history',
+	},
+	{
+		name: 'Get Leverage',
+		value: 'getLeverage',
+		description: 'Get the leverage and margin type (cross or isolated) of one contract',
+		action: 'Get the futures leverage',
+	},
+	{
+		name: 'Get Order',
+		value: 'getOrder',
+		description: 'Get one futures order by its order ID or client order ID',
+		action: 'Get a futures order',
+	},
+	{
+		name: 'Get Orders',
+		value: 'getOrders',
+		description: 'List open or past futures orders, limit or stop, newest first',
+		action: 'Get futures orders',
+	},
+	{
+		name: 'Get Positions',
+		value: 'getPositions',
+		description:
+			'Get the open positions, of one contract or all: size, average and mark price, liquidation price, margin, unrealized and realized PnL',
+		action: 'Get futures positions',
+	},
+	{
+		name: 'Get Trades',
+		value: 'getTrades',
+		description:
+			'List your futures fills of one contract, newest first: price, quantity, fee and realized PnL',
+		action: 'Get futures trades',
+	},
+];
+
+/** The resource's operations and their parameters (version 2 only: versionDescription.ts). */
+export function description(version: NodeVersion): INodeProperties[] {
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: ['futures'] } },
+			options: OPERATION_OPTIONS,
+			default: 'getPositions',
+		},
+		...getPositions.description(version),
+		...getBalance.description(version),
+		...getFundingRate.description(version),
+		...getFundingRateHistory.description(version),
+		...getFundingFees.description(version),
+		...getOrders.description(version),
+		...getOrder.description(version),
+		...getTrades.description(version),
+		...getLeverage.description(version),
+		...getCommissionRate.description(version),
+	];
+}
