@@ -11,7 +11,12 @@ import {
 import { CREDENTIAL_TYPE } from './constants';
 import { optionsCollection } from './descriptions/common';
 import { pickerField } from './descriptions/pickers';
-import { searchCoins, searchSymbols, searchTradingAccounts } from './methods/listSearch';
+import {
+	searchCoins,
+	searchContracts,
+	searchSymbols,
+	searchTradingAccounts,
+} from './methods/listSearch';
 import { streamAddressOf } from './stream/address';
 import { STREAM_EVENT_KINDS } from './stream/events';
 import { StreamSession } from './stream/session';
@@ -26,7 +31,7 @@ import { runtimeWebSocket } from './transport/socket';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Starts the workflow within a second of each chosen event, one execution per event, from the exchange’s user data stream. After a disconnect or a restart it reads what it missed over REST, so no fill or order event is lost or repeated. Needs n8n on Node.js 22 or later.',
+			'Starts the workflow within a second of each chosen event, one execution per event, from the exchange’s user data stream. After a disconnect or a restart it reads what it missed over REST, so no fill, order or position event is lost or repeated. Needs n8n on Node.js 22 or later.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -75,6 +80,18 @@ const properties: INodeProperties[] = [
 				},
 				{ description: 'Only balance events of this coin' },
 			),
+			pickerField(
+				2,
+				'contracts',
+				{
+					displayName: 'Contract',
+					name: 'contract',
+					type: 'string',
+					default: '',
+					description: 'Only position events of this futures contract (exact match)',
+				},
+				{ description: 'Only position events of this futures contract' },
+			),
 		],
 	},
 	optionsCollection([
@@ -107,7 +124,7 @@ export class TradingServiceRealTimeTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description:
-			'Starts the workflow the moment an order of yours fills, is cancelled or changes, or a balance changes',
+			'Starts the workflow the moment an order of yours fills, is cancelled or changes, a balance changes, or a futures position changes',
 		defaults: { name: 'Trading Service Real-Time Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -115,7 +132,7 @@ export class TradingServiceRealTimeTrigger implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch: { searchSymbols, searchCoins, searchTradingAccounts } };
+	methods = { listSearch: { searchSymbols, searchCoins, searchContracts, searchTradingAccounts } };
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const node = this.getNode();

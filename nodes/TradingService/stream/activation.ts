@@ -60,6 +60,8 @@ export interface Activation {
 	state: StreamState;
 	/** The trading account whose events start the workflow; resolved at activation. */
 	account?: AccountScope;
+	/** The key's own futures account, when Position Changed is chosen; resolved at activation. */
+	contractAccount?: string;
 	/** The n8n log, each line naming the trigger. */
 	log: Record<'info' | 'warn' | 'error', (message: string) => void>;
 }

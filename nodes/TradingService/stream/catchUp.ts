@@ -5,14 +5,15 @@ import { ENDPOINTS, type ServiceClient } from '../transport';
 import type { Activation } from './activation';
 import type { Emitter } from './emitter';
 import { text, type BalanceChange } from './events';
+import { readPositions } from './positions';
 import { catchUpOrders } from './restOrders';
 import { balanceText } from './state';
 
 /**
  * What happened while the stream was not listening, read over REST (at activation after a
  * restart, and after every reconnect) and handed to the emitter like stream events: the orders
- * (restOrders.ts), and the balances, which cannot be replayed: each coin whose balance differs
- * from the last known one becomes one snapshot.
+ * (restOrders.ts), the balances, which cannot be replayed: each coin whose balance differs
+ * from the last known one becomes one snapshot, and the futures positions (positions.ts).
  */
 
 /** One snapshot per coin whose free or locked balance differs from the last known one. */
@@ -49,6 +50,30 @@ async function rememberBalances({ client, clock }: Activation, emitter: Emitter)
 }
 
 /**
+ * The positions at a catch-up: the first time (or for another futures account than the kept
+ * state's) remembered as they are, with nothing emitted; after that, each handled as an event.
+ */
+async function catchUpPositions(activation: Activation, emitter: Emitter): Promise<void> {
+	const { state, clock, contractAccount } = activation;
+	if (contractAccount === undefined) return;
+	const now = clock.now();
+	const baseline = state.positionAccount !== contractAccount;
+	const changes = await readPositions(
+		activation,
+		baseline ? {} : state.positions,
+		now,
+		contractAccount,
+	);
+	if (baseline) {
+		state.positions = {};
+		state.positionAccount = contractAccount;
+		for (const change of changes) emitter.remember({ channel: 'position', ...change });
+	} else {
+		for (const change of changes) emitter.handle({ channel: 'position', ...change });
+	}
+}
+
+/**
  * First activation: what exists is remembered, nothing is emitted. The order changes of the
  * catch-up window before now are remembered as seen, so the first catch-up does not take them
  * for new.
@@ -65,6 +90,7 @@ export async function takeBaseline(
 	for (const change of found.orders) emitter.remember({ channel: 'order', ...change });
 	state.open = found.open;
 	if (settings.kinds.has('balanceChanged')) await rememberBalances(activation, emitter);
+	if (settings.kinds.has('positionChanged')) await catchUpPositions(activation, emitter);
 }
 
 /** What a catch-up found, handled like stream events: each is emitted unless seen already. */
@@ -100,5 +126,6 @@ export async function catchUp(
 			for (const change of await catchUpBalances(client, state.balances, now))
 				emitter.handle({ channel: 'balance', ...change });
 	}
+	if (settings.kinds.has('positionChanged')) await catchUpPositions(activation, emitter);
 	emitter.save();
 }

@@ -3,7 +3,15 @@ import { createHash } from 'node:crypto';
 import type { Activation } from './activation';
 import { itemOf, kindOf, type StreamEvent, type StreamEventKind } from './events';
 import { eventsOfMessage } from './messages';
-import { SeenEvents, balanceText, trackOrder, writeStreamState, type StreamState } from './state';
+import { positionKey, positionState, positionStep, unsettledPositions } from './positions';
+import {
+	SeenEvents,
+	balanceText,
+	trackOrder,
+	writeStreamState,
+	type PositionMark,
+	type StreamState,
+} from './state';
 
 /** n8n's execution deduplication key is at most this long. */
 const MAX_DEDUPLICATION_KEY = 255;
@@ -11,10 +19,13 @@ const MAX_DEDUPLICATION_KEY = 255;
 /**
  * Turns events into executions: an event of a chosen kind that passes the filters is emitted
  * once, whichever source brought it (stream or catch-up). What each event says of open orders,
- * balances and the cursor is kept in the state, which is written before each emit.
+ * balances, positions and the cursor is kept in the state, which is written before each emit. A
+ * position event is one when it changes the position's last known state (positions.ts).
  */
 export class Emitter {
 	private seen = new SeenEvents();
+	/** Position changes emitted just before a restart, to be emitted again with their IDs. */
+	private replays = new Map<string, PositionMark>();
 	/** Events emitted: a manual run emits only the first. */
 	private emitted = 0;
 
@@ -24,21 +35,27 @@ export class Emitter {
 	restore(stored: StreamState): void {
 		this.activation.state = stored;
 		this.seen = SeenEvents.settled(stored);
+		this.replays = unsettledPositions(stored, this.seen);
 	}
 
 	/** A stream message that is no heartbeat: its events, each handled. */
 	receive(message: unknown, text: string): void {
-		const { clock, account, log } = this.activation;
+		const { clock, account, contractAccount, log } = this.activation;
 		if (message === undefined)
 			return log.warn(`a stream message that is not JSON was ignored (${text.length} characters)`);
-		const { events, skipped, foreign } = eventsOfMessage(message, clock.now(), account?.accountId);
+		const { events, skipped, foreign } = eventsOfMessage(
+			message,
+			clock.now(),
+			account?.accountId,
+			contractAccount,
+		);
 		if (skipped > 0)
 			log.warn(
-				`${skipped} stream event(s) without an order ID, status, symbol or filled quantity were ignored`,
+				`${skipped} stream event(s) without an order ID, status, symbol or filled quantity (or a position's symbol, side or size) were ignored`,
 			);
 		if (foreign > 0)
 			log.info(
-				`${foreign} stream event(s) of another account than ${account?.accountId ?? ''} were ignored`,
+				`${foreign} stream event(s) of another account than ${account?.accountId ?? ''}${contractAccount === undefined ? '' : ` (futures ${contractAccount})`} were ignored`,
 			);
 		for (const event of events) this.handle(event);
 	}
@@ -49,24 +66,40 @@ export class Emitter {
 		if (event.channel === 'order')
 			trackOrder(state.open, event.orderId, event.symbol, event.status);
 		// The catch-up compares spot balances only (contract balances are read nowhere else).
-		else if (event.market === 'spot')
+		else if (event.channel === 'balance' && event.market === 'spot')
 			state.balances[event.coin] = balanceText(event.free, event.locked);
 		if (event.source === 'stream' && event.time > state.cursor) state.cursor = event.time;
 	}
 
 	/** An event that exists already at the first activation: seen, never emitted. */
 	remember(event: StreamEvent): void {
-		if (this.startingKind(event) !== undefined) this.seen.add(event.id, 0);
+		if (this.startingKind(event) === undefined) return;
+		if (event.channel !== 'position') return this.seen.add(event.id, 0);
+		const state = positionState(event);
+		const key = positionKey(event.symbol, event.side);
+		this.activation.state.positions[key] = { state, from: state, id: '' };
 	}
 
 	/** An event from either source: kept, then emitted if it may start the workflow, once. */
 	handle(event: StreamEvent): void {
-		const { context, clock, manual } = this.activation;
 		this.track(event);
 		const kind = this.startingKind(event);
 		// Only what may start the workflow is remembered: the 1,000 IDs kept then cover 1,000
 		// executions, not placements and balance moves nobody asked for.
-		if (kind === undefined || this.seen.has(event.id)) return;
+		if (kind === undefined) return;
+		if (event.channel === 'position') {
+			// A change of the last known position, whatever its ID: kept, then emitted.
+			const { positions } = this.activation.state;
+			const step = positionStep(positions, this.replays, event);
+			if (step === undefined) return;
+			positions[positionKey(event.symbol, event.side)] = step.mark;
+			return this.emit({ ...event, id: step.event.id }, kind);
+		}
+		if (!this.seen.has(event.id)) this.emit(event, kind);
+	}
+
+	private emit(event: StreamEvent, kind: StreamEventKind): void {
+		const { context, clock, manual } = this.activation;
 		this.seen.add(event.id, clock.now());
 		if (manual && this.emitted > 0) return;
 		if (!manual) this.save();
@@ -87,7 +120,11 @@ export class Emitter {
 	private startingKind(event: StreamEvent): StreamEventKind | undefined {
 		const { settings } = this.activation;
 		const [wanted, actual] =
-			event.channel === 'order' ? [settings.symbol, event.symbol] : [settings.coin, event.coin];
+			event.channel === 'order'
+				? [settings.symbol, event.symbol]
+				: event.channel === 'position'
+					? [settings.contract, event.symbol]
+					: [settings.coin, event.coin];
 		return wanted === undefined || actual === wanted ? kindOf(event, settings.kinds) : undefined;
 	}
 

@@ -4,10 +4,11 @@ import { formatDecimal, parseDecimal } from '../helpers/decimals';
 
 /**
  * The real-time trigger's events: what the user picks, what an event holds, its ID and its item.
- * Stream messages become events in messages.ts, orders read over REST in restOrders.ts. An order
- * event's ID is made of what
- * both sources carry, the order ID, its status and its filled quantity, so the same change seen
- * on the stream and again in a catch-up has one ID and is emitted once.
+ * Stream messages become events in messages.ts, orders read over REST in restOrders.ts, positions
+ * in positions.ts. An order event's ID is made of what both sources carry, the order ID, its
+ * status and its filled quantity, so the same change seen on the stream and again in a catch-up
+ * has one ID and is emitted once. A position event is a change from the last known position
+ * (positions.ts), whichever source saw it first.
  */
 
 export const STREAM_EVENT_KINDS = [
@@ -36,6 +37,12 @@ export const STREAM_EVENT_KINDS = [
 		value: 'balanceChanged',
 		name: 'Balance Changed',
 		description: 'A coin balance of your trading account changed (free or locked)',
+	},
+	{
+		value: 'positionChanged',
+		name: 'Position Changed',
+		description:
+			'A position of your futures account changed: its size, average price or realized PnL',
 	},
 ] as const;
 
@@ -96,9 +103,36 @@ export interface BalanceChange extends EventBasics {
 	locked?: string;
 }
 
+/**
+ * One futures position after a change (the stream's outboundContractPositionInfo, or the position
+ * list read in a catch-up). Decimals are the exchange's text; a field the source does not give is
+ * left out.
+ */
+export interface PositionChange extends EventBasics {
+	symbol: string;
+	/** LONG or SHORT. */
+	side: string;
+	avgPrice?: string;
+	/** The position's size (the stream's `P`, the list's `baseQty`); "0" once closed. */
+	position: string;
+	/** Only when the exchange sends it (`a`; the UAE documentation does not list it). */
+	available?: string;
+	liquidationPrice?: string;
+	margin?: string;
+	realizedPnL?: string;
+	unrealizedPnL?: string;
+	profitRate?: string;
+	positionValue?: string;
+	leverage?: string;
+	marginType?: string;
+	/** The futures (contract) account the position is of. */
+	accountId: string;
+}
+
 export type StreamEvent =
 	| ({ channel: 'order' } & OrderChange)
-	| ({ channel: 'balance' } & BalanceChange);
+	| ({ channel: 'balance' } & BalanceChange)
+	| ({ channel: 'position' } & PositionChange);
 
 /** A decimal's canonical text ("1.500" and "1.5" are one quantity), or the text as it came. */
 export function canonical(text: string): string {
@@ -131,6 +165,8 @@ export function kindOf(
 ): StreamEventKind | undefined {
 	if (event.channel === 'balance')
 		return chosen.has('balanceChanged') ? 'balanceChanged' : undefined;
+	if (event.channel === 'position')
+		return chosen.has('positionChanged') ? 'positionChanged' : undefined;
 	const specific = orderKindOf(event.status);
 	if (specific !== undefined && chosen.has(specific)) return specific;
 	return chosen.has('orderUpdated') ? 'orderUpdated' : undefined;

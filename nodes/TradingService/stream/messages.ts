@@ -10,10 +10,11 @@ import {
 	type OrderChange,
 	type StreamEvent,
 } from './events';
+import { POSITION_PUSH, positionChangeOfPush } from './positions';
 
 /**
  * The user data stream's messages as events: order reports and balance updates, spot and
- * contract, in the shapes docs/trigger.md lists.
+ * contract, and futures position pushes, in the shapes docs/trigger.md lists.
  */
 
 const nonZero = (value: string | undefined): boolean => {
@@ -145,6 +146,7 @@ export function eventsOfMessage(
 	message: unknown,
 	receivedAt: number,
 	account?: string,
+	contractAccount?: string,
 ): { events: StreamEvent[]; skipped: number; foreign: number } {
 	const entries = Array.isArray(message) ? message : [message];
 	const events: StreamEvent[] = [];
@@ -157,9 +159,21 @@ export function eventsOfMessage(
 		}
 		const event = entry as IDataObject;
 		const name = event.e ?? '';
+		if (name === POSITION_PUSH) {
+			if (contractAccount === undefined) continue;
+			// `A` is the account; `a` is not (the family's available size), so accountOfEvent is not asked.
+			if (text(event.A) !== contractAccount) {
+				foreign++;
+				continue;
+			}
+			const change = positionChangeOfPush(event, receivedAt);
+			if (change === undefined) skipped++;
+			else events.push({ channel: 'position', ...change });
+			continue;
+		}
 		const isOrder = ORDER_REPORTS.includes(name) || (name === '' && looksLikeOrderUpdate(event));
 		const isBalance = BALANCE_UPDATES.includes(name);
-		// ticketInfo repeats a fill the executionReport already carries; positions are not events here.
+		// ticketInfo repeats a fill the executionReport already carries.
 		if (!isOrder && !isBalance) continue;
 		const named = accountOfEvent(event);
 		if (account !== undefined && named !== undefined && named !== account) {

@@ -9,6 +9,7 @@ import { catchUp, takeBaseline } from './catchUp';
 import { Emitter } from './emitter';
 import { ListenKey } from './listenKey';
 import { Outage, reportOutage } from './outage';
+import { contractAccountOf } from './positions';
 import type { StreamSettings } from './settings';
 import { emptyStreamState, readStreamState } from './state';
 
@@ -72,6 +73,8 @@ export class StreamSession {
 	async start(): Promise<void> {
 		const { context, clock, manual, log } = this.activation;
 		this.activation.account = await this.resolveScope();
+		if (this.activation.settings.kinds.has('positionChanged'))
+			this.activation.contractAccount = await this.resolveContractAccount();
 		let leftover: string | undefined;
 		if (!manual) {
 			const stored = readStreamState(context.getWorkflowStaticData('node'));
@@ -128,6 +131,20 @@ export class StreamSession {
 				description: `The exchange's user data stream carries the events of the API key's own trading account (${own.accountId}) only. Leave Account empty, or use an API key of account ${chosen.accountId} (a sub account's own key).`,
 			},
 		);
+	}
+
+	/**
+	 * The futures account whose positions Position Changed follows: the key's own (account type 3).
+	 * A key without one (a sub account's key) could never see a position event: refused at activation.
+	 */
+	private async resolveContractAccount(): Promise<string> {
+		const { client, node } = this.activation;
+		const found = contractAccountOf(await client.keyAccounts());
+		if (found !== undefined) return found;
+		throw new NodeOperationError(node, 'This API key has no futures account of its own', {
+			description:
+				"Position Changed follows the positions of the API key's own futures account (account type 3), and the exchange lists none for this key (a sub account's key has none), or several. Remove Position Changed from Events, or use the main account's API key.",
+		});
 	}
 
 	private get account(): AccountScope {

@@ -1,5 +1,6 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
+import { contractSymbol } from '../futures/contracts';
 import { locatorValue } from '../helpers/locator';
 import { inputError, integerInRange } from '../helpers/validation';
 import { STREAM_EVENT_KINDS, type StreamEventKind } from './events';
@@ -14,6 +15,8 @@ export interface StreamSettings {
 	symbol?: string;
 	/** Only balance events of this coin (exact). */
 	coin?: string;
+	/** Only position events of this futures contract (exact). */
+	contract?: string;
 	/** After how many minutes without a connection the trigger reports the outage. */
 	outageReportMinutes: number;
 	/** The trading account chosen in the options; undefined: the API key's own. */
@@ -35,6 +38,12 @@ function exactValue(context: ITriggerFunctions, field: string, value: unknown): 
 			'The filter matches the exchange’s value exactly, so it would never match. Remove the spaces.',
 		);
 	return value;
+}
+
+/** The Contract filter: empty is every contract; else a contract symbol, checked. */
+function contractValue(context: ITriggerFunctions, value: unknown): string | undefined {
+	const typed = exactValue(context, 'Contract', value);
+	return typed === undefined ? undefined : contractSymbol(context.getNode(), 'Contract', typed);
 }
 
 /** The Account option: empty is the key's own trading account; otherwise an account ID. */
@@ -78,6 +87,7 @@ export function readStreamSettings(context: ITriggerFunctions): StreamSettings {
 		kinds: new Set(events as StreamEventKind[]),
 		symbol: exactValue(context, 'Symbol', locatorValue(filters.symbol)),
 		coin: exactValue(context, 'Coin', locatorValue(filters.coin)),
+		contract: contractValue(context, locatorValue(filters.contract)),
 		outageReportMinutes: outageMinutes,
 		account: accountValue(context, locatorValue(options.account)),
 	};

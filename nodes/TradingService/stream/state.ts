@@ -20,6 +20,10 @@ import { canonical } from './events';
  *   looks each up to learn whether it was cancelled while the stream was down.
  * - `balances`: each coin's last known "free|locked": after a reconnect, a coin whose balance
  *   differs from it gets one snapshot item.
+ * - `positions` (Position Changed only): each futures position's last known state (symbol|side →
+ *   size, average price, realized PnL), with the state before it and the ID of the event that made
+ *   it so (positions.ts); `positionAccount`: the futures account they are of. Absent in a state
+ *   written before Position Changed existed: read as none known.
  * - `listenKey`: the key in use, so that the next activation deletes it when a killed process
  *   could not.
  */
@@ -30,7 +34,16 @@ export interface StreamState {
 	savedAt: number;
 	open: Record<string, string>;
 	balances: Record<string, string>;
+	positions: Record<string, PositionMark>;
+	positionAccount?: string;
 	listenKey?: string;
+}
+
+/** A position's last known state, the state before it, and the event that changed one to the other. */
+export interface PositionMark {
+	state: string;
+	from: string;
+	id: string;
 }
 
 export const STREAM_STATE_VERSION = 2;
@@ -57,6 +70,22 @@ const isRecentEntry = (entry: unknown): entry is [string, number] =>
 	typeof entry[0] === 'string' &&
 	Number.isSafeInteger(entry[1]);
 
+const isPositionMarks = (value: unknown): value is Record<string, PositionMark> =>
+	value !== null &&
+	typeof value === 'object' &&
+	!Array.isArray(value) &&
+	Object.values(value).every(
+		(mark: Partial<PositionMark>) =>
+			mark !== null &&
+			typeof mark === 'object' &&
+			typeof mark.state === 'string' &&
+			typeof mark.from === 'string' &&
+			typeof mark.id === 'string',
+	);
+
+const copyMarks = (marks: Record<string, PositionMark>): Record<string, PositionMark> =>
+	Object.fromEntries(Object.entries(marks).map(([key, mark]) => [key, { ...mark }]));
+
 /** A copy of a state, for static data or from it: n8n may hold on to what it is given. */
 const copyOf = (state: StreamState): StreamState => ({
 	version: STREAM_STATE_VERSION,
@@ -65,6 +94,8 @@ const copyOf = (state: StreamState): StreamState => ({
 	savedAt: state.savedAt,
 	open: { ...state.open },
 	balances: { ...state.balances },
+	positions: copyMarks(state.positions ?? {}),
+	...(typeof state.positionAccount === 'string' ? { positionAccount: state.positionAccount } : {}),
 	...(typeof state.listenKey === 'string' ? { listenKey: state.listenKey } : {}),
 });
 
@@ -75,6 +106,7 @@ export const emptyStreamState = (): StreamState => ({
 	savedAt: 0,
 	open: {},
 	balances: {},
+	positions: {},
 });
 
 /** The stored state, or undefined when there is none (first activation) or it is unreadable. */
@@ -86,6 +118,7 @@ export function readStreamState(staticData: IDataObject): StreamState | undefine
 		return undefined;
 	if (!Array.isArray(stored.recent) || !stored.recent.every(isRecentEntry)) return undefined;
 	if (!isStringMap(stored.open) || !isStringMap(stored.balances)) return undefined;
+	if (stored.positions !== undefined && !isPositionMarks(stored.positions)) return undefined;
 	return copyOf(stored as StreamState);
 }
 
