@@ -1,6 +1,7 @@
 /**
  * deferred.ts: work run once at its due time on the real clock, from its timer or earlier from
- * runDue(), earliest first; unref'd timers; clear() drops what waits.
+ * runDue(), earliest first; unref'd timers; clear() drops what waits; sweeps (funding settlement)
+ * run first by every runDue() and kept by clear().
  */
 import { DeferredWork } from '../../sandbox/deferred';
 
@@ -62,5 +63,15 @@ describe('DeferredWork', () => {
 		await sleep(40);
 		work.runDue();
 		expect([ran, work.pending]).toEqual([[], 0]);
+	});
+
+	it('a sweep runs at the start of every runDue(), before the tasks due, and clear() keeps it', () => {
+		const ran: string[] = [];
+		work.addSweep(() => ran.push('sweep'));
+		work.defer(0, () => ran.push('task'));
+		work.runDue(Date.now() + 1);
+		work.clear();
+		work.runDue();
+		expect(ran).toEqual(['sweep', 'task', 'sweep']);
 	});
 });
