@@ -41,8 +41,7 @@ export const STREAM_EVENT_KINDS = [
 	{
 		value: 'positionChanged',
 		name: 'Position Changed',
-		description:
-			'A position of your futures account changed: its size, average price or realized PnL',
+		description: 'A futures position of yours was opened, added to, reduced or closed',
 	},
 ] as const;
 

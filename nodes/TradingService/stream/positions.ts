@@ -11,9 +11,9 @@ import type { PositionMark, SeenEvents, StreamState } from './state';
  * from the stream's `outboundContractPositionInfo` (the UAE documentation's Position Push) and,
  * after a gap, from GET /api/v2/futures/positions.
  *
- * A position's state is its size, average price and realized PnL; mark-price figures (margin,
- * unrealized PnL, position value) move without a trade and are not part of it. An event is a
- * change of that state from the last known one, per symbol and side, whichever source saw it:
+ * A position's state is its size (positionState); margin, PnL and the other figures move without
+ * a trade and are not part of it. An event is a change of the size from the last known one, per
+ * symbol and side, whichever source saw it:
  * what the stream brought is not emitted again by a catch-up, and a catch-up emits one item for
  * each position that changed while the stream was down (its state now; the changes in between
  * cannot be read back). A position the list no longer holds was closed: size "0".
@@ -33,15 +33,16 @@ export function contractAccountOf(accounts: IDataObject[]): string | undefined {
 
 export const positionKey = (symbol: string, side: string): string => `${symbol}|${side}`;
 
-/** A position's state as kept: "0" once closed, else size|average price|realized PnL, canonical. */
-export function positionState(
-	change: Pick<PositionChange, 'position' | 'avgPrice' | 'realizedPnL'>,
-): string {
+/**
+ * A position's state as compared: its size, canonical ("0" once closed). Only the size: the
+ * stream and the list give the average price and realized PnL with different precision (the
+ * documentation's push has a realized PnL of 8 decimals, its list 4), and every trade moves the
+ * size, while funding, margin and mark-price updates do not.
+ */
+export function positionState(change: Pick<PositionChange, 'position'>): string {
 	const size = parseDecimal(change.position);
-	if (size !== undefined && size.units === 0n) return '0';
-	return [change.position, change.avgPrice ?? '', change.realizedPnL ?? '']
-		.map(canonical)
-		.join('|');
+	if (size === undefined) return change.position;
+	return size.units === 0n ? '0' : canonical(change.position);
 }
 
 /** An outboundContractPositionInfo; undefined when it lacks the symbol, side, size or account. */

@@ -21,7 +21,7 @@ import { canonical } from './events';
  * - `balances`: each coin's last known "free|locked": after a reconnect, a coin whose balance
  *   differs from it gets one snapshot item.
  * - `positions` (Position Changed only): each futures position's last known state (symbol|side →
- *   size, average price, realized PnL), with the state before it and the ID of the event that made
+ *   its size), with the state before it and the ID of the event that made
  *   it so (positions.ts); `positionAccount`: the futures account they are of. Absent in a state
  *   written before Position Changed existed: read as none known.
  * - `listenKey`: the key in use, so that the next activation deletes it when a killed process

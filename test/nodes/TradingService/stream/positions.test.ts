@@ -44,7 +44,7 @@ describe('Position Changed: the stream push', () => {
 		const item = itemOf(events[0], 'positionChanged');
 		expect(item).toEqual({
 			event: 'positionChanged',
-			eventId: 'position-BTCUSD-PERPETUAL-LONG-1769069566346-0.196|91444.6|-236.80662126',
+			eventId: 'position-BTCUSD-PERPETUAL-LONG-1769069566346-0.196',
 			source: 'stream',
 			market: 'contract',
 			eventTime: '1769069566346',
@@ -105,11 +105,11 @@ describe('Position Changed: the stream push', () => {
 		expect(contractAccountOf([futures, { ...futures, accountId: '10004' }])).toBeUndefined();
 	});
 
-	it('a change is a new size, average price or realized PnL; a repeat or a mark-price move is none', () => {
+	it('a change is a new size; a repeat, or a push of the same size (margin, PnL, funding), is none', () => {
 		const change = positionChangeOfPush(DOC_PUSH, 1)!;
 		const known = {};
 		const first = positionStep(known, new Map(), change)!;
-		expect(first.mark).toEqual({ state: '0.196|91444.6|-236.80662126', from: '0', id: change.id });
+		expect(first.mark).toEqual({ state: '0.196', from: '0', id: change.id });
 		const marks = { 'BTCUSD-PERPETUAL|LONG': first.mark };
 		// The same state again (a duplicate, or only margin and unrealized PnL moved): no event.
 		const moved = positionChangeOfPush(
@@ -119,11 +119,11 @@ describe('Position Changed: the stream push', () => {
 		expect(positionStep(marks, new Map(), moved)).toBeUndefined();
 		expect(positionStep(marks, new Map(), { ...moved, position: '0.1960' })).toBeUndefined();
 		// Closed: size 0 whatever the rest says.
-		expect(positionState({ position: '0', avgPrice: '91444.6', realizedPnL: '-1' })).toBe('0');
+		expect(positionState({ position: '0.000' })).toBe('0');
 		const closed = positionChangeOfPush({ ...DOC_PUSH, E: '1769069568000', P: '0', p: '0' }, 1)!;
 		expect(positionStep(marks, new Map(), closed)?.mark).toMatchObject({
 			state: '0',
-			from: '0.196|91444.6|-236.80662126',
+			from: '0.196',
 		});
 		// A change replayed after a restart keeps the ID it was emitted with.
 		const replays = new Map([['BTCUSD-PERPETUAL|LONG', first.mark]]);
@@ -291,7 +291,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		await sleep(300);
 		expect(summary(fourth)).toEqual([`${BTC} 0.02 catchUp`]);
 		const [lostItem] = fourth.items();
-		expect(String(lostItem.eventId)).toMatch(/^position-BTCUSDT-PERPETUAL-LONG-\d+-0\.02\|/);
+		expect(String(lostItem.eventId)).toMatch(/^position-BTCUSDT-PERPETUAL-LONG-\d+-0\.02$/);
 		await fourth.deactivate();
 		// Nothing changed: the next restart emits nothing new.
 		const fifth = runner({ staticData: fourth.saved, existingKeys: fourth.keys });
