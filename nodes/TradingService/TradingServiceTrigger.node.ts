@@ -12,8 +12,9 @@ import { FLOW_TYPES } from './helpers/flowTypes';
 import { optionsCollection } from './descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './account/accountProperties';
 import { pickerField, type NodeVersion } from './descriptions/pickers';
-import { searchCoins } from './methods/listSearch';
+import { searchCoins, searchContracts } from './methods/listSearch';
 import { EVENTS_WITH_DIRECTION } from './trigger/filters';
+import { FUNDING_RATE_CROSSING } from './trigger/fundingRate';
 import { pollTradingService } from './trigger/poll';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,
@@ -22,6 +23,7 @@ import {
 } from './trigger/settings';
 
 const ORDER_FILLED_NAME = 'Order Filled';
+const FUNDING_RATE_CROSSING_NAME = 'Funding Rate Crosses a Threshold';
 
 /**
  * What the subtitle shows for each event, by value: a flow type number (a workflow saved with one
@@ -30,6 +32,7 @@ const ORDER_FILLED_NAME = 'Order Filled';
 const EVENT_NAMES: Record<string, string> = {
 	...Object.fromEntries(FLOW_TYPES.map((flowType) => [flowType.value, flowType.eventName])),
 	[ORDER_FILLED]: ORDER_FILLED_NAME,
+	[FUNDING_RATE_CROSSING]: FUNDING_RATE_CROSSING_NAME,
 };
 
 const eventOptions: INodePropertyOptions[] = [
@@ -46,8 +49,25 @@ const eventOptions: INodePropertyOptions[] = [
 	},
 ].sort((a, b) => a.name.localeCompare(b.name));
 
-/** Shown for every event but Order Filled (history records only). */
-const NOT_FOR_FILLS = { hide: { event: [ORDER_FILLED] } };
+/** Version 2's events: version 1's, and Funding Rate Crosses a Threshold. */
+const eventOptionsV2: INodePropertyOptions[] = [
+	...eventOptions,
+	{
+		name: FUNDING_RATE_CROSSING_NAME,
+		value: FUNDING_RATE_CROSSING,
+		description:
+			"A futures contract's current funding rate rises above or falls below a threshold: one item per crossing, before the fee is charged",
+	},
+].sort((a, b) => a.name.localeCompare(b.name));
+
+/** Shown for every event that reads records: history records or fills, not the funding rate. */
+const FOR_RECORDS = { hide: { event: [FUNDING_RATE_CROSSING] } };
+
+/** Shown for history records only: not Order Filled, not the funding rate. */
+const NOT_FOR_FILLS = { hide: { event: [ORDER_FILLED, FUNDING_RATE_CROSSING] } };
+
+/** Shown for Funding Rate Crosses a Threshold only (version 2). */
+const FOR_CROSSING = { show: { '@version': [2], event: [FUNDING_RATE_CROSSING] } };
 
 /**
  * The Filters collection. Version 2 picks the Coin from a list; the Symbol stays typed text, as the
@@ -61,7 +81,7 @@ function filtersOf(version: NodeVersion): INodeProperties[] {
 			type: 'collection',
 			placeholder: 'Add Filter',
 			default: {},
-			displayOptions: { show: { '@version': [version] } },
+			displayOptions: { show: { '@version': [version] }, ...FOR_RECORDS },
 			options: [
 				pickerField(
 					version,
@@ -94,6 +114,60 @@ function filtersOf(version: NodeVersion): INodeProperties[] {
 	];
 }
 
+/** Funding Rate Crosses a Threshold's parameters (version 2). */
+function crossingProperties(): INodeProperties[] {
+	return [
+		{
+			displayName:
+				"Fires once each time the contract's current funding rate crosses the threshold, not on every poll while it stays beyond it. The first poll after activation only remembers where the rate is; use Fetch Test Event to see the current rate.",
+			name: 'crossingNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: FOR_CROSSING,
+		},
+		pickerField(2, 'contracts', {
+			displayName: 'Contract',
+			name: 'symbol',
+			type: 'string',
+			required: true,
+			default: '',
+			description: 'The futures contract whose funding rate is watched',
+			displayOptions: FOR_CROSSING,
+		}),
+		{
+			displayName: 'Direction',
+			name: 'crossing',
+			type: 'options',
+			default: 'above',
+			options: [
+				{
+					name: 'Rises Above',
+					value: 'above',
+					description: 'Fires when the rate goes from at or below the threshold to above it',
+				},
+				{
+					name: 'Falls Below',
+					value: 'below',
+					description: 'Fires when the rate goes from at or above the threshold to below it',
+				},
+			],
+			description: 'Which way the rate must cross the threshold',
+			displayOptions: FOR_CROSSING,
+		},
+		{
+			displayName: 'Threshold (%)',
+			name: 'threshold',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 0.05',
+			description:
+				'The funding rate in percent: 0.05 means 0.05 % (a rate of 0.0005). May be negative, e.g. -0.01 with Falls Below. A rate equal to the threshold has not crossed it.',
+			displayOptions: FOR_CROSSING,
+		},
+	];
+}
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -101,6 +175,7 @@ const properties: INodeProperties[] = [
 		name: 'notice',
 		type: 'notice',
 		default: '',
+		displayOptions: FOR_RECORDS,
 	},
 	{
 		displayName: 'Event',
@@ -111,7 +186,20 @@ const properties: INodeProperties[] = [
 		options: eventOptions,
 		description:
 			'Which kind of account history record starts the workflow, or Order Filled: every fill of your orders',
+		displayOptions: { show: { '@version': [1] } },
 	},
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		required: true,
+		default: 32,
+		options: eventOptionsV2,
+		description:
+			"Which kind of account history record starts the workflow, Order Filled: every fill of your orders, or a contract's funding rate crossing a threshold",
+		displayOptions: { show: { '@version': [2] } },
+	},
+	...crossingProperties(),
 	{
 		displayName: 'Account Type',
 		name: 'accountType',
@@ -150,17 +238,20 @@ const properties: INodeProperties[] = [
 	},
 	...filtersOf(1),
 	...filtersOf(2),
-	optionsCollection([
-		{
-			displayName: 'Late Records Window (Minutes)',
-			name: 'lateWindowMinutes',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_LATE_WINDOW_MINUTES },
-			default: DEFAULT_LATE_WINDOW_MINUTES,
-			description:
-				'How far behind the newest record (or fill) each poll looks again, for records the service lists late. A record that shows up later than this after its time is not emitted.',
-		},
-	]),
+	{
+		...optionsCollection([
+			{
+				displayName: 'Late Records Window (Minutes)',
+				name: 'lateWindowMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: MAX_LATE_WINDOW_MINUTES },
+				default: DEFAULT_LATE_WINDOW_MINUTES,
+				description:
+					'How far behind the newest record (or fill) each poll looks again, for records the service lists late. A record that shows up later than this after its time is not emitted.',
+			},
+		]),
+		displayOptions: FOR_RECORDS,
+	},
 ];
 
 export class TradingServiceTrigger implements INodeType {
@@ -173,7 +264,7 @@ export class TradingServiceTrigger implements INodeType {
 		defaultVersion: 2,
 		subtitle: `={{ ${JSON.stringify(EVENT_NAMES)}[$parameter["event"]] }}`,
 		description:
-			'Starts the workflow when funding fees, transfers, deposits, withdrawals, trades or fees appear in the Trading Service account history, or when your orders fill',
+			"Starts the workflow when funding fees, transfers, deposits, withdrawals, trades or fees appear in the Trading Service account history, when your orders fill, or when a contract's funding rate crosses a threshold",
 		defaults: { name: 'Trading Service Trigger' },
 		polling: true,
 		inputs: [],
@@ -182,7 +273,7 @@ export class TradingServiceTrigger implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch: { searchCoins } };
+	methods = { listSearch: { searchCoins, searchContracts } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollTradingService.call(this);

@@ -11,17 +11,22 @@ import { isHistoryEvent, pollBounds, readEventSettings } from './settings';
 import { sourceOf } from './sources';
 import { readState, writeState } from './state';
 import { fetchTestEvent } from './testEvent';
+import { FUNDING_RATE_CROSSING, pollFundingRateCrossing } from './fundingRate';
 
 /**
  * The trigger's poll, for either source (trigger/sources/). Manual runs ("Fetch Test Event")
  * return the newest matching record and leave the state alone; the first active poll remembers
  * what exists and returns null; every later poll returns the new records, oldest first, one item
  * each (a partial fill is a fill), or null when there are none. The state is written only after
- * every request of the poll has succeeded: a failed poll throws and changes nothing.
+ * every request of the poll has succeeded: a failed poll throws and changes nothing. Funding Rate
+ * Crosses a Threshold reads no records: it has its own poll (trigger/fundingRate/).
  */
 export async function pollTradingService(
 	this: IPollFunctions,
 ): Promise<INodeExecutionData[][] | null> {
+	if (this.getNodeParameter('event') === FUNDING_RATE_CROSSING) {
+		return await pollFundingRateCrossing(this);
+	}
 	const startedAt = Date.now();
 	const node = this.getNode();
 	const settings = readEventSettings(this);
