@@ -29,6 +29,7 @@ import { staleOrdersAgent } from './staleOrdersAgent';
 import {
 	ALL_EXAMPLES,
 	EXAMPLES,
+	FUTURES_EXAMPLES,
 	MARKET_EXAMPLES,
 	ORDER_EXAMPLES,
 	REALTIME_EXAMPLES,
@@ -220,6 +221,36 @@ function seedOpenOrders(sb: Sandbox): SeededOrder[] {
 
 function describeOrders(orders: SeededOrder[]): string {
 	return orders.map((o) => `${o.symbol} ${o.age} old (${o.orderId})`).join(', ');
+}
+
+/** The futures contracts the demo holds positions in. */
+const BTC_PERP = 'BTCUSDT-PERPETUAL';
+const ETH_PERP = 'ETHUSDT-PERPETUAL';
+const SOL_PERP = 'SOLUSDT-PERPETUAL';
+
+/**
+ * Where the sandbox's clock starts, relative to the real one: 23:00 the day before yesterday (UTC,
+ * n8n's timezone here), so that the futures positions opened at start pay yesterday's three funding
+ * settlements (00:00, 08:00, 16:00) for the daily report. main() sets it back to 0 at once.
+ */
+function futuresStartShift(): number {
+	const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+	return today - DAY_MS - HOUR_MS - Date.now();
+}
+
+/**
+ * Futures positions and funding rates, given while the sandbox's clock is at 23:00 the day before
+ * yesterday: one rate per settlement since (yesterday 00:00, 08:00, 16:00, today 00:00), the last
+ * one staying for the periods after it: now BTC 0.07 % and SOL 0.0625 % a period (above the alert's
+ * 0.05 %), ETH 0.01 %.
+ */
+function seedFutures(sb: Sandbox): void {
+	sb.futures.fill({ symbol: BTC_PERP, side: 'BUY', quantity: '0.05' });
+	sb.futures.fill({ symbol: ETH_PERP, side: 'BUY', quantity: '1.2' });
+	sb.futures.fill({ symbol: SOL_PERP, side: 'BUY', quantity: '20' });
+	sb.futures.setFundingRates(BTC_PERP, ['0.0001', '-0.00004', '0.00018', '0.00022', '0.0007']);
+	sb.futures.setFundingRates(ETH_PERP, ['0.00012', '0.0001', '-0.00002', '0.00009', '0.0001']);
+	sb.futures.setFundingRates(SOL_PERP, ['0.0003', '0.00025', '0.0002', '0.0004', '0.000625']);
 }
 
 /** What the demo's steps work with. */
@@ -502,6 +533,74 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 			}
 		},
 	},
+
+	// Positions opened before yesterday's settlements (seedFutures); the rates now above 0.05 % alert.
+	futuresFundingRateAlert: {
+		title: 'Funding rate alert',
+		flow: 'Schedule Trigger (every 15 min; run now) -> v2 Futures Get Positions -> Get Funding Rate (per position) -> Code (above 0.05 %) -> Set',
+		async run({ n8n, cookie, print }) {
+			const ex = FUTURES_EXAMPLES.futuresFundingRateAlert;
+			const exec = await runExample(n8n, cookie, ex, 'funding rate alert');
+			const positions = items(exec, ex.positions);
+			const rates = items(exec, ex.rates);
+			print(
+				`   ${positions.length} positions; rates now: ${rates.map((r) => `${String(r.symbol)} ${String(r.rate)}`).join(', ')}`,
+			);
+			const alerts = exec.data?.resultData.runData[ex.message] ? items(exec, ex.message) : [];
+			for (const alert of alerts) print(`   ${String(alert.message)}`);
+			if (alerts.length === 0) print('   no alert: no rate above 0.05 %');
+		},
+	},
+
+	// Yesterday's three settlements charged the positions seeded at 23:00 the day before.
+	futuresFundingFeeReport: {
+		title: 'Funding fee report',
+		flow: 'Schedule Trigger (daily 00:30; run now) -> v2 Futures Get Funding Fees (yesterday, every contract, Return All) -> Code (totals) -> CSV',
+		async run({ n8n, cookie, print }) {
+			const ex = FUTURES_EXAMPLES.futuresFundingFeeReport;
+			const exec = await runExample(n8n, cookie, ex, 'funding fee report');
+			const fees = exec.data?.resultData.runData[ex.fees]
+				? items(exec, ex.fees).filter((fee) => fee.fundingTime !== undefined)
+				: [];
+			print(
+				`   ${fees.length} funding fees from yesterday 00:00 to today 00:00 UTC (both ends; the report leaves today's 00:00 one out):`,
+			);
+			for (const row of items(exec, ex.totals))
+				print(
+					`     ${String(row.date)}  ${String(row.symbol).padEnd(18)} ${String(row.settlements)} settlements  ${String(row.totalFee)} ${String(row.feeAsset)}`,
+				);
+			const file = fileOf(exec, ex.csv);
+			if (file) print(`   ${String(file.fileName)} (${String(file.fileSize)})`);
+		},
+	},
+
+	// The BTC position is ISOLATED: a buy far above the mark moves its liquidation price close.
+	futuresLiquidationAlert: {
+		title: 'Liquidation alert',
+		flow: 'Schedule Trigger (every 5 min; run now) -> v2 Futures Get Positions -> Code (mark within 10 % of liquidation) -> Set',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = FUTURES_EXAMPLES.futuresLiquidationAlert;
+			const btc = sb.futures.positions().find((p) => p.symbol === BTC_PERP);
+			if (btc) {
+				// avgPrice × 0.825 is the liquidation price (leverage 5): aim it at 7 % below the mark.
+				const target = (Number(btc.markPrice) * 0.93) / 0.825;
+				const price = (2 * target - Number(btc.avgPrice)).toFixed(1);
+				sb.futures.fill({ symbol: BTC_PERP, side: 'BUY', quantity: btc.baseQty, price });
+				print(
+					`   the demo doubles the BTC position (${btc.baseQty} more at ${price}, far above the mark ${btc.markPrice}): its liquidation price moves up`,
+				);
+			}
+			const exec = await runExample(n8n, cookie, ex, 'liquidation alert');
+			for (const p of items(exec, ex.positions))
+				print(
+					`     ${String(p.symbol).padEnd(18)} ${String(p.marginType).padEnd(8)} mark ${String(p.markPrice)}, liquidation price ${String(p.liquidationPrice)}${p.liquidationPrice === '0' ? ' (cross margin: none, skipped)' : ''}`,
+				);
+			const alerts = exec.data?.resultData.runData[ex.message] ? items(exec, ex.message) : [];
+			for (const alert of alerts) print(`   ${String(alert.message)}`);
+			if (alerts.length === 0)
+				print('   no alert: no position within 10 % of its liquidation price');
+		},
+	},
 };
 
 /** Half of a decimal quantity (its last digit rounded down), for a partial fill. */
@@ -546,14 +645,21 @@ async function main(): Promise<void> {
 	);
 	await ensureRuntime();
 
+	// The futures examples need positions opened before yesterday's settlements: the sandbox
+	// starts with its clock at 23:00 the day before yesterday, takes them (seedFutures), then runs
+	// on the real clock; the demo history is written after, relative to the real clock.
+	let clockShift = futuresStartShift();
 	sandbox = await startSandbox({
 		port: option('--sandbox-port') ?? 0,
 		host: '127.0.0.1',
-		seedDemo: true,
+		now: () => Date.now() + clockShift,
 		symbolRules: 'realistic',
 		market: { moving: true },
 	});
-	step(`sandbox listening on ${sandbox.baseUrl} with its demo history`);
+	seedFutures(sandbox);
+	clockShift = 0;
+	sandbox.seedDemo();
+	step(`sandbox listening on ${sandbox.baseUrl} with its demo history and futures positions`);
 	model = await startFakeOpenAi({ apiKey: DEMO_OPENAI_KEY, respond: staleOrdersAgent().respond });
 	step(`scripted chat model listening on ${model.baseUrl}`);
 

@@ -165,6 +165,48 @@ export function loadV2Example(key: V2ExampleKey): Workflow {
 }
 
 /**
+ * The futures examples (node version 2, resource Futures), run by
+ * test/e2e/futures-examples.e2e.test.ts and by the demo, against positions and funding the sandbox
+ * is given first (sb.futures).
+ */
+export const FUTURES_EXAMPLES = {
+	futuresFundingRateAlert: {
+		file: 'futures-funding-rate-alert.json',
+		id: 'tsFutFundRate001',
+		trigger: 'Every 15 Minutes',
+		positions: 'Get Positions',
+		rates: 'Get Funding Rate',
+		check: 'Rate Above 0.05%',
+		message: 'Alert Message',
+	},
+	futuresFundingFeeReport: {
+		file: 'futures-funding-fee-report.json',
+		id: 'tsFutFeeReport01',
+		trigger: 'Every Day at 00:30',
+		fees: "Get Yesterday's Funding Fees",
+		totals: 'Totals per Symbol',
+		csv: 'CSV File',
+	},
+	futuresLiquidationAlert: {
+		file: 'futures-liquidation-alert.json',
+		id: 'tsFutLiquidAlrt1',
+		trigger: 'Every 5 Minutes',
+		positions: 'Get Positions',
+		check: 'Within 10% of Liquidation',
+		message: 'Alert Message',
+	},
+} as const;
+
+export type FuturesExampleKey = keyof typeof FUTURES_EXAMPLES;
+
+/** A fresh copy of a futures example (FUTURES_EXAMPLES) as stored in `examples/`. */
+export function loadFuturesExample(key: FuturesExampleKey): Workflow {
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, FUTURES_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
+}
+
+/**
  * Every example in `examples/`, whatever its group: the one list the demo runs (tools/demo.ts has a
  * step per key, its type says so) and test/tools/examples.test.ts holds against the folder, so an
  * example added to the folder and not here, or here and not to the demo, fails a fast test.
@@ -175,6 +217,7 @@ export const ALL_EXAMPLES = {
 	...ORDER_EXAMPLES,
 	...V2_EXAMPLES,
 	...REALTIME_EXAMPLES,
+	...FUTURES_EXAMPLES,
 } as const;
 
 export type AnyExampleKey = keyof typeof ALL_EXAMPLES;
@@ -194,6 +237,9 @@ export const EXAMPLE_E2E_TESTS: { readonly [K in AnyExampleKey]: string } = {
 	agentOpenOrders: 'test/e2e/order-examples.e2e.test.ts',
 	fillsExport: 'test/e2e/fills-example.e2e.test.ts',
 	fillsTakeProfit: 'test/e2e/realtime.e2e.test.ts',
+	futuresFundingRateAlert: 'test/e2e/futures-examples.e2e.test.ts',
+	futuresFundingFeeReport: 'test/e2e/futures-examples.e2e.test.ts',
+	futuresLiquidationAlert: 'test/e2e/futures-examples.e2e.test.ts',
 };
 
 /** A fresh copy of any example (ALL_EXAMPLES) as stored in `examples/`. */
