@@ -14,7 +14,7 @@ export const FUTURES_PAGE_SIZES = {
 } as const;
 
 /** The most Limit takes on every futures list (more: turn on Return All). */
-export const FUTURES_MAX_LIMIT = 1000;
+export const FUTURES_MAX_LIMIT = 5000;
 
 /**
  * The Symbol field of a futures read: a contract picker (version 2). `required`: the read names
