@@ -132,7 +132,7 @@ function closedPosition(key: string, now: number, accountId: string): PositionCh
 	};
 }
 
-/** Every position the list holds now, and a closed one for each known open one it does not. */
+/** Every position the list holds now, and a closed one for each known one it does not. */
 export async function readPositions(
 	{ client }: Activation,
 	known: Record<string, PositionMark>,
@@ -148,16 +148,17 @@ export async function readPositions(
 		keys.add(positionKey(change.symbol, change.side));
 		changes.push(change);
 	}
-	for (const [key, mark] of Object.entries(known))
-		if (!keys.has(key) && mark.state !== '0') changes.push(closedPosition(key, now, accountId));
+	// Known closed ones too: a close emitted just before a restart may have to be replayed.
+	for (const key of Object.keys(known))
+		if (!keys.has(key)) changes.push(closedPosition(key, now, accountId));
 	return changes;
 }
 
 /**
  * A position event against the last known state: undefined when it changes nothing; else the
  * event to emit and the position's new mark. `replays` (restore) holds the changes emitted just
- * before a restart that may have no execution: the same change seen again gets the same ID, so
- * n8n's deduplication key lets it run once.
+ * before a restart that may have no execution: the same state seen again is emitted again with
+ * the same ID, so n8n's deduplication key lets it run once.
  */
 export function positionStep(
 	known: Record<string, PositionMark>,
@@ -169,15 +170,15 @@ export function positionStep(
 	const before = known[key]?.state ?? '0';
 	const replay = replays.get(key);
 	replays.delete(key);
+	if (replay !== undefined && replay.state === state)
+		return { event: { ...change, id: replay.id }, mark: replay };
 	if (state === before) return undefined;
-	const id = replay !== undefined && replay.state === state ? replay.id : change.id;
-	return { event: { ...change, id }, mark: { state, from: before, id } };
+	return { event: change, mark: { state, from: before, id: change.id } };
 }
 
 /**
- * At a restart: each position whose last change was emitted too shortly before the state was
- * saved to be sure of its execution (state.ts, UNSETTLED_MS) goes back to its state before that
- * change, and the change is kept to be replayed with its ID.
+ * At a restart: the positions whose last change was emitted too shortly before the state was
+ * saved to be sure of its execution (state.ts, UNSETTLED_MS), by position, to be replayed.
  */
 export function unsettledPositions(
 	state: StreamState,
@@ -185,10 +186,7 @@ export function unsettledPositions(
 ): Map<string, PositionMark> {
 	const emitted = new Set(state.recent.filter(([, at]) => at > 0).map(([id]) => id));
 	const replays = new Map<string, PositionMark>();
-	for (const [key, mark] of Object.entries(state.positions)) {
-		if (!emitted.has(mark.id) || settled.has(mark.id)) continue;
-		replays.set(key, mark);
-		state.positions[key] = { state: mark.from, from: mark.from, id: '' };
-	}
+	for (const [key, mark] of Object.entries(state.positions))
+		if (emitted.has(mark.id) && !settled.has(mark.id)) replays.set(key, mark);
 	return replays;
 }

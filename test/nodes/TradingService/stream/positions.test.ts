@@ -154,6 +154,7 @@ afterEach(async () => {
 const POSITIONS = { events: ['positionChanged'] };
 const BTC = 'BTCUSDT-PERPETUAL';
 const ETH = 'ETHUSDT-PERPETUAL';
+const SOL = 'SOLUSDT-PERPETUAL';
 
 function runner(options: ConstructorParameters<typeof RealTimeRunner>[1] = {}): RealTimeRunner {
 	const made = new RealTimeRunner(sandbox(), { parameters: POSITIONS, ...options });
@@ -256,18 +257,22 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		await first.activate();
 		await connected(sb, first);
 		fill(sb, BTC, 'BUY', '0.01');
-		await first.waitFor(() => first.executions.length === 1, 5_000, 'the live change');
-		await first.deactivate();
 		fill(sb, ETH, 'BUY', '0.3');
+		await first.waitFor(() => first.executions.length === 2, 5_000, 'the live changes');
+		await first.deactivate();
+		// While n8n is down: ETH closed (back to its size before the last change), SOL opened.
+		fill(sb, ETH, 'SELL', '0.3');
+		fill(sb, SOL, 'BUY', '1');
 		const second = runner({ staticData: first.saved, existingKeys: first.keys });
 		await second.activate();
 		await connected(sb, second);
-		await second.waitFor(() => second.executions.length === 1, 5_000, 'the ETH change');
+		await second.waitFor(() => second.executions.length === 2, 5_000, 'the changes while down');
 		await sleep(300);
+		expect(summary(second)).toEqual([`${SOL} 1 catchUp`, `${ETH} 0 catchUp`]);
 		// BTC, emitted by the first process seconds before its state was saved, is emitted again
 		// with its deduplication key and refused (n8n holds its execution).
-		expect(summary(second)).toEqual([`${ETH} 0.3 catchUp`]);
 		expect(second.duplicates).toHaveLength(1);
+		expect(second.duplicates[0]).toContain(String(first.items()[0].eventId));
 		await second.deactivate();
 
 		// A crash between the emit and its execution: the state names the change, no execution
