@@ -306,6 +306,14 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		expect(fifth.executions).toHaveLength(0);
 	});
 
+	it('a spot pair as the Contract filter is refused before any request', async () => {
+		const sb = sandbox();
+		const before = sb.ledger.requests.length;
+		const r = runner({ parameters: { ...POSITIONS, filters: { contract: 'BTCUSDT' } } });
+		await expect(r.activate()).rejects.toThrow('"BTCUSDT" is not a futures contract');
+		expect(sb.ledger.requests.length).toBe(before);
+	});
+
 	it('a key without a futures account of its own cannot follow positions: the activation says so', async () => {
 		const sb = sandbox();
 		const r = runner({ credentials: credentialsFor(sb, DEMO_KEYS.sub) });
