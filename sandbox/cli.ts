@@ -2,6 +2,7 @@
  * npm run sandbox [-- --port 8787] [--host 127.0.0.1] [--seed-demo] [--no-rate-limit]
  *   [--no-request-rates] [--suspension-ms N]
  *   [--symbol-rules realistic|lenient] [--market-seed N] [--no-market-moves]
+ *   [--funding-interval-ms N]
  * Port: --port, else env SANDBOX_PORT, else 8787 (0 = ephemeral).
  */
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type RequestRates } from './index';
@@ -10,7 +11,8 @@ function usage(): never {
 	process.stderr.write(
 		'usage: npm run sandbox -- [--port N] [--host H] [--seed-demo] [--no-rate-limit]\n' +
 			'         [--no-request-rates] [--suspension-ms N]\n' +
-			'         [--symbol-rules realistic|lenient] [--market-seed N] [--no-market-moves]\n',
+			'         [--symbol-rules realistic|lenient] [--market-seed N] [--no-market-moves]\n' +
+			'         [--funding-interval-ms N]\n',
 	);
 	process.exit(2);
 }
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
 	let symbolRules: 'realistic' | 'lenient' = 'realistic';
 	let marketSeed = 1;
 	let moving = true;
+	let fundingIntervalMs: number | undefined;
 	const rulesArg = (v: string | undefined): 'realistic' | 'lenient' =>
 		v === 'realistic' || v === 'lenient' ? v : usage();
 	for (let i = 0; i < args.length; i++) {
@@ -47,11 +50,18 @@ async function main(): Promise<void> {
 		else if (a === '--market-seed') marketSeed = Number(args[++i]);
 		else if (a.startsWith('--market-seed=')) marketSeed = Number(a.slice(14));
 		else if (a === '--no-market-moves') moving = false;
+		else if (a === '--funding-interval-ms') fundingIntervalMs = Number(args[++i]);
+		else if (a.startsWith('--funding-interval-ms=')) fundingIntervalMs = Number(a.slice(22));
 		else if (a === '--help' || a === '-h') usage();
 		else usage();
 	}
 	if (!Number.isInteger(port) || port < 0 || port > 65535) usage();
 	if (!Number.isSafeInteger(marketSeed)) usage();
+	if (
+		fundingIntervalMs !== undefined &&
+		!(Number.isSafeInteger(fundingIntervalMs) && fundingIntervalMs >= 1)
+	)
+		usage();
 	if (suspensionMs !== undefined && !(Number.isSafeInteger(suspensionMs) && suspensionMs >= 0))
 		usage();
 	const rates: Partial<RequestRates> | false = requestRates
@@ -66,6 +76,7 @@ async function main(): Promise<void> {
 		seedDemo,
 		symbolRules,
 		market: { seed: marketSeed, moving },
+		...(fundingIntervalMs === undefined ? {} : { fundingIntervalMs }),
 		...(rateLimit ? {} : { rateLimit: false as const }),
 		requestRates: rates,
 	});

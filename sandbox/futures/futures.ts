@@ -24,6 +24,13 @@ import type {
 } from '../types';
 import { FuturesBook, checkOnGrid } from './book';
 import { CONTRACTS, findContract, floorToStep, markPriceAt, type Contract } from './contracts';
+import {
+	checkClientOrderId,
+	checkWithinPosition,
+	newOrder,
+	restingOrderToFill,
+	tradableContract,
+} from './orders';
 import { DEFAULT_FUNDING_INTERVAL_MS, Funding } from './funding';
 import {
 	orderView,
@@ -215,72 +222,32 @@ export class Futures implements FuturesControl {
 		return accountId;
 	}
 
-	private tradable(symbol: string): Contract {
-		const c = findContract(symbol);
-		if (!c) throw new Error(`unknown contract ${symbol}`);
-		if (c.status !== 'TRADING') throw new Error(`${symbol} is ${c.status}: it does not trade`);
-		return c;
-	}
-
 	fill(input: FuturesFillInput): FuturesFillResult {
 		this.settleDue();
 		const accountId = this.accountOf(input.key);
-		const c = this.tradable(input.symbol);
+		const c = tradableContract(input.symbol, input.side);
 		const now = this.now();
 		let order: HeldOrder | undefined;
 		let quantity: string;
 		if (input.orderId !== undefined) {
-			order = this.book.findOrder(accountId, { orderId: input.orderId });
-			if (!order || order.symbol !== c.symbol || order.side !== input.side)
-				throw new Error(`no ${input.side} order ${input.orderId} of ${c.symbol} on this account`);
-			if (order.status !== 'NEW' && order.status !== 'PARTIALLY_FILLED')
-				throw new Error(`order ${input.orderId} is ${order.status}`);
-			if (input.price !== undefined && D.canon(input.price) !== order.price)
-				throw new Error(`a resting order fills at its price ${order.price}`);
-			quantity =
-				input.quantity === undefined
-					? D.fmt(D.sub(D.parseDec(order.quantity)!, order.executedQty))
-					: checkOnGrid(input.quantity, 'quantity', c.stepSize);
+			({ order, quantity } = restingOrderToFill(this.book, accountId, c, {
+				...input,
+				orderId: input.orderId,
+			}));
 		} else {
 			quantity = checkOnGrid(input.quantity, 'quantity', c.stepSize);
 		}
-		// refused before anything is written: a SELL beyond the LONG position
-		const held = this.book.position(accountId, c.symbol)?.baseQty ?? D.ZERO;
-		if (input.side === 'SELL' && D.cmp(D.parseDec(quantity)!, held) > 0)
-			throw new Error(
-				`selling ${quantity} ${c.symbol} exceeds the LONG position of ${D.fmt(held)} (only LONG positions exist)`,
-			);
+		// refused before anything is written
+		checkWithinPosition(this.book, accountId, c, input.side, quantity);
 		if (!order) {
-			const price = checkOnGrid(
-				input.price ?? floorToStep(this.mark(c), c.tickSize),
-				'price',
-				c.tickSize,
-			);
-			this.checkClientOrderId(accountId, input.clientOrderId);
-			order = this.book.addOrder({
-				accountId,
-				time: Math.max(now, this.book.newestOrderTime),
-				clientOrderId: input.clientOrderId,
-				symbol: c.symbol,
-				side: input.side,
-				price,
-				quantity,
-				leverage: c.leverage,
-				reduceOnly: false,
-				timeInForce: 'GTC',
-				status: 'NEW',
-				executedQty: D.ZERO,
-				executedQuote: D.ZERO,
-			});
+			const mark = floorToStep(this.mark(c), c.tickSize);
+			const price = checkOnGrid(input.price ?? mark, 'price', c.tickSize);
+			checkClientOrderId(this.book, accountId, input.clientOrderId);
+			const time = Math.max(now, this.book.newestOrderTime);
+			order = newOrder(this.book, c, { ...input, accountId, time, price, quantity });
 		}
-		const { trade, position } = this.book.fill(
-			order,
-			c,
-			quantity,
-			order.price,
-			input.isMaker ?? false,
-			now,
-		);
+		const isMaker = input.isMaker ?? false;
+		const { trade, position } = this.book.fill(order, c, quantity, order.price, isMaker, now);
 		const view = positionView(position, c, this.mark(c));
 		this.host.events.contract(POSITION_LISTENER, positionEvent(view, accountId, now));
 		this.host.events.commit();
@@ -291,19 +258,10 @@ export class Futures implements FuturesControl {
 		};
 	}
 
-	private checkClientOrderId(accountId: string, clientOrderId: string | undefined): void {
-		if (clientOrderId === undefined) return;
-		if (!/^[.A-Z:/a-z0-9_-]{1,100}$/.test(clientOrderId))
-			throw new Error(`clientOrderId '${clientOrderId}': 1 to 100 of . A-Z : / a-z 0-9 _ -`);
-		if (this.book.openClientOrderId(accountId, clientOrderId))
-			throw new Error(`clientOrderId '${clientOrderId}' is held by an open order`);
-	}
-
 	placeOpenOrder(input: FuturesOpenOrderInput): FuturesOrder {
 		this.settleDue();
 		const accountId = this.accountOf(input.key);
-		const c = this.tradable(input.symbol);
-		if (input.side !== 'BUY' && input.side !== 'SELL') throw new Error('side must be BUY or SELL');
+		const c = tradableContract(input.symbol, input.side);
 		const quantity = checkOnGrid(input.quantity, 'quantity', c.stepSize);
 		const price = checkOnGrid(input.price, 'price', c.tickSize);
 		const time = input.time ?? this.now();
@@ -311,23 +269,8 @@ export class Futures implements FuturesControl {
 			throw new Error(`time ${time} is not a past millisecond time`);
 		if (time < this.book.newestOrderTime)
 			throw new Error(`time ${time} is before the newest futures order's: seed the oldest first`);
-		this.checkClientOrderId(accountId, input.clientOrderId);
-		const order = this.book.addOrder({
-			accountId,
-			time,
-			clientOrderId: input.clientOrderId,
-			symbol: c.symbol,
-			side: input.side,
-			price,
-			quantity,
-			leverage: c.leverage,
-			reduceOnly: input.reduceOnly ?? false,
-			timeInForce: input.timeInForce ?? 'GTC',
-			status: 'NEW',
-			executedQty: D.ZERO,
-			executedQuote: D.ZERO,
-		});
-		return orderView(order, c);
+		checkClientOrderId(this.book, accountId, input.clientOrderId);
+		return orderView(newOrder(this.book, c, { ...input, accountId, time, price, quantity }), c);
 	}
 
 	positions(key: DemoKey = DEMO_KEYS.master): FuturesPosition[] {

@@ -12,6 +12,7 @@ type Params = Map<string, string>;
 /** The contract named by `symbol`: undefined when absent and not `required`. */
 export function contractParam(p: Params, required: true): Contract;
 export function contractParam(p: Params, required: false): Contract | undefined;
+export function contractParam(p: Params, required: boolean): Contract | undefined;
 export function contractParam(p: Params, required: boolean): Contract | undefined {
 	const name = p.get('symbol');
 	if (name === undefined) {

@@ -103,4 +103,19 @@ describe('npm run sandbox (cli.ts)', () => {
 		const sent = await Promise.all(Array.from({ length: 12 }, () => c.openOrders()));
 		expect(sent.map((r) => r.status)).toEqual(Array(12).fill(200));
 	});
+
+	it('--funding-interval-ms: futures funding settled at that interval', async () => {
+		const { url } = await start(['--funding-interval-ms', '3600000']);
+		const c = new TestClient(url, DEMO_KEYS.master, Date.now);
+		const r = await c.call({
+			method: 'GET',
+			path: '/api/v2/futures/fundingRate',
+			query: { symbol: 'BTCUSDT-PERPETUAL' },
+		});
+		expect(r.status).toBe(200);
+		const hour = 3_600_000;
+		const next = Number(r.json[0].nextFundingTime);
+		expect(next % hour).toBe(0);
+		expect(next - Date.now()).toBeLessThanOrEqual(hour);
+	});
 });

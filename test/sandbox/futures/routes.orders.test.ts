@@ -84,7 +84,7 @@ describe('open orders', () => {
 		expect(ids(from.json)).toEqual([b.orderId, a.orderId]);
 		expect(ids((await get('openOrders', { type: 'LIMIT', limit: 1 })).json)).toEqual([c.orderId]);
 		expect((await get('openOrders', { type: 'STOP' })).json).toEqual([]);
-		for (const q of [{}, { type: 'limit' }, { type: 'MARKET' }]) {
+		for (const q of [{}, { type: 'limit' }, { type: 'MARKET' }] as Q[]) {
 			const r = await get('openOrders', q);
 			expect(r.json).toMatchObject({ code: '0001' });
 			expect(r.json.msg).toMatch(/'type'/);
