@@ -187,10 +187,9 @@ describeE2E(
 			const restartedAt = sb.now();
 			n8n = await startN8n(fx.env);
 			cookie = await n8n.login();
-			const downFor = sb.now() - downFrom;
 
-			// n8n's first poll after the start (at its activation of the workflow) came in period 5 to 8:
-			// after crossing 3, before crossing 4.
+			// n8n's first poll after the start (it activates the workflow once it is ready) comes in
+			// period 5 to 8: after crossing 3, before crossing 4.
 			const firstAfter = await waitFor(
 				() => sb.ledger.requests.find((r) => r.at >= restartedAt && r.path === RATE_PATH),
 				60_000,
