@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
 import { ENDPOINTS } from '../../../../nodes/TradingService/transport/endpoints';
+import { FUTURES_ENDPOINTS } from '../../../../nodes/TradingService/futures/endpoints';
 import { limiterFor } from '../../../../nodes/TradingService/transport/pacing';
 import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../../../sandbox';
 import { ROUTES } from '../../../../sandbox/routes/table';
@@ -223,6 +224,18 @@ const DOCUMENTED_WEIGHTS: Record<string, number> = {
 	'GET /quote/v1/depth': 1,
 	'GET /quote/v1/trades': 1,
 	'GET /quote/v1/klines': 1,
+	// Futures reads (UAE documentation, "Futures Trading"): weight 1 each.
+	'GET /api/v2/futures/positions': 1,
+	'GET /api/v2/futures/balance': 1,
+	'GET /api/v2/futures/fundingRate': 1,
+	'GET /api/v2/futures/historyFundingRate': 1,
+	'GET /api/v2/futures/historyFundingFees': 1,
+	'GET /api/v2/futures/openOrders': 1,
+	'GET /api/v2/futures/historyOrders': 1,
+	'GET /api/v2/futures/order': 1,
+	'GET /api/v2/futures/userTrades': 1,
+	'GET /api/v2/futures/leverage': 1,
+	'GET /api/v2/futures/commissionRate': 1,
 };
 
 describe('UAE rule: weights', () => {
@@ -230,7 +243,7 @@ describe('UAE rule: weights', () => {
 
 	it('UAE rule: weights: the node’s endpoint table equals the documented weights', () => {
 		const node = Object.fromEntries(
-			Object.values(ENDPOINTS).map((endpoint) => [
+			[...Object.values(ENDPOINTS), ...Object.values(FUTURES_ENDPOINTS)].map((endpoint) => [
 				`${endpoint.method} ${endpoint.path}`,
 				endpoint.weight,
 			]),
