@@ -12,9 +12,14 @@ import {
 	ratePercent,
 } from '../../../../nodes/TradingService/trigger/fundingRate/crossing';
 import {
+	readCurrentRate,
+	readSettledRates,
+} from '../../../../nodes/TradingService/trigger/fundingRate/read';
+import {
 	parseThreshold,
 	readCrossingSettings,
 } from '../../../../nodes/TradingService/trigger/fundingRate/settings';
+import type { ServiceClient } from '../../../../nodes/TradingService/transport';
 import type { Sandbox } from '../../../../sandbox';
 import type { PollRunner } from '../../../../tools/harness/poll';
 import { FlakyCredentialsHelper, pollCounting, triggerRunner } from '../../../support/trigger';
@@ -149,6 +154,81 @@ describe('Funding Rate Crosses a Threshold: the parameters', () => {
 		expect(() => settings({ crossing: 'sideways' })).toThrow(
 			'Direction: "sideways" is not allowed',
 		);
+	});
+});
+
+describe("Funding Rate Crosses a Threshold: the service's answers", () => {
+	/** A client whose every request answers `body`; the requests are kept. */
+	function answering(body: unknown) {
+		const sent: Array<{ path: string; qs: unknown }> = [];
+		const client = {
+			request: async (endpoint: { path: string }, request: { qs?: unknown }) => {
+				sent.push({ path: endpoint.path, qs: request.qs });
+				return body;
+			},
+		} as unknown as ServiceClient;
+		return { client, sent };
+	}
+
+	it('reads the named contract from the answer; anything else is an error that names it', async () => {
+		const { client, sent } = answering([
+			{ symbol: 'ETHUSDT-PERPETUAL', rate: '0.0009', nextFundingTime: '28800000' },
+			{ symbol: BTC, rate: '0.0001', nextFundingTime: '28800000' },
+		]);
+		expect(await readCurrentRate(client, node, BTC)).toEqual({
+			rate: '0.0001',
+			nextFundingTime: '28800000',
+		});
+		expect(sent).toEqual([{ path: RATE_PATH, qs: { symbol: BTC } }]);
+		await expect(readCurrentRate(answering([]).client, node, BTC)).rejects.toThrow(
+			'The service listed no funding rate for BTCUSDT-PERPETUAL',
+		);
+		await expect(
+			readCurrentRate(
+				answering([{ symbol: BTC, rate: 0.0001, nextFundingTime: '1' }]).client,
+				node,
+				BTC,
+			),
+		).rejects.toThrow('funding rate of BTCUSDT-PERPETUAL is not a decimal: 0.0001');
+		await expect(
+			readCurrentRate(answering([{ symbol: BTC, rate: '0.0001' }]).client, node, BTC),
+		).rejects.toThrow('next funding time of BTCUSDT-PERPETUAL is not a time');
+		// A time sent as a number is read as its digits.
+		expect(
+			await readCurrentRate(
+				answering([{ symbol: BTC, rate: '-0.0001', nextFundingTime: 57600000 }]).client,
+				node,
+				BTC,
+			),
+		).toEqual({ rate: '-0.0001', nextFundingTime: '57600000' });
+	});
+
+	it('the settled rates of a range, oldest first, and whether the range was read whole', async () => {
+		const settled = (times: number[]) =>
+			times.map((time, index) => ({
+				id: String(100 - index),
+				symbol: BTC,
+				settleTime: String(time),
+				settleRate: `0.000${index + 1}`,
+			}));
+		const { client, sent } = answering(settled([50, 40, 30, 20, 10]));
+		expect(await readSettledRates(client, node, BTC, '20', '50')).toEqual({
+			rates: [
+				{ rate: '0.0004', nextFundingTime: '20' },
+				{ rate: '0.0003', nextFundingTime: '30' },
+				{ rate: '0.0002', nextFundingTime: '40' },
+			],
+			complete: true,
+		});
+		expect(sent).toEqual([{ path: HISTORY_PATH, qs: { symbol: BTC, limit: 100 } }]);
+		// A full page that does not reach back to the start of the range: settlements are missing.
+		const full = settled(Array.from({ length: 100 }, (_, i) => 1000 - i));
+		expect(
+			(await readSettledRates(answering(full).client, node, BTC, '500', '2000')).complete,
+		).toBe(false);
+		expect(
+			(await readSettledRates(answering(full).client, node, BTC, '901', '2000')).complete,
+		).toBe(true);
 	});
 });
 
