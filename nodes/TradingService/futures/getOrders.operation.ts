@@ -37,7 +37,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 				description: 'Filled, cancelled and rejected orders (last 90 days)',
 			},
 		],
-		description: 'Whether to list the orders still open or the finished ones',
+		description: 'Open orders (still working) or past ones (filled, cancelled or rejected)',
 	},
 	{
 		displayName: 'Order Type',
