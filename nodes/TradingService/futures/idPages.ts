@@ -58,7 +58,8 @@ export class IdWalk implements Pager {
 		const qs: IDataObject = { ...this.query, limit: this.asked };
 		if (this.oldest !== undefined) {
 			const cursor = this.paging.inclusive ? this.oldest - 1n : this.oldest;
-			if (cursor < 0n) return undefined;
+			// Nothing is older than ID 1; and the documentation's example value 0 may read as "no bound".
+			if (cursor <= 0n) return undefined;
 			qs[this.paging.cursor] = cursor.toString();
 		}
 		return { qs, itemIndex: this.itemIndex };

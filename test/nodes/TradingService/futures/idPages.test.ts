@@ -56,6 +56,19 @@ describe('IdWalk: a futures list paged by ID, newest first', () => {
 		expect(walker.entries).toHaveLength(4);
 	});
 
+	it('never sends a cursor of 0, which the exchange may read as no bound', () => {
+		const rates = (...ids: number[]) => ids.map((id) => ({ id: String(id) }));
+		const walker = new IdWalk(
+			node,
+			paging({ idField: 'id', cursor: 'endId', inclusive: true }),
+			{},
+			undefined,
+		);
+		const sent = walk(walker, [rates(3, 2, 1)]);
+		expect(sent).toEqual([{ limit: 3 }]);
+		expect(walker.entries).toHaveLength(3);
+	});
+
 	it('asks only for what Limit still wants', () => {
 		const walker = new IdWalk(node, paging(), {}, 5);
 		const sent = walk(walker, [trades(9, 8, 7), trades(6, 5)]);
