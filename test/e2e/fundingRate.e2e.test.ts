@@ -11,6 +11,9 @@
  * (period 4) and crosses again (period 5) while n8n is down; n8n is started again on the same user
  * folder (database) and the workflow is re-activated. Read back through n8n's REST API: exactly 4
  * executions, one per crossing, each with the crossing's rate, none repeated, none lost.
+ *
+ * First, the editor's routes: the Contract picker's list (the trigger's own `searchContracts`) and
+ * Fetch Test Event (a manual run: the current rate as one item, one request).
  */
 import { setTimeout as sleep } from 'timers/promises';
 
@@ -149,6 +152,49 @@ describeE2E(
 		/** Until the workflow has `count` finished trigger executions. */
 		const executions = (count: number, timeoutMs: number) =>
 			n8n!.waitForExecutions(cookie, WORKFLOW.id, count, { mode: 'trigger', timeoutMs });
+
+		test("the Contract picker (the trigger's searchContracts) and Fetch Test Event", async () => {
+			const sb = fx.sb;
+			sb.reset();
+			const listed = await n8n!.request<{
+				data: { results: Array<{ name: string; value: string }> };
+			}>('POST', '/rest/dynamic-node-parameters/resource-locator-results', {
+				cookie,
+				body: {
+					path: 'parameters.symbol',
+					nodeTypeAndVersion: { name: NODE_TYPES.trigger, version: 2 },
+					currentNodeParameters: WORKFLOW.nodes[0].parameters,
+					methodName: 'searchContracts',
+					credentials: { [CREDENTIAL_TYPE]: { ...SANDBOX_CREDENTIAL } },
+					workflowId: WORKFLOW.id,
+				},
+			});
+			expect(listed.status).toBe(200);
+			const results = listed.body.data.results;
+			expect(results).toContainEqual({ name: 'BTCUSDT-PERPETUAL (BTC/USDT)', value: SYMBOL });
+			expect(results.map((entry) => entry.value)).toEqual(
+				expect.arrayContaining(['ETHUSDT-PERPETUAL', 'SOLUSDT-PERPETUAL', 'XRPUSDT-PERPETUAL']),
+			);
+
+			sb.futures.setFundingRates(SYMBOL, ['0.00042']);
+			const requestsBefore = sb.ledger.requests.length;
+			const exec = await n8n!.runWorkflowFromTrigger(cookie, WORKFLOW.id, TRIGGER);
+			expect(exec.status).toBe('success');
+			expect(exec.mode).toBe('manual');
+			expect(getNodeItems({ data: exec.data! }, TRIGGER)).toEqual([
+				expect.objectContaining({
+					symbol: SYMBOL,
+					rate: '0.00042',
+					ratePercent: '0.042',
+					threshold: '0.05',
+					crossing: 'above',
+					previousRate: null,
+				}),
+			]);
+			expect(sb.ledger.requests.slice(requestsBefore).map((r) => `${r.path} ${r.status}`)).toEqual([
+				`${RATE_PATH} 200`,
+			]);
+		});
 
 		test('exactly one execution per crossing, across a restart of n8n: none repeated, none lost', async () => {
 			const sb = fx.sb;
