@@ -172,7 +172,7 @@ describeWithChromium(
 		const described = describedOptions(1);
 		const describedV2 = describedOptions(2);
 
-		test('the node describes Account, Market and Order, with every operation (the lists the editor must show)', () => {
+		test('the node describes Account, Market and Order (version 2 also Futures), with every operation (the lists the editor must show)', () => {
 			expect(described.resources).toEqual(['Account', 'Market', 'Order']);
 			expect(described.operations.Market).toEqual([
 				'Get 24h Ticker',
@@ -195,7 +195,20 @@ describeWithChromium(
 				'Get',
 				'Get Many',
 			]);
-			expect(describedV2.resources).toEqual(described.resources);
+			// Version 2 adds the read-only Futures resource.
+			expect(describedV2.resources).toEqual(['Account', 'Futures', 'Market', 'Order']);
+			expect(describedV2.operations.Futures).toEqual([
+				'Get Balance',
+				'Get Commission Rate',
+				'Get Funding Fees',
+				'Get Funding Rate',
+				'Get Funding Rate History',
+				'Get Leverage',
+				'Get Order',
+				'Get Orders',
+				'Get Positions',
+				'Get Trades',
+			]);
 			expect(describedV2.operations.Account).toEqual(
 				expect.arrayContaining([...described.operations.Account, 'Get Accounts', 'Get Trades']),
 			);

@@ -32,10 +32,11 @@ import { describeE2E } from '../support/describe-e2e';
 
 const SYMBOL = 'BTCUSDT-PERPETUAL';
 /**
- * Long enough that n8n's start (10 to 16 s here) fits in the 4 periods between crossing 3, made
- * while n8n is down, and crossing 4: each crossing then has its own execution.
+ * Long enough that n8n's start (10 to 16 s measured here) fits in the 4 periods between crossing
+ * 3, made while n8n is down, and crossing 4, with room for a busier machine (28 s): each crossing
+ * then has its own execution.
  */
-const FUNDING_INTERVAL_MS = 6_000;
+const FUNDING_INTERVAL_MS = 7_000;
 const RATE_PATH = '/api/v2/futures/fundingRate';
 const HISTORY_PATH = '/api/v2/futures/historyFundingRate';
 

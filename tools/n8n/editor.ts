@@ -28,6 +28,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 // The operation lists come from the actions' own index modules (the node file is not imported:
 // under ts-node, `TradingService.node` resolves to the codex file TradingService.node.json).
 import * as account from '../../nodes/TradingService/account';
+import { versionDescription } from '../../nodes/TradingService/actions/versionDescription';
+import * as futures from '../../nodes/TradingService/futures';
 import * as market from '../../nodes/TradingService/market';
 import * as order from '../../nodes/TradingService/orders';
 import { DEMO_ACCOUNTS, type OrderView, type Sandbox } from '../../sandbox';
@@ -37,6 +39,7 @@ import type { N8nInstance } from './server';
 /** The node's resources by display name, each with its actions module (actions/<resource>/index.ts). */
 const RESOURCES: Record<string, { description(version: 1 | 2): INodeProperties[] }> = {
 	Account: account,
+	Futures: futures,
 	Market: market,
 	Order: order,
 };
@@ -50,14 +53,24 @@ export function describedOptions(version: 1 | 2 = 1): {
 	resources: string[];
 	operations: Record<string, string[]>;
 } {
+	// The resources the version offers (Futures is version 2's), as its description lists them.
+	const base = {
+		displayName: 'Trading Service',
+		name: 'tradingService',
+		group: [],
+		description: '',
+	};
+	const resource = versionDescription(base, version).properties.find((p) => p.name === 'resource');
+	const offered = new Set(((resource?.options ?? []) as INodePropertyOptions[]).map((o) => o.name));
 	const operations: Record<string, string[]> = {};
 	for (const [name, module] of Object.entries(RESOURCES)) {
+		if (!offered.has(name)) continue;
 		const operation = module.description(version).find((p) => p.name === 'operation');
 		operations[name] = ((operation?.options ?? []) as INodePropertyOptions[]).map(
 			(option) => option.name,
 		);
 	}
-	return { resources: Object.keys(RESOURCES), operations };
+	return { resources: Object.keys(operations), operations };
 }
 
 const FIXTURES_DIR = path.resolve(__dirname, 'fixtures');
