@@ -35,7 +35,7 @@ export class TradingServiceApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.example.com',
 			description:
-				'Address of the Trading Service, without a trailing path, e.g. the local sandbox or your exchange’s API host',
+				'Web address of the exchange’s API, without a path after the host, e.g. https://api-glb.example.com, or the local sandbox’s address',
 		},
 		{
 			displayName: 'Stream URL',
@@ -44,7 +44,7 @@ export class TradingServiceApi implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. wss://stream.example.com',
 			description:
-				'Address of the user data stream (WebSocket) the real-time trigger connects to. Leave empty to derive it from the Base URL: https becomes wss (http becomes ws), and a host that starts with "api" starts with "stream" instead, e.g. https://api-glb.example.com gives wss://stream-glb.example.com; any other host is kept.',
+				'Where the real-time trigger listens for your orders and balances (a WebSocket address). Leave empty to derive it from the Base URL: https becomes wss (http becomes ws), and a host that starts with "api" starts with "stream" instead, e.g. https://api-glb.example.com gives wss://stream-glb.example.com; any other host is kept.',
 		},
 		{
 			displayName: 'API Key',
@@ -53,7 +53,8 @@ export class TradingServiceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The access key the service issued; sent in the X-APIKEY header',
+			description:
+				'The API key the exchange gave you when you created it (sent with every request, in the X-APIKEY header)',
 		},
 		{
 			displayName: 'Secret Key',
@@ -62,17 +63,18 @@ export class TradingServiceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The secret that signs every request. It never leaves n8n.',
+			description:
+				'The secret shown once with the API key. It signs every request and never leaves n8n.',
 		},
 		{
-			displayName: 'Receive Window',
+			displayName: 'Receive Window (Milliseconds)',
 			name: 'recvWindow',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: CREDENTIAL_LIMITS.maxRecvWindowMs },
 			// n8n's lint reads defaults as literals: this is CREDENTIAL_LIMITS.defaultRecvWindowMs.
 			default: 5000,
 			description:
-				'How long after its timestamp, in milliseconds, the service may still accept a request: at most 8000 (the service refuses more). The service recommends 5000 or less; raise it only if requests fail because of clock drift.',
+				'How long a request stays valid after it is signed, in milliseconds (1000 ms = 1 second): 1 to 8000, the exchange refuses more. 5000 (5 seconds) suits most; raise it only if requests fail because this server’s clock is off.',
 		},
 		{
 			displayName: 'Order Requests per Second',
@@ -86,7 +88,7 @@ export class TradingServiceApi implements ICredentialType {
 			// n8n's lint reads defaults as literals: this is CREDENTIAL_LIMITS.orderRequestsPerSecond.
 			default: 20,
 			description:
-				'Most order requests (new order, batch orders, every cancel) the exchange allows this key per second. The node never sends more: over it the exchange suspends the key for a minute. 20 is the exchange’s limit; change it only if your account has another.',
+				'Most order requests (new orders, batch orders, cancels) the exchange allows this key per second. The node never sends more: over it the exchange suspends the key for a minute. 20 is the exchange’s limit; change it only if your account has another.',
 		},
 		{
 			displayName: 'Query Requests per Second',
@@ -100,7 +102,7 @@ export class TradingServiceApi implements ICredentialType {
 			// CREDENTIAL_LIMITS.queryRequestsPerSecond
 			default: 5,
 			description:
-				'Most other requests (balances, history, order lookups, market data, transfers) the exchange allows this key per second. The node never sends more. 5 is the exchange’s limit; change it only if your account has another.',
+				'Most other requests (balances, history, order lookups, prices and other market data, transfers) the exchange allows this key per second. The node never sends more. 5 is the exchange’s limit; change it only if your account has another.',
 		},
 		{
 			displayName: 'n8n Processes Sharing This Key',
@@ -109,7 +111,7 @@ export class TradingServiceApi implements ICredentialType {
 			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: 1,
 			description:
-				'How many n8n processes send with this key at once: 1 for a single n8n; in queue mode the main process and every worker that runs these workflows. Each process paces at the two rates divided by this number (rounded down), so together they stay within the exchange’s limits.',
+				'How many n8n processes use this key at the same time (a count): 1 for a single n8n; in queue mode, the main process plus every worker that runs these workflows. Each process sends at most the two rates above divided by this number (rounded down), so together they stay within the exchange’s limits.',
 		},
 		{
 			displayName: 'Weight Budget',
@@ -118,7 +120,7 @@ export class TradingServiceApi implements ICredentialType {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				'Most request weight the service allows this key per window (history, balances, past orders and the account list weigh 5, others 1). The node then paces its requests to stay under it. The Weight Budget is per process: each n8n process (main, every worker) keeps its own, so with several processes enter the budget ÷ number of processes. 0 leaves pacing to the service: after a 429 the node waits as the service says (Retry-After, else one minute).',
+				'0 (the default) means no budget: the node counts no weight, and when the exchange answers "too many requests" (HTTP 429) it waits as told (Retry-After, else 1 minute). Otherwise, the most request weight the exchange allows this key per Weight Window (history, balances, past orders and the account list weigh 5 each, other requests 1); the node paces its requests to stay under it. Per n8n process: with several processes (queue mode), enter the budget divided by their number.',
 		},
 		{
 			displayName: 'Weight Window (Seconds)',
@@ -126,7 +128,7 @@ export class TradingServiceApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 60,
-			description: 'The window the Weight Budget applies to',
+			description: 'How many seconds the Weight Budget covers, e.g. 60 for a budget per minute',
 			displayOptions: { hide: { weightBudget: [0] } },
 		},
 	];

@@ -75,7 +75,7 @@ describe('TradingServiceApi credential', () => {
 			'Stream URL',
 			'API Key',
 			'Secret Key',
-			'Receive Window',
+			'Receive Window (Milliseconds)',
 			'Order Requests per Second',
 			'Query Requests per Second',
 			'n8n Processes Sharing This Key',
@@ -85,6 +85,32 @@ describe('TradingServiceApi credential', () => {
 		expect(credential.properties.find((p) => p.name === 'recvWindow')?.description).toMatch(
 			/in milliseconds/,
 		);
+	});
+
+	it('says the unit of every number, and what a Weight Budget of 0 means; descriptions in sentence case', () => {
+		const numbers = credential.properties.filter((property) => property.type === 'number');
+		const units = /milliseconds|seconds|per second|a count|weight/i;
+		for (const property of numbers)
+			expect(`${property.displayName}: ${property.description}`).toMatch(units);
+		const budget = credential.properties.find((p) => p.name === 'weightBudget')!;
+		expect(budget.description).toMatch(/^0 \(the default\) means no budget/);
+		expect(
+			credential.properties.find((p) => p.name === 'weightWindowSeconds')?.description,
+		).toMatch(/seconds/);
+		for (const property of credential.properties) expect(property.description).toMatch(/^[A-Z0-9]/);
+		// The saved names never change: a credential saved before still fills every field.
+		expect(credential.properties.map((property) => property.name)).toEqual([
+			'baseUrl',
+			'streamUrl',
+			'apiKey',
+			'secretKey',
+			'recvWindow',
+			'orderRequestsPerSecond',
+			'queryRequestsPerSecond',
+			'processesSharingKey',
+			'weightBudget',
+			'weightWindowSeconds',
+		]);
 	});
 
 	it('signs a GET: query serialised in order, recvWindow and timestamp added, X-APIKEY set, qs removed', async () => {

@@ -1,7 +1,11 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { returnAllAndLimit } from '../descriptions/common';
+import {
+	optionsCollection,
+	parallelRequestsOption,
+	returnAllAndLimit,
+} from '../descriptions/common';
 import { INTERVAL_OPTIONS, requiredSymbolField } from './marketProperties';
 import {
 	candleItem,
@@ -18,7 +22,26 @@ import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
 import { requiredSymbol } from '../run/symbolParameter';
 import { readMarket } from './request';
-import { parallelRequestsOnly } from '../descriptions/common';
+
+/** Start Time and End Time: in the main form in version 1, under Options from version 2 on. */
+const TIME_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Start Time',
+		name: 'startTime',
+		type: 'dateTime',
+		default: '',
+		description:
+			'Open time of the earliest candle to return (a date and time, e.g. 2026-01-01T00:00:00Z for midnight UTC). Required with Return All, which then returns every candle up to End Time. Without Return All: the first Limit candles from this time; leave empty for the latest Limit candles.',
+	},
+	{
+		displayName: 'End Time',
+		name: 'endTime',
+		type: 'dateTime',
+		default: '',
+		description:
+			'Open time of the latest candle to return (a date and time, e.g. 2026-01-31T23:00:00Z). Leave empty for now. Must not be before Start Time.',
+	},
+];
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	requiredSymbolField(version),
@@ -32,38 +55,27 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 			'Length of each candle. Values: 1m 3m 5m 15m 30m (minutes), 1h 2h 4h 6h 8h 12h (hours), 1d (day), 1w (week), 1M (calendar month, UTC).',
 	},
 	...returnAllAndLimit(LIMITS.klinesMax),
-	{
-		displayName: 'Start Time',
-		name: 'startTime',
-		type: 'dateTime',
-		default: '',
-		description:
-			'Open time of the earliest candle to return (ISO 8601, e.g. 2026-01-01T00:00:00Z). Required with Return All, which then returns every candle up to End Time. Without Return All: the first Limit candles from this time; leave empty for the latest Limit candles.',
-	},
-	{
-		displayName: 'End Time',
-		name: 'endTime',
-		type: 'dateTime',
-		default: '',
-		description:
-			'Open time of the latest candle to return (ISO 8601). Leave empty for now. Must not be before Start Time.',
-	},
+	...(version < 2
+		? TIME_FIELDS
+		: [optionsCollection([...TIME_FIELDS, ...parallelRequestsOption(version, 'item')])]),
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
-	updateDisplayOptions({ show: { resource: ['market'], operation: ['getCandles'] } }, [
-		...properties(version),
-		...parallelRequestsOnly(version),
-	]);
+	updateDisplayOptions(
+		{ show: { resource: ['market'], operation: ['getCandles'] } },
+		properties(version),
+	);
 
 /** A date-time parameter, or undefined when left empty. */
 function optionalTime(
 	run: RunContext,
-	name: string,
+	name: 'startTime' | 'endTime',
 	field: string,
 	itemIndex: number,
 ): number | undefined {
-	const value = run.parameter(name, itemIndex, '');
+	// Version 2 keeps them under Options.
+	const path = run.version < 2 ? name : `options.${name}`;
+	const value = run.parameter(path, itemIndex, '');
 	if (value === '' || value === undefined || value === null) return undefined;
 	return timestampMs(run.node, field, value, itemIndex);
 }

@@ -7,11 +7,18 @@ import type {
 
 import { readContracts } from '../futures/contracts';
 import { readSymbolRules } from '../orders/symbolRules';
-import { LIMITS } from '../constants';
+import { LIMITS, MARKET_SITE } from '../constants';
 import { accountScope, inScope } from '../helpers/accountScope';
 import { accountKind, accountKindName, type AccountKind } from '../helpers/accounts';
 import { locatorValue } from '../helpers/locator';
 import { DEFAULT_RETRY_POLICY, ENDPOINTS, ServiceClient } from '../transport';
+import {
+	lastPrices,
+	orderEntryName,
+	statusWords,
+	symbolEntryName,
+	tradableFirst,
+} from './listEntries';
 
 // The lists behind version 2's pickers. Each reads through the transport like any request of the
 // node (the credential signs it, reads retry, the key's request rate applies), and filters by what
@@ -35,20 +42,40 @@ function byName(a: INodeListSearchItems, b: INodeListSearchItems): number {
 	return a.name.localeCompare(b.name, 'en');
 }
 
-/** The exchange's trading pairs (exchange info, MENA site), with their coins; not trading ones say so. */
+/**
+ * The last price of every trading pair (GET /quote/v1/ticker/price, one public read for all of
+ * them). The list works without: a failed read (e.g. a rate limit the picker does not wait for)
+ * gives no prices.
+ */
+async function readLastPrices(client: ServiceClient): Promise<Map<string, string>> {
+	try {
+		return lastPrices(await client.request(ENDPOINTS.tickerPrice, { qs: { site: MARKET_SITE } }));
+	} catch {
+		return new Map();
+	}
+}
+
+/**
+ * The exchange's trading pairs (exchange info, MENA site), each with its last price; one that
+ * cannot be traded now says so in words and is listed after those that can. Two reads: the rules
+ * (kept 60 s per process, orders/symbolRules.ts) and the prices.
+ */
 export async function searchSymbols(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const rules = await readSymbolRules(pickerClient(this));
-	const results = [...rules.values()]
+	const client = pickerClient(this);
+	const prices = readLastPrices(client);
+	const rules = await readSymbolRules(client);
+	const lastPrice = await prices;
+	const entries = [...rules.values()]
 		.filter((rule) => matches(filter, rule.symbol, rule.baseAsset, rule.quoteAsset))
 		.map((rule) => ({
-			name: `${rule.symbol} (${rule.baseAsset}/${rule.quoteAsset}${rule.status === 'TRADING' ? '' : `, ${rule.status}`})`,
+			name: symbolEntryName(rule, lastPrice.get(rule.symbol)),
 			value: rule.symbol,
-		}))
-		.sort(byName);
-	return { results };
+			status: rule.status,
+		}));
+	return { results: tradableFirst(entries).map(({ name, value }) => ({ name, value })) };
 }
 
 /**
@@ -141,43 +168,53 @@ export async function searchOpenOrders(
 			qs: { accountId: scope.accountId, limit: LIMITS.ordersPageSize },
 		})) as IDataObject[]
 	).filter((order) => inScope(scope, order));
+	const coins = await symbolCoins(client);
 	const results = orders
 		.filter((order) =>
 			matches(filter, order.symbol, order.orderId, order.clientOrderId, order.side, order.type),
 		)
-		.map((order) => {
-			const price = order.type === 'MARKET' ? 'market' : `@ ${String(order.price)}`;
-			return {
-				name: `${String(order.symbol)} ${String(order.side)} ${String(order.type)} ${String(order.origQty)} ${price} · ${String(order.orderId)}`,
-				value: String(order.orderId),
-				description: `Client order ID ${String(order.clientOrderId)}, status ${String(order.status)}`,
-			};
-		});
+		.map((order) => ({
+			name: orderEntryName(order, coins.get(String(order.symbol))),
+			value: String(order.orderId),
+			description: `Client order ID ${String(order.clientOrderId)}, status ${String(order.status)}`,
+		}));
 	return { results };
+}
+
+/** The base and quote coin of each symbol, for the order list; none when the rules can't be read. */
+async function symbolCoins(
+	client: ServiceClient,
+): Promise<Map<string, { base: string; quote: string }>> {
+	const coins = new Map<string, { base: string; quote: string }>();
+	try {
+		for (const rule of (await readSymbolRules(client)).values()) {
+			if (rule.baseAsset !== '' && rule.quoteAsset !== '')
+				coins.set(rule.symbol, { base: rule.baseAsset, quote: rule.quoteAsset });
+		}
+	} catch {
+		// The list names the symbol instead of its coins.
+	}
+	return coins;
 }
 
 /**
  * The exchange's futures contracts (exchange information's `contracts`, MENA site). One that cannot
- * be traded now says so in words after its coins.
+ * be traded now says so in words after its coins, and is listed after those that can.
  */
 export async function searchContracts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const contracts = await readContracts(pickerClient(this));
-	const results = contracts
+	const entries = contracts
 		.filter((contract) => matches(filter, contract.symbol, contract.baseAsset, contract.quoteAsset))
-		.map((contract) => ({
-			name: `${contract.symbol} (${contract.baseAsset}/${contract.quoteAsset}${contract.status === 'TRADING' ? '' : `, ${contractStatusWords(contract.status)}`})`,
-			value: contract.symbol,
-		}))
-		.sort(byName);
-	return { results };
-}
-
-function contractStatusWords(status: string): string {
-	if (status === 'HALT') return 'trading halted';
-	if (status === 'IN_PREVIEW') return 'not trading yet';
-	if (status === 'RESUMING') return 'trading resumes soon';
-	return status;
+		.map((contract) => {
+			const words = statusWords(contract.status);
+			return {
+				name: `${contract.symbol} (${contract.baseAsset}/${contract.quoteAsset})${words === undefined ? '' : ` · ${words}`}`,
+				value: contract.symbol,
+				status: contract.status,
+			};
+		});
+	return { results: tradableFirst(entries).map(({ name, value }) => ({ name, value })) };
 }

@@ -31,11 +31,15 @@ export async function runMarket(
 		key?: DemoKey;
 		continueOnFail?: boolean;
 		inputItems?: INodeExecutionData[];
+		/** The node's version (default 1). */
+		version?: 1 | 2;
 	} = {},
 ): Promise<CountedRun> {
+	const { version, ...rest } = options;
 	return await runCounting(sandbox, {
 		parameters: { resource: 'market', operation, ...parameters },
-		...options,
+		...rest,
+		...(version === undefined ? {} : { node: { typeVersion: version } }),
 	});
 }
 

@@ -1,7 +1,7 @@
-import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../../sandbox';
 import { MENA_SYMBOLS } from '../../../../sandbox/market/catalogue';
 import { TestClient } from '../../../../sandbox/testClient';
-import { searchList } from '../../../../tools/harness/listSearch';
+import { searchList, type ListSearchMethod } from '../../../../tools/harness/listSearch';
 import { requestsTo } from '../../../../tools/harness/node';
 import { useSandbox } from '../../../support/sandbox';
 
@@ -9,27 +9,90 @@ import { useSandbox } from '../../../support/sandbox';
 // context and request helpers), checked against what the sandbox holds.
 
 // Realistic rules: the exchange info lists halted and preview symbols as such.
-const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'realistic' });
+// Prices stand still, so the list and the reference read agree.
+const sandbox = useSandbox({
+	rateLimit: false,
+	requestRates: false,
+	symbolRules: 'realistic',
+	market: { moving: false },
+});
+/** The last price of each symbol, as the sandbox answers GET /quote/v1/ticker/price itself. */
+async function lastPricesOf(sb: Sandbox): Promise<Map<string, string>> {
+	const before = sb.ledger.requests.length;
+	const response = await fetch(`${sb.baseUrl}/quote/v1/ticker/price?site=MENA`, {
+		headers: { 'X-APIKEY': DEMO_KEYS.master.apiKey },
+	});
+	sb.ledger.requests.splice(before); // not one of the node's requests
+	const answer = (await response.json()) as Array<{ s: string; p: string }>;
+	return new Map(answer.map((entry) => [entry.s, entry.p]));
+}
 const values = (result: { results: Array<{ value: unknown }> }) =>
 	result.results.map((entry) => entry.value);
 
 describe('list searches (version 2 pickers)', () => {
-	it('Symbol: every trading pair of the MENA exchange info, with its coins and a status that is not TRADING', async () => {
+	it('Symbol: every trading pair of the MENA exchange info with its last price; those that cannot be traded say so in words and come last', async () => {
+		const prices = await lastPricesOf(sandbox());
+		const before = sandbox().ledger.requests.length;
 		const result = await searchList(sandbox(), 'searchSymbols');
-		expect(values(result)).toEqual(MENA_SYMBOLS.map((entry) => entry.symbol).sort());
-		const halted = MENA_SYMBOLS.find((entry) => entry.rules.status === 'HALT')!;
+		const closed = (symbol: string) =>
+			MENA_SYMBOLS.find((entry) => entry.symbol === symbol)!.rules.status !== 'TRADING';
+		const expectedOrder = MENA_SYMBOLS.map((entry) => entry.symbol).sort(
+			(a, b) => Number(closed(a)) - Number(closed(b)) || a.localeCompare(b, 'en'),
+		);
+		expect(values(result)).toEqual(expectedOrder);
+		expect(values(result).slice(-2)).toEqual(['ADAUSDT', 'XRPUSDT']);
 		expect(result.results).toContainEqual({
-			name: `${halted.symbol} (${halted.base}/${halted.quote}, HALT)`,
-			value: halted.symbol,
+			name: `BTCUSDT · 1 BTC = ${prices.get('BTCUSDT')} USDT`,
+			value: 'BTCUSDT',
 		});
-		expect(result.results).toContainEqual({ name: 'BTCUSDT (BTC/USDT)', value: 'BTCUSDT' });
 		expect(result.results).toContainEqual({
-			name: 'ADAUSDT (ADA/USDT, IN_PREVIEW)',
+			name: `XRPUSDT · trading halted: orders are refused · 1 XRP = ${prices.get('XRPUSDT')} USDT`,
+			value: 'XRPUSDT',
+		});
+		expect(result.results).toContainEqual({
+			name: `ADAUSDT · not open for trading yet · 1 ADA = ${prices.get('ADAUSDT')} USDT`,
 			value: 'ADAUSDT',
 		});
-		// Market data: sent with the API key and no signature, for the MENA site.
+		for (const entry of result.results) expect(entry.name).not.toMatch(/HALT|IN_PREVIEW/);
+		// Market data: sent with the API key and no signature, for the MENA site; one price read.
+		const requests = sandbox().ledger.requests.slice(before);
+		expect(requests.filter((r) => r.path === '/quote/v1/ticker/price')).toEqual([
+			expect.objectContaining({ query: 'site=MENA', status: 200, weight: 1 }),
+		]);
 		const [request] = requestsTo(sandbox(), '/api/v1/exchangeInfo');
 		expect(request.query).toBe('site=MENA');
+	});
+
+	it('Symbol: the list still works when the price read fails (a rate limit the picker does not wait for), without prices', async () => {
+		sandbox().setFaults({
+			rules: [
+				{ kind: 'rateLimit', times: 5, path: '/quote/v1/ticker/price', retryAfterSeconds: 0 },
+			],
+		});
+		try {
+			const result = await searchList(sandbox(), 'searchSymbols');
+			expect(values(result)).toHaveLength(MENA_SYMBOLS.length);
+			expect(result.results).toContainEqual({ name: 'BTCUSDT (BTC/USDT)', value: 'BTCUSDT' });
+			expect(result.results).toContainEqual({
+				name: 'XRPUSDT (XRP/USDT) · trading halted: orders are refused',
+				value: 'XRPUSDT',
+			});
+		} finally {
+			sandbox().setFaults({ rules: [] });
+		}
+	});
+
+	it('Contract: the futures contracts with their coins; a halted one says so in words and comes last', async () => {
+		const result = await searchList(sandbox(), 'searchContracts' as ListSearchMethod);
+		expect(result.results).toEqual([
+			{ name: 'BTCUSDT-PERPETUAL (BTC/USDT)', value: 'BTCUSDT-PERPETUAL' },
+			{ name: 'ETHUSDT-PERPETUAL (ETH/USDT)', value: 'ETHUSDT-PERPETUAL' },
+			{ name: 'SOLUSDT-PERPETUAL (SOL/USDT)', value: 'SOLUSDT-PERPETUAL' },
+			{
+				name: 'XRPUSDT-PERPETUAL (XRP/USDT) · trading halted: orders are refused',
+				value: 'XRPUSDT-PERPETUAL',
+			},
+		]);
 	});
 
 	it('Symbol: the search box filters by symbol or coin, in any case', async () => {
@@ -74,7 +137,7 @@ describe('list searches (version 2 pickers)', () => {
 		]);
 	});
 
-	it("Order ID: the key's open orders, named by symbol, side, type, quantity and price", async () => {
+	it("Order ID: the key's open orders, each with its time (UTC), whole ID, side, type, and quantity and price with their coins", async () => {
 		const client = new TestClient(sandbox().baseUrl, DEMO_KEYS.master, () => sandbox().now());
 		const placed: string[] = [];
 		for (const [symbol, price] of [
@@ -93,10 +156,12 @@ describe('list searches (version 2 pickers)', () => {
 			expect(answer.status).toBe(200);
 			placed.push(String((answer.json as { orderId: string }).orderId));
 		}
+		const open = (await client.openOrders()).json as Array<{ orderId: string; time: string }>;
+		const time = Number(open.find((order) => order.orderId === placed[0])!.time);
 		const result = await searchList(sandbox(), 'searchOpenOrders');
 		expect(values(result).sort()).toEqual([...placed].sort());
 		expect(result.results).toContainEqual({
-			name: `BTCUSDT BUY LIMIT 0.5 @ 1000 · ${placed[0]}`,
+			name: `${new Date(time).toISOString().slice(0, 19).replace('T', ' ')} UTC · ${placed[0]} · BUY LIMIT 0.5 BTC @ 1000 USDT`,
 			value: placed[0],
 			description: 'Client order ID picker-BTCUSDT, status NEW',
 		});

@@ -1,0 +1,102 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { formatDecimal, parseDecimal } from '../helpers/decimals';
+
+// How the pickers' lists name their entries: in a trader's words, what they need to choose one.
+// A list shows one line per entry, cut at the panel's width, so the words that tell entries apart
+// come first.
+
+/**
+ * What a symbol's (or a contract's) status means for an order, in words; undefined for TRADING.
+ * HALT and IN_PREVIEW: the exchange refuses orders (UAE codes -1155 and -1151).
+ */
+export function statusWords(status: string): string | undefined {
+	if (status === 'TRADING') return undefined;
+	if (status === 'HALT') return 'trading halted: orders are refused';
+	if (status === 'IN_PREVIEW') return 'not open for trading yet';
+	if (status === 'RESUMING') return 'trading about to resume';
+	if (status === '') return 'status unknown: orders may be refused';
+	return `status ${status}: orders may be refused`;
+}
+
+/** A decimal as the exchange gave it, without extra zeros; undefined when it is not one. */
+function decimalText(value: unknown): string | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const parsed = parseDecimal(String(value).trim());
+	return parsed === undefined ? undefined : formatDecimal(parsed);
+}
+
+/** The last prices of an answer of GET /quote/v1/ticker/price (`[{ s, p }]`), by symbol. */
+export function lastPrices(answer: unknown): Map<string, string> {
+	const prices = new Map<string, string>();
+	if (!Array.isArray(answer)) return prices;
+	for (const entry of answer as IDataObject[]) {
+		if (entry === null || typeof entry !== 'object') continue;
+		const price = decimalText(entry.p);
+		if (typeof entry.s === 'string' && price !== undefined) prices.set(entry.s, price);
+	}
+	return prices;
+}
+
+/** What a symbol's entry needs of its rules. */
+export interface ListedSymbol {
+	symbol: string;
+	baseAsset: string;
+	quoteAsset: string;
+	status: string;
+}
+
+/**
+ * A symbol's entry: "BTCUSDT · 1 BTC = 65000.12 USDT" with its last price, else "BTCUSDT
+ * (BTC/USDT)"; one that cannot be traded now says so first, e.g. "XRPUSDT · trading halted: orders
+ * are refused · 1 XRP = 0.52 USDT".
+ */
+export function symbolEntryName(rule: ListedSymbol, lastPrice: string | undefined): string {
+	const coins = rule.baseAsset !== '' && rule.quoteAsset !== '';
+	const parts = [
+		lastPrice !== undefined || !coins
+			? rule.symbol
+			: `${rule.symbol} (${rule.baseAsset}/${rule.quoteAsset})`,
+	];
+	const words = statusWords(rule.status);
+	if (words !== undefined) parts.push(words);
+	if (lastPrice !== undefined)
+		parts.push(
+			coins ? `1 ${rule.baseAsset} = ${lastPrice} ${rule.quoteAsset}` : `last ${lastPrice}`,
+		);
+	return parts.join(' · ');
+}
+
+/** Entries of symbols that can be traded now first, then the others; each group by name. */
+export function tradableFirst<T extends { name: string; status: string }>(entries: T[]): T[] {
+	const rank = (entry: T) => (entry.status === 'TRADING' ? 0 : 1);
+	return [...entries].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'en'));
+}
+
+/** "2026-11-27 07:12:05 UTC" of a time in ms (a number or its digits); undefined otherwise. */
+export function utcTime(value: unknown): string | undefined {
+	const ms = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+	if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms <= 0) return undefined;
+	const date = new Date(ms);
+	if (Number.isNaN(date.getTime())) return undefined;
+	return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/**
+ * An open order's entry: when it was placed (UTC), its whole ID, then what it does with the coins
+ * of its symbol, e.g. "2026-11-27 07:12:05 UTC · 1470000000000000123 · SELL LIMIT 0.5 ETH @ 3500
+ * USDT". Without the symbol's coins (its rules unread), the symbol instead.
+ */
+export function orderEntryName(
+	order: IDataObject,
+	coins?: { base: string; quote: string },
+): string {
+	const quantity = decimalText(order.origQty) ?? String(order.origQty);
+	const price = decimalText(order.price) ?? String(order.price);
+	const what =
+		coins === undefined
+			? `${String(order.symbol)} ${String(order.side)} ${String(order.type)} ${quantity}${order.type === 'MARKET' ? ' at market' : ` @ ${price}`}`
+			: `${String(order.side)} ${String(order.type)} ${quantity} ${coins.base}${order.type === 'MARKET' ? ' at market' : ` @ ${price} ${coins.quote}`}`;
+	const time = utcTime(order.time);
+	return [time, String(order.orderId), what].filter((part) => part !== undefined).join(' · ');
+}
