@@ -6,9 +6,9 @@ import {
 } from 'n8n-workflow';
 
 import { parallelRequestsOption } from '../descriptions/common';
-import { orderOptions } from './orderOptionProperties';
+import { orderGuardrails, orderOptions } from './orderOptionProperties';
 import { clientOrderIdParameter, orderFields, readOrderParameters } from './orderProperties';
-import { checkGuardrails, checkOrderOptions, type OrderOptions } from './orderOptions';
+import { readOrderOptions, type OrderOptions } from './orderOptions';
 import {
 	duplicateClientOrderIdError,
 	parameterLabel,
@@ -23,7 +23,11 @@ import { orderKind, pendingOrder, type PendingOrder } from './orderWrites';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import { checkOrdersAgainstSymbolRules, type OrderToCheck } from './symbolRulesCheck';
+import {
+	checkGuardrails,
+	checkOrdersAgainstSymbolRules,
+	type OrderToCheck,
+} from './symbolRulesCheck';
 import { writeRun } from '../writes/writeRun';
 
 const testOnlyOption: INodeProperties = {
@@ -38,6 +42,7 @@ const testOnlyOption: INodeProperties = {
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, [
 		...orderFields(version),
+		...orderGuardrails(version),
 		orderOptions(version, [testOnlyOption, ...parallelRequestsOption(version, 'item')]),
 	]);
 
@@ -130,7 +135,7 @@ function readItem(
 	run: RunContext,
 	itemIndex: number,
 ): { order: OrderParams; options: OrderOptions } {
-	const options = run.options(itemIndex, (raw) => checkOrderOptions(run.node, raw, itemIndex));
+	const options = readOrderOptions(run, itemIndex);
 	const order = validateOrder(
 		run.node,
 		readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback), run.version),

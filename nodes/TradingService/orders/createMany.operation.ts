@@ -17,9 +17,9 @@ import { errorItemJson } from '../run/errorItems';
 import { parallelRequests } from '../run/parallelRequests';
 import type { RunContext } from '../run/runContext';
 import { readAll, type Outputs } from './createManyInput';
-import { orderOptions } from './orderOptionProperties';
+import { orderGuardrails, orderOptions } from './orderOptionProperties';
 import { orderFields } from './orderProperties';
-import { checkOrderOptions, type OrderOptions } from './orderOptions';
+import { readOrderOptions, type OrderOptions } from './orderOptions';
 import { ORDER_FIELDS } from './orderRules';
 import { replayedOrder } from './orderLookups';
 import { orderKind, type PendingOrder } from './orderWrites';
@@ -78,7 +78,10 @@ export const description = (version: NodeVersion): INodeProperties[] => [
 				'Array of orders with the fields symbol, side, type, quantity, amount, price, newClientOrderId, timeInForce, stpMode. Give decimals as strings.',
 		},
 	]),
-	...updateDisplayOptions({ show: showFor }, [createManyOptions(version)]),
+	...updateDisplayOptions({ show: showFor }, [
+		...orderGuardrails(version),
+		createManyOptions(version),
+	]),
 ];
 
 /**
@@ -153,7 +156,7 @@ async function placeAll(
 	let parallel = 1;
 	if (items.length > 0) {
 		try {
-			options = run.options(0, (raw) => checkOrderOptions(run.node, raw, 0));
+			options = readOrderOptions(run, 0);
 			parallel = parallelRequests(run);
 		} catch (error) {
 			throw withOutcome(toNodeError(run.node, error), 'rejected');

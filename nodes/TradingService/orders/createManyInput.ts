@@ -8,10 +8,11 @@ import { errorItemJson } from '../run/errorItems';
 import type { RunContext } from '../run/runContext';
 import { autoMapLabel, autoMappedOrder } from './autoMap';
 import { readOrderParameters } from './orderProperties';
-import { checkGuardrails, type OrderOptions } from './orderOptions';
+import type { OrderOptions } from './orderOptions';
 import { duplicateClientOrderIdError, parameterLabel, validateOrder } from './orderRules';
 import { pendingOrder, type PendingOrder } from './orderWrites';
 import {
+	checkGuardrails,
 	checkOrdersAgainstSymbolRules,
 	type CheckedOrder,
 	type OrderToCheck,

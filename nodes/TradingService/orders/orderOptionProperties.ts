@@ -5,8 +5,11 @@ import { optionsCollection } from '../descriptions/common';
 import type { NodeVersion } from '../descriptions/pickers';
 import { clientOrderIdField, selfTradePreventionField } from './orderProperties';
 
-/** Options shared by Create and Create Many, the guardrails among them (checked in orderOptions.ts). */
-const orderOptionsList: INodeProperties[] = [
+/**
+ * The settings that change or refuse an order (checked in guardrails.ts): among the Options in
+ * version 1, in their own Guardrails collection in version 2, under the same names.
+ */
+const guardrailList: INodeProperties[] = [
 	{
 		displayName: 'Allowed Symbols',
 		name: 'allowedSymbols',
@@ -14,7 +17,7 @@ const orderOptionsList: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. BTCUSDT, ETHUSDT',
 		description:
-			'Guardrail: the only symbols this node may place orders for, separated by commas. An order for any other symbol is refused before anything is sent. Empty: any symbol.',
+			'The only symbols this node may place orders for, separated by commas. An order for any other symbol is refused before anything is sent. Empty: any symbol.',
 	},
 	{
 		displayName: 'Fit to Symbol Rules',
@@ -22,15 +25,7 @@ const orderOptionsList: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to round price to the tick (buy down, sell up) and quantity down to the step instead of refusing the order. A MARKET order’s Amount is rounded down to its step too. What rounding cannot fix (a quantity that rounds to zero or below the minimum, too small an order value) is still refused; the output item lists what was changed.',
-	},
-	{
-		displayName: 'Generate Client Order ID',
-		name: 'generateClientOrderId',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to give an order without a Client Order ID one derived from the execution, node and item, so that a retry within this execution cannot place it twice. Off: an order whose outcome is unknown is never retried.',
+			'Whether to round the price to the symbol’s tick size (a buy down, a sell up) and the quantity down to its step size instead of refusing the order. A market order’s Amount is rounded down to its step too. What rounding cannot fix (a quantity that rounds to zero or below the minimum, an order worth too little) is still refused; the output item lists what was changed.',
 	},
 	{
 		displayName: "If Symbol Rules Can't Be Read",
@@ -52,7 +47,7 @@ const orderOptionsList: INodeProperties[] = [
 			},
 		],
 		description:
-			'What to do when the exchange’s symbol rules (tick size, step size, minimums) cannot be read before the order is sent',
+			'What to do when the exchange’s symbol rules (tick size, step size, minimum order) cannot be read before the order is sent',
 	},
 	{
 		displayName: 'Max Order Amount',
@@ -61,7 +56,7 @@ const orderOptionsList: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 1000',
 		description:
-			'Guardrail: the most one order may be worth in the quote coin (Price × Quantity, or a MARKET order’s Amount), as a decimal. A larger order is refused before anything is sent; a MARKET order by Quantity is refused too, as its price is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
+			'The most one order may be worth, in the quote coin (e.g. USDT for BTCUSDT): Price × Quantity, or a market order’s Amount. A larger order is refused before anything is sent; so is a market order by Quantity, whose price is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
 	},
 	{
 		displayName: 'Max Order Quantity',
@@ -70,30 +65,81 @@ const orderOptionsList: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 0.5',
 		description:
-			'Guardrail: the largest Quantity (base coin) one order may have, as a decimal. A larger order is refused before anything is sent; a MARKET order by Amount is refused too, as its quantity is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
+			'The largest Quantity one order may have, in the base coin (e.g. BTC for BTCUSDT). A larger order is refused before anything is sent; so is a market order by Amount, whose quantity is unknown until it trades. Empty: no limit; an expression that gives nothing is refused.',
+	},
+];
+
+/** The technical options of Create and Create Many, in both versions. */
+const technicalOptionList: INodeProperties[] = [
+	{
+		displayName: 'Generate Client Order ID',
+		name: 'generateClientOrderId',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to give an order without a Client Order ID one derived from the execution, node and item, so that a retry within this execution cannot place it twice. Off: an order whose outcome is unknown is never retried.',
 	},
 	{
-		displayName: 'Receive Window',
+		displayName: 'Receive Window (Milliseconds)',
 		name: 'recvWindow',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: LIMITS.maxRecvWindowMs },
 		// n8n's lint reads defaults as literals: this is LIMITS.defaultRecvWindowMs.
 		default: 5000,
-		description: 'Overrides the credential’s receive window for these requests',
+		description: `How long after it is signed the exchange still accepts a request, in milliseconds (1 to ${LIMITS.maxRecvWindowMs}). Overrides the credential’s receive window for these requests.`,
 	},
 ];
 
 /**
- * The Options of Create and Create Many. Version 2 adds the order's advanced fields, Client Order
- * ID and Self-Trade Prevention; `extra` are the operation's own options.
+ * Version 2's Options keep the five names, each shown only when a node holds it there (a workflow
+ * built while they were Options, JSON written by hand or by an AI agent): n8n drops an option its
+ * collection does not list before the node runs, and a limit dropped would let any order through.
+ * Kept, it is refused before anything is sent (orderOptions.ts), and the editor shows it, saying
+ * where it moved. Never offered under Add Option.
+ */
+const movedGuardrails: INodeProperties[] = guardrailList.map((guardrail) => ({
+	...guardrail,
+	displayName: `${guardrail.displayName} (Moved to Guardrails)`,
+	description:
+		'Moved to Guardrails: a node with it here does not run. Remove it here and add it again under Guardrails (Add Guardrail), with the same value.',
+	displayOptions: { show: { [guardrail.name]: [{ _cnd: { exists: true } }] } },
+}));
+
+const byDisplayName = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName, 'en');
+
+/**
+ * The Options of Create and Create Many. Version 1 holds the guardrails too; version 2 holds the
+ * technical options, the order's advanced fields (Client Order ID, Self-Trade Prevention) and
+ * `extra`, the operation's own options.
  */
 export function orderOptions(version: NodeVersion, extra: INodeProperties[] = []): INodeProperties {
-	const options = [
-		...orderOptionsList,
-		...(version === 2 ? [clientOrderIdField, selfTradePreventionField] : []),
-		...extra,
+	const options =
+		version === 1
+			? [...guardrailList, ...technicalOptionList, ...extra]
+			: [
+					...technicalOptionList,
+					clientOrderIdField,
+					selfTradePreventionField,
+					...extra,
+					...movedGuardrails,
+				];
+	return optionsCollection(options.sort(byDisplayName));
+}
+
+/** Version 2's Guardrails: shown after the order fields, before the Options (none in version 1). */
+export function orderGuardrails(version: NodeVersion): INodeProperties[] {
+	if (version === 1) return [];
+	return [
+		{
+			displayName: 'Guardrails',
+			name: 'guardrails',
+			type: 'collection',
+			placeholder: 'Add Guardrail',
+			default: {},
+			description:
+				'Limits that refuse an order before anything is sent, and how the order is fitted to the symbol’s rules',
+			options: [...guardrailList].sort(byDisplayName),
+		},
 	];
-	return optionsCollection(
-		options.sort((a, b) => a.displayName.localeCompare(b.displayName, 'en')),
-	);
 }

@@ -1,9 +1,6 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { decimalAbove, decimalProduct } from '../helpers/decimals';
-import type { OrderParams } from './orderRules';
-import type { FittedValue } from './symbolRules';
 import {
 	inputError,
 	integerInRange,
@@ -11,16 +8,28 @@ import {
 	strictBoolean,
 	symbol,
 } from '../helpers/validation';
+import type { RunContext } from '../run/runContext';
 
-// The Options of Create and Create Many that bound what may be sent: the receive window and the
-// guardrails on the orders themselves.
+// The Options of Create and Create Many that bound what may be sent (the receive window, the
+// booleans) and the guardrails, the settings that change or refuse an order: among the Options in
+// version 1, in their own Guardrails collection in version 2 (orderOptionProperties.ts). An order
+// is checked against them in symbolRulesCheck.ts.
+
+/** The names of the five guardrails, as stored and as the user sees them. */
+export const GUARDRAIL_SETTINGS = {
+	allowedSymbols: 'Allowed Symbols',
+	fitToSymbolRules: 'Fit to Symbol Rules',
+	ifSymbolRulesUnreadable: "If Symbol Rules Can't Be Read",
+	maxOrderAmount: 'Max Order Amount',
+	maxOrderQuantity: 'Max Order Quantity',
+} as const;
 
 /**
  * Limits the workflow's author sets on the orders a node may place (Create, Create Many): for
  * people, and above all for AI agents calling the node as a tool, which fill the order fields
- * themselves. They sit in the node's options rather than the credential: each node (each tool an
- * agent gets) can have its own, narrower than the key allows, and an agent fills order fields, never
- * options. An order outside them is refused before anything is sent.
+ * themselves. They sit in the node rather than the credential: each node (each tool an agent gets)
+ * can have its own, narrower than the key allows, and an agent fills order fields, never these.
+ * An order outside them is refused before anything is sent.
  */
 export interface Guardrails {
 	allowedSymbols?: string[];
@@ -39,17 +48,22 @@ function isSet(value: unknown): boolean {
 	return value !== undefined && value !== null && value !== '';
 }
 
-/** Whether the option `name` of the node's Options collection is stored as an expression. */
-function isExpressionOption(node: INode, name: string): boolean {
-	const stored = (node.parameters?.options as IDataObject | undefined)?.[name];
+/** Where the node keeps its guardrails: the Options in version 1, the Guardrails in version 2. */
+export function guardrailsCollection(node: INode): { name: string; label: string } {
+	return (node.typeVersion ?? 1) >= 2
+		? { name: 'guardrails', label: 'Guardrails' }
+		: { name: 'options', label: 'Options' };
+}
+
+/** Whether the guardrail `name` is stored as an expression (in the node's Options or Guardrails). */
+function isExpressionSetting(node: INode, name: string): boolean {
+	const collection = node.parameters?.[guardrailsCollection(node).name] as IDataObject | undefined;
+	const stored = collection?.[name];
 	return typeof stored === 'string' && stored.startsWith('=');
 }
 
-const GUARDRAIL_LABELS = {
-	allowedSymbols: 'Allowed Symbols',
-	maxOrderQuantity: 'Max Order Quantity',
-	maxOrderAmount: 'Max Order Amount',
-} as const;
+/** The guardrails that are limits, in the order they are checked. */
+const LIMIT_NAMES = ['allowedSymbols', 'maxOrderQuantity', 'maxOrderAmount'] as const;
 
 /**
  * The guardrails of the options, each checked itself (a malformed limit refuses every order). An
@@ -61,14 +75,15 @@ export function readGuardrails(
 	options: GuardrailOptions,
 	itemIndex?: number,
 ): Guardrails {
-	for (const name of Object.keys(GUARDRAIL_LABELS) as Array<keyof typeof GUARDRAIL_LABELS>) {
-		if (!isSet(options[name]) && isExpressionOption(node, name)) {
-			const label = GUARDRAIL_LABELS[name];
+	for (const name of LIMIT_NAMES) {
+		if (!isSet(options[name]) && isExpressionSetting(node, name)) {
+			const label = GUARDRAIL_SETTINGS[name];
+			const where = guardrailsCollection(node).label;
 			throw inputError(
 				node,
 				label,
 				'its expression gave no value',
-				`A guardrail set by an expression must give a limit: empty, it would let any order through, so nothing was sent. Fix the expression, or remove ${label} from the Options to have no limit.`,
+				`A guardrail set by an expression must give a limit: empty, it would let any order through, so nothing was sent. Fix the expression, or remove ${label} from the ${where} to have no limit.`,
 				itemIndex,
 			);
 		}
@@ -101,132 +116,8 @@ export function readGuardrails(
 	return guardrails;
 }
 
-/** "price 50000.001 → 50000.01 for tickSize 0.01": what Fit to Symbol Rules changed. */
-function fittedChanges(fitted: FittedValue[]): string {
-	return fitted
-		.map(({ field, given, sent, rule }) => `${field} ${given} → ${sent} for ${rule}`)
-		.join(', ');
-}
-
-/**
- * Refuses an order outside the guardrails, with an error that names the limit. `label` names an
- * order field as the user knows it (a parameter, or orders[3].quantity in JSON). `fitted`: what Fit
- * to Symbol Rules changed, when `order` is the fitted order, the one that would be sent: rounding a
- * SELL's price up can take an order within the limits as given over them.
- */
-export function checkGuardrails(
-	node: INode,
-	order: OrderParams,
-	guardrails: Guardrails,
-	label: (field: string) => string,
-	itemIndex?: number,
-	fitted: FittedValue[] = [],
-): void {
-	const asFitted = fitted.length > 0;
-	const refused = (
-		field: string,
-		problem: string,
-		limit: string,
-		fix = 'Change the order, or change the limit in the node’s Options if the order is intended.',
-	) =>
-		inputError(
-			node,
-			label(field),
-			problem,
-			asFitted
-				? `The node’s ${limit} option refuses the order as Fit to Symbol Rules made it (${fittedChanges(fitted)}), which is what would be sent; nothing was sent. Give values that stay within the limit once rounded (a price already on the tick is sent as given; a SELL’s price is rounded up, a BUY’s down), or change the limit in the node’s Options if the order is intended.`
-				: `The node’s ${limit} option refuses this order; nothing was sent. ${fix}`,
-			itemIndex,
-		);
-	const shown = (value: string) => (asFitted ? `${value} (after Fit to Symbol Rules)` : value);
-	const { allowedSymbols, maxOrderQuantity, maxOrderAmount } = guardrails;
-	if (allowedSymbols !== undefined && !allowedSymbols.includes(order.symbol)) {
-		throw refused(
-			'symbol',
-			`${order.symbol} is not in Allowed Symbols (${allowedSymbols.join(', ')})`,
-			'Allowed Symbols',
-		);
-	}
-	if (
-		maxOrderQuantity !== undefined &&
-		order.quantity !== undefined &&
-		decimalAbove(order.quantity, maxOrderQuantity)
-	) {
-		throw refused(
-			'quantity',
-			`${shown(order.quantity)} is above Max Order Quantity (${maxOrderQuantity})`,
-			'Max Order Quantity',
-		);
-	}
-	if (maxOrderAmount !== undefined) {
-		if (order.amount !== undefined && decimalAbove(order.amount, maxOrderAmount)) {
-			throw refused(
-				'amount',
-				`${shown(order.amount)} is above Max Order Amount (${maxOrderAmount})`,
-				'Max Order Amount',
-			);
-		}
-		if (order.price !== undefined && order.quantity !== undefined) {
-			const value = decimalProduct(order.price, order.quantity);
-			if (decimalAbove(value, maxOrderAmount)) {
-				throw refused(
-					'quantity',
-					asFitted
-						? `the order as fitted to the symbol rules is worth ${value} (Price ${order.price} × Quantity ${order.quantity}), above Max Order Amount (${maxOrderAmount})`
-						: `the order is worth ${value} (Price × Quantity), above Max Order Amount (${maxOrderAmount})`,
-					'Max Order Amount',
-				);
-			}
-		}
-	}
-	checkMarketCaps(order, guardrails, refused);
-}
-
-/** Refuses an order outside a guardrail: the field at fault, what is wrong, the limit, and how to fix it. */
-type GuardrailRefusal = (field: string, problem: string, limit: string, fix?: string) => Error;
-
-/**
- * A limit that cannot be checked before sending refuses the order, never lets it through: a
- * MARKET order by Amount under a quantity cap could buy any quantity (50,000 USDT is about 1 BTC),
- * one by Quantity under an amount cap could cost any amount. Only a MARKET order lacks one of
- * Quantity and Price; LIMIT and LIMIT_MAKER orders have both.
- */
-function checkMarketCaps(
-	order: OrderParams,
-	{ maxOrderQuantity, maxOrderAmount }: Guardrails,
-	refused: GuardrailRefusal,
-): void {
-	const bothLimits =
-		'With both Max Order Quantity and Max Order Amount set, only LIMIT and LIMIT_MAKER orders (which have a Quantity and a Price) can be checked: use one of those, or clear one of the two limits.';
-	if (maxOrderQuantity !== undefined && order.quantity === undefined) {
-		throw refused(
-			'amount',
-			'a MARKET order by Amount cannot be checked against Max Order Quantity: its quantity is known only once it trades',
-			'Max Order Quantity',
-			maxOrderAmount !== undefined
-				? bothLimits
-				: 'Give the order a Quantity (in the base coin) instead of an Amount, or clear Max Order Quantity (Max Order Amount caps an order by Amount).',
-		);
-	}
-	if (maxOrderAmount !== undefined && order.price === undefined && order.amount === undefined) {
-		throw refused(
-			'quantity',
-			'a MARKET order by Quantity cannot be checked against Max Order Amount: its price is known only once it trades',
-			'Max Order Amount',
-			maxOrderQuantity !== undefined
-				? bothLimits
-				: 'Give the MARKET order an Amount (the quote coin to spend) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
-		);
-	}
-}
-
-/** The Options of Create and Create Many, as checked before anything is sent. */
-export interface OrderOptions {
-	generateClientOrderId?: boolean;
-	recvWindow?: number;
-	failOnRejected?: boolean;
-	/** Create only: have the exchange check the order without placing it. */
-	testOnly?: boolean;
+/** The guardrails as checked: the limits, and what to do about the symbol rules. */
+export interface GuardrailSettings {
 	/** Round price, quantity and amount to the symbol's rules instead of refusing the order. */
 	fitToSymbolRules?: boolean;
 	/** When the symbol rules cannot be read: refuse the order (default) or send it unchecked. */
@@ -234,28 +125,94 @@ export interface OrderOptions {
 	guardrails: Guardrails;
 }
 
+/** The choices of If Symbol Rules Can't Be Read. */
+const UNREADABLE_RULES_CHOICES = ['refuse', 'sendUnchecked'] as const;
+
+/**
+ * The five guardrails checked (version 1: from the Options, version 2: from the Guardrails), a
+ * malformed one refusing every order. Fit to Symbol Rules takes true or false only, and If Symbol
+ * Rules Can't Be Read one of its choices: an expression giving anything else must not quietly mean
+ * "send unchecked" (or "refuse").
+ */
+export function checkGuardrailSettings(
+	node: INode,
+	settings: IDataObject,
+	itemIndex?: number,
+): GuardrailSettings {
+	const checked: GuardrailSettings = { guardrails: {} };
+	if (Object.prototype.hasOwnProperty.call(settings, 'fitToSymbolRules'))
+		checked.fitToSymbolRules = strictBoolean(
+			node,
+			'Fit to Symbol Rules',
+			settings.fitToSymbolRules,
+			itemIndex,
+		);
+	if (Object.prototype.hasOwnProperty.call(settings, 'ifSymbolRulesUnreadable')) {
+		const choice = settings.ifSymbolRulesUnreadable;
+		if (!(UNREADABLE_RULES_CHOICES as readonly unknown[]).includes(choice))
+			throw inputError(
+				node,
+				"If Symbol Rules Can't Be Read",
+				`${JSON.stringify(choice ?? null)} is not one of its choices`,
+				'Choose Refuse the Order (refuse) or Send Without Checking (sendUnchecked); an expression must give one of those values.',
+				itemIndex,
+			);
+		checked.ifSymbolRulesUnreadable = choice as GuardrailSettings['ifSymbolRulesUnreadable'];
+	}
+	checked.guardrails = readGuardrails(node, settings, itemIndex);
+	return checked;
+}
+
+/** The Options of Create and Create Many, as checked before anything is sent. */
+export interface OrderOptions extends GuardrailSettings {
+	generateClientOrderId?: boolean;
+	recvWindow?: number;
+	failOnRejected?: boolean;
+	/** Create only: have the exchange check the order without placing it. */
+	testOnly?: boolean;
+}
+
 /** The boolean options of Create and Create Many, as the user sees them. */
 const BOOLEAN_OPTIONS = {
 	testOnly: 'Test Only',
 	generateClientOrderId: 'Generate Client Order ID',
 	failOnRejected: 'Fail on Any Rejected Order',
-	fitToSymbolRules: 'Fit to Symbol Rules',
 } as const;
 
-/** The choices of If Symbol Rules Can't Be Read. */
-const UNREADABLE_RULES_CHOICES = ['refuse', 'sendUnchecked'] as const;
+/**
+ * Version 2 reads the guardrails from Guardrails only: one left in the Options (a workflow built
+ * while they were there, JSON written by hand or by an AI) is refused before anything is sent,
+ * never ignored, which would drop a limit.
+ */
+function refuseMisplacedGuardrails(node: INode, options: IDataObject, itemIndex?: number): void {
+	for (const name of Object.keys(GUARDRAIL_SETTINGS) as Array<keyof typeof GUARDRAIL_SETTINGS>) {
+		if (!Object.prototype.hasOwnProperty.call(options, name)) continue;
+		const label = GUARDRAIL_SETTINGS[name];
+		throw new NodeOperationError(
+			node,
+			`${label} moved to Guardrails: this node still has it under Options`,
+			{
+				description: `Nothing was sent. In version 2 of this node the settings that change or refuse an order are under Guardrails, and one under Options is not read. Remove ${label} from Options and add it again with Add Guardrail, with the same value (in the workflow's JSON: move "${name}" from "options" into "guardrails").`,
+				itemIndex,
+			},
+		);
+	}
+}
 
 /**
- * Checks the order options (Receive Window, the guardrails, the booleans); a malformed one refuses
- * every order. Each boolean decides what is sent (a test or a live order; a client order ID or
- * none) or when sending stops, so it takes true or false only (strictBoolean): an option present
- * with any other value, or whose expression gave nothing, is refused; an absent one is its default.
+ * Checks the order options (Receive Window, the booleans, and in version 1 the guardrails); a
+ * malformed one refuses every order. Each boolean decides what is sent (a test or a live order; a
+ * client order ID or none) or when sending stops, so it takes true or false only (strictBoolean):
+ * an option present with any other value, or whose expression gave nothing, is refused; an absent
+ * one is its default. Version 2's guardrails are read from their own collection (readOrderOptions).
  */
 export function checkOrderOptions(
 	node: INode,
 	options: IDataObject,
 	itemIndex?: number,
 ): OrderOptions {
+	const version2 = (node.typeVersion ?? 1) >= 2;
+	if (version2) refuseMisplacedGuardrails(node, options, itemIndex);
 	if (options.recvWindow !== undefined) {
 		integerInRange(
 			node,
@@ -270,21 +227,27 @@ export function checkOrderOptions(
 		if (Object.prototype.hasOwnProperty.call(options, name))
 			strictBoolean(node, BOOLEAN_OPTIONS[name], options[name], itemIndex);
 	}
-	// An expression giving anything else must not quietly mean "send unchecked" (or "refuse").
-	if (
-		Object.prototype.hasOwnProperty.call(options, 'ifSymbolRulesUnreadable') &&
-		!(UNREADABLE_RULES_CHOICES as readonly unknown[]).includes(options.ifSymbolRulesUnreadable)
-	) {
-		throw inputError(
-			node,
-			"If Symbol Rules Can't Be Read",
-			`${JSON.stringify(options.ifSymbolRulesUnreadable ?? null)} is not one of its choices`,
-			'Choose Refuse the Order (refuse) or Send Without Checking (sendUnchecked); an expression must give one of those values.',
-			itemIndex,
-		);
-	}
 	return {
 		...(options as Omit<OrderOptions, 'guardrails'>),
-		guardrails: readGuardrails(node, options, itemIndex),
+		...(version2 ? { guardrails: {} } : checkGuardrailSettings(node, options, itemIndex)),
+	};
+}
+
+/**
+ * The Options of one item, checked, with the guardrails: in version 1 they are among the Options,
+ * in version 2 in the Guardrails collection. Read once per run unless an expression makes them
+ * differ from item to item.
+ */
+export function readOrderOptions(run: RunContext, itemIndex: number): OrderOptions {
+	const options = run.options(itemIndex, (raw) => checkOrderOptions(run.node, raw, itemIndex));
+	if (run.version < 2) return options;
+	const settings = run.parameter('guardrails', itemIndex, {});
+	return {
+		...options,
+		...checkGuardrailSettings(
+			run.node,
+			settings !== null && typeof settings === 'object' ? (settings as IDataObject) : {},
+			itemIndex,
+		),
 	};
 }

@@ -1,16 +1,138 @@
-import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
+import { decimalAbove, decimalProduct } from '../helpers/decimals';
 import { inputError } from '../helpers/validation';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
-import { checkGuardrails, type OrderOptions } from './orderOptions';
+import { guardrailsCollection, type Guardrails, type OrderOptions } from './orderOptions';
 import type { OrderParams } from './orderRules';
-import { readSymbolRules, type SymbolRules } from './symbolRules';
+import { readSymbolRules, type FittedValue, type SymbolRules } from './symbolRules';
 import { checkSymbolRules } from './symbolRulesFit';
 
-// The run's check of every order of Create and Create Many against the symbol rules, before the
-// first is sent: the rules read once (symbolRules.ts), each order fitted (symbolRulesFit.ts) or
-// refused, and what its output item says about the rules.
+// The run's check of every order of Create and Create Many against the guardrails and the symbol
+// rules, before the first is sent: the rules read once (symbolRules.ts), each order fitted
+// (symbolRulesFit.ts) or refused, and what its output item says about the rules.
+
+/** "price 50000.001 → 50000.01 for tickSize 0.01": what Fit to Symbol Rules changed. */
+function fittedChanges(fitted: FittedValue[]): string {
+	return fitted
+		.map(({ field, given, sent, rule }) => `${field} ${given} → ${sent} for ${rule}`)
+		.join(', ');
+}
+
+/**
+ * Refuses an order outside the guardrails, with an error that names the limit. `label` names an
+ * order field as the user knows it (a parameter, or orders[3].quantity in JSON). `fitted`: what Fit
+ * to Symbol Rules changed, when `order` is the fitted order, the one that would be sent: rounding a
+ * SELL's price up can take an order within the limits as given over them.
+ */
+export function checkGuardrails(
+	node: INode,
+	order: OrderParams,
+	guardrails: Guardrails,
+	label: (field: string) => string,
+	itemIndex?: number,
+	fitted: FittedValue[] = [],
+): void {
+	const asFitted = fitted.length > 0;
+	const where = guardrailsCollection(node).label;
+	const kind = where === 'Guardrails' ? 'guardrail' : 'option';
+	const refused = (
+		field: string,
+		problem: string,
+		limit: string,
+		fix = `Change the order, or change the limit in the node’s ${where} if the order is intended.`,
+	) =>
+		inputError(
+			node,
+			label(field),
+			problem,
+			asFitted
+				? `The node’s ${limit} ${kind} refuses the order as Fit to Symbol Rules made it (${fittedChanges(fitted)}), which is what would be sent; nothing was sent. Give values that stay within the limit once rounded (a price already on the tick is sent as given; a SELL’s price is rounded up, a BUY’s down), or change the limit in the node’s ${where} if the order is intended.`
+				: `The node’s ${limit} ${kind} refuses this order; nothing was sent. ${fix}`,
+			itemIndex,
+		);
+	const shown = (value: string) => (asFitted ? `${value} (after Fit to Symbol Rules)` : value);
+	const { allowedSymbols, maxOrderQuantity, maxOrderAmount } = guardrails;
+	if (allowedSymbols !== undefined && !allowedSymbols.includes(order.symbol)) {
+		throw refused(
+			'symbol',
+			`${order.symbol} is not in Allowed Symbols (${allowedSymbols.join(', ')})`,
+			'Allowed Symbols',
+		);
+	}
+	if (
+		maxOrderQuantity !== undefined &&
+		order.quantity !== undefined &&
+		decimalAbove(order.quantity, maxOrderQuantity)
+	) {
+		throw refused(
+			'quantity',
+			`${shown(order.quantity)} is above Max Order Quantity (${maxOrderQuantity})`,
+			'Max Order Quantity',
+		);
+	}
+	if (maxOrderAmount !== undefined) {
+		if (order.amount !== undefined && decimalAbove(order.amount, maxOrderAmount)) {
+			throw refused(
+				'amount',
+				`${shown(order.amount)} is above Max Order Amount (${maxOrderAmount})`,
+				'Max Order Amount',
+			);
+		}
+		if (order.price !== undefined && order.quantity !== undefined) {
+			const value = decimalProduct(order.price, order.quantity);
+			if (decimalAbove(value, maxOrderAmount)) {
+				throw refused(
+					'quantity',
+					asFitted
+						? `the order as fitted to the symbol rules is worth ${value} (Price ${order.price} × Quantity ${order.quantity}), above Max Order Amount (${maxOrderAmount})`
+						: `the order is worth ${value} (Price × Quantity), above Max Order Amount (${maxOrderAmount})`,
+					'Max Order Amount',
+				);
+			}
+		}
+	}
+	checkMarketCaps(order, guardrails, refused);
+}
+
+/** Refuses an order outside a guardrail: the field at fault, what is wrong, the limit, and how to fix it. */
+type GuardrailRefusal = (field: string, problem: string, limit: string, fix?: string) => Error;
+
+/**
+ * A limit that cannot be checked before sending refuses the order, never lets it through: a
+ * MARKET order by Amount under a quantity cap could buy any quantity (50,000 USDT is about 1 BTC),
+ * one by Quantity under an amount cap could cost any amount. Only a MARKET order lacks one of
+ * Quantity and Price; LIMIT and LIMIT_MAKER orders have both.
+ */
+function checkMarketCaps(
+	order: OrderParams,
+	{ maxOrderQuantity, maxOrderAmount }: Guardrails,
+	refused: GuardrailRefusal,
+): void {
+	const bothLimits =
+		'With both Max Order Quantity and Max Order Amount set, only LIMIT and LIMIT_MAKER orders (which have a Quantity and a Price) can be checked: use one of those, or clear one of the two limits.';
+	if (maxOrderQuantity !== undefined && order.quantity === undefined) {
+		throw refused(
+			'amount',
+			'a MARKET order by Amount cannot be checked against Max Order Quantity: its quantity is known only once it trades',
+			'Max Order Quantity',
+			maxOrderAmount !== undefined
+				? bothLimits
+				: 'Give the order a Quantity (in the base coin) instead of an Amount, or clear Max Order Quantity (Max Order Amount caps an order by Amount).',
+		);
+	}
+	if (maxOrderAmount !== undefined && order.price === undefined && order.amount === undefined) {
+		throw refused(
+			'quantity',
+			'a MARKET order by Quantity cannot be checked against Max Order Amount: its price is known only once it trades',
+			'Max Order Amount',
+			maxOrderQuantity !== undefined
+				? bothLimits
+				: 'Give the MARKET order an Amount (the quote coin to spend) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
+		);
+	}
+}
 
 /** One order of Create or Create Many, validated and within the guardrails as given. */
 export interface OrderToCheck {
@@ -50,7 +172,7 @@ function unreadableError(run: RunContext, why: string, itemIndex: number): NodeO
 			run.node,
 			'The symbol rules could not be read, so the order was not sent',
 			{
-				description: `Reading the exchange’s symbol rules (tick size, step size, minimums) failed: ${why}. Nothing was sent. Run it again later, or set the option If Symbol Rules Can't Be Read to Send Without Checking to send orders unchecked (the exchange still refuses an order that breaks its rules).`,
+				description: `Reading the exchange’s symbol rules (tick size, step size, minimums) failed: ${why}. Nothing was sent. Run it again later, or set ${guardrailsCollection(run.node).name === 'guardrails' ? 'the guardrail' : 'the option'} If Symbol Rules Can't Be Read to Send Without Checking to send orders unchecked (the exchange still refuses an order that breaks its rules).`,
 				itemIndex,
 			},
 		),
