@@ -7,16 +7,16 @@ import { formatDecimal, parseDecimal } from '../helpers/decimals';
 // come first.
 
 /**
- * What a symbol's (or a contract's) status means for an order, in words; undefined for TRADING.
- * HALT and IN_PREVIEW: the exchange refuses orders (UAE codes -1155 and -1151).
+ * What a symbol's (or a contract's) status means for an order, in a few words (a list shows one
+ * line of about 55 characters); undefined for TRADING. HALT and IN_PREVIEW: the exchange refuses
+ * orders (UAE codes -1155 and -1151).
  */
 export function statusWords(status: string): string | undefined {
 	if (status === 'TRADING') return undefined;
-	if (status === 'HALT') return 'trading halted: orders are refused';
-	if (status === 'IN_PREVIEW') return 'not open for trading yet';
-	if (status === 'RESUMING') return 'trading about to resume';
-	if (status === '') return 'status unknown: orders may be refused';
-	return `status ${status}: orders may be refused`;
+	if (status === 'HALT') return 'trading halted';
+	if (status === 'IN_PREVIEW') return 'not trading yet';
+	if (status === 'RESUMING') return 'trading resumes soon';
+	return status === '' ? 'status unknown' : `status ${status}`;
 }
 
 /** A decimal as the exchange gave it, without extra zeros; undefined when it is not one. */
@@ -48,8 +48,8 @@ export interface ListedSymbol {
 
 /**
  * A symbol's entry: "BTCUSDT · 1 BTC = 65000.12 USDT" with its last price, else "BTCUSDT
- * (BTC/USDT)"; one that cannot be traded now says so first, e.g. "XRPUSDT · trading halted: orders
- * are refused · 1 XRP = 0.52 USDT".
+ * (BTC/USDT)"; one that cannot be traded now says so first, e.g. "XRPUSDT · trading halted · 1 XRP
+ * = 0.52 USDT".
  */
 export function symbolEntryName(rule: ListedSymbol, lastPrice: string | undefined): string {
 	const coins = rule.baseAsset !== '' && rule.quoteAsset !== '';

@@ -12,11 +12,11 @@ import {
 describe('list entries (the names the pickers show)', () => {
 	it('says in words what each status means for an order; TRADING says nothing', () => {
 		expect(statusWords('TRADING')).toBeUndefined();
-		expect(statusWords('HALT')).toBe('trading halted: orders are refused');
-		expect(statusWords('IN_PREVIEW')).toBe('not open for trading yet');
-		expect(statusWords('RESUMING')).toBe('trading about to resume');
-		expect(statusWords('BREAK')).toBe('status BREAK: orders may be refused');
-		expect(statusWords('')).toBe('status unknown: orders may be refused');
+		expect(statusWords('HALT')).toBe('trading halted');
+		expect(statusWords('IN_PREVIEW')).toBe('not trading yet');
+		expect(statusWords('RESUMING')).toBe('trading resumes soon');
+		expect(statusWords('BREAK')).toBe('status BREAK');
+		expect(statusWords('')).toBe('status unknown');
 	});
 
 	it('names a symbol by its last price in its coins, else by its coins; the status words come before the price', () => {
@@ -24,9 +24,7 @@ describe('list entries (the names the pickers show)', () => {
 		expect(symbolEntryName(btc, '65000.1')).toBe('BTCUSDT · 1 BTC = 65000.1 USDT');
 		expect(symbolEntryName(btc, undefined)).toBe('BTCUSDT (BTC/USDT)');
 		const halted = { ...btc, symbol: 'XRPUSDT', baseAsset: 'XRP', status: 'HALT' };
-		expect(symbolEntryName(halted, '0.52')).toBe(
-			'XRPUSDT · trading halted: orders are refused · 1 XRP = 0.52 USDT',
-		);
+		expect(symbolEntryName(halted, '0.52')).toBe('XRPUSDT · trading halted · 1 XRP = 0.52 USDT');
 		const noCoins = { symbol: 'NEWUSDT', baseAsset: '', quoteAsset: '', status: 'TRADING' };
 		expect(symbolEntryName(noCoins, '3')).toBe('NEWUSDT · last 3');
 		expect(symbolEntryName(noCoins, undefined)).toBe('NEWUSDT');

@@ -46,11 +46,11 @@ describe('list searches (version 2 pickers)', () => {
 			value: 'BTCUSDT',
 		});
 		expect(result.results).toContainEqual({
-			name: `XRPUSDT · trading halted: orders are refused · 1 XRP = ${prices.get('XRPUSDT')} USDT`,
+			name: `XRPUSDT · trading halted · 1 XRP = ${prices.get('XRPUSDT')} USDT`,
 			value: 'XRPUSDT',
 		});
 		expect(result.results).toContainEqual({
-			name: `ADAUSDT · not open for trading yet · 1 ADA = ${prices.get('ADAUSDT')} USDT`,
+			name: `ADAUSDT · not trading yet · 1 ADA = ${prices.get('ADAUSDT')} USDT`,
 			value: 'ADAUSDT',
 		});
 		for (const entry of result.results) expect(entry.name).not.toMatch(/HALT|IN_PREVIEW/);
@@ -74,7 +74,7 @@ describe('list searches (version 2 pickers)', () => {
 			expect(values(result)).toHaveLength(MENA_SYMBOLS.length);
 			expect(result.results).toContainEqual({ name: 'BTCUSDT (BTC/USDT)', value: 'BTCUSDT' });
 			expect(result.results).toContainEqual({
-				name: 'XRPUSDT (XRP/USDT) · trading halted: orders are refused',
+				name: 'XRPUSDT (XRP/USDT) · trading halted',
 				value: 'XRPUSDT',
 			});
 		} finally {
@@ -89,7 +89,7 @@ describe('list searches (version 2 pickers)', () => {
 			{ name: 'ETHUSDT-PERPETUAL (ETH/USDT)', value: 'ETHUSDT-PERPETUAL' },
 			{ name: 'SOLUSDT-PERPETUAL (SOL/USDT)', value: 'SOLUSDT-PERPETUAL' },
 			{
-				name: 'XRPUSDT-PERPETUAL (XRP/USDT) · trading halted: orders are refused',
+				name: 'XRPUSDT-PERPETUAL (XRP/USDT) · trading halted',
 				value: 'XRPUSDT-PERPETUAL',
 			},
 		]);
