@@ -20,6 +20,12 @@ const SELL = {
 	quantity: '0.02',
 };
 const options = { fitToSymbolRules: true, maxOrderAmount: '1000.0001' };
+/** Version 2 keeps the limits and Fit to Symbol Rules in Guardrails, version 1 in Options. */
+const inVersion = (typeVersion: number, parameters: IDataObject): IDataObject => {
+	if (typeVersion === 1) return parameters;
+	const { options: guardrails, ...rest } = parameters;
+	return { ...rest, guardrails };
+};
 
 const orderRequests = (run: CountedRun) =>
 	run.requests.filter((request) => request.path === PATHS.order || request.path === PATHS.batch);
@@ -70,7 +76,7 @@ describe('guardrails check the order as fitted (issue 39, defect 6)', () => {
 				type: 'LIMIT',
 				price: '={{ $json.price }}',
 				quantity: '={{ $json.quantity }}',
-				options,
+				guardrails: options,
 			},
 			inputItems: [{ json: SELL }, { json: { ...SELL, side: 'BUY' } }],
 			node: { typeVersion: 2 },
@@ -106,7 +112,7 @@ describe('guardrails check the order as fitted (issue 39, defect 6)', () => {
 		async (_mode, parameters, inputItems) => {
 			for (const typeVersion of [1, 2]) {
 				const run = await runCounting(sandbox(), {
-					parameters,
+					parameters: inVersion(typeVersion, parameters),
 					inputItems,
 					node: { typeVersion },
 				});
