@@ -12,7 +12,7 @@ const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,100}$/;
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Find By',
+		displayName: 'Find Order By',
 		name: 'findBy',
 		type: 'options',
 		default: 'orderId',
@@ -59,7 +59,7 @@ function orderQuery(run: RunContext, itemIndex: number): IDataObject {
 	const node = run.node;
 	const findBy = oneOf(
 		node,
-		'Find By',
+		'Find Order By',
 		run.parameter('findBy', itemIndex, 'orderId'),
 		['orderId', 'clientOrderId'],
 		itemIndex,

@@ -8,8 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { accountOption, optionsCollection, parallelRequestsOption } from '../descriptions/common';
-import { orderReferenceFields } from './findOrderProperties';
-import { describeReference, findOrder, orderReference, type OrderReference } from './orderIds';
+import { orderReferenceFields, readOrderReference } from './findOrderProperties';
+import { describeReference, findOrder, type OrderReference } from './orderIds';
 import { strictBoolean } from '../helpers/validation';
 import { toNodeError } from '../transport';
 import { cancelKind, cancelledJson, pendingCancel, type PendingCancel } from './cancelWrites';
@@ -130,12 +130,7 @@ async function inOwnAccount(
  * cancel it already made from the write ledger, and looks up one it left unknown.
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
-	const reference: OrderReference = orderReference(
-		run.node,
-		run.parameter('orderId', itemIndex, ''),
-		run.parameter('clientOrderId', itemIndex, ''),
-		itemIndex,
-	);
+	const reference: OrderReference = readOrderReference(run, itemIndex);
 	// Whether an order already closed stops the workflow: true or false only, like every boolean of
 	// a write (an expression giving "true" or 1 is refused, not read as off).
 	const { failIfNotOpen } = run.options(itemIndex, (options) => ({

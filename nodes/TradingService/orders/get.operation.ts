@@ -10,8 +10,8 @@ import {
 import { ERROR_CODES } from '../constants';
 import { accountOption, optionsCollection, parallelRequestsOption } from '../descriptions/common';
 import { inScope } from '../helpers/accountScope';
-import { orderReferenceFields } from './findOrderProperties';
-import { describeReference, lookupQuery, orderReference } from './orderIds';
+import { orderReferenceFields, readOrderReference } from './findOrderProperties';
+import { describeReference, lookupQuery } from './orderIds';
 import { ENDPOINTS, isServiceRejection, toNodeError } from '../transport';
 import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
@@ -31,12 +31,7 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const reference = orderReference(
-		node,
-		run.parameter('orderId', itemIndex, ''),
-		run.parameter('clientOrderId', itemIndex, ''),
-		itemIndex,
-	);
+	const reference = readOrderReference(run, itemIndex);
 	// A client order ID is unique per account only: it is looked up in one (helpers/accountScope.ts).
 	const scope = 'orderId' in reference ? undefined : await run.account(itemIndex);
 	let order: IDataObject;
