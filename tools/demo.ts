@@ -29,6 +29,7 @@ import { staleOrdersAgent } from './staleOrdersAgent';
 import {
 	ALL_EXAMPLES,
 	EXAMPLES,
+	FILL_ALERT_EXAMPLES,
 	FUTURES_EXAMPLES,
 	MARKET_EXAMPLES,
 	ORDER_EXAMPLES,
@@ -265,6 +266,46 @@ interface Demo {
 	print(line?: string): void;
 }
 
+/**
+ * Publishes a real-time example, waits for its connection and the baseline read, has the exchange
+ * fill a resting BTCUSDT BUY, and hands the one execution it starts to `check`; unpublishes it.
+ */
+async function activateAndFill(
+	n8n: N8nInstance,
+	cookie: string,
+	sb: Sandbox,
+	workflowId: string,
+	price: string,
+	check: (exec: RestExecution, order: { orderId: string }, latencyMs: number) => void,
+): Promise<void> {
+	const opened = sb.stream.stats().connectionsOpened;
+	await n8n.activateWorkflow(cookie, workflowId);
+	try {
+		// Connected, then the baseline read (the open orders) before the fill.
+		for (let waited = 0; sb.stream.stats().connectionsOpened === opened; waited += 100) {
+			if (waited > 30_000) throw new Error('the real-time trigger did not connect in 30 s');
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		const order = sb.seedOpenOrder({
+			symbol: 'BTCUSDT',
+			side: 'BUY',
+			price,
+			quantity: '0.001',
+			time: sb.now(),
+		});
+		const filledAt = Date.now();
+		sb.fillOrder(order.orderId);
+		const [exec] = await n8n.waitForExecutions(cookie, workflowId, 1, {
+			mode: 'trigger',
+			timeoutMs: 30_000,
+		});
+		check(exec, order, new Date(String(exec.startedAt)).getTime() - filledAt);
+	} finally {
+		await n8n.deactivateWorkflow(cookie, workflowId);
+	}
+}
+
 interface DemoStep {
 	/** The example's short name, as the summary's heading shows it. */
 	title: string;
@@ -295,7 +336,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 	// Started now instead of at 09:00.
 	scheduledTransfer: {
 		title: 'Scheduled transfer',
-		flow: 'Schedule Trigger (daily 09:00; run now) -> Transfer Asset -> Get Transaction History',
+		flow: 'Schedule Trigger (daily 09:00 UTC; run now) -> Transfer Asset -> Get Transaction History',
 		async run({ n8n, cookie, print }) {
 			const ex = EXAMPLES.scheduledTransfer;
 			const exec = await runExample(n8n, cookie, ex, 'scheduled transfer');
@@ -372,7 +413,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 	// The price, then a MARKET buy by Amount within its guardrail and the symbol's rules.
 	dcaMarketBuy: {
 		title: 'DCA buy',
-		flow: 'Schedule Trigger (daily 08:00; run now) -> Get Price -> Create (MARKET BUY 25 USDT, Max Order Amount 50, Fit to Symbol Rules)',
+		flow: 'Schedule Trigger (daily 08:00 UTC; run now) -> Get Price -> Create (MARKET BUY 25 USDT; Guardrails: Max Order Amount 50, Fit to Symbol Rules) -> Set',
 		async run({ n8n, cookie, print }) {
 			const ex = MARKET_EXAMPLES.dcaMarketBuy;
 			const exec = await runExample(n8n, cookie, ex, 'DCA buy');
@@ -461,7 +502,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 	// The fills of the last 24 hours: the DCA buy above, and two batch orders the exchange fills now.
 	fillsExport: {
 		title: 'Fills export',
-		flow: 'Manual Trigger -> Trading Service v2 Get Trades (BTCUSDT, last 24 hours, Return All) -> CSV',
+		flow: 'Manual Trigger -> Trading Service Get Trades (BTCUSDT, last 24 hours, Return All) -> CSV',
 		async run({ n8n, cookie, sandbox: sb, print }) {
 			const ex = V2_EXAMPLES.fillsExport;
 			const resting = sb.ledger.orders
@@ -490,47 +531,59 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 		},
 	},
 
+	// The trigger's "Fetch Test Event" poll on Order Filled: the newest fill above, one message, no order.
+	orderFilledAlert: {
+		title: 'Order filled alert',
+		flow: 'Trading Service Trigger (Order Filled, polls every minute) -> Set (message); places nothing',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = FILL_ALERT_EXAMPLES.orderFilledAlert;
+			const orders = sb.ledger.orders.length;
+			const exec = await runExample(n8n, cookie, ex, 'order filled alert');
+			for (const item of items(exec, ex.message)) print(`   ${String(item.message)}`);
+			print(`   orders placed: ${sb.ledger.orders.length - orders}`);
+			print(
+				'   (a test poll shows the newest fill; once the workflow is published, each poll emits every new one)',
+			);
+		},
+	},
+
+	// Published: the exchange fills a resting BUY, the stream starts the workflow; a message, no order.
+	realtimeFillAlert: {
+		title: 'Real-time fill alert',
+		flow: 'Real-Time Trigger (Order Filled; published) -> Set (message); places nothing',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = FILL_ALERT_EXAMPLES.realtimeFillAlert;
+			const orders = sb.ledger.orders.length;
+			await activateAndFill(n8n, cookie, sb, ex.id, '45100.37', (exec, order, latencyMs) => {
+				assertSuccess(exec, 'real-time fill alert');
+				const [message] = items(exec, ex.message);
+				print(
+					`   the exchange fills a resting BUY (order ${order.orderId}); the workflow starts ${latencyMs} ms later:`,
+				);
+				print(`   ${String(message.message)}`);
+			});
+			print(`   orders placed: ${sb.ledger.orders.length - orders}`);
+		},
+	},
+
 	// Published, not run from the editor: the exchange fills a resting BUY, the stream starts the workflow.
 	fillsTakeProfit: {
-		title: 'Real-time fills',
-		flow: 'Real-Time Trigger (Order Filled, BTCUSDT; published) -> Set (message) | If BUY -> Create (LIMIT SELL 2 % above, Client Order ID tp-<order ID>)',
+		title: 'Real-time take-profit',
+		flow: 'Real-Time Trigger (Order Filled, BTCUSDT; published) -> Set (message) | If BUY -> Create (places a LIMIT SELL 2 % above, Client Order ID tp-<order ID>)',
 		async run({ n8n, cookie, sandbox: sb, print }) {
 			const ex = REALTIME_EXAMPLES.fillsTakeProfit;
-			const opened = sb.stream.stats().connectionsOpened;
-			await n8n.activateWorkflow(cookie, ex.id);
-			try {
-				// Connected, then the baseline read (the open orders) before the fill.
-				for (let waited = 0; sb.stream.stats().connectionsOpened === opened; waited += 100) {
-					if (waited > 30_000) throw new Error('the real-time trigger did not connect in 30 s');
-					await new Promise((resolve) => setTimeout(resolve, 100));
-				}
-				await new Promise((resolve) => setTimeout(resolve, 1_000));
-				const order = sb.seedOpenOrder({
-					symbol: 'BTCUSDT',
-					side: 'BUY',
-					price: '45000.37',
-					quantity: '0.001',
-					time: sb.now(),
-				});
-				const filledAt = Date.now();
-				sb.fillOrder(order.orderId);
-				const [exec] = await n8n.waitForExecutions(cookie, ex.id, 1, {
-					mode: 'trigger',
-					timeoutMs: 30_000,
-				});
-				assertSuccess(exec, 'real-time fill alert');
+			await activateAndFill(n8n, cookie, sb, ex.id, '45000.37', (exec, order, latencyMs) => {
+				assertSuccess(exec, 'real-time take-profit');
 				const [message] = items(exec, ex.message);
 				const [takeProfit] = items(exec, ex.takeProfit);
 				print(
-					`   the exchange fills a resting BUY (order ${order.orderId}); the workflow starts ${new Date(String(exec.startedAt)).getTime() - filledAt} ms later:`,
+					`   the exchange fills a resting BUY (order ${order.orderId}); the workflow starts ${latencyMs} ms later:`,
 				);
 				print(`   ${String(message.message)}`);
 				print(
 					`   take-profit ${String(takeProfit.outcome)}: SELL ${String(takeProfit.origQty)} ${String(takeProfit.symbol)} @ ${String(takeProfit.price)}, client order ID ${String(takeProfit.clientOrderId)}, ${String(takeProfit.status)}`,
 				);
-			} finally {
-				await n8n.deactivateWorkflow(cookie, ex.id);
-			}
+			});
 		},
 	},
 

@@ -133,7 +133,7 @@ describeE2E(
 			return result.run.data.resultData.runData[node] !== undefined;
 		}
 
-		test('the three examples: fixed ids, inactive, the sandbox credential, a Schedule Trigger, the Futures operations on version 2, a note on what to change and the timezone', () => {
+		test('the three examples: fixed ids, inactive, the sandbox credential, a Schedule Trigger, the Futures operations on version 2, a note on what to change and the timezone (UTC)', () => {
 			const expected: Record<FuturesExampleKey, Array<[string, Record<string, unknown>]>> = {
 				futuresFundingRateAlert: [
 					[
@@ -193,12 +193,12 @@ describeE2E(
 					});
 					expect(node.parameters).toEqual(parameters);
 				}
-				// Timezone: the instance's (no workflow setting), and the note says so.
-				expect(workflow.settings?.timezone).toBeUndefined();
+				// Timezone: UTC, set in the workflow's settings, and the note says so.
+				expect(workflow.settings?.timezone).toBe('UTC');
 				const notes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
 				expect(notes).toHaveLength(1);
 				expect(String(notes[0].parameters.content)).toMatch(/\*\*Change\*\*/);
-				expect(String(notes[0].parameters.content)).toMatch(/instance's timezone/);
+				expect(String(notes[0].parameters.content)).toMatch(/\*\*UTC\*\*.*Settings → Timezone/);
 			}
 			expect(
 				findNode(loadFuturesExample('futuresFundingFeeReport'), REPORT.fees).alwaysOutputData,

@@ -92,6 +92,28 @@ describeE2E('market examples in a real n8n: DCA buy and 24h price alert', () => 
 		}
 	});
 
+	test('DCA on version 2: a MARKET buy by Amount with its Guardrails, the symbol from the price; its note says what to change and that it runs in UTC', () => {
+		const workflow = loadMarketExample('dcaMarketBuy');
+		expect(workflow.settings?.timezone).toBe('UTC');
+		const buy = findNode(workflow, DCA.buy);
+		expect(buy.typeVersion).toBe(2);
+		expect(buy.parameters).toEqual({
+			resource: 'order',
+			operation: 'create',
+			symbol: { __rl: true, mode: 'id', value: '={{ $json.symbol }}' },
+			side: 'BUY',
+			type: 'MARKET',
+			marketOrderBy: 'amount',
+			amount: '25',
+			guardrails: { maxOrderAmount: '50', fitToSymbolRules: true },
+			options: {},
+		});
+		// The summary reads the amount from the order, not from a number written into it.
+		const summary = JSON.stringify(findNode(workflow, DCA.summary).parameters);
+		expect(summary).toContain('$json.reqAmount');
+		expect(summary).not.toMatch(/\b25\b/);
+	});
+
 	test('DCA: the price is read with the API key and no signature, one MARKET buy of 25 USDT is placed and filled, the summary names it', async () => {
 		const result = await run(DCA_ID);
 		expect(result.ok).toBe(true);
@@ -107,6 +129,8 @@ describeE2E('market examples in a real n8n: DCA buy and 24h price alert', () => 
 		expect(buy.fittedToSymbolRules).toBeUndefined();
 		const [summary] = getNodeItems(result.run, DCA.summary);
 		expect(summary.message).toContain(`order ${String(buy.orderId)}`);
+		expect(summary.message).toContain('a MARKET buy of 25 USDT of BTCUSDT');
+		expect(summary.amount).toBe('25');
 		expect(summary.priceBefore).toBe(price.price);
 
 		expect(fx.sb.ledger.orders).toHaveLength(1);
@@ -132,6 +156,9 @@ describeE2E('market examples in a real n8n: DCA buy and 24h price alert', () => 
 		]);
 		const sent = (buy.fittedToSymbolRules as Array<{ sent: string }>)[0].sent;
 		expect(Number(sent)).toBeLessThan(25.123456789);
+		// The summary says the amount sent, as the order answer gives it.
+		const [summary] = getNodeItems(result.run, DCA.summary);
+		expect(summary.message).toContain(`a MARKET buy of ${sent} USDT of BTCUSDT`);
 		expect(fx.sb.ledger.orders).toHaveLength(1);
 		const order = requestsTo('/api/v1/spot/new/order')[0];
 		expect(`${order.query}&${order.body}`).toContain(`amount=${sent}`);

@@ -1,8 +1,9 @@
 /**
- * The real-time fills example (examples/fills-take-profit.json) ACTIVE in a started n8n 2.41.1
- * (`n8n start`), package installed from `npm pack`, sandbox on loopback: Trading Service
- * Real-Time Trigger (Order Filled, BTCUSDT) → Fill Message (Set), and → Bought? (IF side = BUY) →
- * Take Profit 2% Above (Create, LIMIT SELL, Client Order ID `tp-<filled order ID>`).
+ * The real-time take-profit example (examples/fills-place-take-profit.json, which places orders)
+ * ACTIVE in a started n8n 2.41.1 (`n8n start`), package installed from `npm pack`, sandbox on
+ * loopback: Trading Service Real-Time Trigger (Order Filled, BTCUSDT) → Fill Message (Set), and
+ * → Bought? (IF side = BUY) → Take Profit 2% Above (Create, LIMIT SELL, Client Order ID
+ * `tp-<filled order ID>`).
  *
  * 200 resting BUY orders are filled by the sandbox, paced, across 5 dropped connections, one
  * listen-key expiry and a graceful restart of n8n on the same user folder (database), with fills
@@ -204,7 +205,9 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 		expect(trigger.type).toBe(NODE_TYPES.realTimeTrigger);
 		expect(trigger.parameters).toEqual({
 			events: ['orderFilled'],
-			filters: { symbol: { __rl: true, mode: 'id', value: 'BTCUSDT' } },
+			filters: {
+				symbol: { __rl: true, mode: 'list', value: 'BTCUSDT', cachedResultName: 'BTCUSDT' },
+			},
 			options: {},
 		});
 		expect(findNode(workflow, ex.message).type).toBe('n8n-nodes-base.set');
@@ -218,11 +221,8 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 			side: 'SELL',
 			type: 'LIMIT',
 			quantity: '={{ $json.executedQuantity }}',
-			options: {
-				newClientOrderId: "={{ 'tp-' + $json.orderId }}",
-				fitToSymbolRules: true,
-				allowedSymbols: 'BTCUSDT',
-			},
+			guardrails: { fitToSymbolRules: true, allowedSymbols: 'BTCUSDT', maxOrderQuantity: '1' },
+			options: { newClientOrderId: "={{ 'tp-' + $json.orderId }}" },
 		});
 		// A note says where Slack, Telegram or e-mail goes.
 		const notes = workflow.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');

@@ -95,7 +95,7 @@ export const MARKET_EXAMPLES = {
 		id: 'tsDcaMarketBuy01',
 		trigger: 'Every Day at 08:00',
 		price: 'Get BTC Price',
-		buy: 'Buy 25 USDT of BTC',
+		buy: 'Market Buy BTC',
 		summary: 'DCA Summary',
 	},
 	priceAlert: {
@@ -118,8 +118,9 @@ export function loadMarketExample(key: MarketExampleKey): Workflow {
 }
 
 /**
- * The examples on version 2 of the action node (the others stay on version 1, as saved version-1
- * workflows that must run unchanged), run by test/e2e/fills-example.e2e.test.ts and by the demo.
+ * The fills export (Account › Get Trades, a version-2 operation), run by
+ * test/e2e/fills-example.e2e.test.ts (in a started n8n, with the fill alerts) and by the demo. Every example uses the newest version of
+ * each node of this package (test/tools/examples.test.ts holds them to it).
  */
 export const V2_EXAMPLES = {
 	fillsExport: {
@@ -136,10 +137,11 @@ export type V2ExampleKey = keyof typeof V2_EXAMPLES;
 /**
  * The examples started by the real-time trigger, run by test/e2e/realtime.e2e.test.ts with the
  * workflow active (it starts only when published: no Manual Trigger variant can stand in for it).
+ * The take-profit places orders (its file name says so); the alert-only one is in FILL_ALERT_EXAMPLES.
  */
 export const REALTIME_EXAMPLES = {
 	fillsTakeProfit: {
-		file: 'fills-take-profit.json',
+		file: 'fills-place-take-profit.json',
 		id: 'tsFillsTakeProf1',
 		trigger: 'Order Filled',
 		message: 'Fill Message',
@@ -154,6 +156,35 @@ export type RealTimeExampleKey = keyof typeof REALTIME_EXAMPLES;
 export function loadRealTimeExample(key: RealTimeExampleKey): Workflow {
 	return JSON.parse(
 		fs.readFileSync(path.join(EXAMPLES_DIR, REALTIME_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
+}
+
+/**
+ * The alert-only fill examples: a message per fill, no order placed. Run by the demo and by
+ * test/e2e/fills-example.e2e.test.ts in the n8n it starts for the fills export (the polling
+ * trigger's test poll; the real-time trigger published).
+ */
+export const FILL_ALERT_EXAMPLES = {
+	orderFilledAlert: {
+		file: 'order-filled-alert.json',
+		id: 'tsOrderFillAlrt1',
+		trigger: 'Order Filled',
+		message: 'Fill Message',
+	},
+	realtimeFillAlert: {
+		file: 'realtime-fill-alert.json',
+		id: 'tsRealTimeFillA1',
+		trigger: 'Order Filled',
+		message: 'Fill Message',
+	},
+} as const;
+
+export type FillAlertExampleKey = keyof typeof FILL_ALERT_EXAMPLES;
+
+/** A fresh copy of a fill-alert example (FILL_ALERT_EXAMPLES) as stored in `examples/`. */
+export function loadFillAlertExample(key: FillAlertExampleKey): Workflow {
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, FILL_ALERT_EXAMPLES[key].file), 'utf8'),
 	) as Workflow;
 }
 
@@ -217,6 +248,7 @@ export const ALL_EXAMPLES = {
 	...ORDER_EXAMPLES,
 	...V2_EXAMPLES,
 	...REALTIME_EXAMPLES,
+	...FILL_ALERT_EXAMPLES,
 	...FUTURES_EXAMPLES,
 } as const;
 
@@ -237,6 +269,8 @@ export const EXAMPLE_E2E_TESTS: { readonly [K in AnyExampleKey]: string } = {
 	agentOpenOrders: 'test/e2e/order-examples.e2e.test.ts',
 	fillsExport: 'test/e2e/fills-example.e2e.test.ts',
 	fillsTakeProfit: 'test/e2e/realtime.e2e.test.ts',
+	orderFilledAlert: 'test/e2e/fills-example.e2e.test.ts',
+	realtimeFillAlert: 'test/e2e/fills-example.e2e.test.ts',
 	futuresFundingRateAlert: 'test/e2e/futures-examples.e2e.test.ts',
 	futuresFundingFeeReport: 'test/e2e/futures-examples.e2e.test.ts',
 	futuresLiquidationAlert: 'test/e2e/futures-examples.e2e.test.ts',
