@@ -5,9 +5,9 @@
  * no order may be placed twice, every order whose outcome is unknown must be looked up (with a
  * client order ID) or reported as unknown.
  *
- * Determinism: each scenario resets the file's sandbox and sends one request at a time, so the
- * sandbox's seeded fault generator hits the same requests on every run. The scenarios run in
- * beforeAll, one after the other; the tests then check what each produced.
+ * Determinism: each run has a sandbox to itself (a lane's, reset first) and sends one request at a
+ * time, so the sandbox's seeded fault generator hits the same requests on every run. The scenarios
+ * run in beforeAll, one after the other; the tests then check what each produced.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
@@ -29,11 +29,14 @@ import {
 	wasApplied,
 	type Tally,
 } from './lib';
+import { runInLanes } from './lanes';
 import { describeMoneySafety } from './moneySafety';
 import { runScenarios, useFaultSandbox } from './scenarios';
 import { describeTotals } from './totals';
 
 const sandbox = useFaultSandbox();
+// Each scenario's runs go in lanes of sandboxes (lanes.ts), one run per lane at a time.
+const LANES = 6;
 
 // ------------------------------------------------------------------ scenario: generated client order IDs
 
@@ -43,25 +46,13 @@ interface OrderCase {
 	output: INodeExecutionData[];
 }
 
-async function singleOrderScenario(sb: Sandbox, tally: Tally) {
-	sb.reset();
+/** The scenario's 6 runs of 20 orders, drawn in order from one seed. */
+function singleOrderPlan() {
 	const rng = new Rng(202);
-	const cases: OrderCase[] = [];
 	let seq = 0;
-	for (let runIndex = 0; runIndex < 6; runIndex++) {
-		sb.setFaults({
-			latencyMs: runIndex % 2 === 0 ? 3 : 0,
-			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
-			random: {
-				seed: 2000 + runIndex,
-				http5xx: 0.07,
-				dropBefore: 0.05,
-				dropAfter: 0.07,
-				paths: [PATHS.order],
-			},
-		});
-		const type = runIndex % 2 === 0 ? 'LIMIT' : 'MARKET';
-		const inputs = Array.from({ length: 20 }, () => {
+	return Array.from({ length: 6 }, (_, runIndex) => ({
+		runIndex,
+		inputs: Array.from({ length: 20 }, () => {
 			seq++;
 			return {
 				symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']),
@@ -69,40 +60,69 @@ async function singleOrderScenario(sb: Sandbox, tally: Tally) {
 				price: '10',
 				quantity: `0.0${seq}1`,
 			};
-		});
-		const executionId = `single-orders-${runIndex}`;
-		const run = await runAndTally(sb, tally, {
-			parameters: {
-				resource: 'order',
-				operation: 'create',
-				symbol: '={{ $json.symbol }}',
-				side: '={{ $json.side }}',
-				type,
-				...(type === 'LIMIT' ? { price: '={{ $json.price }}' } : {}),
-				quantity: '={{ $json.quantity }}',
-			},
-			inputItems: inputs.map((json) => ({ json })),
-			continueOnFail: true,
-			executionId,
-		});
-		const outputs = byInputItem(run.items);
-		inputs.forEach((_, index) => {
-			// The node generated this item's client order ID; every attempt for the item carries it.
-			const generated = generatedClientOrderId(index);
-			const attempts = run.requests.filter(
-				(request) =>
-					request.path === PATHS.order &&
-					generated.test(queryOf(request).get('newClientOrderId') ?? ''),
-			);
-			const clientOrderId = queryOf(attempts[0]).get('newClientOrderId') ?? '';
-			expect(
-				attempts.every((request) => queryOf(request).get('newClientOrderId') === clientOrderId),
-			).toBe(true);
-			cases.push({ clientOrderId, attempts, output: outputs.get(index) ?? [] });
-		});
-	}
-	// The ledger as the scenario left it (the sandbox is reset before each test).
-	return { cases, ledger: { orders: [...sb.ledger.orders] } };
+		}),
+	}));
+}
+
+type SingleOrderRun = ReturnType<typeof singleOrderPlan>[number];
+
+/** One run on a sandbox of its own (reset first): its cases and the orders it placed. */
+async function singleOrderRun(sb: Sandbox, tally: Tally, { runIndex, inputs }: SingleOrderRun) {
+	sb.reset();
+	sb.setFaults({
+		latencyMs: runIndex % 2 === 0 ? 3 : 0,
+		rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
+		random: {
+			seed: 2000 + runIndex,
+			http5xx: 0.07,
+			dropBefore: 0.05,
+			dropAfter: 0.07,
+			paths: [PATHS.order],
+		},
+	});
+	const type = runIndex % 2 === 0 ? 'LIMIT' : 'MARKET';
+	const executionId = `single-orders-${runIndex}`;
+	const run = await runAndTally(sb, tally, {
+		parameters: {
+			resource: 'order',
+			operation: 'create',
+			symbol: '={{ $json.symbol }}',
+			side: '={{ $json.side }}',
+			type,
+			...(type === 'LIMIT' ? { price: '={{ $json.price }}' } : {}),
+			quantity: '={{ $json.quantity }}',
+		},
+		inputItems: inputs.map((json) => ({ json })),
+		continueOnFail: true,
+		executionId,
+	});
+	const outputs = byInputItem(run.items);
+	const cases: OrderCase[] = inputs.map((_, index) => {
+		// The node generated this item's client order ID; every attempt for the item carries it.
+		const generated = generatedClientOrderId(index);
+		const attempts = run.requests.filter(
+			(request) =>
+				request.path === PATHS.order &&
+				generated.test(queryOf(request).get('newClientOrderId') ?? ''),
+		);
+		const clientOrderId = queryOf(attempts[0]).get('newClientOrderId') ?? '';
+		expect(
+			attempts.every((request) => queryOf(request).get('newClientOrderId') === clientOrderId),
+		).toBe(true);
+		return { clientOrderId, attempts, output: outputs.get(index) ?? [] };
+	});
+	return { cases, orders: [...sb.ledger.orders] };
+}
+
+/** The runs in lanes (lanes.ts): they overlap while one waits to look an unanswered order up. */
+async function singleOrderScenario(_sb: Sandbox, tally: Tally) {
+	const runs = await runInLanes(singleOrderPlan(), LANES, (sb, planned) =>
+		singleOrderRun(sb, tally, planned),
+	);
+	return {
+		cases: runs.flatMap((run) => run.cases),
+		ledger: { orders: runs.flatMap((run) => run.orders) },
+	};
 }
 
 // ------------------------------------------------------------------ scenario: no client order IDs
@@ -114,60 +134,74 @@ interface PlainOrderCase {
 	retryAfterMs: Map<LedgerRequest, number>;
 }
 
-async function plainOrderScenario(sb: Sandbox, tally: Tally) {
-	sb.reset();
+/** The scenario's 6 runs of 20 orders, drawn in order from one seed. */
+function plainOrderPlan() {
 	const rng = new Rng(303);
-	const cases: PlainOrderCase[] = [];
 	let seq = 0;
-	for (let runIndex = 0; runIndex < 6; runIndex++) {
-		sb.setFaults({
-			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
-			random: {
-				seed: 3000 + runIndex,
-				http5xx: 0.08,
-				dropBefore: 0.06,
-				dropAfter: 0.08,
-				rateLimit: 0.02,
-				paths: [PATHS.order],
-			},
-		});
-		const inputs = Array.from({ length: 20 }, () => {
+	return Array.from({ length: 6 }, (_, runIndex) => ({
+		runIndex,
+		inputs: Array.from({ length: 20 }, () => {
 			seq++;
 			return {
 				symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']),
 				side: rng.pick(['BUY', 'SELL']),
 				quantity: `0.${seq}1`,
 			};
-		});
-		const run = await runAndTally(sb, tally, {
-			parameters: {
-				resource: 'order',
-				operation: 'create',
-				symbol: '={{ $json.symbol }}',
-				side: '={{ $json.side }}',
-				type: 'LIMIT',
-				price: '1',
-				quantity: '={{ $json.quantity }}',
-				options: { generateClientOrderId: false },
-			},
-			inputItems: inputs.map((json) => ({ json })),
-			continueOnFail: true,
-			executionId: `plain-orders-${runIndex}`,
-		});
-		const outputs = byInputItem(run.items);
-		const orderRequests = run.requests.filter((request) => request.path === PATHS.order);
-		inputs.forEach((input, index) => {
-			const { attempts, retryAfterMs } = attemptsByQuantity(orderRequests, input.quantity);
-			cases.push({
-				quantity: input.quantity,
-				attempts,
-				output: outputs.get(index) ?? [],
-				retryAfterMs,
-			});
-		});
-	}
-	// The ledger as the scenario left it (the sandbox is reset before each test).
-	return { cases, ledger: { orders: [...sb.ledger.orders] } };
+		}),
+	}));
+}
+
+/** One run on a sandbox of its own (reset first): its cases and the orders it placed. */
+async function plainOrderRun(
+	sb: Sandbox,
+	tally: Tally,
+	{ runIndex, inputs }: ReturnType<typeof plainOrderPlan>[number],
+) {
+	sb.reset();
+	sb.setFaults({
+		rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.order }],
+		random: {
+			seed: 3000 + runIndex,
+			http5xx: 0.08,
+			dropBefore: 0.06,
+			dropAfter: 0.08,
+			rateLimit: 0.02,
+			paths: [PATHS.order],
+		},
+	});
+	const run = await runAndTally(sb, tally, {
+		parameters: {
+			resource: 'order',
+			operation: 'create',
+			symbol: '={{ $json.symbol }}',
+			side: '={{ $json.side }}',
+			type: 'LIMIT',
+			price: '1',
+			quantity: '={{ $json.quantity }}',
+			options: { generateClientOrderId: false },
+		},
+		inputItems: inputs.map((json) => ({ json })),
+		continueOnFail: true,
+		executionId: `plain-orders-${runIndex}`,
+	});
+	const outputs = byInputItem(run.items);
+	const orderRequests = run.requests.filter((request) => request.path === PATHS.order);
+	const cases: PlainOrderCase[] = inputs.map((input, index) => {
+		const { attempts, retryAfterMs } = attemptsByQuantity(orderRequests, input.quantity);
+		return { quantity: input.quantity, attempts, output: outputs.get(index) ?? [], retryAfterMs };
+	});
+	return { cases, orders: [...sb.ledger.orders] };
+}
+
+/** The runs in lanes (lanes.ts), as singleOrderScenario's. */
+async function plainOrderScenario(_sb: Sandbox, tally: Tally) {
+	const runs = await runInLanes(plainOrderPlan(), LANES, (sb, planned) =>
+		plainOrderRun(sb, tally, planned),
+	);
+	return {
+		cases: runs.flatMap((run) => run.cases),
+		ledger: { orders: runs.flatMap((run) => run.orders) },
+	};
 }
 
 // ------------------------------------------------------------------ run the scenarios

@@ -4,9 +4,9 @@
  * The sandbox's own ledger is the oracle: no transfer may be made twice, every transfer whose
  * outcome is unknown must be reported as such.
  *
- * Determinism: the scenario sends one request at a time, so the sandbox's seeded fault generator
- * hits the same requests on every run. It runs in beforeAll; the tests then check what it
- * produced.
+ * Determinism: each run has a sandbox to itself (a lane's, reset first) and sends one request at a
+ * time, so the sandbox's seeded fault generator hits the same requests on every run. The scenario
+ * runs in beforeAll; the tests then check what it produced.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
@@ -26,13 +26,15 @@ import {
 	wasApplied,
 	type Tally,
 } from './lib';
+import { runInLanes } from './lanes';
 import { describeMoneySafety } from './moneySafety';
 import { runScenarios, useFaultSandbox } from './scenarios';
 import { describeTotals } from './totals';
 
 // Transfers go at most once per second per key (the UAE documentation), so a run of 12 transfers
-// takes 12 s or more: the hooks get 10 minutes.
+// takes 12 s or more: the hooks get 10 minutes, and the runs go in lanes (transferScenario).
 const sandbox = useFaultSandbox(600_000);
+const LANES = 15;
 
 interface TransferCase {
 	from: string;
@@ -44,7 +46,8 @@ interface TransferCase {
 	retryAfterMs: Map<LedgerRequest, number>;
 }
 
-async function transferScenario(sb: Sandbox, tally: Tally) {
+/** The runs of the scenario, drawn in order from one seed: run `runIndex` and its 12 transfers. */
+function transferPlan() {
 	const rng = new Rng(101);
 	const pairs: Array<[string, string]> = [
 		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.custody],
@@ -53,51 +56,74 @@ async function transferScenario(sb: Sandbox, tally: Tally) {
 		[DEMO_ACCOUNTS.mainTrading, DEMO_ACCOUNTS.mainContract],
 		[DEMO_ACCOUNTS.mainContract, DEMO_ACCOUNTS.mainTrading],
 	];
-	const cases: TransferCase[] = [];
 	let seq = 0;
-	for (let runIndex = 0; runIndex < 15; runIndex++) {
-		sb.setFaults({
-			latencyMs: runIndex % 3 === 0 ? 5 : 0,
-			// The run's first transfer request is answered 429 with Retry-After: 0 ...
-			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.transfer }],
-			// ... then seeded random faults; a random 429 carries Retry-After: 1.
-			random: {
-				seed: 1000 + runIndex,
-				http5xx: 0.12,
-				dropBefore: 0.06,
-				dropAfter: 0.08,
-				rateLimit: 0.02,
-				paths: [PATHS.transfer],
-			},
-		});
-		const inputs = Array.from({ length: 12 }, () => {
+	return Array.from({ length: 15 }, (_, runIndex) => ({
+		runIndex,
+		inputs: Array.from({ length: 12 }, () => {
 			seq++;
 			const [from, to] = rng.pick(pairs);
 			// A unique quantity identifies the transfer in the ledger ("0.11", "0.21", ... "0.1801").
 			return { from, to, quantity: `0.${seq}1` };
-		});
-		const run = await runAndTally(sb, tally, {
-			parameters: {
-				resource: 'account',
-				operation: 'transferAsset',
-				fromAccountId: '={{ $json.from }}',
-				toAccountId: '={{ $json.to }}',
-				coin: 'USDT',
-				quantity: '={{ $json.quantity }}',
-			},
-			inputItems: inputs.map((json) => ({ json })),
-			continueOnFail: true,
-			executionId: `transfers-${runIndex}`,
-		});
-		const outputs = byInputItem(run.items);
-		const transferRequests = run.requests.filter((request) => request.path === PATHS.transfer);
-		inputs.forEach((input, index) => {
-			const { attempts, retryAfterMs } = attemptsByQuantity(transferRequests, input.quantity);
-			cases.push({ ...input, attempts, output: outputs.get(index) ?? [], retryAfterMs });
-		});
-	}
-	// The ledger as the scenario left it (the sandbox is reset before each test).
-	return { cases, ledger: { transfers: [...sb.ledger.transfers] } };
+		}),
+	}));
+}
+
+type TransferRun = ReturnType<typeof transferPlan>[number];
+
+/**
+ * One run of 12 transfers on a sandbox of its own (reset first), one request at a time, so the
+ * run's seed hits the same requests whichever lane runs it. Returns its cases and its transfers.
+ */
+async function transferRun(sb: Sandbox, tally: Tally, { runIndex, inputs }: TransferRun) {
+	sb.reset();
+	sb.setFaults({
+		latencyMs: runIndex % 3 === 0 ? 5 : 0,
+		// The run's first transfer request is answered 429 with Retry-After: 0 ...
+		rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.transfer }],
+		// ... then seeded random faults; a random 429 carries Retry-After: 1.
+		random: {
+			seed: 1000 + runIndex,
+			http5xx: 0.12,
+			dropBefore: 0.06,
+			dropAfter: 0.08,
+			rateLimit: 0.02,
+			paths: [PATHS.transfer],
+		},
+	});
+	const run = await runAndTally(sb, tally, {
+		parameters: {
+			resource: 'account',
+			operation: 'transferAsset',
+			fromAccountId: '={{ $json.from }}',
+			toAccountId: '={{ $json.to }}',
+			coin: 'USDT',
+			quantity: '={{ $json.quantity }}',
+		},
+		inputItems: inputs.map((json) => ({ json })),
+		continueOnFail: true,
+		executionId: `transfers-${runIndex}`,
+	});
+	const outputs = byInputItem(run.items);
+	const transferRequests = run.requests.filter((request) => request.path === PATHS.transfer);
+	const cases: TransferCase[] = inputs.map((input, index) => {
+		const { attempts, retryAfterMs } = attemptsByQuantity(transferRequests, input.quantity);
+		return { ...input, attempts, output: outputs.get(index) ?? [], retryAfterMs };
+	});
+	return { cases, transfers: [...sb.ledger.transfers] };
+}
+
+/**
+ * The 15 runs in lanes: transfers go at most once a second per key and service, and each lane is
+ * a service of its own, so the lanes' runs overlap instead of queueing behind one another's pacing.
+ */
+async function transferScenario(_sb: Sandbox, tally: Tally) {
+	const runs = await runInLanes(transferPlan(), LANES, (sb, planned) =>
+		transferRun(sb, tally, planned),
+	);
+	return {
+		cases: runs.flatMap((run) => run.cases),
+		ledger: { transfers: runs.flatMap((run) => run.transfers) },
+	};
 }
 
 const { results, tallies, wallMs } = runScenarios(sandbox, { transfers: transferScenario });
