@@ -608,7 +608,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 	// Yesterday's three settlements charged the positions seeded at 23:00 the day before.
 	futuresFundingFeeReport: {
 		title: 'Funding fee report',
-		flow: 'Schedule Trigger (daily 00:30; run now) -> v2 Futures Get Funding Fees (yesterday, every contract, Return All) -> Code (totals) -> CSV',
+		flow: 'Schedule Trigger (daily 00:30 UTC; run now) -> v2 Futures Get Funding Fees (yesterday, every contract, Return All) -> Code (totals) -> CSV',
 		async run({ n8n, cookie, print }) {
 			const ex = FUTURES_EXAMPLES.futuresFundingFeeReport;
 			const exec = await runExample(n8n, cookie, ex, 'funding fee report');
