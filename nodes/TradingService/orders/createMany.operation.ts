@@ -20,7 +20,6 @@ import { readAll, type Outputs } from './createManyInput';
 import { orderGuardrails, orderOptions } from './orderOptionProperties';
 import { orderFields } from './orderProperties';
 import { readOrderOptions, type OrderOptions } from './orderOptions';
-import { ORDER_FIELDS } from './orderRules';
 import { replayedOrder } from './orderLookups';
 import { orderKind, type PendingOrder } from './orderWrites';
 
@@ -48,7 +47,7 @@ export const description = (version: NodeVersion): INodeProperties[] => [
 					name: "Map Each Item's Fields Automatically",
 					value: 'autoMap',
 					description:
-						'Each input item is one order, read from its fields named symbol, side, type, price, quantity, amount, timeInForce, newClientOrderId, stpMode; other fields are ignored, but a near miss (Price, "newClientOrderId ", clientOrderId) is refused',
+						'Each input item (e.g. a sheet row) is one order, read from its own fields: symbol, side, type, price, quantity or amount, with no expression to write',
 				},
 			],
 			description:
@@ -58,7 +57,8 @@ export const description = (version: NodeVersion): INodeProperties[] => [
 	...(version === 2
 		? updateDisplayOptions({ show: { ...showFor, inputMode: ['autoMap'] } }, [
 				{
-					displayName: `Each input item is one order, read from its fields ${ORDER_FIELDS.join(', ')}. Other fields are ignored, but a near miss (Price, "newClientOrderId ", clientOrderId) is refused.`,
+					displayName:
+						'Each input item (e.g. a sheet row) is one order. Name its fields exactly: symbol (e.g. BTCUSDT), side (BUY or SELL), type (LIMIT, LIMIT_MAKER or MARKET), price in the quote coin, and quantity in the base coin or, for a market order, amount in the quote coin. Optional: newClientOrderId (your own ID for the order), timeInForce, stpMode. Other fields are ignored. A field named almost right (Price, "quantity ", clientOrderId) stops the run before anything is sent: rename it, e.g. with an Edit Fields node.',
 					name: 'autoMapNotice',
 					type: 'notice',
 					default: '',
@@ -75,7 +75,7 @@ export const description = (version: NodeVersion): INodeProperties[] => [
 			default:
 				'[\n  {\n    "symbol": "BTCUSDT",\n    "side": "BUY",\n    "type": "LIMIT",\n    "price": "50000",\n    "quantity": "0.01"\n  }\n]',
 			description:
-				'Array of orders with the fields symbol, side, type, quantity, amount, price, newClientOrderId, timeInForce, stpMode. Give decimals as strings.',
+				'A JSON array of orders, each with symbol, side, type, and the price, quantity (base coin) or amount (quote coin) its type needs; optional: newClientOrderId, your own ID for the order. Give decimals as strings, e.g. "0.01".',
 		},
 	]),
 	...updateDisplayOptions({ show: showFor }, [

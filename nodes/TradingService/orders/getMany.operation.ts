@@ -79,14 +79,16 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 			name: 'startTime',
 			type: 'dateTime',
 			default: '',
-			description: 'Past orders only: earliest creation time (inclusive), at most 90 days ago',
+			description:
+				'Past orders only: earliest creation time (inclusive), at most 90 days ago. A time without a time zone is read in the n8n server’s time zone.',
 		},
 		{
 			displayName: 'End',
 			name: 'endTime',
 			type: 'dateTime',
 			default: '',
-			description: 'Past orders only: latest creation time (inclusive)',
+			description:
+				'Past orders only: latest creation time (inclusive). A time without a time zone is read in the n8n server’s time zone.',
 		},
 	]),
 ];

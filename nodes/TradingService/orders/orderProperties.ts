@@ -87,7 +87,7 @@ const orderFieldsV1: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 50000.5',
 		description:
-			'Limit price in the quote coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; not used by MARKET.',
+			'Limit price in the quote coin per base coin (e.g. USDT per BTC for BTCUSDT), as a decimal string. Required for LIMIT and LIMIT_MAKER; not used by MARKET.',
 		displayOptions: { show: { type: ['LIMIT', 'LIMIT_MAKER'] } },
 	},
 	{
@@ -97,7 +97,7 @@ const orderFieldsV1: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 0.01',
 		description:
-			'Order size in the base coin, as a decimal string. Required for LIMIT and LIMIT_MAKER; MARKET orders take Quantity or Amount.',
+			'Order size in the base coin (e.g. BTC for BTCUSDT), as a decimal string. Required for LIMIT and LIMIT_MAKER; MARKET orders take Quantity or Amount.',
 	},
 	{
 		displayName: 'Amount',
@@ -106,7 +106,7 @@ const orderFieldsV1: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 100',
 		description:
-			'Cash to spend in the quote coin, as a decimal string: MARKET orders only, instead of Quantity',
+			'Cash amount in the quote coin (e.g. USDT for BTCUSDT), as a decimal string: MARKET orders only, instead of Quantity',
 		displayOptions: { show: { type: ['MARKET'] } },
 	},
 	{
@@ -147,7 +147,11 @@ const orderFieldsV2: INodeProperties[] = [
 	}),
 	sideField,
 	typeField,
-	priceField,
+	{
+		...priceField,
+		description:
+			'The limit price, in the quote coin per base coin (e.g. USDT per BTC for BTCUSDT), as a decimal',
+	},
 	{
 		displayName: 'Order By',
 		name: 'marketOrderBy',
@@ -170,12 +174,13 @@ const orderFieldsV2: INodeProperties[] = [
 	},
 	{
 		...quantityFieldV1,
-		description: 'Order size in the base coin, as a decimal string',
+		description: 'How much to buy or sell, in the base coin (e.g. BTC for BTCUSDT), as a decimal',
 		displayOptions: { hide: { marketOrderBy: ['amount'] } },
 	},
 	{
 		...amountFieldV1,
-		description: 'Cash to spend in the quote coin, as a decimal string',
+		description:
+			'The order’s value in the quote coin (e.g. USDT for BTCUSDT), as a decimal: what a buy spends, or what a sell brings in',
 		displayOptions: { show: { type: ['MARKET'], marketOrderBy: ['amount'] } },
 	},
 ];

@@ -72,7 +72,8 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 100.5',
-		description: 'Amount of the coin to move, as a decimal string; sent exactly as entered',
+		description:
+			'How much to move, in the coin picked above (e.g. 100.5 for 100.5 USDT), as a decimal; sent exactly as entered',
 	},
 ];
 
