@@ -100,8 +100,7 @@ const technicalOptionList: INodeProperties[] = [
 const movedGuardrails: INodeProperties[] = guardrailList.map((guardrail) => ({
 	...guardrail,
 	displayName: `${guardrail.displayName} (Moved to Guardrails)`,
-	description:
-		'Moved to Guardrails: a node with it here does not run. Remove it here and add it again under Guardrails (Add Guardrail), with the same value.',
+	description: `${guardrail.type === 'boolean' ? 'Whether to fit the order to the symbol’s rules: moved' : 'Moved'} to Guardrails. A node with it here does not run: remove it here and add it again under Guardrails (Add Guardrail), with the same value.`,
 	displayOptions: { show: { [guardrail.name]: [{ _cnd: { exists: true } }] } },
 }));
 
