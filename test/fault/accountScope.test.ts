@@ -146,7 +146,13 @@ describe('account scope: a master key whose sub account holds the same orders an
 		subOrder(sb, 'only-sub');
 		const get = (clientOrderId: string, options: Record<string, unknown> = {}) =>
 			runTradingService(sb, {
-				parameters: { resource: 'order', operation: 'get', clientOrderId, options },
+				parameters: {
+					resource: 'order',
+					operation: 'get',
+					findBy: 'clientOrderId',
+					clientOrderId,
+					options,
+				},
 				...v2,
 			});
 		const both = await get('both');
