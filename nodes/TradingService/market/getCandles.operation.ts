@@ -31,7 +31,7 @@ const TIME_FIELDS: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description:
-			'Open time of the earliest candle to return (a date and time, e.g. 2026-01-01T00:00:00Z for midnight UTC). Required with Return All, which then returns every candle up to End Time. Without Return All: the first Limit candles from this time; leave empty for the latest Limit candles.',
+			'Open time of the earliest candle to return: a date and time, in the n8n server’s time zone unless it ends in Z (UTC) or an offset, e.g. 2026-01-01T00:00:00Z. Required with Return All, which then returns every candle up to End Time. Without Return All: the first Limit candles from this time; leave empty for the latest Limit candles.',
 	},
 	{
 		displayName: 'End Time',
@@ -39,7 +39,7 @@ const TIME_FIELDS: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description:
-			'Open time of the latest candle to return (a date and time, e.g. 2026-01-31T23:00:00Z). Leave empty for now. Must not be before Start Time.',
+			'Open time of the latest candle to return, in the same form as Start Time, e.g. 2026-01-31T23:00:00Z. Leave empty for now. Must not be before Start Time.',
 	},
 ];
 

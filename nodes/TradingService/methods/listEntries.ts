@@ -73,30 +73,41 @@ export function tradableFirst<T extends { name: string; status: string }>(entrie
 	return [...entries].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'en'));
 }
 
-/** "2026-11-27 07:12:05 UTC" of a time in ms (a number or its digits); undefined otherwise. */
+/** "2026-11-27 07:12 UTC" of a time in ms (a number or its digits); undefined otherwise. */
 export function utcTime(value: unknown): string | undefined {
 	const ms = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
 	if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms <= 0) return undefined;
 	const date = new Date(ms);
 	if (Number.isNaN(date.getTime())) return undefined;
-	return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+	return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** What an order does: "SELL 0.5 ETH @ 3500 USDT" (LIMIT), "... maker only" (LIMIT_MAKER), "at market". */
+function orderTerms(order: IDataObject, coins?: { base: string; quote: string }): string {
+	const quantity = decimalText(order.origQty) ?? String(order.origQty);
+	const price = decimalText(order.price) ?? String(order.price);
+	const base = coins === undefined ? '' : ` ${coins.base}`;
+	const quote = coins === undefined ? '' : ` ${coins.quote}`;
+	const side = String(order.side);
+	if (order.type === 'MARKET') return `${side} ${quantity}${base} at market`;
+	const terms = `${side} ${quantity}${base} @ ${price}${quote}`;
+	if (order.type === 'LIMIT') return terms;
+	if (order.type === 'LIMIT_MAKER') return `${terms} maker only`;
+	return `${terms} ${String(order.type)}`;
 }
 
 /**
- * An open order's entry: when it was placed (UTC), its whole ID, then what it does with the coins
- * of its symbol, e.g. "2026-11-27 07:12:05 UTC · 1470000000000000123 · SELL LIMIT 0.5 ETH @ 3500
- * USDT". Without the symbol's coins (its rules unread), the symbol instead.
+ * An open order's entry: when it was placed (UTC), its whole ID, then what it does in the coins of
+ * its symbol, e.g. "2026-11-27 07:12 UTC · 1470000000000000123 · SELL 0.5 ETH @ 3500 USDT" (a
+ * limit order; "at market", "maker only" say the other types). Without the symbol's coins (its
+ * rules unread), the symbol instead. A narrow panel cuts the end short: time and ID come first.
  */
 export function orderEntryName(
 	order: IDataObject,
 	coins?: { base: string; quote: string },
 ): string {
-	const quantity = decimalText(order.origQty) ?? String(order.origQty);
-	const price = decimalText(order.price) ?? String(order.price);
-	const what =
-		coins === undefined
-			? `${String(order.symbol)} ${String(order.side)} ${String(order.type)} ${quantity}${order.type === 'MARKET' ? ' at market' : ` @ ${price}`}`
-			: `${String(order.side)} ${String(order.type)} ${quantity} ${coins.base}${order.type === 'MARKET' ? ' at market' : ` @ ${price} ${coins.quote}`}`;
+	const terms = orderTerms(order, coins);
+	const what = coins === undefined ? `${String(order.symbol)} ${terms}` : terms;
 	const time = utcTime(order.time);
 	return [time, String(order.orderId), what].filter((part) => part !== undefined).join(' · ');
 }

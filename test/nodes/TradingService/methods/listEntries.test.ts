@@ -65,13 +65,19 @@ describe('list entries (the names the pickers show)', () => {
 		};
 		const coins = { base: 'ETH', quote: 'USDT' };
 		expect(orderEntryName(order, coins)).toBe(
-			'2026-11-27 07:12:05 UTC · 1470000000000000123 · SELL LIMIT 0.5 ETH @ 3500 USDT',
+			'2026-11-27 07:12 UTC · 1470000000000000123 · SELL 0.5 ETH @ 3500 USDT',
 		);
 		expect(orderEntryName(order)).toBe(
-			'2026-11-27 07:12:05 UTC · 1470000000000000123 · ETHUSDT SELL LIMIT 0.5 @ 3500',
+			'2026-11-27 07:12 UTC · 1470000000000000123 · ETHUSDT SELL 0.5 @ 3500',
+		);
+		expect(orderEntryName({ ...order, type: 'LIMIT_MAKER' }, coins)).toBe(
+			'2026-11-27 07:12 UTC · 1470000000000000123 · SELL 0.5 ETH @ 3500 USDT maker only',
 		);
 		expect(orderEntryName({ ...order, type: 'MARKET', time: undefined }, coins)).toBe(
-			'1470000000000000123 · SELL MARKET 0.5 ETH at market',
+			'1470000000000000123 · SELL 0.5 ETH at market',
+		);
+		expect(orderEntryName({ ...order, type: 'STOP_LIMIT' }, coins)).toBe(
+			'2026-11-27 07:12 UTC · 1470000000000000123 · SELL 0.5 ETH @ 3500 USDT STOP_LIMIT',
 		);
 	});
 
@@ -79,6 +85,7 @@ describe('list entries (the names the pickers show)', () => {
 		expect(utcTime(0)).toBeUndefined();
 		expect(utcTime('abc')).toBeUndefined();
 		expect(utcTime(1.5)).toBeUndefined();
-		expect(utcTime(Date.UTC(2026, 0, 2, 3, 4, 5))).toBe('2026-01-02 03:04:05 UTC');
+		expect(utcTime(Date.UTC(2026, 0, 2, 3, 4, 5))).toBe('2026-01-02 03:04 UTC');
+		expect(utcTime(String(Date.UTC(2026, 0, 2, 3, 4, 5)))).toBe('2026-01-02 03:04 UTC');
 	});
 });

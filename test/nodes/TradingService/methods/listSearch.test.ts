@@ -137,7 +137,7 @@ describe('list searches (version 2 pickers)', () => {
 		]);
 	});
 
-	it("Order ID: the key's open orders, each with its time (UTC), whole ID, side, type, and quantity and price with their coins", async () => {
+	it("Order ID: the key's open orders, each with its time (UTC), whole ID, side, quantity and limit price with their coins", async () => {
 		const client = new TestClient(sandbox().baseUrl, DEMO_KEYS.master, () => sandbox().now());
 		const placed: string[] = [];
 		for (const [symbol, price] of [
@@ -161,7 +161,7 @@ describe('list searches (version 2 pickers)', () => {
 		const result = await searchList(sandbox(), 'searchOpenOrders');
 		expect(values(result).sort()).toEqual([...placed].sort());
 		expect(result.results).toContainEqual({
-			name: `${new Date(time).toISOString().slice(0, 19).replace('T', ' ')} UTC · ${placed[0]} · BUY LIMIT 0.5 BTC @ 1000 USDT`,
+			name: `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC · ${placed[0]} · BUY 0.5 BTC @ 1000 USDT`,
 			value: placed[0],
 			description: 'Client order ID picker-BTCUSDT, status NEW',
 		});
