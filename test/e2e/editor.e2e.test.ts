@@ -40,7 +40,7 @@ import {
 	type PickerCheck,
 	type PickerParameter,
 } from '../../tools/n8n/editor';
-import { loadAllExamples } from '../../tools/n8n/examples';
+import { EXAMPLES, findNode, loadAllExamples, loadExample } from '../../tools/n8n/examples';
 import { leakedSecrets, setUpN8nWithSandbox, type E2eFixture } from '../../tools/n8n/fixture';
 import { getNodeItems } from '../../tools/n8n/run-data';
 import { startN8n, type N8nInstance } from '../../tools/n8n/server';
@@ -75,6 +75,8 @@ interface SandboxLists {
 	symbols: Array<{ symbol: string; baseAsset: string; quoteAsset: string; status: string }>;
 	/** GET /api/v1/account/type. */
 	accounts: Array<{ accountId: string; accountLabel: string; accountType: number }>;
+	/** GET /quote/v1/ticker/price?site=MENA: the last price of each symbol. */
+	prices: Map<string, string>;
 	/** GET /api/v1/spot/openOrders. */
 	openOrders: Array<{
 		orderId: string;
@@ -83,6 +85,7 @@ interface SandboxLists {
 		type: string;
 		price: string;
 		origQty: string;
+		time: string;
 	}>;
 }
 
@@ -97,10 +100,24 @@ async function readSandboxLists(client: TestClient): Promise<SandboxLists> {
 		}),
 		client.call({ method: 'GET', path: '/api/v1/account/type' }),
 		client.openOrders(),
+		client.call({
+			method: 'GET',
+			path: '/quote/v1/ticker/price',
+			query: { site: 'MENA' },
+			signatureIn: 'none',
+			timestamp: null,
+		}),
 	]);
 	for (const answer of answers) expect(answer.status).toBe(200);
-	const [info, accounts, openOrders] = answers;
-	return { symbols: info.json.symbols, accounts: accounts.json, openOrders: openOrders.json };
+	const [info, accounts, openOrders, prices] = answers;
+	return {
+		symbols: info.json.symbols,
+		accounts: accounts.json,
+		openOrders: openOrders.json,
+		prices: new Map(
+			(prices.json as Array<{ s: string; p: string }>).map((entry) => [entry.s, entry.p]),
+		),
+	};
 }
 
 /**
@@ -134,6 +151,8 @@ describeWithChromium(
 			fx = await setUpN8nWithSandbox({
 				prefix: 'n8n-e2e-editor-',
 				workflows: [...loadAllExamples(), ...loadPickerWorkflows()],
+				// Prices stand still, so the Symbol list and the test's own read agree.
+				sandbox: { market: { moving: false } },
 			});
 			n8n = await startN8n(fx.env);
 			placed = seedPickerOrders(fx.sb);
@@ -161,16 +180,48 @@ describeWithChromium(
 			return found;
 		};
 
-		/** What the symbol list must show for one symbol of the exchange information. */
+		/** Why a symbol cannot be traded now, in the words the list must use (none when it can). */
+		const STATUS_WORDS: Record<string, string> = {
+			HALT: 'trading halted',
+			IN_PREVIEW: 'not trading yet',
+		};
+		/**
+		 * What the symbol list must show for one symbol of the exchange information: its last price
+		 * in its coins, after the words of a status that is not TRADING.
+		 */
 		const symbolEntry = (s: SandboxLists['symbols'][number]) => ({
-			name: `${s.symbol} (${s.baseAsset}/${s.quoteAsset}${s.status === 'TRADING' ? '' : `, ${s.status}`})`,
+			name: [
+				s.symbol,
+				...(s.status === 'TRADING' ? [] : [STATUS_WORDS[s.status] ?? s.status]),
+				`1 ${s.baseAsset} = ${lists.prices.get(s.symbol)} ${s.quoteAsset}`,
+			].join(' · '),
 			value: s.symbol,
 		});
-		const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, 'en');
+		/** Those that can be traded first, each group by name. */
+		const listOrder = (symbols: SandboxLists['symbols']) =>
+			[...symbols]
+				.sort(
+					(a, b) =>
+						Number(a.status !== 'TRADING') - Number(b.status !== 'TRADING') ||
+						a.symbol.localeCompare(b.symbol, 'en'),
+				)
+				.map(symbolEntry);
+		/** "2026-11-27 07:12 UTC" */
+		const utc = (ms: string) =>
+			`${new Date(Number(ms)).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 		// What the node's description (actions/<resource>/index.ts) declares; the editor must show it all.
 		const described = describedOptions(1);
 		const describedV2 = describedOptions(2);
+		// The examples the editor opens, at the version they use.
+		const exampleVersion = (key: 'scheduledTransfer' | 'batchOrders', node: string) =>
+			(findNode(loadExample(key), node).typeVersion ?? 1) >= 2 ? 2 : 1;
+		const transferExample = describedOptions(
+			exampleVersion('scheduledTransfer', EXAMPLES.scheduledTransfer.transfer),
+		);
+		const batchExample = describedOptions(
+			exampleVersion('batchOrders', EXAMPLES.batchOrders.createMany),
+		);
 
 		test('the node describes Account, Market and Order (version 2 also Futures), with every operation (the lists the editor must show)', () => {
 			expect(described.resources).toEqual(['Account', 'Market', 'Order']);
@@ -214,36 +265,44 @@ describeWithChromium(
 			);
 		});
 
-		test("the Resource dropdown lists the resources of the node's description (versions 1 and 2)", () => {
-			expect(result.resources).toEqual(described.resources);
+		test("the Resource dropdown lists the resources of the node's description (the examples' version and version 2)", () => {
+			expect(result.resources).toEqual(transferExample.resources);
 			expect(result.v2.resources).toEqual(describedV2.resources);
 		});
 
-		test(`the Operation dropdown lists every operation of the description: Account -> ${described.operations.Account.join(', ')}; Order -> ${described.operations.Order.join(', ')}; version 2 Account -> ${describedV2.operations.Account.join(', ')}`, () => {
-			expect(result.accountOperations).toEqual(described.operations.Account);
-			expect(result.orderOperations).toEqual(described.operations.Order);
+		test(`the Operation dropdown lists every operation of the description: Account -> ${transferExample.operations.Account.join(', ')}; Order -> ${batchExample.operations.Order.join(', ')}; version 2 Account -> ${describedV2.operations.Account.join(', ')}`, () => {
+			expect(result.accountOperations).toEqual(transferExample.operations.Account);
+			expect(result.orderOperations).toEqual(batchExample.operations.Order);
 			expect(result.v2.accountOperations).toEqual(describedV2.operations.Account);
 			expect(result.v2.orderOperations).toEqual(describedV2.operations.Order);
 		});
 
-		test('Symbol picker (version 2 Create): the list is the MENA exchange information, each with its coins and any status but TRADING; the search narrows it; ETHUSDT is picked and saved', () => {
-			const expected = lists.symbols.map(symbolEntry).sort(byName);
+		test('Symbol picker (version 2 Create): the MENA exchange information, each symbol with its last price in its coins; those that cannot be traded say so in words and come last; the search narrows it; ETHUSDT is picked and saved', () => {
+			const expected = listOrder(lists.symbols);
 			expect(expected.length).toBeGreaterThan(3);
 			const symbol = picker('symbol');
 			expect(symbol.results).toEqual(expected);
 			expect(symbol.shown).toEqual(expected.map((e) => e.name));
+			expect(expected.slice(-2).map((e) => e.name)).toEqual([
+				expect.stringMatching(/^ADAUSDT · not trading yet · 1 ADA = [\d.]+ USDT$/),
+				expect.stringMatching(/^XRPUSDT · trading halted · 1 XRP = [\d.]+ USDT$/),
+			]);
+			for (const entry of symbol.shown) expect(entry).not.toMatch(/HALT|IN_PREVIEW/);
+			expect(symbol.cut).toEqual([]);
 
 			const wanted = SYMBOL_SEARCH.toUpperCase();
-			const found = lists.symbols
-				.filter((s) => [s.symbol, s.baseAsset, s.quoteAsset].some((t) => t.includes(wanted)))
-				.map(symbolEntry)
-				.sort(byName);
+			const found = listOrder(
+				lists.symbols.filter((s) =>
+					[s.symbol, s.baseAsset, s.quoteAsset].some((t) => t.includes(wanted)),
+				),
+			);
 			expect(found.map((e) => e.value)).toEqual(['ETHUSDT', 'PEPEETH']);
 			expect(result.symbolSearch.results).toEqual(found);
 			expect(result.symbolSearch.shown).toEqual(found.map((e) => e.name));
 
-			expect(symbol.picked).toBe('ETHUSDT (ETH/USDT)');
-			expect(symbol.fieldAfterPick).toBe('ETHUSDT (ETH/USDT)');
+			const eth = `ETHUSDT · 1 ETH = ${lists.prices.get('ETHUSDT')} USDT`;
+			expect(symbol.picked).toBe(eth);
+			expect(symbol.fieldAfterPick).toBe(eth);
 			expect(result.saved[PICKER_WORKFLOWS.editor.create].symbol).toMatchObject({
 				__rl: true,
 				mode: 'list',
@@ -314,7 +373,7 @@ describeWithChromium(
 			});
 		});
 
-		test('Order ID picker (version 2 Get): exactly the open orders placed in the sandbox, newest first, each with symbol, side, type, quantity, price and ID; one picked and saved by its ID', () => {
+		test('Order ID picker (version 2 Get): exactly the open orders placed in the sandbox, newest first, each with its time (UTC), whole ID, side, and quantity and limit price in their coins; one picked and saved by its ID', () => {
 			expect(lists.openOrders.map((o) => o.orderId).sort()).toEqual(
 				placed.map((o) => o.orderId).sort(),
 			);
@@ -323,12 +382,18 @@ describeWithChromium(
 			expect(orders.results.map((r) => r.value)).toEqual([placed[1].orderId, placed[0].orderId]);
 			for (const o of lists.openOrders) {
 				const entry = orders.results.find((r) => r.value === o.orderId)!;
+				const coins = lists.symbols.find((s) => s.symbol === o.symbol)!;
 				expect(entry.name).toBe(
-					`${o.symbol} ${o.side} ${o.type} ${o.origQty} @ ${o.price} · ${o.orderId}`,
+					`${utc(o.time)} · ${o.orderId} · ${o.side} ${o.origQty} ${coins.baseAsset} @ ${o.price} ${coins.quoteAsset}`,
 				);
 			}
 			expect(orders.shown).toEqual(orders.results.map((r) => r.name));
-			expect(orders.picked).toBe(`ETHUSDT SELL LIMIT 0.5 @ 3500 · ${placed[1].orderId}`);
+			// A narrow panel may cut the end of an entry short, never its time and whole ID.
+			for (const entry of orders.cut)
+				expect(entry).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC · \d{1,20} · /);
+			expect(orders.picked).toBe(
+				`${utc(placed[1].time)} · ${placed[1].orderId} · SELL 0.5 ETH @ 3500 USDT`,
+			);
 			expect(orders.fieldAfterPick).toBe(orders.picked);
 			expect(result.saved[PICKER_WORKFLOWS.editor.get].orderId).toMatchObject({
 				__rl: true,
@@ -337,7 +402,7 @@ describeWithChromium(
 			});
 		});
 
-		test("the lists were read through the node's transport: signed with the credential's key (exchange information of site MENA, accounts, open orders)", () => {
+		test("the lists were read through the node's transport: signed with the credential's key (accounts, open orders); exchange information and last prices of site MENA with the key alone", () => {
 			const editorRequests = fx.sb.ledger.requests.slice(requestsBeforeEditor);
 			const sent = (p: string) => editorRequests.filter((r) => r.path === p && r.status === 200);
 			for (const p of ['/api/v1/account/type', '/api/v1/spot/openOrders']) {
@@ -347,9 +412,14 @@ describeWithChromium(
 					expect(r.query).toMatch(/(^|&)signature=[0-9a-f]{64}$/);
 				}
 			}
-			const info = sent('/api/v1/exchangeInfo');
-			expect(info.length).toBeGreaterThan(0);
-			for (const r of info) expect(new URLSearchParams(r.query).get('site')).toBe('MENA');
+			// Market data: the API key alone, for the MENA site; one price read per Symbol list.
+			for (const p of ['/api/v1/exchangeInfo', '/quote/v1/ticker/price']) {
+				expect(sent(p).length).toBeGreaterThan(0);
+				for (const r of sent(p)) {
+					expect(r.apiKey).toBe(DEMO_KEYS.master.apiKey);
+					expect(r.query).toBe('site=MENA');
+				}
+			}
 		});
 
 		test('an expression in each picker (By ID) works in n8n: Symbol, Coin, From/To Account and Order ID from the items before, the sandbox gets exactly those', async () => {

@@ -88,6 +88,14 @@ export const PICKER_WORKFLOWS = {
 		transfer: 'Transfer Asset',
 		get: 'Get Order',
 	},
+	/** Filled-in version-2 forms, for the docs' screenshots (tools/editor-screenshot.ts). */
+	screens: {
+		file: 'pickers-v2-screens.json',
+		id: 'tsPickersV2Screens1',
+		create: 'Buy BTC',
+		cancel: 'Cancel Order',
+		candles: 'Get Candles',
+	},
 	expressions: {
 		file: 'pickers-v2-expressions.json',
 		id: 'tsPickersV2Expr1',
@@ -202,7 +210,7 @@ export async function signIn(page: Page, n8n: N8nInstance): Promise<void> {
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
 }
 
-async function openWorkflow(
+export async function openWorkflow(
 	page: Page,
 	n8n: N8nInstance,
 	workflowId: string,
@@ -216,7 +224,7 @@ function canvasNode(page: Page, nodeName: string) {
 	return page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
 }
 
-async function openNodePanel(page: Page, nodeName: string): Promise<void> {
+export async function openNodePanel(page: Page, nodeName: string): Promise<void> {
 	await canvasNode(page, nodeName).dblclick();
 	await page
 		.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]')
@@ -238,7 +246,7 @@ async function dropdownListId(page: Page, parameter: string): Promise<string | n
 }
 
 /** Opens a dropdown parameter of the open node panel and returns its option names, leaving it open. */
-async function openDropdown(page: Page, parameter: string): Promise<string[]> {
+export async function openDropdown(page: Page, parameter: string): Promise<string[]> {
 	const input = page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"]`);
 	await input.click();
 	const options = dropdownOptions(page, await dropdownListId(page, parameter));
@@ -302,7 +310,7 @@ async function rowsInView(rows: Locator, textOf?: string): Promise<string[]> {
 	);
 }
 
-async function closeDropdown(page: Page): Promise<void> {
+export async function closeDropdown(page: Page): Promise<void> {
 	await page.keyboard.press('Escape');
 	await page.waitForTimeout(300);
 }
@@ -319,6 +327,11 @@ export interface PickerCheck {
 	parameter: PickerParameter;
 	/** The entries the open list shows, top to bottom. */
 	shown: string[];
+	/**
+	 * The entries the open list cuts short (the panel too narrow for the whole name), each as the
+	 * start the list shows, ending in "…".
+	 */
+	cut: string[];
 	/**
 	 * What the editor got for that list: the answer of POST
 	 * /rest/dynamic-node-parameters/resource-locator-results (n8n ran the node's list search).
@@ -342,7 +355,7 @@ export interface EditorCheck {
 	/** Symbol, From Account, To Account, Coin and Order ID, in that order. */
 	pickers: PickerCheck[];
 	/** The Symbol list after typing SYMBOL_SEARCH in its search box: what it shows, what n8n returned. */
-	symbolSearch: { shown: string[]; results: ListEntry[] };
+	symbolSearch: { shown: string[]; cut: string[]; results: ListEntry[] };
 	/** The Symbol entries the screenshot shows whole (the list open, before the search). */
 	symbolsInScreenshot: string[];
 	/**
@@ -355,11 +368,11 @@ export interface EditorCheck {
 	screenshotPath: string;
 }
 
-function pickerLocator(page: Page, parameter: string) {
+export function pickerLocator(page: Page, parameter: string) {
 	return page.locator(`[data-test-id="ndv"] [data-test-id="resource-locator-${parameter}"]`);
 }
 
-function pickerRows(page: Page, parameter: string) {
+export function pickerRows(page: Page, parameter: string) {
 	return pickerLocator(page, parameter).locator('[data-test-id="rlc-item"]');
 }
 
@@ -388,23 +401,70 @@ function listAnswer(page: Page, parameter: string, filter?: string): Promise<Lis
 		});
 }
 
-/** Until the open list shows `count` rows (it renders after the answer arrives); their texts. */
-async function shownRows(page: Page, parameter: string, count: number): Promise<string[]> {
+/**
+ * Until the open list shows `count` rows (it renders after the answer arrives): their texts, and
+ * those the list cuts short (n8n shows one line per entry and ends a longer name with "…").
+ */
+async function shownRows(
+	page: Page,
+	parameter: string,
+	count: number,
+): Promise<{ shown: string[]; cut: string[] }> {
 	const rows = pickerRows(page, parameter);
 	const deadline = Date.now() + 15_000;
 	while ((await rows.count()) !== count && Date.now() < deadline) await page.waitForTimeout(100);
-	return (await rows.allInnerTexts()).map((text) => text.trim());
+	const shown = (await rows.allInnerTexts()).map((text) => text.trim());
+	const cut = await rows.evaluateAll((elements) => {
+		// Runs in the browser (no DOM library in this project's TypeScript: the calls used, typed here).
+		type Box = { left: number; right: number };
+		type Text = { textContent: string | null };
+		type Name = Text & {
+			scrollWidth: number;
+			clientWidth: number;
+			firstChild: Text | null;
+			getBoundingClientRect(): Box;
+		};
+		type Row = { querySelector(selector: string): Name | null };
+		const doc = globalThis as unknown as {
+			document: {
+				createRange(): {
+					setStart(node: Text, offset: number): void;
+					setEnd(node: Text, offset: number): void;
+					getBoundingClientRect(): Box;
+				};
+			};
+		};
+		const cutShort: string[] = [];
+		for (const row of elements as unknown as Row[]) {
+			const name = row.querySelector('div > span');
+			if (!name || name.scrollWidth <= name.clientWidth + 1 || !name.firstChild) continue;
+			// The longest start of the name that shows before the "…".
+			const text = name.textContent ?? '';
+			const room = name.getBoundingClientRect().right;
+			const range = doc.document.createRange();
+			let shown = 0;
+			for (let end = 1; end <= text.length; end++) {
+				range.setStart(name.firstChild, 0);
+				range.setEnd(name.firstChild, end);
+				if (range.getBoundingClientRect().right > room - 10) break;
+				shown = end;
+			}
+			cutShort.push(`${text.slice(0, shown)}…`);
+		}
+		return cutShort;
+	});
+	return { shown, cut };
 }
 
 /** Opens a picker's list (mode From List) and returns what it shows and what n8n answered. */
-async function openPicker(
+export async function openPicker(
 	page: Page,
 	parameter: string,
-): Promise<{ shown: string[]; results: ListEntry[] }> {
+): Promise<{ shown: string[]; cut: string[]; results: ListEntry[] }> {
 	const answer = listAnswer(page, parameter);
 	await pickerLocator(page, parameter).locator('[data-test-id="rlc-input"]').click();
 	const results = await answer;
-	return { shown: await shownRows(page, parameter, results.length), results };
+	return { ...(await shownRows(page, parameter, results.length)), results };
 }
 
 /** Types into the open list's search box; what the list then shows and what n8n answered. */
@@ -412,11 +472,11 @@ async function searchPicker(
 	page: Page,
 	parameter: string,
 	text: string,
-): Promise<{ shown: string[]; results: ListEntry[] }> {
+): Promise<{ shown: string[]; cut: string[]; results: ListEntry[] }> {
 	const answer = listAnswer(page, parameter, text);
 	await pickerLocator(page, parameter).locator('[data-test-id="rlc-search"]').fill(text);
 	const results = await answer;
-	return { shown: await shownRows(page, parameter, results.length), results };
+	return { ...(await shownRows(page, parameter, results.length)), results };
 }
 
 /** Clicks the open list's entry of `value`; returns its name and what the field shows after. */
@@ -445,11 +505,18 @@ async function checkPicker(
 	parameter: PickerParameter,
 	value: string,
 ): Promise<PickerCheck> {
-	const { shown, results } = await openPicker(page, parameter);
-	return { node, parameter, shown, results, ...(await pickEntry(page, parameter, results, value)) };
+	const { shown, cut, results } = await openPicker(page, parameter);
+	return {
+		node,
+		parameter,
+		shown,
+		cut,
+		results,
+		...(await pickEntry(page, parameter, results, value)),
+	};
 }
 
-async function closeNodePanel(page: Page): Promise<void> {
+export async function closeNodePanel(page: Page): Promise<void> {
 	await page.keyboard.press('Escape');
 	await page
 		.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]')
