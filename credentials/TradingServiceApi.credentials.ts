@@ -73,6 +73,7 @@ export class TradingServiceApi implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: CREDENTIAL_LIMITS.maxRecvWindowMs },
 			// n8n's lint reads defaults as literals: this is CREDENTIAL_LIMITS.defaultRecvWindowMs.
 			default: 5000,
+			hint: 'In milliseconds: 5000 is 5 seconds; at most 8000',
 			description:
 				'How long a request stays valid after it is signed, in milliseconds (1000 ms = 1 second): 1 to 8000, the exchange refuses more. 5000 (5 seconds) suits most; raise it only if requests fail because this server’s clock is off.',
 		},
@@ -110,6 +111,7 @@ export class TradingServiceApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: 1,
+			hint: '1 for a single n8n; in queue mode, the main process plus each worker',
 			description:
 				'How many n8n processes use this key at the same time (a count): 1 for a single n8n; in queue mode, the main process plus every worker that runs these workflows. Each process sends at most the two rates above divided by this number (rounded down), so together they stay within the exchange’s limits.',
 		},
@@ -119,6 +121,7 @@ export class TradingServiceApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
+			hint: '0 (the default): no budget, the node waits when the exchange says “too many requests”',
 			description:
 				'0 (the default) means no budget: the node counts no weight, and when the exchange answers "too many requests" (HTTP 429) it waits as told (Retry-After, else 1 minute). Otherwise, the most request weight the exchange allows this key per Weight Window (history, balances, past orders and the account list weigh 5 each, other requests 1); the node paces its requests to stay under it. Per n8n process: with several processes (queue mode), enter the budget divided by their number.',
 		},

@@ -94,6 +94,11 @@ describe('TradingServiceApi credential', () => {
 			expect(`${property.displayName}: ${property.description}`).toMatch(units);
 		const budget = credential.properties.find((p) => p.name === 'weightBudget')!;
 		expect(budget.description).toMatch(/^0 \(the default\) means no budget/);
+		// The credential form shows a hint under the field (the description is behind the label's "?").
+		expect(budget.hint).toMatch(/^0 \(the default\): no budget/);
+		expect(credential.properties.find((p) => p.name === 'recvWindow')?.hint).toMatch(
+			/^In milliseconds/,
+		);
 		expect(
 			credential.properties.find((p) => p.name === 'weightWindowSeconds')?.description,
 		).toMatch(/seconds/);
