@@ -4,9 +4,9 @@
  * Order ID; then the money-safety matrix of batches. The sandbox's own ledger is the oracle: no
  * order may be placed twice, each order is reported as the ledger has it.
  *
- * Determinism: each faulted run has a sandbox to itself (a lane's, reset first) and sends one
- * request at a time, so the sandbox's seeded fault generator hits the same requests on every run.
- * The scenario runs in beforeAll; the tests then check what it produced.
+ * Determinism: the scenario sends one request at a time, so the sandbox's seeded fault generator
+ * hits the same requests on every run. It runs in beforeAll; the tests then check what it
+ * produced.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
@@ -23,14 +23,11 @@ import {
 	wasApplied,
 	type Tally,
 } from './lib';
-import { runInLanes } from './lanes';
 import { describeMoneySafety } from './moneySafety';
 import { runScenarios, useFaultSandbox } from './scenarios';
 import { describeTotals } from './totals';
 
 const sandbox = useFaultSandbox();
-// The faulted runs go in lanes of sandboxes (lanes.ts), one run per lane at a time.
-const LANES = 6;
 
 interface BatchOrderCase {
 	clientOrderId: string;
@@ -43,10 +40,22 @@ interface BatchAttempts {
 	attempts: LedgerRequest[];
 }
 
-/** The scenario's 6 faulted runs, drawn in order from one seed: each run's orders. */
-function batchPlan() {
+async function batchScenario(sb: Sandbox, tally: Tally) {
 	const rng = new Rng(404);
-	return Array.from({ length: 6 }, (_, runIndex) => {
+	const cases: BatchOrderCase[] = [];
+	const batches: BatchAttempts[] = [];
+	for (let runIndex = 0; runIndex < 6; runIndex++) {
+		sb.setFaults({
+			latencyMs: runIndex % 2 === 1 ? 4 : 0,
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.batch }],
+			random: {
+				seed: 4000 + runIndex,
+				http5xx: 0.12,
+				dropBefore: 0.08,
+				dropAfter: 0.12,
+				paths: [PATHS.batch],
+			},
+		});
 		const count = rng.int(41, 65);
 		const inputs = Array.from({ length: count }, () => ({
 			symbol: rng.pick(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']),
@@ -54,62 +63,41 @@ function batchPlan() {
 			price: String(rng.int(1, 9)),
 			quantity: `0.00${rng.int(1, 99)}`,
 		}));
-		return { runIndex, inputs };
-	});
-}
+		const executionId = `batches-${runIndex}`;
+		const run = await runAndTally(sb, tally, {
+			parameters: {
+				resource: 'order',
+				operation: 'createMany',
+				inputMode: 'items',
+				symbol: '={{ $json.symbol }}',
+				side: '={{ $json.side }}',
+				type: 'LIMIT',
+				price: '={{ $json.price }}',
+				quantity: '={{ $json.quantity }}',
+			},
+			inputItems: inputs.map((json) => ({ json })),
+			continueOnFail: true,
+			executionId,
+		});
+		const outputs = byInputItem(run.items);
+		inputs.forEach((input, index) => {
+			cases.push({
+				clientOrderId: String(outputs.get(index)?.[0]?.json.clientOrderId ?? ''),
+				symbol: input.symbol,
+				output: outputs.get(index) ?? [],
+			});
+		});
+		// Attempts of one batch carry the same body (the same orders, the same client order IDs).
+		for (const request of run.requests.filter((candidate) => candidate.path === PATHS.batch)) {
+			const known = batches.find((batch) => batch.body === request.body);
+			if (known) known.attempts.push(request);
+			else batches.push({ body: request.body, attempts: [request] });
+		}
+	}
 
-type BatchRun = ReturnType<typeof batchPlan>[number];
-
-/** One faulted run on a sandbox of its own (reset first): its cases, its batch requests, its orders. */
-async function batchRun(sb: Sandbox, tally: Tally, { runIndex, inputs }: BatchRun) {
-	sb.reset();
-	sb.setFaults({
-		latencyMs: runIndex % 2 === 1 ? 4 : 0,
-		rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.batch }],
-		random: {
-			seed: 4000 + runIndex,
-			http5xx: 0.12,
-			dropBefore: 0.08,
-			dropAfter: 0.12,
-			paths: [PATHS.batch],
-		},
-	});
-	const executionId = `batches-${runIndex}`;
-	const run = await runAndTally(sb, tally, {
-		parameters: {
-			resource: 'order',
-			operation: 'createMany',
-			inputMode: 'items',
-			symbol: '={{ $json.symbol }}',
-			side: '={{ $json.side }}',
-			type: 'LIMIT',
-			price: '={{ $json.price }}',
-			quantity: '={{ $json.quantity }}',
-		},
-		inputItems: inputs.map((json) => ({ json })),
-		continueOnFail: true,
-		executionId,
-	});
-	const outputs = byInputItem(run.items);
-	const cases: BatchOrderCase[] = inputs.map((input, index) => ({
-		clientOrderId: String(outputs.get(index)?.[0]?.json.clientOrderId ?? ''),
-		symbol: input.symbol,
-		output: outputs.get(index) ?? [],
-	}));
-	return {
-		cases,
-		requests: run.requests.filter((candidate) => candidate.path === PATHS.batch),
-		orders: [...sb.ledger.orders],
-	};
-}
-
-/**
- * The whole workflow run again (a new execution) with a business key mapped into Client Order
- * ID, as the README advises: every order is recognised by its ID, nothing is placed twice.
- * (Retries within one execution reuse the generated IDs: see test/nodes/.../createMany.test.ts.)
- * It runs on a lane's sandbox right after a faulted run, whose orders it holds (not reset).
- */
-async function businessKeyRerun(sb: Sandbox, tally: Tally) {
+	// The whole workflow run again (a new execution) with a business key mapped into Client Order
+	// ID, as the README advises: every order is recognised by its ID, nothing is placed twice.
+	// (Retries within one execution reuse the generated IDs: see test/nodes/.../createMany.test.ts.)
 	sb.clearFaults();
 	const ordersBefore = sb.ledger.orders.length;
 	const rerunInputs = Array.from({ length: 45 }, (_, index) => ({
@@ -142,31 +130,9 @@ async function businessKeyRerun(sb: Sandbox, tally: Tally) {
 		executionId: 'rerun-2',
 	});
 	const placedBySecond = sb.ledger.orders.length - ordersBefore - placedByFirst;
-	return { first, second, placedByFirst, placedBySecond };
-}
-
-/**
- * The faulted runs in lanes (lanes.ts), then, on the first lane free, the business-key re-run:
- * the runs overlap while one waits to look an unanswered batch up.
- */
-async function batchScenario(_sb: Sandbox, tally: Tally) {
-	const plan: Array<BatchRun | 'rerun'> = [...batchPlan(), 'rerun'];
-	const runs: Array<Awaited<ReturnType<typeof batchRun>>> = [];
-	const reruns: Array<Awaited<ReturnType<typeof businessKeyRerun>>> = [];
-	await runInLanes(plan, LANES, async (sb, planned) => {
-		if (planned === 'rerun') reruns.push(await businessKeyRerun(sb, tally));
-		else runs[planned.runIndex] = await batchRun(sb, tally, planned);
-	});
-	const [rerun] = reruns;
-	// Attempts of one batch carry the same body (the same orders, the same client order IDs).
-	const batches: BatchAttempts[] = [];
-	for (const request of runs.flatMap((run) => run.requests)) {
-		const known = batches.find((batch) => batch.body === request.body);
-		if (known) known.attempts.push(request);
-		else batches.push({ body: request.body, attempts: [request] });
-	}
-	const ledger = { orders: runs.flatMap((run) => run.orders) };
-	return { ledger, cases: runs.flatMap((run) => run.cases), batches, rerun };
+	// The ledger as the scenario left it (the sandbox is reset before each test).
+	const ledger = { orders: [...sb.ledger.orders] };
+	return { ledger, cases, batches, rerun: { first, second, placedByFirst, placedBySecond } };
 }
 
 const { results, tallies, wallMs } = runScenarios(sandbox, { batches: batchScenario });
