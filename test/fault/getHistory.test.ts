@@ -4,10 +4,12 @@
  * every transiently failing read must end in success. (Pages that must not become records: bad
  * answers, redirects, malformed and drip-fed answers: getHistoryBadAnswers.test.ts.)
  *
- * Determinism: each scenario resets the file's sandbox and sends one request at a time, so the
- * sandbox's seeded fault generator hits the same requests on every run. The scenarios run in
- * beforeAll, one after the other; the tests then check what each produced.
+ * Determinism: each scenario (each of the pages scenario's two runs) resets its sandbox and sends
+ * one request at a time, so the sandbox's seeded fault generator hits the same requests on every
+ * run. The scenarios run in beforeAll, at once, each on a sandbox of its own; the tests then check
+ * what each produced.
  */
+import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import { DEMO_ACCOUNTS, type HistoryRecord, type LedgerRequest, type Sandbox } from '../../sandbox';
 import { ACCOUNT_TYPE_OF, expectedHistory, historyParameters, type HistoryQuery } from './history';
 import {
@@ -22,6 +24,7 @@ import {
 	runAndTally,
 	type Tally,
 } from './lib';
+import { runInLanes } from './lanes';
 import { runScenarios, useFaultSandbox } from './scenarios';
 import { describeTotals } from './totals';
 
@@ -133,9 +136,26 @@ interface PageCase {
 	attempts: LedgerRequest[];
 }
 
-async function historyPageScenario(sb: Sandbox, tally: Tally) {
-	sb.reset();
+/** The scenario's 2 runs of 100 reads: each read's times before the sandbox's now, drawn in order from one seed. */
+function pagePlan() {
 	const rng = new Rng(606);
+	return Array.from({ length: 2 }, (_, runIndex) => ({
+		runIndex,
+		reads: Array.from({ length: 100 }, (_, index) => {
+			// Unique windows (the item index in the milliseconds): requests map back to their item.
+			const endAgo = rng.int(2, 9 * 24) * HOUR + runIndex * 1000 + index;
+			return { endAgo, span: rng.int(1, 24) * HOUR, limit: rng.int(1, 40) };
+		}),
+	}));
+}
+
+/** One run of 100 reads on a sandbox of its own, reset and seeded with the scenario's records. */
+async function historyPageRun(
+	sb: Sandbox,
+	tally: Tally,
+	{ runIndex, reads }: ReturnType<typeof pagePlan>[number],
+): Promise<PageCase[]> {
+	sb.reset();
 	const now = sb.now();
 	const seeded = sb.seedRecords({
 		flowType: 32,
@@ -145,71 +165,84 @@ async function historyPageScenario(sb: Sandbox, tally: Tally) {
 		perMillisecond: 2,
 		seed: 6,
 	});
-	const cases: PageCase[] = [];
-	for (let runIndex = 0; runIndex < 2; runIndex++) {
-		sb.setFaults({
-			latencyMs: runIndex === 0 ? 2 : 0,
-			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.history }],
-			random: {
-				seed: 6000 + runIndex,
-				http5xx: 0.08,
-				dropBefore: 0.04,
-				dropAfter: 0.04,
-				paths: [PATHS.history],
-			},
-		});
-		const inputs = Array.from({ length: 100 }, (_, index) => {
-			// Unique windows (the item index in the milliseconds): requests map back to their item.
-			const endTime = now - rng.int(2, 9 * 24) * HOUR - runIndex * 1000 - index;
-			return { startTime: endTime - rng.int(1, 24) * HOUR, endTime, limit: rng.int(1, 40) };
-		});
-		const run = await runAndTally(sb, tally, {
-			parameters: {
-				resource: 'account',
-				operation: 'getHistory',
-				flowType: 32,
-				startTime: '={{ $json.startTime }}',
-				endTime: '={{ $json.endTime }}',
-				returnAll: false,
-				limit: '={{ $json.limit }}',
-			},
-			inputItems: inputs.map((json) => ({ json })),
-			continueOnFail: true,
-			executionId: `pages-${runIndex}`,
-		});
-		const outputs = byInputItem(run.items);
-		inputs.forEach((input, index) => {
-			const output = outputs.get(index) ?? [];
-			cases.push({
-				limit: input.limit,
-				expected: expectedHistory(
-					seeded,
-					{ flowType: 32, startTime: input.startTime, endTime: input.endTime },
-					ACCOUNT_TYPE_OF,
-				).slice(0, input.limit),
-				got: output
-					.filter((item) => errorOf(item) === undefined)
-					.map((item) => String(item.json.id)),
-				error: errorOf(output[0]),
-				attempts: run.requests.filter(
-					(request) =>
-						request.path === PATHS.history &&
-						queryOf(request).get('endTime') === String(input.endTime) &&
-						queryOf(request).get('startTime') === String(input.startTime),
-				),
-			});
-		});
-	}
+	sb.setFaults({
+		latencyMs: runIndex === 0 ? 2 : 0,
+		rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 0, path: PATHS.history }],
+		random: {
+			seed: 6000 + runIndex,
+			http5xx: 0.08,
+			dropBefore: 0.04,
+			dropAfter: 0.04,
+			paths: [PATHS.history],
+		},
+	});
+	const inputs = reads.map(({ endAgo, span, limit }) => ({
+		startTime: now - endAgo - span,
+		endTime: now - endAgo,
+		limit,
+	}));
+	const run = await runAndTally(sb, tally, {
+		parameters: {
+			resource: 'account',
+			operation: 'getHistory',
+			flowType: 32,
+			startTime: '={{ $json.startTime }}',
+			endTime: '={{ $json.endTime }}',
+			returnAll: false,
+			limit: '={{ $json.limit }}',
+		},
+		inputItems: inputs.map((json) => ({ json })),
+		continueOnFail: true,
+		executionId: `pages-${runIndex}`,
+	});
+	const outputs = byInputItem(run.items);
 	sb.clearFaults();
-	return { cases };
+	return inputs.map((input, index) => {
+		const output = outputs.get(index) ?? [];
+		return {
+			limit: input.limit,
+			expected: expectedHistory(
+				seeded,
+				{ flowType: 32, startTime: input.startTime, endTime: input.endTime },
+				ACCOUNT_TYPE_OF,
+			).slice(0, input.limit),
+			got: output.filter((item) => errorOf(item) === undefined).map((item) => String(item.json.id)),
+			error: errorOf(output[0]),
+			attempts: run.requests.filter(
+				(request) =>
+					request.path === PATHS.history &&
+					queryOf(request).get('endTime') === String(input.endTime) &&
+					queryOf(request).get('startTime') === String(input.startTime),
+			),
+		};
+	});
+}
+
+/**
+ * The two runs at once, each on a lane's sandbox (lanes.ts): reads go at the key's 5 queries a
+ * second, and each lane is a service of its own.
+ */
+async function historyPageScenario(_sb: Sandbox, tally: Tally) {
+	const runs = await runInLanes(pagePlan(), 2, (sb, planned) => historyPageRun(sb, tally, planned));
+	return { cases: runs.flat() };
 }
 
 // ------------------------------------------------------------------ run the scenarios
 
-const { results, tallies, wallMs } = runScenarios(sandbox, {
-	returnAll: returnAllScenario,
-	pages: historyPageScenario,
+// A failing read's backoff starts at 20 ms instead of 250 ms (5 retries: 0.6 s instead of 7.8 s),
+// as in parallel.test.ts: what is retried, and how often, stays the same. (Before the scenarios:
+// hooks run in the order they are declared.)
+let backoff: jest.ReplaceProperty<number> | undefined;
+beforeAll(() => {
+	backoff = jest.replaceProperty(DEFAULT_RETRY_POLICY, 'baseDelayMs', 20);
 });
+afterAll(() => backoff?.restore());
+
+const { results, tallies, wallMs } = runScenarios(
+	sandbox,
+	{ returnAll: returnAllScenario, pages: historyPageScenario },
+	{ atOnce: true },
+);
 
 describe('history Return All under 5xx, drops, 429 and latency', () => {
 	it('returns every record exactly once, in order, whatever the faults', () => {
