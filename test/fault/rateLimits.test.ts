@@ -11,15 +11,17 @@
  *   says executed nothing is not.
  * - HTTP 400 with code 0003 (the documentation's error table) behaves as a 429.
  * - 0 requests into a suspension, in every scenario.
+ * - The UAE rule (a 429 without Retry-After, sandbox at no request rates): after a read's 429,
+ *   nothing of that key and class, read or write, leaves for a minute, and nothing is banned (418).
  *
  * The node keeps the exchange's minute (LIMITS.rateLimitSuspensionMs), so the scenarios that wait
  * run at once, each against its own sandbox (another address: another key's pacer).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { LIMITS } from '../../nodes/TradingService/constants';
-import { runTradingService, type NodeRun } from '../../tools/harness/node';
-import { startSandbox, type Sandbox, type SandboxBehaviour } from '../../sandbox';
+import { DAY_MS, LIMITS } from '../../nodes/TradingService/constants';
+import { requestsTo, runTradingService, type NodeRun } from '../../tools/harness/node';
+import { DEMO_ACCOUNTS, startSandbox, type Sandbox, type SandboxBehaviour } from '../../sandbox';
 import { PATHS } from './lib';
 import { itemsOfRanges } from './matrix';
 
@@ -95,6 +97,15 @@ function placedOnce(sandbox: Sandbox): void {
 		expect([quantity, counts.get(quantity)]).toEqual([quantity, 1]);
 }
 
+// The UAE rule's minute (its describe below) starts in the file's first hook: a describe's own
+// beforeAll runs only after the describes before it, and the minutes are to overlap.
+let minute: ReturnType<typeof uaeMinute>;
+beforeAll(() => {
+	minute = uaeMinute();
+	// Nothing may reject before the test reads it.
+	minute.catch(() => undefined);
+});
+
 describe('a rate limit in the middle of a parallel Create (version 2 defaults)', () => {
 	const scenarios: Record<string, Promise<Scenario>> = {};
 	beforeAll(() => {
@@ -157,4 +168,100 @@ describe('a rate limit in the middle of a parallel Create (version 2 defaults)',
 			expect([item, booked.has(quantities[item])]).toEqual([item, false]);
 		expect(booked.has(quantities[Number(context.itemIndex)])).toBe(false);
 	});
+});
+
+// ------------------------------------------------------------------ the UAE rule: 429 without Retry-After
+
+const transfer = (quantity: string) => ({
+	resource: 'account',
+	operation: 'transferAsset',
+	fromAccountId: DEMO_ACCOUNTS.mainTrading,
+	toAccountId: DEMO_ACCOUNTS.custody,
+	coin: 'USDT',
+	quantity,
+});
+
+const historyOf = (flowType: number) => ({
+	resource: 'account',
+	operation: 'getHistory',
+	flowType,
+	returnAll: true,
+	startTime: new Date(Date.now() - DAY_MS).toISOString(),
+	endTime: new Date().toISOString(),
+});
+
+/**
+ * A read meets a 429 without Retry-After (the UAE rule), then, in other executions during the
+ * minute, a write and another read: on a sandbox of its own, started with the file's other
+ * scenarios so that the minutes overlap.
+ */
+async function uaeMinute() {
+	const sandbox = await startSandbox({
+		symbolRules: 'lenient',
+		rateLimit: false,
+		requestRates: false,
+		behaviour: { rateLimitRule: 'uae' },
+	});
+	const now = Date.now();
+	sandbox.seedRecords({
+		flowType: 32,
+		count: 3,
+		startTime: now - DAY_MS / 2,
+		endTime: now - 1000,
+		seed: 429,
+	});
+	sandbox.setFaults({ rules: [{ kind: 'rateLimit', times: 1, path: PATHS.history }] });
+	const started = Date.now();
+	try {
+		// A read meets the 429 (no Retry-After under the UAE rule) ...
+		const reading = runTradingService(sandbox, { parameters: historyOf(32) });
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		// ... then, in other executions during the minute, a write and another read.
+		const writing = runTradingService(sandbox, {
+			parameters: transfer('1'),
+			executionId: 'uae-write',
+		});
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		const readingToo = runTradingService(sandbox, {
+			parameters: { resource: 'account', operation: 'getBalances' },
+			executionId: 'uae-read',
+		});
+		const [read, write, readToo] = await Promise.all([reading, writing, readingToo]);
+		return { sandbox, read, write, readToo, started, ended: Date.now() };
+	} catch (error) {
+		await sandbox.stop();
+		throw error;
+	}
+}
+
+describe('UAE rule: 429 without Retry-After', () => {
+	// Started by the file's first hook (above), so that its minute overlaps the others.
+	afterAll(async () => {
+		await (await minute.catch(() => undefined))?.sandbox.stop();
+	});
+
+	it('UAE rule: 429 without Retry-After: the node sends nothing more of that key and class for a minute, then reads and writes again, and is never banned (418)', async () => {
+		const { sandbox, read, write, readToo, started, ended } = await minute;
+		const requests = sandbox.ledger.requests;
+		expect(requests.map((request) => request.status)).not.toContain(418);
+		const [limited] = requests;
+		expect(limited).toMatchObject({ path: PATHS.history, status: 429 });
+		// Nothing reached the service in the minute after the 429.
+		for (const request of requests.slice(1))
+			expect(request.at - limited.at).toBeGreaterThanOrEqual(60_000);
+		// The read was tried once more after the minute and returned the records.
+		expect(read.error).toBeUndefined();
+		expect(read.items).toHaveLength(3);
+		expect(requestsTo(sandbox, PATHS.history).map((request) => request.status)).toEqual([429, 200]);
+		// The write, of the same class, waited for the minute too (Wait After a Rate Limit: version
+		// 1 always waits), then was placed once.
+		expect(write.error).toBeUndefined();
+		expect(write.items.map((item) => item.json.outcome)).toEqual(['placed']);
+		expect(requestsTo(sandbox, PATHS.transfer).map((request) => request.status)).toEqual([200]);
+		expect(sandbox.ledger.transfers).toHaveLength(1);
+		// The other read waited for the minute, then went through.
+		expect(readToo.error).toBeUndefined();
+		expect(requestsTo(sandbox, '/api/v1/account').map((request) => request.status)).toEqual([200]);
+		expect(ended - started).toBeGreaterThanOrEqual(60_000);
+	}, 120_000);
 });

@@ -1,8 +1,10 @@
 /**
  * The exchange's rate-limit rules where the spec is silent (the UAE documentation), through n8n's
  * real executor against the sandbox over loopback: one weight budget per service however its Base
- * URL is spelt (defect 14), a minute without requests of the key's class after a 429 without
- * Retry-After and no 418, one transfer per second, and the endpoint weights.
+ * URL is spelt (defect 14), a transfer refused with a 429 without Retry-After, one transfer per
+ * second, and the endpoint weights. (The minute without requests of the key's class after a 429
+ * without Retry-After, and no 418, is in test/fault/rateLimits.test.ts, whose minutes of waiting
+ * run at once.)
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -67,67 +69,6 @@ describe('defect 14: credentials differing only in the Base URL’s spelling sha
 		expect(statuses).toEqual(Array(6).fill(200));
 		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
 	});
-});
-
-describe('UAE rule: 429 without Retry-After', () => {
-	const sandbox = useSandbox({
-		rateLimit: false,
-		requestRates: false,
-		behaviour: { rateLimitRule: 'uae' },
-	});
-
-	it('UAE rule: 429 without Retry-After: the node sends nothing more of that key and class for a minute, then reads and writes again, and is never banned (418)', async () => {
-		const now = Date.now();
-		sandbox().seedRecords({
-			flowType: 32,
-			count: 3,
-			startTime: now - DAY_MS / 2,
-			endTime: now - 1000,
-			seed: 429,
-		});
-		sandbox().setFaults({ rules: [{ kind: 'rateLimit', times: 1, path: PATHS.history }] });
-		const started = Date.now();
-		// A read meets the 429 (no Retry-After under the UAE rule) ...
-		const reading = runTradingService(sandbox(), { parameters: historyOf(32) });
-		await new Promise((resolve) => setTimeout(resolve, 500));
-		// ... then, in other executions during the minute, a write and another read.
-		const writing = runTradingService(sandbox(), {
-			parameters: transfer('1'),
-			executionId: 'uae-write',
-		});
-		await new Promise((resolve) => setTimeout(resolve, 500));
-		const readingToo = runTradingService(sandbox(), {
-			parameters: balances,
-			executionId: 'uae-read',
-		});
-		const [read, write, readToo] = await Promise.all([reading, writing, readingToo]);
-
-		const requests = sandbox().ledger.requests;
-		expect(requests.map((request) => request.status)).not.toContain(418);
-		const [limited] = requests;
-		expect(limited).toMatchObject({ path: PATHS.history, status: 429 });
-		// Nothing reached the service in the minute after the 429.
-		for (const request of requests.slice(1))
-			expect(request.at - limited.at).toBeGreaterThanOrEqual(60_000);
-		// The read was tried once more after the minute and returned the records.
-		expect(read.error).toBeUndefined();
-		expect(read.items).toHaveLength(3);
-		expect(requestsTo(sandbox(), PATHS.history).map((request) => request.status)).toEqual([
-			429, 200,
-		]);
-		// The write, of the same class, waited for the minute too (Wait After a Rate Limit: version
-		// 1 always waits), then was placed once.
-		expect(write.error).toBeUndefined();
-		expect(write.items.map((item) => item.json.outcome)).toEqual(['placed']);
-		expect(requestsTo(sandbox(), PATHS.transfer).map((request) => request.status)).toEqual([200]);
-		expect(sandbox().ledger.transfers).toHaveLength(1);
-		// The other read waited for the minute, then went through.
-		expect(readToo.error).toBeUndefined();
-		expect(requestsTo(sandbox(), '/api/v1/account').map((request) => request.status)).toEqual([
-			200,
-		]);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(60_000);
-	}, 120_000);
 });
 
 describe('UAE rule: a write answered 429 without Retry-After, Wait After a Rate Limit off', () => {
