@@ -15,8 +15,8 @@ const Sequencer = require('@jest/test-sequencer').default;
 const MEASURED_SECONDS = {
 	'test/fault/parallel.test.ts': 158,
 	'test/fault/cancelMany.test.ts': 120,
+	'test/fault/createMany.test.ts': 118,
 	'test/fault/create.test.ts': 110,
-	'test/fault/createMany.test.ts': 100,
 	'test/fault/accountTwins.test.ts': 80,
 	'test/fault/rateLimits.test.ts': 66,
 	'test/fault/createLate.test.ts': 60,
