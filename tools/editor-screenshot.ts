@@ -26,7 +26,6 @@ import type { Locator, Page } from 'playwright-core';
 
 import {
 	checkEditor,
-	closeNodePanel,
 	describedOptions,
 	findChromium,
 	launchChromium,
@@ -96,6 +95,20 @@ async function shootForm(page: Page, file: string, also: Locator[] = []): Promis
 	log(`${path.basename(file)}: ${(await fsp.stat(file)).size} bytes`);
 }
 
+/** Closes the node panel: Escape, else (a list had the focus) its close button. */
+async function leavePanel(page: Page): Promise<void> {
+	const operation = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]');
+	await page.keyboard.press('Escape');
+	await page.waitForTimeout(400);
+	if (await operation.isVisible()) {
+		await page.keyboard.press('Escape');
+		await page.waitForTimeout(400);
+	}
+	if (await operation.isVisible())
+		await page.locator('[data-test-id="ndv-close-button"]').first().click();
+	await operation.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
 /** The version-2 panels of the docs, each cropped to the form (and the list it has open). */
 async function shootPanels(n8n: N8nInstance, chromiumPath: string, dir: string): Promise<void> {
 	await fsp.mkdir(dir, { recursive: true });
@@ -112,17 +125,18 @@ async function shootPanels(n8n: N8nInstance, chromiumPath: string, dir: string):
 		await openNodePanel(page, screens.create);
 		await shootForm(page, shot('create-v2.png'));
 		// Create's two collections: Guardrails, then Options (version 1 has Options alone).
-		const guardrails = page.locator(
-			'[data-test-id="ndv"] [data-test-id="collection-parameter-add-dropdown"]',
-		);
-		if ((await guardrails.count()) === 2) {
-			await guardrails.first().click();
-			const option = page.locator('[role="option"]:visible, [role="menuitem"]:visible').last();
+		const adders = page.locator('[data-test-id="ndv"] [data-test-id="collection-parameter-add"]');
+		const guardrails = adders.locator('input[placeholder="Add Guardrail"]');
+		if ((await guardrails.count()) === 1) {
+			const listId = await guardrails.getAttribute('aria-controls');
+			await guardrails.click();
+			const option = page.locator(`[id="${listId}"] [role="option"]`).last();
 			await option.waitFor({ timeout: 10_000 });
 			await shootForm(page, shot('guardrail-list.png'), [option]);
 			await page.keyboard.press('Escape');
-		} else log('guardrail-list.png: no Guardrails collection in this build, skipped');
-		await closeNodePanel(page);
+			await page.waitForTimeout(300);
+		} else log('guardrail-list.png: no Add Guardrail in this build, skipped');
+		await leavePanel(page);
 
 		await openNodePanel(page, screens.cancel);
 		await shootForm(page, shot('cancel-v2.png'));
@@ -151,11 +165,11 @@ async function shootPanels(n8n: N8nInstance, chromiumPath: string, dir: string):
 		log(`credential.png: ${(await fsp.stat(shot('credential.png'))).size} bytes`);
 		await page.keyboard.press('Escape');
 		await page.waitForTimeout(300);
-		await closeNodePanel(page).catch(() => page.keyboard.press('Escape'));
+		await leavePanel(page);
 
 		await openNodePanel(page, screens.candles);
 		await shootForm(page, shot('candles-v2.png'));
-		await closeNodePanel(page);
+		await leavePanel(page);
 
 		const editor = PICKER_WORKFLOWS.editor;
 		await openWorkflow(page, n8n, editor.id, editor.create);
