@@ -4,8 +4,8 @@ import { LIMITS, MARKET_SITE } from '../constants';
 import { ENDPOINTS, type ServiceClient } from '../transport';
 
 // The trading rules of each trading pair (GET /api/v1/exchangeInfo, docs/api.md "Symbol rules"),
-// as parsed from exchange info and kept per process. Checking and fitting an order against them:
-// symbolRulesFit.ts.
+// as parsed from exchange info and kept in memory per n8n instance. Checking and fitting an order
+// against them: symbolRulesFit.ts.
 
 /** The rules of one trading pair, as Get Symbol Rules outputs them: every decimal a string. */
 export interface SymbolRules {
