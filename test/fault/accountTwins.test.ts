@@ -13,7 +13,7 @@
  */
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import { CANCEL_KINDS, cancelMatrixRun, type CancelKind } from './cancelMatrix';
-import { runInLanes } from './lanes';
+import { againIfTooLate, runInLanes } from './lanes';
 import {
 	matrixRun,
 	violationOf,
@@ -60,6 +60,9 @@ interface AnyRun {
 	continueOnFail: boolean;
 	faults: string[];
 	reachedOtherHost: number;
+	requests: Array<{ code?: string }>;
+	/** Times the run was run again because its reads came too late to test a write (lanes.ts). */
+	tooLateReruns?: number;
 	verdicts: Array<Omit<WriteVerdict, 'kind'> & { kind: WriteKind | CancelKind }>;
 	/** Output items carrying another account's order. */
 	otherAccountItems: number;
@@ -84,13 +87,16 @@ const isCancel = (kind: string): kind is CancelKind =>
 	(CANCEL_KINDS as readonly string[]).includes(kind);
 
 async function runCell(sb: Parameters<typeof matrixRun>[0], cell: Cell): Promise<AnyRun> {
-	const name = `twins-${cell.seed}`;
-	if (isCancel(cell.kind)) return await cancelMatrixRun(sb, { ...cell, kind: cell.kind, name });
-	const run = await matrixRun(sb, { ...cell, kind: cell.kind, name, twins: true });
-	return {
-		...run,
-		otherAccountItems: run.verdicts.filter((verdict) => verdict.otherAccountsOrder).length,
-	};
+	const { kind } = cell;
+	return await againIfTooLate(async (named): Promise<AnyRun> => {
+		const name = named(`twins-${cell.seed}`);
+		if (isCancel(kind)) return await cancelMatrixRun(sb, { ...cell, kind, name });
+		const run = await matrixRun(sb, { ...cell, kind, name, twins: true });
+		return {
+			...run,
+			otherAccountItems: run.verdicts.filter((verdict) => verdict.otherAccountsOrder).length,
+		};
+	});
 }
 
 function logTable(runs: AnyRun[], wallMs: number): void {
@@ -129,6 +135,7 @@ function logTable(runs: AnyRun[], wallMs: number): void {
 	const columns = Object.keys(Object.values(table)[0] ?? {});
 	const lines = [
 		`account twins: ${runs.length} runs (${runs.filter((run) => run.faults.length > 0).length} faulted), ${verdicts.length} writes, ${(wallMs / 1000).toFixed(1)} s`,
+		`  run again, their reads too late for the 200 ms receive window before any write: ${runs.reduce((sum, run) => sum + (run.tooLateReruns ?? 0), 0)}`,
 		...VIOLATIONS.map((kind) => `  ${kind}: ${count(kind)}`),
 		`  cancels applied to another account's order: ${runs.reduce((sum, run) => sum + (run.otherAccountCancels ?? 0), 0)}`,
 		['kind'.padEnd(20), ...columns.map((column) => column.padStart(8))].join(' '),

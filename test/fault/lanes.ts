@@ -59,3 +59,25 @@ export function countBy<T>(values: T[], key: (value: T) => string): Record<strin
 	for (const value of values) counts[key(value)] = (counts[key(value)] ?? 0) + 1;
 	return counts;
 }
+
+/** How many more times a run is tried when its own reads came too late to test anything. */
+const TOO_LATE_RERUNS = 2;
+
+/**
+ * Runs a matrix run again, under a new name, when it ended without a fault and with a request the
+ * sandbox refused -1021 (signed too long before it arrived). The matrices use a 200 ms receive
+ * window to keep the reconcile's waits short, and a busy machine can take longer than that between
+ * signing a lookup and its arrival: the node then refuses its write before sending it (it cannot
+ * check whether a client order ID was used), which is right, but such a run tested no write under
+ * a fault. Nothing else is run again: a run with a fault counts as it is.
+ */
+export async function againIfTooLate<
+	R extends { faults: string[]; requests: Array<{ code?: string }> },
+>(attempt: (name: (base: string) => string) => Promise<R>): Promise<R & { tooLateReruns: number }> {
+	for (let rerun = 0; ; rerun++) {
+		const run = await attempt((base) => (rerun === 0 ? base : `${base}-again${rerun}`));
+		const tooLate =
+			run.faults.length === 0 && run.requests.some((request) => request.code === '-1021');
+		if (!tooLate || rerun === TOO_LATE_RERUNS) return { ...run, tooLateReruns: rerun };
+	}
+}

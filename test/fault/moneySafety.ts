@@ -12,6 +12,7 @@
  */
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { againIfTooLate } from './lanes';
 import {
 	FORCED_FAULTS,
 	WRITE_KINDS,
@@ -54,7 +55,7 @@ function shareOf(floor: number, kinds: readonly WriteKind[]): number {
 }
 
 /** Prints the matrix: violations by kind, and each cell's outcomes. */
-function logMatrix(runs: MatrixRun[]): void {
+function logMatrix(runs: Array<MatrixRun & { tooLateReruns: number }>): void {
 	const verdicts = runs.flatMap((run) => run.verdicts);
 	const table: Record<string, Record<string, number>> = {};
 	for (const run of runs) {
@@ -87,6 +88,7 @@ function logMatrix(runs: MatrixRun[]): void {
 	console.log(
 		[
 			`money safety: ${runs.length} runs (${runs.filter((run) => run.faults.length > 0).length} faulted), ${verdicts.length} writes`,
+			`run again, their reads too late for the 200 ms receive window before any write: ${runs.reduce((sum, run) => sum + run.tooLateReruns, 0)}`,
 			`committed more than intended: ${count('committedTwice')}`,
 			`reported placed but not placed (or another order): ${count('placedNotPlaced')}`,
 			`reported rejected / "nothing was executed" but placed: ${count('rejectedButPlaced')}`,
@@ -106,7 +108,7 @@ export function describeMoneySafety(kinds: readonly WriteKind[]): void {
 		: [...FORCED_FAULTS];
 
 	describe(`money safety (${kinds.join(', ')}): every write under faults, with and without Retry On Fail and Continue On Fail`, () => {
-		const runs: MatrixRun[] = [];
+		const runs: Array<MatrixRun & { tooLateReruns: number }> = [];
 		const lanes: Sandbox[] = [];
 
 		beforeAll(async () => {
@@ -123,7 +125,11 @@ export function describeMoneySafety(kinds: readonly WriteKind[]): void {
 				lanes.map(async (sb) => {
 					for (let index = next++; index < plan.length; index = next++) {
 						const cell = plan[index];
-						runs.push(await matrixRun(sb, { ...cell, name: `safety-${cell.seed}` }));
+						runs.push(
+							await againIfTooLate((named) =>
+								matrixRun(sb, { ...cell, name: named(`safety-${cell.seed}`) }),
+							),
+						);
 					}
 				}),
 			);
