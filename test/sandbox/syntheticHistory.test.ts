@@ -26,7 +26,9 @@ describe('seeding', () => {
 		const t1 = Date.now();
 		const a = sandbox().seedRecords(opts);
 		const seedMs = Date.now() - t1;
-		expect(seedMs).toBeLessThan(3000); // ~0.3-0.6 s alone; room for a loaded CI machine
+		// About 0.5 s on an idle machine, over 5 s on a loaded one: the bound catches only a seeding
+		// that grows faster than the records (100,000² steps take minutes). Speed: bench/.
+		expect(seedMs).toBeLessThan(30_000);
 		expect(a).toHaveLength(100_000);
 		sandbox().reset();
 		const b = sandbox().seedRecords(opts);
@@ -70,6 +72,8 @@ describe('seeding', () => {
 		}
 		expect(seen).toBe(100_000);
 		expect(pages).toBeGreaterThan(200);
-		expect(Date.now() - t2).toBeLessThan(15_000);
-	});
+		// About 3 s for 200 pages on an idle machine: the bound catches only pages grown tens of times
+		// slower (a copy or sort of the whole history per page). Speed: bench/.
+		expect(Date.now() - t2).toBeLessThan(45_000);
+	}, 120_000);
 });
