@@ -9,6 +9,7 @@ import { CODES } from './codes';
 import { DEFAULT_RECV_WINDOW, DEMO_KEYS, MAX_RECV_WINDOW } from './constants';
 import { ApiError, apiError, fieldError } from './errors';
 import { decodeComponent, mediaType, splitPairs, toParamMap, type Pair } from './http';
+import { realNow } from './realClock';
 import { errorResp, type Resp } from './response';
 import type { Authed, RequestContext, Route, Services } from './routes/route';
 import type { DemoKey } from './types';
@@ -103,7 +104,7 @@ function chargeWeight(
 	services: Services,
 ): Resp | null {
 	// the budget runs on the real clock, not the offset server clock
-	const retryAfter = services.limiter.charge(key.apiKey, route, ctx.path, Date.now());
+	const retryAfter = services.limiter.charge(key.apiKey, route, ctx.path, realNow());
 	if (retryAfter === null) return null;
 	return errorResp(429, CODES.rateLimited.code, CODES.rateLimited.msg, {
 		'Retry-After': String(retryAfter),

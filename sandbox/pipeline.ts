@@ -18,6 +18,7 @@ import {
 	phaseOf,
 	type ActiveFault,
 } from './faults';
+import { realNow } from './realClock';
 import { signedTimestampOf, type RequestRateLimiter } from './requestRates';
 import { errorResp, json, type Resp } from './response';
 import { dispatch, prepare } from './router';
@@ -80,7 +81,7 @@ export class RequestPipeline {
 		const address = req.socket.remoteAddress ?? '';
 		if (
 			behaviour.rateLimitRule === 'uae' &&
-			limiter.isSilenced(address, Date.now(), behaviour.uaeSilenceMs)
+			limiter.isSilenced(address, realNow(), behaviour.uaeSilenceMs)
 		) {
 			const ban = errorResp(418, CODES.ipBanned.code, CODES.ipBanned.msg);
 			entry.status = ban.status;
@@ -120,7 +121,7 @@ export class RequestPipeline {
 			if (fault.kind === 'rateLimitSuspension') {
 				entry.limit = 'rateLimited';
 				if (rateClass)
-					host.requestLimiter.refuseAccepted(apiKey!, rateClass, Date.now(), serverTime);
+					host.requestLimiter.refuseAccepted(apiKey!, rateClass, realNow(), serverTime);
 			}
 		} else if (tooBig) {
 			resp = errorResp(
@@ -140,7 +141,7 @@ export class RequestPipeline {
 			}
 		}
 		if (resp.status === 429) {
-			limiter.noteRateLimited(address, Date.now());
+			limiter.noteRateLimited(address, realNow());
 			// The UAE documentation gives a 429 no Retry-After: it says to wait one minute.
 			if (behaviour.rateLimitRule === 'uae') {
 				const headers = { ...resp.headers };
@@ -175,7 +176,7 @@ export class RequestPipeline {
 			apiKey,
 			rateClass,
 			timestamp,
-			Date.now(),
+			realNow(),
 			entry.at,
 		);
 		if (verdict === 'accepted') return null;

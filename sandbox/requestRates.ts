@@ -5,7 +5,7 @@
  * `suspensionMs`; during a suspension a request the client signed before it could know of it (before
  * it began, or within IN_FLIGHT_MS after) gets the same refusal, anything signed later a 418, as
  * the exchange bans a client that keeps sending. Judged as a gateway would, before authentication and the weight
- * budget, on the real clock (Date.now()): the sandbox's offset clock must not stretch a second.
+ * budget, on the real clock (realClock.ts): the sandbox's offset clock must not stretch a second.
  */
 import { DEMO_KEYS, DOCUMENTED_REQUEST_RATES } from './constants';
 import { mediaType, splitPairs } from './http';

@@ -157,7 +157,7 @@ describe('server clock offsets inside and outside the receive window', () => {
 			for (const item of c.outputs) {
 				expect(errorOf(item)).toMatch(/receive window/);
 				const description = String(item.json.description);
-				expect(description).toContain('Nothing was executed');
+				expect(description).toContain('This request was not executed');
 				const measured = /The service clock is (\d+) ms (ahead of|behind)/.exec(description);
 				expect(measured).not.toBeNull();
 				const signedOffset = Number(measured![1]) * (measured![2] === 'behind' ? -1 : 1);

@@ -24,6 +24,10 @@ import { requestsTo, runTradingService, type NodeRun } from '../../tools/harness
 import { DEMO_ACCOUNTS, startSandbox, type Sandbox, type SandboxBehaviour } from '../../sandbox';
 import { PATHS } from './lib';
 import { itemsOfRanges } from './matrix';
+import { useDocumentedSuspension } from '../support/suspension';
+
+// The sandbox suspends a key for the real minute here: the node must wait it out as the exchange says.
+useDocumentedSuspension();
 
 jest.setTimeout(180_000);
 

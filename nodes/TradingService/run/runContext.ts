@@ -59,9 +59,15 @@ export class RunContext {
 
 	constructor(readonly functions: IExecuteFunctions) {
 		this.node = functions.getNode();
-		this.client = new ServiceClient(functions, DEFAULT_RETRY_POLICY, () => rateLimitWaitMs(this));
-		this.continueOnFail = functions.continueOnFail();
 		this.version = this.node.typeVersion >= 2 ? 2 : 1;
+		// Version 1 has no Wait After a Rate Limit (it always waits): its errors never suggest it.
+		this.client = new ServiceClient(
+			functions,
+			DEFAULT_RETRY_POLICY,
+			() => rateLimitWaitMs(this),
+			this.version >= 2,
+		);
+		this.continueOnFail = functions.continueOnFail();
 	}
 
 	/**

@@ -11,6 +11,12 @@ export interface EndpointRequest {
 	body?: IDataObject | IDataObject[];
 	/** The input item the request serves, for error messages. */
 	itemIndex?: number;
+	/**
+	 * Whether the request goes before every waiting request of its key and class that is not
+	 * urgent: the stream's own requests (listen key) and the settling of writes whose outcome is
+	 * unknown, which must not wait behind a queue of bulk reads (pacing.ts).
+	 */
+	urgent?: boolean;
 }
 
 export interface Endpoint {

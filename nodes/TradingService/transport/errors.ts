@@ -123,10 +123,17 @@ export function networkFailure(error: unknown): AttemptFailure | undefined {
  */
 export function heldBackError(
 	node: INode,
-	hold: { runBan?: ServiceRejection; bannedUntil?: number; suspendedUntil?: number },
+	hold: {
+		runBan?: ServiceRejection;
+		/** Wall-clock times. */
+		bannedUntil?: number;
+		suspendedUntil?: number;
+		/** Whether turning on Wait After a Rate Limit would have sent it. */
+		waitOptionHelps?: boolean;
+	},
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const { runBan, bannedUntil, suspendedUntil } = hold;
+	const { runBan, bannedUntil, suspendedUntil, waitOptionHelps } = hold;
 	const banned = runBan !== undefined || bannedUntil !== undefined;
 	// A ban of this run lasts the run; the service's own, or a suspension, until a time.
 	const until = runBan !== undefined ? undefined : (bannedUntil ?? suspendedUntil);
@@ -143,7 +150,7 @@ export function heldBackError(
 			: 'Not sent: this API key is suspended after a rate limit',
 		description: banned
 			? `The service answered HTTP 418: it bans an IP address that keeps sending after a rate limit (HTTP 429). The node sends nothing more to it ${when}. Stop the workflows using this service until the ban ends, then check the credential's request rates and n8n Processes Sharing This Key. Nothing was sent.`
-			: `The service answered a rate limit (HTTP 429, code 0003) and suspends this key's requests of this kind for a minute; it bans an IP address that keeps sending, so this n8n process sends none of them ${when}. Run again after that, or turn on the option Wait After a Rate Limit. If something else uses this API key too, lower the credential's request rates or raise n8n Processes Sharing This Key. Nothing was sent.`,
+			: `The service answered a rate limit (HTTP 429, code 0003) and suspends this key's requests of this kind for a minute; it bans an IP address that keeps sending, so this n8n process sends none of them ${when}. Run again after that${waitOptionHelps === true ? ', or turn on the option Wait After a Rate Limit' : ''}. If something else uses this API key too, lower the credential's request rates or raise n8n Processes Sharing This Key. Nothing was sent.`,
 		httpCode: banned ? '418' : '429',
 		itemIndex,
 	});

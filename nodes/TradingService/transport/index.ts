@@ -111,11 +111,13 @@ export class ServiceClient {
 	/**
 	 * `rateLimitWaitMs`: how long a request may wait for a rate-limit suspension to end (the action
 	 * node's Wait After a Rate Limit), asked once, at the first request; by default the longest wait.
+	 * `offersRateLimitWait`: whether the run has that option, so that an error may suggest it.
 	 */
 	constructor(
 		private readonly functions: TransportContext,
 		private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 		private readonly rateLimitWaitMs: () => number = () => LIMITS.maxRateLimitWaitMs,
+		private readonly offersRateLimitWait = false,
 	) {}
 
 	/** The node, read once (n8n copies it on every `getNode()`). */
@@ -139,21 +141,28 @@ export class ServiceClient {
 		// One call a second for the key means one every n seconds for each of n processes sharing it.
 		const processes = Number(credentials.processesSharingKey ?? 1);
 		const sharing = Number.isInteger(processes) && processes > 1 ? processes : 1;
+		const budget = Number(credentials.weightBudget ?? 0);
+		const windowSeconds = Number(credentials.weightWindowSeconds ?? 60);
 		return {
-			limiter: limiterFor(
-				baseUrl,
-				apiKey,
-				Number(credentials.weightBudget ?? 0),
-				Number(credentials.weightWindowSeconds ?? 60),
-			),
+			limiterOf: () => {
+				const limiter = limiterFor(baseUrl, apiKey, budget, windowSeconds);
+				return limiter && { limiter, budget };
+			},
 			serviceBan: banFor(baseUrl),
 			pacerOf: ({ rateClass = 'query' as const }) =>
-				perSecond && pacerFor(baseUrl, apiKey, rateClass, perSecond[rateClass]),
+				perSecond && {
+					pacer: pacerFor(baseUrl, apiKey, rateClass, perSecond[rateClass]),
+					perSecond: perSecond[rateClass],
+				},
 			rateLimitWaitMs,
+			offersRateLimitWait: this.offersRateLimitWait,
 			gateOf: ({ method, path, minIntervalMs }) =>
 				minIntervalMs === undefined
 					? undefined
-					: gateFor(baseUrl, apiKey, `${method} ${path}`, minIntervalMs * sharing),
+					: {
+							gate: gateFor(baseUrl, apiKey, `${method} ${path}`, minIntervalMs * sharing),
+							intervalMs: minIntervalMs * sharing,
+						},
 			// The service caps recvWindow; an unreadable value is taken at that cap, which only makes
 			// the node wait longer before it concludes an unanswered write can no longer be accepted.
 			recvWindowMs:

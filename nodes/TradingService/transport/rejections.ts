@@ -12,8 +12,10 @@ export interface ServiceRejection {
 	httpStatus: number;
 	/** The answer's Retry-After, where it had one (a 418 IP ban says how long it lasts). */
 	retryAfterMs?: number;
-	/** A 429 without Retry-After: when this process sends to the service again (pacing.ts). */
+	/** After a 429: when this process sends requests of that kind to the service again (wall clock). */
 	retryAt?: number;
+	/** Whether the run's option Wait After a Rate Limit, turned on, would have waited this suspension out. */
+	waitOptionHelps?: boolean;
 }
 
 /** What the fix may depend on besides the code. */
@@ -29,7 +31,8 @@ interface RejectionText {
 	fix: string | ((facts: RejectionFacts) => string);
 }
 
-const NOTHING_EXECUTED = 'Nothing was executed.';
+/** Of this request only: a run that sent others says what became of them itself. */
+const NOTHING_EXECUTED = 'This request was not executed.';
 
 const PERMISSION: RejectionText = {
 	message: 'The API key is not allowed to do this',
@@ -89,7 +92,7 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 		fix: ({ rejection }) =>
 			rejection.retryAt === undefined
 				? `Wait a minute and run again. ${NOTHING_EXECUTED}`
-				: `The service suspends this key's requests of this kind for a minute after a rate limit, and bans an IP address that keeps sending (HTTP 418), so this n8n process sends none of them until ${new Date(rejection.retryAt).toISOString()}. Run again after that, or turn on the option Wait After a Rate Limit. The node keeps to the credential's request rates: if something else uses this API key too, lower them or raise n8n Processes Sharing This Key. ${NOTHING_EXECUTED}`,
+				: `The service suspends this key's requests of this kind for a minute after a rate limit, and bans an IP address that keeps sending (HTTP 418), so this n8n process sends none of them until ${new Date(rejection.retryAt).toISOString()}. Run again after that${rejection.waitOptionHelps === true ? ', or turn on the option Wait After a Rate Limit' : ''}. The node keeps to the credential's request rates: if something else uses this API key too, lower them or raise n8n Processes Sharing This Key. ${NOTHING_EXECUTED}`,
 	},
 	[ERROR_CODES.insufficientBalance]: {
 		message: 'The account balance is too low for this request',

@@ -25,6 +25,7 @@ import {
 	toNodeError,
 	unreadable,
 } from './errors';
+import { monotonicNow, wallTimeOf } from './clock';
 import type { RequestPacer } from './pacing';
 import type {
 	AttemptFailure,
@@ -54,6 +55,19 @@ const CLOCK_CHECK_POLICY: RetryPolicy = {
 	maxDelayMs: 0,
 	timeoutMs: 5000,
 };
+
+/**
+ * Whether turning on Wait After a Rate Limit would have sent this request: only where the run has
+ * that option, it was off, and the suspension ends within the longest wait the option allows.
+ */
+function waitOptionHelps(settings: ExchangeSettings, suspendedUntil: number | undefined): boolean {
+	return (
+		settings.offersRateLimitWait &&
+		settings.rateLimitWaitMs === 0 &&
+		suspendedUntil !== undefined &&
+		suspendedUntil - monotonicNow() <= LIMITS.maxRateLimitWaitMs
+	);
+}
 
 /** Where a request is between attempts. */
 interface Attempts {
@@ -87,15 +101,25 @@ export async function sendWithRetries(
 		// The paced endpoint's turn first (it may take a while), then the key's rate as it is by then.
 		// Each is looked up right before it is asked: the process drops one nothing uses, and a
 		// request holding on to a dropped one would not count in the one the others use.
-		const release = await settings.gateOf?.(endpoint)?.pass();
-		state.pacer = settings.pacerOf?.(endpoint);
-		const turn = await state.pacer?.acquire(settings.rateLimitWaitMs);
+		const paced = settings.gateOf?.(endpoint);
+		const release = await paced?.gate.pass(paced.intervalMs);
+		const pacing = settings.pacerOf?.(endpoint);
+		state.pacer = pacing?.pacer;
+		const turn = await pacing?.pacer.acquire(settings.rateLimitWaitMs, {
+			perSecond: pacing.perSecond,
+			urgent: request.urgent === true,
+		});
 		const suspendedUntil = turn?.kind === 'suspended' ? turn.until : undefined;
 		const bannedUntil = settings.serviceBan?.bannedUntil();
 		if (settings.ban !== undefined || bannedUntil !== undefined || suspendedUntil !== undefined) {
 			if (turn?.kind === 'go') turn.done();
 			release?.();
-			const hold = { runBan: settings.ban, bannedUntil, suspendedUntil };
+			const hold = {
+				runBan: settings.ban,
+				bannedUntil: bannedUntil === undefined ? undefined : wallTimeOf(bannedUntil),
+				suspendedUntil: suspendedUntil === undefined ? undefined : wallTimeOf(suspendedUntil),
+				waitOptionHelps: waitOptionHelps(settings, suspendedUntil),
+			};
 			return { kind: 'rejected', error: heldBackError(node, hold, itemIndex) };
 		}
 		window.firstSentAt ??= Date.now();
@@ -139,9 +163,9 @@ async function afterFailure(
 			const { rejection } = outcome;
 			if (rejection.httpStatus === 418) {
 				// Sending again only prolongs a ban: nothing more in this run, nor from this process
-				// for a while when the service does not say how long it lasts.
+				// by any run for as long as the service says (a while when it does not say).
 				state.settings.ban = rejection;
-				if (rejection.retryAfterMs === undefined) state.settings.serviceBan?.banned();
+				state.settings.serviceBan?.banned(rejection.retryAfterMs);
 				return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex) };
 			}
 			if (isUnknownOutcomeCode(rejection.code)) {
@@ -157,20 +181,25 @@ async function afterFailure(
 			return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex, offset) };
 		}
 		case 'rateLimited': {
-			// Nothing was processed. The service suspends the key's class for a minute (or as long
-			// as its Retry-After says): nothing of that class leaves this process before then, and
-			// this request goes again after it when the run may wait that long.
-			const wait = outcome.retryAfterMs ?? LIMITS.rateLimitSuspensionMs;
-			const until = Date.now() + wait + SUSPENSION_MARGIN_MS;
+			// Nothing was processed. The service suspends the key's class for a minute (the UAE
+			// documentation; longer when its Retry-After says so, never shorter): nothing of that
+			// class leaves this process before then, and this request goes again after it when the
+			// run may wait that long.
+			const wait = Math.max(outcome.retryAfterMs ?? 0, LIMITS.rateLimitSuspensionMs);
+			const until = monotonicNow() + wait + SUSPENSION_MARGIN_MS;
 			state.pacer?.suspend(until);
 			const waits = (state.rateLimitWaits ?? 0) < MAX_RATE_LIMIT_WAITS;
-			if (waits && until - Date.now() <= state.settings.rateLimitWaitMs) {
+			if (waits && until - monotonicNow() <= state.settings.rateLimitWaitMs) {
 				state.rateLimitWaits = (state.rateLimitWaits ?? 0) + 1;
 				// Without a pacer (a request outside any key's rate) the wait happens here.
-				if (state.pacer === undefined) await sleep(until - Date.now());
+				if (state.pacer === undefined) await sleep(until - monotonicNow());
 				return undefined;
 			}
-			const rejection = { ...outcome.rejection, retryAt: until };
+			const rejection = {
+				...outcome.rejection,
+				retryAt: wallTimeOf(until),
+				waitOptionHelps: waitOptionHelps(state.settings, until),
+			};
 			return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex) };
 		}
 		case 'notSent':
@@ -201,9 +230,11 @@ async function attempt(
 	endpoint: Endpoint,
 	request: EndpointRequest,
 	policy: RetryPolicy,
-	settings: Pick<ExchangeSettings, 'limiter' | 'credentials'>,
+	settings: Pick<ExchangeSettings, 'limiterOf' | 'credentials'>,
 ): Promise<{ body: unknown } | AttemptFailure> {
-	await settings.limiter?.acquire(endpoint.weight);
+	// Looked up now, not once per run: the process drops a limiter nothing holds.
+	const weighed = settings.limiterOf?.();
+	await weighed?.limiter.acquire(endpoint.weight, weighed.budget);
 	const isWrite = endpoint.writes === true;
 	const options: IHttpRequestOptions = {
 		method: endpoint.method,
@@ -267,12 +298,12 @@ async function pacedClockCheck(
 	context: TransportContext,
 	settings: ExchangeSettings,
 ): Promise<number | undefined> {
-	const turn = await settings.pacerOf?.(ENDPOINTS.serverTime)?.acquire(0);
+	const pacing = settings.pacerOf?.(ENDPOINTS.serverTime);
+	const turn = await pacing?.pacer.acquire(0, { perSecond: pacing.perSecond });
 	if (turn?.kind === 'suspended') return undefined;
 	const before = Date.now();
 	try {
 		const answer = await attempt(context, ENDPOINTS.serverTime, {}, CLOCK_CHECK_POLICY, {
-			limiter: undefined,
 			credentials: settings.credentials,
 		});
 		if (!('body' in answer)) return undefined;

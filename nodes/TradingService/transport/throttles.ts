@@ -1,5 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
+import { Claims } from './claims';
+import { monotonicNow } from './clock';
+
 /**
  * The two throttles a request meets only when asked for, each kept by pacing.ts per service and
  * key: the credential's weight budget and an endpoint's least interval between calls (transfers).
@@ -8,19 +11,33 @@ import { sleep } from 'n8n-workflow';
 /**
  * Client-side pacing by request weight (spec §8: history 5, batch orders 1). The service counts
  * weight per API key over a window; when the user tells the credential that budget, requests wait
- * here for room instead of being refused with 429.
+ * here for room instead of being refused with 429. Credentials of one key that give other budgets
+ * share one limiter, held to the smallest budget in force (claims.ts).
  */
 export class WeightLimiter {
 	private readonly events: Array<{ at: number; weight: number }> = [];
 
 	private used = 0;
 
+	/** Requests waiting for room: a limiter they wait on is not idle. */
+	private waiting = 0;
+
+	private readonly budgets: Claims;
+
+	/** `defaultBudget`: the budget of a request that names none. */
 	constructor(
-		readonly budget: number,
+		readonly defaultBudget: number,
 		readonly windowMs: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = monotonicNow,
 		private readonly wait: (ms: number) => Promise<void> = sleep,
-	) {}
+	) {
+		this.budgets = new Claims(now);
+	}
+
+	/** The weight allowed in any window now: the smallest budget in force. */
+	get budget(): number {
+		return this.budgets.lowest(this.defaultBudget);
+	}
 
 	/**
 	 * The service stamps a request when it arrives, a little after it is counted here; the margin
@@ -58,22 +75,32 @@ export class WeightLimiter {
 		return this.used;
 	}
 
-	/** Whether nothing it counted is inside its window any more: dropping it loses nothing. */
+	/** Whether nothing waits, nothing it counted is inside its window and no budget is in force. */
 	isIdle(): boolean {
 		this.prune(this.now());
-		return this.events.length === 0;
+		return this.waiting === 0 && this.events.length === 0 && this.budgets.isIdle();
 	}
 
-	/** Waits until `weight` fits the budget, then counts it. Returns how long it waited. */
-	async acquire(weight: number): Promise<number> {
+	/**
+	 * Waits until `weight` fits the budget (the strictest of `budget`, this request's credential's,
+	 * and those in force), then counts it. Returns how long it waited.
+	 */
+	async acquire(weight: number, budget = this.defaultBudget): Promise<number> {
+		const release = this.budgets.hold(budget);
+		this.waiting++;
 		let waited = 0;
-		for (let delay = this.delayFor(weight); delay > 0; delay = this.delayFor(weight)) {
-			await this.wait(delay);
-			waited += delay;
+		try {
+			for (let delay = this.delayFor(weight); delay > 0; delay = this.delayFor(weight)) {
+				await this.wait(delay);
+				waited += delay;
+			}
+			this.events.push({ at: this.now(), weight });
+			this.used += weight;
+			return waited;
+		} finally {
+			this.waiting--;
+			release();
 		}
-		this.events.push({ at: this.now(), weight });
-		this.used += weight;
-		return waited;
 	}
 }
 
@@ -90,17 +117,28 @@ export class IntervalGate {
 
 	private queue: Promise<void> = Promise.resolve();
 
+	private readonly intervals: Claims;
+
+	/** `defaultIntervalMs`: the interval of a call that names none. */
 	constructor(
-		readonly intervalMs: number,
-		private readonly now: () => number = Date.now,
+		readonly defaultIntervalMs: number,
+		private readonly now: () => number = monotonicNow,
 		private readonly wait: (ms: number) => Promise<void> = sleep,
-	) {}
+	) {
+		this.intervals = new Claims(now);
+	}
+
+	/** The interval now: the longest any credential in force asks for (claims.ts). */
+	get intervalMs(): number {
+		return this.intervals.highest(this.defaultIntervalMs);
+	}
 
 	/**
 	 * Waits for this call's turn; the returned function ends the call (call it once the call is
 	 * answered, failed, or not sent after all).
 	 */
-	async pass(): Promise<() => void> {
+	async pass(intervalMs = this.defaultIntervalMs): Promise<() => void> {
+		const release = this.intervals.hold(intervalMs);
 		const previous = this.queue;
 		let done!: () => void;
 		this.queue = new Promise<void>((resolve) => (done = resolve));
@@ -114,12 +152,15 @@ export class IntervalGate {
 			ended = true;
 			this.lastEnd = this.now();
 			this.busy--;
+			release();
 			done();
 		};
 	}
 
-	/** Whether no call waits or runs and the next may go at once: dropping the gate loses nothing. */
+	/** Whether no call waits or runs, the next may go at once and no interval is in force. */
 	isIdle(): boolean {
-		return this.busy === 0 && this.lastEnd + this.intervalMs <= this.now();
+		return (
+			this.busy === 0 && this.lastEnd + this.intervalMs <= this.now() && this.intervals.isIdle()
+		);
 	}
 }

@@ -52,19 +52,22 @@ export type Exchange =
 
 /** What the attempts of a request use of the credential, read once per client. */
 export interface ExchangeSettings {
-	limiter: WeightLimiter | undefined;
+	/** The key's weight limiter with this credential's budget, looked up right before each request; none when off. */
+	limiterOf?: () => { limiter: WeightLimiter; budget: number } | undefined;
 	/** The credential's receive window: how long after its timestamp the service may accept a request. */
 	recvWindowMs: number;
 	/** The credential as read once, handed to n8n's request helper so it does not read it again per request. */
 	credentials: ICredentialDataDecryptedObject;
-	/** The service's ban in this process, after a 418 without Retry-After. */
+	/** The service's ban in this process, after a 418. */
 	serviceBan?: ServiceBan;
-	/** The pacer of the endpoint's class for this key at this service. */
-	pacerOf?: (endpoint: Endpoint) => RequestPacer | undefined;
+	/** The pacer of the endpoint's class for this key at this service, with this credential's rate. */
+	pacerOf?: (endpoint: Endpoint) => { pacer: RequestPacer; perSecond: number } | undefined;
 	/** How long a request may wait for a rate-limit suspension to end (0: refused unsent at once). */
 	rateLimitWaitMs: number;
-	/** The interval gate of a paced endpoint (transfers) for this key at this service. */
-	gateOf?: (endpoint: Endpoint) => IntervalGate | undefined;
+	/** Whether the run offers the option Wait After a Rate Limit (version 2's action node): an error may then suggest it. */
+	offersRateLimitWait: boolean;
+	/** The interval gate of a paced endpoint (transfers) for this key at this service, with this credential's interval. */
+	gateOf?: (endpoint: Endpoint) => { gate: IntervalGate; intervalMs: number } | undefined;
 	/** The IP ban (418) this run met: nothing more is sent in this run. */
 	ban?: ServiceRejection;
 }

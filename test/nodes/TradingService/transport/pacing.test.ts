@@ -11,6 +11,8 @@ import {
 	pacerFor,
 } from '../../../../nodes/TradingService/transport/pacing';
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
+import { CLAIM_LINGER_MS } from '../../../../nodes/TradingService/transport/claims';
+import { monotonicNow } from '../../../../nodes/TradingService/transport/clock';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { useSandbox } from '../../../support/sandbox';
 
@@ -104,7 +106,7 @@ describe('defect 14: one service, however its Base URL is spelt', () => {
 		expect(gateFor('https://SPELT.example:443//', 'key-1', 'POST /x', 1000)).toBe(gate);
 		expect(gateFor('https://spelt.example', 'key-2', 'POST /x', 1000)).not.toBe(gate);
 		const pacer = pacerFor('https://spelt.example', 'key-1', 'order', 20);
-		pacer.suspend(Date.now() + 60_000);
+		pacer.suspend(monotonicNow() + 60_000);
 		expect(pacerFor('https://SPELT.example:443/', 'key-1', 'order', 20)).toBe(pacer);
 		expect(pacerFor('https://spelt.example', 'key-1', 'query', 5)).not.toBe(pacer);
 		expect(pacerFor('https://spelt.example', 'key-2', 'order', 20)).not.toBe(pacer);
@@ -113,14 +115,17 @@ describe('defect 14: one service, however its Base URL is spelt', () => {
 		expect(banFor('https://spelt.example:443/')).toBe(ban);
 	});
 
-	it('a pacer given another rate is replaced and keeps its suspension', () => {
+	it('a credential with another rate gets the same pacer: its places and its suspension stay', async () => {
 		const pacer = pacerFor('https://rates.example', 'key-1', 'order', 20);
-		const until = Date.now() + 60_000;
+		const done = await pacer.acquire(0, { perSecond: 20 });
+		const until = monotonicNow() + 60_000;
 		pacer.suspend(until);
-		const halved = pacerFor('https://rates.example', 'key-1', 'order', 10);
-		expect(halved).not.toBe(pacer);
-		expect(halved.limit).toBe(10);
-		expect(halved.suspension()).toBe(until);
+		expect(pacerFor('https://rates.example', 'key-1', 'order', 10)).toBe(pacer);
+		expect(pacer.suspension()).toBe(until);
+		if (done.kind === 'go') done.done();
+		// Another key looked up meanwhile does not drop it: it holds a place and a suspension.
+		pacerFor('https://other.example', 'key-1', 'order', 20);
+		expect(pacerFor('https://rates.example', 'key-1', 'order', 5)).toBe(pacer);
 	});
 });
 
@@ -152,7 +157,17 @@ describe('IntervalGate: the UAE rule of one transfer per second', () => {
 		expect(waits).toEqual([700]);
 		expect(gate.isIdle()).toBe(false);
 		advance(1000);
+		// Free to go, but its interval stays in force a while (claims.ts): dropping it would forget it.
+		expect(gate.isIdle()).toBe(false);
+		advance(CLAIM_LINGER_MS);
 		expect(gate.isIdle()).toBe(true);
+	});
+
+	it('two credentials of one key with other intervals: the longest in force applies', async () => {
+		const { gate, waits } = fakeGate(1000);
+		(await gate.pass(2000))();
+		(await gate.pass(1000))();
+		expect(waits).toEqual([2000]);
 	});
 
 	it('calls arriving together go one at a time, each an interval after the previous one ended', async () => {
@@ -315,7 +330,178 @@ describe('RequestPacer: the key’s rate of one class, with an injected clock', 
 	});
 });
 
-describe('ServiceBan: a 418 without Retry-After', () => {
+describe('RequestPacer: one per key and class, whatever each credential says', () => {
+	function fakePacer() {
+		let now = 1_000_000;
+		const waits: number[] = [];
+		const pacer = new RequestPacer(
+			20,
+			1000,
+			() => now,
+			async (ms) => {
+				waits.push(ms);
+				now += ms;
+			},
+		);
+		return { pacer, waits, advance: (ms: number) => (now += ms), now: () => now };
+	}
+
+	async function go(pacer: RequestPacer, perSecond: number, urgent = false) {
+		const turn = await pacer.acquire(70_000, { perSecond, urgent });
+		if (turn.kind !== 'go') throw new Error(`expected to go, got ${JSON.stringify(turn)}`);
+		return turn.done;
+	}
+
+	it('the strictest rate in force wins: a credential at 10 holds back one at 20', async () => {
+		const { pacer, now } = fakePacer();
+		const sentAt: number[] = [];
+		await Promise.all(
+			Array.from({ length: 40 }, async (_, n) => {
+				const done = await go(pacer, n % 2 === 0 ? 20 : 10);
+				sentAt.push(now());
+				done();
+			}),
+		);
+		for (const at of sentAt)
+			expect(sentAt.filter((other) => other >= at && other < at + 1000).length).toBeLessThanOrEqual(
+				10,
+			);
+	});
+
+	it('a rate change keeps the places taken: 20 sent, then a credential at 5 waits a whole window', async () => {
+		const { pacer, waits } = fakePacer();
+		const dones = await Promise.all(Array.from({ length: 20 }, () => go(pacer, 20)));
+		for (const done of dones) done();
+		expect(waits).toEqual([]);
+		(await go(pacer, 5))();
+		expect(waits).toEqual([1000 + RequestPacer.marginMs]);
+	});
+
+	it('a stricter rate lapses CLAIM_LINGER_MS after its last request, then the other applies', async () => {
+		const { pacer, advance } = fakePacer();
+		(await go(pacer, 2))();
+		expect(pacer.limit).toBe(2);
+		advance(CLAIM_LINGER_MS - 1);
+		expect(pacer.limit).toBe(2);
+		advance(1);
+		expect(pacer.limit).toBe(20);
+		expect(pacer.isIdle()).toBe(true);
+	});
+
+	it('an urgent request goes before every waiting request that is not urgent', async () => {
+		const { pacer, advance } = fakePacer();
+		const order: string[] = [];
+		const first = await go(pacer, 1);
+		const waiting = ['bulk 1', 'bulk 2', 'bulk 3'].map(async (name) => {
+			const done = await go(pacer, 1);
+			order.push(name);
+			advance(1);
+			done();
+		});
+		const urgent = (async () => {
+			const done = await go(pacer, 1, true);
+			order.push('urgent');
+			advance(1);
+			done();
+		})();
+		advance(1);
+		first();
+		await Promise.all([...waiting, urgent]);
+		expect(order).toEqual(['urgent', 'bulk 1', 'bulk 2', 'bulk 3']);
+	});
+
+	it('a suspension set while requests wait refuses those that may not wait it out, and keeps the others', async () => {
+		const { pacer, now } = fakePacer();
+		const first = await go(pacer, 1);
+		const patient = pacer.acquire(70_000, { perSecond: 1 });
+		const hasty = pacer.acquire(1_000, { perSecond: 1 });
+		const until = now() + 60_500;
+		pacer.suspend(until);
+		first();
+		expect(await hasty).toEqual({ kind: 'suspended', until });
+		const turn = await patient;
+		expect(turn.kind).toBe('go');
+		expect(now()).toBeGreaterThanOrEqual(until);
+	});
+});
+
+describe('the pacers run on the monotonic clock: a stepped wall clock moves nothing', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('a suspension of 60.5 s does not end when the wall clock jumps 61 s ahead', () => {
+		const pacer = pacerFor('https://stepped.example', 'key', 'order', 20);
+		pacer.suspend(monotonicNow() + 60_500);
+		const real = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(real + 61_000);
+		expect(pacer.suspension()).toBeDefined();
+		expect(banFor('https://stepped.example').bannedUntil()).toBeUndefined();
+	});
+
+	it('places taken do not hold for an hour when the wall clock jumps an hour back', async () => {
+		const pacer = new RequestPacer(1, 50);
+		const turn = await pacer.acquire(0);
+		if (turn.kind === 'go') turn.done();
+		const real = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(real - 3_600_000);
+		// Had the pacer used the wall clock this would wait an hour (and time the test out).
+		const next = await pacer.acquire(0);
+		expect(next.kind).toBe('go');
+		if (next.kind === 'go') next.done();
+	});
+});
+
+describe('limiterFor and the weight budget: one limiter per key, the smallest budget in force', () => {
+	it('a limiter a request waits on is not dropped when another key is looked up', async () => {
+		let now = 0;
+		const limiter = new WeightLimiter(
+			5,
+			1000,
+			() => now,
+			async (ms) => void (now += ms),
+		);
+		await limiter.acquire(5);
+		// The next one waits for room: meanwhile the limiter holds it, so it is not idle.
+		const waiting = limiter.acquire(5);
+		expect(limiter.isIdle()).toBe(false);
+		await waiting;
+	});
+
+	it('two budgets for one key: the smaller applies to both', async () => {
+		let now = 0;
+		const waits: number[] = [];
+		const limiter = new WeightLimiter(
+			10,
+			1000,
+			() => now,
+			async (ms) => {
+				waits.push(ms);
+				now += ms;
+			},
+		);
+		await limiter.acquire(5, 10);
+		await limiter.acquire(5, 5);
+		expect(waits.length).toBe(1);
+		expect(limiter.budget).toBe(5);
+	});
+
+	it('limiterFor: one per key whatever budget each credential gives', () => {
+		const first = limiterFor('https://budgets.example', 'key', 10, 60)!;
+		void first.acquire(1);
+		expect(limiterFor('https://budgets.example', 'key', 4, 60)).toBe(first);
+	});
+});
+
+describe('ServiceBan: a 418', () => {
+	it('with Retry-After: held for as long as it says, whatever the default', () => {
+		let now = 1_000_000;
+		const ban = new ServiceBan(() => now);
+		expect(ban.banned(120_000)).toBe(now + 120_000);
+		now += 119_999;
+		expect(ban.bannedUntil()).toBeDefined();
+		now += 1;
+		expect(ban.bannedUntil()).toBeUndefined();
+	});
+
 	it('holds the service for the default ban, then lets go', () => {
 		let now = 1_000_000;
 		const ban = new ServiceBan(() => now);

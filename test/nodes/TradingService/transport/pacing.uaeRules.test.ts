@@ -18,6 +18,10 @@ import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../support/orders';
 import { PATHS } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';
+import { useDocumentedSuspension } from '../../../support/suspension';
+
+// The sandbox suspends a key for the real minute here: the node must wait it out as the exchange says.
+useDocumentedSuspension();
 
 const transfer = (quantity: string) => ({
 	resource: 'account',

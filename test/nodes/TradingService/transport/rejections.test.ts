@@ -18,7 +18,7 @@ describe('describeRejection', () => {
 		);
 		expect(message).toBe('The account balance is too low for this request');
 		expect(description).toBe(
-			'The service said: "Insufficient asset" (code 401). Lower the quantity or fund the account first. Nothing was executed.',
+			'The service said: "Insufficient asset" (code 401). Lower the quantity or fund the account first. This request was not executed.',
 		);
 	});
 
@@ -80,7 +80,7 @@ describe('describeRejection', () => {
 		expect(describeRejection('-9999', refusal('-9999', 'Something odd', 409))).toEqual({
 			message: 'The service rejected the request: Something odd',
 			description:
-				'The service said: "Something odd" (code -9999). HTTP status 409. Nothing was executed.',
+				'The service said: "Something odd" (code -9999). HTTP status 409. This request was not executed.',
 		});
 	});
 
@@ -100,10 +100,10 @@ describe('the rejection table', () => {
 		for (const code of Object.keys(REJECTIONS)) expect(table).toContain(code);
 	});
 
-	it('every fix ends by saying that nothing was executed', () => {
+	it('every fix ends by saying that this request was not executed', () => {
 		for (const code of Object.keys(REJECTIONS)) {
 			const { description } = describeRejection(code, refusal(code, 'some text'), 0);
-			expect(description).toMatch(/(Nothing was executed\.|This request placed nothing\..*)$/);
+			expect(description).toMatch(/(This request was not executed\.|This request placed nothing\..*)$/);
 		}
 	});
 

@@ -48,8 +48,9 @@ async function send(
 				this,
 				this.getNode(),
 				options.policy ?? POLICY,
-				// A run that waits at most a second for a rate limit to pass.
-				{ limiter: undefined, recvWindowMs: 5000, credentials, rateLimitWaitMs: 1000 },
+				// A run that waits at most five seconds for a rate limit to pass (the jest suites hold a
+				// suspension a second: test/support/suspension.ts).
+				{ recvWindowMs: 5000, credentials, rateLimitWaitMs: 5000, offersRateLimitWait: false },
 				endpoint,
 				{ qs, itemIndex: 0 },
 				window,
