@@ -338,7 +338,8 @@ async function checkRateLimit(): Promise<void> {
 	const orderIndex = sb.ledger.orders.length;
 	const requestIndex = sb.ledger.requests.length;
 	const faults = 4;
-	// Each 429 proves nothing was processed; the node waits Retry-After (1 s) and sends again.
+	// Each 429 proves nothing was processed; the node waits the documented minute (a Retry-After of
+	// 1 s does not shorten it) and sends again.
 	sb.setFaults({
 		rules: [
 			{
@@ -356,7 +357,7 @@ async function checkRateLimit(): Promise<void> {
 			10,
 			20,
 			PRICES.rateLimit,
-			240_000,
+			400_000,
 		);
 		const requests = sb.ledger.requests
 			.slice(requestIndex)

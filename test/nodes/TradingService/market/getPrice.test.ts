@@ -117,9 +117,7 @@ describe.each([1, 2])('Market > Get Price, many items in one run (node version %
 	const pairs200 = Array.from({ length: 200 }, (_, index) => SYMBOLS[(index * 7) % 5]);
 
 	it('200 items of mixed symbols: exactly one request (every symbol, site=MENA), each item what a single-symbol request gives, in input order', async () => {
-		const started = Date.now();
 		const counted = await run(pairs200);
-		const tookMs = Date.now() - started;
 		expect(counted.error).toBeUndefined();
 		expect(requestsTo(sandbox(), MARKET_PATHS.price)).toHaveLength(1);
 		expect(counted.requests).toHaveLength(1);
@@ -137,8 +135,6 @@ describe.each([1, 2])('Market > Get Price, many items in one run (node version %
 		expect(jsonOf(byItem.get(pairs200.indexOf('PEPEETH')))).toEqual([
 			{ symbol: 'PEPEETH', price: '0.000000004' },
 		]);
-		// In-process against loopback; a run sending 200 paced requests would take 40 s.
-		expect(tookMs).toBeLessThan(5000);
 	});
 
 	it('an unknown symbol among them, Continue On Fail: only its item is an error naming Symbol and the fix; the others get their prices; one request', async () => {

@@ -285,7 +285,7 @@ describe('Order > Cancel', () => {
 		// A short receive window keeps the wait for "no attempt can still be accepted" short.
 		const run = await runTradingService(sandbox(), {
 			parameters: cancel({ orderId }),
-			credentials: { recvWindow: 200 },
+			credentials: { recvWindow: 1500 },
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', orderId, status: 'CANCELED' });

@@ -27,7 +27,7 @@ describe('Cancel Many by IDs reads the answer’s own code and every failure ent
 		sandbox().setFaults({ rules: [{ kind: 'answer200Code', times: 1, path: BY_IDS }] });
 		const run = await runTradingService(sandbox(), {
 			parameters: byIds(ids.join(',')),
-			credentials: { recvWindow: 200 },
+			credentials: { recvWindow: 1500 },
 		});
 		// The first request applied nothing; the lookups saw both open, so the cancel was sent again.
 		expect(run.items.map((item) => [item.json.orderId, item.json.outcome])).toEqual(

@@ -257,7 +257,7 @@ describe('Order > Create', () => {
 		sandbox().setFaults({ rules: [{ kind: 'http502', times: 1, path: NEW_ORDER }] });
 		const run = await runTradingService(sandbox(), {
 			parameters: limitOrder(),
-			credentials: { recvWindow: 300 },
+			credentials: { recvWindow: 1500 },
 		});
 		expect(run.error?.message).toMatch(/^Unknown outcome: the BUY LIMIT order for BTCUSDT/);
 		expect(run.error?.message).toContain('does not prove it was not placed');

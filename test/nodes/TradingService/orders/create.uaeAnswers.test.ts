@@ -53,7 +53,7 @@ describe('an order the exchange creates after its -1146 answer (defect 8)', () =
 				type: 'MARKET',
 				quantity: '0.01',
 			},
-			credentials: { recvWindow: 200 },
+			credentials: { recvWindow: 1500 },
 		});
 		expect(reportedOutcome(run)).toBe('unknown');
 		expect(run.error?.message).toContain('may still create it');

@@ -193,7 +193,7 @@ describe('Order > Create Many', () => {
 		const run = await runTradingService(sandbox(), {
 			parameters: fromItems(),
 			inputItems: orderItems(20),
-			credentials: { recvWindow: 300 },
+			credentials: { recvWindow: 1500 },
 			continueOnFail: true,
 		});
 		expect(run.items.every((item) => item.json.outcome === 'unknown')).toBe(true);

@@ -95,7 +95,7 @@ describe('UAE rule: a write answered 429 without Retry-After, Wait After a Rate 
 		expect(sandbox().ledger.transfers).toHaveLength(0);
 		expect(run.error?.message).toBe('The service’s rate limit was exceeded');
 		expect(run.error?.description).toMatch(
-			/suspends this key's requests.*for a minute.*until \d{4}-\d\d-\d\dT.*Wait After a Rate Limit.*Nothing was executed\./,
+			/suspends this key's requests.*for a minute.*until \d{4}-\d\d-\d\dT.*Wait After a Rate Limit.*This request was not executed\./,
 		);
 		expect((run.error?.context as IDataObject | undefined)?.outcome).toBe('rejected');
 	});
