@@ -5,17 +5,12 @@ import { ACCOUNT_TRADE_TEXT_FIELDS, MARKET_TEXT_FIELDS } from './textFields';
 
 /** What a caller hands the transport besides the endpoint: parameters and the item they serve. */
 export interface EndpointRequest {
-	/** Query parameters, signed and sent in this order. */
+	/** Query parameters, signed and sent in this order; `body`: sent as JSON. */
 	qs?: IDataObject;
-	/** Sent as JSON. */
 	body?: IDataObject | IDataObject[];
 	/** The input item the request serves, for error messages. */
 	itemIndex?: number;
-	/**
-	 * Whether the request goes before every waiting request of its key and class that is not
-	 * urgent: the stream's own requests (listen key) and the settling of writes whose outcome is
-	 * unknown, which must not wait behind a queue of bulk reads (pacing.ts).
-	 */
+	/** Whether it goes before waiting requests that are not (pacing): listen keys, settling unknown writes. */
 	urgent?: boolean;
 }
 

@@ -1,9 +1,10 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { ERROR_CODES } from '../constants';
+import { ERROR_CODES, LIMITS } from '../constants';
+import { monotonicNow, wallTimeOf } from './clock';
 import { MAX_ANSWER_BYTES, sameCode } from './answer';
 import { describeRejection, type ServiceRejection } from './rejections';
-import type { AttemptFailure, BodyRead } from './types';
+import type { AttemptFailure, BodyRead, ExchangeSettings } from './types';
 
 /**
  * Failed requests: what a failed attempt means (its body unreadable, the connection gone), and
@@ -125,15 +126,18 @@ export function heldBackError(
 	node: INode,
 	hold: {
 		runBan?: ServiceRejection;
-		/** Wall-clock times. */
+		/** Monotonic times (clock.ts). */
 		bannedUntil?: number;
 		suspendedUntil?: number;
-		/** Whether turning on Wait After a Rate Limit would have sent it. */
-		waitOptionHelps?: boolean;
 	},
+	settings: ExchangeSettings,
 	itemIndex: number | undefined,
 ): NodeApiError {
-	const { runBan, bannedUntil, suspendedUntil, waitOptionHelps } = hold;
+	const { runBan } = hold;
+	const bannedUntil = hold.bannedUntil === undefined ? undefined : wallTimeOf(hold.bannedUntil);
+	const suspendedUntil =
+		hold.suspendedUntil === undefined ? undefined : wallTimeOf(hold.suspendedUntil);
+	const helps = waitOptionHelps(settings, hold.suspendedUntil);
 	const banned = runBan !== undefined || bannedUntil !== undefined;
 	// A ban of this run lasts the run; the service's own, or a suspension, until a time.
 	const until = runBan !== undefined ? undefined : (bannedUntil ?? suspendedUntil);
@@ -150,10 +154,26 @@ export function heldBackError(
 			: 'Not sent: this API key is suspended after a rate limit',
 		description: banned
 			? `The service answered HTTP 418: it bans an IP address that keeps sending after a rate limit (HTTP 429). The node sends nothing more to it ${when}. Stop the workflows using this service until the ban ends, then check the credential's request rates and n8n Processes Sharing This Key. Nothing was sent.`
-			: `The service answered a rate limit (HTTP 429, code 0003) and suspends this key's requests of this kind for a minute; it bans an IP address that keeps sending, so this n8n process sends none of them ${when}. Run again after that${waitOptionHelps === true ? ', or turn on the option Wait After a Rate Limit' : ''}. If something else uses this API key too, lower the credential's request rates or raise n8n Processes Sharing This Key. Nothing was sent.`,
+			: `The service answered a rate limit (HTTP 429, code 0003) and suspends this key's requests of this kind for a minute; it bans an IP address that keeps sending, so this n8n process sends none of them ${when}. Run again after that${helps ? ', or turn on the option Wait After a Rate Limit' : ''}. If something else uses this API key too, lower the credential's request rates or raise n8n Processes Sharing This Key. Nothing was sent.`,
 		httpCode: banned ? '418' : '429',
 		itemIndex,
 	});
+}
+
+/**
+ * Whether turning on Wait After a Rate Limit would have sent the request: only where the run has
+ * that option, it was off, and the suspension (monotonic time) ends within the option's longest wait.
+ */
+export function waitOptionHelps(
+	settings: ExchangeSettings,
+	suspendedUntil: number | undefined,
+): boolean {
+	return (
+		settings.offersRateLimitWait &&
+		settings.rateLimitWaitMs === 0 &&
+		suspendedUntil !== undefined &&
+		suspendedUntil - monotonicNow() <= LIMITS.maxRateLimitWaitMs
+	);
 }
 
 /** The service could not be reached: nothing was sent. */

@@ -24,6 +24,7 @@ import {
 	statusProvesNothingDone,
 	toNodeError,
 	unreadable,
+	waitOptionHelps,
 } from './errors';
 import { monotonicNow, wallTimeOf } from './clock';
 import type { RequestPacer } from './pacing';
@@ -56,19 +57,6 @@ const CLOCK_CHECK_POLICY: RetryPolicy = {
 	timeoutMs: 5000,
 };
 
-/**
- * Whether turning on Wait After a Rate Limit would have sent this request: only where the run has
- * that option, it was off, and the suspension ends within the longest wait the option allows.
- */
-function waitOptionHelps(settings: ExchangeSettings, suspendedUntil: number | undefined): boolean {
-	return (
-		settings.offersRateLimitWait &&
-		settings.rateLimitWaitMs === 0 &&
-		suspendedUntil !== undefined &&
-		suspendedUntil - monotonicNow() <= LIMITS.maxRateLimitWaitMs
-	);
-}
-
 /** Where a request is between attempts. */
 interface Attempts {
 	context: TransportContext;
@@ -98,9 +86,8 @@ export async function sendWithRetries(
 	const recvWindowMs = Number.isFinite(own) && own > 0 ? own : settings.recvWindowMs;
 	const state: Attempts = { context, node, policy, settings, endpoint, itemIndex, retry: 0 };
 	for (; ; state.retry++) {
-		// The paced endpoint's turn first (it may take a while), then the key's rate as it is by then.
-		// Each is looked up right before it is asked: the process drops one nothing uses, and a
-		// request holding on to a dropped one would not count in the one the others use.
+		// The paced endpoint's turn first (it may take a while), then the key's rate. Each is looked
+		// up right before it is asked: one held from earlier may have been dropped as unused.
 		const paced = settings.gateOf?.(endpoint);
 		const release = await paced?.gate.pass(paced.intervalMs);
 		const pacing = settings.pacerOf?.(endpoint);
@@ -114,13 +101,8 @@ export async function sendWithRetries(
 		if (settings.ban !== undefined || bannedUntil !== undefined || suspendedUntil !== undefined) {
 			if (turn?.kind === 'go') turn.done();
 			release?.();
-			const hold = {
-				runBan: settings.ban,
-				bannedUntil: bannedUntil === undefined ? undefined : wallTimeOf(bannedUntil),
-				suspendedUntil: suspendedUntil === undefined ? undefined : wallTimeOf(suspendedUntil),
-				waitOptionHelps: waitOptionHelps(settings, suspendedUntil),
-			};
-			return { kind: 'rejected', error: heldBackError(node, hold, itemIndex) };
+			const hold = { runBan: settings.ban, bannedUntil, suspendedUntil };
+			return { kind: 'rejected', error: heldBackError(node, hold, settings, itemIndex) };
 		}
 		window.firstSentAt ??= Date.now();
 		let outcome: { body: unknown } | AttemptFailure;
@@ -181,10 +163,9 @@ async function afterFailure(
 			return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex, offset) };
 		}
 		case 'rateLimited': {
-			// Nothing was processed. The service suspends the key's class for a minute (the UAE
-			// documentation; longer when its Retry-After says so, never shorter): nothing of that
-			// class leaves this process before then, and this request goes again after it when the
-			// run may wait that long.
+			// Nothing was processed. The key's class is suspended a minute (the UAE documentation),
+			// longer if Retry-After says so: nothing of it leaves this process before then, and this
+			// request goes again after it when the run may wait that long.
 			const wait = Math.max(outcome.retryAfterMs ?? 0, LIMITS.rateLimitSuspensionMs);
 			const until = monotonicNow() + wait + SUSPENSION_MARGIN_MS;
 			state.pacer?.suspend(until);
