@@ -27,6 +27,7 @@ const MEASURED_SECONDS = {
 	'test/fault/getHistory.test.ts': 40,
 	'test/fault/getHistoryBadAnswers.test.ts': 37,
 	'test/nodes/TradingService/transport/pacing.documentedRates.test.ts': 29,
+	'test/nodes/TradingService/transport/pacing.sharedKey.test.ts': 20,
 };
 
 class LongestFirst extends Sequencer {
