@@ -51,6 +51,8 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	historyOrder: 'descending',
 	historyRefusedKeys: [],
 	transferHistoryLagMs: 0,
+	fundingHistoryEndId: 'inclusive',
+	fundingHistoryIds: 'shared',
 };
 
 export class SandboxControl {

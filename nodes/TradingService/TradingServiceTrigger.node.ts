@@ -165,6 +165,15 @@ function crossingProperties(): INodeProperties[] {
 				'The funding rate in percent: 0.05 means 0.05 % (a rate of 0.0005). May be negative, e.g. -0.01 with Falls Below. A rate equal to the threshold has not crossed it.',
 			displayOptions: FOR_CROSSING,
 		},
+		{
+			displayName: 'Also Fire When the Rate Comes Back',
+			name: 'fireWhenBack',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to also start the workflow when the rate returns to the threshold or its near side (the item's event is back, a crossing's is crossed). n8n saves the trigger's state only when it fires, so this also keeps a restart of n8n from missing a crossing whose return and new rise came within one funding period.",
+			displayOptions: FOR_CROSSING,
+		},
 	];
 }
 

@@ -16,17 +16,27 @@ export const DEFAULT_FUNDING_INTERVAL_MS = 8 * 3_600_000;
 export const HISTORY_PERIODS = 90;
 
 export interface SettledRate {
+	/** Counts the settlements of every contract together: one contract's ids have gaps. */
 	id: string;
+	/** Counts the contract's own settlements: 1, 2, 3... (behaviour fundingHistoryIds 'perContract'). */
+	contractId: string;
 	symbol: string;
 	settleTime: number;
 	settleRate: string;
 }
+
+/** A settled rate as the history lists it: `id` in the numbering asked for. */
+export type ListedRate = Omit<SettledRate, 'contractId'>;
+
+/** How the history numbers its entries (behaviour fundingHistoryIds). */
+export type FundingHistoryIds = 'shared' | 'perContract';
 
 export class Funding {
 	private scripts = new Map<string, { start: number; rates: string[] }>();
 	/** Every settlement, oldest first (ids ascending). */
 	private settled: SettledRate[] = [];
 	private seq = 0;
+	private contractSeq = new Map<string, number>();
 	/** Index of the last boundary settled: boundary b is at b × interval. */
 	private lastBoundary = 0;
 
@@ -38,10 +48,23 @@ export class Funding {
 	/** Forget scripts and settlements; the history of the periods before `now` is seeded afresh. */
 	reset(now: number): void {
 		this.scripts.clear();
+		this.seedHistory(now, HISTORY_PERIODS);
+	}
+
+	/**
+	 * The history afresh: the settlements of the last `periods` boundaries up to `now` (the scripts
+	 * are kept), ids from 1 again. Throws when there are not that many boundaries since the epoch.
+	 */
+	seedHistory(now: number, periods: number): void {
+		const current = Math.floor(now / this.intervalMs);
+		if (!Number.isSafeInteger(periods) || periods < 0)
+			throw new Error(`periods must be a whole number, not ${periods}`);
+		if (periods > current)
+			throw new Error(`only ${current} funding boundaries since the epoch, not ${periods}`);
 		this.settled = [];
 		this.seq = 0;
-		const current = Math.floor(now / this.intervalMs);
-		for (let b = Math.max(1, current - HISTORY_PERIODS + 1); b <= current; b++) this.record(b);
+		this.contractSeq.clear();
+		for (let b = Math.max(1, current - periods + 1); b <= current; b++) this.record(b);
 		this.lastBoundary = current;
 	}
 
@@ -91,8 +114,11 @@ export class Funding {
 		for (const c of CONTRACTS) {
 			const settleRate = this.rateOf(c.symbol, b - 1);
 			rates.set(c.symbol, settleRate);
+			const contractId = (this.contractSeq.get(c.symbol) ?? 0) + 1;
+			this.contractSeq.set(c.symbol, contractId);
 			this.settled.push({
 				id: String(++this.seq),
+				contractId: String(contractId),
 				symbol: c.symbol,
 				settleTime: b * this.intervalMs,
 				settleRate,
@@ -103,17 +129,24 @@ export class Funding {
 
 	/**
 	 * Settled rates of a contract with ids in [fromId, endId] (both optional, inclusive), the newest
-	 * `limit` of them, newest first.
+	 * `limit` of them, newest first; `ids` says which numbering the ids are (and `id` shows).
 	 */
-	history(symbol: string, limit: number, fromId?: bigint, endId?: bigint): SettledRate[] {
-		const out: SettledRate[] = [];
+	history(
+		symbol: string,
+		limit: number,
+		fromId?: bigint,
+		endId?: bigint,
+		ids: FundingHistoryIds = 'shared',
+	): ListedRate[] {
+		const out: ListedRate[] = [];
 		for (let i = this.settled.length - 1; i >= 0 && out.length < limit; i--) {
 			const r = this.settled[i];
 			if (r.symbol !== symbol) continue;
-			const id = BigInt(r.id);
+			const shown = ids === 'perContract' ? r.contractId : r.id;
+			const id = BigInt(shown);
 			if (endId !== undefined && id > endId) continue;
 			if (fromId !== undefined && id < fromId) break;
-			out.push(r);
+			out.push({ id: shown, symbol, settleTime: r.settleTime, settleRate: r.settleRate });
 		}
 		return out;
 	}

@@ -216,6 +216,11 @@ export class Futures implements FuturesControl {
 		this.funding.setRates(symbol, rates.map(D.canon), this.now());
 	}
 
+	seedFundingHistory(periods: number): void {
+		this.settleDue();
+		this.funding.seedHistory(this.now(), periods);
+	}
+
 	private accountOf(key: DemoKey = DEMO_KEYS.master): string {
 		const accountId = futuresAccountOf(key);
 		if (!accountId) throw new Error(`the ${key.apiKey} key has no futures account`);

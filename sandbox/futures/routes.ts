@@ -57,7 +57,12 @@ export const fundingRate: Handler = (_ctx, auth, { engine, now }) => {
 	return json(200, [{ symbol: c.symbol, rate, nextFundingTime: String(nextFundingTime) }]);
 };
 
-export const historyFundingRate: Handler = (_ctx, auth, { engine }) => {
+/**
+ * Settled rates, newest first. The documentation does not say whether `endId` is inclusive:
+ * behaviour fundingHistoryEndId picks the reading ('inclusive', the default, or 'exclusive': ids
+ * below it); fundingHistoryIds the numbering ('shared' by every contract, or 'perContract').
+ */
+export const historyFundingRate: Handler = (_ctx, auth, { engine, behaviour }) => {
 	const p = auth.queryParams;
 	const c = contractParam(p, true);
 	const fromId = idParam(p, 'fromId');
@@ -66,7 +71,10 @@ export const historyFundingRate: Handler = (_ctx, auth, { engine }) => {
 		throw fieldError('fromId', 'fromId must not be above endId');
 	const [dflt, max] = FUTURES_LIMITS.historyFundingRate;
 	const limit = limitParam(p, dflt, max);
-	const list = engine.futures.funding.history(c.symbol, limit, fromId, endId);
+	const upTo =
+		endId !== undefined && behaviour.fundingHistoryEndId === 'exclusive' ? endId - 1n : endId;
+	const ids = behaviour.fundingHistoryIds;
+	const list = engine.futures.funding.history(c.symbol, limit, fromId, upTo, ids);
 	return json(
 		200,
 		list.map((r) => ({

@@ -151,6 +151,11 @@ export interface FuturesControl {
 	 * period running now; after the last, the last value stays.
 	 */
 	setFundingRates(symbol: string, rates: string[]): void;
+	/**
+	 * The funding rate history afresh: the settlements of the last `periods` funding times up to now
+	 * (every contract, at its scripted or seeded rates; no fees), ids from 1 again. reset() seeds 90.
+	 */
+	seedFundingHistory(periods: number): void;
 	fill(input: FuturesFillInput): FuturesFillResult;
 	placeOpenOrder(input: FuturesOpenOrderInput): FuturesOrder;
 	/** The key's open positions as GET /api/v2/futures/positions lists them (default master key). */

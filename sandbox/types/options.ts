@@ -164,4 +164,15 @@ export interface SandboxBehaviour {
 	 * late). Default 0: listed at once.
 	 */
 	transferHistoryLagMs?: number;
+	/**
+	 * How GET /api/v2/futures/historyFundingRate reads `endId`, which the UAE documentation does not
+	 * say: 'inclusive' (default: the entry with that id is listed) or 'exclusive' (ids below it).
+	 */
+	fundingHistoryEndId?: 'inclusive' | 'exclusive';
+	/**
+	 * How the funding rate history numbers its entries: 'shared' (default: one count over every
+	 * contract's settlements, so one contract's ids have gaps, as the documentation's example) or
+	 * 'perContract' (each contract's own count: consecutive ids 1, 2, 3...).
+	 */
+	fundingHistoryIds?: 'shared' | 'perContract';
 }

@@ -1,13 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
+import { FUNDING_RATE_PAGING } from './idPages';
 
 /**
  * The page sizes of the futures lists (UAE documentation, "Futures Trading"): the most one request
  * returns. Limit reads as many pages as it needs.
  */
 export const FUTURES_PAGE_SIZES = {
-	historyFundingRate: 100,
+	historyFundingRate: FUNDING_RATE_PAGING.pageSize,
 	historyFundingFees: 1000,
 	orders: 500,
 	userTrades: 1000,

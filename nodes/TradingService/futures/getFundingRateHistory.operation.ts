@@ -4,18 +4,9 @@ import { parallelRequestsOnly } from '../descriptions/common';
 import type { NodeVersion } from '../descriptions/pickers';
 import type { RunContext } from '../run/runContext';
 import { FUTURES_ENDPOINTS } from './endpoints';
-import { contractField, futuresReturnAllAndLimit, FUTURES_PAGE_SIZES } from './futuresFields';
+import { contractField, futuresReturnAllAndLimit } from './futuresFields';
 import { requiredContract, wantedEntries } from './futuresParameters';
-import { IdWalk, type IdPaging } from './idPages';
-
-/** historyFundingRate pages by `endId`, which the service reads as "up to and including". */
-export const FUNDING_RATE_PAGING: IdPaging = {
-	what: 'funding rates',
-	idField: 'id',
-	cursor: 'endId',
-	inclusive: true,
-	pageSize: FUTURES_PAGE_SIZES.historyFundingRate,
-};
+import { FUNDING_RATE_PAGING, IdWalk } from './idPages';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['futures'], operation: ['getFundingRateHistory'] } }, [

@@ -14,7 +14,7 @@ export const ORDERS_PAGING: IdPaging = {
 	what: 'orders',
 	idField: 'orderId',
 	cursor: 'fromOrderId',
-	inclusive: false,
+	cursorReading: 'below',
 	pageSize: FUTURES_PAGE_SIZES.orders,
 };
 

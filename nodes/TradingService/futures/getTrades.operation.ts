@@ -13,7 +13,7 @@ export const TRADES_PAGING: IdPaging = {
 	what: 'trades',
 	idField: 'tradeId',
 	cursor: 'toId',
-	inclusive: false,
+	cursorReading: 'below',
 	pageSize: FUTURES_PAGE_SIZES.userTrades,
 };
 

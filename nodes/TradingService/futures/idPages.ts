@@ -11,14 +11,30 @@ export interface IdPaging {
 	/** The query parameter that asks for the entries below the oldest read so far. */
 	cursor: 'endId' | 'fromOrderId' | 'toId';
 	/**
-	 * Whether the service reads the cursor as "up to and including" it (historyFundingRate's `endId`):
-	 * the next page then asks up to one below the oldest ID read. Otherwise it is "below" it
-	 * (`fromOrderId`: "fromOrderId=1003 returns 1002 and 1001"; `toId`).
+	 * How the service reads the cursor. 'below': the entries below it, as documented
+	 * (`fromOrderId`: "fromOrderId=1003 returns 1002 and 1001"; `toId`: "IDs less than toId").
+	 * 'either': the documentation does not say whether the entry at the cursor is listed too
+	 * (historyFundingRate's `endId`). The walk then sends the oldest ID read itself and asks for one
+	 * entry more than it still wants: read as "up to and including", the page starts with the entry
+	 * already read, which is dropped; read as "below", it is not there. Either way every entry is
+	 * read once, none is skipped.
 	 */
-	inclusive: boolean;
+	cursorReading: 'below' | 'either';
 	/** The most entries one request returns. */
 	pageSize: number;
 }
+
+/**
+ * historyFundingRate pages by `endId`, "End Id": the documentation does not say whether the entry
+ * with that ID is listed too, so the walk reads every rate once either way ('either'). 100 a page.
+ */
+export const FUNDING_RATE_PAGING: IdPaging = {
+	what: 'funding rates',
+	idField: 'id',
+	cursor: 'endId',
+	cursorReading: 'either',
+	pageSize: 100,
+};
 
 const ID = /^\d{1,20}$/;
 
@@ -29,11 +45,12 @@ function below(id: string, than: bigint): boolean {
 
 /**
  * Every entry of a list the service sends newest first by ID (or the newest `wanted`), page by
- * page: the first page without a cursor, every next one below the oldest ID read so far. Each page
- * is checked before any entry of it is kept: at most as many entries as asked for, each with a
- * numeric ID, strictly descending, all below the oldest of the page before (an entry with exactly
- * that ID, which a service reading the cursor the other way round would send again, is dropped; one
- * above it is an overlap and stops the node). A page shorter than asked for ends the list.
+ * page: the first page without a cursor, every next one with the oldest ID read so far as the
+ * cursor. Each page is checked before any entry of it is kept: at most as many entries as asked
+ * for, each with a numeric ID, strictly descending, all below the oldest of the page before (an
+ * entry with exactly that ID, which a service reading the cursor as "up to and including" sends
+ * again, is dropped; one above it is an overlap and stops the node). A page shorter than asked for
+ * ends the list; so does `until`'s test, once a page holds an entry it matches.
  */
 export class IdWalk implements Pager {
 	readonly entries: IDataObject[] = [];
@@ -42,6 +59,7 @@ export class IdWalk implements Pager {
 	private oldest?: bigint;
 	private asked = 0;
 	private done = false;
+	private stopAfter?: (entry: IDataObject) => boolean;
 
 	constructor(
 		private readonly node: INode,
@@ -51,17 +69,25 @@ export class IdWalk implements Pager {
 		private readonly itemIndex?: number,
 	) {}
 
+	/**
+	 * Ends the walk after the first page holding an entry `older` matches (a walk back to a time):
+	 * the entries of that page are kept, no further page is asked for.
+	 */
+	until(older: (entry: IDataObject) => boolean): this {
+		this.stopAfter = older;
+		return this;
+	}
+
 	next(): { qs: IDataObject; itemIndex?: number } | undefined {
 		const left = this.wanted === undefined ? Infinity : this.wanted - this.entries.length;
 		if (this.done || left <= 0) return undefined;
-		this.asked = Math.min(this.paging.pageSize, left);
+		// Nothing is older than ID 1 (and the documentation's example value 0 may read as "no bound").
+		if (this.oldest !== undefined && this.oldest <= 1n) return undefined;
+		// With a cursor read either way, the page may start with the entry at the cursor: one more.
+		const again = this.oldest !== undefined && this.paging.cursorReading === 'either' ? 1 : 0;
+		this.asked = Math.min(this.paging.pageSize, left + again);
 		const qs: IDataObject = { ...this.query, limit: this.asked };
-		if (this.oldest !== undefined) {
-			const cursor = this.paging.inclusive ? this.oldest - 1n : this.oldest;
-			// Nothing is older than ID 1; and the documentation's example value 0 may read as "no bound".
-			if (cursor <= 0n) return undefined;
-			qs[this.paging.cursor] = cursor.toString();
-		}
+		if (this.oldest !== undefined) qs[this.paging.cursor] = this.oldest.toString();
 		return { qs, itemIndex: this.itemIndex };
 	}
 
@@ -90,7 +116,8 @@ export class IdWalk implements Pager {
 			this.entries.push(entry);
 			taken++;
 		}
-		if (page.length < this.asked || taken === 0) this.done = true;
+		const reachedStop = this.stopAfter !== undefined && page.some(this.stopAfter);
+		if (page.length < this.asked || taken === 0 || reachedStop) this.done = true;
 		else this.oldest = BigInt(previous as string);
 	}
 

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf } from '../run/node.type';
+import type { OperationsOf, PerItemOperation } from '../run/node.type';
+import { unknownContractError } from './contracts';
 import * as getBalance from './getBalance.operation';
 import * as getCommissionRate from './getCommissionRate.operation';
 import * as getFundingFees from './getFundingFees.operation';
@@ -14,18 +15,33 @@ import * as getPositions from './getPositions.operation';
 import * as getTrades from './getTrades.operation';
 
 // The futures reads (version 2 only): signed, weight 1, each counted against the key's 5 query
-// requests a second. No futures writes.
+// requests a second. No futures writes. A contract the exchange does not know is reported as such,
+// with the futures hint (contracts.ts), not the spot pair's.
+function read(execute: PerItemOperation['execute']): PerItemOperation {
+	return {
+		mode: 'perItem',
+		writes: false,
+		execute: async (run, itemIndex) => {
+			try {
+				return await execute(run, itemIndex);
+			} catch (error) {
+				throw unknownContractError(error, 'Symbol', () => run.parameter('symbol', itemIndex, ''));
+			}
+		},
+	};
+}
+
 export const operations: OperationsOf<'futures'> = {
-	getPositions: { mode: 'perItem', writes: false, execute: getPositions.execute },
-	getBalance: { mode: 'perItem', writes: false, execute: getBalance.execute },
-	getFundingRate: { mode: 'perItem', writes: false, execute: getFundingRate.execute },
-	getFundingRateHistory: { mode: 'perItem', writes: false, execute: getFundingRateHistory.execute },
-	getFundingFees: { mode: 'perItem', writes: false, execute: getFundingFees.execute },
-	getOrders: { mode: 'perItem', writes: false, execute: getOrders.execute },
-	getOrder: { mode: 'perItem', writes: false, execute: getOrder.execute },
-	getTrades: { mode: 'perItem', writes: false, execute: getTrades.execute },
-	getLeverage: { mode: 'perItem', writes: false, execute: getLeverage.execute },
-	getCommissionRate: { mode: 'perItem', writes: false, execute: getCommissionRate.execute },
+	getPositions: read(getPositions.execute),
+	getBalance: read(getBalance.execute),
+	getFundingRate: read(getFundingRate.execute),
+	getFundingRateHistory: read(getFundingRateHistory.execute),
+	getFundingFees: read(getFundingFees.execute),
+	getOrders: read(getOrders.execute),
+	getOrder: read(getOrder.execute),
+	getTrades: read(getTrades.execute),
+	getLeverage: read(getLeverage.execute),
+	getCommissionRate: read(getCommissionRate.execute),
 };
 
 const OPERATION_OPTIONS: INodePropertyOptions[] = [

@@ -28,37 +28,51 @@ export function ratePercent(rate: string): string {
 	return formatDecimal(multiplyDecimals(parseDecimal(rate) as Decimal, { units: 100n, scale: 0 }));
 }
 
-/** What one crossing says, as the item's fields (all decimals and times are text). */
+/**
+ * What a change of side is: `crossed`, the rate went beyond the threshold (the alert); `back`, it
+ * returned to the threshold or its near side (an item only with Also Fire When the Rate Comes Back).
+ */
+export type SideChange = 'crossed' | 'back';
+
+/** What one change says, as the item's fields (all decimals and times are text). */
 export function crossingItem(
 	settings: CrossingSettings,
-	sample: RateSample,
-	previousRate: string | null,
+	change: Change,
 	detectedAt: string,
 ): IDataObject {
+	const { sample } = change;
 	return {
 		symbol: settings.symbol,
+		event: change.event,
 		rate: sample.rate,
 		ratePercent: ratePercent(sample.rate),
 		threshold: settings.threshold,
 		crossing: settings.crossing,
-		previousRate,
+		previousRate: change.previousRate,
 		nextFundingTime: sample.nextFundingTime,
 		detectedAt,
 	};
 }
 
+/** One change of side: the sample it was seen in, and the rate seen before it. */
+export interface Change {
+	event: SideChange;
+	sample: RateSample;
+	previousRate: string | null;
+}
+
 export interface CrossingOutcome {
-	/** The crossings found, oldest first (at most one per sample). */
-	crossings: Array<{ sample: RateSample; previousRate: string | null }>;
+	/** The changes of side found, oldest first (at most one per sample). */
+	changes: Change[];
 	/** The state after the last sample. */
 	state: CrossingState;
 }
 
 /**
  * Goes through the samples of a poll, oldest first (the rates settled since a state n8n may have
- * saved before the last poll, then the current rate), from the stored state. Without a stored
- * state (first activation, or the Contract, Direction or Threshold changed) the last sample is only
- * remembered: the baseline, no crossing.
+ * saved before the last poll, then the current rate), from the stored state: every change of side
+ * (a crossing, a return). Without a stored state (first activation, or the Contract, Direction or
+ * Threshold changed) the last sample is only remembered: the baseline, no change.
  */
 export function followSamples(
 	settings: CrossingSettings,
@@ -67,19 +81,21 @@ export function followSamples(
 	samples: readonly RateSample[],
 ): CrossingOutcome {
 	const last = samples[samples.length - 1];
-	const crossings: CrossingOutcome['crossings'] = [];
+	const changes: Change[] = [];
 	if (stored !== undefined) {
 		let wasBeyond = stored.beyond;
 		let previousRate = stored.rate;
 		for (const sample of samples) {
 			const beyond = isBeyond(settings, sample.rate);
-			if (beyond && !wasBeyond) crossings.push({ sample, previousRate });
+			if (beyond !== wasBeyond) {
+				changes.push({ event: beyond ? 'crossed' : 'back', sample, previousRate });
+			}
 			wasBeyond = beyond;
 			previousRate = sample.rate;
 		}
 	}
 	return {
-		crossings,
+		changes,
 		state: {
 			version: CROSSING_STATE_VERSION,
 			query,

@@ -2,6 +2,7 @@ import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { parseDecimal } from '../../helpers/decimals';
 import { FUTURES_ENDPOINTS } from '../../futures/endpoints';
+import { FUNDING_RATE_PAGING, IdWalk } from '../../futures/idPages';
 import type { ServiceClient } from '../../transport';
 
 /** A funding rate and the funding time it is for, as the service gives them (text). */
@@ -12,8 +13,11 @@ export interface RateSample {
 	nextFundingTime: string;
 }
 
-/** Settled rates the history can list in one request (the documented maximum). */
-export const SETTLED_RATES_LIMIT = 100;
+/**
+ * The most settled rates one catch-up reads (10 requests of 100): about 333 days of 8-hour
+ * funding. A longer gap since the saved state loses the crossings before the oldest one read.
+ */
+export const SETTLED_RATES_MOST = 1000;
 
 const DIGITS = /^\d{1,16}$/;
 
@@ -68,14 +72,16 @@ export async function readCurrentRate(
 /** The settled rates of a range of funding times, oldest first, and whether the range was read whole. */
 export interface SettledRates {
 	rates: RateSample[];
-	/** False when the range holds more settlements than one request lists (the oldest are missing). */
+	/** False when the history read does not reach back to `from` (more than SETTLED_RATES_MOST). */
 	complete: boolean;
 }
 
 /**
  * The rates settled at funding times from `from` (inclusive) to `to` (exclusive), from
- * GET /api/v2/futures/historyFundingRate (newest first, at most 100): one request. Each is given
- * as a sample of the period it settled, its `settleTime` as the funding time.
+ * GET /api/v2/futures/historyFundingRate (newest first, 100 a page): pages down by `endId` until a
+ * page reaches back to `from` (or SETTLED_RATES_MOST rates, or the list's end), each rate once
+ * whichever way the exchange reads `endId` (futures/idPages.ts). Each is given as a sample of the
+ * period it settled, its `settleTime` as the funding time.
  */
 export async function readSettledRates(
 	client: ServiceClient,
@@ -84,20 +90,17 @@ export async function readSettledRates(
 	from: string,
 	to: string,
 ): Promise<SettledRates> {
-	const answer = (await client.request(FUTURES_ENDPOINTS.historyFundingRate, {
-		qs: { symbol, limit: SETTLED_RATES_LIMIT },
-	})) as IDataObject[];
-	const settled = answer
+	const reaches = (entry: IDataObject) => Number(textOf(entry.settleTime)) <= Number(from);
+	const walk = new IdWalk(node, FUNDING_RATE_PAGING, { symbol }, SETTLED_RATES_MOST).until(reaches);
+	await client.requestAllPages(FUTURES_ENDPOINTS.historyFundingRate, walk);
+	const settled = walk.entries
 		.filter((entry) => entry.symbol === undefined || entry.symbol === symbol)
 		.map((entry) => settledSample(node, symbol, entry));
 	const inRange = settled
 		.filter((sample) => Number(sample.nextFundingTime) >= Number(from))
 		.filter((sample) => Number(sample.nextFundingTime) < Number(to))
 		.sort((a, b) => Number(a.nextFundingTime) - Number(b.nextFundingTime));
-	const reachedFrom =
-		answer.length < SETTLED_RATES_LIMIT ||
-		settled.some((sample) => Number(sample.nextFundingTime) <= Number(from));
-	return { rates: inRange, complete: reachedFrom };
+	return { rates: inRange, complete: walk.entries.some(reaches) };
 }
 
 function settledSample(node: INode, symbol: string, entry: IDataObject): RateSample {

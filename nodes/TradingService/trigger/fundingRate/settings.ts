@@ -2,7 +2,12 @@ import type { INode, IPollFunctions } from 'n8n-workflow';
 
 import { formatDecimal, parseDecimal, type Decimal } from '../../helpers/decimals';
 import { locatorValue } from '../../helpers/locator';
-import { inputError, numberMayHaveLostDigits, oneOf } from '../../helpers/validation';
+import {
+	inputError,
+	numberMayHaveLostDigits,
+	oneOf,
+	strictBoolean,
+} from '../../helpers/validation';
 import { contractSymbol } from '../../futures/contracts';
 
 /**
@@ -23,6 +28,11 @@ export interface CrossingSettings {
 	threshold: string;
 	/** The threshold as a fraction, as the service gives rates: "0.05" % is 0.0005. */
 	thresholdRate: Decimal;
+	/**
+	 * Also Fire When the Rate Comes Back: an item too when the rate returns to the threshold or its
+	 * near side. n8n then saves the state at every change of side (it saves only when a poll emits).
+	 */
+	fireWhenBack: boolean;
 }
 
 /** A plain decimal with an optional minus sign: digits, at most one dot, no exponent or spaces. */
@@ -47,7 +57,12 @@ export function readCrossingSettings(context: IPollFunctions): CrossingSettings 
 		node,
 		context.getNodeParameter('threshold', ''),
 	);
-	return { symbol, crossing, threshold, thresholdRate };
+	const fireWhenBack = strictBoolean(
+		node,
+		'Also Fire When the Rate Comes Back',
+		context.getNodeParameter('fireWhenBack', false),
+	);
+	return { symbol, crossing, threshold, thresholdRate, fireWhenBack };
 }
 
 /**
@@ -97,7 +112,8 @@ export function parseThreshold(
 
 /**
  * The state's query key: changing the Contract, the Direction or the Threshold starts over like a
- * first activation (the threshold compared by value: "0.050" is "0.05").
+ * first activation (the threshold compared by value: "0.050" is "0.05"). Also Fire When the Rate
+ * Comes Back is not part of it: turning it on or off keeps the state.
  */
 export function crossingQueryKey(settings: CrossingSettings): string {
 	return `event=${FUNDING_RATE_CROSSING};symbol=${settings.symbol};crossing=${settings.crossing};threshold=${settings.threshold}`;

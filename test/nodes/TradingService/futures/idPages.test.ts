@@ -7,7 +7,7 @@ const paging = (overrides: Partial<IdPaging> = {}): IdPaging => ({
 	what: 'trades',
 	idField: 'tradeId',
 	cursor: 'toId',
-	inclusive: false,
+	cursorReading: 'below',
 	pageSize: 3,
 	...overrides,
 });
@@ -43,30 +43,67 @@ describe('IdWalk: a futures list paged by ID, newest first', () => {
 		]);
 	});
 
-	it('asks up to one below the oldest when the cursor is inclusive (endId)', () => {
+	describe('a cursor the documentation does not say how it reads (endId)', () => {
 		const rates = (...ids: number[]) => ids.map((id) => ({ id: String(id) }));
-		const walker = new IdWalk(
-			node,
-			paging({ idField: 'id', cursor: 'endId', inclusive: true }),
-			{},
-			undefined,
+		const either = paging({ idField: 'id', cursor: 'endId', cursorReading: 'either' });
+		/** A service holding `ids` (newest first) that reads endId one way or the other. */
+		const service =
+			(ids: number[], reading: 'inclusive' | 'exclusive') =>
+			(qs: IDataObject): IDataObject[] => {
+				const endId = qs.endId === undefined ? Infinity : Number(qs.endId);
+				const listed = ids.filter((id) => (reading === 'inclusive' ? id <= endId : id < endId));
+				return rates(...listed.slice(0, Number(qs.limit)));
+			};
+		/** Runs a walk against a service; the queries it sent. */
+		function against(walker: IdWalk, answer: (qs: IDataObject) => IDataObject[]): IDataObject[] {
+			const sent: IDataObject[] = [];
+			for (let request = walker.next(); request !== undefined; request = walker.next()) {
+				sent.push(request.qs);
+				walker.take(answer(request.qs));
+			}
+			return sent;
+		}
+		const consecutive = (count: number) => Array.from({ length: count }, (_, i) => count - i);
+
+		it('sends the oldest ID read and asks for one more, which an inclusive reading sends again', () => {
+			const walker = new IdWalk(node, either, {}, undefined);
+			const sent = walk(walker, [rates(40, 36, 30), rates(30, 26, 20), rates(20, 16)]);
+			expect(sent).toEqual([{ limit: 3 }, { limit: 3, endId: '30' }, { limit: 3, endId: '20' }]);
+			expect(walker.entries.map((rate) => rate.id)).toEqual(['40', '36', '30', '26', '20', '16']);
+		});
+
+		it.each(['inclusive', 'exclusive'] as const)(
+			'reads every entry once when the service reads endId as %s: Return All and Limit',
+			(reading) => {
+				const ids = consecutive(25);
+				const all = new IdWalk(node, either, {}, undefined);
+				against(all, service(ids, reading));
+				expect(all.entries.map((rate) => Number(rate.id))).toEqual(ids);
+				for (const wanted of [1, 3, 4, 7, 24, 25, 30]) {
+					const some = new IdWalk(node, either, {}, wanted);
+					against(some, service(ids, reading));
+					expect(some.entries.map((rate) => Number(rate.id))).toEqual(
+						ids.slice(0, Math.min(wanted, 25)),
+					);
+				}
+			},
 		);
-		const sent = walk(walker, [rates(40, 36, 30), rates(20)]);
-		expect(sent[1]).toEqual({ limit: 3, endId: '29' });
-		expect(walker.entries).toHaveLength(4);
+
+		it('never sends a cursor of 0 or 1: nothing is older than ID 1', () => {
+			const walker = new IdWalk(node, either, {}, undefined);
+			const sent = walk(walker, [rates(3, 2, 1)]);
+			expect(sent).toEqual([{ limit: 3 }]);
+			expect(walker.entries).toHaveLength(3);
+		});
 	});
 
-	it('never sends a cursor of 0, which the exchange may read as no bound', () => {
-		const rates = (...ids: number[]) => ids.map((id) => ({ id: String(id) }));
-		const walker = new IdWalk(
-			node,
-			paging({ idField: 'id', cursor: 'endId', inclusive: true }),
-			{},
-			undefined,
+	it('until: ends after the first page holding an entry old enough, keeping that page', () => {
+		const walker = new IdWalk(node, paging(), {}, undefined).until(
+			(trade) => Number(trade.tradeId) <= 5,
 		);
-		const sent = walk(walker, [rates(3, 2, 1)]);
-		expect(sent).toEqual([{ limit: 3 }]);
-		expect(walker.entries).toHaveLength(3);
+		const sent = walk(walker, [trades(9, 8, 7), trades(6, 5, 4), trades(3, 2, 1)]);
+		expect(sent).toHaveLength(2);
+		expect(walker.entries.map((trade) => trade.tradeId)).toEqual(['9', '8', '7', '6', '5', '4']);
 	});
 
 	it('asks only for what Limit still wants', () => {

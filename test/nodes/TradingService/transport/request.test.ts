@@ -349,7 +349,7 @@ describe('redirects are never followed', () => {
 		});
 		const run = await runCounting(sandbox(), {
 			parameters: limitOrder,
-			credentials: { recvWindow: 200 },
+			credentials: { recvWindow: 1500 },
 		});
 		expect(run.requests.map((request) => `${request.method} ${request.path}`)).not.toContain(
 			`GET ${PATHS.time}`,

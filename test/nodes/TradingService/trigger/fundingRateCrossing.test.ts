@@ -11,10 +11,7 @@ import {
 	isBeyond,
 	ratePercent,
 } from '../../../../nodes/TradingService/trigger/fundingRate/crossing';
-import {
-	readCurrentRate,
-	readSettledRates,
-} from '../../../../nodes/TradingService/trigger/fundingRate/read';
+import { readCurrentRate } from '../../../../nodes/TradingService/trigger/fundingRate/read';
 import {
 	parseThreshold,
 	readCrossingSettings,
@@ -84,6 +81,12 @@ describe('Funding Rate Crosses a Threshold: the description', () => {
 		expect(named('crossing')[0]).toMatchObject({ default: 'above', displayOptions: shown });
 		expect(values(named('crossing')[0])).toEqual(['above', 'below']);
 		expect(named('threshold')[0]).toMatchObject({ type: 'string', displayOptions: shown });
+		expect(named('fireWhenBack')[0]).toMatchObject({
+			displayName: 'Also Fire When the Rate Comes Back',
+			type: 'boolean',
+			default: false,
+			displayOptions: shown,
+		});
 		expect(named('accountType')[0].displayOptions?.hide?.event).toContain('fundingRateCrossing');
 		expect(named('direction')[0].displayOptions?.show?.event).not.toContain('fundingRateCrossing');
 		for (const filters of named('filters')) {
@@ -154,6 +157,11 @@ describe('Funding Rate Crosses a Threshold: the parameters', () => {
 		expect(() => settings({ crossing: 'sideways' })).toThrow(
 			'Direction: "sideways" is not allowed',
 		);
+		expect(settings({}).fireWhenBack).toBe(false);
+		expect(settings({ fireWhenBack: true }).fireWhenBack).toBe(true);
+		expect(() => settings({ fireWhenBack: 'yes' })).toThrow(
+			'Also Fire When the Rate Comes Back: the text "yes" is not true or false',
+		);
 	});
 });
 
@@ -202,34 +210,6 @@ describe("Funding Rate Crosses a Threshold: the service's answers", () => {
 			),
 		).toEqual({ rate: '-0.0001', nextFundingTime: '57600000' });
 	});
-
-	it('the settled rates of a range, oldest first, and whether the range was read whole', async () => {
-		const settled = (times: number[]) =>
-			times.map((time, index) => ({
-				id: String(100 - index),
-				symbol: BTC,
-				settleTime: String(time),
-				settleRate: `0.000${index + 1}`,
-			}));
-		const { client, sent } = answering(settled([50, 40, 30, 20, 10]));
-		expect(await readSettledRates(client, node, BTC, '20', '50')).toEqual({
-			rates: [
-				{ rate: '0.0004', nextFundingTime: '20' },
-				{ rate: '0.0003', nextFundingTime: '30' },
-				{ rate: '0.0002', nextFundingTime: '40' },
-			],
-			complete: true,
-		});
-		expect(sent).toEqual([{ path: HISTORY_PATH, qs: { symbol: BTC, limit: 100 } }]);
-		// A full page that does not reach back to the start of the range: settlements are missing.
-		const full = settled(Array.from({ length: 100 }, (_, i) => 1000 - i));
-		expect(
-			(await readSettledRates(answering(full).client, node, BTC, '500', '2000')).complete,
-		).toBe(false);
-		expect(
-			(await readSettledRates(answering(full).client, node, BTC, '901', '2000')).complete,
-		).toBe(true);
-	});
 });
 
 describe('Funding Rate Crosses a Threshold: polls', () => {
@@ -273,6 +253,7 @@ describe('Funding Rate Crosses a Threshold: polls', () => {
 		expect(items).toEqual([
 			{
 				symbol: BTC,
+				event: 'crossed',
 				rate: '0.00051',
 				ratePercent: '0.051',
 				threshold: '0.05',
@@ -399,13 +380,20 @@ describe('Funding Rate Crosses a Threshold: polls', () => {
 		expect(after.emitted).toBeNull();
 	});
 
-	it('an unknown contract is the service error, and changes nothing', async () => {
+	it('a contract the exchange does not list: its error names Contract and gives the futures hint, and changes nothing', async () => {
 		const active = runner(
 			sandbox(),
 			crossing({ symbol: { __rl: true, mode: 'id', value: 'DOGEUSDT-PERPETUAL' } }),
 		);
 		const outcome = await pollCounting(sandbox(), active);
-		expect(outcome.error).toBeDefined();
+		expect(outcome.error?.message).toBe(
+			'Contract: the exchange does not list the futures contract DOGEUSDT-PERPETUAL',
+		);
+		expect(outcome.error?.description).toContain('(code 0201)');
+		expect(outcome.error?.description).toContain('Pick the contract from the Contract list');
+		expect(outcome.error?.description).toContain('e.g. BTCUSDT-PERPETUAL');
+		expect(outcome.error?.description).toContain('The poll changed nothing.');
+		expect(outcome.error?.description).not.toMatch(/e\.g\. BTCUSDT[^-]/);
 		expect(paths(outcome.requests)).toEqual([RATE_PATH]);
 		expect(active.nodeStaticData()).toEqual({});
 	});
@@ -421,6 +409,7 @@ describe('Funding Rate Crosses a Threshold: polls', () => {
 		expect(manual.items.map((item) => item.json)).toEqual([
 			expect.objectContaining({
 				symbol: BTC,
+				event: 'crossed',
 				rate: '0.00073',
 				ratePercent: '0.073',
 				threshold: '0.05',
@@ -432,9 +421,14 @@ describe('Funding Rate Crosses a Threshold: polls', () => {
 		// The crossing is still the active poll's to emit.
 		const [poll] = await pollAt(active, ['0.00073']);
 		expect(poll.items).toHaveLength(1);
-		// Without any state, previousRate is null.
+		// Without any state, previousRate is null; a rate not beyond is an item of the kind back.
+		setRate('0.0001');
 		const fresh = await pollCounting(sandbox(), runner(sandbox()), 'manual');
-		expect(fresh.items[0].json.previousRate).toBeNull();
+		expect(fresh.items[0].json).toMatchObject({
+			event: 'back',
+			rate: '0.0001',
+			previousRate: null,
+		});
 	});
 });
 
