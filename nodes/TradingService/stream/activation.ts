@@ -62,6 +62,13 @@ export interface Activation {
 	account?: AccountScope;
 	/** The key's own futures account, when Position Changed is chosen; resolved at activation. */
 	contractAccount?: string;
+	/**
+	 * The newest trade ID a catch-up of this activation read: the next reads the fills above it.
+	 * Not kept across restarts: a process killed between an emit and its execution may have lost
+	 * the executions of the last fills it read, so the first catch-up after a restart reads them
+	 * again by time, from the cursor.
+	 */
+	tradeMark?: string;
 	/** The n8n log, each line naming the trigger. */
 	log: Record<'info' | 'warn' | 'error', (message: string) => void>;
 }

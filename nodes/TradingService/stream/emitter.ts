@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Activation } from './activation';
 import { itemOf, kindOf, type StreamEvent, type StreamEventKind } from './events';
 import { eventsOfMessage } from './messages';
+import { Stamps } from './ordering';
 import { positionKey, positionState, positionStep, unsettledPositions } from './positions';
 import {
 	SeenEvents,
@@ -20,10 +21,13 @@ const MAX_DEDUPLICATION_KEY = 255;
  * Turns events into executions: an event of a chosen kind that passes the filters is emitted
  * once, whichever source brought it (stream or catch-up). What each event says of open orders,
  * balances, positions and the cursor is kept in the state, which is written before each emit. A
- * position event is one when it changes the position's last known state (positions.ts).
+ * position event is one when it changes the position's last known state (positions.ts). An event
+ * older than the state kept for its order, balance or position (ordering.ts) is not kept, and, when
+ * it is a REST answer's state, not emitted either.
  */
 export class Emitter {
 	private seen = new SeenEvents();
+	private readonly stamps = new Stamps();
 	/** Position changes emitted just before a restart, to be emitted again with their IDs. */
 	private replays = new Map<string, PositionMark>();
 	/** Events emitted: a manual run emits only the first. */
@@ -60,8 +64,18 @@ export class Emitter {
 		for (const event of events) this.handle(event);
 	}
 
-	/** What an event says of open orders, balances and the cursor, kept. */
-	track(event: StreamEvent): void {
+	/**
+	 * What an event says of open orders, balances and the cursor, kept unless it is older than what
+	 * is known (ordering.ts). Says whether it was.
+	 */
+	keep(event: StreamEvent): boolean {
+		if (this.stamps.freshness(event) === 'older') return false;
+		this.stamps.take(event);
+		this.track(event);
+		return true;
+	}
+
+	private track(event: StreamEvent): void {
 		const { state } = this.activation;
 		if (event.channel === 'order')
 			trackOrder(state.open, event.orderId, event.symbol, event.status);
@@ -73,6 +87,7 @@ export class Emitter {
 
 	/** An event that exists already at the first activation: seen, never emitted. */
 	remember(event: StreamEvent): void {
+		this.stamps.take(event);
 		if (this.startingKind(event) === undefined) return;
 		if (event.channel !== 'position') return this.seen.add(event.id, 0);
 		const state = positionState(event);
@@ -80,14 +95,22 @@ export class Emitter {
 		this.activation.state.positions[key] = { state, from: state, id: '' };
 	}
 
-	/** An event from either source: kept, then emitted if it may start the workflow, once. */
+	/**
+	 * An event from either source: kept, then emitted if it may start the workflow, once. One older
+	 * than what is known is not kept; of those, only a push (a change nobody was told of) and a fill
+	 * read over REST (a past event, not a state) are still emitted.
+	 */
 	handle(event: StreamEvent): void {
-		this.track(event);
+		const kept = this.keep(event);
+		const history = event.source === 'stream' || (event.channel === 'order' && !!event.lastFill);
+		if (!kept && !history) return;
 		const kind = this.startingKind(event);
 		// Only what may start the workflow is remembered: the 1,000 IDs kept then cover 1,000
 		// executions, not placements and balance moves nobody asked for.
 		if (kind === undefined) return;
 		if (event.channel === 'position') {
+			// A position is a state: one older than the kept one is no change.
+			if (!kept) return;
 			// A change of the last known position, whatever its ID: kept, then emitted.
 			const { positions } = this.activation.state;
 			const step = positionStep(positions, this.replays, event);

@@ -59,13 +59,25 @@ export function orderKindOf(status: string): StreamEventKind | undefined {
 
 export type EventSource = 'stream' | 'catchUp';
 
-/** What every event has: its ID, where it came from, when, and the exchange's own record. */
+/**
+ * What every event has: its ID, where it came from, when, and the exchange's own record. When is
+ * told twice (ordering.ts): `time`, the moment of the change as the exchange stamped it, and
+ * `seenAt`, n8n's clock when the push arrived or the REST request that read it was sent.
+ */
 interface EventBasics {
 	id: string;
 	source: EventSource;
 	market: 'spot' | 'contract';
-	/** The exchange's time of the change (ms). */
+	/**
+	 * The time of the change (ms): the exchange's (a push's event time, an order's update time, a
+	 * fill's time), or, for a REST answer that gives none (balances, positions), n8n's clock when its
+	 * request was sent. `clock` says which.
+	 */
 	time: number;
+	/** Whose clock `time` is on: the exchange's, or n8n's (a snapshot without a time of its own). */
+	clock: 'exchange' | 'n8n';
+	/** n8n's clock (ms): when the push arrived, or when the REST request that read it was sent. */
+	seenAt: number;
 	raw: IDataObject;
 }
 
@@ -152,10 +164,24 @@ export const text = (value: unknown): string | undefined =>
 			: undefined;
 
 /** An exchange time (ms), or `fallback` when the field holds none. */
-export const time = (value: unknown, fallback: number): number => {
+export const time = (value: unknown, fallback: number): number => exchangeTime(value) ?? fallback;
+
+/** An exchange time (ms), or undefined when the field holds none. */
+export function exchangeTime(value: unknown): number | undefined {
 	const parsed = Number(text(value));
-	return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
-};
+	return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : undefined;
+}
+
+/** When a change happened: the exchange's stamp when the record has one, else `seenAt` on n8n's clock. */
+export function stampOf(
+	value: unknown,
+	seenAt: number,
+): Pick<EventBasics, 'time' | 'clock' | 'seenAt'> {
+	const stamped = exchangeTime(value);
+	return stamped === undefined
+		? { time: seenAt, clock: 'n8n', seenAt }
+		: { time: stamped, clock: 'exchange', seenAt };
+}
 
 /** Which of the chosen kinds an event is, or undefined when none was chosen for it. */
 export function kindOf(
@@ -173,7 +199,8 @@ export function kindOf(
 
 /** The item of an event: readable names first, the exchange's own record under `raw`. */
 export function itemOf(event: StreamEvent, kind: StreamEventKind): IDataObject {
-	const { channel, id, source, market, time, raw, ...fields } = event;
+	// `clock` and `seenAt` are the trigger's own bookkeeping (ordering.ts), not the event's.
+	const { channel, id, source, market, time, clock, seenAt, raw, ...fields } = event;
 	const item: IDataObject = { event: kind, eventId: id, source, market, eventTime: String(time) };
 	// Every field the event has, in its order; the fill is copied, not shared.
 	for (const [key, value] of Object.entries(fields))

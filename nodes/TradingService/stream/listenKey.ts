@@ -5,6 +5,8 @@ import { STREAM_TIMINGS, type Activation } from './activation';
 /**
  * The listen key of one activation: created, kept alive, deleted at the end. The key in use is
  * also kept in the state, so that the next activation deletes it when a killed process could not.
+ * Its requests are urgent (transport/endpoints.ts): they go before the reads waiting for the key's
+ * query rate, a catch-up's pages among them, since no event arrives until the connection is open.
  */
 export class ListenKey {
 	/** The key the connection uses; undefined while none is (the exchange forgot it, or stopped). */
@@ -20,7 +22,9 @@ export class ListenKey {
 
 	async create(): Promise<string> {
 		const { client, clock } = this.activation;
-		const answer = (await client.request(ENDPOINTS.createListenKey)) as { listenKey: string };
+		const answer = (await client.request(ENDPOINTS.createListenKey, { urgent: true })) as {
+			listenKey: string;
+		};
 		this.keptAliveAt = clock.now();
 		this.activation.state.listenKey = answer.listenKey;
 		return answer.listenKey;
@@ -30,7 +34,7 @@ export class ListenKey {
 		const { client, state, log } = this.activation;
 		if (state.listenKey === listenKey) delete state.listenKey;
 		try {
-			await client.request(ENDPOINTS.deleteListenKey, { qs: { listenKey } });
+			await client.request(ENDPOINTS.deleteListenKey, { qs: { listenKey }, urgent: true });
 		} catch (error) {
 			if (options.quiet && isServiceRejection(error)) return;
 			// It expires on its own within the hour.
@@ -48,7 +52,10 @@ export class ListenKey {
 		const { client, clock, log } = this.activation;
 		if (this.current === undefined) return 'gone';
 		try {
-			await client.request(ENDPOINTS.keepListenKeyAlive, { qs: { listenKey: this.current } });
+			await client.request(ENDPOINTS.keepListenKeyAlive, {
+				qs: { listenKey: this.current },
+				urgent: true,
+			});
 			this.keptAliveAt = clock.now();
 			return 'alive';
 		} catch (error) {

@@ -4,8 +4,8 @@ import { formatDecimal, parseDecimal, subtractDecimals } from '../helpers/decima
 import {
 	canonical,
 	orderEventId,
+	stampOf,
 	text,
-	time,
 	type BalanceChange,
 	type OrderChange,
 	type StreamEvent,
@@ -74,7 +74,7 @@ export function orderChangeOfReport(
 		id: orderEventId(orderId, status, executed),
 		source: 'stream',
 		market: report.e === 'contractExecutionReport' ? 'contract' : 'spot',
-		time: time(report.E, receivedAt),
+		...stampOf(report.E, receivedAt),
 		orderId,
 		clientOrderId: text(report.c),
 		symbol,
@@ -105,7 +105,8 @@ export function orderChangeOfReport(
 /** The balances of an outboundAccountInfo (or its contract twin), one change per coin. */
 export function balanceChangesOfUpdate(update: IDataObject, receivedAt: number): BalanceChange[] {
 	const lines = Array.isArray(update.B) ? (update.B as unknown[]) : [];
-	const at = time(update.E, receivedAt);
+	const stamp = stampOf(update.E, receivedAt);
+	const at = stamp.time;
 	const market = update.e === 'outboundContractAccountInfo' ? 'contract' : 'spot';
 	return lines.flatMap((line) => {
 		if (line === null || typeof line !== 'object') return [];
@@ -120,7 +121,7 @@ export function balanceChangesOfUpdate(update: IDataObject, receivedAt: number):
 				id: `balance-${market}-${at}-${coin}-${canonical(free)}-${locked === undefined ? '' : canonical(locked)}`,
 				source: 'stream' as const,
 				market,
-				time: at,
+				...stamp,
 				coin,
 				free,
 				locked,

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FUTURES_ENDPOINTS } from '../futures/endpoints';
 import { parseDecimal } from '../helpers/decimals';
 import type { Activation } from './activation';
-import { canonical, text, time, type PositionChange } from './events';
+import { canonical, stampOf, text, type PositionChange } from './events';
 import type { PositionMark, SeenEvents, StreamState } from './state';
 
 /**
@@ -55,12 +55,13 @@ export function positionChangeOfPush(
 	const size = text(push.P);
 	const accountId = text(push.A);
 	if (!symbol || !side || !size || !accountId) return undefined;
-	const at = time(push.E, receivedAt);
+	const stamp = stampOf(push.E, receivedAt);
+	const at = stamp.time;
 	const change: PositionChange = {
 		id: '',
 		source: 'stream',
 		market: 'contract',
-		time: at,
+		...stamp,
 		symbol,
 		side,
 		avgPrice: text(push.p),
@@ -81,10 +82,13 @@ export function positionChangeOfPush(
 	return change;
 }
 
-/** A position as GET /api/v2/futures/positions lists it, read at `now`. */
+/**
+ * A position as GET /api/v2/futures/positions lists it. The list gives no time: its state is as of
+ * `sentAt`, n8n's clock when the request was sent (ordering.ts).
+ */
 export function positionChangeOfListed(
 	entry: IDataObject,
-	now: number,
+	sentAt: number,
 	accountId: string,
 ): PositionChange | undefined {
 	const symbol = text(entry.symbol);
@@ -95,7 +99,9 @@ export function positionChangeOfListed(
 		id: '',
 		source: 'catchUp',
 		market: 'contract',
-		time: now,
+		time: sentAt,
+		clock: 'n8n',
+		seenAt: sentAt,
 		symbol,
 		side,
 		avgPrice: text(entry.avgPrice),
@@ -112,18 +118,20 @@ export function positionChangeOfListed(
 		accountId,
 		raw: entry,
 	};
-	change.id = `position-${symbol}-${side}-catchUp-${now}-${positionState(change)}`;
+	change.id = `position-${symbol}-${side}-catchUp-${sentAt}-${positionState(change)}`;
 	return change;
 }
 
 /** A position last known open that the list no longer holds: closed while the stream was down. */
-function closedPosition(key: string, now: number, accountId: string): PositionChange {
+function closedPosition(key: string, sentAt: number, accountId: string): PositionChange {
 	const [symbol, side] = key.split('|');
 	return {
-		id: `position-${symbol}-${side}-catchUp-${now}-0`,
+		id: `position-${symbol}-${side}-catchUp-${sentAt}-0`,
 		source: 'catchUp',
 		market: 'contract',
-		time: now,
+		time: sentAt,
+		clock: 'n8n',
+		seenAt: sentAt,
 		symbol,
 		side,
 		position: '0',
@@ -132,25 +140,28 @@ function closedPosition(key: string, now: number, accountId: string): PositionCh
 	};
 }
 
-/** Every position the list holds now, and a closed one for each known one it does not. */
+/**
+ * Every position the list holds now, and a closed one for each known one it does not, each as of
+ * the moment the request was sent.
+ */
 export async function readPositions(
-	{ client }: Activation,
+	{ client, clock }: Activation,
 	known: Record<string, PositionMark>,
-	now: number,
 	accountId: string,
 ): Promise<PositionChange[]> {
+	const sentAt = clock.now();
 	const listed = (await client.request(FUTURES_ENDPOINTS.positions)) as IDataObject[];
 	const changes: PositionChange[] = [];
 	const keys = new Set<string>();
 	for (const entry of listed) {
-		const change = positionChangeOfListed(entry, now, accountId);
+		const change = positionChangeOfListed(entry, sentAt, accountId);
 		if (change === undefined) continue;
 		keys.add(positionKey(change.symbol, change.side));
 		changes.push(change);
 	}
 	// Known closed ones too: a close emitted just before a restart may have to be replayed.
 	for (const key of Object.keys(known))
-		if (!keys.has(key)) changes.push(closedPosition(key, now, accountId));
+		if (!keys.has(key)) changes.push(closedPosition(key, sentAt, accountId));
 	return changes;
 }
 

@@ -1,8 +1,5 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { DAY_MS, ERROR_CODES, LIMITS } from '../constants';
-import { USER_STREAM } from './activation';
-import { inScope, type AccountScope } from '../helpers/accountScope';
 import {
 	compareDecimals,
 	formatDecimal,
@@ -10,44 +7,19 @@ import {
 	subtractDecimals,
 	type Decimal,
 } from '../helpers/decimals';
-import { TradesWalk, compareTradeIds } from '../helpers/trades';
-import { ENDPOINTS, isServiceRejection, type ServiceClient } from '../transport';
-import { orderEventId, text, time, type OrderChange } from './events';
-import type { StreamState } from './state';
+import { compareTradeIds } from '../helpers/trades';
+import { exchangeTime, orderEventId, stampOf, text, type OrderChange } from './events';
+import type { OrderRecord, OrderRecords } from './orderLists';
+import { OPEN_ORDER_STATUSES } from './state';
 
 /**
- * The orders of what happened while the stream was not listening, read over REST (the exchange
- * cannot replay its stream):
- * - the fills since the cursor (account trades): each fill becomes the event the stream sent for
- *   it (PARTIALLY_FILLED, or FILLED for the one that completed the order) with the same ID, so a
- *   fill the stream already brought is not emitted again, and one it did not bring is emitted once,
- *   whatever the order did after it (filled on, or cancelled);
- * - the open orders now, and the past orders placed since the cursor: what was placed, and what
- *   was placed and ended, while the stream was down;
- * - the orders last seen open that are now in neither list: looked up one by one (cancelled or
- *   filled while the stream was down).
- * Each order's state now is one more event (its cancellation, say); one that a fill event already
- * stands for is not repeated.
- *
- * Every request names the account the trigger follows (`accountId`), and a record that names
- * another account is dropped: a master key's lists also hold its sub accounts' orders.
+ * Orders read over REST as events (the exchange cannot replay its stream):
+ * - each fill read becomes the event the stream sent for it (PARTIALLY_FILLED, or FILLED for the
+ *   one that completed the order) with the same ID, so a fill the stream already brought is not
+ *   emitted again, and one it did not bring is emitted once, whatever the order did after it;
+ * - each order's state now is one more event (its cancellation, say), unless a fill event already
+ *   stands for it, or it is an open order that has not changed since before the catch-up's range.
  */
-
-export interface CatchUpResult {
-	/** Fill and state events, oldest first. */
-	orders: OrderChange[];
-	/** The open orders now (order ID → symbol). */
-	open: Record<string, string>;
-	/** Orders that could not be read, by ID, with why (they are tried again at the next catch-up). */
-	failed: Array<{ orderId: string; reason: string }>;
-	/** Orders last seen open that the exchange says do not exist (or are another account's): forgotten. */
-	gone: string[];
-}
-
-/** Lookups in flight at once: the same order-of-magnitude as the node's other lookups. */
-const LOOKUPS_AT_ONCE = 8;
-
-const NOT_FOUND_CODES = [ERROR_CODES.orderNotFound, ERROR_CODES.orderDoesNotExist];
 
 const decimalOf = (value: unknown): Decimal | undefined => {
 	const raw = text(value);
@@ -57,8 +29,11 @@ const decimalOf = (value: unknown): Decimal | undefined => {
 const addDecimals = (a: Decimal, b: Decimal): Decimal =>
 	subtractDecimals(a, { units: -b.units, scale: b.scale });
 
-/** An order as the REST order endpoints give it (query, open orders, past orders). */
-export function orderChangeOfOrder(order: IDataObject, readAt: number): OrderChange | undefined {
+/**
+ * An order as the REST order endpoints give it (query, open orders, past orders), read by a request
+ * sent at `sentAt`: its time is its update time, or, without one, `sentAt` on n8n's clock.
+ */
+export function orderChangeOfOrder(order: IDataObject, sentAt: number): OrderChange | undefined {
 	const orderId = text(order.orderId);
 	const status = text(order.status);
 	const symbol = text(order.symbol);
@@ -68,7 +43,7 @@ export function orderChangeOfOrder(order: IDataObject, readAt: number): OrderCha
 		id: orderEventId(orderId, status, executed),
 		source: 'catchUp',
 		market: 'spot',
-		time: time(order.updateTime, time(order.time, readAt)),
+		...stampOf(order.updateTime, sentAt),
 		orderId,
 		clientOrderId: text(order.clientOrderId),
 		symbol,
@@ -94,9 +69,9 @@ export function orderChangeOfOrder(order: IDataObject, readAt: number): OrderCha
 export function fillChangesOfOrder(
 	order: IDataObject,
 	fills: IDataObject[],
-	readAt: number,
+	sentAt: number,
 ): OrderChange[] {
-	const base = orderChangeOfOrder(order, readAt);
+	const base = orderChangeOfOrder(order, sentAt);
 	const executedNow = decimalOf(order.executedQty);
 	if (base === undefined || executedNow === undefined) return [];
 	const ordered = decimalOf(order.origQty);
@@ -132,7 +107,7 @@ export function fillChangesOfOrder(
 		const change: OrderChange = {
 			...base,
 			id: orderEventId(base.orderId, status, executedQuantity),
-			time: Number(text(fill.time)) || base.time,
+			...stampOf(fill.time, base.seenAt),
 			status,
 			executedQuantity,
 			lastFill: {
@@ -155,125 +130,69 @@ export function fillChangesOfOrder(
 	});
 }
 
-/**
- * Looks up each order of `toLookUp` by ID, `LOOKUPS_AT_ONCE` at a time: what is found goes to
- * `records`; what cannot be read stays in `open`, to be tried again at the next catch-up.
- */
-async function lookUpOrders(
-	client: ServiceClient,
-	scope: AccountScope,
-	toLookUp: Map<string, string>,
-	now: number,
-	{ records, open }: { records: Map<string, IDataObject>; open: Record<string, string> },
-): Promise<Pick<CatchUpResult, 'failed' | 'gone'>> {
-	const failed: CatchUpResult['failed'] = [];
-	const gone: string[] = [];
-	const queue = [...toLookUp.entries()];
-	const lookUp = async (): Promise<void> => {
-		for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-			const [orderId, symbol] = next;
-			try {
-				const order = (await client.request(ENDPOINTS.queryOrder, {
-					qs: { orderId, accountId: scope.accountId },
-				})) as IDataObject;
-				if (!inScope(scope, order)) gone.push(orderId);
-				else if (orderChangeOfOrder(order, now) !== undefined) records.set(orderId, order);
-			} catch (error) {
-				if (NOT_FOUND_CODES.some((code) => isServiceRejection(error, code))) {
-					// Asked by ID in its account: the exchange says it has no such order, so asking
-					// again at every reconnect would only get the same answer.
-					gone.push(orderId);
-					continue;
-				}
-				failed.push({ orderId, reason: (error as Error).message });
-				// Still open as far as anyone knows: the next catch-up tries it again.
-				open[orderId] ??= symbol;
-			}
-		}
-	};
-	await Promise.all(Array.from({ length: LOOKUPS_AT_ONCE }, lookUp));
-	return { failed, gone };
-}
-
-/** The fill events of every order read, then each order's state now unless it is no news. */
-function orderChangesOf(
-	trades: IDataObject[],
-	records: Map<string, IDataObject>,
-	lookedUp: Map<string, string>,
-	since: number,
-	now: number,
-): OrderChange[] {
-	const fillsByOrder = new Map<string, IDataObject[]>();
-	for (const trade of trades) {
-		const orderId = text(trade.orderId);
+/** The fills read, by the order they are of. */
+function fillsByOrder(fills: IDataObject[]): Map<string, IDataObject[]> {
+	const byOrder = new Map<string, IDataObject[]>();
+	for (const fill of fills) {
+		const orderId = text(fill.orderId);
 		if (orderId === undefined) continue;
-		const list = fillsByOrder.get(orderId) ?? [];
-		list.push(trade);
-		fillsByOrder.set(orderId, list);
+		const list = byOrder.get(orderId) ?? [];
+		list.push(fill);
+		byOrder.set(orderId, list);
 	}
-	const changes = new Map<string, OrderChange>();
-	for (const [orderId, fills] of fillsByOrder) {
-		const order = records.get(orderId);
-		if (order === undefined) continue;
-		for (const change of fillChangesOfOrder(order, fills, now)) changes.set(change.id, change);
-	}
-	for (const [orderId, order] of records) {
-		const change = orderChangeOfOrder(order, now);
-		if (change === undefined || changes.has(change.id)) continue;
-		// An open order that has not changed since before the cursor is no event; one looked up
-		// changed (it filled, or it is no longer open).
-		if (change.time < since && !lookedUp.has(orderId)) continue;
-		changes.set(change.id, change);
-	}
-	return [...changes.values()].sort((a, b) => a.time - b.time);
+	return byOrder;
 }
 
-export async function catchUpOrders(
-	client: ServiceClient,
-	node: INode,
-	state: StreamState,
-	now: number,
-	scope: AccountScope,
-): Promise<CatchUpResult> {
-	const oldestTrade = now - LIMITS.accountTradesRetentionDays * DAY_MS + LIMITS.maxRecvWindowMs;
-	const since = Math.max(state.cursor - USER_STREAM.catchUpOverlapMs, oldestTrade);
-	const walk = new TradesWalk(node, { startTime: since, endTime: now + LIMITS.maxRecvWindowMs });
-	await client.requestAllPages(ENDPOINTS.accountTrades, {
-		// The walk's own requests, each naming the account.
-		next: () => {
-			const request = walk.next();
-			return request && { ...request, qs: { ...request.qs, accountId: scope.accountId } };
-		},
-		take: (page) => walk.take(page),
-	});
-	const trades = walk.trades.filter((trade) => inScope(scope, trade));
-	const ordersOf = async (endpoint: 'openOrders' | 'tradeOrders', qs: IDataObject = {}) =>
-		(
-			(await client.request(ENDPOINTS[endpoint], {
-				qs: { ...qs, limit: LIMITS.ordersPageSize, accountId: scope.accountId },
-			})) as IDataObject[]
-		).filter((order) => inScope(scope, order));
-	const openList = await ordersOf('openOrders');
-	const pastList = await ordersOf('tradeOrders', { startTime: since });
-	const records = new Map<string, IDataObject>();
-	const open: Record<string, string> = {};
-	for (const order of [...pastList, ...openList]) {
-		const change = orderChangeOfOrder(order, now);
-		if (change !== undefined) records.set(change.orderId, order);
+/** What the orders read say: events to handle, and open orders only to keep as open. */
+export interface OrderEvents {
+	/** Fill events and order states that are news, oldest first. */
+	changes: OrderChange[];
+	/** Open orders that have not changed since before `since`: kept as open, not emitted. */
+	unchanged: OrderChange[];
+}
+
+/**
+ * Whether an order's state now is news: it changed since `since` (its update time, else its
+ * creation time), or it ended and was followed (last seen open, or filled in the range). An order
+ * the past orders' lower pages list that ended before the range and was not followed is not.
+ */
+function isNews(
+	record: OrderRecord,
+	state: OrderChange,
+	since: number,
+	followed: boolean,
+): boolean {
+	const changedAt = exchangeTime(record.order.updateTime) ?? exchangeTime(record.order.time);
+	if (changedAt === undefined || changedAt >= since) return true;
+	return followed && !OPEN_ORDER_STATUSES.includes(state.status);
+}
+
+/**
+ * The fill events of every order read, then each order's state now unless a fill event stands for
+ * it or it is no news (isNews). `lastSeenOpen`: the orders the trigger last saw open.
+ */
+export function orderEventsOf(
+	fills: IDataObject[],
+	records: OrderRecords,
+	range: { since: number; lastSeenOpen: ReadonlySet<string> },
+): OrderEvents {
+	const byOrder = fillsByOrder(fills);
+	const changes = new Map<string, OrderChange>();
+	const states: Array<[OrderRecord, OrderChange, boolean]> = [];
+	for (const [orderId, record] of records.entries()) {
+		const state = orderChangeOfOrder(record.order, record.sentAt);
+		if (state === undefined) continue;
+		const own = byOrder.get(orderId);
+		states.push([record, state, own !== undefined || range.lastSeenOpen.has(orderId)]);
+		if (own === undefined) continue;
+		for (const change of fillChangesOfOrder(record.order, own, record.sentAt))
+			changes.set(change.id, change);
 	}
-	for (const order of openList) {
-		const change = orderChangeOfOrder(order, now);
-		if (change !== undefined) open[change.orderId] = change.symbol;
+	const unchanged: OrderChange[] = [];
+	for (const [record, state, followed] of states) {
+		if (changes.has(state.id)) continue;
+		if (isNews(record, state, range.since, followed)) changes.set(state.id, state);
+		else if (OPEN_ORDER_STATUSES.includes(state.status)) unchanged.push(state);
 	}
-	const toLookUp = new Map<string, string>();
-	for (const trade of trades) {
-		const orderId = text(trade.orderId);
-		const symbol = text(trade.symbol);
-		if (orderId && symbol && !records.has(orderId)) toLookUp.set(orderId, symbol);
-	}
-	for (const [orderId, symbol] of Object.entries(state.open))
-		if (!records.has(orderId)) toLookUp.set(orderId, symbol);
-	const { failed, gone } = await lookUpOrders(client, scope, toLookUp, now, { records, open });
-	const orders = orderChangesOf(trades, records, toLookUp, since, now);
-	return { orders, open, failed, gone };
+	return { changes: [...changes.values()].sort((a, b) => a.time - b.time), unchanged };
 }

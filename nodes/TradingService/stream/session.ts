@@ -6,6 +6,7 @@ import { StreamSocket, type WebSocketConstructor } from '../transport/socket';
 import { STREAM_TIMINGS, type Activation, type SessionClock } from './activation';
 import { socketUrlOf } from './address';
 import { catchUp, takeBaseline } from './catchUp';
+import { CatchUps } from './catchUps';
 import { Emitter } from './emitter';
 import { ListenKey } from './listenKey';
 import { Outage, reportOutage } from './outage';
@@ -30,10 +31,15 @@ export class StreamSession {
 	private stopped = false;
 	private running?: Promise<void>;
 	private socket?: StreamSocket;
+	/** Connections in a row that could not be opened or caught up: the backoff's step. */
+	private failures = 0;
+	/** Whether the last catch-up failed: the connection it followed does not count as held. */
+	private catchUpFailed = false;
 	private readonly activation: Activation;
 	private readonly listenKey: ListenKey;
 	private readonly emitter: Emitter;
 	private readonly outage: Outage;
+	private readonly catchUps: CatchUps;
 
 	constructor(
 		context: ITriggerFunctions,
@@ -61,14 +67,25 @@ export class StreamSession {
 		this.listenKey = new ListenKey(this.activation);
 		this.emitter = new Emitter(this.activation);
 		this.outage = new Outage(this.activation);
+		this.catchUps = new CatchUps({
+			run: () => catchUp(this.activation, this.emitter, this.account),
+			succeeded: () => this.whole(),
+			failed: (reason) => {
+				this.catchUpFailed = true;
+				// The next connection catches up again.
+				this.socket?.close(`the catch-up failed: ${reason}`);
+			},
+			stopped: () => this.stopped,
+		});
 	}
 
 	/**
 	 * Activation: reads the stored state, or takes the baseline over REST (n8n saves static data at
 	 * the end of an activation, so the baseline is kept even if no event follows), and creates the
 	 * listen key, so a credential the exchange refuses fails the activation with the exchange's
-	 * reason. The loop connects, then catches up: with the baseline's events remembered, the first
-	 * catch-up covers exactly the moments between the baseline and the connection.
+	 * reason. The loop connects, then catches up beside the connection: with the baseline's events
+	 * remembered, the first catch-up covers exactly the moments between the baseline and the
+	 * connection.
 	 */
 	async start(): Promise<void> {
 		const { context, clock, manual, log } = this.activation;
@@ -104,7 +121,9 @@ export class StreamSession {
 		if (this.running !== undefined) {
 			let done = false;
 			const settle = () => (done = true);
-			void this.running.then(settle, settle);
+			// The loop, then the catch-up in progress: both may still emit and save the state.
+			const both = this.running.then(() => this.catchUps.idle());
+			void both.then(settle, settle);
 			const deadline = clock.now() + STOP_WAIT_MS;
 			while (!done && clock.now() < deadline) await sleep(TICK_MS / 4);
 		}
@@ -166,10 +185,22 @@ export class StreamSession {
 		return Math.round(base * (0.8 + 0.4 * this.activation.clock.random()));
 	}
 
-	/** The loop: connect, catch up, watch; after every end, wait and connect again, without limit. */
+	/** The stream is whole again: connected, and caught up. */
+	private whole(): void {
+		this.catchUpFailed = false;
+		// A catch-up can end after its connection did: the outage goes on until the next one opens.
+		if (this.socket === undefined) return;
+		this.failures = 0;
+		this.outage.end();
+	}
+
+	/**
+	 * The loop: connect, then watch while the catch-up runs beside it (catchUps.ts), so that a
+	 * connection that drops during a catch-up is opened again at once; after every end, wait and
+	 * connect again, without limit.
+	 */
 	private async run(catchUpFirst: boolean): Promise<void> {
-		let catchUpNext = catchUpFirst;
-		let failures = 0;
+		let catchUpNext = catchUpFirst && !this.activation.manual;
 		while (!this.stopped) {
 			let problem = '';
 			try {
@@ -192,11 +223,12 @@ export class StreamSession {
 					},
 				);
 				this.socket = socket;
-				if (catchUpNext && !this.activation.manual)
-					await catchUp(this.activation, this.emitter, this.account);
-				catchUpNext = true;
-				failures = 0;
-				this.outage.end();
+				// A connection opened: the next drop waits the first backoff step again, unless the
+				// catch-ups keep failing.
+				if (!this.catchUpFailed) this.failures = 0;
+				if (catchUpNext) this.catchUps.request();
+				else this.whole();
+				catchUpNext = !this.activation.manual;
 				problem = (await this.watch(socket)) ?? '';
 			} catch (error) {
 				problem = (error as Error).message;
@@ -206,7 +238,7 @@ export class StreamSession {
 			if (this.stopped) break;
 			this.activation.log.warn(`disconnected (${problem}); reconnecting`);
 			this.outage.continue(problem);
-			await this.pause(this.backoff(failures++));
+			await this.pause(this.backoff(this.failures++));
 			if (this.stopped) break;
 			// The listen key may have expired while the stream was down.
 			await this.listenKey.keepAlive();

@@ -158,6 +158,14 @@ export class SeenEvents {
 	}
 }
 
+/** The statuses of an order that is still on the book. */
+export const OPEN_ORDER_STATUSES: readonly string[] = [
+	'NEW',
+	'PARTIALLY_FILLED',
+	'PENDING_NEW',
+	'PENDING_CANCEL',
+];
+
 /** Records an order's latest known status: open orders are kept (bounded), final ones dropped. */
 export function trackOrder(
 	open: Record<string, string>,
@@ -165,7 +173,7 @@ export function trackOrder(
 	symbol: string,
 	status: string,
 ): void {
-	if (['NEW', 'PARTIALLY_FILLED', 'PENDING_NEW', 'PENDING_CANCEL'].includes(status)) {
+	if (OPEN_ORDER_STATUSES.includes(status)) {
 		if (open[orderId] !== undefined || Object.keys(open).length < MAX_OPEN_ORDERS)
 			open[orderId] = symbol;
 	} else {
