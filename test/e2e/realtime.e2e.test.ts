@@ -104,6 +104,8 @@ interface Fill {
 	phase: Phase;
 	/** Date.now() just before sb.fillOrder (the sandbox runs in this process, same clock as n8n). */
 	filledAt: number;
+	/** For a fill made while nobody listened: which disruption (index into the test's list). */
+	outage?: number;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -261,11 +263,14 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 		});
 		const fills = allFills;
 		let next = 0;
+		/** When the socket was seen open again after each disruption (polled every 50 ms). */
+		const reopenedAt: number[] = [];
 		const fill = (phase: Phase): void => {
 			const order = resting[next++];
 			const filledAt = Date.now();
 			sb.fillOrder(order.orderId);
-			fills.push({ ...order, phase, filledAt });
+			const outage = phase === 'live' ? undefined : reopenedAt.length;
+			fills.push({ ...order, phase, filledAt, outage });
 		};
 		const takeProfits = () =>
 			sb.ledger.orders.filter((o) => o.side === 'SELL' && o.clientOrderId.startsWith('tp-'));
@@ -305,6 +310,8 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 		expect(firstKey).toBeDefined();
 
 		const disruptions: Array<{ phase: Phase; outageMs: number }> = [];
+		/** When each disruption began. */
+		const dropBegan: number[] = [];
 		let restartStopMs = 0;
 		for (const step of PLAN) {
 			for (let i = 0; i < step.live; i++) {
@@ -315,6 +322,7 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 			if (step.then === undefined) continue;
 			const opened = sb.stream.stats().connectionsOpened;
 			const began = Date.now();
+			dropBegan.push(began);
 			if (step.then === 'drop') {
 				sb.stream.dropConnections();
 				for (let i = 0; i < step.during!; i++) fill('drop');
@@ -350,6 +358,7 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 				cookie = await n8n.login();
 			}
 			await connected(opened, `reconnect after ${step.then}`);
+			reopenedAt.push(Date.now());
 			await drained(`the catch-up after ${step.then}`);
 			disruptions.push({ phase: step.then, outageMs: Date.now() - began });
 		}
@@ -404,6 +413,8 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 
 		// Each execution: the fill as the trigger gave it, the message, one take-profit placed.
 		const latency: Record<Phase, number[]> = { live: [], drop: [], expiry: [], restart: [] };
+		/** Fills made while nobody listened: from the socket seen open again to the execution's start. */
+		const afterReopen: number[] = [];
 		for (const [orderId, [exec]] of seen) {
 			const f = byOrder.get(orderId)!;
 			const run = { data: exec.data! };
@@ -440,7 +451,9 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 				symbol: 'BTCUSDT',
 			});
 			expect(placed.alreadyPlaced).toBeUndefined();
-			latency[f.phase].push(new Date(String(exec.startedAt)).getTime() - f.filledAt);
+			const startedAt = new Date(String(exec.startedAt)).getTime();
+			latency[f.phase].push(startedAt - f.filledAt);
+			if (f.outage !== undefined) afterReopen.push(startedAt - reopenedAt[f.outage]);
 		}
 
 		// The sandbox: exactly one take-profit per filled BUY, 2 % above on the tick, resting.
@@ -472,6 +485,15 @@ describeE2E('real-time fills example (take-profit) active in a started n8n', () 
 			`  disruptions (until every fill made meanwhile had its take-profit): ${disruptions.map((d) => `${d.phase} ${(d.outageMs / 1000).toFixed(1)} s`).join(', ')}; n8n's graceful stop took ${restartStopMs} ms; connections opened ${stats.connectionsOpened}, listen keys deleted ${stats.deletedListenKeys.length}, repeats refused by n8n's deduplication key ${duplicatesRefused - 1}`,
 			`  fill -> execution start, fills made while connected (stream, one every ${LIVE_PACE_MS} ms): ${figures(latency.live)}`,
 			`  fill -> execution start, ${catchUpFills} fills made while not listening (catch-up over REST): dropped connection ${figures(latency.drop)}; expired listen key ${figures(latency.expiry)}; n8n restart ${figures(latency.restart)}`,
+			`  socket open again -> execution start, the same ${catchUpFills} fills: ${figures(afterReopen)} (p95 ${percentile(
+				[...afterReopen].sort((a, b) => a - b),
+				0.95,
+			)} ms)`,
+			`  socket open again after each drop: ${disruptions
+				.map((d, index) => ({ ...d, index }))
+				.filter((d) => d.phase === 'drop')
+				.map((d) => `${((reopenedAt[d.index] - dropBegan[d.index]) / 1000).toFixed(2)} s`)
+				.join(', ')}`,
 			'  polling Trading Service Trigger for comparison, computed from its schedule (not measured): Poll Times "Every Minute" (the default) polls once a minute, so fill -> start is up to 60 s, mean ~30 s',
 			`  test time ${((Date.now() - startedTest) / 1000).toFixed(0)} s`,
 		];
