@@ -23,6 +23,7 @@ import { requestsTo } from '../tools/harness/node';
 import { DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import { BareClient } from './bareClient';
 import { benchBusinessKeys } from './businessKeys';
+import { benchSettling } from './settling';
 import { runFloorNode, runNode } from './nodeRun';
 import { fmtBytes, fmtMs, median, printTable, timed, type Row } from './stats';
 
@@ -43,7 +44,11 @@ function onlyFromArgs(argv: string[]): string | undefined {
 	if (index === -1) return undefined;
 	return argv[index].includes('=') ? argv[index].slice('--only='.length) : argv[index + 1];
 }
-const ONLY = (onlyFromArgs(process.argv.slice(2)) ?? process.env.BENCH_ONLY ?? '1,2,3,4,5,6,limits')
+const ONLY = (
+	onlyFromArgs(process.argv.slice(2)) ??
+	process.env.BENCH_ONLY ??
+	'1,2,3,4,5,6,8,limits'
+)
 	.split(',')
 	.map((part) => part.trim());
 
@@ -666,6 +671,7 @@ async function main(): Promise<void> {
 			['4', benchTrigger],
 			['5', benchReal],
 			['6', benchBusinessKeys],
+			['8', () => benchSettling()],
 			['limits', benchLimitsSection],
 		];
 		for (const [id, bench] of benches) {

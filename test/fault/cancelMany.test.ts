@@ -27,6 +27,7 @@ jest.setTimeout(600_000);
 const BY_IDS = '/api/v1/spot/cancelOrderByIds';
 const OPEN = '/api/v1/spot/openOrders';
 const ORDER = '/api/v1/spot/order';
+const PAST = '/api/v1/spot/tradeOrders';
 const UNKNOWN_ID = '1234567890123456789';
 const LANES = 10;
 const ROUNDS = Number(process.env.FAULT_CANCEL_MANY_ROUNDS ?? 3);
@@ -99,7 +100,8 @@ function forcedRules(forced: Forced, at: number, mode: Cell['mode']): FaultRule[
 		case 'rateLimitFirst':
 			return [{ kind: 'rateLimit', times: 60, path: BY_IDS, retryAfterSeconds: 0 }];
 		case 'lookupsOrListsFail':
-			// By symbol: the confirming list fails (the first list passes); by IDs: a lost answer whose lookups fail.
+			// By symbol: the confirming list fails (the first list passes); by IDs: a lost answer whose
+			// lookups fail, the order lists it is settled from and each order's query alike.
 			return mode === 'symbol'
 				? [
 						{ kind: 'numericIds', times: 1, path: OPEN, method: 'GET' },
@@ -109,6 +111,8 @@ function forcedRules(forced: Forced, at: number, mode: Cell['mode']): FaultRule[
 						...skip,
 						{ kind: 'dropAfter', times: 1, path: BY_IDS },
 						{ kind: 'http500', times: 2000, path: ORDER, method: 'GET' },
+						{ kind: 'http500', times: 2000, path: OPEN, method: 'GET' },
+						{ kind: 'http500', times: 2000, path: PAST, method: 'GET' },
 					];
 		default:
 			return [...skip, { kind: forced, times: 1, path: BY_IDS }];
@@ -127,8 +131,8 @@ async function cancelRun(sb: Sandbox, cell: Cell): Promise<CancelRun> {
 			marketOrderType: 'byBase',
 		});
 	// Large lists (more than one cancel request) in every run whose fault needs two requests and in
-	// a tenth of the others: a lost answer to a request of 100 IDs is settled by 100 lookups, 20 s at
-	// the key's 5 queries a second. A list whose lookups fail stays small for the same reason.
+	// a tenth of the others. A list whose lookups fail stays small: with the order lists failing too,
+	// its IDs are looked up one by one, 20 s for 100 at the key's 5 queries a second.
 	const large =
 		cell.forced === 'rateLimitAfterFirst' ||
 		(cell.forced !== 'lookupsOrListsFail' && rng.chance(0.1));

@@ -52,7 +52,10 @@ describe('Create Many stopped with batches in flight: the error reports the ledg
 		});
 		expect(requestsTo(sandbox(), PATHS.batch)).toHaveLength(3);
 		expect(sandbox().ledger.orders).toHaveLength(59);
-		expect(run.error?.message).toMatch(/^1 order\(s\) were rejected/);
+		// The run's counts lead (issue 49), then the refusal that stopped it.
+		expect(run.error?.message).toMatch(
+			/^59 orders placed before the run stopped: 1 order\(s\) were rejected/,
+		);
 		expect(textOf(run)).not.toMatch(/nothing was executed/i);
 		expect(reportOf(run)).toEqual({
 			placed: '0',
@@ -132,7 +135,11 @@ describe('Create Many stopped with batches in flight: the error reports the ledg
 		sandbox().setFaults({
 			rules: [
 				{ kind: 'dropAfter', times: 1, path: PATHS.batch },
-				{ kind: 'http503', times: 1000, path: PATHS.queryOrder },
+				// Every lookup fails, at once (a redirect is not followed): the lists the lost batch is
+				// settled from, and the order query each order then falls back to.
+				{ kind: 'redirectSameHost', times: 1000, path: PATHS.queryOrder },
+				{ kind: 'redirectSameHost', times: 1000, path: PATHS.openOrders, method: 'GET' },
+				{ kind: 'redirectSameHost', times: 1000, path: PATHS.pastOrders, method: 'GET' },
 			],
 		});
 		const run = await runTradingService(sandbox(), {
@@ -148,6 +155,9 @@ describe('Create Many stopped with batches in flight: the error reports the ledg
 			node: { typeVersion: 2 },
 		});
 		expect(sandbox().ledger.orders).toHaveLength(60);
+		// The lists fail, then the first order's query: the service cannot be asked now, so the lost
+		// batch's other orders are not queried one by one in turn (issue 49).
+		expect(requestsTo(sandbox(), PATHS.queryOrder)).toHaveLength(1);
 		expect((run.error?.context as IDataObject | undefined)?.outcome).toBe('unknown');
 		expect(textOf(run)).not.toMatch(/nothing was executed/i);
 		const counts = reportOf(run)?.orders;

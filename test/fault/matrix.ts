@@ -131,6 +131,8 @@ export interface MatrixRun {
 }
 
 const ORDER_QUERY_PATH = '/api/v1/spot/order';
+/** The order lists many unknown orders are settled from (orders/orderLists.ts). */
+const LIST_PATHS = new Set(['/api/v1/spot/openOrders', '/api/v1/spot/tradeOrders']);
 /** Faults after which the write was applied (committed) although its answer was lost or garbled. */
 const FAULTS_AFTER_COMMIT = new Set<string>([
 	'dropAfter',
@@ -381,7 +383,8 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	const byWrite = options.faultsByWrite === true;
 	const rules: FaultRule[] = byWrite ? [] : [forcedRule];
 	if (options.behaviour !== undefined) sb.setBehaviour(options.behaviour);
-	if (!isTransfer && rng.chance(0.06))
+	const lookupsFail = !isTransfer && rng.chance(0.06);
+	if (lookupsFail)
 		rules.push({
 			kind: 'http500',
 			// By write: every lookup of the run, whatever order they come in.
@@ -449,11 +452,25 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	if (byWrite) {
 		const forcedQuantity = inputs[rng.int(0, itemCount - 1)].quantity;
 		let forcedUsed = false;
+		// A run whose lookups fail fails the order lists it settles unknown writes from as well:
+		// those read once a write has left (before, the lists check business keys).
+		let writeSent = false;
+		let lists = 0;
 		undoFaults = drawFaultsByWrite(sb, {
 			seed: options.seed,
 			random,
-			keyOf: (request) => (request.path === writePath ? writeKeyOf(request, isMany) : undefined),
+			keyOf: (request) => {
+				if (request.path === writePath) {
+					writeSent = true;
+					return writeKeyOf(request, isMany);
+				}
+				if (lookupsFail && writeSent && request.method === 'GET' && LIST_PATHS.has(request.path))
+					return `list ${lists++}`;
+				return undefined;
+			},
 			forced: (key, attempt) => {
+				if (key.startsWith('list '))
+					return { kind: 'http500', rule: { kind: 'http500', times: 1 } };
 				if (forcedUsed || attempt > 0 || !key.split(',').includes(forcedQuantity)) return;
 				forcedUsed = true;
 				return { kind: forcedRule.kind, rule: { ...forcedRule } };

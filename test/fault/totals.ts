@@ -1,8 +1,10 @@
 /**
  * The fault suite's totals over all operations: at least 1,000 requests, every kind of fault more
  * than 5 times, no secret anywhere. Each file that runs fault scenarios asserts its share; the
- * shares together assert the whole (requests: 200 + 200 + 160 + 220 + 80 + 140 = 1,000; each
- * fault kind is in at least one file's list).
+ * shares together assert the whole (requests: 200 + 300 + 60 + 220 + 80 + 140 = 1,000; each
+ * fault kind is in at least one file's list). Create Many's share is small since a lost batch is
+ * settled from a page or two of the order lists (issue 49) instead of 20 lookups; Create's
+ * scenarios send more than its share makes up for.
  */
 import { mergeTallies, type Tally } from './lib';
 
@@ -13,10 +15,10 @@ export const TOTALS_SHARE = {
 		faults: ['http500', 'http502', 'dropBefore', 'dropAfter', 'rateLimit'],
 	},
 	create: {
-		requests: 200,
+		requests: 300,
 		faults: ['http500', 'http502', 'http503', 'dropBefore', 'dropAfter', 'rateLimit'],
 	},
-	createMany: { requests: 160, faults: ['rateLimit'] },
+	createMany: { requests: 60, faults: ['rateLimit'] },
 	getHistory: {
 		requests: 220,
 		faults: ['http500', 'http502', 'http503', 'dropBefore', 'dropAfter', 'rateLimit'],

@@ -77,7 +77,12 @@ async function runOperation(
 	} catch (error) {
 		// Create Many, the one operation for all items, writes.
 		const writes = chosen.mode === 'allItems' || chosen.writes;
-		throw writes ? writeError(run.node, error) : toNodeError(run.node, error);
+		const failure = writes ? writeError(run.node, error) : toNodeError(run.node, error);
+		if (!run.continueOnFail) throw failure;
+		// Nothing was sent: under Continue On Fail every item says so, rather than n8n passing the
+		// input on as if the node had run.
+		const json = errorItemJson(failure);
+		return [items.map((_, item) => ({ json: { ...json }, pairedItem: { item } }))];
 	}
 	if (chosen.mode === 'allItems') return [await chosen.execute(run, items)];
 	return [pairedItems(await runPerItem(run, chosen, items))];

@@ -12,7 +12,8 @@ import { orderReferenceFields, readOrderReference } from './findOrderProperties'
 import { describeReference, findOrder, type OrderReference } from './orderIds';
 import { strictBoolean } from '../helpers/validation';
 import { toNodeError } from '../transport';
-import { cancelKind, cancelledJson, pendingCancel, type PendingCancel } from './cancelWrites';
+import { cancelledJson } from './cancelItems';
+import { cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import type { Refusal } from '../writes/pendingWrite';
 import { withOutcome } from '../writes/outcomes';

@@ -2,13 +2,8 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { CANCEL_PENDING_STATUS, LIMITS } from '../constants';
 import { ENDPOINTS } from '../transport';
-import {
-	cancelItem,
-	cancelKind,
-	pendingCancel,
-	stopOnFirstRefusal,
-	type PendingCancel,
-} from './cancelWrites';
+import { cancelItem, stopOnFirstRefusal } from './cancelItems';
+import { cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import { fingerprint } from '../writes/ledger';
 import type { RunContext } from '../run/runContext';

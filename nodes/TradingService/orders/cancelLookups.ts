@@ -76,80 +76,86 @@ export function notOpenRefusal(notOpen: NotOpen, said: string, order?: IDataObje
 	};
 }
 
+/** A found order's verdict on a cancel, or when to look again (still open, the cancel may still apply). */
+export type CancelFinding = Verdict | { again: number };
+
 /**
- * Settles a cancel whose answer was lost, by looking the order up (Order › Get): cancelled means
- * the cancel was applied (or the order was cancelled anyway: either way it is cancelled); filled
- * means it was not; still open once no attempt of the cancel can be applied any more means it was
- * not applied, and may be sent again.
+ * What an order found after a cancel whose answer was lost says (Order › Get, or the open and past
+ * order lists): cancelled means the cancel was applied (or the order was cancelled anyway: either
+ * way it is cancelled); filled means it was not; still open once no attempt of the cancel can be
+ * applied any more means it was not applied, and may be sent again; still open before that: look
+ * again then. `lookupStartedAt`: when the read that found it started.
+ */
+export function confirmFound(
+	order: IDataObject,
+	window: PendingCancel['window'],
+	lookupStartedAt: number,
+): CancelFinding {
+	const status = String(order.status);
+	// Cancelled, or the cancel accepted and being applied: either way no second request is needed.
+	if (CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS)
+		return { kind: 'placed', result: order };
+	if (!OPEN_ORDER_STATUSES.includes(status)) {
+		const notOpen = notOpenStatus(status);
+		// Ended otherwise (filled); a status without a known reason is taken as not cancelled.
+		return notOpen === undefined
+			? { kind: 'notDone' }
+			: { kind: 'rejected', refusal: notOpenRefusal(notOpen, `order status ${status}`, order) };
+	}
+	const acceptableUntil =
+		window.acceptableUntil ?? lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
+	return lookupStartedAt >= acceptableUntil ? { kind: 'notDone' } : { again: acceptableUntil };
+}
+
+/** The verdict on a cancel whose lookup found no order: not on the book, nothing cancelled. */
+export function notFoundVerdict(): Verdict {
+	return {
+		kind: 'rejected',
+		refusal: notOpenRefusal(
+			notOpenReason(ERROR_CODES.orderNotOnBook)!,
+			'order status not found',
+			{},
+		),
+	};
+}
+
+/**
+ * Settles a cancel whose answer was lost, by looking the order up (Order › Get): see confirmFound.
+ * Still open while the cancel may still be applied: looked up again once it cannot.
  */
 export async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Verdict> {
 	for (;;) {
 		const lookupStartedAt = Date.now();
 		let order: IDataObject | undefined;
 		try {
-			order = await findOrder(run, pending.write.reference, pending.itemIndex);
+			order = await findOrder(run, pending.write.reference, pending.itemIndex, true);
 		} catch (error) {
 			return {
 				kind: 'unknown',
 				reason: `looking the order up failed: ${(error as Error).message}`,
+				failed: true,
 			};
 		}
-		if (order === undefined) {
-			return {
-				kind: 'rejected',
-				refusal: notOpenRefusal(
-					notOpenReason(ERROR_CODES.orderNotOnBook)!,
-					'order status not found',
-					{},
-				),
-			};
-		}
-		const status = String(order.status);
-		// Cancelled, or the cancel accepted and being applied: either way no second request is needed.
-		if (CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS)
-			return { kind: 'placed', result: order };
-		if (!OPEN_ORDER_STATUSES.includes(status)) {
-			const notOpen = notOpenStatus(status);
-			// Ended otherwise (filled); a status without a known reason is taken as not cancelled.
-			return notOpen === undefined
-				? { kind: 'notDone' }
-				: { kind: 'rejected', refusal: notOpenRefusal(notOpen, `order status ${status}`, order) };
-		}
-		const acceptableUntil =
-			pending.window.acceptableUntil ??
-			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
-		if (lookupStartedAt >= acceptableUntil) return { kind: 'notDone' };
+		if (order === undefined) return notFoundVerdict();
+		const finding = confirmFound(order, pending.window, lookupStartedAt);
+		if (!('again' in finding)) return finding;
 		// The cancel may still be applied: look again once no attempt of it can be accepted any more.
-		await sleep(acceptableUntil - lookupStartedAt);
+		await sleep(finding.again - lookupStartedAt);
 	}
 }
 
 /**
- * Settles a cancel the service refused as having nothing to cancel (`said`: its code and words) by
- * looking the order up once: the refusal proves nothing was cancelled, the lookup tells why, and
- * the item says exactly that (a 0212 for an order that filled is "already filled"). Never throws:
- * a lookup that fails leaves a rejection that says so.
+ * What an order found after a cancel the service refused as having nothing to cancel (`said`: its
+ * code and words) says: the refusal proves nothing was cancelled, the order tells why, and the item
+ * says exactly that (a 0212 for an order that filled is "already filled").
  */
-export async function explainNothingToCancel(
-	run: EngineRun,
-	pending: PendingCancel,
-	said: Refusal,
-): Promise<Verdict> {
+export function explainFound(order: IDataObject | undefined, said: Refusal): Verdict {
 	const code = said.code ?? '';
 	const msg = said.msg ?? '';
-	const refusal = (reason: string, text: string, order?: IDataObject): Verdict => ({
+	const refusal = (reason: string, text: string, found?: IDataObject): Verdict => ({
 		kind: 'rejected',
-		refusal: notOpenRefusal({ code, reason, text }, msg, order),
+		refusal: notOpenRefusal({ code, reason, text }, msg, found),
 	});
-	let order: IDataObject | undefined;
-	try {
-		order = await findOrder(run, pending.write.reference, pending.itemIndex);
-	} catch (error) {
-		return refusal(
-			'nothingToCancel',
-			`the service answered that there was nothing to cancel (code ${code}), and looking the order up to tell why failed: ${(error as Error).message}`,
-		);
-	}
 	if (order === undefined) return refusal('notFound', 'the service has no order with this ID');
 	const status = String(order.status);
 	const notOpen = notOpenStatus(status);
@@ -166,6 +172,35 @@ export async function explainNothingToCancel(
 		`the service answered that there was nothing to cancel (code ${code}); the order's status is ${status}`,
 		order,
 	);
+}
+
+/**
+ * Settles a cancel the service refused as having nothing to cancel by looking the order up once
+ * (explainFound). Never throws: a lookup that fails leaves a rejection that says so.
+ */
+export async function explainNothingToCancel(
+	run: EngineRun,
+	pending: PendingCancel,
+	said: Refusal,
+): Promise<Verdict> {
+	let order: IDataObject | undefined;
+	try {
+		order = await findOrder(run, pending.write.reference, pending.itemIndex, true);
+	} catch (error) {
+		const code = said.code ?? '';
+		return {
+			kind: 'rejected',
+			refusal: notOpenRefusal(
+				{
+					code,
+					reason: 'nothingToCancel',
+					text: `the service answered that there was nothing to cancel (code ${code}), and looking the order up to tell why failed: ${(error as Error).message}`,
+				},
+				said.msg ?? '',
+			),
+		};
+	}
+	return explainFound(order, said);
 }
 
 /**

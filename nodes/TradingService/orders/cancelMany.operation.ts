@@ -8,7 +8,8 @@ import {
 } from '../descriptions/common';
 import { orderIdList } from './orderIds';
 import { oneOf, symbol as symbolValue } from '../helpers/validation';
-import { cancelItem, cancelKind, pendingCancel, stopOnFirstRefusal } from './cancelWrites';
+import { cancelItem, stopOnFirstRefusal } from './cancelItems';
+import { cancelKind, pendingCancel } from './cancelWrites';
 import { settleWrites } from '../writes/engine';
 import type { RunContext } from '../run/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';

@@ -4,12 +4,7 @@ import { LIMITS } from '../constants';
 import { ENDPOINTS, isServiceRejection, isUnknownOutcomeCode, isZeroCode } from '../transport';
 import type { EngineRun, WriteKind } from '../writes/engine';
 import { fingerprint, type WriteLedger } from '../writes/ledger';
-import {
-	pendingWrite,
-	type PendingWrite,
-	type Settled,
-	type Verdict,
-} from '../writes/pendingWrite';
+import { pendingWrite, type PendingWrite, type Verdict } from '../writes/pendingWrite';
 import {
 	checkAfterLostRun,
 	confirmCancel,
@@ -18,8 +13,8 @@ import {
 	notOpenReason,
 	notOpenRefusal,
 } from './cancelLookups';
+import { lookUpCancelsInLists } from './cancelLists';
 import type { OrderReference } from './orderIds';
-import { withOutcome } from '../writes/outcomes';
 
 /**
  * Cancels as the engine settles them (Cancel, and Cancel Many by order IDs). The exchange refuses
@@ -105,10 +100,11 @@ function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
 				? `the cancel answer lists ${unreadEntries} failure${unreadEntries === 1 ? '' : 's'} that name no order ID sent, so an order it does not list may be one of them`
 				: undefined;
 	return group.map(({ write }): Verdict => {
-		const failure = failures.get(cancelQuery(write.reference).orderId as string);
+		const orderId = cancelQuery(write.reference).orderId as string;
+		const failure = failures.get(orderId);
 		if (failure === undefined) {
 			return unlistedReason === undefined
-				? { kind: 'placed', result: {} }
+				? { kind: 'placed', result: { orderId } }
 				: { kind: 'unknown', reason: unlistedReason };
 		}
 		const failureCode = String(failure.code);
@@ -188,92 +184,13 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 		// `said`: the refusal of a cancel with nothing to cancel (refused, read), explained by a lookup.
 		lookup: (pending, said) =>
 			said === undefined ? confirmCancel(run, pending) : explainNothingToCancel(run, pending, said),
-	};
-}
-
-/** What an item says of a cancel that was applied: answered, replayed from the ledger, or found. */
-export function cancelledJson(settled: Extract<Settled, { outcome: 'placed' }>): IDataObject {
-	return {
-		outcome: 'placed',
-		cancelled: true,
-		...(settled.via === 'ledger' ? { replayed: true } : {}),
-		...(settled.via === 'lookup' ? { confirmedByLookup: true } : {}),
-		// Found already cancelled before sending, after a lost run (writes/writeRun.ts).
-		...(settled.via === 'lookup' && settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
-	};
-}
-
-/**
- * The item of one order of Cancel Many, once the engine settled its cancel: one per order, whether
- * it was named by ID or found open for a symbol.
- */
-export function cancelItem(pending: PendingCancel): IDataObject {
-	const orderId = 'orderId' in pending.write.reference ? pending.write.reference.orderId : '';
-	const settled = pending.settled!;
-	if (settled.outcome === 'placed') {
-		const status = settled.via === 'lookup' ? { status: settled.result.status } : {};
-		return { orderId, ...cancelledJson(settled), ...status };
-	}
-	if (settled.outcome === 'unknown') {
-		return {
-			orderId,
-			outcome: 'unknown',
-			cancelled: null,
-			message: `Unknown outcome: the cancel request got no usable answer and ${settled.reason}`,
-			// The same advice as for a single cancel: the cancel kind owns the wording.
-			howToCheck: `Look up order ID ${orderId} (Trading Service > Order > Get) and check its status`,
-		};
-	}
-	const { refusal } = settled;
-	if (refusal.error !== undefined) {
-		return {
-			orderId,
-			outcome: 'rejected',
-			cancelled: false,
-			reason: 'requestRefused',
-			message: `Not cancelled: ${refusal.error.message}`,
-		};
-	}
-	const { reason, text, order } = refusal.detail as {
-		reason: string;
-		text: string;
-		order?: IDataObject;
-	};
-	if (order !== undefined) {
-		return {
-			orderId,
-			outcome: 'rejected',
-			cancelled: false,
-			confirmedByLookup: true,
-			reason,
-			message: `Not cancelled: ${text}`,
-			...(order.status === undefined ? {} : { status: order.status }),
-		};
-	}
-	return {
-		orderId,
-		outcome: 'rejected',
-		cancelled: false,
-		reason,
-		message: `Not cancelled: ${text}`,
-		code: refusal.code,
-	};
-}
-
-/**
- * Cancel Many's hook after each request: its first request refused while nothing of `pending` is
- * cancelled stops the node with the refusal (nothing was cancelled). A later request's refusal gives
- * its IDs items saying why, since earlier IDs were.
- */
-export function stopOnFirstRefusal(
-	pending: () => Iterable<PendingCancel>,
-): (group: PendingCancel[]) => void {
-	let requests = 0;
-	return (group) => {
-		requests++;
-		const first = group[0].settled;
-		if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined) return;
-		if ([...pending()].some((one) => one.settled?.outcome === 'placed')) return;
-		throw withOutcome(first.refusal.error, 'rejected');
+		lookupMany: { key: 'cancel', lookUp: (entries) => lookUpCancelsInLists(run, entries) },
+		// Two items of one run cancelling one order: the order is cancelled once, and both say so.
+		sameWrite: ({ reference, sendAs }) => {
+			const sent = sendAs ?? reference;
+			return 'orderId' in sent ? sent.orderId : undefined;
+		},
+		sameWriteOfStored: (stored) =>
+			typeof stored.orderId === 'string' && stored.orderId !== '' ? stored.orderId : undefined,
 	};
 }

@@ -11,7 +11,6 @@ import type { NodeVersion } from '../descriptions/pickers';
 import { toNodeError } from '../transport';
 import { settleWrites } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
-import { orderCounts, runReport, withRunReport } from '../writes/runReport';
 import { writeRun } from '../writes/writeRun';
 import { errorItemJson } from '../run/errorItems';
 import { parallelRequests } from '../run/parallelRequests';
@@ -21,6 +20,7 @@ import { orderGuardrails, orderOptions } from './orderOptionProperties';
 import { orderFields } from './orderProperties';
 import { readOrderOptions, type OrderOptions } from './orderOptions';
 import { replayedOrder } from './orderLookups';
+import { rejectedOrdersError, stoppedRunError, stoppedRunItems } from './createManyStop';
 import { orderKind, type PendingOrder } from './orderWrites';
 
 const showFor = { resource: ['order'], operation: ['createMany'] };
@@ -115,32 +115,28 @@ function createManyOptions(version: NodeVersion): INodeProperties {
 /**
  * Create Many handles all input items at once, so orders of different items share batches:
  * read → validate → the write engine (ledger, batches of 20 by symbol, answers matched by client
- * order ID, unknown outcomes looked up, orders proven not executed sent once more).
+ * order ID, unknown outcomes looked up, orders proven not executed sent once more). However the
+ * run ends, every order it placed is reported: a stopped run's error says what became of each
+ * (createManyStop.ts), and under Continue On Fail the run gives an item per order besides the
+ * error's (n8n would otherwise pass the input item on, hiding what was placed).
  */
 export async function execute(
 	run: RunContext,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const sending: Sending = {};
+	const sending: Sending = { outputs: items.map(() => []) };
 	try {
 		return await placeAll(run, items, sending);
 	} catch (error) {
-		// What became of every item and order, from the ledger of every try, read once the
-		// batches in flight answered (the engine throws only then). An item's orders go in
-		// several batches, so the item the error is about is listed too.
-		const nodeError = toNodeError(run.node, error);
-		const report = runReport(writeRun(run).ledger, items.length);
-		const heldBefore = report.placed.length + report.unknown.length > 0;
-		if (items.length < 2 && sending.orders === undefined && !heldBefore) throw nodeError;
-		throw withRunReport(nodeError, {
-			...report,
-			...(sending.orders === undefined ? {} : { orders: orderCounts(sending.orders) }),
-		});
+		const stopped = stoppedRunError(run, items.length, error, sending.orders);
+		if (!run.continueOnFail) throw stopped;
+		return stoppedRunItems(sending.outputs, sending.orders, stopped);
 	}
 }
 
-/** The orders handed to the write engine, once the run got that far. */
+/** The output so far, and the orders handed to the write engine once the run got that far. */
 interface Sending {
+	outputs: Outputs;
 	orders?: PendingOrder[];
 }
 
@@ -149,7 +145,7 @@ async function placeAll(
 	items: INodeExecutionData[],
 	sending: Sending,
 ): Promise<INodeExecutionData[]> {
-	const outputs: Outputs = items.map(() => []);
+	const { outputs } = sending;
 	// The options apply to the whole run: batches mix items, so one item's options cannot apply to
 	// one batch only.
 	let options: OrderOptions = { guardrails: {} };
@@ -268,28 +264,4 @@ export function settledItem(run: ItemRun, pending: PendingOrder): INodeExecution
 		success: false,
 		request: { ...pending.write.order },
 	});
-}
-
-/**
- * With Fail on Any Rejected Order: the error that stops the run after a batch with rejections.
- * Batches already in flight still answer; what the run placed is added once they did
- * (writes/runReport.ts), as a count made now would miss them.
- */
-export function rejectedOrdersError(
-	run: ItemRun,
-	rejected: PendingOrder[],
-	batchesLeft: number,
-): NodeOperationError {
-	const entry = refusingEntry(rejected[0])!;
-	return withOutcome(
-		new NodeOperationError(
-			run.node,
-			`${rejected.length} order(s) were rejected: ${typeof entry.msg === 'string' ? entry.msg : ''} (code ${String(entry.code)})`,
-			{
-				description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left); those already in flight were answered.`,
-				itemIndex: rejected[0].itemIndex,
-			},
-		),
-		'rejected',
-	);
 }

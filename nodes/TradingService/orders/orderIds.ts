@@ -142,18 +142,21 @@ interface OrderFinder {
  * order ID names one order of the whole exchange; a client order ID is unique per account only, so
  * it is looked up in the item's account (helpers/accountScope.ts): a master key's sub account may
  * hold an order under the same client order ID, and that one is not the order meant. Any other
- * failure is thrown as a node error.
+ * failure is thrown as a node error. `urgent`: a lookup that settles a write whose outcome is
+ * unknown goes before the key's waiting reads (transport/endpoints.ts).
  */
 export async function findOrder(
 	run: OrderFinder,
 	reference: OrderReference,
 	itemIndex: number,
+	urgent = false,
 ): Promise<IDataObject | undefined> {
 	const scope = 'orderId' in reference ? undefined : await run.account(itemIndex);
 	try {
 		const order = (await run.client.request(ENDPOINTS.queryOrder, {
 			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
 			itemIndex,
+			...(urgent ? { urgent } : {}),
 		})) as IDataObject;
 		return scope === undefined || inScope(scope, order) ? order : undefined;
 	} catch (error) {

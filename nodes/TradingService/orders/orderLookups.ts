@@ -170,11 +170,12 @@ export async function lookUpOrder(
 		const lookupStartedAt = Date.now();
 		let found: IDataObject | undefined;
 		try {
-			found = await findOrder(run, { clientOrderId }, pending.itemIndex);
+			found = await findOrder(run, { clientOrderId }, pending.itemIndex, true);
 		} catch (error) {
 			return {
 				kind: 'unknown',
 				reason: `looking the order up by its client order ID failed: ${(error as Error).message}`,
+				failed: true,
 			};
 		}
 		if (found !== undefined)

@@ -24,6 +24,7 @@ import {
 	matchesSentOrder,
 	storedOrderResult,
 } from './orderLookups';
+import { lookUpOrdersInLists } from './orderLists';
 import type { OrderParams } from './orderRules';
 
 // Orders as the write engine settles them: what is sent (one per request, or batches of 20 by
@@ -283,5 +284,6 @@ export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<Orde
 			duplicate === undefined
 				? lookUpOrder(run, pending, undefined)
 				: lookUpDuplicate(run, pending, duplicate),
+		lookupMany: { key: 'order', lookUp: (entries) => lookUpOrdersInLists(run, entries) },
 	};
 }

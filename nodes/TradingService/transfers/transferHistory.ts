@@ -135,6 +135,8 @@ async function readHistory(
 				clientOrderId,
 			},
 			itemIndex: pending.itemIndex,
+			// It settles a transfer that may have been executed: before the key's waiting reads.
+			urgent: true,
 		})) as IDataObject[];
 	} catch (error) {
 		const why = (error as Error).message;

@@ -1,7 +1,8 @@
 import { inLanes } from '../helpers/lanes';
 import type { WriteAttempt } from '../transport';
 import { recordUnknown, type PendingWrite, type Verdict } from './pendingWrite';
-import { NOT_A_THIRD_TIME, Settling } from './settling';
+import { sameWrites } from './sameWrites';
+import { NOT_A_THIRD_TIME, Settling, runLookups } from './settling';
 
 /**
  * The write engine: every order, cancel and transfer is settled here, one algorithm for all.
@@ -13,9 +14,14 @@ import { NOT_A_THIRD_TIME, Settling } from './settling';
  *    found there is not sent.
  * 2. Send, one request per group (a batch of orders, a list of IDs, or one write), and read what
  *    the answer says of each write: placed, rejected, or unknown.
- * 3. Unknown: look it up. Found: placed. Proven not executed, and no attempt of it can be any more
- *    (only where the kind's lookup can prove that; an order not found is not proof): sent once
- *    more, never a third time. Otherwise it stays unknown, and the user is told what to check.
+ * 3. Unknown: look it up, with the run's other writes waiting for a lookup (settling.ts
+ *    RunLookups: from the kind's lists where it has them, one by one where they cannot tell).
+ *    Found: placed. Proven not executed, and no attempt of it can be any more (only where the
+ *    kind's lookup can prove that; an order not found is not proof): sent once more, never a third
+ *    time. Otherwise it stays unknown, and the user is told what to check.
+ *
+ * Two writes of one run that do the very same thing (a cancel of one order named by two items) are
+ * sent once: the other takes its outcome (sameWrites.ts).
  *
  * What a verdict makes of a write is settling.ts's; sending a round and reading its answers is
  * below. The state of a settling lives in its own pending writes and its Settling, so
@@ -35,6 +41,25 @@ export async function settleWrites<W>(
 	hooks: SettleHooks<W> = {},
 ): Promise<void> {
 	const settling = new Settling(run, kind, hooks);
+	if (kind.sameWrite === undefined) return await settleOwn(settling, writes);
+	// Writes another item of the run is doing already take its outcome (writes/sameWrites.ts).
+	const same = sameWrites(run, kind);
+	let own = same.claim(writes);
+	for (;;) {
+		try {
+			await settleOwn(settling, own);
+		} finally {
+			same.release(own);
+		}
+		// Those whose item stopped before settling them are this settling's to send after all.
+		const orphans = await same.follow(settling, writes);
+		if (orphans.length === 0) return;
+		own = same.claim(orphans);
+	}
+}
+
+/** Settles the writes this settling sends (or answers from the ledger, or checks). */
+async function settleOwn<W>(settling: Settling<W>, writes: Array<PendingWrite<W>>): Promise<void> {
 	let toSend = await precheck(settling, await fromLedger(settling, writes));
 	toSend.push(...settling.resend.splice(0));
 	// Round 1 sends the writes; round 2 those a lookup proved not executed after an unknown outcome.
@@ -55,21 +80,35 @@ async function fromLedger<W>(
 	settling: Settling<W>,
 	writes: Array<PendingWrite<W>>,
 ): Promise<Array<PendingWrite<W>>> {
-	const toSend: Array<PendingWrite<W>> = [];
-	for (const pending of writes) {
-		const recorded = pending.slot.recorded;
-		if (recorded?.outcome === 'placed') {
-			const { alreadyPlaced, ...result } = recorded.result ?? {};
-			settling.placed(pending, result, 'ledger', alreadyPlaced === true);
-		} else if (pending.maybeExecuted) {
-			const why = settling.kind.whyNoLookup(pending.write);
-			if (why === undefined) await settling.byLookup(pending);
-			else settling.unknown(pending, `${FROM_EARLIER_TRY}, and ${why}`);
-		} else {
-			toSend.push(pending);
-		}
-	}
-	return toSend;
+	const toSend = new Set<PendingWrite<W>>();
+	// All at once: the writes to look up are looked up together (settling.ts RunLookups).
+	await settledAll(
+		writes.map(async (pending) => {
+			const recorded = pending.slot.recorded;
+			if (recorded?.outcome === 'placed') {
+				const { alreadyPlaced, ...result } = recorded.result ?? {};
+				settling.placed(pending, result, 'ledger', alreadyPlaced === true);
+			} else if (pending.maybeExecuted) {
+				const why = settling.kind.whyNoLookup(pending.write);
+				if (why === undefined) await settling.byLookup(pending);
+				else settling.unknown(pending, `${FROM_EARLIER_TRY}, and ${why}`);
+			} else {
+				toSend.add(pending);
+			}
+		}),
+	);
+	// In the order given, whatever order the lookups ended in.
+	return writes.filter((pending) => toSend.has(pending));
+}
+
+/**
+ * Waits for every promise, then throws the first failure (a hook that stops the run): none is
+ * left running while the run reports what it did.
+ */
+async function settledAll(promises: Array<Promise<void>>): Promise<void> {
+	const results = await Promise.allSettled(promises);
+	const failed = results.find((result) => result.status === 'rejected');
+	if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
 }
 
 /** The kind's check of writes not sent yet (WriteKind.precheck); returns those it lets be sent. */
@@ -130,17 +169,29 @@ async function sendGroup<W>(
 	const { run, kind } = settling;
 	recordInFlight(group);
 	const { endpoint, request } = kind.request(group);
-	const attempt = await run.client.write(endpoint, request);
-	const { firstSentAt = Infinity, acceptableUntil = 0 } = attempt.window;
-	for (const pending of group) {
-		pending.window.firstSentAt = Math.min(pending.window.firstSentAt ?? Infinity, firstSentAt);
-		pending.window.acceptableUntil = Math.max(pending.window.acceptableUntil ?? 0, acceptableUntil);
-		recordUnknown(pending);
+	const lookups = runLookups(run);
+	let applying: Array<Promise<void>> = [];
+	const sent = lookups.sendStarted();
+	try {
+		const attempt = await run.client.write(endpoint, request);
+		const { firstSentAt = Infinity, acceptableUntil = 0 } = attempt.window;
+		for (const pending of group) {
+			pending.window.firstSentAt = Math.min(pending.window.firstSentAt ?? Infinity, firstSentAt);
+			pending.window.acceptableUntil = Math.max(
+				pending.window.acceptableUntil ?? 0,
+				acceptableUntil,
+			);
+			recordUnknown(pending);
+		}
+		const verdicts = verdictsOf(kind, attempt, group);
+		learnVerdicts(kind, group, verdicts);
+		// Every write of the request at once: those it leaves unknown ask for their lookups before
+		// the request counts as answered, so they are looked up with the other requests' (settling.ts).
+		applying = group.map((pending, position) => settling.apply(pending, verdicts[position]));
+	} finally {
+		lookups.sendEnded(sent);
 	}
-	const verdicts = verdictsOf(kind, attempt, group);
-	learnVerdicts(kind, group, verdicts);
-	for (const [position, pending] of group.entries())
-		await settling.apply(pending, verdicts[position]);
+	await settledAll(applying);
 	settling.hooks.afterRequest?.(group, requestsLeft());
 }
 

@@ -155,6 +155,21 @@ export class WriteLedger {
 		return outcomes;
 	}
 
+	/**
+	 * Every write an earlier try of this node run placed (or this try, so far): the item its slot
+	 * names ("3.1": item 3; a slot that names none, Cancel Many by symbol's: undefined) and what
+	 * the ledger keeps of it.
+	 */
+	placedRecords(): Array<{ itemIndex: number | undefined; result: IDataObject }> {
+		const placed: Array<{ itemIndex: number | undefined; result: IDataObject }> = [];
+		for (const [slot, records] of Object.entries(this.records)) {
+			const item = /^\d+(?:\.|$)/.test(slot) ? Number(slot.split('.')[0]) : undefined;
+			for (const record of Object.values(records))
+				if (record.o === 'placed') placed.push({ itemIndex: item, result: record.r ?? {} });
+		}
+		return placed;
+	}
+
 	/** The ledger slot of one write: `slot` names it within the run ("3" = item 3, "3.1" = its second write). */
 	slot(slot: string, requestFingerprint: string): LedgerSlot {
 		const records = this.records[slot] ?? {};

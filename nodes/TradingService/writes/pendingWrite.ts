@@ -35,12 +35,18 @@ export type Verdict =
 			detail?: string;
 			unusable?: { problem: string; body: unknown };
 			wording?: WriteWording;
+			/** A lookup's request failed (after its retries): the service cannot be asked now. */
+			failed?: true;
 	  }
 	/** A lookup proved it was not executed, and no attempt of it can be accepted any more. */
 	| { kind: 'notDone' };
 
-/** How a write ended. `via`: how a placed write is known to be placed. */
-export type Settled =
+/**
+ * How a write ended. `via`: how a placed write is known to be placed. `sharedWith`: the item of
+ * this run whose write did the very same thing, and whose outcome this one took instead of being
+ * sent (writes/sameWrites.ts).
+ */
+export type Settled = (
 	| {
 			outcome: 'placed';
 			result: IDataObject;
@@ -49,7 +55,8 @@ export type Settled =
 			entry?: IDataObject;
 	  }
 	| { outcome: 'rejected'; refusal: Refusal }
-	| { outcome: 'unknown'; reason: string; error: NodeError };
+	| { outcome: 'unknown'; reason: string; error: NodeError }
+) & { sharedWith?: number };
 
 /** One write of the run and what is known of it. */
 export interface PendingWrite<W> {

@@ -92,10 +92,21 @@ function counted(label: string, items: number[], note = ''): string {
 	return `${label}: ${items.length} ${noun} (${noun} ${itemRanges(items)}${note})`;
 }
 
+const RUNNING_AGAIN =
+	'Running the node again (Retry On Fail, or a retry of the execution) sends only what was not placed: placed writes are answered from the node’s record, and writes whose outcome is unknown are looked up before anything is sent.';
+
+/** What the run's orders did, in a few words: the start of Create Many's stopping error. */
+function headline(orders: OrderCounts): string {
+	const maybe = orders.unknown > 0 ? ` (and ${orders.unknown} with an unknown outcome)` : '';
+	return `${orders.placed} order${orders.placed === 1 ? '' : 's'} placed${maybe} before the run stopped`;
+}
+
 /**
- * The stopping error of a run with its report: after the error's own outcome (about its write),
- * what became of the other items, and what running again does. Kept in the error's context too
- * (`runReport`), as item ranges.
+ * The stopping error of a run with its report: what became of the other items (and, in Create
+ * Many, of every order), and what running again does; kept in the error's context too
+ * (`runReport`), as item ranges. A Create Many that executed something leads with its counts,
+ * message and description alike, so that nothing the error says of the one request it names
+ * ("this request was not executed") reads as the run's summary; otherwise the error comes first.
  */
 export function withRunReport<E extends NodeApiError | NodeOperationError>(
 	error: E,
@@ -111,9 +122,6 @@ export function withRunReport<E extends NodeApiError | NodeOperationError>(
 	if (unknown.length > 0) parts.push(counted('outcome unknown', unknown));
 	if (nothingExecuted.length > 0)
 		parts.push(counted('nothing executed', nothingExecuted, ': not sent, or refused'));
-	const again = executed
-		? ' Running the node again (Retry On Fail, or a retry of the execution) sends only what was not placed: placed writes are answered from the node’s record, and writes whose outcome is unknown are looked up before anything is sent.'
-		: '';
 	const outcome = outcomeOf(error);
 	if (outcome !== undefined) withOutcome(error, outcome);
 	// The outcome is of the write the error names: "nothing was executed" would read as the run's
@@ -127,9 +135,18 @@ export function withRunReport<E extends NodeApiError | NodeOperationError>(
 	const ofOrders =
 		orders === undefined
 			? ''
-			: ` Orders of this run, once every batch in flight was answered: ${orderParts(orders)}.`;
-	error.description =
-		`${error.description ?? ''}${ofOrders} ${items}: ${parts.join('; ')}.${again}`.trim();
+			: `Orders of this run, once every batch in flight was answered: ${orderParts(orders)}. `;
+	const summary = `${ofOrders}${items}: ${parts.join('; ')}.`;
+	const own = error.description ?? '';
+	const again = executed ? ` ${RUNNING_AGAIN}` : '';
+	// Create Many's one error stands for many orders: once some were placed, the run's summary
+	// leads, message and all (an unknown outcome's own error already says it may have executed).
+	if (orders !== undefined && orders.placed > 0) {
+		error.message = `${headline(orders)}: ${error.message}`;
+		error.description = `${summary} What stopped it: ${own}${again}`;
+	} else {
+		error.description = `${own} ${summary}${again}`.trim();
+	}
 	error.context.runReport = {
 		placed: itemRanges(placed),
 		unknown: itemRanges(unknown),

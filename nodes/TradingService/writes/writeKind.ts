@@ -37,6 +37,30 @@ export interface WriteKind<W> {
 	precheck?(pending: Array<PendingWrite<W>>): Promise<Array<Verdict | undefined>>;
 	/** Looks a write up. `duplicate`: the answer said another write holds its ID. */
 	lookup(pending: PendingWrite<W>, duplicate?: Refusal): Promise<Verdict>;
+	/**
+	 * Looks many writes up at once, from lists (open and past orders) instead of one query each:
+	 * the writes of the run waiting for a lookup are handed over together (writes/settling.ts
+	 * RunLookups). A verdict per write, in order; undefined where the lists cannot tell, which is
+	 * then looked up on its own (`lookup`). `key`: kinds with one key share their lookups.
+	 */
+	lookupMany?: {
+		key: string;
+		lookUp(entries: Array<LookupEntry<W>>): Promise<Array<Verdict | undefined>>;
+	};
+	/**
+	 * What the write does, when two writes of one run may do the very same thing (a cancel of one
+	 * order named by two items): the first is sent, the others take its outcome
+	 * (writes/sameWrites.ts). Undefined: the write is its own.
+	 */
+	sameWrite?(write: W): string | undefined;
+	/** The same, read from what the ledger keeps of a placed write of an earlier try. */
+	sameWriteOfStored?(stored: IDataObject): string | undefined;
+}
+
+/** A write to look up, and the refusal that asks for the lookup (`lookup`'s `duplicate`). */
+export interface LookupEntry<W> {
+	pending: PendingWrite<W>;
+	said?: Refusal;
 }
 
 export interface SettleHooks<W> {
@@ -59,4 +83,6 @@ export interface EngineRun {
 	readonly lostRun: LostRun | undefined;
 	/** The trading account the item's order lookups, lists and cancels act on (helpers/accountScope.ts). */
 	account(itemIndex: number): Promise<AccountScope>;
+	/** Every write an earlier try of this node run placed, by item where its slot names one (writes/ledger.ts). */
+	placedBefore?(): Array<{ itemIndex: number | undefined; result: IDataObject }>;
 }

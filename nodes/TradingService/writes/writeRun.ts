@@ -58,6 +58,10 @@ export class WriteRun {
 		return this.host.account(itemIndex);
 	}
 
+	placedBefore(): Array<{ itemIndex: number | undefined; result: IDataObject }> {
+		return this.ledger.placedRecords();
+	}
+
 	/** The prefix of the client order IDs this run generates. */
 	get idPrefix(): string {
 		return clientOrderIdPrefix(this.seed.seed, this.runIndex);

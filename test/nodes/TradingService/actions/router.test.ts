@@ -110,6 +110,42 @@ describe('router: dispatch', () => {
 	});
 });
 
+describe('router: Wait After a Rate Limit given as neither true nor false', () => {
+	it.each([
+		[
+			'Create',
+			{
+				resource: 'order',
+				operation: 'create',
+				symbol: 'BTCUSDT',
+				side: 'BUY',
+				type: 'LIMIT',
+				price: '1',
+				quantity: '0.001',
+			},
+		],
+		['Get Balances', { resource: 'account', operation: 'getBalances' }],
+	])(
+		'%s under Continue On Fail: one error item per input item, nothing sent (not the input passed on)',
+		async (_, operation) => {
+			const continued = await runTradingService(sandbox(), {
+				parameters: { ...operation, options: { waitAfterRateLimit: 'maybe' } },
+				inputItems: [{ json: { symbol: 'BTCUSDT' } }, { json: { symbol: 'ETHUSDT' } }],
+				node: { typeVersion: 2 },
+				continueOnFail: true,
+			});
+			expect(continued.items).toHaveLength(2);
+			for (const item of continued.items) {
+				expect(String(item.json.error)).toMatch(/Wait After a Rate Limit/);
+				// A write says nothing was executed; a read has no outcome.
+				expect(item.json.outcome).toBe(operation.operation === 'create' ? 'rejected' : undefined);
+			}
+			expect(pairedItems(continued.items)).toEqual([0, 1]);
+			expect(sandbox().ledger.requests).toHaveLength(0);
+		},
+	);
+});
+
 describe('router: pairing and Continue On Fail', () => {
 	it('pairs every record of an item with that input item, in input order', async () => {
 		const run = await runTradingService(sandbox(), {

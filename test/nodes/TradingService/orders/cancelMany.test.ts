@@ -394,7 +394,9 @@ describe('Order > Cancel Many > by order IDs', () => {
 		sandbox().setFaults({
 			rules: [
 				{ kind: 'dropAfter', times: 1, path: BY_IDS },
-				{ kind: 'ipBan', times: 1, path: '/api/v1/spot/order', method: 'GET' },
+				// The first lookup fails at once (a redirect is not followed); an IP ban would keep the
+				// whole process from the service, the retry's lookup too (transport/pacing.ts).
+				{ kind: 'redirectSameHost', times: 1, path: '/api/v1/spot/order', method: 'GET' },
 			],
 		});
 		const since = sandbox().ledger.requests.length;

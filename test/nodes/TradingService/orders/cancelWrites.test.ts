@@ -95,8 +95,9 @@ describe('cancelKind', () => {
 			},
 			group,
 		);
+		// A cancelled ID keeps its order ID: two items of one run cancelling it share one cancel.
 		expect(verdicts).toEqual([
-			{ kind: 'placed', result: {} },
+			{ kind: 'placed', result: { orderId: '1' } },
 			{
 				kind: 'rejected',
 				refusal: {

@@ -2,9 +2,9 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 
 import {
 	refusingEntry,
-	rejectedOrdersError,
 	settledItem,
 } from '../../../../nodes/TradingService/orders/createMany.operation';
+import { rejectedOrdersError } from '../../../../nodes/TradingService/orders/createManyStop';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { fingerprint, WriteLedger } from '../../../../nodes/TradingService/writes/ledger';
 import type { PendingOrder } from '../../../../nodes/TradingService/orders/orderWrites';

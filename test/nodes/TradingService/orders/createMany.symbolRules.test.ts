@@ -209,7 +209,10 @@ describe('symbol rules and the write ledger in Create Many', () => {
 			{ orders: [buy('50000', '90')] },
 		);
 		const first = await runCounting(sandbox(), { parameters, inputItems: input });
-		expect(first.error?.message).toMatch(/^1 order\(s\) were rejected/);
+		// The run placed one order before the refusal stopped it: its message says so first.
+		expect(first.error?.message).toMatch(
+			/^1 order placed before the run stopped: 1 order\(s\) were rejected/,
+		);
 		expect(batches(first)).toHaveLength(1);
 		expect(sandbox().ledger.orders.map((order) => order.symbol)).toEqual(['BTCUSDT']);
 
