@@ -103,7 +103,9 @@ describe('the rejection table', () => {
 	it('every fix ends by saying that this request was not executed', () => {
 		for (const code of Object.keys(REJECTIONS)) {
 			const { description } = describeRejection(code, refusal(code, 'some text'), 0);
-			expect(description).toMatch(/(This request was not executed\.|This request placed nothing\..*)$/);
+			expect(description).toMatch(
+				/(This request was not executed\.|This request placed nothing\..*)$/,
+			);
 		}
 	});
 
