@@ -7,12 +7,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { LedgerRequest, Sandbox } from '../../../../sandbox';
+import type { Sandbox } from '../../../../sandbox';
 import { DEMO_ACCOUNTS } from '../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../support/orders';
 import { PATHS } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';
+import { busiestSecond, createOrders } from './support';
 
 jest.setTimeout(60_000);
 
@@ -21,32 +22,7 @@ const sandbox = useSandbox({ rateLimit: false, symbolRules: 'lenient' });
 
 const V2 = { typeVersion: 2 };
 
-const create = (count: number, tag: string) => ({
-	parameters: {
-		resource: 'order',
-		operation: 'create',
-		symbol: 'BTCUSDT',
-		side: 'BUY',
-		type: 'LIMIT',
-		price: '1',
-		quantity: '={{ $json.quantity }}',
-	},
-	inputItems: Array.from({ length: count }, (_, index) => ({
-		json: { quantity: `0.${tag}${String(index + 1).padStart(3, '0')}` },
-	})),
-	node: V2,
-});
-
-/** The most requests of `requests` that reached the sandbox within any 1000 ms. */
-function busiestSecond(requests: LedgerRequest[]): number {
-	const times = requests.map((request) => request.at).sort((a, b) => a - b);
-	let most = 0;
-	for (let first = 0, last = 0; last < times.length; last++) {
-		while (times[last] - times[first] >= 1000) first++;
-		most = Math.max(most, last - first + 1);
-	}
-	return most;
-}
+const create = createOrders;
 
 function withinTheRates(sb: Sandbox): void {
 	expect(sb.rateLimitStats()).toEqual({ rateLimited: 0, intoSuspension: 0 });

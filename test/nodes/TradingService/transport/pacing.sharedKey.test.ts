@@ -5,11 +5,11 @@
  * with other rates or another n8n Processes Sharing This Key share one pacer per class, held to
  * the strictest rate in force; a 418 stops every execution; a stepped wall clock moves nothing.
  */
-import type { LedgerRequest } from '../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { placeRestingOrders } from '../../../support/orders';
 import { PATHS } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';
+import { busiestSecond, createOrders } from './support';
 import { useDocumentedSuspension } from '../../../support/suspension';
 
 jest.setTimeout(120_000);
@@ -24,21 +24,7 @@ const sandbox = useSandbox({ rateLimit: false, symbolRules: 'lenient', now: () =
 
 const V2 = { typeVersion: 2 };
 
-const create = (count: number, tag: string) => ({
-	parameters: {
-		resource: 'order',
-		operation: 'create',
-		symbol: 'BTCUSDT',
-		side: 'BUY',
-		type: 'LIMIT',
-		price: '1',
-		quantity: '={{ $json.quantity }}',
-	},
-	inputItems: Array.from({ length: count }, (_, index) => ({
-		json: { quantity: `0.${tag}${String(index + 1).padStart(3, '0')}` },
-	})),
-	node: V2,
-});
+const create = createOrders;
 
 const lookups = (ids: string[]) => ({
 	parameters: {
@@ -50,17 +36,6 @@ const lookups = (ids: string[]) => ({
 	inputItems: ids.map((id) => ({ json: { id } })),
 	node: V2,
 });
-
-/** The most requests of `requests` that reached the sandbox within any 1000 ms. */
-function busiestSecond(requests: LedgerRequest[]): number {
-	const times = requests.map((request) => request.at).sort((a, b) => a - b);
-	let most = 0;
-	for (let first = 0, last = 0; last < times.length; last++) {
-		while (times[last] - times[first] >= 1000) first++;
-		most = Math.max(most, last - first + 1);
-	}
-	return most;
-}
 
 describe('credentials of one API key with other rates share its pacing', () => {
 	it('Create 40 + 40 (processes 1 and 2) and reads at 5 and 4 a second, all at once: within the rates, 0 × 429, every order placed once', async () => {

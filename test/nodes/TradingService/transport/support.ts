@@ -1,6 +1,8 @@
 /** Shared by the transport's tests against the sandbox. */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { LedgerRequest } from '../../../../sandbox';
+
 /** The query of a valid limit order with this client order ID; `overrides` change or add fields. */
 export const limitOrderQuery =
 	(newClientOrderId: string) =>
@@ -15,3 +17,31 @@ export const limitOrderQuery =
 		newClientOrderId,
 		...overrides,
 	});
+
+/** Version 2's Create for `count` items, each its own quantity (`0.<tag><nnn>`), price 1. */
+export const createOrders = (count: number, tag: string) => ({
+	parameters: {
+		resource: 'order',
+		operation: 'create',
+		symbol: 'BTCUSDT',
+		side: 'BUY',
+		type: 'LIMIT',
+		price: '1',
+		quantity: '={{ $json.quantity }}',
+	},
+	inputItems: Array.from({ length: count }, (_, index) => ({
+		json: { quantity: `0.${tag}${String(index + 1).padStart(3, '0')}` },
+	})),
+	node: { typeVersion: 2 },
+});
+
+/** The most requests of `requests` that reached the sandbox within any 1000 ms. */
+export function busiestSecond(requests: LedgerRequest[]): number {
+	const times = requests.map((request) => request.at).sort((a, b) => a - b);
+	let most = 0;
+	for (let first = 0, last = 0; last < times.length; last++) {
+		while (times[last] - times[first] >= 1000) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
