@@ -109,7 +109,8 @@ describe('reads', () => {
 
 	it('a Retry-After longer than the run may wait fails at once rather than being cut short', async () => {
 		sandbox().setFaults({
-			rules: [{ kind: 'rateLimit', times: 1, path: ACCOUNT, retryAfterSeconds: 1 }],
+			// Longer than the probe's five seconds.
+			rules: [{ kind: 'rateLimit', times: 1, path: ACCOUNT, retryAfterSeconds: 10 }],
 		});
 		const { exchange } = await send(ENDPOINTS.account);
 		expect(exchange.kind).toBe('rejected');
