@@ -321,7 +321,9 @@ async function killCase(suite: QueueSuite, c: KillCase, variant: KillVariant): P
 					);
 				return undefined;
 			},
-			60_000,
+			// A worker restarted by the case before may take a while to pick the job up (seen once in
+			// CI: the 4th transfer of case 10b had not come after 60 s; it came in 20 s on a rerun).
+			120_000,
 			5,
 		);
 		const k = killed!;
