@@ -1,6 +1,7 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
+import { inScope } from '../helpers/accountScope';
 import { ENDPOINTS, type Endpoint } from '../transport';
 import type { EngineRun } from '../writes/engine';
 import type { PendingWrite, Verdict } from '../writes/pendingWrite';
@@ -60,9 +61,8 @@ export async function readOrderList(
 			itemIndex,
 			urgent: true,
 		})) as IDataObject[];
-		const ofAccount = answer.filter(
-			(order) => order.accountId === undefined || String(order.accountId) === qs.accountId,
-		);
+		const scope = { accountId: String(qs.accountId), shared: true };
+		const ofAccount = answer.filter((order) => inScope(scope, order));
 		orders.push(...ofAccount);
 		const enough = onPage(ofAccount);
 		if (answer.length < LIMITS.ordersPageSize) return { orders, complete: true };

@@ -89,7 +89,7 @@ export type RateClass = 'order' | 'query';
 const pacers = new Map<string, RequestPacer>();
 
 /**
- * The shared pacer of one API key's class at one service in this process. Each request brings the
+ * The shared pacer of one API key's class at one service in this n8n instance. Each request brings the
  * rate its credential allows (already divided by the processes sharing the key); the pacer holds
  * every request to the strictest rate in force, so it is never replaced and a rate change keeps
  * the places already taken and any suspension.
