@@ -3,7 +3,7 @@
  * all lost after the exchange applied them, at the exchange's documented request rates (5 query
  * requests a second per key): Create Many of 200 orders (10 batches, half resting, half filled at
  * once) and Cancel Many of 200 order IDs (2 requests of 100). The node settles them from pages of
- * open and past orders (writes/settling.ts RunLookups, orders/orderLists.ts, orders/cancelLists.ts);
+ * open and past orders (writes/lookups.ts SessionLookups, orders/listLookups.ts);
  * for comparison, the same Create Many with the lists failing, so that every order is looked up
  * on its own (the node before issue 49: 200 queries, 40 s at 5 a second; skip with
  * BENCH_SETTLING_SINGLES=0). Every request with BENCH_LATENCY_MS (default 20) of server latency.

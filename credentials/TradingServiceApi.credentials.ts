@@ -7,9 +7,216 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { checkCredentialData, credentialProblemMessage } from './credentialChecks';
-import { CREDENTIAL_LIMITS, CREDENTIAL_TEST_PATH, MARKET_DATA_PATHS } from './serviceApi';
-import { keyOnlyRequestOptions, pathOf, signRequestOptions } from './signing';
+import { keyOnlyRequestOptions, signRequestOptions } from './signing';
+
+/**
+ * The credential of the Trading Service API: the limits of its fields (constants.ts reads them, so
+ * credential and node agree), their checks (by the transport before anything is sent, and again
+ * when signing; docs/transport.md), and how it authenticates a request. No check's message repeats
+ * a field's value: a Base URL may carry a password, a key is a secret.
+ */
+
+export const CREDENTIAL_LIMITS = {
+	/** Per key and second (UAE documentation, "Order Rate Limiting"); other accounts edit them. */
+	orderRequestsPerSecond: 20,
+	queryRequestsPerSecond: 5,
+	maxRequestsPerSecond: 1000,
+	/** spec §5.4 recommends ≤ 5000. */
+	defaultRecvWindowMs: 5000,
+	/** The UAE documentation's maximum (more is refused): every wait on a receive window stops here. */
+	maxRecvWindowMs: 8000,
+} as const;
+
+/** The lightest signed read every valid key may make (the credential test). */
+export const CREDENTIAL_TEST_PATH = '/api/v1/account/checkApiKey';
+
+export interface CheckedCredentials {
+	apiKey: string;
+	secretKey: string;
+	/** Scheme, host and any path prefix, without a trailing slash. */
+	baseUrl: string;
+	recvWindow: number;
+	/** Per class, for this n8n process (already divided by the processes sharing the key). */
+	requestsPerSecond: { order: number; query: number };
+}
+
+export interface CredentialProblem {
+	field:
+		| 'API Key'
+		| 'Secret Key'
+		| 'Base URL'
+		| 'Receive Window'
+		| 'Order Requests per Second'
+		| 'Query Requests per Second'
+		| 'n8n Processes Sharing This Key';
+	/** Completes "The credential's <field> …". */
+	problem: string;
+	fix: string;
+}
+
+export type CredentialCheck =
+	| { ok: true; credentials: CheckedCredentials }
+	| { ok: false; problem: CredentialProblem };
+
+const BASE_URL_EXAMPLE = 'Enter the service address only, e.g. https://api.example.com';
+
+function checkBaseUrl(value: unknown): string | CredentialProblem {
+	const problem = (what: string, fix = BASE_URL_EXAMPLE): CredentialProblem => ({
+		field: 'Base URL',
+		problem: what,
+		fix,
+	});
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (text === '') return problem('is empty');
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return problem('is not a web address');
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:')
+		return problem('must start with https:// or http://');
+	if (url.username !== '' || url.password !== '') {
+		return problem(
+			'contains a user name or password (user:password@)',
+			`Remove it: the service authenticates with the API Key and Secret Key, and a password in the URL would be sent to it. ${BASE_URL_EXAMPLE}`,
+		);
+	}
+	if (url.search !== '' || text.includes('?'))
+		return problem('contains a query (?…)', `Remove it. ${BASE_URL_EXAMPLE}`);
+	if (url.hash !== '' || text.includes('#'))
+		return problem('contains a fragment (#…)', `Remove it. ${BASE_URL_EXAMPLE}`);
+	let path = url.pathname;
+	while (path.endsWith('/')) path = path.slice(0, -1);
+	return `${url.protocol}//${url.host}${path}`;
+}
+
+function checkKey(field: 'API Key' | 'Secret Key', value: unknown): CredentialProblem | undefined {
+	const text = typeof value === 'string' ? value : '';
+	if (text === '')
+		return { field, problem: 'is empty', fix: `Enter the ${field} the service issued.` };
+	if (text.trim() !== text) {
+		return {
+			field,
+			problem: 'starts or ends with a space',
+			fix: `Enter the ${field} exactly as the service issued it, without spaces.`,
+		};
+	}
+	return undefined;
+}
+
+function checkRecvWindow(value: unknown): number | CredentialProblem {
+	const number =
+		value === undefined || value === null || value === ''
+			? CREDENTIAL_LIMITS.defaultRecvWindowMs
+			: Number(value);
+	// A credential saved when the field allowed up to 60000 may hold more than the exchange takes:
+	// said here, before any request, rather than refused by the service on every request.
+	if (Number.isInteger(number) && number > CREDENTIAL_LIMITS.maxRecvWindowMs) {
+		return {
+			field: 'Receive Window',
+			problem: `is over ${CREDENTIAL_LIMITS.maxRecvWindowMs} ms, the most the service accepts (it refuses larger values)`,
+			fix: `Open the credential and set Receive Window to ${CREDENTIAL_LIMITS.maxRecvWindowMs} or less (${CREDENTIAL_LIMITS.defaultRecvWindowMs} is the service's default), then save it.`,
+		};
+	}
+	if (!Number.isInteger(number) || number < 1) {
+		return {
+			field: 'Receive Window',
+			problem: `must be a whole number of milliseconds from 1 to ${CREDENTIAL_LIMITS.maxRecvWindowMs}`,
+			fix: `Enter ${CREDENTIAL_LIMITS.defaultRecvWindowMs} (the service's default) unless requests fail because of clock drift.`,
+		};
+	}
+	return number;
+}
+
+/** A whole number from 1 to `max`; the default when empty (saved before the field existed). */
+function wholeNumber(value: unknown, fallback: number, max: number): number | undefined {
+	const number = value === undefined || value === null || value === '' ? fallback : Number(value);
+	return Number.isInteger(number) && number >= 1 && number <= max ? number : undefined;
+}
+
+function checkRate(
+	field: 'Order Requests per Second' | 'Query Requests per Second',
+	data: Record<string, unknown>,
+	name: 'orderRequestsPerSecond' | 'queryRequestsPerSecond',
+): number | CredentialProblem {
+	const fallback = CREDENTIAL_LIMITS[name];
+	return (
+		wholeNumber(data[name], fallback, CREDENTIAL_LIMITS.maxRequestsPerSecond) ?? {
+			field,
+			problem: `must be a whole number from 1 to ${CREDENTIAL_LIMITS.maxRequestsPerSecond}`,
+			fix: `Enter ${fallback}, the exchange's limit for an API key, unless your account was given another limit.`,
+		}
+	);
+}
+
+/** The account's rates divided by the processes sharing the key, rounded down: together never more. */
+function checkRates(
+	data: Record<string, unknown>,
+): { order: number; query: number } | CredentialProblem {
+	const order = checkRate('Order Requests per Second', data, 'orderRequestsPerSecond');
+	if (typeof order !== 'number') return order;
+	const query = checkRate('Query Requests per Second', data, 'queryRequestsPerSecond');
+	if (typeof query !== 'number') return query;
+	const lowest = Math.min(order, query);
+	const processes = wholeNumber(data.processesSharingKey, 1, lowest);
+	if (processes === undefined) {
+		return {
+			field: 'n8n Processes Sharing This Key',
+			problem: `must be a whole number from 1 to ${lowest}, the lower of the two rates`,
+			fix: `Enter how many n8n processes send with this key at once (in queue mode: the main process and the workers running these workflows). Each process paces at the rates divided by that number and needs at least one request a second of each kind, so with more processes use another API key for some of them.`,
+		};
+	}
+	return { order: Math.floor(order / processes), query: Math.floor(query / processes) };
+}
+
+/** The fields checked and normalised, or the first problem found. */
+export function checkCredentialData(data: Record<string, unknown>): CredentialCheck {
+	const baseUrl = checkBaseUrl(data.baseUrl);
+	if (typeof baseUrl !== 'string') return { ok: false, problem: baseUrl };
+	const keyProblem = checkKey('API Key', data.apiKey) ?? checkKey('Secret Key', data.secretKey);
+	if (keyProblem !== undefined) return { ok: false, problem: keyProblem };
+	const recvWindow = checkRecvWindow(data.recvWindow);
+	if (typeof recvWindow !== 'number') return { ok: false, problem: recvWindow };
+	const requestsPerSecond = checkRates(data);
+	if (!('order' in requestsPerSecond)) return { ok: false, problem: requestsPerSecond };
+	return {
+		ok: true,
+		credentials: {
+			apiKey: String(data.apiKey),
+			secretKey: String(data.secretKey),
+			baseUrl,
+			recvWindow,
+			requestsPerSecond,
+		},
+	};
+}
+
+/** "The credential's Base URL contains a query (?…)". */
+export function credentialProblemMessage(problem: CredentialProblem): string {
+	return `The credential's ${problem.field} ${problem.problem}`;
+}
+
+/** The first problem of the credential's fields, or undefined when they are usable. */
+export function credentialProblemOf(data: Record<string, unknown>): CredentialProblem | undefined {
+	const check = checkCredentialData(data);
+	return check.ok ? undefined : check.problem;
+}
+
+/** Marks a request of an endpoint declared `signed: false` (API key alone); removed before sending. */
+export const KEY_ONLY_HEADER = 'X-Trading-Service-Key-Only';
+
+/** Whether a request is marked key-only; the mark is removed from it either way. */
+function isKeyOnly(requestOptions: IHttpRequestOptions): boolean {
+	const headers = requestOptions.headers ?? {};
+	const name = Object.keys(headers).find(
+		(key) => key.toLowerCase() === KEY_ONLY_HEADER.toLowerCase(),
+	);
+	if (name === undefined) return false;
+	const { [name]: mark, ...others } = headers;
+	requestOptions.headers = others;
+	return String(mark) === '1';
+}
 
 export class TradingServiceApi implements ICredentialType {
 	// n8n's scanner reads the name as a literal: this is CREDENTIAL_TYPE.
@@ -144,14 +351,14 @@ export class TradingServiceApi implements ICredentialType {
 		const check = checkCredentialData(credentials);
 		if (!check.ok)
 			throw new Error(`${credentialProblemMessage(check.problem)}. ${check.problem.fix}`);
-		// Market data takes the API key alone (spec §5.1); everything else is signed.
-		if (MARKET_DATA_PATHS.includes(pathOf(requestOptions)))
-			return keyOnlyRequestOptions(requestOptions, check.credentials);
+		// Market data takes the API key alone (spec §5.1): the node marks such a request, since its
+		// endpoints declare it; everything else is signed.
+		if (isKeyOnly(requestOptions)) return keyOnlyRequestOptions(requestOptions, check.credentials);
 		return signRequestOptions(requestOptions, check.credentials, Date.now());
 	}
 
-	// The lightest signed read (weight 1) that every valid key may make, whatever its permissions:
-	// a wrong API key or a wrong secret fails it, a key that may not read the history passes.
+	// Whatever the key's permissions: a wrong API key or secret fails it, a key that may not read
+	// the history passes.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl }}',

@@ -3,9 +3,8 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 /**
- * Request signing of the Trading Service (spec §5.3), kept free of n8n types so it can be tested
- * against fixed vectors: the signature is the lowercase hex HMAC-SHA256 of totalParams, where
- * totalParams is the query string immediately followed by the body, with no `&` between them.
+ * Request signing (spec §5.3), testable against fixed vectors: the lowercase hex HMAC-SHA256 of
+ * the query string immediately followed by the body, with no `&` between them.
  */
 export function sign(totalParams: string, secret: string): string {
 	return createHmac('sha256', secret).update(totalParams, 'utf8').digest('hex');
@@ -21,10 +20,7 @@ export function encodeRfc3986(value: string): string {
 
 export type ParamValue = string | number | boolean | null | undefined | ParamValue[];
 
-/**
- * Serialises parameters as `key=value` pairs joined by `&`, in the order given. Arrays repeat the
- * key; `undefined` and `null` are left out, as axios and qs do for query parameters.
- */
+/** `key=value` pairs joined by `&`, in order; arrays repeat the key; no `undefined`, `null` (as axios). */
 export function serializeParams(params: Iterable<[string, ParamValue]>): string {
 	const pairs: string[] = [];
 	const append = (key: string, value: ParamValue) => {
@@ -42,7 +38,7 @@ export function serializeParams(params: Iterable<[string, ParamValue]>): string 
 /** The keys the signer owns: a query string being signed again has them removed first. */
 export const SIGNER_OWNED_KEYS = ['timestamp', 'signature'] as const;
 
-/** Splits a raw query string into its `key=value` pairs, keeping their encoding byte for byte. */
+/** A raw query string's `key=value` pairs, their encoding kept byte for byte. */
 export function splitQuery(query: string): string[] {
 	return query === '' ? [] : query.split('&').filter((pair) => pair !== '');
 }
@@ -53,15 +49,14 @@ export function pairKey(pair: string): string {
 }
 
 export interface SignedQuery {
-	/** The query string to send, `signature` last. */
+	/** To send, `signature` last. */
 	query: string;
 	signature: string;
 }
 
 /**
- * Stamps and signs a request: drops any old `timestamp`/`signature` pair from `query`, appends
- * `recvWindow` (unless the query has one) and `timestamp`, signs `query + body` and appends the
- * signature. `body` is the exact string that will be sent ('' when there is none).
+ * Drops any old `timestamp` and `signature`, appends `recvWindow` (unless there is one) and
+ * `timestamp`, and signs `query + body` (`body`: the exact string sent, '' when none).
  */
 export function signQuery(
 	query: string,
@@ -82,7 +77,7 @@ export function signQuery(
 	return { query: `${signedQuery}&signature=${signature}`, signature };
 }
 
-/** Request options as n8n hands them to `authenticate`: the `httpRequest` shape, or the legacy `request` shape (`uri`, `form`). */
+/** As n8n hands them to `authenticate`: the `httpRequest` shape, or the legacy one (`uri`, `form`). */
 type RequestOptionsToSign = IHttpRequestOptions & {
 	uri?: string;
 	form?: IDataObject | string;
@@ -115,9 +110,8 @@ function isEmptyBody(body: unknown): boolean {
 }
 
 /**
- * Turns the body into the exact string that will be sent, so that what is signed is what goes
- * over the wire. Objects become JSON unless the request asks for a form body; a string body is
- * taken as already serialised (a second signing pass sees the string the first pass made).
+ * The body as the exact string sent, so that what is signed is what goes over the wire: JSON
+ * unless a form is asked for; a string is taken as already serialised (by a first signing pass).
  */
 function serializeBody(options: RequestOptionsToSign, headers: IDataObject): string {
 	const contentTypeKey = findHeader(headers, 'content-type');
@@ -150,10 +144,7 @@ function serializeBody(options: RequestOptionsToSign, headers: IDataObject): str
 	return body;
 }
 
-/**
- * Sends a relative request to the credential's Base URL. An absolute URL, a legacy `uri` or a
- * `baseURL` already set is left as it is.
- */
+/** A relative request goes to the Base URL; an absolute URL, a `uri` or a `baseURL` is kept. */
 function pointAtBaseUrl(
 	options: RequestOptionsToSign,
 	credentials: TradingServiceCredentials,
@@ -169,18 +160,7 @@ function pointAtBaseUrl(
 	options.baseURL = credentials.baseUrl;
 }
 
-/** The path of a request's URL, without query or fragment. */
-export function pathOf(requestOptions: IHttpRequestOptions): string {
-	const options = requestOptions as RequestOptionsToSign;
-	const target = (typeof options.uri === 'string' ? options.uri : options.url) ?? '';
-	const path = target.split('#')[0].split('?')[0];
-	return path.replace(/^https?:\/\/[^/]*/i, '');
-}
-
-/**
- * A market-data request (spec §5.1 MARKET_DATA): the API key header and the Base URL, and no
- * timestamp or signature, since the service asks for a valid key only.
- */
+/** Market data (spec §5.1): the service asks for a valid key only, so no timestamp or signature. */
 export function keyOnlyRequestOptions(
 	requestOptions: IHttpRequestOptions,
 	credentials: TradingServiceCredentials,
@@ -194,10 +174,9 @@ export function keyOnlyRequestOptions(
 }
 
 /**
- * Signs one request as spec §5 asks. Pure but for `now`: the query string is serialised here (RFC
- * 3986, parameter order kept) and appended to the URL, `qs` removed, the body serialised once, so
- * the signed text is byte for byte what is sent. Signing already signed options again (n8n does
- * on retry) replaces the old timestamp and signature.
+ * Signs one request (spec §5). The query string is serialised here (RFC 3986, order kept) onto the
+ * URL and `qs` removed, the body serialised once: what is signed is byte for byte what is sent.
+ * Signing signed options again (n8n does on retry) replaces the old timestamp and signature.
  */
 export function signRequestOptions(
 	requestOptions: IHttpRequestOptions,

@@ -7,10 +7,7 @@ import {
 import { TradingServiceV1 } from './v1/TradingServiceV1';
 import { TradingServiceV2 } from './v2/TradingServiceV2';
 
-/**
- * The action node. Version 2 (pickers, Get Accounts, Get Trades) is what new workflows get;
- * version 1 keeps its parameters, so workflows saved with it run unchanged.
- */
+/** Version 2 is what new workflows get; version 1 keeps its parameters, so saved workflows run. */
 export class TradingService extends VersionedNodeType {
 	constructor() {
 		const baseDescription: INodeTypeBaseDescription = {

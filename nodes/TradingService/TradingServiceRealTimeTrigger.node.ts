@@ -17,14 +17,14 @@ import {
 	searchSymbols,
 	searchTradingAccounts,
 } from './methods/listSearch';
-import { streamAddressOf } from './stream/address';
 import { STREAM_EVENT_KINDS } from './stream/events';
 import { StreamSession } from './stream/session';
 import {
 	DEFAULT_OUTAGE_REPORT_MINUTES,
 	MAX_OUTAGE_REPORT_MINUTES,
 	readStreamSettings,
-} from './stream/settings';
+	streamAddressOf,
+} from './stream/streamSettings';
 import { ServiceClient } from './transport';
 import { runtimeWebSocket } from './transport/socket';
 

@@ -13,22 +13,20 @@ import { optionsCollection } from './descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './account/accountProperties';
 import { pickerField, type NodeVersion } from './descriptions/pickers';
 import { searchCoins, searchContracts } from './methods/listSearch';
-import { EVENTS_WITH_DIRECTION } from './trigger/filters';
-import { FUNDING_RATE_CROSSING } from './trigger/fundingRate';
+import { pollFundingRateCrossing } from './trigger/fundingRate';
+import { FUNDING_RATE_CROSSING } from './trigger/fundingRate/crossing';
 import { pollTradingService } from './trigger/poll';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,
+	EVENTS_WITH_DIRECTION,
 	MAX_LATE_WINDOW_MINUTES,
 	ORDER_FILLED,
-} from './trigger/settings';
+} from './trigger/pollParameters';
 
 const ORDER_FILLED_NAME = 'Order Filled';
 const FUNDING_RATE_CROSSING_NAME = 'Funding Rate Crosses a Threshold';
 
-/**
- * What the subtitle shows for each event, by value: a flow type number (a workflow saved with one
- * keeps it), or Order Filled's string.
- */
+/** What the subtitle shows for each event, by value. */
 const EVENT_NAMES: Record<string, string> = {
 	...Object.fromEntries(FLOW_TYPES.map((flowType) => [flowType.value, flowType.eventName])),
 	[ORDER_FILLED]: ORDER_FILLED_NAME,
@@ -60,122 +58,115 @@ const eventOptionsV2: INodePropertyOptions[] = [
 	},
 ].sort((a, b) => a.name.localeCompare(b.name));
 
-/** Shown for every event that reads records: history records or fills, not the funding rate. */
+/** Shown for every event that reads records (history records or fills). */
 const FOR_RECORDS = { hide: { event: [FUNDING_RATE_CROSSING] } };
 
-/** Shown for history records only: not Order Filled, not the funding rate. */
 const NOT_FOR_FILLS = { hide: { event: [ORDER_FILLED, FUNDING_RATE_CROSSING] } };
 
-/** Shown for Funding Rate Crosses a Threshold only (version 2). */
 const FOR_CROSSING = { show: { '@version': [2], event: [FUNDING_RATE_CROSSING] } };
 
 /**
  * The Filters collection. Version 2 picks the Coin from a list; the Symbol stays typed text, as the
  * records that carry one (funding fees) name futures contracts, which the spot symbol list lacks.
  */
-function filtersOf(version: NodeVersion): INodeProperties[] {
-	return [
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			displayOptions: { show: { '@version': [version] }, ...FOR_RECORDS },
-			options: [
-				pickerField(
-					version,
-					'coins',
-					{
-						displayName: 'Coin',
-						name: 'coin',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. USDT',
-						description:
-							'Only records whose coin is exactly this. The match is exact and case-sensitive: "usdt" does not match USDT. Not for Order Filled: a fill has no single coin, so the trigger refuses it there (use Symbol).',
-					},
-					{
-						description:
-							'Only records of this coin. Not for Order Filled: a fill has no single coin, so the trigger refuses it there (use Symbol).',
-					},
-				),
+function filtersOf(version: NodeVersion): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { '@version': [version] }, ...FOR_RECORDS },
+		options: [
+			pickerField(
+				version,
+				'coins',
 				{
-					displayName: 'Symbol',
-					name: 'symbol',
+					displayName: 'Coin',
+					name: 'coin',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. BTCUSDT-PERPETUAL',
+					placeholder: 'e.g. USDT',
 					description:
-						'Only records whose symbol is exactly this (exact, case-sensitive). Funding fee records carry a symbol; records without one never match. For Order Filled, the trading pair of the fills (e.g. BTCUSDT), also sent to the exchange.',
+						'Only records whose coin is exactly this. The match is exact and case-sensitive: "usdt" does not match USDT. Not for Order Filled: a fill has no single coin, so the trigger refuses it there (use Symbol).',
 				},
-			],
-		},
-	];
+				{
+					description:
+						'Only records of this coin. Not for Order Filled: a fill has no single coin, so the trigger refuses it there (use Symbol).',
+				},
+			),
+			{
+				displayName: 'Symbol',
+				name: 'symbol',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. BTCUSDT-PERPETUAL',
+				description:
+					'Only records whose symbol is exactly this (exact, case-sensitive). Funding fee records carry a symbol; records without one never match. For Order Filled, the trading pair of the fills (e.g. BTCUSDT), also sent to the exchange.',
+			},
+		],
+	};
 }
 
-/** Funding Rate Crosses a Threshold's parameters (version 2). */
-function crossingProperties(): INodeProperties[] {
-	return [
-		{
-			displayName:
-				"Fires once each time the contract's current funding rate crosses the threshold, not on every poll while it stays beyond it. The first poll after activation only remembers where the rate is; use Fetch Test Event to see the current rate.",
-			name: 'crossingNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: FOR_CROSSING,
-		},
-		pickerField(2, 'contracts', {
-			displayName: 'Contract',
-			name: 'symbol',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'The futures contract whose funding rate is watched',
-			displayOptions: FOR_CROSSING,
-		}),
-		{
-			displayName: 'Direction',
-			name: 'crossing',
-			type: 'options',
-			default: 'above',
-			options: [
-				{
-					name: 'Rises Above',
-					value: 'above',
-					description: 'Fires when the rate goes from at or below the threshold to above it',
-				},
-				{
-					name: 'Falls Below',
-					value: 'below',
-					description: 'Fires when the rate goes from at or above the threshold to below it',
-				},
-			],
-			description: 'Which way the rate must cross the threshold',
-			displayOptions: FOR_CROSSING,
-		},
-		{
-			displayName: 'Threshold (%)',
-			name: 'threshold',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 0.05',
-			description:
-				'The funding rate in percent: 0.05 means 0.05 % (a rate of 0.0005). May be negative, e.g. -0.01 with Falls Below. A rate equal to the threshold has not crossed it.',
-			displayOptions: FOR_CROSSING,
-		},
-		{
-			displayName: 'Also Fire When the Rate Comes Back',
-			name: 'fireWhenBack',
-			type: 'boolean',
-			default: false,
-			description:
-				"Whether to also start the workflow when the rate returns to the threshold or its near side (the item's event is back, a crossing's is crossed). n8n saves the trigger's state only when it fires, so this also keeps a restart of n8n from missing a crossing whose return and new rise came within one funding period.",
-			displayOptions: FOR_CROSSING,
-		},
-	];
-}
+const CROSSING_PROPERTIES: INodeProperties[] = [
+	{
+		displayName:
+			"Fires once each time the contract's current funding rate crosses the threshold, not on every poll while it stays beyond it. The first poll after activation only remembers where the rate is; use Fetch Test Event to see the current rate.",
+		name: 'crossingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: FOR_CROSSING,
+	},
+	pickerField(2, 'contracts', {
+		displayName: 'Contract',
+		name: 'symbol',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The futures contract whose funding rate is watched',
+		displayOptions: FOR_CROSSING,
+	}),
+	{
+		displayName: 'Direction',
+		name: 'crossing',
+		type: 'options',
+		default: 'above',
+		options: [
+			{
+				name: 'Rises Above',
+				value: 'above',
+				description: 'Fires when the rate goes from at or below the threshold to above it',
+			},
+			{
+				name: 'Falls Below',
+				value: 'below',
+				description: 'Fires when the rate goes from at or above the threshold to below it',
+			},
+		],
+		description: 'Which way the rate must cross the threshold',
+		displayOptions: FOR_CROSSING,
+	},
+	{
+		displayName: 'Threshold (%)',
+		name: 'threshold',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0.05',
+		description:
+			'The funding rate in percent: 0.05 means 0.05 % (a rate of 0.0005). May be negative, e.g. -0.01 with Falls Below. A rate equal to the threshold has not crossed it.',
+		displayOptions: FOR_CROSSING,
+	},
+	{
+		displayName: 'Also Fire When the Rate Comes Back',
+		name: 'fireWhenBack',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to also start the workflow when the rate returns to the threshold or its near side (the item's event is back, a crossing's is crossed). n8n saves the trigger's state only when it fires, so this also keeps a restart of n8n from missing a crossing whose return and new rise came within one funding period.",
+		displayOptions: FOR_CROSSING,
+	},
+];
 
 const properties: INodeProperties[] = [
 	{
@@ -208,7 +199,7 @@ const properties: INodeProperties[] = [
 			"Which kind of account history record starts the workflow, Order Filled: every fill of your orders, or a contract's funding rate crossing a threshold",
 		displayOptions: { show: { '@version': [2] } },
 	},
-	...crossingProperties(),
+	...CROSSING_PROPERTIES,
 	{
 		displayName: 'Account Type',
 		name: 'accountType',
@@ -245,8 +236,8 @@ const properties: INodeProperties[] = [
 		description: 'Whether money came in, went out, or either',
 		displayOptions: { show: { event: EVENTS_WITH_DIRECTION } },
 	},
-	...filtersOf(1),
-	...filtersOf(2),
+	filtersOf(1),
+	filtersOf(2),
 	{
 		...optionsCollection([
 			{
@@ -285,6 +276,9 @@ export class TradingServiceTrigger implements INodeType {
 	methods = { listSearch: { searchCoins, searchContracts } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		if (this.getNodeParameter('event') === FUNDING_RATE_CROSSING) {
+			return await pollFundingRateCrossing(this);
+		}
 		return await pollTradingService.call(this);
 	}
 }

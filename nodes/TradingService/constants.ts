@@ -1,99 +1,16 @@
-/**
- * Everything the Trading Service API (docs/api.md) fixes as a value:
- * endpoints, flow types, account types, order enums, limits and retention. Node code reads these
- * from here only, so a change in the service is a change in one place.
- */
+// What the Trading Service API (docs/api.md) fixes as a value and several rooms share: a change
+// in the service is a change in one place.
 
-import {
-	CREDENTIAL_LIMITS,
-	CREDENTIAL_TEST_PATH,
-	MARKET_DATA_PATH_NAMES,
-} from '../../credentials/serviceApi';
-
-export { MARKET_DATA_PATHS } from '../../credentials/serviceApi';
+import { CREDENTIAL_LIMITS } from '../../credentials/TradingServiceApi.credentials';
 
 export const CREDENTIAL_TYPE = 'tradingServiceApi';
 
-/** Paths of the endpoints the package uses. transport/endpoints.ts adds method, weight and write wording. */
-export const PATHS = {
-	serverTime: '/api/v1/time',
-	history: '/api/v1/account/balanceFlow',
-	assetTransfer: '/api/v1/account/assetTransfer',
-	/** The key's account type: the lightest signed read every valid key may make (the credential test). */
-	credentialCheck: CREDENTIAL_TEST_PATH,
-	newOrder: '/api/v1/spot/new/order',
-	batchOrders: '/api/v1/spot/batchOrders',
-	/** Query one order by orderId or origClientOrderId: how the node reconciles an unknown outcome. */
-	queryOrder: '/api/v1/spot/order',
-	/** Cancel one order (DELETE on the query path). */
-	cancelOrder: '/api/v1/spot/order',
-	/** Open orders (Cancel Many by symbol lists them, then cancels them by ID). */
-	openOrders: '/api/v1/spot/openOrders',
-	cancelOrderByIds: '/api/v1/spot/cancelOrderByIds',
-	/** Past (final) orders of the last 90 days. */
-	tradeOrders: '/api/v1/spot/tradeOrders',
-	/** Validates an order like newOrder and places nothing. */
-	orderTest: '/api/v1/spot/orderTest',
-	/** Balances of the key's trading account. */
-	account: '/api/v1/account',
-	/** The key's accounts and their types: where Get Many learns the sub accounts to list orders of. */
-	accountType: '/api/v1/account/type',
-	/** The key's fills (trades), with fee and fee coin, newest first (UAE documentation). */
-	accountTrades: '/api/v1/account/trades',
-	/** Symbols and their trading rules (filters): public, sent with the API key and no signature. */
-	exchangeInfo: MARKET_DATA_PATH_NAMES.exchangeInfo,
-	/** Latest price of one symbol or all (market data: API key, no signature). */
-	tickerPrice: MARKET_DATA_PATH_NAMES.tickerPrice,
-	/** 24-hour rolling ticker of one symbol or all. */
-	ticker24h: MARKET_DATA_PATH_NAMES.ticker24h,
-	/** Order book depth of one symbol. */
-	depth: MARKET_DATA_PATH_NAMES.depth,
-	/** Recent public trades of one symbol. */
-	trades: MARKET_DATA_PATH_NAMES.trades,
-	/** Candles (klines) of one symbol. */
-	klines: MARKET_DATA_PATH_NAMES.klines,
-	/** Listen keys of the user data stream: POST creates one, PUT keeps it alive, DELETE ends it. */
-	userDataStream: '/api/v1/userDataStream',
-	/** The user data stream's WebSocket, on the stream host: this path, then the listen key. */
-	userStreamSocket: '/api/v1/ws/',
-} as const;
-
-/**
- * The UAE documentation's `site` parameter of every market-data call and of exchange info: the
- * service answers for the HK site when it is missing, so the node always names the MENA site.
- */
+/** The `site` of market data and exchange info: without it the service answers for HK. */
 export const MARKET_SITE = 'MENA';
 
-/**
- * Request weights: spec §8 where it gives one (history 5, batch orders 1), else the UAE
- * documentation's (past orders 5, balances 5, every cancel 1, the rest 1). docs/api.md §4 lists them.
- */
-export const WEIGHTS = {
-	history: 5,
-	batchOrders: 1,
-	cancelOrderByIds: 1,
-	tradeOrders: 5,
-	/** GET /api/v1/account (UAE documentation). */
-	account: 5,
-	/** GET /api/v1/account/type (UAE documentation). */
-	accountType: 5,
-	/** GET /api/v1/account/trades (UAE documentation). */
-	accountTrades: 5,
-	/**
-	 * Market data and exchange info: the UAE documentation states no weight; the node counts 1 so
-	 * that they share the key's budget with everything else.
-	 */
-	marketData: 1,
-	default: 1,
-} as const;
-
 export const LIMITS = {
-	/**
-	 * Requests one node run keeps in flight at once when the Parallel Requests option is left
-	 * alone (one per item; Create Many: one per batch). docs/operations.md states the trade-off.
-	 */
+	/** Parallel Requests: its default and most (docs/operations.md states the trade-off). */
 	defaultParallelRequests: 50,
-	/** The most the Parallel Requests option takes. */
 	maxParallelRequests: 200,
 	/** Most fills one GET /api/v1/account/trades returns (UAE documentation: default 500, max 1000). */
 	accountTradesPageSize: 1000,
@@ -112,16 +29,13 @@ export const LIMITS = {
 	cancelIdsPerRequest: 100,
 	/** How far back past orders are kept (the family's tradeOrders: 90 days). */
 	pastOrdersDays: 90,
-	/** Requests a second per API key and class, by default and at most: the credential's (credentials/serviceApi.ts). */
+	/** Requests a second per API key and class, by default and at most: the credential's. */
 	orderRequestsPerSecond: CREDENTIAL_LIMITS.orderRequestsPerSecond,
 	queryRequestsPerSecond: CREDENTIAL_LIMITS.queryRequestsPerSecond,
 	maxRequestsPerSecond: CREDENTIAL_LIMITS.maxRequestsPerSecond,
 	/** How long the service suspends a key after a rate limit (UAE documentation: one minute). */
 	rateLimitSuspensionMs: 60_000,
-	/**
-	 * The longest a run waits for a suspension to end before it goes on by itself (Wait After a
-	 * Rate Limit): the minute, and some room for the clocks and a late answer.
-	 */
+	/** The longest Wait After a Rate Limit waits: the minute, room for clocks and a late answer. */
 	maxRateLimitWaitMs: 70_000,
 	/** The credential's receive window: its default and the largest the service accepts. */
 	defaultRecvWindowMs: CREDENTIAL_LIMITS.defaultRecvWindowMs,
@@ -137,18 +51,11 @@ export const LIMITS = {
 	tradesMax: 100,
 	/** Candles per request: at most 1000 (UAE documentation). */
 	klinesMax: 1000,
-	/**
-	 * Most requests one Get Candles Return All sends for one item (100,000 candles): a range that
-	 * needs more is refused before any request, so a mistyped Start Time cannot send thousands.
-	 */
+	/** Most requests of one Get Candles Return All per item: a mistyped Start sends no thousands. */
 	klinesReturnAllRequests: 100,
-	/**
-	 * How long symbol rules read from exchange info are used before they are read again, per n8n
-	 * instance and Base URL (docs/operations.md "Symbol rules"): short, so a halted symbol or a new
-	 * tick size reaches orders within a minute.
-	 */
+	/** Symbol rules kept per n8n instance and Base URL: short, so a halt reaches orders soon. */
 	symbolRulesTtlMs: 60_000,
-	/** How long the key's accounts (GET /api/v1/account/type) are kept per process: helpers/accountScope.ts. */
+	/** How long the key's accounts (helpers/accountScope.ts) are kept. */
 	accountScopeTtlMs: 600_000,
 } as const;
 
@@ -189,30 +96,21 @@ export const OPEN_ORDER_STATUSES: readonly string[] = [
 	'PENDING_CANCEL',
 ];
 
-/**
- * How the exchange may name a MARKET order when it answers: by what its size was given in
- * (quantity: base coin; amount: quote coin). An order sent as MARKET and found as one of these is
- * the same order.
- */
+/** How the exchange may name a MARKET order it answers: by what its size was given in. */
 export const MARKET_TYPE_ALIASES: Readonly<Record<string, 'quantity' | 'amount'>> = {
 	MARKET_OF_BASE: 'quantity',
 	MARKET_OF_QUOTE: 'amount',
 };
 
-/**
- * A cancel the exchange has accepted and not yet applied: the order is still listed as open, and
- * the cancel needs no second request.
- */
+/** A cancel accepted and not yet applied: the order is still listed open; no second request. */
 export const CANCEL_PENDING_STATUS = 'PENDING_CANCEL';
 
 /** Statuses of an order whose cancel was applied: it is off the book, with or without fills. */
 export const CANCELLED_ORDER_STATUSES: readonly string[] = ['CANCELED', 'PARTIALLY_CANCELED'];
 
 /**
- * Codes by which the exchange refuses a cancel as having nothing to cancel without saying why: the
- * order may be filled, cancelled or unknown (UAE: 0212 "already completed (filled, canceled, etc)
- * or does not exist", 0211 "Order not found", -1143 "not found on order book"; the family's -2013
- * "order does not exist"). The node looks the order up before it reports which.
+ * A cancel refused as having nothing to cancel, without saying whether the order is filled,
+ * cancelled or unknown (docs/error-codes.md): the node looks the order up before it reports which.
  */
 export const CANCEL_NOTHING_TO_CANCEL_CODES: readonly string[] = ['0212', '0211', '-1143', '-2013'];
 
@@ -220,11 +118,9 @@ export const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 export const DEFAULT_STP_MODE = 'EXPIRE_TAKER';
 
 /**
- * Error codes the service answers with. The spec names none (§7: "not shown"); every code here is
- * from the public error table of the exchange family the spec describes (as kept in CCXT's
- * hashkey.ts, `exceptions.exact`); docs/error-codes.md gives each one's source and meaning.
- * Top-level answers carry them as strings ("0401"), batch entries as numbers (401): compare them
- * by number (transport/errors.ts `sameCode`), never as text.
+ * Error codes (docs/error-codes.md gives each one's source and meaning). Top-level answers carry
+ * them as strings ("0401"), batch entries as numbers (401): compare them by number
+ * (transport/errors.ts `sameCode`), never as text.
  */
 export const ERROR_CODES = {
 	invalidField: '0001',

@@ -14,7 +14,10 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { TradingServiceApi } from '../../credentials/TradingServiceApi.credentials';
+import {
+	KEY_ONLY_HEADER,
+	TradingServiceApi,
+} from '../../credentials/TradingServiceApi.credentials';
 import { DEMO_KEYS, type DemoKey, type Sandbox } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
 import { TestCredentialsHelper } from '../../tools/harness/credentials';
@@ -209,6 +212,29 @@ describe('TradingServiceApi credential', () => {
 		const signed = await authenticate({ method: 'POST', url: '/x', body: {} });
 		expect(signed.body).toBeUndefined();
 		expect(verify(signed.url, '', SECRET).ok).toBe(true);
+	});
+
+	it('sends a request marked key-only with the API key alone, the mark removed; signs an unmarked one, even to a market-data path', async () => {
+		const keyOnly = await authenticate({
+			method: 'GET',
+			url: '/quote/v1/depth',
+			qs: { symbol: 'BTCUSDT' },
+			headers: { [KEY_ONLY_HEADER]: '1' },
+		});
+		expect(keyOnly.headers).toEqual({ 'X-APIKEY': DEMO_KEYS.master.apiKey });
+		expect(keyOnly.url).toBe('/quote/v1/depth');
+		expect(keyOnly.qs).toEqual({ symbol: 'BTCUSDT' });
+		expect(keyOnly.baseURL).toBe('http://127.0.0.1:1');
+		const unmarked = await authenticate({
+			method: 'GET',
+			url: '/quote/v1/depth',
+			qs: { symbol: 'BTCUSDT' },
+		});
+		expect(unmarked.headers).toEqual({ 'X-APIKEY': DEMO_KEYS.master.apiKey });
+		expect(unmarked.url).toMatch(
+			/^\/quote\/v1\/depth\?symbol=BTCUSDT&recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/,
+		);
+		expect(verify(unmarked.url, '', SECRET).ok).toBe(true);
 	});
 
 	it('tests the credential with a signed GET /api/v1/account/checkApiKey and no parameters', () => {

@@ -1,12 +1,10 @@
 import {
 	encodeRfc3986,
 	keyOnlyRequestOptions,
-	pathOf,
 	serializeParams,
 	sign,
 	signQuery,
 } from '../../credentials/signing';
-import { MARKET_DATA_PATHS } from '../../credentials/serviceApi';
 
 // Vectors computed outside this code base: printf '%s' "$totalParams" | openssl dgst -sha256 -hmac "$SECRET"
 const SECRET = 'lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76';
@@ -212,21 +210,5 @@ describe('keyOnlyRequestOptions (market data: the API key, no signature)', () =>
 			);
 		expect(call).toThrow("The credential's Base URL is not an http(s) address");
 		expect(call).not.toThrow(/pass@host/);
-	});
-
-	it('the credential tells market-data requests by their path, with or without host and query', () => {
-		expect(MARKET_DATA_PATHS).toEqual([
-			'/api/v1/exchangeInfo',
-			'/quote/v1/ticker/price',
-			'/quote/v1/ticker/24hr',
-			'/quote/v1/depth',
-			'/quote/v1/trades',
-			'/quote/v1/klines',
-		]);
-		expect(pathOf({ url: '/quote/v1/klines' })).toBe('/quote/v1/klines');
-		expect(pathOf({ url: 'https://api.example.com/quote/v1/depth?symbol=X#f' })).toBe(
-			'/quote/v1/depth',
-		);
-		expect(MARKET_DATA_PATHS).not.toContain(pathOf({ url: '/api/v1/spot/order' }));
 	});
 });

@@ -319,7 +319,7 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
  * Generated client order IDs must not repeat across n8n instances: execution ids are a
  * per-database counter (1, 2, 3, ...), so a second instance (a new container without the old
  * database, a staging next to production) would repeat them; the node derives them from the
- * instant n8n established the execution instead (writes/writeRun.ts). Found by this suite.
+ * instant n8n established the execution instead (writes/writeSession.ts). Found by this suite.
  */
 describeE2E('generated client order IDs do not repeat across n8n instances', () => {
 	let fx: E2eFixture;

@@ -22,7 +22,7 @@
  * again with its key and refused by n8n).
  */
 import { USER_STREAM } from '../../nodes/TradingService/stream/activation';
-import { UNSETTLED_MS } from '../../nodes/TradingService/stream/state';
+import { UNSETTLED_MS } from '../../nodes/TradingService/stream/streamState';
 import { DEMO_KEYS, type Sandbox } from '../../sandbox';
 import {
 	CREDENTIAL_TYPE,

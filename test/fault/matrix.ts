@@ -88,7 +88,7 @@ export interface WriteVerdict {
 	runFaulted?: boolean;
 }
 
-/** The lists of a stopping error's run report (`context.runReport`, writes/runReport.ts). */
+/** The lists of a stopping error's run report (`context.runReport`, writes/outcomes.ts). */
 export const RUN_REPORT_LISTS = ['placed', 'unknown', 'nothingExecuted'] as const;
 export type RunReportList = (typeof RUN_REPORT_LISTS)[number];
 export type RunReportItems = Record<RunReportList, number[]>;
@@ -131,7 +131,7 @@ export interface MatrixRun {
 }
 
 const ORDER_QUERY_PATH = '/api/v1/spot/order';
-/** The order lists many unknown orders are settled from (orders/orderLists.ts). */
+/** The order lists many unknown orders are settled from (orders/listLookups.ts). */
 const LIST_PATHS = new Set(['/api/v1/spot/openOrders', '/api/v1/spot/tradeOrders']);
 /** Faults after which the write was applied (committed) although its answer was lost or garbled. */
 const FAULTS_AFTER_COMMIT = new Set<string>([

@@ -26,7 +26,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import * as orders from '../../nodes/TradingService/orders/orderWrites';
-import type { Verdict } from '../../nodes/TradingService/writes/pendingWrite';
+import type { Verdict } from '../../nodes/TradingService/writes/engine';
 import { runTradingService, type NodeRun } from '../../tools/harness/node';
 import {
 	DEMO_ACCOUNTS,
@@ -721,7 +721,7 @@ async function scriptedRun(sb: Sandbox, script: Script): Promise<ScriptedRun> {
 				{ kind: lookupFault, times: Number.MAX_SAFE_INTEGER, path: lookupPath, method: 'GET' },
 			],
 		});
-	// The order lists unknown orders are settled from together (orders/orderLists.ts) fail with
+	// The order lists unknown orders are settled from together (orders/listLookups.ts) fail with
 	// the faulted writes' lookups: those read once a write has left (before, they check business keys).
 	let writeSent = false;
 	let lists = 0;
@@ -1050,7 +1050,7 @@ describe('one unknown outcome never blocks or changes another request (Parallel 
 						faulted.includes(itemOfLookup(request, inputs) ?? -1),
 				);
 				// Each failing lookup is tried 6 times; once one has failed, the other orders waiting
-				// with it are not looked up (writes/settling.ts): at least the one's 6.
+				// with it are not looked up (writes/lookups.ts): at least the one's 6.
 				expect(lookups.length).toBeGreaterThanOrEqual(6);
 				const others = writes.filter(
 					(request) =>

@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, parallelRequestsOption } from '../descriptions/common';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
+import type { RunContext } from '../run/runContext';
+import { ACCOUNT_ENDPOINTS } from './endpoints';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	optionsCollection([
@@ -24,16 +24,11 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		properties(version),
 	);
 
-/** Whether a decimal string is zero ("0", "0.00000000"): compared as text, never as a JS number. */
+/** Compared as text, never as a JS number. */
 function isZero(value: unknown): boolean {
 	return !/[1-9]/.test(String(value ?? '0'));
 }
 
-/**
- * GET /api/v1/account: the balances of the key's trading account, one item per coin, with the
- * service's fields unchanged (asset, free, locked, total as decimal strings). One request per run,
- * however many items.
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const { hideZeroBalances = false } = run.options(
 		itemIndex,
@@ -41,7 +36,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	);
 	// It takes nothing from the item: one read serves every item of the run.
 	const answer = (await run.shared('balances', () =>
-		run.client.request(ENDPOINTS.account, { itemIndex }),
+		run.client.request(ACCOUNT_ENDPOINTS.balances, { itemIndex }),
 	)) as { balances: IDataObject[] };
 	// Each item gets its own objects: a later node that changes one item changes no other.
 	return answer.balances

@@ -1,19 +1,19 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { FLOW_TYPES } from '../helpers/flowTypes';
 import {
 	optionsCollection,
 	parallelRequestsOption,
 	returnAllAndLimit,
 } from '../descriptions/common';
-import { ACCOUNT_TYPE_OPTIONS } from './accountProperties';
+import type { NodeVersion } from '../descriptions/pickers';
+import { FLOW_TYPES } from '../helpers/flowTypes';
 import { HistoryWalk } from '../helpers/history';
 import { checkHistoryRange, type HistoryQuery, type HistoryRecord } from '../helpers/historyPage';
-import { accountTypeValue, integerInRange, timestampMs } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
+import { accountTypeValue, limitParameter, timestampMs } from '../helpers/validation';
 import type { RunContext } from '../run/runContext';
-import type { NodeVersion } from '../descriptions/pickers';
+import { ACCOUNT_TYPE_OPTIONS } from './accountProperties';
+import { ACCOUNT_ENDPOINTS } from './endpoints';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	{
@@ -105,33 +105,18 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		startTime: timestampMs(node, 'Start', run.parameter('startTime', itemIndex), itemIndex),
 		endTime: timestampMs(node, 'End', run.parameter('endTime', itemIndex), itemIndex),
 	};
-	const query = checkHistoryRange(
-		node,
-		requested,
-		Date.now(),
-		options.clampToRetention ?? false,
-		itemIndex,
-	);
-
-	// Items come out newest first whatever order the service lists them in (helpers/history.ts).
+	const clamp = options.clampToRetention ?? false;
+	const query = checkHistoryRange(node, requested, Date.now(), clamp, itemIndex);
 	let walk: HistoryWalk;
 	if (returnAll) {
-		// Every record of the range; fails when a millisecond holds more than a page.
 		walk = new HistoryWalk(node, query, { overfull: 'fail' }, itemIndex);
 	} else {
-		const limit = integerInRange(
-			node,
-			'Limit',
-			run.parameter('limit', itemIndex, 50),
-			1,
-			LIMITS.historyPageSize,
-			itemIndex,
-		);
+		const limit = limitParameter(run, itemIndex, LIMITS.historyPageSize);
 		// The newest Limit records: one request of `limit` when the service lists newest first; an
 		// earliest-first service may keep the earliest, and the walk then reads up to End.
 		walk = new HistoryWalk(node, query, { overfull: 'skip', newest: limit }, itemIndex);
 	}
-	await run.client.requestAllPages(ENDPOINTS.history, walk);
+	await run.client.requestAllPages(ACCOUNT_ENDPOINTS.history, walk);
 	const records = walk.result.records;
 	return options.addParsedFields ? records.map(withParsedFields) : records;
 }

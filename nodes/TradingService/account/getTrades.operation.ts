@@ -1,14 +1,17 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { returnAllAndLimit } from '../descriptions/common';
+import {
+	accountOption,
+	optionsCollection,
+	parallelRequestsOption,
+	returnAllAndLimit,
+} from '../descriptions/common';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { checkTradesRange, TradesWalk, type TradesQuery } from '../helpers/trades';
-import { integerInRange, strictBoolean, timestampMs } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
-import { optionalSymbol } from '../run/symbolParameter';
-import { accountOption, optionsCollection, parallelRequestsOption } from '../descriptions/common';
+import { limitParameter, returnAllParameter, timestampMs } from '../helpers/validation';
+import { optionalSymbol, type RunContext } from '../run/runContext';
+import { ACCOUNT_ENDPOINTS } from './endpoints';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	pickerField(version, 'symbols', {
@@ -49,12 +52,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 				]),
 	]);
 
-/**
- * GET /api/v1/account/trades: the key's fills in a time range, newest first, one item each with the
- * exchange's fields: price, qty, commission and commissionAsset (the fee and its coin), the fee
- * object, isBuyer, isMaker, orderId, clientOrderId, time. Decimals and IDs stay text. Limit: one
- * request; Return All: page by trade ID through the whole range (helpers/trades.ts).
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
 	const query: TradesQuery = {
@@ -63,32 +60,20 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		endTime: timestampMs(node, 'End', run.parameter('endTime', itemIndex), itemIndex),
 	};
 	checkTradesRange(node, query, Date.now(), itemIndex);
-	const returnAll = strictBoolean(
-		node,
-		'Return All',
-		run.parameter('returnAll', itemIndex, false),
-		itemIndex,
-	);
+	const returnAll = returnAllParameter(run, itemIndex);
 	// A fill carries no account: the item says whose it is, the account the request named.
 	const { accountId } = await run.account(itemIndex);
 	query.accountId = accountId;
 	const withAccount = (trades: IDataObject[]) => trades.map((trade) => ({ ...trade, accountId }));
 	if (returnAll) {
 		const walk = new TradesWalk(node, query, itemIndex);
-		await run.client.requestAllPages(ENDPOINTS.accountTrades, walk);
+		await run.client.requestAllPages(ACCOUNT_ENDPOINTS.trades, walk);
 		return withAccount(walk.trades);
 	}
-	const limit = integerInRange(
-		node,
-		'Limit',
-		run.parameter('limit', itemIndex, 50),
-		1,
-		LIMITS.accountTradesPageSize,
-		itemIndex,
-	);
+	const limit = limitParameter(run, itemIndex, LIMITS.accountTradesPageSize);
 	const qs: IDataObject = { startTime: query.startTime, endTime: query.endTime, limit, accountId };
 	if (query.symbol !== undefined) qs.symbol = query.symbol;
 	return withAccount(
-		(await run.client.request(ENDPOINTS.accountTrades, { qs, itemIndex })) as IDataObject[],
+		(await run.client.request(ACCOUNT_ENDPOINTS.trades, { qs, itemIndex })) as IDataObject[],
 	);
 }

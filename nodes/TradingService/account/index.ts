@@ -1,25 +1,19 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf } from '../run/node.type';
+import type { Operations } from '../run/node.type';
 import * as getAccounts from './getAccounts.operation';
 import * as getBalances from './getBalances.operation';
 import * as getHistory from './getHistory.operation';
 import * as getTrades from './getTrades.operation';
-import * as transferAsset from '../transfers/transferAsset.operation';
 
-export const operations: OperationsOf<'account'> = {
+/** Transfer Asset is listed here and lives in transfers/ (actions/ joins them). */
+export const operations = {
 	getAccounts: { mode: 'perItem', writes: false, execute: getAccounts.execute },
 	getBalances: { mode: 'perItem', writes: false, execute: getBalances.execute },
 	getHistory: { mode: 'perItem', writes: false, execute: getHistory.execute },
 	getTrades: { mode: 'perItem', writes: false, execute: getTrades.execute },
-	transferAsset: {
-		mode: 'perItem',
-		writes: true,
-		oneAtATime: true,
-		execute: transferAsset.execute,
-	},
-};
+} satisfies Operations;
 
 /** Operations version 1 does not offer: it keeps the parameters it was saved with. */
 const VERSION_2_ONLY = ['getAccounts', 'getTrades'];
@@ -61,7 +55,6 @@ const OPERATION_OPTIONS: INodePropertyOptions[] = [
 	},
 ];
 
-/** The resource's operations and their parameters, as a node version shows them. */
 export function description(version: NodeVersion): INodeProperties[] {
 	return [
 		{
@@ -79,6 +72,5 @@ export function description(version: NodeVersion): INodeProperties[] {
 		...getBalances.description(version),
 		...getHistory.description(version),
 		...(version === 2 ? getTrades.description(version) : []),
-		...transferAsset.description(version),
 	];
 }

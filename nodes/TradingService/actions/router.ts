@@ -1,5 +1,6 @@
 import {
 	NodeOperationError,
+	type AllEntities,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -7,24 +8,26 @@ import {
 
 import { inLanes } from '../helpers/lanes';
 import { toNodeError } from '../transport';
-import { runReport, withRunReport } from '../writes/runReport';
-import { finishWrites, writeRun } from '../writes/writeRun';
+import { errorItemJson, runReport, withRunReport, writeError } from '../writes/outcomes';
+import { finishWriteSession, writeSessionOf } from '../writes/writeSession';
 import * as account from '../account';
 import * as futures from '../futures';
-import { errorItemJson, writeError } from '../run/errorItems';
 import * as market from '../market';
-import type { Operation, PerItemOperation, Resource, TradingServiceType } from '../run/node.type';
+import type { Operation, PerItemOperation } from '../run/node.type';
 import * as order from '../orders';
-import { parallelRequests } from '../run/parallelRequests';
-import { RunContext } from '../run/runContext';
-import { rateLimitWaitMs } from '../run/waitAfterRateLimit';
+import * as transfers from '../transfers';
+import { RunContext, parallelRequests, rateLimitWaitMs } from '../run/runContext';
 
-const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
-	account: account.operations,
+/** The node's resources and their operations: each room's, Transfer Asset listed under Account. */
+const OPERATIONS = {
+	account: { ...account.operations, ...transfers.operations },
 	futures: futures.operations,
 	market: market.operations,
 	order: order.operations,
-};
+} satisfies Record<string, Record<string, Operation>>;
+
+type NodeMap = { [R in keyof typeof OPERATIONS]: keyof (typeof OPERATIONS)[R] & string };
+type TradingServiceType = AllEntities<NodeMap>;
 
 /**
  * Builds the run's context, then runs the chosen operation: once per item, up to Parallel Requests
@@ -34,15 +37,17 @@ const OPERATIONS: { [R in Resource]: Record<string, Operation> } = {
  *
  * Without Continue On Fail the first failure stops the run: no item is started after it, the items
  * in flight finish (a write sent is never abandoned: its outcome goes into the ledger), and the
- * error of a write says what became of the other items (writes/runReport.ts).
+ * error of a write says what became of the other items (writes/outcomes.ts).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const run = new RunContext(this);
+	const chosen = chosenOperation(run);
 	try {
-		return await runOperation(run, this.getInputData());
+		return await routeItems(run, chosen, this.getInputData());
 	} finally {
 		// Saved with the context when the node ends: a run that follows knows its ledger is whole.
-		finishWrites(run);
+		// A read never opens the write side.
+		if (chosen.writes) finishWriteSession(run);
 	}
 }
 
@@ -53,7 +58,7 @@ function chosenOperation(run: RunContext): Operation {
 		operation: run.functions.getNodeParameter('operation', 0),
 	} as TradingServiceType;
 	return (
-		OPERATIONS[resource]?.[operation] ?? {
+		(OPERATIONS[resource] as Record<string, Operation> | undefined)?.[operation] ?? {
 			mode: 'perItem',
 			writes: false,
 			execute: async () => {
@@ -66,18 +71,16 @@ function chosenOperation(run: RunContext): Operation {
 	);
 }
 
-async function runOperation(
+async function routeItems(
 	run: RunContext,
+	chosen: Operation,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
-	const chosen = chosenOperation(run);
 	// Checked before anything is sent (the client reads it again at its first request).
 	try {
 		rateLimitWaitMs(run);
 	} catch (error) {
-		// Create Many, the one operation for all items, writes.
-		const writes = chosen.mode === 'allItems' || chosen.writes;
-		const failure = writes ? writeError(run.node, error) : toNodeError(run.node, error);
+		const failure = chosen.writes ? writeError(run.node, error) : toNodeError(run.node, error);
 		if (!run.continueOnFail) throw failure;
 		// Nothing was sent: under Continue On Fail every item says so, rather than n8n passing the
 		// input on as if the node had run.
@@ -85,7 +88,7 @@ async function runOperation(
 		return [items.map((_, item) => ({ json: { ...json }, pairedItem: { item } }))];
 	}
 	if (chosen.mode === 'allItems') return [await chosen.execute(run, items)];
-	return [pairedItems(await runPerItem(run, chosen, items))];
+	return [pairedItems(await eachItem(run, chosen, items))];
 }
 
 /**
@@ -93,7 +96,7 @@ async function runOperation(
  * or its error under Continue On Fail. Without it, the first failure is thrown once the items in
  * flight have finished.
  */
-async function runPerItem(
+async function eachItem(
 	run: RunContext,
 	chosen: PerItemOperation,
 	items: INodeExecutionData[],
@@ -106,7 +109,7 @@ async function runPerItem(
 			? withRunReport(
 					error,
 					runReport(
-						writeRun(run).ledger,
+						writeSessionOf(run).ledger,
 						items.length,
 						Number(error.context.itemIndex ?? itemIndex),
 					),

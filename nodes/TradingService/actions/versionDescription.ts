@@ -10,6 +10,7 @@ import * as account from '../account';
 import * as futures from '../futures';
 import * as market from '../market';
 import * as order from '../orders';
+import * as transfers from '../transfers';
 
 const RESOURCE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Account', value: 'account' },
@@ -47,6 +48,7 @@ export function versionDescription(
 				default: 'account',
 			},
 			...account.description(version),
+			...transfers.description(version),
 			...market.description(version),
 			...order.description(version),
 			...(version === 2 ? futures.description(version) : []),

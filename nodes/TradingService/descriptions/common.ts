@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { pickerField, type NodeVersion } from './pickers';
 
-/** The "Options" collection every operation and the trigger put their optional settings in. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -14,10 +13,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
-/**
- * Wait After a Rate Limit, in every operation's Options from version 2 on (version 1 always waits).
- * It decides whether a run goes on by itself a minute later or stops with its report.
- */
+/** Version 1 always waits. */
 export function waitAfterRateLimitOption(version: NodeVersion): INodeProperties[] {
 	if (version < 2) return [];
 	return [
@@ -33,10 +29,8 @@ export function waitAfterRateLimitOption(version: NodeVersion): INodeProperties[
 }
 
 /**
- * The run's request options, in every operation's Options but Transfer's (transfers go one per
- * second, and show only Wait After a Rate Limit), from version 2 on: Parallel Requests and Wait
- * After a Rate Limit. Version 1 keeps its parameters and sends one request after the other.
- * `unit`: what one request carries ("item", "batch of up to 20 orders").
+ * Wait After a Rate Limit and Parallel Requests (version 2; version 1 sends one request after the
+ * other). `unit`: what one request carries ("item", "batch of up to 20 orders").
  */
 export function parallelRequestsOption(version: NodeVersion, unit: string): INodeProperties[] {
 	if (version < 2) return [];
@@ -54,12 +48,11 @@ export function parallelRequestsOption(version: NodeVersion, unit: string): INod
 	];
 }
 
-/** An Options collection holding only Parallel Requests (version 2), for operations with no other option. */
+/** For operations with no other option. */
 export function parallelRequestsOnly(version: NodeVersion): INodeProperties[] {
 	return version < 2 ? [] : [optionsCollection(parallelRequestsOption(version, 'item'))];
 }
 
-/** Return All and Limit, as every list operation shows them; `maxLimit` is the service's page size. */
 export function returnAllAndLimit(maxLimit: number): INodeProperties[] {
 	return [
 		{
@@ -81,7 +74,6 @@ export function returnAllAndLimit(maxLimit: number): INodeProperties[] {
 	];
 }
 
-/** A side filter (both, buy or sell) for the operations that list or cancel open orders. */
 export function sideFilter(description: string): INodeProperties {
 	return {
 		displayName: 'Side',
@@ -97,10 +89,7 @@ export function sideFilter(description: string): INodeProperties {
 	};
 }
 
-/**
- * The Account option (version 2): which trading account an operation or trigger acts on. Empty is
- * the API key's own trading account; a master key may pick a sub account (helpers/accountScope.ts).
- */
+/** Which trading account an operation or trigger acts on (helpers/accountScope.ts). */
 export function accountOption(version: NodeVersion, what: string): INodeProperties[] {
 	if (version < 2) return [];
 	return [

@@ -3,24 +3,22 @@ import type { INodeProperties } from 'n8n-workflow';
 /** The node's versions: 1 takes symbols, coins and IDs as typed text; 2 offers pickers for them. */
 export type NodeVersion = 1 | 2;
 
-/** The lists a picker can offer, each served by one list search of methods/listSearch.ts. */
-export type PickerList =
-	| 'symbols'
-	| 'contracts'
-	| 'coins'
-	| 'accounts'
-	| 'tradingAccounts'
-	| 'openOrders';
-
 interface PickerSpec {
 	searchListMethod: string;
-	/** What the By ID mode takes, for its placeholder and its check in the editor. */
+	/** What the By ID mode takes. */
 	placeholder: string;
 	regex: string;
 	errorMessage: string;
 }
 
-const PICKERS: Record<PickerList, PickerSpec> = {
+const ACCOUNT_ID = {
+	placeholder: 'e.g. 1470000000000000001',
+	regex: '^[0-9]{1,20}$',
+	errorMessage: 'An account ID is a number of up to 20 digits',
+};
+
+/** Each list is served by one list search of methods/listSearch.ts. */
+const PICKERS = {
 	symbols: {
 		searchListMethod: 'searchSymbols',
 		placeholder: 'e.g. BTCUSDT',
@@ -40,30 +38,21 @@ const PICKERS: Record<PickerList, PickerSpec> = {
 		regex: '^[A-Z0-9]+$',
 		errorMessage: 'A coin is upper-case letters and digits, e.g. USDT',
 	},
-	accounts: {
-		searchListMethod: 'searchAccounts',
-		placeholder: 'e.g. 1470000000000000001',
-		regex: '^[0-9]{1,20}$',
-		errorMessage: 'An account ID is a number of up to 20 digits',
-	},
-	tradingAccounts: {
-		searchListMethod: 'searchTradingAccounts',
-		placeholder: 'e.g. 1470000000000000001',
-		regex: '^[0-9]{1,20}$',
-		errorMessage: 'An account ID is a number of up to 20 digits',
-	},
+	accounts: { searchListMethod: 'searchAccounts', ...ACCOUNT_ID },
+	tradingAccounts: { searchListMethod: 'searchTradingAccounts', ...ACCOUNT_ID },
 	openOrders: {
 		searchListMethod: 'searchOpenOrders',
 		placeholder: 'e.g. 1470000000000000123',
 		regex: '^[0-9]{1,20}$',
 		errorMessage: 'An order ID is a number of up to 20 digits',
 	},
-};
+} satisfies Record<string, PickerSpec>;
+
+export type PickerList = keyof typeof PICKERS;
 
 /**
- * A field that names a symbol, coin, account or order: typed text in version 1, a picker (From
- * List / By ID) in version 2. The name stays the same, so an operation reads both alike
- * (RunContext.parameter gives the value a picker holds); an expression works in either mode.
+ * Typed text in version 1, a picker (From List / By ID) in version 2, under the same name: an
+ * operation reads both alike (RunContext.parameter gives the value a picker holds).
  */
 export function pickerField(
 	version: NodeVersion,

@@ -1,16 +1,19 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { ERROR_CODES, MARKET_SITE } from '../constants';
-import { inputError } from '../helpers/validation';
-import { ENDPOINTS, isServiceRejection, type ServiceClient } from '../transport';
+import { pickerField, type NodeVersion } from '../descriptions/pickers';
+import { inputError, limitParameter, returnAllParameter } from '../helpers/validation';
+import { ORDER_ENDPOINTS } from '../orders/endpoints';
+import type { PerItemOperation } from '../run/node.type';
+import type { RunContext } from '../run/runContext';
+import { isServiceRejection, type ServiceClient } from '../transport';
 
-/** A futures contract's symbol: upper-case letters and digits, then `-PERPETUAL`. */
 export const CONTRACT_SYMBOL = /^[A-Z0-9]+-PERPETUAL$/;
 
-/**
- * A contract symbol as the user gave it, checked before any request. A spot pair (BTCUSDT) or a
- * lower-case name is refused with the fix, as the exchange would answer it only with an error.
- */
+/** The most Limit takes on every futures list (more: turn on Return All). */
+export const FUTURES_MAX_LIMIT = 5000;
+
+/** A contract symbol as the user gave it: a spot pair or lower case is refused with the fix. */
 export function contractSymbol(
 	node: INode,
 	field: string,
@@ -32,15 +35,11 @@ export function contractSymbol(
 	);
 }
 
-/** The codes of a refused symbol: the family's "Instrument not found" and "Invalid Symbols!". */
 const UNKNOWN_SYMBOL_CODES = [ERROR_CODES.instrumentNotFound, ERROR_CODES.invalidSymbols];
 
 /**
- * The service's refusal of a well-formed contract it does not know (`0201`, `-100010`), worded for
- * futures: the transport's text for these codes is the spot pair's ("e.g. BTCUSDT"), which the
- * contract check refuses. `field` is the parameter's label (Symbol, Contract), `symbol` gives the
- * contract sent (read only for such a refusal), `after` what the node did or did not do. Any other
- * error is returned as it is. The error keeps its kind, code and item (only its texts change).
+ * The refusal of a contract the service does not know, reworded for futures: the transport's text
+ * suggests a spot pair ("e.g. BTCUSDT"), which the contract check refuses. Other errors unchanged.
  */
 export function unknownContractError(
 	error: unknown,
@@ -66,15 +65,12 @@ export interface Contract extends IDataObject {
 	quoteAsset: string;
 }
 
-/**
- * The exchange's futures contracts (exchange information's `contracts`, MENA site), in the order
- * the service lists them. Entries without a contract symbol are left out.
- */
+/** Exchange information's contracts (MENA site), in its order. */
 export async function readContracts(
 	client: ServiceClient,
 	itemIndex?: number,
 ): Promise<Contract[]> {
-	const answer = (await client.request(ENDPOINTS.exchangeInfo, {
+	const answer = (await client.request(ORDER_ENDPOINTS.exchangeInfo, {
 		qs: { site: MARKET_SITE },
 		itemIndex,
 	})) as IDataObject;
@@ -83,4 +79,84 @@ export async function readContracts(
 		(entry): entry is Contract =>
 			typeof entry.symbol === 'string' && CONTRACT_SYMBOL.test(entry.symbol),
 	);
+}
+
+/** The Symbol field: a contract picker. Without `emptyMeans` it is required. */
+export function contractField(
+	version: NodeVersion,
+	what: string,
+	emptyMeans?: string,
+): INodeProperties {
+	return pickerField(version, 'contracts', {
+		displayName: 'Symbol',
+		name: 'symbol',
+		type: 'string',
+		default: '',
+		required: emptyMeans === undefined,
+		placeholder: 'e.g. BTCUSDT-PERPETUAL',
+		description:
+			emptyMeans === undefined
+				? `The futures contract ${what}, e.g. BTCUSDT-PERPETUAL`
+				: `The futures contract ${what}, e.g. BTCUSDT-PERPETUAL. Leave empty for ${emptyMeans}.`,
+	});
+}
+
+export function requiredContract(run: RunContext, itemIndex: number): string {
+	return contractSymbol(run.node, 'Symbol', run.parameter('symbol', itemIndex, ''), itemIndex);
+}
+
+/** Empty (undefined) means every contract. */
+export function optionalContract(run: RunContext, itemIndex: number): string | undefined {
+	const value = run.parameter('symbol', itemIndex, '');
+	if (value === '' || value === undefined || value === null) return undefined;
+	return contractSymbol(run.node, 'Symbol', value, itemIndex);
+}
+
+/** Undefined with Return All (every entry), else Limit. */
+export function wantedEntries(run: RunContext, itemIndex: number): number | undefined {
+	if (returnAllParameter(run, itemIndex)) return undefined;
+	return limitParameter(run, itemIndex, FUTURES_MAX_LIMIT);
+}
+
+/** The contract given, else every contract exchange information lists (read once per run). */
+export async function contractsToRead(
+	run: RunContext,
+	symbol: string | undefined,
+	itemIndex: number,
+): Promise<string[]> {
+	if (symbol !== undefined) return [symbol];
+	const contracts = await run.shared('futures contracts', () =>
+		readContracts(run.client, itemIndex),
+	);
+	return contracts.map((contract) => contract.symbol);
+}
+
+/**
+ * `read` once per contract, one after the other (each request waits for its turn in the key's
+ * query rate anyway), the answers in the contracts' order.
+ */
+export async function forEachContract(
+	contracts: string[],
+	read: (symbol: string) => Promise<IDataObject[]>,
+): Promise<IDataObject[]> {
+	const all: IDataObject[] = [];
+	for (const symbol of contracts) {
+		for (const entry of await read(symbol)) all.push(entry);
+	}
+	return all;
+}
+
+/** A futures read as the router runs it: an unknown contract reported with the futures hint. */
+export function futuresRead(execute: PerItemOperation['execute']): PerItemOperation {
+	return {
+		mode: 'perItem',
+		writes: false,
+		execute: async (run, itemIndex) => {
+			try {
+				return await execute(run, itemIndex);
+			} catch (error) {
+				throw unknownContractError(error, 'Symbol', () => run.parameter('symbol', itemIndex, ''));
+			}
+		},
+	};
 }

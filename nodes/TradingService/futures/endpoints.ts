@@ -1,6 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { Endpoint } from '../transport';
+import type { AnswerShape, Endpoint } from '../transport';
 
 /**
  * The futures reads of the UAE documentation ("Futures Trading"): every one a signed GET of weight
@@ -22,29 +20,25 @@ export const FUTURES_PATHS = {
 
 export type FuturesRead = keyof typeof FUTURES_PATHS;
 
-function isObject(body: unknown): body is IDataObject {
-	return body !== null && typeof body === 'object' && !Array.isArray(body);
-}
+/** A list whose every entry is an object with `key`. */
+const listOf = (what: string, key: string): AnswerShape => ({
+	is: 'list',
+	has: { [key]: 'present' },
+	otherwise: `The service answered the ${what} request with something other than a list of ${what}`,
+});
 
-/** A list whose every entry is an object with `key` (when given), or the problem in words. */
-function listOf(what: string, key?: string): (body: unknown) => string | undefined {
-	return (body) =>
-		Array.isArray(body) &&
-		body.every((entry) => isObject(entry) && (key === undefined || key in entry))
-			? undefined
-			: `The service answered the ${what} request with something other than a list of ${what}`;
-}
+const objectWith = (what: string, key: string): AnswerShape => ({
+	is: 'object',
+	has: { [key]: 'present' },
+	otherwise: `The service answered the ${what} request without a ${key}`,
+});
 
-function objectWith(what: string, key: string): (body: unknown) => string | undefined {
-	return (body) =>
-		isObject(body) && key in body
-			? undefined
-			: `The service answered the ${what} request without a ${key}`;
-}
-
-function read(path: string, checkResponse: (body: unknown) => string | undefined): Endpoint {
-	return { method: 'GET', path, weight: 1, checkResponse };
-}
+const read = (path: string, answer: AnswerShape): Endpoint => ({
+	method: 'GET',
+	path,
+	weight: 1,
+	answer,
+});
 
 export const FUTURES_ENDPOINTS: Record<FuturesRead, Endpoint> = {
 	positions: read(FUTURES_PATHS.positions, listOf('positions', 'symbol')),

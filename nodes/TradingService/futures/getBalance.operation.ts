@@ -11,10 +11,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		parallelRequestsOnly(version),
 	);
 
-/**
- * GET /api/v2/futures/balance: the key's futures account balance, one item per asset with its
- * balance and availableBalance as text. A key without a futures account gets no items.
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	return (await run.client.request(FUTURES_ENDPOINTS.balance, { itemIndex })) as IDataObject[];
 }

@@ -54,16 +54,10 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		...parallelRequestsOnly(version),
 	]);
 
-/** The query naming the order: its order ID or its client order ID, checked. */
 function orderQuery(run: RunContext, itemIndex: number): IDataObject {
 	const node = run.node;
-	const findBy = oneOf(
-		node,
-		'Find Order By',
-		run.parameter('findBy', itemIndex, 'orderId'),
-		['orderId', 'clientOrderId'],
-		itemIndex,
-	);
+	const by = run.parameter('findBy', itemIndex, 'orderId');
+	const findBy = oneOf(node, 'Find Order By', by, ['orderId', 'clientOrderId'], itemIndex);
 	if (findBy === 'orderId') {
 		const raw = run.parameter('orderId', itemIndex, '');
 		const id = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
@@ -88,11 +82,6 @@ function orderQuery(run: RunContext, itemIndex: number): IDataObject {
 	);
 }
 
-/**
- * GET /api/v2/futures/order: one futures order of the key, by order ID or client order ID, one
- * item with the service's fields: time, orderId, clientOrderId, symbol, price, side, orderType,
- * leverage, originalBaseQty, executedBaseQty, avgPrice, status, and its stop loss and take profit.
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const qs = orderQuery(run, itemIndex);
 	return [(await run.client.request(FUTURES_ENDPOINTS.order, { qs, itemIndex })) as IDataObject];

@@ -1,22 +1,18 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
-import { parallelRequestsOnly } from '../descriptions/common';
+import { parallelRequestsOnly, returnAllAndLimit } from '../descriptions/common';
 import type { NodeVersion } from '../descriptions/pickers';
 import { oneOf } from '../helpers/validation';
 import type { RunContext } from '../run/runContext';
+import {
+	contractField,
+	FUTURES_MAX_LIMIT,
+	optionalContract,
+	requiredContract,
+	wantedEntries,
+} from './contracts';
 import { FUTURES_ENDPOINTS } from './endpoints';
-import { contractField, futuresReturnAllAndLimit, FUTURES_PAGE_SIZES } from './futuresFields';
-import { optionalContract, requiredContract, wantedEntries } from './futuresParameters';
-import { IdWalk, type IdPaging } from './idPages';
-
-/** openOrders and historyOrders page by `fromOrderId`: "fromOrderId=1003 returns 1002 and 1001". */
-export const ORDERS_PAGING: IdPaging = {
-	what: 'orders',
-	idField: 'orderId',
-	cursor: 'fromOrderId',
-	cursorReading: 'below',
-	pageSize: FUTURES_PAGE_SIZES.orders,
-};
+import { IdWalk, ORDERS_PAGING } from './idPages';
 
 const shownFor = (orderStatus: string, field: INodeProperties): INodeProperties => ({
 	...field,
@@ -52,7 +48,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	},
 	shownFor('open', contractField(version, 'whose open orders to list', 'every contract')),
 	shownFor('past', contractField(version, 'whose past orders to list')),
-	...futuresReturnAllAndLimit(),
+	...returnAllAndLimit(FUTURES_MAX_LIMIT),
 ];
 
 export const description = (version: NodeVersion): INodeProperties[] =>
@@ -61,27 +57,12 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		...parallelRequestsOnly(version),
 	]);
 
-/**
- * GET /api/v2/futures/openOrders (Open: one contract or all) or /api/v2/futures/historyOrders
- * (Past: one contract), newest first, one item per order with the service's fields, as Get Order
- * gives them. Up to 500 a request; Return All and a larger Limit page down by order ID.
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const orderStatus = oneOf(
-		node,
-		'Order Status',
-		run.parameter('orderStatus', itemIndex, 'open'),
-		['open', 'past'],
-		itemIndex,
-	);
-	const type = oneOf(
-		node,
-		'Order Type',
-		run.parameter('orderType', itemIndex, 'LIMIT'),
-		['LIMIT', 'STOP'],
-		itemIndex,
-	);
+	const status = run.parameter('orderStatus', itemIndex, 'open');
+	const orderStatus = oneOf(node, 'Order Status', status, ['open', 'past'], itemIndex);
+	const orderType = run.parameter('orderType', itemIndex, 'LIMIT');
+	const type = oneOf(node, 'Order Type', orderType, ['LIMIT', 'STOP'], itemIndex);
 	const symbol =
 		orderStatus === 'open' ? optionalContract(run, itemIndex) : requiredContract(run, itemIndex);
 	const wanted = wantedEntries(run, itemIndex);

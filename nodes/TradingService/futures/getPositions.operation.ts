@@ -3,9 +3,8 @@ import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8
 import { parallelRequestsOnly } from '../descriptions/common';
 import type { NodeVersion } from '../descriptions/pickers';
 import type { RunContext } from '../run/runContext';
+import { contractField, optionalContract } from './contracts';
 import { FUTURES_ENDPOINTS } from './endpoints';
-import { contractField } from './futuresFields';
-import { optionalContract } from './futuresParameters';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['futures'], operation: ['getPositions'] } }, [
@@ -13,12 +12,7 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		...parallelRequestsOnly(version),
 	]);
 
-/**
- * GET /api/v2/futures/positions: the open positions of the key's futures account, of one contract
- * or of all (one request either way), one item per position with the service's fields: avgPrice,
- * baseQty, quoteQty, markPrice, liquidationPrice ("0" for a cross-margin position), margin,
- * marginRate, unrealizedPnL, realizedPnL, leverage, marginType, positionSide. Decimals stay text.
- */
+/** One request either way: the service lists every position without a symbol. */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const symbol = optionalContract(run, itemIndex);
 	const qs: IDataObject = symbol === undefined ? {} : { symbol };

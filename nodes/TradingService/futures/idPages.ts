@@ -6,28 +6,19 @@ import type { Pager } from '../transport';
 export interface IdPaging {
 	/** What the list holds, for errors: "funding rates", "orders", "trades". */
 	what: string;
-	/** The field holding each entry's ID. */
 	idField: 'id' | 'orderId' | 'tradeId';
 	/** The query parameter that asks for the entries below the oldest read so far. */
 	cursor: 'endId' | 'fromOrderId' | 'toId';
 	/**
-	 * How the service reads the cursor. 'below': the entries below it, as documented
-	 * (`fromOrderId`: "fromOrderId=1003 returns 1002 and 1001"; `toId`: "IDs less than toId").
-	 * 'either': the documentation does not say whether the entry at the cursor is listed too
-	 * (historyFundingRate's `endId`). The walk then sends the oldest ID read itself and asks for one
-	 * entry more than it still wants: read as "up to and including", the page starts with the entry
-	 * already read, which is dropped; read as "below", it is not there. Either way every entry is
-	 * read once, none is skipped.
+	 * 'below': the documentation says the cursor's own entry is not listed. 'either': it does not
+	 * say (historyFundingRate's `endId`), so the walk sends the oldest ID read and asks for one entry
+	 * more: read as "up to and including", the page starts with that entry, which is dropped; read
+	 * as "below", it is not there. Either way every entry is read once, none skipped.
 	 */
 	cursorReading: 'below' | 'either';
-	/** The most entries one request returns. */
 	pageSize: number;
 }
 
-/**
- * historyFundingRate pages by `endId`, "End Id": the documentation does not say whether the entry
- * with that ID is listed too, so the walk reads every rate once either way ('either'). 100 a page.
- */
 export const FUNDING_RATE_PAGING: IdPaging = {
 	what: 'funding rates',
 	idField: 'id',
@@ -36,26 +27,36 @@ export const FUNDING_RATE_PAGING: IdPaging = {
 	pageSize: 100,
 };
 
+/** "fromOrderId=1003 returns 1002 and 1001". */
+export const ORDERS_PAGING: IdPaging = {
+	what: 'orders',
+	idField: 'orderId',
+	cursor: 'fromOrderId',
+	cursorReading: 'below',
+	pageSize: 500,
+};
+
+/** "IDs less than toId". */
+export const TRADES_PAGING: IdPaging = {
+	what: 'trades',
+	idField: 'tradeId',
+	cursor: 'toId',
+	cursorReading: 'below',
+	pageSize: 1000,
+};
+
 const ID = /^\d{1,20}$/;
 
-/** IDs compared as numbers without losing digits (BigInt). */
 function below(id: string, than: bigint): boolean {
 	return BigInt(id) < than;
 }
 
 /**
- * Every entry of a list the service sends newest first by ID (or the newest `wanted`), page by
- * page: the first page without a cursor, every next one with the oldest ID read so far as the
- * cursor. Each page is checked before any entry of it is kept: at most as many entries as asked
- * for, each with a numeric ID, strictly descending, all below the oldest of the page before (an
- * entry with exactly that ID, which a service reading the cursor as "up to and including" sends
- * again, is dropped; one above it is an overlap and stops the node). A page shorter than asked for
- * ends the list; so does `until`'s test, once a page holds an entry it matches.
+ * Every entry of a list sent newest first by ID (or the newest `wanted`), each page checked before
+ * use (docs/operations.md "Futures"): an entry with exactly the cursor's ID is dropped.
  */
 export class IdWalk implements Pager {
 	readonly entries: IDataObject[] = [];
-	/** Requests sent. */
-	pages = 0;
 	private oldest?: bigint;
 	private asked = 0;
 	private done = false;
@@ -69,10 +70,7 @@ export class IdWalk implements Pager {
 		private readonly itemIndex?: number,
 	) {}
 
-	/**
-	 * Ends the walk after the first page holding an entry `older` matches (a walk back to a time):
-	 * the entries of that page are kept, no further page is asked for.
-	 */
+	/** Ends the walk after the first page holding an entry `older` matches (back to a time). */
 	until(older: (entry: IDataObject) => boolean): this {
 		this.stopAfter = older;
 		return this;
@@ -83,7 +81,6 @@ export class IdWalk implements Pager {
 		if (this.done || left <= 0) return undefined;
 		// Nothing is older than ID 1 (and the documentation's example value 0 may read as "no bound").
 		if (this.oldest !== undefined && this.oldest <= 1n) return undefined;
-		// With a cursor read either way, the page may start with the entry at the cursor: one more.
 		const again = this.oldest !== undefined && this.paging.cursorReading === 'either' ? 1 : 0;
 		this.asked = Math.min(this.paging.pageSize, left + again);
 		const qs: IDataObject = { ...this.query, limit: this.asked };
@@ -93,7 +90,6 @@ export class IdWalk implements Pager {
 
 	take(answer: unknown): void {
 		const page = answer as IDataObject[];
-		this.pages++;
 		const { what, idField } = this.paging;
 		if (page.length > this.asked)
 			this.refuse(`${page.length} ${what} for a request of at most ${this.asked}`);

@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf, PerItemOperation } from '../run/node.type';
-import { unknownContractError } from './contracts';
+import type { Operations } from '../run/node.type';
+import { futuresRead as read } from './contracts';
 import * as getBalance from './getBalance.operation';
 import * as getCommissionRate from './getCommissionRate.operation';
 import * as getFundingFees from './getFundingFees.operation';
@@ -14,24 +14,7 @@ import * as getOrders from './getOrders.operation';
 import * as getPositions from './getPositions.operation';
 import * as getTrades from './getTrades.operation';
 
-// The futures reads (version 2 only): signed, weight 1, each counted against the key's 5 query
-// requests a second. No futures writes. A contract the exchange does not know is reported as such,
-// with the futures hint (contracts.ts), not the spot pair's.
-function read(execute: PerItemOperation['execute']): PerItemOperation {
-	return {
-		mode: 'perItem',
-		writes: false,
-		execute: async (run, itemIndex) => {
-			try {
-				return await execute(run, itemIndex);
-			} catch (error) {
-				throw unknownContractError(error, 'Symbol', () => run.parameter('symbol', itemIndex, ''));
-			}
-		},
-	};
-}
-
-export const operations: OperationsOf<'futures'> = {
+export const operations = {
 	getPositions: read(getPositions.execute),
 	getBalance: read(getBalance.execute),
 	getFundingRate: read(getFundingRate.execute),
@@ -42,7 +25,7 @@ export const operations: OperationsOf<'futures'> = {
 	getTrades: read(getTrades.execute),
 	getLeverage: read(getLeverage.execute),
 	getCommissionRate: read(getCommissionRate.execute),
-};
+} satisfies Operations;
 
 const OPERATION_OPTIONS: INodePropertyOptions[] = [
 	{

@@ -1,9 +1,5 @@
-/**
- * Exact decimal arithmetic, the package's only one: the guardrails, the symbol rules, transfer
- * matching and the 24-hour change all compare and compute amounts with it. No floating point, so
- * a limit is never passed or refused, nor a price on the tick taken for one off it, by a rounding
- * error.
- */
+// Exact decimal arithmetic, the package's only one (guardrails, symbol rules, transfer matching,
+// the 24-hour change): no floating point, so no limit or tick is missed by a rounding error.
 
 /** An exact decimal: `units` × 10^−`scale` (scale ≥ 0; units carry the sign). */
 export interface Decimal {
@@ -51,7 +47,7 @@ export function subtractDecimals(a: Decimal, b: Decimal): Decimal {
 	return { units: unitsAt(a, scale) - unitsAt(b, scale), scale };
 }
 
-/** A non-negative `value` rounded to a multiple of `step` (step > 0), down or up. */
+/** A non-negative `value` rounded to a multiple of `step` (> 0). */
 export function roundToStep(value: Decimal, step: Decimal, direction: 'down' | 'up'): Decimal {
 	const scale = Math.max(value.scale, step.scale);
 	const units = unitsAt(value, scale);

@@ -1,13 +1,10 @@
-/** The transaction history's flow types (spec §2.2): what each is called, how long it is kept. */
+/** A flow type of the transaction history (spec §2.2), as the operation and trigger name it. */
 export interface FlowType {
 	value: number;
-	/** The name the spec's §2.2 table gives. */
 	specName: string;
-	/** What users see in the history dropdown. */
 	displayName: string;
 	/** What the trigger calls a new record of this type. */
 	eventName: string;
-	/** What the trigger's event dropdown says about it. */
 	eventDetail: string;
 	/** How far back the service keeps records of this type (spec §4.1 rule 1). */
 	retentionDays: 7 | 30;
@@ -15,7 +12,6 @@ export interface FlowType {
 	hasDirection: boolean;
 }
 
-/** The one table of flow types (spec §2.2): the history operation and the trigger read it. */
 export const FLOW_TYPES: readonly FlowType[] = [
 	{
 		value: 1,

@@ -17,55 +17,39 @@ export interface WalkOptions {
 	 * would repeat on every poll and block all later events).
 	 */
 	overfull: 'fail' | 'skip';
-	/** `Date.now()` after which no further page is fetched. The first page is always fetched. */
+	/** `Date.now()` after which no further page is fetched (the first page always is). */
 	deadline?: number;
 	/** Most pages to fetch; the walk then stops as at the deadline. */
 	maxPages?: number;
-	/**
-	 * Stops the walk once the newest record that satisfies this is known; `found` is then that
-	 * record. (Walking up an earliest-first service, that is at the end of the range or at the
-	 * deadline or `maxPages`: `found` is the newest one read.)
-	 */
+	/** Stops the walk once the newest record that satisfies this is known. */
 	until?: (record: HistoryRecord) => boolean;
-	/**
-	 * Only the newest this-many records are wanted: the first request asks for this many, the walk
-	 * stops as soon as they are known, and `records` keeps only them. Unset: every record.
-	 */
+	/** Only the newest this-many records (the first request asks for this many). Unset: all. */
 	newest?: number;
 }
 
-/** The part of the range not read yet: [from, to], inclusive. */
+/** [from, to], inclusive. */
 export interface UnreadRange {
 	from: number;
 	to: number;
 }
 
 export interface WalkResult {
-	/** Every record read, each once, newest first (sortNewestFirst). */
+	/** Every record read, each once, newest first. */
 	records: HistoryRecord[];
-	/** Requests sent. */
 	pages: number;
-	/**
-	 * Set when the deadline or `maxPages` stopped the walk: records with `created` inside it have
-	 * not been read, except some at its two bounds, which `records` holds.
-	 */
+	/** Set when the deadline or `maxPages` stopped the walk: the range not read yet. */
 	resume?: UnreadRange;
-	/** Set when `until` found a record: the newest one read that satisfies it. */
+	/** The newest record read that satisfies `until`. */
 	found?: HistoryRecord;
 	/** Milliseconds skipped over although the service could not return all their records. */
 	overfullMilliseconds: number[];
 }
 
-/**
- * Which end of the range the service keeps when a range holds more records than asked for:
- * 'newest' (spec §4.1: a newest-first list; also a newest page listed earliest first) or 'oldest'
- * (an earliest-first list cut after `limit`, as the UAE documentation's rule reads).
- */
+/** Which end of the range the service keeps when the range holds more records than asked for. */
 type Selection = 'newest' | 'oldest';
 
-/** One side of the range waiting while a probe finds out which end the service keeps. */
 interface Window extends UnreadRange {
-	/** Ids already read at `from` and at `to`. */
+	/** Ids already read at `from` and at `to` (bounds are inclusive). */
 	knownFrom: Set<string>;
 	knownTo: Set<string>;
 }
@@ -74,28 +58,17 @@ const idsAt = (page: HistoryRecord[], created: number) =>
 	new Set(page.filter((record) => Number(record.created) === created).map((record) => record.id));
 
 /**
- * The paging rules of the history list: every record of the range, each once. The service returns
- * at most 500 records with no cursor, so the walk pages by time, keeping an unread window
- * [from, to] (both inclusive) and the ids already read at its two bounds.
- *
- * Each page's order is read from the page (checkHistoryPage). A full page newest first holds the
- * newest records of the window: `to` moves down to its oldest `created`. A full page oldest first
- * may hold either end of the window: the newest records listed earliest first, or the earliest
- * records cut after 500. One probe tells them apart: the window from the page's newest `created`
- * up. If it holds records not read yet, the service keeps the earliest, and `from` moves up from
- * then on; if not, the page held the newest, and `to` moves down. A full page whose records share
- * one millisecond cannot be paged inside that millisecond: it is overfull (see WalkOptions), and
- * the walk goes on above and below it the same way. Bounds are inclusive, so records sharing a
- * bound's millisecond are read again, not lost; ids already read there are dropped. The walk stops
- * at the first page that is not full. The transport sends the requests it asks for (`next`) and
- * hands it each answer (`take`); the endpoint has already checked that the answer is a list of
- * records.
+ * Every record of a range, each once, paged by time (docs/api.md §4.1 "Return All"): a window
+ * [from, to] not read yet; a full newest-first page moves `to` down, and a full earliest-first page
+ * is followed by one probe of the range above it, which tells which end the service keeps. A full
+ * page of one millisecond is overfull (WalkOptions). The transport sends what `next` asks for and
+ * hands each answer to `take`.
  */
 export class HistoryWalk {
 	readonly result: WalkResult = { records: [], pages: 0, overfullMilliseconds: [] };
 	private window: Window;
 	private selection?: Selection;
-	/** While a probe is out: the lower side of the range, read next if the probe finds nothing new. */
+	/** While a probe is out: the lower side, read next if the probe finds nothing new. */
 	private below?: Window;
 	private limit: number;
 	private done = false;
@@ -115,7 +88,6 @@ export class HistoryWalk {
 		this.limit = options.newest ?? LIMITS.historyPageSize;
 	}
 
-	/** The next page's request, or undefined when the walk is over. */
 	next(): { qs: IDataObject; itemIndex?: number } | undefined {
 		if (this.done) return undefined;
 		const { result, options, window } = this;
@@ -138,7 +110,6 @@ export class HistoryWalk {
 		);
 	}
 
-	/** Reads one answered page. */
 	take(answer: unknown): void {
 		const page = answer as HistoryRecord[];
 		const limit = this.limit;
@@ -186,9 +157,9 @@ export class HistoryWalk {
 		} else if (order === 'newestFirst' || this.selection === 'newest') {
 			// The newest records of the window: what is left is below them.
 			this.selection ??= 'newest';
-			this.moveTo(oldest, idsAt(page, oldest));
+			this.window = { ...this.window, to: oldest, knownTo: idsAt(page, oldest) };
 		} else if (this.selection === 'oldest') {
-			this.moveFrom(newest, idsAt(page, newest));
+			this.window = { ...this.window, from: newest, knownFrom: idsAt(page, newest) };
 		} else {
 			this.probe(
 				{ ...window, from: newest, knownFrom: idsAt(page, newest) },
@@ -230,15 +201,6 @@ export class HistoryWalk {
 		this.below = below;
 	}
 
-	private moveTo(to: number, known: Set<string>): void {
-		this.window = { ...this.window, to, knownTo: known };
-	}
-
-	private moveFrom(from: number, known: Set<string>): void {
-		this.window = { ...this.window, from, knownFrom: known };
-	}
-
-	/** Stops once what the options ask for is known. */
 	private afterPage(): void {
 		const { result, options } = this;
 		if (this.below !== undefined || this.selection === 'oldest') {

@@ -4,11 +4,7 @@ import { DAY_MS } from '../constants';
 import { findFlowType } from './flowTypes';
 import { inputError } from './validation';
 
-/*
- * The account history's request rules (spec §4.1): the range a request may ask for, one page's
- * request, and the checks every page answered passes before it is used. Paging a whole range is
- * helpers/history.ts.
- */
+// The account history's request rules (docs/api.md §4.1); paging a whole range is history.ts.
 
 /** One account transaction record (spec §2.1), exactly as the service returned it. */
 export interface HistoryRecord extends IDataObject {
@@ -34,10 +30,7 @@ export function retentionStart(flowType: number, now: number): number {
 	return now - retentionDays * DAY_MS;
 }
 
-/**
- * Checks a time range against the service's rules before anything is sent: start not after end, and
- * start inside the flow type's retention window, or moved up to it when `clamp` is set.
- */
+/** Start not after End, and inside the flow type's retention window (or moved up: `clamp`). */
 export function checkHistoryRange(
 	node: INode,
 	query: HistoryQuery,
@@ -81,11 +74,6 @@ export function checkHistoryRange(
 	return { ...query, startTime };
 }
 
-/**
- * The request for one history page: at most `limit` records of the range. Which records the
- * service keeps when there are more, and in which order it lists them, is read from the answer
- * (see HistoryWalk).
- */
 export function historyPageRequest(
 	query: HistoryQuery,
 	limit: number,
@@ -101,27 +89,18 @@ export function historyPageRequest(
 	return { qs, itemIndex };
 }
 
-/**
- * A history page that breaks the service's promises: more records than asked for, or in no order
- * (neither newest first nor oldest first). Paging by time relies on both, so such a page is never
- * used: the action node fails, the trigger warns and stops its poll (trigger/poll.ts).
- */
+/** A page paging by time cannot use: the action node fails, the trigger warns and stops. */
 export class HistoryPageError extends NodeApiError {
 	problem!: 'oversize' | 'unordered';
 }
 
-/**
- * The order of a page, read from the page itself. The spec lists funding fees newest first; the
- * UAE documentation's general rule lists data earliest first. Both are legal, so every page is
- * read by its own order: 'flat' when it cannot show one (no record, one record, or every record
- * created in the same millisecond).
- */
+/** 'flat': no record, one, or all created in one millisecond. */
 export type HistoryPageOrder = 'newestFirst' | 'oldestFirst' | 'flat';
 
 /**
- * Checks a page and returns its order. Throws HistoryPageError for a page longer than `limit`
- * or in no order: the first and last record tell the direction (equal times allowed anywhere),
- * and every neighbour must keep it.
+ * A page's order, read from the page (docs/api.md §4.1 "Order"): the first and last record tell
+ * the direction, equal times allowed anywhere. HistoryPageError for a page longer than `limit` or
+ * in no order.
  */
 export function checkHistoryPage(
 	node: INode,
@@ -166,17 +145,13 @@ export function checkHistoryPage(
 	return order;
 }
 
-/** Ids (numeric strings) compared as numbers, without losing digits. */
+/** Numeric string ids compared as numbers, without losing digits. */
 export function compareIds(a: string, b: string): number {
 	if (a.length !== b.length) return a.length - b.length;
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/**
- * Newest first: by `created`, then by id, highest first. The service's order within one
- * millisecond is not promised (and an earliest-first service lists it the other way), so the
- * node's output does not depend on it.
- */
+/** By `created`, then by id: the service's order within one millisecond is not promised. */
 export function sortNewestFirst(records: HistoryRecord[]): HistoryRecord[] {
 	return records.sort((a, b) => Number(b.created) - Number(a.created) || compareIds(b.id, a.id));
 }

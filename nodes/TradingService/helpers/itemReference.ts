@@ -1,17 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * Mapped fields without n8n's expression engine, where that is exact.
- *
- * A parameter whose whole stored value is one plain reference to the input item, such as
- * `={{ $json.price }}`, `={{ $json["limit price"] }}` or `={{ $json.order.legs[0].qty }}`, names a
- * value n8n's engine would only look up: that costs about a millisecond per field and item in a
- * real n8n, most of a mapped Create's time. Such a value is read here straight from the item, but
- * only when the engine would give exactly the same: a string, a boolean or a finite number, reached
- * through the item's own properties. Everything else (a missing field, null, an object, anything
- * more than a plain reference) returns undefined and the caller asks n8n as before, so n8n's own
- * errors and conversions still apply. test/e2e/itemReference.e2e.test.ts checks the equality
- * against a real n8n's evaluation, shape by shape.
+/*
+ * Mapped fields without n8n's expression engine, where that is exact. A plain reference such as
+ * `={{ $json.order.legs[0].qty }}` costs n8n's engine about a millisecond per field and item, most
+ * of a mapped Create's time. It is read here straight from the item only when the engine would give
+ * exactly the same (a string, a boolean or a finite number through own properties); anything else
+ * returns undefined and the caller asks n8n, so its errors and conversions still apply.
+ * test/e2e/itemReference.e2e.test.ts checks the equality against a real n8n, shape by shape.
  */
 
 /**
@@ -24,26 +19,21 @@ const PLAIN_REFERENCE =
 const STEP = /\.([A-Za-z_][A-Za-z0-9_]*)|\[(?:"([^"]*)"|'([^']*)'|([0-9]+))\]/g;
 
 /**
- * Names n8n's expression engines do not simply look up, so a reference naming one anywhere is
- * never read here (each found against a real n8n 2.41.1, test/e2e/itemReference.e2e.test.ts):
- * the property names its sandbox refuses (n8n-workflow's unsafe object properties); `globalThis`,
- * which its sanitiser rejects; and the methods every object inherits (`toString`, …), which its
- * vm and quickjs engines cannot copy out of the isolate even when the item has its own such key.
+ * Names n8n's engines do not simply look up (found against n8n 2.41.1): those its sandbox refuses,
+ * `globalThis` (its sanitiser rejects it), and inherited methods (`toString`, …), which its vm and
+ * quickjs engines cannot copy out of the isolate even when the item has its own such key.
  */
 const NOT_A_LOOKUP =
 	/\b(?:__proto__|prototype|constructor|getPrototypeOf|setPrototypeOf|getOwnPropertyDescriptors?|defineProperty|defineProperties|mainModule|binding|_linkedBinding|_load|prepareStackTrace|__lookupGetter__|__lookupSetter__|__defineGetter__|__defineSetter__|caller|callee|arguments|getBuiltinModule|dlopen|execve|loadEnvFile|globalThis|toString|valueOf|hasOwnProperty|isPrototypeOf|propertyIsEnumerable|toLocaleString)\b/;
 
-/**
- * Text the engines do not keep as it is: NUL and unpaired surrogates (the quickjs engine cuts a
- * string at NUL and replaces a lone surrogate).
- */
+/** Not kept as is: quickjs cuts a string at NUL and replaces a lone surrogate. */
 const NOT_KEPT_AS_IS =
 	/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A canonical array index: what an engine copies of an array (its named properties it drops). */
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
-/** The steps of a plain `$json` reference, or undefined when `stored` is anything else. */
+/** The steps of a plain `$json` reference; undefined for anything else. */
 export function plainReferencePath(stored: unknown): string[] | undefined {
 	if (typeof stored !== 'string' || !stored.startsWith('={{')) return undefined;
 	const match = PLAIN_REFERENCE.exec(stored);
@@ -65,10 +55,7 @@ export function plainReferencePath(stored: unknown): string[] | undefined {
 /** A value the engine gives back unchanged. */
 export type PlainValue = string | number | boolean;
 
-/**
- * The value at `path` in the item's JSON when it is a string, a boolean or a finite number reached
- * through own properties of plain objects and arrays; undefined otherwise (ask n8n).
- */
+/** A string, boolean or finite number through own properties of plain objects and arrays. */
 export function valueAtPath(json: IDataObject, path: string[]): PlainValue | undefined {
 	let value: unknown = json;
 	for (const key of path) {
@@ -87,9 +74,8 @@ export function valueAtPath(json: IDataObject, path: string[]): PlainValue | und
 }
 
 /**
- * A stored parameter value with every expression in it resolved from the item, or undefined when
- * one of them is not a plain reference to a plain value (ask n8n for the whole parameter). Values
- * without expressions are kept as stored; collections and resource locators are copied.
+ * A stored parameter value with every expression resolved from the item, or undefined when one is
+ * not a plain reference to a plain value (ask n8n for the whole parameter).
  */
 export function resolveFromItem(stored: unknown, json: IDataObject): unknown {
 	if (typeof stored === 'string') {

@@ -1,6 +1,5 @@
 import { sleep } from 'n8n-workflow';
 
-/** How the lanes of inLanes open. */
 export interface LaneOptions {
 	/** Asked before each start: once it says so, nothing more is started. */
 	stopped?: () => boolean;

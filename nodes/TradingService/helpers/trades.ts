@@ -8,19 +8,15 @@ import {
 
 import { DAY_MS, LIMITS } from '../constants';
 
-/** A time range of Get Trades, in ms. */
+/** A time range of the trade list, in ms. */
 export interface TradesQuery {
 	symbol?: string;
-	/** Whose fills: the account the node acts on (helpers/accountScope.ts), sent as `accountId`. */
+	/** Whose fills: the account the node acts on (accountScope.ts). */
 	accountId?: string;
 	startTime: number;
 	endTime: number;
 }
 
-/**
- * Refuses a range the exchange cannot answer, before anything is sent: an End before the Start, or a
- * Start older than the 30 days the exchange keeps fills for.
- */
 export function checkTradesRange(
 	node: INode,
 	query: TradesQuery,
@@ -46,7 +42,7 @@ export function checkTradesRange(
 	}
 }
 
-/** The query of one trade list page: the newest full page of the range below `toId` (exclusive). */
+/** The newest full page of the range below `toId` (exclusive). */
 function tradesPageQuery(query: TradesQuery, toId: string | undefined): IDataObject {
 	const qs: IDataObject = {
 		startTime: query.startTime,
@@ -66,11 +62,9 @@ function idOf(record: IDataObject): bigint | undefined {
 }
 
 /**
- * Every fill of a range, newest first, as the exchange lists them. A page is the newest
- * LIMITS.accountTradesPageSize fills below the last page's smallest trade ID (`toId`, which the
- * exchange reads as "less than"); a full page asks for the next. A fill at or above that ID is
- * dropped as already taken, so a service that read `toId` as "up to" could not repeat one, and a
- * page that brings nothing new ends the walk.
+ * Every fill of a range, newest first, paged backwards by `toId` (docs/api.md §4.21). A fill at or
+ * above the last `toId` is dropped as already taken (a service reading it as "up to" could repeat
+ * one), and a page that brings nothing new ends the walk.
  */
 export class TradesWalk {
 	readonly trades: IDataObject[] = [];
@@ -83,7 +77,6 @@ export class TradesWalk {
 		private readonly itemIndex?: number,
 	) {}
 
-	/** The next request (a transport Pager), or none when the walk is done. */
 	next(): { qs: IDataObject; itemIndex?: number } | undefined {
 		if (this.done) return undefined;
 		return { qs: tradesPageQuery(this.query, this.below?.toString()), itemIndex: this.itemIndex };
@@ -115,22 +108,16 @@ export class TradesWalk {
 	}
 }
 
-/** A fill as the trade list returns it: every field exact, `id` and `time` strings of digits. */
+/** `id` and `time` are strings of digits. */
 export interface AccountFill extends IDataObject {
 	id: string;
 	time: string;
 }
 
-/**
- * A trade list page that breaks the exchange's promises (docs/api.md §4.21): more fills than asked
- * for, a fill without a numeric `id` or `time`, ids not strictly descending (newest first), or a
- * fill at or above the `toId` it was asked to stay below. Paging by trade ID relies on all of
- * these, so such a page is never used: the trigger warns and stops its poll without moving its
- * state.
- */
+/** A page paging by trade ID cannot use: the trigger warns and stops, its state unmoved. */
 export class TradesPageError extends NodeApiError {}
 
-/** Trade ids compared as numbers, without losing digits (up to 20 digits, no leading zeros). */
+/** Trade ids compared as numbers, without losing digits. */
 export function compareTradeIds(a: string, b: string): number {
 	const x = a.replace(/^0+(?=\d)/, '');
 	const y = b.replace(/^0+(?=\d)/, '');
@@ -139,9 +126,9 @@ export function compareTradeIds(a: string, b: string): number {
 }
 
 /**
- * Checks one page of the trade list and returns it typed. `limit`: what was asked for; `toId`: the
- * exclusive upper id bound sent, if any (a fill with exactly that id is dropped, as a service that
- * read `toId` as "up to" would list it again).
+ * One page checked: at most `limit` fills, numeric `id` and `time`, ids strictly descending and
+ * below `toId` (a fill with exactly that id is dropped: a service reading `toId` as "up to" lists
+ * it again).
  */
 export function checkTradesPage(
 	node: INode,
@@ -201,7 +188,7 @@ export function checkTradesPage(
 }
 
 export interface FillsWalkOptions {
-	/** `Date.now()` after which no further page is fetched. The first page is always fetched. */
+	/** `Date.now()` after which no further page is fetched (the first page always is). */
 	deadline?: number;
 	/** Most pages to fetch; the walk then stops as at the deadline. */
 	maxPages?: number;
@@ -211,17 +198,12 @@ export interface FillsWalkOptions {
 	until?: (fill: AccountFill) => boolean;
 }
 
-/** Oldest first: by `time`, then by trade ID (compared as numbers, without losing digits). */
+/** Oldest first: by `time`, then by trade ID. */
 export function fillsOldestFirst(a: AccountFill, b: AccountFill): number {
 	return Number(a.time) - Number(b.time) || compareTradeIds(a.id, b.id);
 }
 
-/**
- * The trigger's walk of the trade list: every fill of a range, each once, every page checked first
- * (checkTradesPage). It pages as TradesWalk does, moving `toId` down to the smallest ID of each full
- * page; a page that is not full ends the walk. Stopped by the deadline or `maxPages`, the fills of
- * the range below `below` are unread (`stopped`).
- */
+/** The trigger's walk: as TradesWalk, every page checked first (checkTradesPage). */
 export class FillsWalk {
 	readonly fills: AccountFill[] = [];
 	pages = 0;
@@ -241,7 +223,6 @@ export class FillsWalk {
 		this.below = options.belowId;
 	}
 
-	/** The next request (a transport Pager), or none when the walk is over. */
 	next(): { qs: IDataObject } | undefined {
 		if (this.done) return undefined;
 		const { deadline, maxPages } = this.options;

@@ -1,16 +1,28 @@
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { ACCOUNT_TYPES } from '../constants';
 
-/**
- * Input checks that run before any request is sent. Each error names the field and the fix;
- * nothing is trimmed, rounded or otherwise changed behind the user's back.
- */
+// Input checks before any request. Each error names the field and the fix; nothing is trimmed,
+// rounded or otherwise changed behind the user's back.
 
 const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const ACCOUNT_ID = /^\d{1,20}$/;
-const SYMBOL = /^[A-Z0-9]{2,32}$/;
-const COIN = /^[A-Za-z0-9]{1,20}$/;
+
+interface TextForm {
+	pattern: RegExp;
+	what: string;
+	fix: string;
+}
+const SYMBOL: TextForm = {
+	pattern: /^[A-Z0-9]{2,32}$/,
+	what: 'a trading pair symbol',
+	fix: 'Enter the symbol in upper case without separators, e.g. BTCUSDT.',
+};
+const COIN: TextForm = {
+	pattern: /^[A-Za-z0-9]{1,20}$/,
+	what: 'a coin name',
+	fix: 'Enter the coin as the exchange names it, letters and digits only, e.g. USDT.',
+};
 
 export function inputError(
 	node: INode,
@@ -29,11 +41,9 @@ function describe(value: unknown): string {
 }
 
 /**
- * Whether a JS number may no longer be the decimal someone wrote. A double holds every decimal of
- * up to 15 significant digits exactly (its shortest text gives those digits back), and every
- * integer up to 2^53 − 1; a number whose shortest text needs 16 or 17 digits is what a longer
- * decimal was rounded to (0.123456789012345678 becomes 0.12345678901234568) or float arithmetic
- * left (0.1 + 0.2 is 0.30000000000000004), so its digits cannot be trusted.
+ * Whether a JS number may no longer be the decimal someone wrote. A double gives back every decimal
+ * of up to 15 significant digits (and every safe integer); one whose shortest text needs 16 or 17
+ * is what a longer decimal was rounded to, or float arithmetic left (0.1 + 0.2).
  */
 export function numberMayHaveLostDigits(value: number): boolean {
 	if (Number.isSafeInteger(value)) return false;
@@ -42,10 +52,9 @@ export function numberMayHaveLostDigits(value: number): boolean {
 }
 
 /**
- * A boolean that decides whether money moves or how a write is checked (Test Only, Generate
- * Client Order ID...): only true or false. The text "true", the number 1 or an expression that
- * gave nothing is refused, naming the field, rather than read as false (which would place a live
- * order). `value` undefined is "not set" only when the option is absent; the caller says so.
+ * A boolean that decides whether money moves or how a write is checked (Test Only, ...): only true
+ * or false. The text "true", the number 1 or an expression that gave nothing is refused rather
+ * than read as false (which would place a live order). The caller decides what an absent option is.
  */
 export function strictBoolean(
 	node: INode,
@@ -72,9 +81,8 @@ export function strictBoolean(
 }
 
 /**
- * A positive decimal as a string, exactly as given. A JS number is accepted only when its own
- * text is a plain decimal (1e-7 is not: the user must pass such values as strings) and it cannot
- * have lost digits (numberMayHaveLostDigits).
+ * A positive decimal as a string, exactly as given: a number only when its text is a plain decimal
+ * (1e-7 is not) that cannot have lost digits.
  */
 export function positiveDecimal(
 	node: INode,
@@ -127,44 +135,19 @@ export function accountId(node: INode, field: string, value: unknown, itemIndex?
 	return text;
 }
 
-/** A string that matches `pattern` exactly, or an error naming `field`, what was wrong and the fix. */
-function matching(
-	node: INode,
-	field: string,
-	value: unknown,
-	pattern: RegExp,
-	what: string,
-	fix: string,
-	itemIndex?: number,
-): string {
-	if (typeof value !== 'string' || !pattern.test(value)) {
-		throw inputError(node, field, `${describe(value)} is not ${what}`, fix, itemIndex);
+function matching(node: INode, field: string, value: unknown, form: TextForm, itemIndex?: number) {
+	if (typeof value !== 'string' || !form.pattern.test(value)) {
+		throw inputError(node, field, `${describe(value)} is not ${form.what}`, form.fix, itemIndex);
 	}
 	return value;
 }
 
 export function symbol(node: INode, field: string, value: unknown, itemIndex?: number): string {
-	return matching(
-		node,
-		field,
-		value,
-		SYMBOL,
-		'a trading pair symbol',
-		'Enter the symbol in upper case without separators, e.g. BTCUSDT.',
-		itemIndex,
-	);
+	return matching(node, field, value, SYMBOL, itemIndex);
 }
 
 export function coin(node: INode, field: string, value: unknown, itemIndex?: number): string {
-	return matching(
-		node,
-		field,
-		value,
-		COIN,
-		'a coin name',
-		'Enter the coin as the exchange names it, letters and digits only, e.g. USDT.',
-		itemIndex,
-	);
+	return matching(node, field, value, COIN, itemIndex);
 }
 
 export function oneOf<T extends string>(
@@ -189,7 +172,7 @@ export function oneOf<T extends string>(
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/** An ISO 8601 date or date-time whose every part exists (no 30 February, no hour 25). */
+/** An ISO 8601 date or date-time whose every part exists (no 30 February). */
 function parseIsoDateTime(text: string): number {
 	const match = ISO_DATE_TIME.exec(text);
 	if (match === null) return Number.NaN;
@@ -206,9 +189,8 @@ function parseIsoDateTime(text: string): number {
 }
 
 /**
- * Milliseconds since the epoch from what n8n date-time fields and expressions produce: ISO 8601
- * strings, millisecond timestamps (numbers or digit strings), JS dates and Luxon DateTimes.
- * Anything else is refused rather than guessed at (Date.parse would take "March 7" as 2001).
+ * Milliseconds from what n8n date-time fields and expressions give: ISO 8601, millisecond
+ * timestamps, JS dates, Luxon DateTimes. Nothing else (Date.parse would take "March 7" as 2001).
  */
 export function timestampMs(
 	node: INode,
@@ -269,3 +251,23 @@ export function accountTypeValue(node: INode, value: unknown, itemIndex?: number
 		itemIndex,
 	);
 }
+
+/** A picker's value inside a collection, where n8n's `extractValue` does not reach; else as is. */
+export function locatorValue(value: unknown): unknown {
+	if (value !== null && typeof value === 'object' && (value as IDataObject).__rl === true)
+		return (value as IDataObject).value;
+	return value;
+}
+
+/** RunContext, as the parameter readers below use it. */
+interface Parameters {
+	node: INode;
+	parameter(name: string, itemIndex: number, fallback?: unknown): unknown;
+}
+
+export const returnAllParameter = (run: Parameters, item: number): boolean =>
+	strictBoolean(run.node, 'Return All', run.parameter('returnAll', item, false), item);
+
+/** Limit: default 50, a whole number from 1 to `max`. */
+export const limitParameter = (run: Parameters, item: number, max: number): number =>
+	integerInRange(run.node, 'Limit', run.parameter('limit', item, 50), 1, max, item);

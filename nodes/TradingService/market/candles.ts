@@ -1,6 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
+import { decimalText, integerOf } from './marketReads';
+
+/*
+ * Candle time arithmetic for Get Candles. The service returns at most 1000 candles a request and
+ * does not say which ones it keeps when a range holds more, so Return All never asks for a range
+ * that holds more: it splits it into windows of at most 1000 candle open times.
+ */
 
 /** Candle intervals the service offers (UAE documentation), with their length where it is fixed. */
 export const KLINE_INTERVALS: ReadonlyArray<{ value: string; name: string; ms?: number }> = [
@@ -17,25 +24,12 @@ export const KLINE_INTERVALS: ReadonlyArray<{ value: string; name: string; ms?: 
 	{ value: '12h', name: '12 Hours', ms: 43_200_000 },
 	{ value: '1d', name: '1 Day', ms: 86_400_000 },
 	{ value: '1w', name: '1 Week', ms: 604_800_000 },
-	// a calendar month: its length varies
 	{ value: '1M', name: '1 Month' },
 ];
-import { decimalText, integerOf } from './marketData';
 
-/**
- * Candle time arithmetic for Get Candles. Pure.
- *
- * The service returns at most 1000 candles a request and does not say which ones it keeps when a
- * time range holds more (the sandbox keeps the newest). So the node never asks for a range that
- * holds more: Return All splits [start, end] into windows that each hold at most 1000 candle open
- * times, by the interval's length (a calendar month in UTC for 1M), and whatever a window's answer
- * keeps is then every candle of it.
- */
-
+/** Both ends inclusive, in ms. */
 export interface TimeWindow {
-	/** First millisecond of the window, inclusive. */
 	startTime: number;
-	/** Last millisecond of the window, inclusive. */
 	endTime: number;
 }
 
@@ -48,13 +42,6 @@ export function isCandleInterval(value: unknown): value is string {
 	return typeof value === 'string' && KLINE_INTERVALS.some((known) => known.value === value);
 }
 
-/** The start (UTC) of the month `ms` falls in. */
-function monthStart(ms: number): number {
-	const date = new Date(ms);
-	return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-}
-
-/** The start (UTC) of the month `months` after the month starting at `start`. */
 function addMonths(start: number, months: number): number {
 	const date = new Date(start);
 	return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1);
@@ -62,15 +49,14 @@ function addMonths(start: number, months: number): number {
 
 /** The first month start (UTC) at or after `ms`. */
 function monthCeil(ms: number): number {
-	const start = monthStart(ms);
+	const date = new Date(ms);
+	const start = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
 	return start === ms ? start : addMonths(start, 1);
 }
 
 /**
- * The last millisecond of the span that begins at `from` and holds exactly `count` candle open
- * times. Fixed intervals: `count` lengths, whatever the candles are aligned to (any span of
- * count × length holds count of them). 1M: up to the start of the month `count` months after the
- * first month start at or after `from`.
+ * The last millisecond of the span from `from` that holds exactly `count` candle open times,
+ * whatever the candles are aligned to (1M: `count` months from the first month start at or after).
  */
 export function spanEnd(interval: string, from: number, count: number): number {
 	const length = intervalMs(interval);
@@ -78,10 +64,7 @@ export function spanEnd(interval: string, from: number, count: number): number {
 	return addMonths(monthCeil(from), count) - 1;
 }
 
-/**
- * [startTime, endTime] (both inclusive) as consecutive windows of at most `perWindow` candles each,
- * earliest first: one request each. An empty range (end before start) has no window.
- */
+/** [startTime, endTime] as consecutive windows of at most `perWindow` candles, earliest first. */
 export function candleWindows(
 	interval: string,
 	startTime: number,
@@ -97,10 +80,7 @@ export function candleWindows(
 	return windows;
 }
 
-/**
- * How many requests Return All sends for [startTime, endTime]: counted without building the
- * windows, to refuse a range too large before anything is sent.
- */
+/** How many windows candleWindows makes, counted without building them (a range too large). */
 export function candleWindowCount(
 	interval: string,
 	startTime: number,
@@ -120,24 +100,15 @@ export function candleWindowCount(
 export function candleCloseTime(interval: string, openTime: number): number {
 	const length = intervalMs(interval);
 	if (length !== undefined) return openTime + length - 1;
-	const open = new Date(openTime);
 	// A month candle opens at a month start; one that does not closes a calendar month later.
-	const next = Date.UTC(
-		open.getUTCFullYear(),
-		open.getUTCMonth() + 1,
-		open.getUTCDate(),
-		open.getUTCHours(),
-		open.getUTCMinutes(),
-		open.getUTCSeconds(),
-		open.getUTCMilliseconds(),
-	);
-	return next - 1;
+	const next = new Date(openTime);
+	next.setUTCMonth(next.getUTCMonth() + 1);
+	return next.getTime() - 1;
 }
 
 /**
- * One candle of the service's answer ([openTime, open, high, low, close, volume, closeTime,
- * quoteVolume, trades, takerBuyBaseVolume, takerBuyQuoteVolume]) as an item: decimals as text,
- * times in ms and the trade count as numbers. Undefined when it has no open time.
+ * A row of the answer ([openTime, open, high, low, close, volume, closeTime, quoteVolume, trades,
+ * takerBuyBaseVolume, takerBuyQuoteVolume]) as an item; undefined without an open time.
  */
 export function candleItem(
 	symbol: string,
@@ -167,10 +138,7 @@ export function candleItem(
 	};
 }
 
-/**
- * The candles of several answers as one list: each open time once (the first seen), only those
- * that open inside [startTime, endTime] when a range is given, earliest first.
- */
+/** Each open time once (the first seen), inside `range` when given, earliest first. */
 export function mergeCandles(
 	candles: Iterable<IDataObject>,
 	range?: { startTime: number; endTime: number },

@@ -6,14 +6,18 @@ import {
 } from 'n8n-workflow';
 
 import { optionsCollection, parallelRequestsOption } from '../descriptions/common';
-import { INSTRUMENT_TYPE_OPTIONS, optionalSymbolField } from './marketProperties';
-import { decimalText, integerOf, priceChange, priceChangePercent } from './marketData';
-import { oneOf } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import { optionalSymbol } from '../run/symbolParameter';
-import { readSymbolEntries } from './request';
+import { oneOf } from '../helpers/validation';
+import { optionalSymbol, type RunContext } from '../run/runContext';
+import { MARKET_ENDPOINTS } from './endpoints';
+import {
+	decimalText,
+	integerOf,
+	optionalSymbolField,
+	priceChange,
+	priceChangePercent,
+	readSymbolEntries,
+} from './marketReads';
 
 const INSTRUMENT_TYPES = ['SPOT', 'FUTURES', 'ANY'] as const;
 
@@ -26,7 +30,11 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 			name: 'instrumentType',
 			type: 'options',
 			default: 'SPOT',
-			options: INSTRUMENT_TYPE_OPTIONS,
+			options: [
+				{ name: 'Spot', value: 'SPOT', description: 'Spot trading pairs only' },
+				{ name: 'Futures', value: 'FUTURES', description: 'Futures contracts only' },
+				{ name: 'Any', value: 'ANY', description: 'Spot trading pairs and futures contracts' },
+			],
 			description: 'Which instruments to list when Symbol is empty',
 		},
 	]),
@@ -54,17 +62,12 @@ function tickerItem(entry: IDataObject): IDataObject {
 		volume: decimalText(entry.v),
 		quoteVolume: decimalText(entry.qv),
 		instrumentType: entry.it === undefined ? undefined : String(entry.it),
-		// The service gives no change: worked out exactly from the last and open prices.
+		// The service gives no change.
 		priceChange: priceChange(lastPrice, openPrice),
 		priceChangePercent: priceChangePercent(lastPrice, openPrice),
 	};
 }
 
-/**
- * GET /quote/v1/ticker/24hr: the rolling 24-hour statistics of one trading pair or of all, one item
- * each, decimals as strings, with the change since the open worked out by the node. Many items of
- * one run share one all-symbols request (request.ts readSymbolEntries).
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const symbol = optionalSymbol(run, itemIndex);
 	const { instrumentType } = run.options(itemIndex, (options) => ({
@@ -77,12 +80,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		),
 	}));
 	// Items with the same Instrument Type share one request (an expression may set it per item).
-	const found = await readSymbolEntries(
-		run,
-		ENDPOINTS.ticker24h,
-		{ symbol, instType: instrumentType },
-		itemIndex,
-	);
+	const query = { symbol, instType: instrumentType };
+	const found = await readSymbolEntries(run, MARKET_ENDPOINTS.ticker24h, query, itemIndex);
 	const tickers = found.map(tickerItem);
 	// Also the answer for a symbol missing from an all-symbols answer shared by many items.
 	if (symbol !== undefined && tickers.length === 0) {

@@ -1,4 +1,9 @@
-import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
 import {
@@ -6,22 +11,26 @@ import {
 	parallelRequestsOption,
 	returnAllAndLimit,
 } from '../descriptions/common';
-import { INTERVAL_OPTIONS, requiredSymbolField } from './marketProperties';
+import type { NodeVersion } from '../descriptions/pickers';
+import { inputError, limitParameter, returnAllParameter, timestampMs } from '../helpers/validation';
+import { requiredSymbol, type RunContext } from '../run/runContext';
 import {
 	candleItem,
 	candleWindowCount,
 	candleWindows,
 	isCandleInterval,
+	KLINE_INTERVALS,
 	mergeCandles,
 	spanEnd,
 	type TimeWindow,
 } from './candles';
-import { inputError, integerInRange, strictBoolean, timestampMs } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
-import type { NodeVersion } from '../descriptions/pickers';
-import { requiredSymbol } from '../run/symbolParameter';
-import { readMarket } from './request';
+import { MARKET_ENDPOINTS } from './endpoints';
+import { readMarket, requiredSymbolField } from './marketReads';
+
+const INTERVAL_OPTIONS: INodePropertyOptions[] = KLINE_INTERVALS.map((interval) => ({
+	name: interval.name,
+	value: interval.value,
+}));
 
 /** Start Time and End Time: in the main form in version 1, under Options from version 2 on. */
 const TIME_FIELDS: INodeProperties[] = [
@@ -66,14 +75,12 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		properties(version),
 	);
 
-/** A date-time parameter, or undefined when left empty. */
 function optionalTime(
 	run: RunContext,
 	name: 'startTime' | 'endTime',
 	field: string,
 	itemIndex: number,
 ): number | undefined {
-	// Version 2 keeps them under Options.
 	const path = run.version < 2 ? name : `options.${name}`;
 	const value = run.parameter(path, itemIndex, '');
 	if (value === '' || value === undefined || value === null) return undefined;
@@ -83,15 +90,14 @@ function optionalTime(
 interface CandleRequest {
 	symbol: string;
 	interval: string;
-	/** Return All: the windows to read, each holding at most 1000 candles. */
+	/** Return All. */
 	windows?: TimeWindow[];
-	/** Limit: one request. */
+	/** Not Return All: one request. */
 	limit?: number;
 	startTime?: number;
 	endTime?: number;
 }
 
-/** Return All: the windows of at most 1000 candles that cover [Start Time, End Time]. */
 function allCandlesRequest(
 	run: RunContext,
 	found: { symbol: string; interval: string; startTime?: number; givenEnd?: number },
@@ -137,7 +143,6 @@ function allCandlesRequest(
 	};
 }
 
-/** Every parameter, checked before any request. */
 function candleRequest(run: RunContext, itemIndex: number): CandleRequest {
 	const node = run.node;
 	const symbol = requiredSymbol(run, itemIndex);
@@ -151,12 +156,7 @@ function candleRequest(run: RunContext, itemIndex: number): CandleRequest {
 			itemIndex,
 		);
 	}
-	const returnAll = strictBoolean(
-		node,
-		'Return All',
-		run.parameter('returnAll', itemIndex, false),
-		itemIndex,
-	);
+	const returnAll = returnAllParameter(run, itemIndex);
 	const startTime = optionalTime(run, 'startTime', 'Start Time', itemIndex);
 	const givenEnd = optionalTime(run, 'endTime', 'End Time', itemIndex);
 	if (startTime !== undefined && givenEnd !== undefined && givenEnd < startTime) {
@@ -168,18 +168,9 @@ function candleRequest(run: RunContext, itemIndex: number): CandleRequest {
 			itemIndex,
 		);
 	}
-
 	if (returnAll)
 		return allCandlesRequest(run, { symbol, interval, startTime, givenEnd }, itemIndex);
-
-	const limit = integerInRange(
-		node,
-		'Limit',
-		run.parameter('limit', itemIndex, 50),
-		1,
-		LIMITS.klinesMax,
-		itemIndex,
-	);
+	const limit = limitParameter(run, itemIndex, LIMITS.klinesMax);
 	// From Start Time: the range is cut to the first Limit candles, so that the answer is those
 	// whichever candles the service keeps of a longer range.
 	const endTime =
@@ -189,21 +180,12 @@ function candleRequest(run: RunContext, itemIndex: number): CandleRequest {
 	return { symbol, interval, limit, startTime, endTime };
 }
 
-/**
- * GET /quote/v1/klines: the candles of one trading pair, one item per candle, earliest first,
- * prices and volumes as decimal strings. Return All reads [Start Time, End Time] in windows of at
- * most 1000 candles (market/candles.ts), one request each, and gives every candle once.
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const request = candleRequest(run, itemIndex);
 	const { symbol, interval } = request;
 	const read = async (query: Record<string, number | undefined>) => {
-		const answer = (await readMarket(
-			run,
-			ENDPOINTS.klines,
-			{ symbol, interval, ...query },
-			itemIndex,
-		)) as unknown[][];
+		const sent = { symbol, interval, ...query };
+		const answer = (await readMarket(run, MARKET_ENDPOINTS.klines, sent, itemIndex)) as unknown[][];
 		return answer
 			.map((row) => candleItem(symbol, interval, row))
 			.filter((candle): candle is IDataObject => candle !== undefined);

@@ -1,32 +1,25 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { requiredSymbolField } from './marketProperties';
-import { decimalText, integerOf } from './marketData';
-import { integerInRange } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
-import type { NodeVersion } from '../descriptions/pickers';
-import { requiredSymbol } from '../run/symbolParameter';
-import { readMarket } from './request';
 import { parallelRequestsOnly } from '../descriptions/common';
-
-const properties = (version: NodeVersion): INodeProperties[] => [
-	requiredSymbolField(version),
-	{
-		// Not n8n's usual Limit: the book is one item, and this counts price levels a side.
-		displayName: 'Depth',
-		name: 'depth',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: LIMITS.depthMax },
-		default: 100,
-		description: `How many price levels to get on each side (bids and asks), from the best price outwards: 1 to ${LIMITS.depthMax}`,
-	},
-];
+import type { NodeVersion } from '../descriptions/pickers';
+import { integerInRange } from '../helpers/validation';
+import { requiredSymbol, type RunContext } from '../run/runContext';
+import { MARKET_ENDPOINTS } from './endpoints';
+import { decimalText, integerOf, readMarket, requiredSymbolField } from './marketReads';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['market'], operation: ['getOrderBook'] } }, [
-		...properties(version),
+		requiredSymbolField(version),
+		{
+			// Not n8n's usual Limit: the book is one item, and this counts price levels a side.
+			displayName: 'Depth',
+			name: 'depth',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: LIMITS.depthMax },
+			default: 100,
+			description: `How many price levels to get on each side (bids and asks), from the best price outwards: 1 to ${LIMITS.depthMax}`,
+		},
 		...parallelRequestsOnly(version),
 	]);
 
@@ -38,10 +31,6 @@ function levels(side: unknown): IDataObject[] {
 		.map((level) => ({ price: decimalText(level[0]), quantity: decimalText(level[1]) }));
 }
 
-/**
- * GET /quote/v1/depth: the order book of one trading pair as one item, bids best (highest) first
- * and asks best (lowest) first, prices and quantities as decimal strings.
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const symbol = requiredSymbol(run, itemIndex);
 	const limit = integerInRange(
@@ -52,12 +41,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		LIMITS.depthMax,
 		itemIndex,
 	);
-	const answer = (await readMarket(
-		run,
-		ENDPOINTS.depth,
-		{ symbol, limit },
-		itemIndex,
-	)) as IDataObject;
+	const query = { symbol, limit };
+	const answer = (await readMarket(run, MARKET_ENDPOINTS.depth, query, itemIndex)) as IDataObject;
 	const bids = levels(answer.b);
 	const asks = levels(answer.a);
 	return [

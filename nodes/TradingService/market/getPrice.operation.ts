@@ -5,33 +5,21 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { optionalSymbolField } from './marketProperties';
-import { decimalText } from './marketData';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
-import type { NodeVersion } from '../descriptions/pickers';
-import { optionalSymbol } from '../run/symbolParameter';
-import { readSymbolEntries } from './request';
 import { parallelRequestsOnly } from '../descriptions/common';
-
-const properties = (version: NodeVersion): INodeProperties[] => [
-	optionalSymbolField(version, 'the latest price'),
-];
+import type { NodeVersion } from '../descriptions/pickers';
+import { optionalSymbol, type RunContext } from '../run/runContext';
+import { MARKET_ENDPOINTS } from './endpoints';
+import { decimalText, optionalSymbolField, readSymbolEntries } from './marketReads';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['market'], operation: ['getPrice'] } }, [
-		...properties(version),
+		optionalSymbolField(version, 'the latest price'),
 		...parallelRequestsOnly(version),
 	]);
 
-/**
- * GET /quote/v1/ticker/price: the latest trade price of one trading pair or of all, one item each,
- * `{ symbol, price }` with the price as a decimal string. Many items of one run share one
- * all-symbols request (request.ts readSymbolEntries).
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const symbol = optionalSymbol(run, itemIndex);
-	const found = await readSymbolEntries(run, ENDPOINTS.tickerPrice, { symbol }, itemIndex);
+	const found = await readSymbolEntries(run, MARKET_ENDPOINTS.tickerPrice, { symbol }, itemIndex);
 	const prices = found.map((entry) => ({
 		symbol: String(entry.s ?? ''),
 		price: decimalText(entry.p),

@@ -1,42 +1,31 @@
 import { updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { limitField, requiredSymbolField } from './marketProperties';
-import { decimalText, integerOf } from './marketData';
-import { integerInRange } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
-import type { NodeVersion } from '../descriptions/pickers';
-import { requiredSymbol } from '../run/symbolParameter';
-import { entries, readMarket } from './request';
 import { parallelRequestsOnly } from '../descriptions/common';
-
-const properties = (version: NodeVersion): INodeProperties[] => [
-	requiredSymbolField(version),
-	limitField(LIMITS.tradesMax),
-];
+import type { NodeVersion } from '../descriptions/pickers';
+import { limitParameter } from '../helpers/validation';
+import { requiredSymbol, type RunContext } from '../run/runContext';
+import { MARKET_ENDPOINTS } from './endpoints';
+import { decimalText, entries, integerOf, readMarket, requiredSymbolField } from './marketReads';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['market'], operation: ['getRecentTrades'] } }, [
-		...properties(version),
+		requiredSymbolField(version),
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: LIMITS.tradesMax },
+			default: 50,
+			description: 'Max number of results to return',
+		},
 		...parallelRequestsOnly(version),
 	]);
 
-/**
- * GET /quote/v1/trades: the latest public trades of one trading pair, one item per trade, oldest
- * first, `{ symbol, time, price, quantity, isBuyerMaker }` with price and quantity as decimal strings.
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const symbol = requiredSymbol(run, itemIndex);
-	const limit = integerInRange(
-		run.node,
-		'Limit',
-		run.parameter('limit', itemIndex, 50),
-		1,
-		LIMITS.tradesMax,
-		itemIndex,
-	);
-	const answer = await readMarket(run, ENDPOINTS.trades, { symbol, limit }, itemIndex);
+	const limit = limitParameter(run, itemIndex, LIMITS.tradesMax);
+	const answer = await readMarket(run, MARKET_ENDPOINTS.trades, { symbol, limit }, itemIndex);
 	const trades = entries(answer).map((entry) => ({
 		symbol,
 		time: integerOf(entry.t),

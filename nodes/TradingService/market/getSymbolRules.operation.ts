@@ -5,38 +5,29 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { readSymbolRules, symbolRulesItem } from '../orders/symbolRules';
-import { optionalSymbol } from '../run/symbolParameter';
-import type { RunContext } from '../run/runContext';
-import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { parallelRequestsOnly } from '../descriptions/common';
-
-const properties = (version: NodeVersion): INodeProperties[] => [
-	pickerField(version, 'symbols', {
-		displayName: 'Symbol',
-		name: 'symbol',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. BTCUSDT',
-		description:
-			'Trading pair whose rules to get, in upper case without separators. Leave empty to get the rules of every trading pair.',
-	}),
-];
+import { pickerField, type NodeVersion } from '../descriptions/pickers';
+import { readSymbolRules, symbolRulesItem } from '../orders/symbolRules';
+import { optionalSymbol, type RunContext } from '../run/runContext';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['market'], operation: ['getSymbolRules'] } }, [
-		...properties(version),
+		pickerField(version, 'symbols', {
+			displayName: 'Symbol',
+			name: 'symbol',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. BTCUSDT',
+			description:
+				'Trading pair whose rules to get, in upper case without separators. Leave empty to get the rules of every trading pair.',
+		}),
 		...parallelRequestsOnly(version),
 	]);
 
-/**
- * GET /api/v1/exchangeInfo (site MENA): the trading rules of one trading pair or of all, one item
- * per pair. Read afresh once per run, which also refreshes the rules Create and Create Many check
- * orders against (orders/symbolRules.ts).
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const wanted = optionalSymbol(run, itemIndex);
-	// Read afresh once per run, whatever the number of items: one answer holds every pair.
+	// Read afresh once per run, whatever the number of items: one answer holds every pair. This
+	// also refreshes the rules Create and Create Many check orders against.
 	const rules = await run.shared('symbolRules', () =>
 		readSymbolRules(run.client, itemIndex, { fresh: true }),
 	);

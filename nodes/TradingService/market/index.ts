@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf } from '../run/node.type';
+import type { Operations } from '../run/node.type';
 import * as get24hTicker from './get24hTicker.operation';
 import * as getCandles from './getCandles.operation';
 import * as getOrderBook from './getOrderBook.operation';
@@ -9,17 +9,15 @@ import * as getPrice from './getPrice.operation';
 import * as getRecentTrades from './getRecentTrades.operation';
 import * as getSymbolRules from './getSymbolRules.operation';
 
-// Market data reads need a valid API key of any permission (read-only is enough) and no signature.
-export const operations: OperationsOf<'market'> = {
+export const operations = {
 	get24hTicker: { mode: 'perItem', writes: false, execute: get24hTicker.execute },
 	getCandles: { mode: 'perItem', writes: false, execute: getCandles.execute },
 	getOrderBook: { mode: 'perItem', writes: false, execute: getOrderBook.execute },
 	getPrice: { mode: 'perItem', writes: false, execute: getPrice.execute },
 	getRecentTrades: { mode: 'perItem', writes: false, execute: getRecentTrades.execute },
 	getSymbolRules: { mode: 'perItem', writes: false, execute: getSymbolRules.execute },
-};
+} satisfies Operations;
 
-/** The resource's operations and their parameters, as a node version shows them. */
 export function description(version: NodeVersion): INodeProperties[] {
 	return [
 		{

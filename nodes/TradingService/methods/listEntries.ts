@@ -2,15 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { formatDecimal, parseDecimal } from '../helpers/decimals';
 
-// How the pickers' lists name their entries: in a trader's words, what they need to choose one.
-// A list shows one line per entry, cut at the panel's width, so the words that tell entries apart
-// come first.
+// How the pickers' lists name their entries. A list shows one line per entry, cut at the panel's
+// width (about 55 characters), so the words that tell entries apart come first.
 
-/**
- * What a symbol's (or a contract's) status means for an order, in a few words (a list shows one
- * line of about 55 characters); undefined for TRADING. HALT and IN_PREVIEW: the exchange refuses
- * orders (UAE codes -1155 and -1151).
- */
+/** What a symbol's (or a contract's) status means for an order; undefined for TRADING. */
 export function statusWords(status: string): string | undefined {
 	if (status === 'TRADING') return undefined;
 	if (status === 'HALT') return 'trading halted';
@@ -26,7 +21,7 @@ function decimalText(value: unknown): string | undefined {
 	return parsed === undefined ? undefined : formatDecimal(parsed);
 }
 
-/** The last prices of an answer of GET /quote/v1/ticker/price (`[{ s, p }]`), by symbol. */
+/** The last prices of a ticker price answer (`[{ s, p }]`), by symbol. */
 export function lastPrices(answer: unknown): Map<string, string> {
 	const prices = new Map<string, string>();
 	if (!Array.isArray(answer)) return prices;
@@ -38,7 +33,6 @@ export function lastPrices(answer: unknown): Map<string, string> {
 	return prices;
 }
 
-/** What a symbol's entry needs of its rules. */
 export interface ListedSymbol {
 	symbol: string;
 	baseAsset: string;
@@ -46,11 +40,7 @@ export interface ListedSymbol {
 	status: string;
 }
 
-/**
- * A symbol's entry: "BTCUSDT · 1 BTC = 65000.12 USDT" with its last price, else "BTCUSDT
- * (BTC/USDT)"; one that cannot be traded now says so first, e.g. "XRPUSDT · trading halted · 1 XRP
- * = 0.52 USDT".
- */
+/** "BTCUSDT · 1 BTC = 65000.12 USDT", "XRPUSDT · trading halted · …", "BTCUSDT (BTC/USDT)". */
 export function symbolEntryName(rule: ListedSymbol, lastPrice: string | undefined): string {
 	const coins = rule.baseAsset !== '' && rule.quoteAsset !== '';
 	const parts = [
@@ -67,13 +57,13 @@ export function symbolEntryName(rule: ListedSymbol, lastPrice: string | undefine
 	return parts.join(' · ');
 }
 
-/** Entries of symbols that can be traded now first, then the others; each group by name. */
+/** Those that can be traded now first, then the others; each group by name. */
 export function tradableFirst<T extends { name: string; status: string }>(entries: T[]): T[] {
 	const rank = (entry: T) => (entry.status === 'TRADING' ? 0 : 1);
 	return [...entries].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'en'));
 }
 
-/** "2026-11-27 07:12 UTC" of a time in ms (a number or its digits); undefined otherwise. */
+/** "2026-11-27 07:12 UTC" of a time in ms (a number or its digits). */
 export function utcTime(value: unknown): string | undefined {
 	const ms = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
 	if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms <= 0) return undefined;
@@ -82,7 +72,7 @@ export function utcTime(value: unknown): string | undefined {
 	return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** What an order does: "SELL 0.5 ETH @ 3500 USDT" (LIMIT), "... maker only" (LIMIT_MAKER), "at market". */
+/** "SELL 0.5 ETH @ 3500 USDT" (LIMIT), "… maker only" (LIMIT_MAKER), "SELL 0.5 ETH at market". */
 function orderTerms(order: IDataObject, coins?: { base: string; quote: string }): string {
 	const quantity = decimalText(order.origQty) ?? String(order.origQty);
 	const price = decimalText(order.price) ?? String(order.price);
@@ -97,10 +87,8 @@ function orderTerms(order: IDataObject, coins?: { base: string; quote: string })
 }
 
 /**
- * An open order's entry: when it was placed (UTC), its whole ID, then what it does in the coins of
- * its symbol, e.g. "2026-11-27 07:12 UTC · 1470000000000000123 · SELL 0.5 ETH @ 3500 USDT" (a
- * limit order; "at market", "maker only" say the other types). Without the symbol's coins (its
- * rules unread), the symbol instead. A narrow panel cuts the end short: time and ID come first.
+ * "2026-11-27 07:12 UTC · 1470000000000000123 · SELL 0.5 ETH @ 3500 USDT"; without the symbol's
+ * coins (its rules unread), the symbol instead.
  */
 export function orderEntryName(
 	order: IDataObject,

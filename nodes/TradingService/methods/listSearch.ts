@@ -5,13 +5,20 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { readContracts } from '../futures/contracts';
-import { readSymbolRules } from '../orders/symbolRules';
 import { LIMITS, MARKET_SITE } from '../constants';
-import { accountScope, inScope } from '../helpers/accountScope';
-import { accountKind, accountKindName, type AccountKind } from '../helpers/accounts';
-import { locatorValue } from '../helpers/locator';
-import { DEFAULT_RETRY_POLICY, ENDPOINTS, ServiceClient } from '../transport';
+import { readContracts } from '../futures/contracts';
+import {
+	accountKind,
+	accountKindName,
+	accountScope,
+	inScope,
+	type AccountKind,
+} from '../helpers/accountScope';
+import { locatorValue } from '../helpers/validation';
+import { MARKET_ENDPOINTS } from '../market/endpoints';
+import { ORDER_ENDPOINTS } from '../orders/endpoints';
+import { readSymbolRules } from '../orders/symbolRules';
+import { DEFAULT_RETRY_POLICY, KEY_ACCOUNTS_ENDPOINT, ServiceClient } from '../transport';
 import {
 	lastPrices,
 	orderEntryName,
@@ -20,14 +27,10 @@ import {
 	tradableFirst,
 } from './listEntries';
 
-// The lists behind version 2's pickers. Each reads through the transport like any request of the
-// node (the credential signs it, reads retry, the key's request rate applies), and filters by what
-// the user typed in the picker's search box, case-insensitively.
+// The lists behind version 2's pickers (docs/operations.md "Pickers"), each filtered by what the
+// user typed in the search box, case-insensitively.
 
-/**
- * A picker's client: a list in the editor does not wait a minute for a rate limit to pass, it says
- * so at once.
- */
+/** A list in the editor does not wait a minute for a rate limit to pass: it says so at once. */
 function pickerClient(functions: ILoadOptionsFunctions): ServiceClient {
 	return new ServiceClient(functions, DEFAULT_RETRY_POLICY, () => 0);
 }
@@ -42,24 +45,17 @@ function byName(a: INodeListSearchItems, b: INodeListSearchItems): number {
 	return a.name.localeCompare(b.name, 'en');
 }
 
-/**
- * The last price of every trading pair (GET /quote/v1/ticker/price, one public read for all of
- * them). The list works without: a failed read (e.g. a rate limit the picker does not wait for)
- * gives no prices.
- */
+/** The list works without prices: a failed read (e.g. a rate limit) gives none. */
 async function readLastPrices(client: ServiceClient): Promise<Map<string, string>> {
 	try {
-		return lastPrices(await client.request(ENDPOINTS.tickerPrice, { qs: { site: MARKET_SITE } }));
+		return lastPrices(
+			await client.request(MARKET_ENDPOINTS.tickerPrice, { qs: { site: MARKET_SITE } }),
+		);
 	} catch {
 		return new Map();
 	}
 }
 
-/**
- * The exchange's trading pairs (exchange info, MENA site), each with its last price; one that
- * cannot be traded now says so in words and is listed after those that can. Two reads: the rules
- * (kept 60 s per process, orders/symbolRules.ts) and the prices.
- */
 export async function searchSymbols(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -78,10 +74,7 @@ export async function searchSymbols(
 	return { results: tradableFirst(entries).map(({ name, value }) => ({ name, value })) };
 }
 
-/**
- * The coins of the exchange's trading pairs (exchange info, MENA site): every base and quote coin,
- * so a coin the key can trade is always there.
- */
+/** Every base and quote coin of the trading pairs, so a coin the key can trade is always there. */
 export async function searchCoins(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -103,7 +96,7 @@ export async function searchCoins(
 const TRANSFER_KINDS: AccountKind[] = ['mainTrading', 'custody', 'subTrading'];
 
 /** "Main Trading Account · 10001", or with its kind when the label does not say it. */
-export function accountEntryName(account: IDataObject): string {
+function accountEntryName(account: IDataObject): string {
 	const id = String(account.accountId);
 	const kind = accountKindName(accountKind(account));
 	const label = typeof account.accountLabel === 'string' ? account.accountLabel.trim() : '';
@@ -111,42 +104,41 @@ export function accountEntryName(account: IDataObject): string {
 	return label.toLowerCase().includes(kind) ? `${label} · ${id}` : `${label} (${kind}) · ${id}`;
 }
 
-/**
- * The key's accounts a transfer can use (GET /api/v1/account/type): main trading, custody and sub
- * trading, each named with its kind and ID. Get Accounts lists the others (futures, fiat) too.
- */
+async function accountEntries(
+	functions: ILoadOptionsFunctions,
+	filter: string | undefined,
+	listed: (account: IDataObject) => boolean,
+): Promise<INodeListSearchResult> {
+	const accounts = (await pickerClient(functions).request(
+		KEY_ACCOUNTS_ENDPOINT,
+		{},
+	)) as IDataObject[];
+	const results = accounts
+		.filter(listed)
+		.map((account) => ({ name: accountEntryName(account), value: String(account.accountId) }))
+		.filter((entry) => matches(filter, entry.name));
+	return { results };
+}
+
+/** The key's accounts a transfer can use; Get Accounts lists the others (futures, fiat) too. */
 export async function searchAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const accounts = (await pickerClient(this).request(ENDPOINTS.accountTypes, {})) as IDataObject[];
-	const results = accounts
-		.filter((account) => TRANSFER_KINDS.includes(accountKind(account)))
-		.map((account) => ({ name: accountEntryName(account), value: String(account.accountId) }))
-		.filter((entry) => matches(filter, entry.name));
-	return { results };
+	return await accountEntries(this, filter, (account) =>
+		TRANSFER_KINDS.includes(accountKind(account)),
+	);
 }
 
-/**
- * The key's trading accounts (GET /api/v1/account/type, type 1): its own, and a master key's sub
- * accounts, for the Account option of the order operations and the triggers.
- */
+/** The key's trading accounts: its own, and a master key's sub accounts (the Account option). */
 export async function searchTradingAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const accounts = (await pickerClient(this).request(ENDPOINTS.accountTypes, {})) as IDataObject[];
-	const results = accounts
-		.filter((account) => Number(account.accountType) === 1)
-		.map((account) => ({ name: accountEntryName(account), value: String(account.accountId) }))
-		.filter((entry) => matches(filter, entry.name));
-	return { results };
+	return await accountEntries(this, filter, (account) => Number(account.accountType) === 1);
 }
 
-/**
- * The open orders of the account the node acts on (the Account option, else the key's own trading
- * account), one page, newest first as the exchange gives them, to pick one by.
- */
+/** The open orders of the account the node acts on: one page, newest first. */
 export async function searchOpenOrders(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -164,7 +156,7 @@ export async function searchOpenOrders(
 		typeof chosen === 'string' && /^\d{1,20}$/.test(chosen) ? chosen : undefined,
 	);
 	const orders = (
-		(await client.request(ENDPOINTS.openOrders, {
+		(await client.request(ORDER_ENDPOINTS.openOrders, {
 			qs: { accountId: scope.accountId, limit: LIMITS.ordersPageSize },
 		})) as IDataObject[]
 	).filter((order) => inScope(scope, order));
@@ -181,7 +173,6 @@ export async function searchOpenOrders(
 	return { results };
 }
 
-/** The base and quote coin of each symbol, for the order list; none when the rules can't be read. */
 async function symbolCoins(
 	client: ServiceClient,
 ): Promise<Map<string, { base: string; quote: string }>> {
@@ -197,10 +188,6 @@ async function symbolCoins(
 	return coins;
 }
 
-/**
- * The exchange's futures contracts (exchange information's `contracts`, MENA site). One that cannot
- * be traded now says so in words after its coins, and is listed after those that can.
- */
 export async function searchContracts(
 	this: ILoadOptionsFunctions,
 	filter?: string,

@@ -1,30 +1,19 @@
-import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
+import { sleep, type IDataObject, type INode, type NodeOperationError } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../constants';
 import { inLanes } from '../helpers/lanes';
-import type { OrderParams } from './orderRules';
-import { ENDPOINTS } from '../transport';
-import type { EngineRun } from '../writes/engine';
+import { refusedError, type OrderParams } from './orderRules';
+import type { EngineSession, PendingWrite, Verdict } from '../writes/engine';
 import { findOrder } from './orderIds';
 import { matchesSentOrder } from './orderLookups';
-import { withOutcome } from '../writes/outcomes';
-import type { PendingWrite, Verdict } from '../writes/pendingWrite';
-import { LOST_RUN_CLOCK_MARGIN_MS, lostRunText, type LostRun } from '../writes/writeRun';
+import { LOST_RUN_CLOCK_MARGIN_MS, lostRunText, type LostRun } from '../writes/writeSession';
+import { ORDER_ENDPOINTS } from './endpoints';
 
-/**
- * Business keys: a client order ID the user gave names one order for good. The exchange refuses an
- * ID only while an order holding it is open, so before such an order is sent the node looks the ID
- * up, and an order found in any state is that order: nothing is sent.
- *
- * Reach: the exchange lists past orders of the last 90 days (LIMITS.pastOrdersDays), and its
- * single-order query states no limit. An ID whose order ended longer ago than that may not be
- * found, and is then taken as new (docs/safety.md).
- *
- * After a lost run (writes/writeRun.ts) the same check covers generated IDs too: the lost run
- * named its orders as this run does, so an order found under one is what that run placed.
- */
+// Business keys (docs/safety.md): a client order ID the user gave names one order for good, while
+// the exchange refuses an ID only while its order is open. So the ID is looked up before sending:
+// an order found in any state is that order. After a lost run the check covers generated IDs too:
+// the lost run named its orders as this run does, so one found under such an ID is what it placed.
 
-/** What the check reads of an order of the run (orders/orderWrites.ts `OrderWrite`). */
 type PendingOrder = PendingWrite<{ order: OrderParams; businessKey: boolean }>;
 
 /** Orders of one symbol at or under this count are looked up one by one; above it, from lists. */
@@ -41,40 +30,29 @@ function alreadyUsedError(
 	found: IDataObject,
 ): NodeOperationError {
 	const { order } = pending.write;
-	return withOutcome(
-		new NodeOperationError(
-			node,
-			`Client order ID ${order.newClientOrderId} already belongs to another order`,
-			{
-				description: `Order ${String(found.orderId)} (${String(found.side)} ${String(found.type)} ${String(found.symbol)}, status ${String(found.status)}) holds this client order ID, and it is not this ${order.side} ${order.type} order for ${order.symbol}. Nothing was sent. Give this order its own client order ID, or send the order that ID was first used for.`,
-				itemIndex: pending.itemIndex,
-			},
-		),
-		'rejected',
+	return refusedError(
+		node,
+		`Client order ID ${order.newClientOrderId} already belongs to another order`,
+		`Order ${String(found.orderId)} (${String(found.side)} ${String(found.type)} ${String(found.symbol)}, status ${String(found.status)}) holds this client order ID, and it is not this ${order.side} ${order.type} order for ${order.symbol}. Nothing was sent. Give this order its own client order ID, or send the order that ID was first used for.`,
+		pending.itemIndex,
 	);
 }
 
 function uncheckedError(node: INode, pending: PendingOrder, why: string): NodeOperationError {
-	return withOutcome(
-		new NodeOperationError(
-			node,
-			`Could not check whether client order ID ${pending.write.order.newClientOrderId} was already used`,
-			{
-				description: `${why}. The ID may belong to an order placed before, so nothing was sent. Run the node again once the exchange answers order lookups.`,
-				itemIndex: pending.itemIndex,
-			},
-		),
-		'rejected',
+	return refusedError(
+		node,
+		`Could not check whether client order ID ${pending.write.order.newClientOrderId} was already used`,
+		`${why}. The ID may belong to an order placed before, so nothing was sent. Run the node again once the exchange answers order lookups.`,
+		pending.itemIndex,
 	);
 }
 
 /**
- * The verdict of one order from what holds its ID: found and this order, found and another, or
- * none. After a lost run, a failed check, or another order under a generated ID, leaves the order
- * unknown: the lost run may have placed it, so "nothing was executed" cannot be said.
+ * The verdict of one order from what holds its ID. After a lost run, a failed check or another order
+ * under a generated ID leaves it unknown: the lost run may have placed it.
  */
 function verdictOf(
-	run: EngineRun,
+	run: EngineSession,
 	pending: PendingOrder,
 	holder: Holder,
 	lostRun: LostRun | undefined,
@@ -82,26 +60,19 @@ function verdictOf(
 	if ('notFound' in holder) return undefined;
 	const id = pending.write.order.newClientOrderId;
 	if ('failed' in holder) {
-		if (lostRun !== undefined)
-			return {
-				kind: 'unknown',
-				reason: `${lostRunText(lostRun)}, and looking client order ID ${id} up failed (${holder.failed}); it was not sent`,
-			};
-		return {
-			kind: 'rejected',
-			refusal: {
-				error: uncheckedError(run.node, pending, `Looking it up failed: ${holder.failed}`),
-			},
-		};
+		if (lostRun !== undefined) {
+			const reason = `${lostRunText(lostRun)}, and looking client order ID ${id} up failed (${holder.failed}); it was not sent`;
+			return { kind: 'unknown', reason };
+		}
+		const error = uncheckedError(run.node, pending, `Looking it up failed: ${holder.failed}`);
+		return { kind: 'rejected', refusal: { error } };
 	}
 	if (matchesSentOrder(pending.write.order, holder.found))
 		return { kind: 'placed', result: holder.found, alreadyPlaced: true };
 	if (lostRun !== undefined && !pending.write.businessKey) {
 		const found = holder.found;
-		return {
-			kind: 'unknown',
-			reason: `${lostRunText(lostRun)}, and order ${String(found.orderId)} (${String(found.side)} ${String(found.type)} ${String(found.symbol)}, price ${String(found.price)}, quantity ${String(found.origQty)}, status ${String(found.status)}) holds client order ID ${id} with other values than this order has now: the earlier run placed that one for this item, so this one was not sent`,
-		};
+		const reason = `${lostRunText(lostRun)}, and order ${String(found.orderId)} (${String(found.side)} ${String(found.type)} ${String(found.symbol)}, price ${String(found.price)}, quantity ${String(found.origQty)}, status ${String(found.status)}) holds client order ID ${id} with other values than this order has now: the earlier run placed that one for this item, so this one was not sent`;
+		return { kind: 'unknown', reason };
 	}
 	return {
 		kind: 'rejected',
@@ -109,8 +80,7 @@ function verdictOf(
 	};
 }
 
-/** One order's holder by the single-order query. */
-async function lookUpOne(run: EngineRun, pending: PendingOrder): Promise<Holder> {
+async function lookUpOne(run: EngineSession, pending: PendingOrder): Promise<Holder> {
 	try {
 		const clientOrderId = pending.write.order.newClientOrderId as string;
 		const found = await findOrder(run, { clientOrderId }, pending.itemIndex);
@@ -121,23 +91,22 @@ async function lookUpOne(run: EngineRun, pending: PendingOrder): Promise<Holder>
 }
 
 /**
- * The orders of one symbol by client order ID, from one page of open orders and one of past orders
- * since `since`. Open orders are read first: an order that ends between the two reads is in the
- * first. `complete`: both pages were shorter than a full page, so an ID in neither is new.
+ * The orders of one symbol by client order ID: one page of open orders, then one of past orders since
+ * `since` (an order ending between the reads is in the first). `complete`: neither page was full.
  */
 async function listSymbol(
-	run: EngineRun,
+	run: EngineSession,
 	symbol: string,
 	itemIndex: number,
 	since: number,
 ): Promise<{ byId: Map<string, IDataObject>; complete: boolean }> {
 	const byId = new Map<string, IDataObject>();
 	const { accountId } = await run.account(itemIndex);
-	const open = (await run.client.request(ENDPOINTS.openOrders, {
+	const open = (await run.client.request(ORDER_ENDPOINTS.openOrders, {
 		qs: { symbol, accountId, limit: LIMITS.ordersPageSize },
 		itemIndex,
 	})) as IDataObject[];
-	const past = (await run.client.request(ENDPOINTS.tradeOrders, {
+	const past = (await run.client.request(ORDER_ENDPOINTS.tradeOrders, {
 		qs: { symbol, accountId, startTime: since, limit: LIMITS.ordersPageSize },
 		itemIndex,
 	})) as IDataObject[];
@@ -150,14 +119,12 @@ async function listSymbol(
 }
 
 /**
- * The check of every order of `pending` that carries a business key, and after a lost run of every
- * order (the others get undefined): its verdict when the ID is taken (placed: this very order;
- * rejected: another order holds it, or the check failed; unknown: after a lost run, when the check
- * cannot tell, or, in a retry, when the order has no client order ID to look it up by), undefined
- * when the order may be sent.
+ * The check of every order with a business key, and after a lost run of every order: its verdict
+ * when the ID is taken (placed: this very order; rejected: another holds it, or the check failed;
+ * unknown: after a lost run, when the check cannot tell), undefined when the order may be sent.
  */
 export async function checkBusinessKeys(
-	run: EngineRun,
+	run: EngineSession,
 	pending: PendingOrder[],
 ): Promise<Array<Verdict | undefined>> {
 	const lostRun = run.lostRun;
@@ -191,14 +158,12 @@ export async function checkBusinessKeys(
 			lostRun === undefined || indexes.some((index) => pending[index].write.businessKey)
 				? Date.now() - LIMITS.pastOrdersDays * DAY_MS + DAY_MS
 				: lostRun.since - LOST_RUN_CLOCK_MARGIN_MS;
-		let listed: Awaited<ReturnType<typeof listSymbol>> | undefined;
-		if (indexes.length > LOOKUPS_BEFORE_LISTS) {
-			try {
-				listed = await listSymbol(run, symbol, pending[indexes[0]].itemIndex, since);
-			} catch {
-				listed = undefined; // each order is looked up on its own instead
-			}
-		}
+		// A list that cannot be read: each order is looked up on its own instead.
+		const itemIndex = pending[indexes[0]].itemIndex;
+		const listed =
+			indexes.length > LOOKUPS_BEFORE_LISTS
+				? await listSymbol(run, symbol, itemIndex, since).catch(() => undefined)
+				: undefined;
 		// Orders not settled by the lists are looked up one by one, a few at a time.
 		await inLanes(indexes.length, LOOKUPS_AT_ONCE, async (position) => {
 			const index = indexes[position];

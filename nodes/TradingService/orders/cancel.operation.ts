@@ -1,6 +1,5 @@
 import {
 	NodeApiError,
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type INodeProperties,
@@ -8,18 +7,23 @@ import {
 } from 'n8n-workflow';
 
 import { accountOption, optionsCollection, parallelRequestsOption } from '../descriptions/common';
-import { orderReferenceFields, readOrderReference } from './findOrderProperties';
-import { describeReference, findOrder, type OrderReference } from './orderIds';
+import type { NotOpenDetail } from './cancelLookups';
+import { refusedError } from './orderRules';
+import {
+	describeReference,
+	findOrder,
+	orderReferenceFields,
+	readOrderReference,
+	type OrderReference,
+} from './orderIds';
 import { strictBoolean } from '../helpers/validation';
 import { toNodeError } from '../transport';
-import { cancelledJson } from './cancelItems';
-import { cancelKind, pendingCancel, type PendingCancel } from './cancelWrites';
-import { settleWrites } from '../writes/engine';
-import type { Refusal } from '../writes/pendingWrite';
+import { cancelKind, cancelledJson, pendingCancel, type PendingCancel } from './cancelWrites';
+import { settleWrites, type Refusal } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import { writeRun } from '../writes/writeRun';
+import { writeSessionOf } from '../writes/writeSession';
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	...orderReferenceFields(version),
@@ -54,11 +58,7 @@ function notOpenItem(
 	failIfNotOpen: boolean,
 ): IDataObject {
 	const { reference } = pending.write;
-	const { reason, text, order } = refusal.detail as {
-		reason: string;
-		text: string;
-		order?: IDataObject;
-	};
+	const { reason, text, order } = refusal.detail as NotOpenDetail;
 	const code = refusal.code ?? '';
 	const said = refusal.msg ?? '';
 	if (reason === 'notFound' || failIfNotOpen) {
@@ -86,11 +86,9 @@ function notOpenItem(
 }
 
 /**
- * The order to cancel, as the cancel names it. A client order ID is unique per account only, and
- * the cancel endpoint takes no account: when the key sees other trading accounts (a master key with
- * sub accounts) it could cancel a sub account's order holding the same ID. So the ID is looked up
- * in the run's account first and the order cancelled by its order ID; none there is an error, and
- * nothing is sent.
+ * The order to cancel, as the request names it: the cancel endpoint takes no account, so for a key
+ * that sees several trading accounts a client order ID is first looked up in the run's account and
+ * the order cancelled by its order ID (docs/safety.md "One account"); none there is an error.
  */
 async function inOwnAccount(
 	run: RunContext,
@@ -107,28 +105,18 @@ async function inOwnAccount(
 		throw withOutcome(toNodeError(run.node, error), 'rejected');
 	}
 	if (order === undefined || order.orderId === undefined)
-		throw withOutcome(
-			new NodeOperationError(
-				run.node,
-				`Client Order ID: account ${scope.accountId} has no order with client order ID ${reference.clientOrderId}`,
-				{
-					description:
-						'Nothing was cancelled. The API key sees more than one trading account, so a client order ID is cancelled only in the account of the Account option (empty: the key’s own). Pick the account the order belongs to, or cancel by Order ID.',
-					itemIndex,
-				},
-			),
-			'rejected',
+		throw refusedError(
+			run.node,
+			`Client Order ID: account ${scope.accountId} has no order with client order ID ${reference.clientOrderId}`,
+			'Nothing was cancelled. The API key sees more than one trading account, so a client order ID is cancelled only in the account of the Account option (empty: the key’s own). Pick the account the order belongs to, or cancel by Order ID.',
+			itemIndex,
 		);
 	return { orderId: String(order.orderId) };
 }
 
 /**
- * Cancels one order (DELETE /api/v1/spot/order), settled by the write engine. Answered: placed
- * (cancelled) or rejected. An order already filled or cancelled is an item saying so (or an error
- * with Fail If Order Not Open). An unknown outcome (no answer, 5xx, -1147) is settled by looking the
- * order up; when the lookup proves the cancel was not applied and the order is still open, the
- * cancel is sent once more. A re-run of the node (Retry On Fail, a retried execution) answers a
- * cancel it already made from the write ledger, and looks up one it left unknown.
+ * Cancels one order, settled by the write engine (docs/operations.md Cancel): an order already
+ * filled or cancelled is an item saying so (an error with Fail If Order Not Open).
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const reference: OrderReference = readOrderReference(run, itemIndex);
@@ -139,7 +127,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			? strictBoolean(run.node, 'Fail If Order Not Open', options.failIfNotOpen, itemIndex)
 			: false,
 	}));
-	const writes = writeRun(run);
+	const writes = writeSessionOf(run);
 	const pending = pendingCancel(writes.ledger, String(itemIndex), reference, itemIndex);
 	// A cancel an earlier try of this run recorded is settled from the ledger or by its lookup,
 	// never by a fresh resolution whose failure would read as "nothing was cancelled".

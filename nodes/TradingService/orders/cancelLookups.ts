@@ -9,14 +9,12 @@ import {
 	OPEN_ORDER_STATUSES,
 } from '../constants';
 import { sameCode } from '../transport';
-import type { EngineRun } from '../writes/engine';
-import type { PendingWrite, Refusal, Verdict } from '../writes/pendingWrite';
+import type { EngineSession, PendingWrite, Refusal, Verdict } from '../writes/engine';
 import { findOrder, type OrderReference } from './orderIds';
 
 // Why a cancel did nothing (the order is no longer open), and the order looked up to tell: after a
 // lost answer, after a refusal that does not say why, and after a lost run.
 
-/** What a lookup reads of a cancel of the run (cancelWrites.ts `CancelWrite`). */
 type PendingCancel = PendingWrite<{ reference: OrderReference }>;
 
 /** Why an order could not be cancelled because it is no longer open. */
@@ -40,7 +38,6 @@ const NOT_OPEN_REASONS: ReadonlyArray<[string, string, string]> = [
 	[ERROR_CODES.orderNotFound, 'notFound', 'the service has no order with this ID'],
 ];
 
-/** The not-open reason of a cancel refused with `code`, if the code is one of them. */
 export function notOpenReason(code: unknown): NotOpen | undefined {
 	const known = NOT_OPEN_REASONS.find(([known]) => sameCode(code, known));
 	return known === undefined ? undefined : { code: known[0], reason: known[1], text: known[2] };
@@ -63,28 +60,31 @@ function notOpenStatus(status: string): NotOpen | undefined {
 	return undefined;
 }
 
+/** What the refusal of a cancel of an order that is not open tells (Refusal.detail). */
+export type NotOpenDetail = { reason: string; text: string; order?: IDataObject };
+
 /** A refusal because the order is not open: its code, the service's words, and the reason. */
 export function notOpenRefusal(notOpen: NotOpen, said: string, order?: IDataObject): Refusal {
+	const detail: NotOpenDetail = { reason: notOpen.reason, text: notOpen.text };
 	return {
 		code: notOpen.code,
 		msg: said,
-		detail: {
-			reason: notOpen.reason,
-			text: notOpen.text,
-			...(order === undefined ? {} : { order }),
-		},
+		detail: order === undefined ? detail : { ...detail, order },
 	};
+}
+
+/** Cancelled, or the cancel accepted and being applied: either way no second request is needed. */
+function isCancelled(status: string): boolean {
+	return CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS;
 }
 
 /** A found order's verdict on a cancel, or when to look again (still open, the cancel may still apply). */
 export type CancelFinding = Verdict | { again: number };
 
 /**
- * What an order found after a cancel whose answer was lost says (Order › Get, or the open and past
- * order lists): cancelled means the cancel was applied (or the order was cancelled anyway: either
- * way it is cancelled); filled means it was not; still open once no attempt of the cancel can be
- * applied any more means it was not applied, and may be sent again; still open before that: look
- * again then. `lookupStartedAt`: when the read that found it started.
+ * What an order found after a cancel whose answer was lost says (docs/safety.md): cancelled (or
+ * being cancelled), the cancel holds; filled, it was not applied; still open once no attempt can be
+ * applied any more, it was not applied; still open before that: look again then.
  */
 export function confirmFound(
 	order: IDataObject,
@@ -92,9 +92,7 @@ export function confirmFound(
 	lookupStartedAt: number,
 ): CancelFinding {
 	const status = String(order.status);
-	// Cancelled, or the cancel accepted and being applied: either way no second request is needed.
-	if (CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS)
-		return { kind: 'placed', result: order };
+	if (isCancelled(status)) return { kind: 'placed', result: order };
 	if (!OPEN_ORDER_STATUSES.includes(status)) {
 		const notOpen = notOpenStatus(status);
 		// Ended otherwise (filled); a status without a known reason is taken as not cancelled.
@@ -109,21 +107,15 @@ export function confirmFound(
 
 /** The verdict on a cancel whose lookup found no order: not on the book, nothing cancelled. */
 export function notFoundVerdict(): Verdict {
-	return {
-		kind: 'rejected',
-		refusal: notOpenRefusal(
-			notOpenReason(ERROR_CODES.orderNotOnBook)!,
-			'order status not found',
-			{},
-		),
-	};
+	const notOpen = notOpenReason(ERROR_CODES.orderNotOnBook)!;
+	return { kind: 'rejected', refusal: notOpenRefusal(notOpen, 'order status not found', {}) };
 }
 
 /**
  * Settles a cancel whose answer was lost, by looking the order up (Order › Get): see confirmFound.
  * Still open while the cancel may still be applied: looked up again once it cannot.
  */
-export async function confirmCancel(run: EngineRun, pending: PendingCancel): Promise<Verdict> {
+export async function confirmCancel(run: EngineSession, pending: PendingCancel): Promise<Verdict> {
 	for (;;) {
 		const lookupStartedAt = Date.now();
 		let order: IDataObject | undefined;
@@ -145,9 +137,8 @@ export async function confirmCancel(run: EngineRun, pending: PendingCancel): Pro
 }
 
 /**
- * What an order found after a cancel the service refused as having nothing to cancel (`said`: its
- * code and words) says: the refusal proves nothing was cancelled, the order tells why, and the item
- * says exactly that (a 0212 for an order that filled is "already filled").
+ * What an order found after a cancel refused as having nothing to cancel (`said`) says: nothing
+ * was cancelled, and the order tells why (a 0212 for an order that filled is "already filled").
  */
 export function explainFound(order: IDataObject | undefined, said: Refusal): Verdict {
 	const code = said.code ?? '';
@@ -179,7 +170,7 @@ export function explainFound(order: IDataObject | undefined, said: Refusal): Ver
  * (explainFound). Never throws: a lookup that fails leaves a rejection that says so.
  */
 export async function explainNothingToCancel(
-	run: EngineRun,
+	run: EngineSession,
 	pending: PendingCancel,
 	said: Refusal,
 ): Promise<Verdict> {
@@ -188,29 +179,20 @@ export async function explainNothingToCancel(
 		order = await findOrder(run, pending.write.reference, pending.itemIndex, true);
 	} catch (error) {
 		const code = said.code ?? '';
-		return {
-			kind: 'rejected',
-			refusal: notOpenRefusal(
-				{
-					code,
-					reason: 'nothingToCancel',
-					text: `the service answered that there was nothing to cancel (code ${code}), and looking the order up to tell why failed: ${(error as Error).message}`,
-				},
-				said.msg ?? '',
-			),
-		};
+		const text = `the service answered that there was nothing to cancel (code ${code}), and looking the order up to tell why failed: ${(error as Error).message}`;
+		const notOpen = { code, reason: 'nothingToCancel', text };
+		return { kind: 'rejected', refusal: notOpenRefusal(notOpen, said.msg ?? '') };
 	}
 	return explainFound(order, said);
 }
 
 /**
- * After a lost run (writes/writeRun.ts): each order is looked up before its cancel is sent. One
- * already cancelled (or being cancelled) is reported placed, found already done (the lost run's
- * cancel, or another's: either way the order is cancelled); any other answer, or a failed lookup,
- * lets the cancel be sent, since cancelling twice moves no money and its answer says the rest.
+ * After a lost run each order is looked up before its cancel is sent: one already cancelled (or
+ * being cancelled) is reported placed; anything else, or a failed lookup, lets the cancel be sent
+ * (cancelling twice moves no money).
  */
 export async function checkAfterLostRun(
-	run: EngineRun,
+	run: EngineSession,
 	pending: PendingCancel[],
 ): Promise<Array<Verdict | undefined>> {
 	if (run.lostRun === undefined) return pending.map(() => undefined);
@@ -218,16 +200,8 @@ export async function checkAfterLostRun(
 	for (const one of pending) {
 		try {
 			const order = await findOrder(run, one.write.reference, one.itemIndex);
-			if (order === undefined) {
-				verdicts.push(undefined);
-				continue;
-			}
-			const status = String(order.status);
-			verdicts.push(
-				CANCELLED_ORDER_STATUSES.includes(status) || status === CANCEL_PENDING_STATUS
-					? { kind: 'placed', result: order, alreadyPlaced: true }
-					: undefined,
-			);
+			const done = order !== undefined && isCancelled(String(order.status));
+			verdicts.push(done ? { kind: 'placed', result: order, alreadyPlaced: true } : undefined);
 		} catch {
 			verdicts.push(undefined);
 		}

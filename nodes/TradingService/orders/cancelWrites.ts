@@ -1,10 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
-import { ENDPOINTS, isServiceRejection, isUnknownOutcomeCode, isZeroCode } from '../transport';
-import type { EngineRun, WriteKind } from '../writes/engine';
+import { isServiceRejection, isUnknownOutcomeCode, isZeroCode } from '../transport';
+import {
+	pendingWrite,
+	type EngineSession,
+	type PendingWrite,
+	type Refusal,
+	type Settled,
+	type Verdict,
+	type WriteKind,
+} from '../writes/engine';
 import { fingerprint, type WriteLedger } from '../writes/ledger';
-import { pendingWrite, type PendingWrite, type Verdict } from '../writes/pendingWrite';
+import { withOutcome } from '../writes/outcomes';
 import {
 	checkAfterLostRun,
 	confirmCancel,
@@ -12,31 +20,26 @@ import {
 	isNothingToCancel,
 	notOpenReason,
 	notOpenRefusal,
+	type NotOpenDetail,
 } from './cancelLookups';
-import { lookUpCancelsInLists } from './cancelLists';
+import { lookUpCancelsInLists } from './listLookups';
 import type { OrderReference } from './orderIds';
+import { ORDER_ENDPOINTS } from './endpoints';
 
-/**
- * Cancels as the engine settles them (Cancel, and Cancel Many by order IDs). The exchange refuses
- * to cancel an order that is no longer open: that is a rejection (nothing was done), and the
- * operations report it as data, since the order is not open either way. Some codes say why
- * (-1139 filled, -1142 cancelled); the UAE variant's own (0212 "already completed or does not
- * exist", 0211 per ID) do not, so the order is then looked up and the item says what it found.
- */
+// Cancels as the engine settles them (Cancel, and Cancel Many by order IDs), and what the items say
+// of each. The exchange refuses to cancel an order that is no longer open: a rejection (nothing was
+// done), reported as data. Some codes say why (-1139 filled, -1142 cancelled); the UAE variant's
+// own (0212, 0211 per ID) do not, so the order is then looked up and the item says what it found.
 
 export interface CancelWrite {
 	/** The order as the user named it: what the ledger and every lookup go by. */
 	reference: OrderReference;
-	/**
-	 * What the cancel request names instead, when that differs: a client order ID resolved to its
-	 * order ID in the run's account (Cancel, for a key that sees several trading accounts).
-	 */
+	/** What the request names instead: a client order ID resolved in the run's account (Cancel). */
 	sendAs?: OrderReference;
 }
 
 export type PendingCancel = PendingWrite<CancelWrite>;
 
-/** The reference as the cancel endpoint takes it (DELETE /api/v1/spot/order). */
 export function cancelQuery(reference: OrderReference): IDataObject {
 	return 'orderId' in reference
 		? { orderId: reference.orderId }
@@ -67,7 +70,6 @@ function storedCancel(order: IDataObject): IDataObject {
 	return stored;
 }
 
-/** "ID 123" or "with client order ID abc". */
 function referenceText(reference: OrderReference): string {
 	return 'orderId' in reference
 		? `ID ${reference.orderId}`
@@ -75,11 +77,9 @@ function referenceText(reference: OrderReference): string {
 }
 
 /**
- * What the answer of DELETE /api/v1/spot/cancelOrderByIds says of each ID. It lists only the IDs it
- * did not cancel, each with a code: an ID it does not list was cancelled only when the answer's own
- * code is success and every listed entry names one of the IDs sent. Otherwise an unlisted ID is
- * unknown (then looked up): an error code over an empty list, or an entry naming its order under
- * another key, says nothing about the IDs it leaves out.
+ * What a cancel by IDs' answer says of each ID (docs/operations.md Cancel Many): it lists only the
+ * IDs it did not cancel. An unlisted ID was cancelled only when the answer's code is success and
+ * every listed entry names an ID sent; otherwise it is unknown, and looked up.
  */
 function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
 	const { code, result } = body as IDataObject;
@@ -126,7 +126,10 @@ function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
 }
 
 /** Cancels as the engine settles them: one per request (Cancel), or 100 IDs per request (Cancel Many). */
-export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKind<CancelWrite> {
+export function cancelKind(
+	run: EngineSession,
+	sending: 'single' | 'byIds',
+): WriteKind<CancelWrite> {
 	return {
 		wording: ({ reference }) => ({
 			what: `cancel of order ${referenceText(reference)}`,
@@ -142,42 +145,27 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 				groups.push(pending.slice(start, start + LIMITS.cancelIdsPerRequest));
 			return groups;
 		},
-		request: (group) =>
-			sending === 'single'
-				? {
-						endpoint: ENDPOINTS.cancelOrder,
-						request: {
-							qs: cancelQuery(group[0].write.sendAs ?? group[0].write.reference),
-							itemIndex: group[0].itemIndex,
-						},
-					}
-				: {
-						endpoint: ENDPOINTS.cancelOrderByIds,
-						request: {
-							qs: { ids: group.map(({ write }) => cancelQuery(write.reference).orderId).join(',') },
-							itemIndex: group[0].itemIndex,
-						},
-					},
+		request: (group) => {
+			const { itemIndex, write } = group[0];
+			if (sending === 'single') {
+				const qs = cancelQuery(write.sendAs ?? write.reference);
+				return { endpoint: ORDER_ENDPOINTS.cancelOrder, request: { qs, itemIndex } };
+			}
+			const ids = group.map((one) => cancelQuery(one.write.reference).orderId).join(',');
+			return { endpoint: ORDER_ENDPOINTS.cancelOrderByIds, request: { qs: { ids }, itemIndex } };
+		},
 		read: (body, group) =>
 			sending === 'single'
 				? [{ kind: 'placed', result: body as IDataObject }]
 				: readCancelByIds(body, group),
 		refused: (error) => {
+			const said = sending === 'single' && isServiceRejection(error) ? error.rejection : undefined;
 			// "Nothing to cancel" without the reason (0212, -2013, ...): the order is looked up.
-			if (
-				sending === 'single' &&
-				isServiceRejection(error) &&
-				isNothingToCancel(error.rejection.code)
-			) {
-				const { code, msg } = error.rejection;
-				return { kind: 'duplicate', refusal: { code: String(code), msg } };
-			}
-			const notOpen =
-				sending === 'single' && isServiceRejection(error)
-					? notOpenReason(error.rejection.code)
-					: undefined;
-			if (notOpen !== undefined && isServiceRejection(error))
-				return { kind: 'rejected', refusal: notOpenRefusal(notOpen, error.rejection.msg) };
+			if (said !== undefined && isNothingToCancel(said.code))
+				return { kind: 'duplicate', refusal: { code: String(said.code), msg: said.msg } };
+			const notOpen = said === undefined ? undefined : notOpenReason(said.code);
+			if (said !== undefined && notOpen !== undefined)
+				return { kind: 'rejected', refusal: notOpenRefusal(notOpen, said.msg) };
 			return { kind: 'rejected', refusal: { error } };
 		},
 		precheck: (pending) => checkAfterLostRun(run, pending),
@@ -192,5 +180,100 @@ export function cancelKind(run: EngineRun, sending: 'single' | 'byIds'): WriteKi
 		},
 		sameWriteOfStored: (stored) =>
 			typeof stored.orderId === 'string' && stored.orderId !== '' ? stored.orderId : undefined,
+	};
+}
+
+// What Cancel and Cancel Many say of each cancel once the engine settled it, and Cancel Many's stop
+
+/** What an item says of a cancel that was applied: answered, replayed from the ledger, or found. */
+export function cancelledJson(settled: Extract<Settled, { outcome: 'placed' }>): IDataObject {
+	return {
+		outcome: 'placed',
+		cancelled: true,
+		...(settled.via === 'ledger' ? { replayed: true } : {}),
+		...(settled.via === 'lookup' ? { confirmedByLookup: true } : {}),
+		// Found already cancelled before sending, after a lost run (writes/writeSession.ts).
+		...(settled.via === 'lookup' && settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
+		...sharedJson(settled),
+	};
+}
+
+/** An item whose order another item of the run cancelled (or tried to): which one (writes/sameWrites.ts). */
+function sharedJson(settled: Settled): IDataObject {
+	return settled.sharedWith === undefined ? {} : { sameCancelAsItem: settled.sharedWith };
+}
+
+/**
+ * The item of one order of Cancel Many, once the engine settled its cancel: one per order, whether
+ * it was named by ID or found open for a symbol.
+ */
+export function cancelItem(pending: PendingCancel): IDataObject {
+	const orderId = 'orderId' in pending.write.reference ? pending.write.reference.orderId : '';
+	const settled = pending.settled!;
+	if (settled.outcome === 'placed') {
+		const status = settled.via === 'lookup' ? { status: settled.result.status } : {};
+		return { orderId, ...cancelledJson(settled), ...status };
+	}
+	if (settled.outcome === 'unknown') {
+		return {
+			orderId,
+			outcome: 'unknown',
+			cancelled: null,
+			message: `Unknown outcome: the cancel request got no usable answer and ${settled.reason}`,
+			// The same advice as for a single cancel: the cancel kind owns the wording.
+			howToCheck: `Look up order ID ${orderId} (Trading Service > Order > Get) and check its status`,
+			...sharedJson(settled),
+		};
+	}
+	return { ...refusedCancelItem(orderId, settled.refusal), ...sharedJson(settled) };
+}
+
+function refusedCancelItem(orderId: string, refusal: Refusal): IDataObject {
+	if (refusal.error !== undefined) {
+		return {
+			orderId,
+			outcome: 'rejected',
+			cancelled: false,
+			reason: 'requestRefused',
+			message: `Not cancelled: ${refusal.error.message}`,
+		};
+	}
+	const { reason, text, order } = refusal.detail as NotOpenDetail;
+	if (order !== undefined) {
+		return {
+			orderId,
+			outcome: 'rejected',
+			cancelled: false,
+			confirmedByLookup: true,
+			reason,
+			message: `Not cancelled: ${text}`,
+			...(order.status === undefined ? {} : { status: order.status }),
+		};
+	}
+	return {
+		orderId,
+		outcome: 'rejected',
+		cancelled: false,
+		reason,
+		message: `Not cancelled: ${text}`,
+		code: refusal.code,
+	};
+}
+
+/**
+ * Cancel Many's hook after each request: its first request refused while nothing of `pending` is
+ * cancelled stops the node with the refusal (nothing was cancelled). A later request's refusal gives
+ * its IDs items saying why, since earlier IDs were.
+ */
+export function stopOnFirstRefusal(
+	pending: () => Iterable<PendingCancel>,
+): (group: PendingCancel[]) => void {
+	let requests = 0;
+	return (group) => {
+		requests++;
+		const first = group[0].settled;
+		if (requests > 1 || first?.outcome !== 'rejected' || first.refusal.error === undefined) return;
+		if ([...pending()].some((one) => one.settled?.outcome === 'placed')) return;
+		throw withOutcome(first.refusal.error, 'rejected');
 	};
 }

@@ -8,7 +8,7 @@ import {
 import { parallelRequestsOption } from '../descriptions/common';
 import { orderGuardrails, orderOptions } from './orderOptionProperties';
 import { clientOrderIdParameter, orderFields, readOrderParameters } from './orderProperties';
-import { readOrderOptions, type OrderOptions } from './orderOptions';
+import { checkGuardrails, readOrderOptions, type OrderOptions } from './orderOptions';
 import {
 	duplicateClientOrderIdError,
 	parameterLabel,
@@ -16,19 +16,15 @@ import {
 	type OrderParams,
 } from './orderRules';
 import { inputError } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
 import { settleWrites } from '../writes/engine';
 import { replayedOrder } from './orderLookups';
 import { orderKind, pendingOrder, type PendingOrder } from './orderWrites';
 import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
-import {
-	checkGuardrails,
-	checkOrdersAgainstSymbolRules,
-	type OrderToCheck,
-} from './symbolRulesCheck';
-import { writeRun } from '../writes/writeRun';
+import { checkOrdersAgainstSymbolRules, type CheckedOrder, type OrderToCheck } from './symbolRules';
+import { writeSessionOf } from '../writes/writeSession';
+import { ORDER_ENDPOINTS } from './endpoints';
 
 const testOnlyOption: INodeProperties = {
 	displayName: 'Test Only',
@@ -83,7 +79,8 @@ async function testOrder(
 ): Promise<IDataObject> {
 	const qs: IDataObject = { ...order };
 	if (options.recvWindow !== undefined) qs.recvWindow = options.recvWindow;
-	const answer = (await run.client.request(ENDPOINTS.orderTest, { qs, itemIndex })) as IDataObject;
+	const request = run.client.request(ORDER_ENDPOINTS.orderTest, { qs, itemIndex });
+	const answer = (await request) as IDataObject;
 	const { newClientOrderId, ...sent } = order;
 	return {
 		testOnly: true,
@@ -98,7 +95,6 @@ async function testOrder(
 	};
 }
 
-/** The item of a settled order: placed (as answered, found or replayed), else its error. */
 function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
@@ -121,14 +117,7 @@ function createdItem(run: RunContext, pending: PendingOrder): IDataObject {
 }
 
 /** An item's order as it will be sent: validated, within the guardrails and the symbol rules. */
-interface PreparedOrder {
-	order: OrderParams;
-	/** The order as given, before Fit to Symbol Rules: what the write ledger knows it by. */
-	given: OrderParams;
-	options: OrderOptions;
-	/** What the output item says about the symbol rules (fitted values, or unchecked and why). */
-	report: IDataObject;
-}
+type PreparedOrder = CheckedOrder & { options: OrderOptions };
 
 /** Validation and the guardrails of one item: its order and options, or the error refusing it. */
 function readItem(
@@ -136,12 +125,11 @@ function readItem(
 	itemIndex: number,
 ): { order: OrderParams; options: OrderOptions } {
 	const options = readOrderOptions(run, itemIndex);
-	const order = validateOrder(
-		run.node,
-		readOrderParameters((name, fallback) => run.parameter(name, itemIndex, fallback), run.version),
-		parameterLabel,
-		itemIndex,
+	const raw = readOrderParameters(
+		(name, value) => run.parameter(name, itemIndex, value),
+		run.version,
 	);
+	const order = validateOrder(run.node, raw, parameterLabel, itemIndex);
 	checkGuardrails(run.node, order, options.guardrails, parameterLabel, itemIndex);
 	// The order-test endpoint documents quantity and no amount (docs/api.md §4.12): an order by
 	// Amount would be tested as something else, or refused for a reason the real order lacks.
@@ -173,7 +161,7 @@ async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder 
 				options,
 				label: parameterLabel,
 				itemIndex,
-				recorded: writeRun(run).ledger.holds(String(itemIndex)),
+				recorded: writeSessionOf(run).ledger.holds(String(itemIndex)),
 			});
 		} catch (error) {
 			prepared.set(itemIndex, error as Error);
@@ -182,12 +170,7 @@ async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder 
 	const checked = await checkOrdersAgainstSymbolRules(run, toCheck);
 	checked.forEach((result, index) => {
 		const { itemIndex, options } = toCheck[index];
-		prepared.set(
-			itemIndex,
-			result instanceof Error
-				? result
-				: { order: result.order, given: result.given, options, report: result.report },
-		);
+		prepared.set(itemIndex, result instanceof Error ? result : { ...result, options });
 	});
 	return prepared;
 }
@@ -196,11 +179,8 @@ async function prepareItems(run: RunContext): Promise<Map<number, PreparedOrder 
 const preparations = new WeakMap<RunContext, Promise<Map<number, PreparedOrder | Error>>>();
 
 /**
- * One order per item (POST /api/v1/spot/new/order), settled by the write engine as a batch of one.
- * Before the first order is sent, every item is validated and checked against the guardrails and
- * its symbol's rules: without Continue On Fail one refused item stops the run with nothing sent.
- * What does not depend on the item is read once per node run (the run context): parameters and
- * options without expressions, the generated ID prefix, the write ledger.
+ * One order per item, settled by the write engine as a batch of one. Every item is checked before
+ * the first order is sent: without Continue On Fail one refused item stops the run, nothing sent.
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	let preparation = preparations.get(run);
@@ -223,21 +203,11 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	// Nothing is placed, so no ledger slot and no generated client order ID.
 	if (options.testOnly === true) return [await testOrder(run, order, options, itemIndex, report)];
 
-	const writes = writeRun(run);
+	const writes = writeSessionOf(run);
 	const idPrefix = options.generateClientOrderId === false ? undefined : writes.idPrefix;
-	const pending = pendingOrder(
-		writes.ledger,
-		String(itemIndex),
-		order,
-		itemIndex,
-		0,
-		idPrefix,
-		given,
-	);
-	await settleWrites(
-		writes,
-		orderKind(writes, { endpoint: 'single', recvWindow: options.recvWindow }),
-		[pending],
-	);
+	const slot = String(itemIndex);
+	const pending = pendingOrder(writes.ledger, slot, order, itemIndex, 0, idPrefix, given);
+	const kind = orderKind(writes, { endpoint: 'single', recvWindow: options.recvWindow });
+	await settleWrites(writes, kind, [pending]);
 	return [{ ...createdItem(run, pending), ...report }];
 }

@@ -10,11 +10,9 @@ import { parallelRequestsOption } from '../descriptions/common';
 import type { NodeVersion } from '../descriptions/pickers';
 import { toNodeError } from '../transport';
 import { settleWrites } from '../writes/engine';
-import { withOutcome } from '../writes/outcomes';
-import { writeRun } from '../writes/writeRun';
-import { errorItemJson } from '../run/errorItems';
-import { parallelRequests } from '../run/parallelRequests';
-import type { RunContext } from '../run/runContext';
+import { errorItemJson, withOutcome } from '../writes/outcomes';
+import { writeSessionOf } from '../writes/writeSession';
+import { parallelRequests, type RunContext } from '../run/runContext';
 import { readAll, type Outputs } from './createManyInput';
 import { orderGuardrails, orderOptions } from './orderOptionProperties';
 import { orderFields } from './orderProperties';
@@ -84,10 +82,8 @@ export const description = (version: NodeVersion): INodeProperties[] => [
 	]),
 ];
 
-/**
- * Options that belong to one order: in the JSON and auto-map modes each order carries its own, so
- * they show in the item mode only (and n8n drops a hidden option's value when it loads the node).
- */
+// Options of one order: in the JSON and auto-map modes each order carries its own, so they show in
+// the item mode only (and n8n drops a hidden option's value when it loads the node).
 const PER_ORDER_OPTIONS = ['newClientOrderId', 'stpMode'];
 
 function createManyOptions(version: NodeVersion): INodeProperties {
@@ -113,10 +109,8 @@ function createManyOptions(version: NodeVersion): INodeProperties {
 }
 
 /**
- * Create Many handles all input items at once, so orders of different items share batches:
- * read → validate → the write engine (ledger, batches of 20 by symbol, answers matched by client
- * order ID, unknown outcomes looked up, orders proven not executed sent once more). However the
- * run ends, every order it placed is reported: a stopped run's error says what became of each
+ * Create Many handles all input items at once, so orders of different items share batches. However
+ * the run ends, every order it placed is reported: a stopped run's error says what became of each
  * (createManyStop.ts), and under Continue On Fail the run gives an item per order besides the
  * error's (n8n would otherwise pass the input item on, hiding what was placed).
  */
@@ -161,8 +155,8 @@ async function placeAll(
 	const { pending, reports } = await readAll(run, items, options, outputs);
 	sending.orders = pending;
 	await settleWrites(
-		writeRun(run),
-		orderKind(writeRun(run), { endpoint: 'batch', recvWindow: options.recvWindow }),
+		writeSessionOf(run),
+		orderKind(writeSessionOf(run), { endpoint: 'batch', recvWindow: options.recvWindow }),
 		pending,
 		{
 			parallel,
@@ -184,14 +178,10 @@ async function placeAll(
 	return outputs.flat().filter((item) => item !== undefined);
 }
 
-// ---------------------------------------------------------------------------------------------
-// What each order comes out as, once the write engine settled it: an item with success true or
-// false, or the error that stops the run.
+// What each order comes out as, once the write engine settled it.
 
-/** What these items use of the run. */
 type ItemRun = Pick<RunContext, 'node' | 'continueOnFail'>;
 
-/** An output item of one order. */
 function orderItem(pending: PendingOrder, json: IDataObject): INodeExecutionData {
 	const { order } = pending.write;
 	return {
@@ -221,6 +211,10 @@ function entryJson(
 	};
 }
 
+function refusedError(run: ItemRun): NodeOperationError {
+	return new NodeOperationError(run.node, 'The service refused the order');
+}
+
 /** The batch entry that refused an order, when the refusal came from its entry alone. */
 export function refusingEntry(pending: PendingOrder): IDataObject | undefined {
 	const settled = pending.settled;
@@ -238,26 +232,18 @@ export function settledItem(run: ItemRun, pending: PendingOrder): INodeExecution
 	if (settled.outcome === 'placed') {
 		if (settled.via === 'ledger') {
 			const replayed = replayedOrder(pending.write.order, settled.result);
-			return orderItem(pending, {
-				...entryJson(undefined, replayed, settled.alreadyPlaced),
-				replayed: true,
-			});
+			const json = entryJson(undefined, replayed, settled.alreadyPlaced);
+			return orderItem(pending, { ...json, replayed: true });
 		}
 		return orderItem(pending, entryJson(settled.entry, settled.result, settled.alreadyPlaced));
 	}
 	const entry = refusingEntry(pending);
 	if (entry !== undefined) return orderItem(pending, entryJson(entry, null));
+	const refusal = settled.outcome === 'unknown' ? undefined : settled.refusal.error;
 	const error =
 		settled.outcome === 'unknown'
 			? settled.error
-			: withOutcome(
-					toNodeError(
-						run.node,
-						settled.refusal.error ??
-							new NodeOperationError(run.node, 'The service refused the order'),
-					),
-					'rejected',
-				);
+			: withOutcome(toNodeError(run.node, refusal ?? refusedError(run)), 'rejected');
 	if (!run.continueOnFail) throw error;
 	return orderItem(pending, {
 		...errorItemJson(error),

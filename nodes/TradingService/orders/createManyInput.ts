@@ -1,25 +1,27 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { inputError } from '../helpers/validation';
+import { inputError, numberMayHaveLostDigits } from '../helpers/validation';
 import { parseJsonKeepingDigits, toNodeError } from '../transport';
-import { withOutcome } from '../writes/outcomes';
-import { writeRun } from '../writes/writeRun';
-import { errorItemJson } from '../run/errorItems';
+import { errorItemJson, withOutcome } from '../writes/outcomes';
+import { writeSessionOf } from '../writes/writeSession';
 import type { RunContext } from '../run/runContext';
-import { autoMapLabel, autoMappedOrder } from './autoMap';
 import { readOrderParameters } from './orderProperties';
-import type { OrderOptions } from './orderOptions';
-import { duplicateClientOrderIdError, parameterLabel, validateOrder } from './orderRules';
-import { pendingOrder, type PendingOrder } from './orderWrites';
+import { checkGuardrails, type OrderOptions } from './orderOptions';
 import {
-	checkGuardrails,
-	checkOrdersAgainstSymbolRules,
-	type CheckedOrder,
-	type OrderToCheck,
-} from './symbolRulesCheck';
+	ORDER_FIELDS,
+	duplicateClientOrderIdError,
+	isOrderFieldAlias,
+	orderFieldOf,
+	parameterLabel,
+	shownKey,
+	validateOrder,
+} from './orderRules';
+import { pendingOrder, type PendingOrder } from './orderWrites';
+import { checkOrdersAgainstSymbolRules, type CheckedOrder, type OrderToCheck } from './symbolRules';
 
 // The input of Create Many: each item's orders read (its parameters, its own fields or a JSON
-// array), validated, and checked against the guardrails and the symbol rules before anything is sent.
+// array; docs/operations.md "Create Many"), validated, and checked against the guardrails and the
+// symbol rules before anything is sent.
 
 /** One slot list per input item: output comes in input order whatever the batching. */
 export type Outputs = INodeExecutionData[][];
@@ -33,23 +35,12 @@ function readOrdersOfItem(
 	const node = run.node;
 	const inputMode = run.parameter('inputMode', itemIndex, 'items') as string;
 	if (inputMode === 'items') {
-		return [
-			{
-				raw: readOrderParameters(
-					(name, fallback) => run.parameter(name, itemIndex, fallback),
-					run.version,
-				),
-				label: parameterLabel,
-			},
-		];
+		const read = (name: string, fallback?: unknown) => run.parameter(name, itemIndex, fallback);
+		return [{ raw: readOrderParameters(read, run.version), label: parameterLabel }];
 	}
 	if (inputMode === 'autoMap') {
-		return [
-			{
-				raw: autoMappedOrder(node, items[itemIndex].json, itemIndex),
-				label: autoMapLabel(itemIndex),
-			},
-		];
+		const raw = autoMappedOrder(node, items[itemIndex].json, itemIndex);
+		return [{ raw, label: autoMapLabel(itemIndex) }];
 	}
 	let value = run.parameter('ordersJson', itemIndex);
 	if (typeof value === 'string') value = parseOrdersJson(run, value, itemIndex);
@@ -98,14 +89,105 @@ function parseOrdersJson(run: RunContext, text: string, itemIndex: number): unkn
 	}
 }
 
-/** An order read, validated and within the guardrails, with where it stands among its item's. */
+// Map Each Item's Fields Automatically: the order fields read straight from an item's JSON, under
+// the service's names. What is read is never changed: strings go on character for character, a
+// number only when its own text is a plain decimal. A key that nearly names an order field is
+// refused, never ignored (it would drop what it holds: a business key lost places the row again
+// on the next run) and never mapped (which of two near names wins is the workflow author's to say).
+
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/** How an auto-mapped field is named in errors: the item and the field's own name. */
+export function autoMapLabel(itemIndex: number): (field: string) => string {
+	return (field) => `Item ${itemIndex}, field ${field}`;
+}
+
+function typeName(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	return `a ${typeof value}`;
+}
+
+/** One auto-mapped field's value as the order rules read it: a string, or absent (undefined). */
+function fieldValue(
+	node: INode,
+	field: string,
+	value: unknown,
+	itemIndex: number,
+): string | undefined {
+	const refuse = (problem: string, fix: string) =>
+		inputError(node, autoMapLabel(itemIndex)(field), problem, fix, itemIndex);
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') {
+		const text = String(value);
+		if (!Number.isFinite(value) || !PLAIN_DECIMAL.test(text)) {
+			throw refuse(
+				`the number ${text} is not a plain decimal`,
+				`Give it as a string in the input item (e.g. "0.00000001" rather than 1e-8): a number such as 1e-8, 1e21, NaN or Infinity cannot be sent exactly.`,
+			);
+		}
+		if (numberMayHaveLostDigits(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+			throw refuse(
+				`the number ${text} may have lost digits`,
+				'Give it as a string in the input item (e.g. "0.123456789012345678"): a number of more than 15 significant digits is rounded before the node sees it (0.123456789012345678 arrives as 0.12345678901234568).',
+			);
+		}
+		if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+			throw refuse(
+				`the number ${text} is too large to be exact`,
+				'Give it as a string in the input item: numbers above 9007199254740991 may already have lost digits.',
+			);
+		}
+		return text;
+	}
+	throw refuse(
+		`is ${typeName(value)}, not text or a number`,
+		`Give each order field as a string (or a plain number for price, quantity and amount), e.g. "price": "50000.5".`,
+	);
+}
+
+/** The order of one input item, from its JSON; an item without any order field is refused. */
+export function autoMappedOrder(node: INode, json: IDataObject, itemIndex: number): IDataObject {
+	const raw: IDataObject = {};
+	let found = 0;
+	for (const key of Object.keys(json)) {
+		const field = orderFieldOf(key);
+		if (field === undefined) continue; // not an order field: ignored
+		if (field !== key) {
+			const shown = shownKey(key);
+			throw inputError(
+				node,
+				autoMapLabel(itemIndex)(shown),
+				`is not an order field, but ${field} is`,
+				isOrderFieldAlias(key)
+					? `Rename it to ${field}: output items call it ${key}, but an order takes it as ${field}, and ${shown} would otherwise be ignored.`
+					: `Rename it to ${field}: field names are read exactly, and ${shown} would otherwise be ignored.`,
+				itemIndex,
+			);
+		}
+		found++;
+		const value = fieldValue(node, field, json[key], itemIndex);
+		if (value !== undefined) raw[field] = value;
+	}
+	if (found === 0) {
+		throw inputError(
+			node,
+			`Item ${itemIndex}`,
+			'has none of the order fields',
+			`Map Each Item's Fields Automatically reads these fields from each item, named exactly so: ${ORDER_FIELDS.join(', ')}. Rename the item's fields (e.g. with an Edit Fields node), or choose the input mode Each Input Item Is One Order and map them with expressions.`,
+			itemIndex,
+		);
+	}
+	return raw;
+}
+
 type ReadOrder = OrderToCheck & { orderIndex: number };
 
 /**
- * Steps 1 and 2, read and validate every item before the first request: the orders to send, each
- * checked against the guardrails and its symbol's rules (read once for all items) and fitted when
- * Fit to Symbol Rules is on, with its ledger slot and a client order ID unless generation is off.
- * A bad item fails the run, or becomes an error item with Continue On Fail.
+ * Steps 1 and 2, every item read and checked before the first request: the orders to send, each
+ * with its ledger slot and a client order ID unless generation is off. A bad item fails the run,
+ * or becomes an error item with Continue On Fail.
  */
 export async function readAll(
 	run: RunContext,
@@ -125,7 +207,7 @@ export async function readAll(
 			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }, orderIndex) => {
 				const order = validateOrder(run.node, raw, label, itemIndex);
 				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
-				const recorded = writeRun(run).ledger.holds(`${itemIndex}.${orderIndex}`);
+				const recorded = writeSessionOf(run).ledger.holds(`${itemIndex}.${orderIndex}`);
 				return { order, label, itemIndex, orderIndex, options, recorded };
 			});
 			// Before the rules are read: like the rest of validation, it needs no request.
@@ -188,22 +270,20 @@ async function checkItems(
 	return ofItem;
 }
 
-/** The orders to send, in input order, each with its ledger slot and its symbol rules report. */
 function pendingOrders(
 	run: RunContext,
 	options: OrderOptions,
 	ofItem: Map<number, Array<CheckedOrder & { orderIndex: number }>>,
 ): { pending: PendingOrder[]; reports: Map<PendingOrder, IDataObject> } {
-	const writes = writeRun(run);
+	const writes = writeSessionOf(run);
 	const prefix = options.generateClientOrderId === false ? undefined : writes.idPrefix;
 	const pending: PendingOrder[] = [];
 	const reports = new Map<PendingOrder, IDataObject>();
 	for (const [itemIndex, orders] of [...ofItem.entries()].sort(([a], [b]) => a - b)) {
 		for (const { order, given, report, orderIndex } of orders) {
-			const slotName = `${itemIndex}.${orderIndex}`;
 			const one = pendingOrder(
 				writes.ledger,
-				slotName,
+				`${itemIndex}.${orderIndex}`,
 				order,
 				itemIndex,
 				orderIndex,

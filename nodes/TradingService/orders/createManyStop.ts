@@ -1,25 +1,22 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import { toNodeError } from '../transport';
-import { withOutcome } from '../writes/outcomes';
-import { orderCounts, runReport, withRunReport } from '../writes/runReport';
-import { writeRun } from '../writes/writeRun';
-import { errorItemJson } from '../run/errorItems';
+import { errorItemJson, orderCounts, runReport, withRunReport } from '../writes/outcomes';
+import { writeSessionOf } from '../writes/writeSession';
 import type { RunContext } from '../run/runContext';
 import type { Outputs } from './createManyInput';
+import { refusedError } from './orderRules';
 import type { PendingOrder } from './orderWrites';
 
 // How a Create Many that stopped says so: the error, with what became of every item and order of
 // the run (from the write ledger, once every batch in flight answered), and, under Continue On
 // Fail, an item for every order besides the error's own.
 
-/** What these use of the run. */
 type StopRun = Pick<RunContext, 'node' | 'continueOnFail'>;
 
 /**
- * With Fail on Any Rejected Order: the error that stops the run after a batch with rejections.
- * Batches already in flight still answer; what the run placed is added once they did
- * (writes/runReport.ts), as a count made now would miss them.
+ * With Fail on Any Rejected Order: the error that stops the run after a batch with rejections. What
+ * the run placed is added once the batches in flight answered: a count made now would miss them.
  */
 export function rejectedOrdersError(
 	run: StopRun,
@@ -30,24 +27,17 @@ export function rejectedOrdersError(
 	const entry = (settled?.outcome === 'rejected' ? settled.refusal.detail?.entry : undefined) as
 		| IDataObject
 		| undefined;
-	return withOutcome(
-		new NodeOperationError(
-			run.node,
-			`${rejected.length} order(s) were rejected: ${typeof entry?.msg === 'string' ? entry.msg : ''} (code ${String(entry?.code)})`,
-			{
-				description: `Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left); those already in flight were answered.`,
-				itemIndex: rejected[0].itemIndex,
-			},
-		),
-		'rejected',
+	return refusedError(
+		run.node,
+		`${rejected.length} order(s) were rejected: ${typeof entry?.msg === 'string' ? entry.msg : ''} (code ${String(entry?.code)})`,
+		`Fail on Any Rejected Order is on, so no further batches were sent (${batchesLeft} left); those already in flight were answered.`,
+		rejected[0].itemIndex,
 	);
 }
 
 /**
- * The error that stopped a Create Many, with the run's report: what became of every item and
- * order of the run, read from the ledger of every try once the batches in flight answered (the
- * engine throws only then). An item's orders go in several batches, so the item the error is
- * about is listed too.
+ * The error that stopped a Create Many, with what became of every item and order of the run, read
+ * from the ledger of every try once the batches in flight answered (the engine throws only then).
  */
 export function stoppedRunError(
 	run: RunContext,
@@ -56,7 +46,7 @@ export function stoppedRunError(
 	orders: PendingOrder[] | undefined,
 ) {
 	const nodeError = toNodeError(run.node, error);
-	const report = runReport(writeRun(run).ledger, itemCount);
+	const report = runReport(writeSessionOf(run).ledger, itemCount);
 	const heldBefore = report.placed.length + report.unknown.length > 0;
 	if (itemCount < 2 && orders === undefined && !heldBefore) return nodeError;
 	return withRunReport(nodeError, {
@@ -104,10 +94,9 @@ function unsettledItem(pending: PendingOrder, stopped: Error): INodeExecutionDat
 }
 
 /**
- * Under Continue On Fail, what a stopped run gives: an item per order, as it settled (placed,
- * rejected or unknown) or, if the run stopped first, as the ledger holds it (never sent: rejected,
- * not sent), and the stopping error's item, paired with the item it is about, after that item's
- * orders. Without this n8n passes the input on unchanged and the orders placed go unreported.
+ * Under Continue On Fail, what a stopped run gives: an item per order, as it settled or as the
+ * ledger holds it, and the stopping error's item after the orders of the item it is about. Without
+ * this n8n passes the input on unchanged and the orders placed go unreported.
  */
 export function stoppedRunItems(
 	outputs: Outputs,

@@ -10,11 +10,16 @@ import {
 import { ERROR_CODES } from '../constants';
 import { accountOption, optionsCollection, parallelRequestsOption } from '../descriptions/common';
 import { inScope } from '../helpers/accountScope';
-import { orderReferenceFields, readOrderReference } from './findOrderProperties';
-import { describeReference, lookupQuery } from './orderIds';
-import { ENDPOINTS, isServiceRejection, toNodeError } from '../transport';
+import {
+	describeReference,
+	lookupQuery,
+	orderReferenceFields,
+	readOrderReference,
+} from './orderIds';
+import { isServiceRejection, toNodeError } from '../transport';
 import type { RunContext } from '../run/runContext';
 import type { NodeVersion } from '../descriptions/pickers';
+import { ORDER_ENDPOINTS } from './endpoints';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, [
@@ -36,7 +41,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const scope = 'orderId' in reference ? undefined : await run.account(itemIndex);
 	let order: IDataObject;
 	try {
-		order = (await run.client.request(ENDPOINTS.queryOrder, {
+		order = (await run.client.request(ORDER_ENDPOINTS.queryOrder, {
 			qs: { ...lookupQuery(reference), ...(scope ? { accountId: scope.accountId } : {}) },
 			itemIndex,
 		})) as IDataObject;

@@ -14,19 +14,27 @@ import {
 	returnAllAndLimit,
 	sideFilter,
 } from '../descriptions/common';
-import { locatorValue } from '../helpers/locator';
 import {
 	inputError,
-	integerInRange,
+	limitParameter,
+	locatorValue,
 	oneOf,
 	strictBoolean,
 	timestampMs,
 } from '../helpers/validation';
-import { ENDPOINTS } from '../transport';
-import type { RunContext } from '../run/runContext';
-import { everyOrder } from './orderPages';
-import { optionalSymbol } from '../run/symbolParameter';
+import { optionalSymbol, type RunContext } from '../run/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
+import { ORDER_ENDPOINTS } from './endpoints';
+import { KEY_ACCOUNTS_ENDPOINT } from '../transport';
+
+const allAccountsOption: INodeProperties = {
+	displayName: 'All Trading Accounts',
+	name: 'allAccounts',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to list the orders of every trading account the API key sees: a master key’s sub accounts too, each order with its accountId. Off: only the Account option’s account (empty: the key’s own).',
+};
 
 const properties = (version: NodeVersion): INodeProperties[] => [
 	{
@@ -61,18 +69,7 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	optionsCollection([
 		...parallelRequestsOption(version, 'item'),
 		...accountOption(version, 'whose orders to list'),
-		...(version < 2
-			? []
-			: [
-					{
-						displayName: 'All Trading Accounts',
-						name: 'allAccounts',
-						type: 'boolean' as const,
-						default: false,
-						description:
-							'Whether to list the orders of every trading account the API key sees: a master key’s sub accounts too, each order with its accountId. Off: only the Account option’s account (empty: the key’s own).',
-					},
-				]),
+		...(version < 2 ? [] : [allAccountsOption]),
 		sideFilter('Only buy orders or only sell orders'),
 		{
 			displayName: 'Start',
@@ -99,27 +96,17 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		properties(version),
 	);
 
-interface GetManyOptions {
-	side?: string;
-	account?: unknown;
-	allAccounts?: unknown;
-	startTime?: unknown;
-	endTime?: unknown;
-}
-
 /** Account type of a spot trading account, the main one's and a sub account's alike (spec §2.3). */
 const SPOT_TRADING_ACCOUNT_TYPE = 1;
 
-/** Past orders only: the Start and End options as the query's time range, checked. */
-function pastRange(run: RunContext, options: GetManyOptions, itemIndex: number): IDataObject {
+function pastRange(run: RunContext, options: IDataObject, itemIndex: number): IDataObject {
 	const node = run.node;
 	const time = (label: string, value: unknown) =>
 		value === undefined || value === '' ? undefined : timestampMs(node, label, value, itemIndex);
 	const start = time('Start', options.startTime);
 	const end = time('End', options.endTime);
-	if (start !== undefined && end !== undefined && start > end) {
+	if (start !== undefined && end !== undefined && start > end)
 		throw inputError(node, 'Start', 'is after End', 'Pick a Start before End.', itemIndex);
-	}
 	if (start !== undefined && start < Date.now() - LIMITS.pastOrdersDays * DAY_MS) {
 		throw inputError(
 			node,
@@ -135,7 +122,6 @@ function pastRange(run: RunContext, options: GetManyOptions, itemIndex: number):
 	};
 }
 
-/** The query of one item (symbol, side, time range), and whether it lists every trading account. */
 function readQuery(
 	run: RunContext,
 	state: 'open' | 'past',
@@ -143,14 +129,9 @@ function readQuery(
 	itemIndex: number,
 ): { query: IDataObject; allAccounts: boolean } {
 	const node = run.node;
-	const options = run.options(itemIndex, (raw) => raw as GetManyOptions);
-	const side = oneOf(
-		node,
-		'Side',
-		options.side ?? 'BOTH',
-		['BOTH', 'BUY', 'SELL'] as const,
-		itemIndex,
-	);
+	const options = run.options(itemIndex, (raw) => raw);
+	const sides = ['BOTH', 'BUY', 'SELL'] as const;
+	const side = oneOf(node, 'Side', options.side ?? 'BOTH', sides, itemIndex);
 	// Version 2 lists one account unless asked for all; version 1 lists every account the key sees.
 	const allAccounts =
 		run.version < 2 ||
@@ -164,7 +145,7 @@ function readQuery(
 			'Remove the Account option to list every account, or turn All Trading Accounts off.',
 			itemIndex,
 		);
-	if (state === 'open' && (options.startTime || options.endTime)) {
+	if (state === 'open' && (options.startTime || options.endTime))
 		throw inputError(
 			node,
 			options.startTime ? 'Start' : 'End',
@@ -172,7 +153,6 @@ function readQuery(
 			'Set Order State to Past, or remove the option.',
 			itemIndex,
 		);
-	}
 	return {
 		query: {
 			...(symbol === undefined ? {} : { symbol }),
@@ -183,33 +163,16 @@ function readQuery(
 	};
 }
 
-/**
- * Open orders (GET /api/v1/spot/openOrders) or past orders (GET /api/v1/spot/tradeOrders), in the
- * service's order (each account newest first). With a Limit: one request. Return All: everyOrder.
- */
+/** Open or past orders in the service's order (each account newest first); Return All: everyOrder. */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
-	const state = oneOf(
-		node,
-		'Order State',
-		run.parameter('orderState', itemIndex, 'open'),
-		['open', 'past'] as const,
-		itemIndex,
-	);
+	const orderState = run.parameter('orderState', itemIndex, 'open');
+	const state = oneOf(node, 'Order State', orderState, ['open', 'past'] as const, itemIndex);
 	const symbol = optionalSymbol(run, itemIndex);
 	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: integerInRange(
-				node,
-				'Limit',
-				run.parameter('limit', itemIndex, 50),
-				1,
-				LIMITS.ordersPageSize,
-				itemIndex,
-			);
+	const limit = returnAll ? undefined : limitParameter(run, itemIndex, LIMITS.ordersPageSize);
 	const { query, allAccounts } = readQuery(run, state, symbol, itemIndex);
-	const endpoint = state === 'open' ? ENDPOINTS.openOrders : ENDPOINTS.tradeOrders;
+	const endpoint = state === 'open' ? ORDER_ENDPOINTS.openOrders : ORDER_ENDPOINTS.tradeOrders;
 	const account = allAccounts ? undefined : (await run.account(itemIndex)).accountId;
 	if (account !== undefined) query.accountId = account;
 	const page = async (qs: IDataObject) =>
@@ -226,9 +189,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 				}),
 			tradingAccounts: async () => {
 				if (account !== undefined) return [account];
-				const accounts = (await run.client.request(ENDPOINTS.accountTypes, {
-					itemIndex,
-				})) as IDataObject[];
+				const request = run.client.request(KEY_ACCOUNTS_ENDPOINT, { itemIndex });
+				const accounts = (await request) as IDataObject[];
 				return accounts
 					.filter((account) => Number(account.accountType) === SPOT_TRADING_ACCOUNT_TYPE)
 					.map((account) => String(account.accountId));
@@ -243,4 +205,93 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		LIMITS.ordersPageSize,
 		LIMITS.openOrdersMainAccountPage,
 	);
+}
+
+/** Numeric comparison of two order IDs given as digit strings (64-bit: never as JS numbers). */
+function olderThan(id: string, than: string): boolean {
+	return BigInt(id) < BigInt(than);
+}
+
+/** Where Return All reads its pages: one page of a list (optionally of one account), and the key's trading accounts. */
+export interface OrderPages {
+	page(qs: { accountId?: string; fromOrderId?: string }): Promise<IDataObject[]>;
+	/** The key's trading accounts (type 1: the main one and the sub accounts'), in the service's order. */
+	tradingAccounts(): Promise<string[]>;
+	/** The error when the service answers a page that would list an order twice. */
+	fail(problem: string, detail: IDataObject): Error;
+}
+
+/**
+ * Every order of a list (open or past orders; docs/operations.md Get Many). Without `accountId` a
+ * master key's list gives the main account's orders first and the sub accounts' only when the main
+ * has fewer than `mainBelow`, each account numbering its own orders: a page that mixes accounts
+ * cannot be continued from its last ID. So only the first page is read without `accountId` (short,
+ * it holds everything); else each account is read to its end on its own (`fromOrderId`): the last
+ * one the first page reached, then those it may have hidden (GET /api/v1/account/type). A page that
+ * would repeat an order stops the node.
+ */
+export async function everyOrder(
+	source: OrderPages,
+	pageSize: number,
+	mainBelow: number,
+): Promise<IDataObject[]> {
+	const orders: IDataObject[] = [];
+	const listed = new Set<string>();
+	const accounts: string[] = [];
+	const oldest = new Map<string, string>();
+	const take = (order: IDataObject) => {
+		const id = String(order.orderId);
+		const account = order.accountId === undefined ? '' : String(order.accountId);
+		// An order is known by its account and its ID: each account numbers its own orders.
+		const key = `${account}/${id}`;
+		if (listed.has(key))
+			throw source.fail(`Order ${id} was listed twice`, { orderId: id, accountId: account });
+		listed.add(key);
+		orders.push(order);
+		if (!accounts.includes(account)) accounts.push(account);
+		const before = oldest.get(account);
+		if (before === undefined || olderThan(id, before)) oldest.set(account, id);
+	};
+
+	const first = await source.page({});
+	first.forEach(take);
+	if (first.length < mainBelow) return orders;
+
+	// Every account the first page moved past was listed to its end; the last one only when the
+	// page was not full.
+	const toRead: string[] = first.length >= pageSize ? [accounts[accounts.length - 1]] : [];
+	if (accounts.length === 1 || first.length >= pageSize) {
+		for (const account of await source.tradingAccounts()) {
+			if (!accounts.includes(account)) {
+				accounts.push(account);
+				toRead.push(account);
+			}
+		}
+	}
+	for (const account of toRead) {
+		for (;;) {
+			const from = oldest.get(account);
+			const qs = {
+				...(account === '' ? {} : { accountId: account }),
+				...(from === undefined ? {} : { fromOrderId: from }),
+			};
+			const received = await source.page(qs);
+			for (const order of received) {
+				const id = String(order.orderId);
+				if (order.accountId !== undefined && account !== '' && String(order.accountId) !== account)
+					throw source.fail(
+						`Order ${id} of account ${String(order.accountId)} came in a page of account ${account}`,
+						{ orderId: id, accountId: account },
+					);
+				if (from !== undefined && !olderThan(id, from))
+					throw source.fail(`Order ${id} came after asking for orders older than ${from}`, {
+						orderId: id,
+						fromOrderId: from,
+					});
+				take(order);
+			}
+			if (received.length < pageSize) break;
+		}
+	}
+	return orders;
 }

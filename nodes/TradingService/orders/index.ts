@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { NodeVersion } from '../descriptions/pickers';
-import type { OperationsOf } from '../run/node.type';
+import type { Operations } from '../run/node.type';
 import * as cancel from './cancel.operation';
 import * as cancelMany from './cancelMany.operation';
 import * as create from './create.operation';
@@ -9,16 +9,15 @@ import * as createMany from './createMany.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 
-export const operations: OperationsOf<'order'> = {
+export const operations = {
 	cancel: { mode: 'perItem', writes: true, execute: cancel.execute },
 	cancelMany: { mode: 'perItem', writes: true, execute: cancelMany.execute },
 	create: { mode: 'perItem', writes: true, execute: create.execute, checkItems: create.checkItems },
-	createMany: { mode: 'allItems', execute: createMany.execute },
+	createMany: { mode: 'allItems', writes: true, execute: createMany.execute },
 	get: { mode: 'perItem', writes: false, execute: get.execute },
 	getMany: { mode: 'perItem', writes: false, execute: getMany.execute },
-};
+} satisfies Operations;
 
-/** The resource's operations and their parameters, as a node version shows them. */
 export function description(version: NodeVersion): INodeProperties[] {
 	return [
 		{

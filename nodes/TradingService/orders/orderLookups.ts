@@ -1,12 +1,10 @@
-import { NodeOperationError, sleep, type IDataObject, type INode } from 'n8n-workflow';
+import { sleep, type IDataObject, type INode, type NodeOperationError } from 'n8n-workflow';
 
 import { LIMITS, MARKET_TYPE_ALIASES, OPEN_ORDER_STATUSES } from '../constants';
 import type { SendWindow } from '../transport';
-import type { EngineRun } from '../writes/engine';
-import { withOutcome } from '../writes/outcomes';
-import type { PendingWrite, Refusal, Verdict } from '../writes/pendingWrite';
+import type { EngineSession, PendingWrite, Refusal, Verdict } from '../writes/engine';
 import { findOrder } from './orderIds';
-import type { OrderParams } from './orderRules';
+import { refusedError, type OrderParams } from './orderRules';
 
 // An order sent earlier, found again: in the write ledger (what it keeps of a placed order), or at
 // the service by its client order ID after an answer that leaves its outcome unknown. An order the
@@ -56,7 +54,6 @@ export function replayedOrder(order: OrderParams, stored: IDataObject): IDataObj
 	};
 }
 
-/** What a lookup reads of an order of the run (orderWrites.ts `OrderWrite`). */
 type PendingOrder = PendingWrite<{ order: OrderParams }>;
 
 /** The fields of an order as sent: enough to tell it from another order that holds the same ID. */
@@ -113,10 +110,9 @@ export function matchesSentOrder(sent: SentOrder, found: IDataObject): boolean {
 }
 
 /**
- * What a found order says about the write. The service stamps an order with its own clock, and
- * accepts a request only while that clock is less than the future tolerance behind the request's
- * timestamp: an order stamped at or before the first attempt's start minus that tolerance existed
- * before this write was first sent.
+ * What a found order says about the write. The exchange accepts a request only while its clock is
+ * less than the future tolerance behind the request's timestamp: an order it stamped before the
+ * first attempt's start minus that tolerance existed before this write was first sent.
  */
 export function judgeFound(
 	sent: SentOrder,
@@ -149,16 +145,14 @@ export function judgeFound(
 }
 
 /**
- * Looks an order up by its client order ID (GET /api/v1/spot/order?origClientOrderId=…) after an
- * answer that leaves its outcome unknown. Found, and it is the order sent: placed. Not found proves
- * nothing: the exchange may still create an order after a timeout (-1146) or a lost answer, later
- * than any receive window, and it refuses a client order ID only while an order holding it is open,
- * so a second attempt could fill twice. The order is therefore never sent again: it is looked up
- * once more after its attempts' receive window, and stays unknown if still not found.
+ * An order whose outcome is unknown, looked up by its client order ID. Not found proves nothing
+ * (docs/safety.md): the exchange may still create it later than any receive window, and refuses an
+ * ID only while its order is open, so a second attempt could fill twice. It is never sent again:
+ * looked up once more after its attempts' receive window, and unknown if still not found.
  * `duplicate`: the last attempt was refused because an open order holds the ID.
  */
 export async function lookUpOrder(
-	run: EngineRun,
+	run: EngineSession,
 	pending: PendingOrder,
 	duplicate: Refusal | undefined,
 ): Promise<Verdict> {
@@ -181,32 +175,26 @@ export async function lookUpOrder(
 		if (found !== undefined)
 			return judgeFound(order, found, pending.window, duplicate !== undefined);
 		if (duplicate !== undefined) {
-			return {
-				kind: 'unknown',
-				reason: `the service said an open order holds client order ID ${clientOrderId}, but a lookup did not find it`,
-			};
+			const reason = `the service said an open order holds client order ID ${clientOrderId}, but a lookup did not find it`;
+			return { kind: 'unknown', reason };
 		}
 		const acceptableUntil =
 			pending.window.acceptableUntil ??
 			lookupStartedAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
 		if (lookups > 1 || lookupStartedAt >= acceptableUntil) {
-			return {
-				kind: 'unknown',
-				reason: `no order with client order ID ${clientOrderId} was found, which does not prove it was not placed: the exchange may still create it after a timeout, so it was not sent again`,
-			};
+			const reason = `no order with client order ID ${clientOrderId} was found, which does not prove it was not placed: the exchange may still create it after a timeout, so it was not sent again`;
+			return { kind: 'unknown', reason };
 		}
 		await sleep(acceptableUntil - lookupStartedAt);
 	}
 }
 
 /**
- * A write refused because an open order holds its client order ID: the order found by that ID is
- * this write (placed), or the lookup cannot tell. Then, when only this one attempt was sent, the
- * refusal stands: nothing was executed; after earlier attempts whose outcome is unknown, it stays
- * unknown.
+ * A write refused because an open order holds its client order ID: placed if the order found is
+ * this one; else rejected when only this attempt was sent, unknown after earlier unknown ones.
  */
 export async function lookUpDuplicate(
-	run: EngineRun,
+	run: EngineSession,
 	pending: PendingOrder,
 	duplicate: Refusal,
 ): Promise<Verdict> {
@@ -228,11 +216,10 @@ function duplicateRefusedError(
 	pending: PendingOrder,
 	reason: string,
 ): NodeOperationError {
-	return withOutcome(
-		new NodeOperationError(node, 'An open order already uses this client order ID', {
-			description: `The service refused order ${pending.write.order.newClientOrderId} as a duplicate, and ${reason}. This request placed nothing.`,
-			itemIndex: pending.itemIndex,
-		}),
-		'rejected',
+	return refusedError(
+		node,
+		'An open order already uses this client order ID',
+		`The service refused order ${pending.write.order.newClientOrderId} as a duplicate, and ${reason}. This request placed nothing.`,
+		pending.itemIndex,
 	);
 }

@@ -69,7 +69,6 @@ const guardrailList: INodeProperties[] = [
 	},
 ];
 
-/** The technical options of Create and Create Many, in both versions. */
 const technicalOptionList: INodeProperties[] = [
 	{
 		displayName: 'Generate Client Order ID',
@@ -91,11 +90,9 @@ const technicalOptionList: INodeProperties[] = [
 ];
 
 /**
- * Version 2's Options keep the five names, each shown only when a node holds it there (a workflow
- * built while they were Options, JSON written by hand or by an AI agent): n8n drops an option its
- * collection does not list before the node runs, and a limit dropped would let any order through.
- * Kept, it is refused before anything is sent (orderOptions.ts), and the editor shows it, saying
- * where it moved. Never offered under Add Option.
+ * Version 2's Options keep the five names, shown only when a node holds one there (a workflow built
+ * while they were Options): n8n drops an option its collection does not list, and a limit dropped
+ * would let any order through. Kept, it is refused before anything is sent (orderOptions.ts).
  */
 const movedGuardrails: INodeProperties[] = guardrailList.map((guardrail) => ({
 	...guardrail,
@@ -113,16 +110,11 @@ const byDisplayName = (a: INodeProperties, b: INodeProperties) =>
  * `extra`, the operation's own options.
  */
 export function orderOptions(version: NodeVersion, extra: INodeProperties[] = []): INodeProperties {
+	const orderFields = [clientOrderIdField, selfTradePreventionField];
 	const options =
 		version === 1
 			? [...guardrailList, ...technicalOptionList, ...extra]
-			: [
-					...technicalOptionList,
-					clientOrderIdField,
-					selfTradePreventionField,
-					...extra,
-					...movedGuardrails,
-				];
+			: [...technicalOptionList, ...orderFields, ...extra, ...movedGuardrails];
 	return optionsCollection(options.sort(byDisplayName));
 }
 

@@ -31,11 +31,9 @@ export const selfTradePreventionField: INodeProperties = {
 };
 
 /**
- * The order fields as node parameters, for Create and the item mode of Create Many. Price, Amount
- * and Time In Force show only for the types that take them. None of the type-dependent fields is
- * marked required, and each time-in-force has its own parameter: when Type is an expression
- * (mapped per item, or filled by an AI agent) n8n cannot tell which of them apply, so it shows
- * them all. The rules are checked per order when the node runs.
+ * The order fields of Create and Create Many's item mode, version 1. None of the type-dependent
+ * fields is required, and each time in force has its own parameter: when Type is an expression n8n
+ * cannot tell which apply, so it shows them all. The rules are checked when the node runs.
  */
 const orderFieldsV1: INodeProperties[] = [
 	{
@@ -131,15 +129,11 @@ const orderFieldsV1: INodeProperties[] = [
 	selfTradePreventionField,
 ];
 
-/** Side and Type, as version 1 shows them. */
 const [, sideField, typeField, priceField, quantityFieldV1, amountFieldV1] = orderFieldsV1;
 
 /**
- * Version 2's order fields: the symbol from a picker, and only what the chosen type takes. A
- * MARKET order asks first whether it is by Quantity or by Amount, then shows that field alone.
- * Time In Force is not asked: each type takes one (LIMIT and LIMIT_MAKER good till cancelled,
- * MARKET immediate or cancel), and the node sends it. Client Order ID and Self-Trade Prevention
- * are under Options.
+ * Version 2's order fields: the symbol from a picker, and only what the chosen type takes (a MARKET
+ * order asks whether it is by Quantity or by Amount). Time In Force is not asked: each type takes one.
  */
 const orderFieldsV2: INodeProperties[] = [
 	pickerField(2, 'symbols', orderFieldsV1[0], {
@@ -185,7 +179,6 @@ const orderFieldsV2: INodeProperties[] = [
 	},
 ];
 
-/** The order fields of Create and of Create Many's item mode, as each node version shows them. */
 export function orderFields(version: NodeVersion): INodeProperties[] {
 	return version === 1 ? orderFieldsV1 : orderFieldsV2;
 }
@@ -193,11 +186,6 @@ export function orderFields(version: NodeVersion): INodeProperties[] {
 /** Where a node version keeps the Client Order ID: a field of its own (1), or under Options (2). */
 export function clientOrderIdParameter(version: NodeVersion): string {
 	return version === 1 ? 'newClientOrderId' : 'options.newClientOrderId';
-}
-
-/** The time in force each type takes (version 2 does not ask for it). */
-function timeInForceOf(type: unknown): string {
-	return type === 'MARKET' ? 'IOC' : 'GTC';
 }
 
 /**
@@ -209,15 +197,15 @@ export function readOrderParameters(
 	version: NodeVersion,
 ): IDataObject {
 	const type = getParameter('type', 'LIMIT');
+	const market = type === 'MARKET';
+	const fixedTimeInForce = market ? 'IOC' : 'GTC'; // version 2 does not ask: each type takes one
 	const text = (name: string, fallback = '') => getParameter(name, fallback) as string;
 	return {
 		symbol: text('symbol'),
 		side: text('side'),
 		type: type as string,
 		timeInForce:
-			version === 2
-				? timeInForceOf(type)
-				: text(type === 'MARKET' ? 'timeInForceMarket' : 'timeInForceLimit'),
+			version === 2 ? fixedTimeInForce : text(market ? 'timeInForceMarket' : 'timeInForceLimit'),
 		price: text('price'),
 		// Both are read whatever Order By says: a value the order does not take is refused, not dropped.
 		quantity: text('quantity'),

@@ -1,4 +1,4 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import {
 	DEFAULT_STP_MODE,
@@ -10,6 +10,7 @@ import {
 	type OrderType,
 } from '../constants';
 import { inputError, oneOf, positiveDecimal, symbol } from '../helpers/validation';
+import { withOutcome } from '../writes/outcomes';
 
 /** An order ready to send: every value a string, in the order the service documents them. */
 export interface OrderParams extends IDataObject {
@@ -22,6 +23,14 @@ export interface OrderParams extends IDataObject {
 	price?: string;
 	newClientOrderId?: string;
 	stpMode: string;
+}
+
+/** One value Fit to Symbol Rules changed. */
+export interface FittedValue extends IDataObject {
+	field: 'price' | 'quantity' | 'amount';
+	given: string;
+	sent: string;
+	rule: string;
 }
 
 /** The fields an order may carry (spec §4.3). Anything else is refused rather than dropped. */
@@ -39,10 +48,7 @@ export const ORDER_FIELDS = [
 
 const CLIENT_ORDER_ID = /^[\x21-\x7e]+$/;
 
-/**
- * Names that are not order fields but plainly mean one: what output items and the exchange's
- * answers call it (clientOrderId, origQty), and the client order ID's name in lookups.
- */
+/** Names output items, the exchange's answers and lookups use for an order field. */
 const ORDER_FIELD_ALIASES: Record<string, (typeof ORDER_FIELDS)[number]> = {
 	clientOrderId: 'newClientOrderId',
 	origClientOrderId: 'newClientOrderId',
@@ -72,10 +78,8 @@ const LONGEST_NEAR_MISS =
 
 /**
  * The order field a key names: exactly (returned as is), or as a near miss that would otherwise be
- * dropped unnoticed: another case ("Price"), spaces, underscores or hyphens ("newClientOrderId ",
- * "time_in_force"), or an alias ("clientOrderId"). Undefined for any other key. Called for every key
- * of every auto-mapped item: an order field costs one set lookup, a key too long to be a near miss
- * a length test, any other key one map lookup once it has been folded.
+ * dropped unnoticed: another case, spaces, underscores or hyphens, or an alias. Undefined for any
+ * other key. Called for every key of every auto-mapped item, so each costs a lookup or two.
  */
 export function orderFieldOf(key: string): string | undefined {
 	if (ORDER_FIELD_NAMES.has(key)) return key;
@@ -142,25 +146,17 @@ function marketSize(raw: IDataObject, refuse: Refuse): 'quantity' | 'amount' {
 
 /** A LIMIT or LIMIT_MAKER order: Price and Quantity, no Amount. */
 function limitFields(raw: IDataObject, type: OrderType, refuse: Refuse): void {
+	const required = `is required for ${type} orders`;
 	if (!isAbsent(raw.amount))
 		refuse(
 			'amount',
-			`is for MARKET orders only`,
+			'is for MARKET orders only',
 			`${type} orders take Quantity and Price; remove Amount.`,
 		);
 	if (isAbsent(raw.price))
-		refuse(
-			'price',
-			`is required for ${type} orders`,
-			'Enter the limit price as a decimal, e.g. 50000.5.',
-		);
-	if (isAbsent(raw.quantity)) {
-		refuse(
-			'quantity',
-			`is required for ${type} orders`,
-			'Enter the quantity in the base coin as a decimal, e.g. 0.01.',
-		);
-	}
+		refuse('price', required, 'Enter the limit price as a decimal, e.g. 50000.5.');
+	if (isAbsent(raw.quantity))
+		refuse('quantity', required, 'Enter the quantity in the base coin as a decimal, e.g. 0.01.');
 }
 
 /** The client order ID as given: 1 to LIMITS.clientOrderIdLength printable characters. */
@@ -176,10 +172,7 @@ function clientOrderIdOf(value: unknown, refuse: Refuse): string {
 	return value;
 }
 
-/**
- * Checks one order against the spec's rules and builds what is sent. `label` turns a field name
- * into what the user calls it (a parameter's display name, or `orders[3].price` in JSON).
- */
+/** One order checked against the spec's rules, as it is sent; `label` names a field for the user. */
 export function validateOrder(
 	node: INode,
 	raw: IDataObject,
@@ -238,6 +231,16 @@ const ORDER_FIELD_LABELS: Record<string, string> = {
 
 export function parameterLabel(field: string): string {
 	return ORDER_FIELD_LABELS[field] ?? field;
+}
+
+/** The error of a write refused before it was sent (outcome rejected): what, why and the fix. */
+export function refusedError(
+	node: INode,
+	message: string,
+	description: string,
+	itemIndex: number,
+): NodeOperationError {
+	return withOutcome(new NodeOperationError(node, message, { description, itemIndex }), 'rejected');
 }
 
 /** Two orders of one run with the same client order ID: refused before anything is sent. */

@@ -1,21 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ERROR_CODES, LIMITS } from '../constants';
-import {
-	ENDPOINTS,
-	isServiceRejection,
-	isUnknownOutcomeCode,
-	isZeroCode,
-	sameCode,
-} from '../transport';
-import type { EngineRun, WriteKind } from '../writes/engine';
-import { fingerprint, type WriteLedger } from '../writes/ledger';
+import { isServiceRejection, isUnknownOutcomeCode, isZeroCode, sameCode } from '../transport';
 import {
 	pendingWrite,
+	type EngineSession,
 	type PendingWrite,
 	type Refusal,
 	type Verdict,
-} from '../writes/pendingWrite';
+	type WriteKind,
+} from '../writes/engine';
+import { fingerprint, type WriteLedger } from '../writes/ledger';
 import { checkBusinessKeys } from './businessKeys';
 import {
 	FITTED_FIELDS,
@@ -24,8 +19,9 @@ import {
 	matchesSentOrder,
 	storedOrderResult,
 } from './orderLookups';
-import { lookUpOrdersInLists } from './orderLists';
+import { lookUpOrdersInLists } from './listLookups';
 import type { OrderParams } from './orderRules';
+import { ORDER_ENDPOINTS } from './endpoints';
 
 // Orders as the write engine settles them: what is sent (one per request, or batches of 20 by
 // symbol) and what each entry of a batch answer says of its order.
@@ -109,15 +105,12 @@ export interface BatchResultEntry {
 	clientOrderId?: unknown;
 }
 
-/** What one entry says about its order. */
 export type EntryVerdict =
 	/** Code zero and the order, which is the one sent. */
 	| { kind: 'placed'; entry: BatchResultEntry; order: IDataObject }
-	/** A refusal: the order was not placed. */
 	| { kind: 'rejected'; entry: BatchResultEntry }
 	/** Refused because an open order holds its client order ID: look that order up. */
 	| { kind: 'duplicate'; entry: BatchResultEntry }
-	/** Nothing tells whether it was placed. */
 	| { kind: 'unknown'; entry?: BatchResultEntry; reason: string };
 
 function isObject(value: unknown): value is IDataObject {
@@ -159,12 +152,9 @@ function placedAnotherOrder(sent: OrderParams, entry: unknown): boolean {
 }
 
 /**
- * Matches the entries of a batch answer to the orders sent, and reads each. Entries are matched by
- * client order ID. Position is a fallback for entries that carry no ID (a refused entry has only a
- * code and a message), used only where it provably agrees: the counts agree, every entry that
- * names an ID sits at that order's position, and every placed entry paired by position is the
- * order sent there. Otherwise the orders paired by position are unknown (then looked up by ID, or
- * reported), never rejected: a refusal at the wrong position may belong to a placed order.
+ * The entries of a batch answer matched to the orders sent (docs/safety.md), by client order ID;
+ * by position only where it provably agrees. Otherwise the orders paired by position are unknown
+ * (then looked up), never rejected: a refusal at the wrong position may belong to a placed order.
  */
 export function readBatchResults(sent: OrderParams[], result: unknown[]): EntryVerdict[] {
 	const matched: Array<unknown> = new Array(sent.length).fill(undefined);
@@ -199,19 +189,13 @@ export function readBatchResults(sent: OrderParams[], result: unknown[]): EntryV
 		(order, index) => pairedByPosition[index] && placedAnotherOrder(order, matched[index]),
 	);
 	return sent.map((order, index): EntryVerdict => {
-		if (pairedByPosition[index] && positionRefuted) {
-			return {
-				kind: 'unknown',
-				reason:
-					"the batch answer lists its results in another order than the orders sent, so this order's result cannot be told",
-			};
-		}
-		if (matched[index] === undefined && !positionAgrees && !byId) {
-			return {
-				kind: 'unknown',
-				reason: `the batch answer has ${result.length} results for ${sent.length} orders`,
-			};
-		}
+		const unknown = (reason: string): EntryVerdict => ({ kind: 'unknown', reason });
+		if (pairedByPosition[index] && positionRefuted)
+			return unknown(
+				"the batch answer lists its results in another order than the orders sent, so this order's result cannot be told",
+			);
+		if (matched[index] === undefined && !positionAgrees && !byId)
+			return unknown(`the batch answer has ${result.length} results for ${sent.length} orders`);
 		return verdictOf(order, matched[index]);
 	});
 }
@@ -222,8 +206,7 @@ export interface OrderSending {
 	recvWindow?: number;
 }
 
-/** Orders as the engine settles them. */
-export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<OrderWrite> {
+export function orderKind(run: EngineSession, sending: OrderSending): WriteKind<OrderWrite> {
 	const recvWindow: IDataObject =
 		sending.recvWindow === undefined ? {} : { recvWindow: sending.recvWindow };
 	return {
@@ -255,10 +238,13 @@ export function orderKind(run: EngineRun, sending: OrderSending): WriteKind<Orde
 			const orders = group.map(({ write }) => write.order);
 			return sending.endpoint === 'single'
 				? {
-						endpoint: ENDPOINTS.newOrder,
+						endpoint: ORDER_ENDPOINTS.newOrder,
 						request: { qs: { ...orders[0], ...recvWindow }, itemIndex },
 					}
-				: { endpoint: ENDPOINTS.batchOrders, request: { qs: recvWindow, body: orders, itemIndex } };
+				: {
+						endpoint: ORDER_ENDPOINTS.batchOrders,
+						request: { qs: recvWindow, body: orders, itemIndex },
+					};
 		},
 		read: (body, group) => {
 			if (sending.endpoint === 'single') return [{ kind: 'placed', result: body as IDataObject }];

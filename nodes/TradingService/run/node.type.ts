@@ -1,33 +1,6 @@
-import type { AllEntities, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunContext } from './runContext';
-
-/** Every resource of the node and its operations: the router's contract with the operation files. */
-type NodeMap = {
-	futures:
-		| 'getBalance'
-		| 'getCommissionRate'
-		| 'getFundingFees'
-		| 'getFundingRate'
-		| 'getFundingRateHistory'
-		| 'getLeverage'
-		| 'getOrder'
-		| 'getOrders'
-		| 'getPositions'
-		| 'getTrades';
-	account: 'getAccounts' | 'getBalances' | 'getHistory' | 'getTrades' | 'transferAsset';
-	market:
-		| 'get24hTicker'
-		| 'getCandles'
-		| 'getOrderBook'
-		| 'getPrice'
-		| 'getRecentTrades'
-		| 'getSymbolRules';
-	order: 'cancel' | 'cancelMany' | 'create' | 'createMany' | 'get' | 'getMany';
-};
-
-export type TradingServiceType = AllEntities<NodeMap>;
-export type Resource = keyof NodeMap;
 
 /** An operation run once per input item; the router pairs each output item with its input. */
 export interface PerItemOperation {
@@ -47,10 +20,15 @@ export interface PerItemOperation {
  */
 export interface AllItemsOperation {
 	mode: 'allItems';
+	/** Create Many, the one such operation, writes. */
+	writes: true;
 	execute(run: RunContext, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 
 export type Operation = PerItemOperation | AllItemsOperation;
 
-/** The operations of one resource, one per operation name. */
-export type OperationsOf<R extends Resource> = { [O in NodeMap[R]]: Operation };
+/**
+ * The operations of one room, by the names its description offers: the router's contract with the
+ * operation files (actions/router.ts joins the rooms into the node's resource → operation map).
+ */
+export type Operations = Record<string, Operation>;

@@ -7,12 +7,12 @@ import {
 	type NodeParameterValueType,
 } from 'n8n-workflow';
 
+import { LIMITS } from '../constants';
 import type { NodeVersion } from '../descriptions/pickers';
 import { accountScope, type AccountScope } from '../helpers/accountScope';
 import { resolveFromItem } from '../helpers/itemReference';
-import { locatorValue } from '../helpers/locator';
+import { inputError, locatorValue, symbol as checkSymbol } from '../helpers/validation';
 import { DEFAULT_RETRY_POLICY, ServiceClient } from '../transport';
-import { rateLimitWaitMs } from './waitAfterRateLimit';
 
 /** A parameter's stored value by its path ("options.stpMode" reads inside the Options collection). */
 function storedValue(parameters: INode['parameters'], path: string): unknown {
@@ -37,7 +37,7 @@ function holdsExpression(value: unknown): boolean {
  * What one run of the node reads once, not once per item, built by the router and handed to every
  * operation: the node, the service client (which reads the credential once), parameters without
  * expressions, the options, the trading account. A write asks the write engine for the run's
- * write side (writes/writeRun.ts), so reads never load it.
+ * write side (writes/writeSession.ts), so reads never load it.
  *
  * n8n hands every item of a run the same execute functions, and new ones to each run and each Retry
  * On Fail try, so a run context lives exactly one run (try). Everything it holds is read or made
@@ -80,10 +80,12 @@ export class RunContext {
 	parameter(name: string, itemIndex: number, fallback?: unknown): unknown {
 		if (this.fixed.has(name)) return this.fixed.get(name);
 		const stored = storedValue(this.node.parameters, name);
-		if (!holdsExpression(stored)) {
-			const value = locatorValue(
+		const read = () =>
+			locatorValue(
 				this.functions.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType),
 			);
+		if (!holdsExpression(stored)) {
+			const value = read();
 			this.fixed.set(name, value);
 			return value;
 		}
@@ -91,10 +93,7 @@ export class RunContext {
 		// exactly what n8n's expression engine would (helpers/itemReference.ts).
 		const json = (this.inputItems ??= this.functions.getInputData())[itemIndex]?.json;
 		const direct = json === undefined ? undefined : resolveFromItem(stored, json);
-		if (direct !== undefined) return locatorValue(direct);
-		return locatorValue(
-			this.functions.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType),
-		);
+		return direct !== undefined ? locatorValue(direct) : read();
 	}
 
 	/** Whether a parameter holds an expression, i.e. may differ from item to item. */
@@ -150,4 +149,67 @@ export class RunContext {
 			accountScope(this.client, this.node, chosen, itemIndex),
 		);
 	}
+}
+
+function optionError(run: RunContext, field: string, value: unknown, problem: string, fix: string) {
+	const given = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? 'nothing');
+	return inputError(run.node, field, `${given} ${problem}`, `${fix} Nothing was sent.`, 0);
+}
+
+/**
+ * The Wait After a Rate Limit option, as the longest wait for a suspension it allows:
+ * LIMITS.maxRateLimitWaitMs when on (the default, and always in version 1), 0 when off. It decides
+ * whether writes are sent a minute later, so only true or false is accepted. Read from the first item.
+ */
+export function rateLimitWaitMs(run: RunContext): number {
+	if (run.version < 2) return LIMITS.maxRateLimitWaitMs;
+	const value = run.parameter('options.waitAfterRateLimit', 0, true);
+	if (value === true) return LIMITS.maxRateLimitWaitMs;
+	if (value === false) return 0;
+	throw optionError(
+		run,
+		'Wait After a Rate Limit',
+		value,
+		'is not true or false',
+		'Turn the option on or off, or give an expression that results in the boolean true or false.',
+	);
+}
+
+/**
+ * The Parallel Requests option: how many requests the run keeps in flight at once. Read from the
+ * first item (like the HTTP Request node's batching); version 1 sends one after the other.
+ */
+export function parallelRequests(run: RunContext): number {
+	if (run.version < 2) return 1;
+	const value = run.parameter('options.parallelRequests', 0, LIMITS.defaultParallelRequests);
+	const most = LIMITS.maxParallelRequests;
+	if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= most)
+		return value;
+	throw optionError(
+		run,
+		'Parallel Requests',
+		value,
+		`is not a whole number from 1 to ${most}`,
+		`Enter a whole number from 1 (one request after the other) to ${most}, or remove the option to keep ${LIMITS.defaultParallelRequests} requests in flight.`,
+	);
+}
+
+/** The Symbol of an operation that reads one trading pair or all (market data, Get Many, Get Trades): empty means all. */
+export function optionalSymbol(run: RunContext, itemIndex: number): string | undefined {
+	const value = run.parameter('symbol', itemIndex, '');
+	if (value === '' || value === undefined || value === null) return undefined;
+	return checkSymbol(run.node, 'Symbol', value, itemIndex);
+}
+
+/** The Symbol of an operation that reads one trading pair: required. */
+export function requiredSymbol(run: RunContext, itemIndex: number): string {
+	const symbol = optionalSymbol(run, itemIndex);
+	if (symbol !== undefined) return symbol;
+	throw inputError(
+		run.node,
+		'Symbol',
+		'is empty',
+		'Enter a trading pair in upper case without separator, e.g. BTCUSDT.',
+		itemIndex,
+	);
 }

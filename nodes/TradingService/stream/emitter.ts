@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import type { Activation } from './activation';
 import { itemOf, kindOf, type StreamEvent, type StreamEventKind } from './events';
 import { eventsOfMessage } from './messages';
-import { Stamps } from './ordering';
 import { positionKey, positionState, positionStep, unsettledPositions } from './positions';
 import {
 	SeenEvents,
@@ -12,18 +11,73 @@ import {
 	writeStreamState,
 	type PositionMark,
 	type StreamState,
-} from './state';
+} from './streamState';
+
+/**
+ * Never back in time (docs/trigger.md): the socket opens before the catch-up reads, so a REST
+ * answer may be older than a push that came meanwhile. Each order, balance and position keeps the
+ * time of the state last taken for it, for the activation's life (after a restart, every answer of
+ * the first catch-up is newer: its requests are sent after the new connection opened), and a REST
+ * answer older than that state is neither emitted nor kept. A push is never dropped: older than a
+ * state a REST answer showed, it is emitted but not kept. A fill read over REST is a past event:
+ * emitted once, kept only when it is the newest known.
+ */
+
+/** The time of the state last taken for one order, balance or position. */
+type Stamp = Pick<StreamEvent, 'time' | 'clock' | 'seenAt' | 'source'>;
+
+/** Most orders, balances and positions whose time is kept; the oldest taken are forgotten first. */
+export const MAX_STAMPS = 5000;
+
+function subjectOf(event: StreamEvent): string {
+	if (event.channel === 'order') return `order:${event.orderId}`;
+	if (event.channel === 'balance') return `balance:${event.market}:${event.coin}`;
+	return `position:${event.symbol}|${event.side}`;
+}
+
+/**
+ * Whether `event` is older than the state `kept`: two exchange times as they are (at the same
+ * millisecond the push wins: the stream is the exchange's own sequence); a REST answer without a
+ * time of its own against a push on n8n's clock, the push's arrival against the request's send (the
+ * two clocks may differ by the receive window; a push that arrived before the request left was in
+ * its answer); of two REST answers, the later request's.
+ */
+export function isOlder(event: StreamEvent, kept: Stamp): boolean {
+	const exchangeTimes = event.clock === 'exchange' && kept.clock === 'exchange';
+	if (event.source === 'stream')
+		return kept.source === 'catchUp' && exchangeTimes && event.time < kept.time;
+	if (exchangeTimes)
+		return event.time < kept.time || (event.time === kept.time && kept.source === 'stream');
+	return kept.source === 'stream' ? kept.seenAt >= event.seenAt : kept.seenAt > event.seenAt;
+}
+
+/** The time of the state last taken for each order, balance and position of one activation. */
+export class Stamps {
+	private readonly kept = new Map<string, Stamp>();
+
+	/** Whether `event` is newer than the state kept for its subject (or the first one seen). */
+	freshness(event: StreamEvent): 'newer' | 'older' {
+		const kept = this.kept.get(subjectOf(event));
+		return kept !== undefined && isOlder(event, kept) ? 'older' : 'newer';
+	}
+
+	take(event: StreamEvent): void {
+		const subject = subjectOf(event);
+		const { time, clock, seenAt, source } = event;
+		// A Map keeps insertion order: re-inserted, the subject is the newest.
+		this.kept.delete(subject);
+		this.kept.set(subject, { time, clock, seenAt, source });
+		while (this.kept.size > MAX_STAMPS) this.kept.delete(this.kept.keys().next().value as string);
+	}
+}
 
 /** n8n's execution deduplication key is at most this long. */
 const MAX_DEDUPLICATION_KEY = 255;
 
 /**
- * Turns events into executions: an event of a chosen kind that passes the filters is emitted
- * once, whichever source brought it (stream or catch-up). What each event says of open orders,
- * balances, positions and the cursor is kept in the state, which is written before each emit. A
- * position event is one when it changes the position's last known state (positions.ts). An event
- * older than the state kept for its order, balance or position (ordering.ts) is not kept, and, when
- * it is a REST answer's state, not emitted either.
+ * Turns events into executions: an event of a chosen kind that passes the filters is emitted once,
+ * whichever source brought it. What each event says of open orders, balances, positions and the
+ * cursor is kept in the state, which is written before each emit.
  */
 export class Emitter {
 	private seen = new SeenEvents();
@@ -47,27 +101,19 @@ export class Emitter {
 		const { clock, account, contractAccount, log } = this.activation;
 		if (message === undefined)
 			return log.warn(`a stream message that is not JSON was ignored (${text.length} characters)`);
-		const { events, skipped, foreign } = eventsOfMessage(
-			message,
-			clock.now(),
-			account?.accountId,
-			contractAccount,
-		);
-		if (skipped > 0)
+		const read = eventsOfMessage(message, clock.now(), account?.accountId, contractAccount);
+		if (read.skipped > 0)
 			log.warn(
-				`${skipped} stream event(s) without an order ID, status, symbol or filled quantity (or a position's symbol, side or size) were ignored`,
+				`${read.skipped} stream event(s) without an order ID, status, symbol or filled quantity (or a position's symbol, side or size) were ignored`,
 			);
-		if (foreign > 0)
+		if (read.foreign > 0)
 			log.info(
-				`${foreign} stream event(s) of another account than ${account?.accountId ?? ''}${contractAccount === undefined ? '' : ` (futures ${contractAccount})`} were ignored`,
+				`${read.foreign} stream event(s) of another account than ${account?.accountId ?? ''}${contractAccount === undefined ? '' : ` (futures ${contractAccount})`} were ignored`,
 			);
-		for (const event of events) this.handle(event);
+		for (const event of read.events) this.handle(event);
 	}
 
-	/**
-	 * What an event says of open orders, balances and the cursor, kept unless it is older than what
-	 * is known (ordering.ts). Says whether it was.
-	 */
+	/** What an event says of open orders, balances and the cursor, unless older: whether kept. */
 	keep(event: StreamEvent): boolean {
 		if (this.stamps.freshness(event) === 'older') return false;
 		this.stamps.take(event);
@@ -111,7 +157,6 @@ export class Emitter {
 		if (event.channel === 'position') {
 			// A position is a state: one older than the kept one is no change.
 			if (!kept) return;
-			// A change of the last known position, whatever its ID: kept, then emitted.
 			const { positions } = this.activation.state;
 			const step = positionStep(positions, this.replays, event);
 			if (step === undefined) return;

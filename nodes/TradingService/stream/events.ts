@@ -4,11 +4,8 @@ import { formatDecimal, parseDecimal } from '../helpers/decimals';
 
 /**
  * The real-time trigger's events: what the user picks, what an event holds, its ID and its item.
- * Stream messages become events in messages.ts, orders read over REST in restOrders.ts, positions
- * in positions.ts. An order event's ID is made of what both sources carry, the order ID, its
- * status and its filled quantity, so the same change seen on the stream and again in a catch-up
- * has one ID and is emitted once. A position event is a change from the last known position
- * (positions.ts), whichever source saw it first.
+ * An order event's ID is made of what both sources carry, the order ID, its status and its filled
+ * quantity, so the same change seen on the stream and again in a catch-up has one ID.
  */
 
 export const STREAM_EVENT_KINDS = [
@@ -50,36 +47,29 @@ export type StreamEventKind = (typeof STREAM_EVENT_KINDS)[number]['value'];
 const CANCELLED_STATUSES = ['CANCELED', 'PARTIALLY_CANCELED', 'EXPIRED'];
 
 /** The specific kind of an order status, or undefined when only "Any Order Update" covers it. */
-export function orderKindOf(status: string): StreamEventKind | undefined {
+function orderKindOf(status: string): StreamEventKind | undefined {
 	if (status === 'FILLED') return 'orderFilled';
 	if (status === 'PARTIALLY_FILLED') return 'orderPartiallyFilled';
 	if (CANCELLED_STATUSES.includes(status)) return 'orderCancelled';
 	return undefined;
 }
 
-export type EventSource = 'stream' | 'catchUp';
-
 /**
- * What every event has: its ID, where it came from, when, and the exchange's own record. When is
- * told twice (ordering.ts): `time`, the moment of the change as the exchange stamped it, and
- * `seenAt`, n8n's clock when the push arrived or the REST request that read it was sent.
+ * What every event has. When is told twice (emitter.ts, Stamps): `time`, the change's (ms) on
+ * `clock`, the exchange's, or, for a REST answer that gives none (balances, positions), n8n's when
+ * its request was sent; and `seenAt`, n8n's when the push arrived or the request was sent.
  */
 interface EventBasics {
 	id: string;
-	source: EventSource;
+	source: 'stream' | 'catchUp';
 	market: 'spot' | 'contract';
-	/**
-	 * The time of the change (ms): the exchange's (a push's event time, an order's update time, a
-	 * fill's time), or, for a REST answer that gives none (balances, positions), n8n's clock when its
-	 * request was sent. `clock` says which.
-	 */
 	time: number;
-	/** Whose clock `time` is on: the exchange's, or n8n's (a snapshot without a time of its own). */
 	clock: 'exchange' | 'n8n';
-	/** n8n's clock (ms): when the push arrived, or when the REST request that read it was sent. */
 	seenAt: number;
 	raw: IDataObject;
 }
+
+type EventTime = Pick<EventBasics, 'time' | 'clock' | 'seenAt'>;
 
 /** An order's state at one change, from either source. */
 export interface OrderChange extends EventBasics {
@@ -106,7 +96,6 @@ export interface OrderChange extends EventBasics {
 	orderTime?: string;
 }
 
-/** One coin's balance after a change. */
 export interface BalanceChange extends EventBasics {
 	coin: string;
 	free: string;
@@ -114,11 +103,7 @@ export interface BalanceChange extends EventBasics {
 	locked?: string;
 }
 
-/**
- * One futures position after a change (the stream's outboundContractPositionInfo, or the position
- * list read in a catch-up). Decimals are the exchange's text; a field the source does not give is
- * left out.
- */
+/** One futures position after a change; a field the source does not give is left out. */
 export interface PositionChange extends EventBasics {
 	symbol: string;
 	/** LONG or SHORT. */
@@ -136,7 +121,6 @@ export interface PositionChange extends EventBasics {
 	positionValue?: string;
 	leverage?: string;
 	marginType?: string;
-	/** The futures (contract) account the position is of. */
 	accountId: string;
 }
 
@@ -156,15 +140,10 @@ export function orderEventId(orderId: string, status: string, executedQuantity: 
 }
 
 /** A field the exchange sends as text or as a number, as text. */
-export const text = (value: unknown): string | undefined =>
-	typeof value === 'string'
-		? value
-		: typeof value === 'number' || typeof value === 'bigint'
-			? String(value)
-			: undefined;
-
-/** An exchange time (ms), or `fallback` when the field holds none. */
-export const time = (value: unknown, fallback: number): number => exchangeTime(value) ?? fallback;
+export function text(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	return typeof value === 'number' || typeof value === 'bigint' ? String(value) : undefined;
+}
 
 /** An exchange time (ms), or undefined when the field holds none. */
 export function exchangeTime(value: unknown): number | undefined {
@@ -173,10 +152,7 @@ export function exchangeTime(value: unknown): number | undefined {
 }
 
 /** When a change happened: the exchange's stamp when the record has one, else `seenAt` on n8n's clock. */
-export function stampOf(
-	value: unknown,
-	seenAt: number,
-): Pick<EventBasics, 'time' | 'clock' | 'seenAt'> {
+export function stampOf(value: unknown, seenAt: number): EventTime {
 	const stamped = exchangeTime(value);
 	return stamped === undefined
 		? { time: seenAt, clock: 'n8n', seenAt }
@@ -199,7 +175,7 @@ export function kindOf(
 
 /** The item of an event: readable names first, the exchange's own record under `raw`. */
 export function itemOf(event: StreamEvent, kind: StreamEventKind): IDataObject {
-	// `clock` and `seenAt` are the trigger's own bookkeeping (ordering.ts), not the event's.
+	// `clock` and `seenAt` are the trigger's own bookkeeping (Stamps), not the event's.
 	const { channel, id, source, market, time, clock, seenAt, raw, ...fields } = event;
 	const item: IDataObject = { event: kind, eventId: id, source, market, eventTime: String(time) };
 	// Every field the event has, in its order; the fill is copied, not shared.

@@ -13,28 +13,22 @@ import {
 import { POSITION_PUSH, positionChangeOfPush } from './positions';
 
 /**
- * The user data stream's messages as events: order reports and balance updates, spot and
- * contract, and futures position pushes, in the shapes docs/trigger.md lists.
+ * The user data stream's messages as events: order reports, balance updates (spot and contract)
+ * and position pushes, in the shapes docs/trigger.md lists.
  */
 
-const nonZero = (value: string | undefined): boolean => {
-	const parsed = value === undefined ? undefined : parseDecimal(value);
-	return parsed !== undefined && parsed.units !== 0n;
-};
+const nonZero = (value: string | undefined): boolean =>
+	(parseDecimal(value ?? '')?.units ?? 0n) !== 0n;
 
 /** A flag sent as a JSON boolean or as the text "true" / "false"; anything else is unknown. */
-const flag = (value: unknown): boolean | undefined =>
-	typeof value === 'boolean'
-		? value
-		: value === 'true' || value === 'false'
-			? value === 'true'
-			: undefined;
+function flag(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	return value === 'true' || value === 'false' ? value === 'true' : undefined;
+}
 
 /**
- * The cumulative filled quantity of a report: `z`, or, in a report without it (the UAE
- * documentation's contract report lists the order quantity and what remains of it, not what
- * filled), the order quantity less the remaining quantity. An order that just rests has filled
- * nothing.
+ * The cumulative filled quantity of a report: `z`, or, without it (the UAE documentation's contract
+ * report), the order quantity less the remaining one; an order that just rests has filled nothing.
  */
 function executedOfReport(report: IDataObject, status: string): string | undefined {
 	const cumulative = text(report.z);
@@ -48,21 +42,14 @@ function executedOfReport(report: IDataObject, status: string): string | undefin
 	return status === 'NEW' || status === 'PENDING_NEW' ? '0' : undefined;
 }
 
-/**
- * The account a stream event names, if any: `accountId`, or `a`, the account field of the family's
- * ticketInfo. A listen key carries the events of the key's own trading account; an event that
- * names another account is not this trigger's.
- */
-export function accountOfEvent(event: IDataObject): string | undefined {
+/** The account a stream event names, if any: `accountId`, or `a` (the family's ticketInfo). */
+function accountOfEvent(event: IDataObject): string | undefined {
 	const named = text(event.accountId) ?? text(event.a);
 	return named !== undefined && /^\d{1,20}$/.test(named) ? named : undefined;
 }
 
 /** An executionReport (spot) or contractExecutionReport; undefined when it lacks what an ID needs. */
-export function orderChangeOfReport(
-	report: IDataObject,
-	receivedAt: number,
-): OrderChange | undefined {
+function orderChangeOfReport(report: IDataObject, receivedAt: number): OrderChange | undefined {
 	const orderId = text(report.i);
 	const status = text(report.X);
 	const symbol = text(report.s);
@@ -103,10 +90,9 @@ export function orderChangeOfReport(
 }
 
 /** The balances of an outboundAccountInfo (or its contract twin), one change per coin. */
-export function balanceChangesOfUpdate(update: IDataObject, receivedAt: number): BalanceChange[] {
+function balanceChangesOfUpdate(update: IDataObject, receivedAt: number): BalanceChange[] {
 	const lines = Array.isArray(update.B) ? (update.B as unknown[]) : [];
 	const stamp = stampOf(update.E, receivedAt);
-	const at = stamp.time;
 	const market = update.e === 'outboundContractAccountInfo' ? 'contract' : 'spot';
 	return lines.flatMap((line) => {
 		if (line === null || typeof line !== 'object') return [];
@@ -118,7 +104,7 @@ export function balanceChangesOfUpdate(update: IDataObject, receivedAt: number):
 		if (!coin || free === undefined || (locked === undefined && market === 'spot')) return [];
 		return [
 			{
-				id: `balance-${market}-${at}-${coin}-${canonical(free)}-${locked === undefined ? '' : canonical(locked)}`,
+				id: `balance-${market}-${stamp.time}-${coin}-${canonical(free)}-${locked === undefined ? '' : canonical(locked)}`,
 				source: 'stream' as const,
 				market,
 				...stamp,
@@ -139,9 +125,8 @@ const looksLikeOrderUpdate = (event: IDataObject): boolean =>
 	text(event.i) !== undefined && text(event.X) !== undefined && text(event.s) !== undefined;
 
 /**
- * The events of one stream message: an array of events, each one change. Unknown events are
- * skipped. `account`: the trading account the trigger follows; an event that names another one
- * (accountOfEvent) is counted in `foreign` and dropped.
+ * The events of one stream message, each one change; unknown events are skipped. An event that
+ * names another account than `account`, the one the trigger follows, is counted in `foreign`.
  */
 export function eventsOfMessage(
 	message: unknown,

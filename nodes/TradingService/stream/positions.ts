@@ -4,45 +4,57 @@ import { FUTURES_ENDPOINTS } from '../futures/endpoints';
 import { parseDecimal } from '../helpers/decimals';
 import type { Activation } from './activation';
 import { canonical, stampOf, text, type PositionChange } from './events';
-import type { PositionMark, SeenEvents, StreamState } from './state';
+import type { PositionMark, SeenEvents, StreamState } from './streamState';
 
 /**
- * Position Changed: the futures positions of the API key's own futures account (account type 3),
- * from the stream's `outboundContractPositionInfo` (the UAE documentation's Position Push) and,
- * after a gap, from GET /api/v2/futures/positions.
- *
- * A position's state is its size (positionState); margin, PnL and the other figures move without
- * a trade and are not part of it. An event is a change of the size from the last known one, per
- * symbol and side, whichever source saw it:
- * what the stream brought is not emitted again by a catch-up, and a catch-up emits one item for
- * each position that changed while the stream was down (its state now; the changes in between
- * cannot be read back). A position the list no longer holds was closed: size "0".
+ * Position Changed (docs/trigger.md): the positions of the key's own futures account, from the
+ * stream's Position Push and, after a gap, the position list. An event is a change of a position's
+ * size from the last known one, per symbol and side, whichever source saw it.
  */
 
 export const POSITION_PUSH = 'outboundContractPositionInfo';
 
-/** The key's own futures account: its one type-3 account not labelled as a sub account's. */
-export function contractAccountOf(accounts: IDataObject[]): string | undefined {
-	const own = accounts.filter(
-		(account) =>
-			Number(account.accountType) === 3 &&
-			!/^sub\b/i.test(typeof account.accountLabel === 'string' ? account.accountLabel.trim() : ''),
-	);
-	return own.length === 1 ? String(own[0].accountId) : undefined;
-}
-
 export const positionKey = (symbol: string, side: string): string => `${symbol}|${side}`;
 
 /**
- * A position's state as compared: its size, canonical ("0" once closed). Only the size: the
- * stream and the list give the average price and realized PnL with different precision (the
- * documentation's push has a realized PnL of 8 decimals, its list 4), and every trade moves the
- * size, while funding, margin and mark-price updates do not.
+ * A position's state as compared: its size, canonical ("0" once closed). Only the size: the stream
+ * and the list give the other figures with different precision, and every trade moves the size,
+ * while funding, margin and mark-price updates do not.
  */
 export function positionState(change: Pick<PositionChange, 'position'>): string {
 	const size = parseDecimal(change.position);
 	if (size === undefined) return change.position;
 	return size.units === 0n ? '0' : canonical(change.position);
+}
+
+/** A position's figures in the item's order: its field, its name in the push, in the list. */
+const FIGURES: ReadonlyArray<readonly [string, string, string]> = [
+	['avgPrice', 'p', 'avgPrice'],
+	['position', 'P', 'baseQty'],
+	['available', 'a', 'available'],
+	['liquidationPrice', 'f', 'liquidationPrice'],
+	['margin', 'm', 'margin'],
+	['realizedPnL', 'r', 'realizedPnL'],
+	['unrealizedPnL', 'up', 'unrealizedPnL'],
+	['profitRate', 'pr', 'profitRate'],
+	['positionValue', 'pv', 'quoteQty'],
+	['leverage', 'v', 'leverage'],
+	['marginType', 'mt', 'marginType'],
+];
+
+/** A position change read from `record` with the names of the push (1) or of the list (2). */
+function positionChange(
+	record: IDataObject,
+	names: 1 | 2,
+	head: Pick<PositionChange, 'source' | 'time' | 'clock' | 'seenAt' | 'symbol' | 'side'>,
+	size: string,
+	accountId: string,
+): PositionChange {
+	const figures: IDataObject = {};
+	for (const figure of FIGURES)
+		figures[figure[0]] = figure[0] === 'position' ? size : text(record[figure[names]]);
+	const change = { id: '', market: 'contract', ...head, ...figures };
+	return { ...change, accountId, raw: record } as PositionChange;
 }
 
 /** An outboundContractPositionInfo; undefined when it lacks the symbol, side, size or account. */
@@ -55,38 +67,14 @@ export function positionChangeOfPush(
 	const size = text(push.P);
 	const accountId = text(push.A);
 	if (!symbol || !side || !size || !accountId) return undefined;
-	const stamp = stampOf(push.E, receivedAt);
-	const at = stamp.time;
-	const change: PositionChange = {
-		id: '',
-		source: 'stream',
-		market: 'contract',
-		...stamp,
-		symbol,
-		side,
-		avgPrice: text(push.p),
-		position: size,
-		available: text(push.a),
-		liquidationPrice: text(push.f),
-		margin: text(push.m),
-		realizedPnL: text(push.r),
-		unrealizedPnL: text(push.up),
-		profitRate: text(push.pr),
-		positionValue: text(push.pv),
-		leverage: text(push.v),
-		marginType: text(push.mt),
-		accountId,
-		raw: push,
-	};
-	change.id = `position-${symbol}-${side}-${at}-${positionState(change)}`;
+	const head = { source: 'stream', ...stampOf(push.E, receivedAt), symbol, side } as const;
+	const change = positionChange(push, 1, head, size, accountId);
+	change.id = `position-${symbol}-${side}-${head.time}-${positionState(change)}`;
 	return change;
 }
 
-/**
- * A position as GET /api/v2/futures/positions lists it. The list gives no time: its state is as of
- * `sentAt`, n8n's clock when the request was sent (ordering.ts).
- */
-export function positionChangeOfListed(
+/** A position as the list gives it, read by a request sent at `sentAt`. */
+function positionChangeOfListed(
 	entry: IDataObject,
 	sentAt: number,
 	accountId: string,
@@ -95,29 +83,9 @@ export function positionChangeOfListed(
 	const side = text(entry.positionSide) ?? text(entry.side);
 	const size = text(entry.baseQty) ?? text(entry.position);
 	if (!symbol || !side || !size) return undefined;
-	const change: PositionChange = {
-		id: '',
-		source: 'catchUp',
-		market: 'contract',
-		time: sentAt,
-		clock: 'n8n',
-		seenAt: sentAt,
-		symbol,
-		side,
-		avgPrice: text(entry.avgPrice),
-		position: size,
-		available: text(entry.available),
-		liquidationPrice: text(entry.liquidationPrice),
-		margin: text(entry.margin),
-		realizedPnL: text(entry.realizedPnL),
-		unrealizedPnL: text(entry.unrealizedPnL),
-		profitRate: text(entry.profitRate),
-		positionValue: text(entry.quoteQty),
-		leverage: text(entry.leverage),
-		marginType: text(entry.marginType),
-		accountId,
-		raw: entry,
-	};
+	// The list gives no time: n8n's clock when the request was sent.
+	const head = { source: 'catchUp', ...stampOf(undefined, sentAt), symbol, side } as const;
+	const change = positionChange(entry, 2, head, size, accountId);
 	change.id = `position-${symbol}-${side}-catchUp-${sentAt}-${positionState(change)}`;
 	return change;
 }
@@ -129,9 +97,7 @@ function closedPosition(key: string, sentAt: number, accountId: string): Positio
 		id: `position-${symbol}-${side}-catchUp-${sentAt}-0`,
 		source: 'catchUp',
 		market: 'contract',
-		time: sentAt,
-		clock: 'n8n',
-		seenAt: sentAt,
+		...stampOf(undefined, sentAt),
 		symbol,
 		side,
 		position: '0',
@@ -140,10 +106,7 @@ function closedPosition(key: string, sentAt: number, accountId: string): Positio
 	};
 }
 
-/**
- * Every position the list holds now, and a closed one for each known one it does not, each as of
- * the moment the request was sent.
- */
+/** Every position the list holds now, and a closed one (size "0") for each known one it does not. */
 export async function readPositions(
 	{ client, clock }: Activation,
 	known: Record<string, PositionMark>,
@@ -166,10 +129,10 @@ export async function readPositions(
 }
 
 /**
- * A position event against the last known state: undefined when it changes nothing; else the
- * event to emit and the position's new mark. `replays` (restore) holds the changes emitted just
- * before a restart that may have no execution: the same state seen again is emitted again with
- * the same ID, so n8n's deduplication key lets it run once.
+ * A position event against the last known state: undefined when it changes nothing; else the event
+ * to emit and the position's new mark. `replays` holds the changes emitted just before a restart
+ * that may have no execution: the same state seen again is emitted again with the same ID, so
+ * n8n's deduplication key lets it run once.
  */
 export function positionStep(
 	known: Record<string, PositionMark>,
@@ -188,8 +151,8 @@ export function positionStep(
 }
 
 /**
- * At a restart: the positions whose last change was emitted too shortly before the state was
- * saved to be sure of its execution (state.ts, UNSETTLED_MS), by position, to be replayed.
+ * At a restart, the positions to replay: those whose last change was emitted too shortly before
+ * the state was saved to be sure of its execution (streamState.ts, UNSETTLED_MS).
  */
 export function unsettledPositions(
 	state: StreamState,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { OPEN_ORDER_STATUSES } from '../constants';
 import {
 	compareDecimals,
 	formatDecimal,
@@ -9,22 +10,17 @@ import {
 } from '../helpers/decimals';
 import { compareTradeIds } from '../helpers/trades';
 import { exchangeTime, orderEventId, stampOf, text, type OrderChange } from './events';
-import type { OrderRecord, OrderRecords } from './orderLists';
-import { OPEN_ORDER_STATUSES } from './state';
 
 /**
- * Orders read over REST as events (the exchange cannot replay its stream):
- * - each fill read becomes the event the stream sent for it (PARTIALLY_FILLED, or FILLED for the
- *   one that completed the order) with the same ID, so a fill the stream already brought is not
- *   emitted again, and one it did not bring is emitted once, whatever the order did after it;
- * - each order's state now is one more event (its cancellation, say), unless a fill event already
- *   stands for it, or it is an open order that has not changed since before the catch-up's range.
+ * Orders read over REST as events (the exchange cannot replay its stream): each fill read becomes
+ * the event the stream sent for it, with the same ID, and each order's state now one more event,
+ * unless a fill event stands for it or it is no news (docs/trigger.md, "No gaps, no repeats").
  */
 
-const decimalOf = (value: unknown): Decimal | undefined => {
-	const raw = text(value);
-	return raw === undefined ? undefined : parseDecimal(raw);
-};
+/** One order as a list or a lookup gave it, and when its request was sent (n8n's clock). */
+export type OrderRecord = { order: IDataObject; sentAt: number };
+
+const decimalOf = (value: unknown): Decimal | undefined => parseDecimal(text(value) ?? '');
 
 const addDecimals = (a: Decimal, b: Decimal): Decimal =>
 	subtractDecimals(a, { units: -b.units, scale: b.scale });
@@ -130,7 +126,6 @@ export function fillChangesOfOrder(
 	});
 }
 
-/** The fills read, by the order they are of. */
 function fillsByOrder(fills: IDataObject[]): Map<string, IDataObject[]> {
 	const byOrder = new Map<string, IDataObject[]>();
 	for (const fill of fills) {
@@ -143,7 +138,6 @@ function fillsByOrder(fills: IDataObject[]): Map<string, IDataObject[]> {
 	return byOrder;
 }
 
-/** What the orders read say: events to handle, and open orders only to keep as open. */
 export interface OrderEvents {
 	/** Fill events and order states that are news, oldest first. */
 	changes: OrderChange[];
@@ -173,7 +167,7 @@ function isNews(
  */
 export function orderEventsOf(
 	fills: IDataObject[],
-	records: OrderRecords,
+	records: { entries(): Iterable<[string, OrderRecord]> },
 	range: { since: number; lastSeenOpen: ReadonlySet<string> },
 ): OrderEvents {
 	const byOrder = fillsByOrder(fills);

@@ -1,18 +1,18 @@
-import { NodeOperationError, sleep, type IDataObject, type ITriggerFunctions } from 'n8n-workflow';
+import { sleep, type IDataObject, type ITriggerFunctions } from 'n8n-workflow';
 
-import { accountScope, type AccountScope } from '../helpers/accountScope';
-import type { ServiceClient } from '../transport';
+import { isServiceRejection, type ServiceClient } from '../transport';
 import { StreamSocket, type WebSocketConstructor } from '../transport/socket';
-import { STREAM_TIMINGS, type Activation, type SessionClock } from './activation';
-import { socketUrlOf } from './address';
-import { catchUp, takeBaseline } from './catchUp';
-import { CatchUps } from './catchUps';
+import { STREAM_TIMINGS, USER_STREAM, type Activation, type SessionClock } from './activation';
 import { Emitter } from './emitter';
-import { ListenKey } from './listenKey';
-import { Outage, reportOutage } from './outage';
-import { contractAccountOf } from './positions';
-import type { StreamSettings } from './settings';
-import { emptyStreamState, readStreamState } from './state';
+import { STREAM_ENDPOINTS } from './endpoints';
+import { CatchUps, Outage, catchUp, reportOutage, takeBaseline } from './restCatchUp';
+import {
+	followedAccount,
+	followedContractAccount,
+	socketUrlOf,
+	type StreamSettings,
+} from './streamSettings';
+import { emptyStreamState, readStreamState } from './streamState';
 
 /**
  * One activation of the real-time trigger: its listen key, its connection and the loop that keeps
@@ -22,10 +22,74 @@ import { emptyStreamState, readStreamState } from './state';
 
 /** Step of every wait and of the heartbeat watch. */
 const TICK_MS = 200;
-/** How long opening a connection may take. */
 const OPEN_TIMEOUT_MS = 15_000;
 /** How long closing waits for a request in flight before it deletes the listen key anyway. */
 const STOP_WAIT_MS = 3_000;
+
+/**
+ * The listen key. The one in use is also kept in the state, so that the next activation deletes it
+ * when a killed process could not. Its requests are urgent: they go before the reads waiting for
+ * the key's query rate (a catch-up's pages), since no event arrives until the connection is open.
+ */
+class ListenKey {
+	/** The key the connection uses; undefined while none is (the exchange forgot it, or stopped). */
+	current?: string;
+	private keptAliveAt = 0;
+
+	constructor(private readonly activation: Activation) {}
+
+	due(now: number): boolean {
+		return now - this.keptAliveAt >= STREAM_TIMINGS.keepAliveEveryMs;
+	}
+
+	async create(): Promise<string> {
+		const { client, clock } = this.activation;
+		const answer = (await client.request(STREAM_ENDPOINTS.createListenKey, { urgent: true })) as {
+			listenKey: string;
+		};
+		this.keptAliveAt = clock.now();
+		this.activation.state.listenKey = answer.listenKey;
+		return answer.listenKey;
+	}
+
+	async delete(listenKey: string, options: { quiet?: boolean } = {}): Promise<void> {
+		const { client, state, log } = this.activation;
+		if (state.listenKey === listenKey) delete state.listenKey;
+		try {
+			await client.request(STREAM_ENDPOINTS.deleteListenKey, { qs: { listenKey }, urgent: true });
+		} catch (error) {
+			if (options.quiet && isServiceRejection(error)) return;
+			log.warn(
+				`the listen key could not be deleted (${(error as Error).message}); it expires on its own within ${USER_STREAM.listenKeyLifetimeMs / 60_000} minutes`,
+			);
+		}
+	}
+
+	/**
+	 * Keeps the key alive. `gone`: the exchange no longer knows it (a new one is made);
+	 * `unreachable`: the keep-alive failed otherwise and is tried again in a minute.
+	 */
+	async keepAlive(): Promise<'alive' | 'gone' | 'unreachable'> {
+		const { client, clock, log } = this.activation;
+		if (this.current === undefined) return 'gone';
+		try {
+			const qs = { listenKey: this.current };
+			await client.request(STREAM_ENDPOINTS.keepListenKeyAlive, { qs, urgent: true });
+			this.keptAliveAt = clock.now();
+			return 'alive';
+		} catch (error) {
+			const reason = (error as Error).message;
+			if (isServiceRejection(error)) {
+				log.info(`the listen key is no longer valid (${reason}); a new one is created`);
+				this.current = undefined;
+				return 'gone';
+			}
+			log.warn(`the listen key could not be kept alive (${reason}); trying again in a minute`);
+			this.keptAliveAt = clock.now() - STREAM_TIMINGS.keepAliveEveryMs + 60_000;
+			return 'unreachable';
+		}
+	}
+}
 
 export class StreamSession {
 	private stopped = false;
@@ -49,7 +113,8 @@ export class StreamSession {
 		private readonly WebSocket: WebSocketConstructor,
 		clock: SessionClock = { now: Date.now, random: Math.random },
 	) {
-		const prefix = 'Trading Service Real-Time Trigger: ';
+		const say = (level: 'info' | 'warn' | 'error') => (message: string) =>
+			context.logger[level](`Trading Service Real-Time Trigger: ${message}`);
 		this.activation = {
 			context,
 			node: context.getNode(),
@@ -58,17 +123,13 @@ export class StreamSession {
 			clock,
 			manual: context.getMode() === 'manual',
 			state: emptyStreamState(),
-			log: {
-				info: (message) => context.logger.info(prefix + message),
-				warn: (message) => context.logger.warn(prefix + message),
-				error: (message) => context.logger.error(prefix + message),
-			},
+			log: { info: say('info'), warn: say('warn'), error: say('error') },
 		};
 		this.listenKey = new ListenKey(this.activation);
 		this.emitter = new Emitter(this.activation);
 		this.outage = new Outage(this.activation);
 		this.catchUps = new CatchUps({
-			run: () => catchUp(this.activation, this.emitter, this.account),
+			run: () => catchUp(this.activation, this.emitter),
 			succeeded: () => this.whole(),
 			failed: (reason) => {
 				this.catchUpFailed = true;
@@ -80,18 +141,17 @@ export class StreamSession {
 	}
 
 	/**
-	 * Activation: reads the stored state, or takes the baseline over REST (n8n saves static data at
-	 * the end of an activation, so the baseline is kept even if no event follows), and creates the
-	 * listen key, so a credential the exchange refuses fails the activation with the exchange's
-	 * reason. The loop connects, then catches up beside the connection: with the baseline's events
-	 * remembered, the first catch-up covers exactly the moments between the baseline and the
-	 * connection.
+	 * Activation: the stored state, or the baseline taken over REST (n8n saves static data at the
+	 * end of an activation, so it is kept even if no event follows); then the listen key, so a
+	 * credential the exchange refuses fails the activation with its reason. The loop connects, then
+	 * catches up beside the connection: with the baseline's events remembered, the first catch-up
+	 * covers exactly the moments between the baseline and the connection.
 	 */
 	async start(): Promise<void> {
-		const { context, clock, manual, log } = this.activation;
-		this.activation.account = await this.resolveScope();
-		if (this.activation.settings.kinds.has('positionChanged'))
-			this.activation.contractAccount = await this.resolveContractAccount();
+		const { context, client, node, settings, clock, manual, log } = this.activation;
+		this.activation.account = await followedAccount(client, node, settings.account);
+		if (settings.kinds.has('positionChanged'))
+			this.activation.contractAccount = await followedContractAccount(client, node);
 		let leftover: string | undefined;
 		if (!manual) {
 			const stored = readStreamState(context.getWorkflowStaticData('node'));
@@ -99,7 +159,7 @@ export class StreamSession {
 				this.emitter.restore(stored);
 				leftover = stored.listenKey;
 			} else {
-				await takeBaseline(this.activation, this.emitter, this.account);
+				await takeBaseline(this.activation, this.emitter);
 			}
 		}
 		// A killed process could not delete its key; a stopped one did, and the exchange says so.
@@ -113,7 +173,6 @@ export class StreamSession {
 		});
 	}
 
-	/** Deactivation: closes the connection, then deletes the listen key. */
 	async stop(): Promise<void> {
 		const { clock } = this.activation;
 		this.stopped = true;
@@ -131,45 +190,6 @@ export class StreamSession {
 		this.listenKey.current = undefined;
 		if (listenKey !== undefined) await this.listenKey.delete(listenKey);
 		this.emitter.save();
-	}
-
-	/**
-	 * The account the trigger follows. A listen key carries the events of the key's own trading
-	 * account only (docs/api.md, user data stream), so an account other than that one could never
-	 * be followed live: refused at activation rather than silently caught up on reconnects only.
-	 */
-	private async resolveScope(): Promise<AccountScope> {
-		const { client, node, settings } = this.activation;
-		const own = await accountScope(client, node, undefined);
-		if (settings.account === undefined || settings.account === own.accountId) return own;
-		const chosen = await accountScope(client, node, settings.account);
-		throw new NodeOperationError(
-			node,
-			`Account ${chosen.accountId} cannot be followed with this API key's real-time stream`,
-			{
-				description: `The exchange's user data stream carries the events of the API key's own trading account (${own.accountId}) only. Leave Account empty, or use an API key of account ${chosen.accountId} (a sub account's own key).`,
-			},
-		);
-	}
-
-	/**
-	 * The futures account whose positions Position Changed follows: the key's own (account type 3).
-	 * A key without one (a sub account's key) could never see a position event: refused at activation.
-	 */
-	private async resolveContractAccount(): Promise<string> {
-		const { client, node } = this.activation;
-		const found = contractAccountOf(await client.keyAccounts());
-		if (found !== undefined) return found;
-		throw new NodeOperationError(node, 'This API key has no futures account of its own', {
-			description:
-				"Position Changed follows the positions of the API key's own futures account (account type 3), and the exchange lists none for this key (a sub account's key has none), or several. Remove Position Changed from Events, or use the main account's API key.",
-		});
-	}
-
-	private get account(): AccountScope {
-		if (this.activation.account === undefined)
-			throw new Error('the account is resolved at activation');
-		return this.activation.account;
 	}
 
 	private async pause(ms: number): Promise<void> {
@@ -195,9 +215,8 @@ export class StreamSession {
 	}
 
 	/**
-	 * The loop: connect, then watch while the catch-up runs beside it (catchUps.ts), so that a
-	 * connection that drops during a catch-up is opened again at once; after every end, wait and
-	 * connect again, without limit.
+	 * The loop: connect, then watch while the catch-up runs beside it (CatchUps); after every end,
+	 * wait and connect again, without limit.
 	 */
 	private async run(catchUpFirst: boolean): Promise<void> {
 		let catchUpNext = catchUpFirst && !this.activation.manual;
@@ -223,8 +242,7 @@ export class StreamSession {
 					},
 				);
 				this.socket = socket;
-				// A connection opened: the next drop waits the first backoff step again, unless the
-				// catch-ups keep failing.
+				// The backoff starts over, unless the catch-ups keep failing.
 				if (!this.catchUpFailed) this.failures = 0;
 				if (catchUpNext) this.catchUps.request();
 				else this.whole();

@@ -7,7 +7,7 @@ import { pendingTransfer, transferKind } from './transferWrites';
 import type { RunContext } from '../run/runContext';
 import { optionsCollection, waitAfterRateLimitOption } from '../descriptions/common';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
-import { writeRun } from '../writes/writeRun';
+import { writeSessionOf } from '../writes/writeSession';
 
 /** What each node version calls the two account fields: errors name what the user sees. */
 const ACCOUNT_LABELS: Record<NodeVersion, { from: string; to: string }> = {
@@ -85,43 +85,30 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 
 /**
  * Moves a coin between two accounts of the user (POST /api/v1/account/assetTransfer), settled by the
- * write engine with the ledger. Each transfer carries a generated client order ID, shown in the
- * item: one whose outcome is unknown is looked up by it in the transfer history, and is reported
- * unknown, never sent again, unless a record proves it was executed (transfers/transferWrites.ts). After a
- * lost run, the one that run made is `alreadyPlaced`, with `confirmedByLookup` or `foundBy` saying
- * how it was found.
+ * write engine (transferWrites.ts). After a lost run, the transfer that run made is `alreadyPlaced`,
+ * with `confirmedByLookup` or `foundBy` saying how it was found.
  */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
+	const parameter = (name: string) => run.parameter(name, itemIndex);
 	const { from: fromLabel, to: toLabel } = ACCOUNT_LABELS[run.version];
-	const from = accountId(node, fromLabel, run.parameter('fromAccountId', itemIndex), itemIndex);
-	const to = accountId(node, toLabel, run.parameter('toAccountId', itemIndex), itemIndex);
+	const from = accountId(node, fromLabel, parameter('fromAccountId'), itemIndex);
+	const to = accountId(node, toLabel, parameter('toAccountId'), itemIndex);
 	if (from === to) {
-		throw inputError(
-			node,
-			toLabel,
-			`is the same as ${fromLabel}`,
-			'Pick two different accounts.',
-			itemIndex,
-		);
+		const why = `is the same as ${fromLabel}`;
+		throw inputError(node, toLabel, why, 'Pick two different accounts.', itemIndex);
 	}
-	const transferCoin = coin(node, 'Coin', run.parameter('coin', itemIndex), itemIndex);
-	const quantity = positiveDecimal(
-		node,
-		'Quantity',
-		run.parameter('quantity', itemIndex),
-		itemIndex,
-	);
-
-	const writes = writeRun(run);
+	const transferCoin = coin(node, 'Coin', parameter('coin'), itemIndex);
+	const quantity = positiveDecimal(node, 'Quantity', parameter('quantity'), itemIndex);
+	const session = writeSessionOf(run);
 	const pending = pendingTransfer(
-		writes.ledger,
+		session.ledger,
 		String(itemIndex),
 		{ fromAccountId: from, toAccountId: to, coin: transferCoin, quantity },
 		itemIndex,
-		writes.idPrefix,
+		session.idPrefix,
 	);
-	await settleWrites(writes, transferKind(writes), [pending]);
+	await settleWrites(session, transferKind(session), [pending]);
 	const settled = pending.settled!;
 	if (settled.outcome === 'placed') {
 		const { alreadyPlaced, via } = settled;

@@ -2,44 +2,38 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { ERROR_CODES, LIMITS } from '../constants';
 import { decimalAbove } from '../helpers/decimals';
-import { ENDPOINTS, isServiceRejection } from '../transport';
-import type { EngineRun } from '../writes/engine';
-import type { PendingWrite, Verdict } from '../writes/pendingWrite';
-import { lostRunText, type LostRun } from '../writes/writeRun';
+import { isServiceRejection } from '../transport';
+import type { EngineSession, PendingWrite, Verdict } from '../writes/engine';
+import { ACCOUNT_ENDPOINTS } from '../account/endpoints';
 
 // A transfer looked up in the transfer history by its client order ID: after an unknown outcome,
-// after a lost run, and after the exchange refused the ID as already used.
+// after a lost run, and after the exchange refused the ID as already used (transferWrites.ts).
 
-/** What a lookup reads of a transfer of the run (transferWrites.ts `TransferWrite`). */
-type PendingTransfer = PendingWrite<{
-	qs: {
-		fromAccountId: string;
-		toAccountId: string;
-		coin: string;
-		quantity: string;
-		clientOrderId?: string;
-	};
+/** What the user asked for: the transfer's own parameters, as the ledger fingerprints them. */
+export interface TransferParams {
+	fromAccountId: string;
+	toAccountId: string;
+	coin: string;
+	quantity: string;
+}
+
+/** The transfer as sent (transferWrites.ts): in the query string, the client order ID last. */
+export interface TransferWrite {
+	qs: TransferParams & { clientOrderId?: string };
+	/** Whether an earlier try of this node run sent it and got no answer (the ledger says unknown). */
 	fromEarlierTry?: boolean;
-}>;
+}
+
+export type PendingTransfer = PendingWrite<TransferWrite>;
 
 /** Flow type of transfer records in the history (spec §2.2). */
 const TRANSFER_FLOW_TYPE = 51;
-/**
- * How far the history lookup reaches around the transfer's attempts: the service accepted them
- * only while the two clocks agreed within the receive window, so a minute either side is ample.
- */
-const LOOKUP_MARGIN_MS = 60_000;
-/**
- * How long after a transfer was executed the node allows the history to list it. Neither the spec
- * nor the UAE documentation says how late the history may be: 10 s is the node's decision, a few
- * re-reads spaced out (docs/safety.md). A retry after a lost run reads the history until this long
- * after the lost run's last attempt could have been accepted before it sends anything.
- */
+/** Around the transfer's attempts: accepted only within the receive window, a minute is ample. */
+export const LOOKUP_MARGIN_MS = 60_000;
+/** How late the history may list a transfer: the node's decision, no documentation says. */
 export const HISTORY_LAG_MS = 10_000;
 /** How far apart the history is read while the node waits for it to list a transfer. */
 const HISTORY_RE_READ_MS = 2_500;
-/** How an item names a transfer found by the exchange's refusal of its client order ID. */
-export const FOUND_BY_REFUSAL = 'the exchange refused the client order ID as already used';
 
 const PLAIN_DECIMAL = /^[-+]?\d+(\.\d+)?$/;
 
@@ -66,56 +60,59 @@ function mismatchOf(record: IDataObject, qs: PendingTransfer['write']['qs']): st
 }
 
 /**
- * Looks a transfer up in the transfer history (flow type 51) by its client order ID, over the time
- * its attempts may have reached the service. A record carrying the ID, for the coin, the accounts
- * and the quantity sent: placed. Anything else leaves it unknown, and it is not sent again.
+ * Looks a transfer up by its client order ID, over the time its attempts may have reached the
+ * service: a record of it, placed; anything else leaves it unknown, and it is not sent again.
  */
-export async function lookUpTransfer(run: EngineRun, pending: PendingTransfer): Promise<Verdict> {
-	const verdict = await lookUpByClientOrderId(run, pending);
+export async function lookUpTransfer(
+	session: EngineSession,
+	pending: PendingTransfer,
+): Promise<Verdict> {
+	const finding = await findInHistory(
+		session,
+		pending,
+		(pending.window.firstSentAt ?? Date.now()) - LOOKUP_MARGIN_MS,
+	);
+	if ('found' in finding) return confirmed(finding);
+	const reason =
+		'notFound' in finding
+			? `${finding.notFound}, which does not prove it was not executed (the exchange may still execute it), so it was not sent again`
+			: `${finding.cannotTell}${finding.ending}`;
 	// On n8n's re-run the report says where the unknown outcome came from, as the engine does.
-	if (verdict.kind !== 'unknown' || pending.write.fromEarlierTry !== true) return verdict;
+	if (pending.write.fromEarlierTry !== true) return { kind: 'unknown', reason };
 	return {
-		...verdict,
-		reason: `an earlier try of this node run sent it and got no answer, and ${verdict.reason}`,
+		kind: 'unknown',
+		reason: `an earlier try of this node run sent it and got no answer, and ${reason}`,
 	};
 }
 
 /** What the transfer history holds under a transfer's client order ID. */
-type HistoryFinding =
+export type HistoryFinding =
 	| { found: IDataObject; clientOrderId: string }
 	| { notFound: string }
 	/**
-	 * `ending`: how a lookup after an unknown outcome ends the sentence (never sent again).
-	 * `otherTransfer`: a record carries the ID but is not this transfer, so a transfer was made
-	 * under it (after a lost run: that run's, with other values).
+	 * `ending`: how a lookup after an unknown outcome ends the sentence. `otherTransfer`: a record
+	 * carries the ID but is not this transfer (after a lost run: that run's, with other values).
 	 */
 	| { cannotTell: string; ending: string; otherTransfer?: true };
 
-/**
- * The transfer history (flow type 51) read by the transfer's client order ID, from `from` on, read
- * again every HISTORY_RE_READ_MS while it lists nothing and `listedBy` (local time) is ahead.
- */
-async function findInHistory(
-	run: EngineRun,
+/** The history read from `from` on, again while it lists nothing and `listedBy` is ahead. */
+export async function findInHistory(
+	session: EngineSession,
 	pending: PendingTransfer,
 	from: number,
 	listedBy = 0,
 ): Promise<HistoryFinding> {
 	for (;;) {
-		const finding = await readHistory(run, pending, from);
+		const finding = await readHistory(session, pending, from);
 		const left = listedBy - Date.now();
 		if (!('notFound' in finding) || left <= 0) return finding;
 		await sleep(Math.min(HISTORY_RE_READ_MS, left));
 	}
 }
 
-/**
- * One read of the transfer history by the transfer's client order ID: a record carrying the ID,
- * for the coin, the accounts and the quantity sent (found); none (notFound, with the words that
- * say so); or why the history cannot tell.
- */
+/** One read of the transfer history by the transfer's client order ID. */
 async function readHistory(
-	run: EngineRun,
+	session: EngineSession,
 	pending: PendingTransfer,
 	from: number,
 ): Promise<HistoryFinding> {
@@ -126,7 +123,7 @@ async function readHistory(
 	const now = Date.now();
 	let records: IDataObject[];
 	try {
-		records = (await run.client.request(ENDPOINTS.history, {
+		records = (await session.client.request(ACCOUNT_ENDPOINTS.history, {
 			qs: {
 				flowType: TRANSFER_FLOW_TYPE,
 				startTime: String(from),
@@ -172,7 +169,7 @@ async function readHistory(
 }
 
 /** A transfer found in the history, placed: as the item shows it. */
-function confirmed(
+export function confirmed(
 	{ found, clientOrderId }: { found: IDataObject; clientOrderId: string },
 	alreadyPlaced = false,
 ): Verdict {
@@ -184,87 +181,3 @@ function confirmed(
 	};
 	return alreadyPlaced ? { kind: 'placed', result, alreadyPlaced } : { kind: 'placed', result };
 }
-
-async function lookUpByClientOrderId(run: EngineRun, pending: PendingTransfer): Promise<Verdict> {
-	const finding = await findInHistory(
-		run,
-		pending,
-		(pending.window.firstSentAt ?? Date.now()) - LOOKUP_MARGIN_MS,
-	);
-	if ('found' in finding) return confirmed(finding);
-	if ('notFound' in finding)
-		return {
-			kind: 'unknown',
-			reason: `${finding.notFound}, which does not prove it was not executed (the exchange may still execute it), so it was not sent again`,
-		};
-	return {
-		kind: 'unknown',
-		reason: `${finding.cannotTell}${finding.ending}`,
-	};
-}
-
-/**
- * After a lost run (writes/writeRun.ts): the transfer history is read by the client order ID the
- * lost run gave this transfer. Found: placed by that run, not sent. Not found: sent; should the
- * lost run have made it after all, the exchange refuses the reused ID and lookUpDuplicate reports
- * it placed.
- *
- * A retry is a sign of a lost run: it reads the history until HISTORY_LAG_MS after the lost run's
- * last attempt could have been accepted, and anything the history cannot tell (a key that may not
- * read it, a failed read) leaves the transfer unknown, unsent. A run that is only late shows no
- * such sign (a first run after a Wait or a slow step is late too), so only a record carrying the
- * ID stops it, and it reads once: a re-delivered run starts after the dead worker's queue lock
- * expired, long after its last request.
- */
-export async function checkAfterLostRun(
-	run: EngineRun,
-	pending: PendingTransfer[],
-): Promise<Array<Verdict | undefined>> {
-	const lostRun = run.lostRun;
-	if (lostRun === undefined) return pending.map(() => undefined);
-	if (Date.now() < lostRun.settledFrom) await sleep(lostRun.settledFrom - Date.now());
-	const listedBy =
-		lostRun.why === 'retry' ? Math.max(lostRun.settledFrom, Date.now()) + HISTORY_LAG_MS : 0;
-	const verdicts: Array<Verdict | undefined> = [];
-	for (const one of pending) {
-		const finding = await findInHistory(run, one, lostRun.since - LOOKUP_MARGIN_MS, listedBy);
-		if ('found' in finding) verdicts.push(confirmed(finding, true));
-		else if ('notFound' in finding) verdicts.push(undefined);
-		else if (lostRun.why === 'late' && finding.otherTransfer !== true) verdicts.push(undefined);
-		else
-			verdicts.push({
-				kind: 'unknown',
-				reason: `${lostRunText(lostRun)}, and ${finding.cannotTell}; it was not sent, so it cannot move the money twice`,
-			});
-	}
-	return verdicts;
-}
-
-/**
- * A transfer refused as a duplicate in a run that may follow a lost one. The generated ID is this
- * execution's, node run and item's alone (writes/writeRun.ts), so the transfer that used it is the
- * lost run's for this item: placed, never rejected. The history, read once more, confirms it or,
- * when its record moves other values, shows the lost run made another transfer for the item
- * (unknown). The history may not list it yet, or not be readable: the refusal is then the proof.
- */
-export async function lostRunDuplicate(
-	run: EngineRun,
-	lostRun: LostRun,
-	pending: PendingTransfer,
-): Promise<Verdict> {
-	const clientOrderId = pending.write.qs.clientOrderId ?? '';
-	const finding = await findInHistory(run, pending, lostRun.since - LOOKUP_MARGIN_MS);
-	if ('found' in finding) return confirmed(finding, true);
-	if ('cannotTell' in finding && finding.otherTransfer === true)
-		return {
-			kind: 'unknown',
-			reason: `${lostRunText(lostRun)}, and the exchange refused client order ID ${clientOrderId} as already used, and ${finding.cannotTell}: the earlier run made another transfer for this item under this ID, so this one was not sent`,
-		};
-	return {
-		kind: 'placed',
-		result: { clientOrderId, foundBy: FOUND_BY_REFUSAL },
-		alreadyPlaced: true,
-	};
-}
-
-/** A transfer refused as a duplicate client order ID, when the history does not show it as this one. */

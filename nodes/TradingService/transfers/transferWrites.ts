@@ -1,58 +1,47 @@
 import {
 	NodeApiError,
 	NodeOperationError,
+	sleep,
 	type IDataObject,
 	type INode,
 	type JsonObject,
 } from 'n8n-workflow';
 
 import { ERROR_CODES, LIMITS } from '../constants';
-import { ENDPOINTS, isServiceRejection } from '../transport';
-import type { EngineRun, WriteKind } from '../writes/engine';
-import { fingerprint, type WriteLedger } from '../writes/ledger';
-import { withOutcome } from '../writes/outcomes';
+import { isServiceRejection } from '../transport';
 import {
 	pendingWrite,
-	type PendingWrite,
+	type EngineSession,
 	type Refusal,
 	type Verdict,
-} from '../writes/pendingWrite';
-import { checkAfterLostRun, lookUpTransfer, lostRunDuplicate } from './transferHistory';
+	type WriteKind,
+} from '../writes/engine';
+import { fingerprint, type WriteLedger } from '../writes/ledger';
+import { withOutcome } from '../writes/outcomes';
+import { lostRunText, type LostRun } from '../writes/writeSession';
+import {
+	HISTORY_LAG_MS,
+	LOOKUP_MARGIN_MS,
+	confirmed,
+	findInHistory,
+	lookUpTransfer,
+	type PendingTransfer,
+	type TransferParams,
+	type TransferWrite,
+} from './transferHistory';
+import { TRANSFER_ENDPOINTS } from './endpoints';
+
+// Transfers as the engine settles them: each is sent with a generated client order ID, by which
+// the transfer history finds it (transferHistory.ts). A record carrying the ID proves the transfer
+// was executed; not finding one proves nothing, so an unknown transfer is never sent again
+// (docs/safety.md, "Transfers: never sent twice").
+
+export type { PendingTransfer, TransferParams, TransferWrite };
 
 /**
- * Transfers as the engine settles them. Each is sent with a client order ID the node generates
- * like an order's (the same on every try of one node run, new for anything else), so that one
- * whose outcome is unknown can be looked up: the exchange's transfer history takes a client order
- * ID and its transfer records carry it (UAE documentation). A record carrying the ID proves the
- * transfer was executed. Not finding one proves nothing (the history may lag, the exchange may
- * execute the transfer late, the service's records may not carry the ID at all), so an unknown
- * transfer is never sent again by this node: when n8n re-runs the node (Retry On Fail, a retried
- * execution), the ledger answers for it, and an unknown one is looked up again, never re-sent. A
- * refused one (it moved nothing) is sent again.
- */
-
-/** What the user asked for: the transfer's own parameters, as the ledger fingerprints them. */
-export interface TransferParams {
-	fromAccountId: string;
-	toAccountId: string;
-	coin: string;
-	quantity: string;
-}
-
-/** The transfer as sent: the spec sends its parameters in the query string, the client order ID last. */
-export interface TransferWrite {
-	qs: TransferParams & { clientOrderId?: string };
-	/** Whether an earlier try of this node run sent it and got no answer (the ledger says unknown). */
-	fromEarlierTry?: boolean;
-}
-
-export type PendingTransfer = PendingWrite<TransferWrite>;
-
-/**
- * The client order ID of a transfer: the run's prefix (writes/writeRun.ts, clientOrderIdPrefix), the item,
- * and the slot's version when the transfer changed between n8n's re-runs, so a changed transfer
- * never reuses the ID of one that may have been executed. At most 4 + 24 + 3 × 11 characters, well
- * within the exchange's 64.
+ * The client order ID of a transfer: the run's prefix, the item, and the slot's version when the
+ * transfer changed between n8n's re-runs, so a changed transfer never reuses the ID of one that may
+ * have been executed. At most 4 + 24 + 3 × 11 characters, well within the exchange's 64.
  */
 export function transferClientOrderId(
 	idPrefix: string,
@@ -62,10 +51,7 @@ export function transferClientOrderId(
 	return `${idPrefix}-${itemIndex}${version > 0 ? `-v${version}` : ''}`;
 }
 
-/**
- * A transfer of the run with its ledger slot and, unless `idPrefix` is undefined, a generated
- * client order ID. The slot is keyed by what the user asked for: the ID is derived from the slot.
- */
+/** A transfer with its ledger slot (keyed by what the user asked for) and its client order ID. */
 export function pendingTransfer(
 	ledger: WriteLedger,
 	slotName: string,
@@ -109,29 +95,84 @@ function duplicateRefusedError(node: INode, pending: PendingTransfer): NodeOpera
 	);
 }
 
+/** How an item names a transfer found by the exchange's refusal of its client order ID. */
+export const FOUND_BY_REFUSAL = 'the exchange refused the client order ID as already used';
+
 /**
- * A transfer refused because its client order ID was used before: in a run that may follow a lost
- * one, the lost run's transfer (lostRunDuplicate); else the transfer found by that ID is this one
- * (placed, by an earlier attempt), or, when only this one attempt was sent, the refusal stands
- * (nothing moved). After earlier attempts whose outcome is unknown, it stays unknown.
+ * After a lost run, the history read by the ID that run gave the transfer (docs/safety.md, "Late is
+ * not lost"): found, placed, not sent; not found, sent. A retry reads for HISTORY_LAG_MS, and what
+ * the history cannot tell keeps it unsent; a late run reads once, and only a record stops it.
+ */
+async function checkAfterLostRun(
+	session: EngineSession,
+	pending: PendingTransfer[],
+): Promise<Array<Verdict | undefined>> {
+	const lostRun = session.lostRun;
+	if (lostRun === undefined) return pending.map(() => undefined);
+	if (Date.now() < lostRun.settledFrom) await sleep(lostRun.settledFrom - Date.now());
+	const listedBy =
+		lostRun.why === 'retry' ? Math.max(lostRun.settledFrom, Date.now()) + HISTORY_LAG_MS : 0;
+	const verdicts: Array<Verdict | undefined> = [];
+	for (const one of pending) {
+		const finding = await findInHistory(session, one, lostRun.since - LOOKUP_MARGIN_MS, listedBy);
+		if ('found' in finding) verdicts.push(confirmed(finding, true));
+		else if ('notFound' in finding) verdicts.push(undefined);
+		else if (lostRun.why === 'late' && finding.otherTransfer !== true) verdicts.push(undefined);
+		else
+			verdicts.push({
+				kind: 'unknown',
+				reason: `${lostRunText(lostRun)}, and ${finding.cannotTell}; it was not sent, so it cannot move the money twice`,
+			});
+	}
+	return verdicts;
+}
+
+/**
+ * A duplicate after a lost run: the ID is this execution's, node run and item's alone, so the lost
+ * run made it (placed), unless the history shows it moved other values (unknown).
+ */
+async function lostRunDuplicate(
+	session: EngineSession,
+	lostRun: LostRun,
+	pending: PendingTransfer,
+): Promise<Verdict> {
+	const clientOrderId = pending.write.qs.clientOrderId ?? '';
+	const finding = await findInHistory(session, pending, lostRun.since - LOOKUP_MARGIN_MS);
+	if ('found' in finding) return confirmed(finding, true);
+	if ('cannotTell' in finding && finding.otherTransfer === true)
+		return {
+			kind: 'unknown',
+			reason: `${lostRunText(lostRun)}, and the exchange refused client order ID ${clientOrderId} as already used, and ${finding.cannotTell}: the earlier run made another transfer for this item under this ID, so this one was not sent`,
+		};
+	return {
+		kind: 'placed',
+		result: { clientOrderId, foundBy: FOUND_BY_REFUSAL },
+		alreadyPlaced: true,
+	};
+}
+
+/**
+ * A transfer refused because its client order ID was used before: after a lost run, that run's
+ * (lostRunDuplicate); else found by that ID, placed; else the refusal stands (nothing moved) when
+ * only this attempt was sent, and it stays unknown after earlier attempts.
  */
 async function lookUpDuplicate(
-	run: EngineRun,
+	session: EngineSession,
 	pending: PendingTransfer,
 	duplicate: Refusal,
 ): Promise<Verdict> {
-	if (run.lostRun !== undefined && !pending.maybeExecuted)
-		return await lostRunDuplicate(run, run.lostRun, pending);
-	const verdict = await lookUpTransfer(run, pending);
+	if (session.lostRun !== undefined && !pending.maybeExecuted)
+		return await lostRunDuplicate(session, session.lostRun, pending);
+	const verdict = await lookUpTransfer(session, pending);
 	if (verdict.kind === 'placed') return { ...verdict, alreadyPlaced: true };
 	if (pending.maybeExecuted) return verdict;
 	return {
 		kind: 'rejected',
-		refusal: { ...duplicate, error: duplicateRefusedError(run.node, pending) },
+		refusal: { ...duplicate, error: duplicateRefusedError(session.node, pending) },
 	};
 }
 
-export function transferKind(run: EngineRun): WriteKind<TransferWrite> {
+export function transferKind(session: EngineSession): WriteKind<TransferWrite> {
 	const wording = ({ qs }: TransferWrite) => ({
 		what: `transfer of ${qs.quantity} ${qs.coin} from ${qs.fromAccountId} to ${qs.toAccountId}`,
 		howToCheck: `Check the transfer history (Trading Service > Get Transaction History, Flow Type: Transfer Between Accounts) or the account balances${qs.clientOrderId === undefined ? '' : ` (client order ID ${qs.clientOrderId})`}`,
@@ -147,7 +188,7 @@ export function transferKind(run: EngineRun): WriteKind<TransferWrite> {
 		stored: storedTransfer,
 		groups: (pending) => pending.map((one) => [one]),
 		request: ([pending]) => ({
-			endpoint: ENDPOINTS.assetTransfer,
+			endpoint: TRANSFER_ENDPOINTS.assetTransfer,
 			request: { qs: { ...pending.write.qs }, itemIndex: pending.itemIndex },
 		}),
 		read: (body, [pending]) => {
@@ -156,14 +197,10 @@ export function transferKind(run: EngineRun): WriteKind<TransferWrite> {
 				// The family's answer echoes the ID ("" when none was sent): the item shows the one sent.
 				const sent = pending.write.qs.clientOrderId;
 				const echoed = typeof answer.clientOrderId === 'string' && answer.clientOrderId !== '';
-				return [
-					{
-						kind: 'placed',
-						result: echoed || sent === undefined ? answer : { ...answer, clientOrderId: sent },
-					},
-				];
+				const result = echoed || sent === undefined ? answer : { ...answer, clientOrderId: sent };
+				return [{ kind: 'placed', result }];
 			}
-			const error = new NodeApiError(run.node, answer as JsonObject, {
+			const error = new NodeApiError(session.node, answer as JsonObject, {
 				message: `The service refused the ${wording(pending.write).what}`,
 				description:
 					'It answered success: false, so nothing was moved. Check the accounts, the coin and the balance, then run again.',
@@ -175,10 +212,10 @@ export function transferKind(run: EngineRun): WriteKind<TransferWrite> {
 			isServiceRejection(error, ERROR_CODES.duplicateClientOrderId)
 				? { kind: 'duplicate', refusal: { error } }
 				: { kind: 'rejected', refusal: { error } },
-		precheck: (pending) => checkAfterLostRun(run, pending),
+		precheck: (pending) => checkAfterLostRun(session, pending),
 		lookup: (pending, duplicate) =>
 			duplicate === undefined
-				? lookUpTransfer(run, pending)
-				: lookUpDuplicate(run, pending, duplicate),
+				? lookUpTransfer(session, pending)
+				: lookUpDuplicate(session, pending, duplicate),
 	};
 }

@@ -1,17 +1,52 @@
 import { sleep, type IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { ERROR_CODES, UNKNOWN_OUTCOME_CODES } from '../constants';
-import type { Endpoint } from './endpoints';
 import { MAX_JSON_DEPTH, NO_FIELDS, parseJsonExactly } from './jsonParser';
 import type { ServiceRejection } from './rejections';
 import { TEXT_FIELDS } from './textFields';
-import type { AttemptFailure, BodyRead } from './types';
+import type { AnswerShape, AttemptFailure, BodyRead, Endpoint, FieldShape } from './types';
 
 /**
- * Reading an answer (docs/transport.md "Reading the answer"): its body within the attempt's
- * deadline and a byte cap, its JSON with every digit kept, and what it means in the terms that
- * decide whether another attempt is safe. No HTTP of its own: request.ts sends.
+ * What came back (docs/transport.md "Reading the answer"): the body within the attempt's deadline
+ * and a byte cap, its JSON with every digit kept, what it means for another attempt, and whether a
+ * 2xx answer has its endpoint's declared shape. No HTTP of its own: request.ts sends.
  */
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const FIELD_HOLDS: Record<FieldShape, (value: unknown) => boolean> = {
+	present: () => true,
+	id: (value) => typeof value === 'string' || typeof value === 'number',
+	string: (value) => typeof value === 'string',
+	text: (value) => typeof value === 'string' && value !== '',
+	digits: (value) => /^\d+$/.test(String(value)),
+	boolean: (value) => typeof value === 'boolean',
+	list: Array.isArray,
+	objects: (value) => Array.isArray(value) && value.every(isObject),
+	listOrNull: (value) => value === null || Array.isArray(value),
+};
+
+function hasFields(entry: unknown, has: AnswerShape['has']): boolean {
+	if (!isObject(entry)) return false;
+	return Object.entries(has ?? {}).every(
+		([key, shape]) => key in entry && FIELD_HOLDS[shape](entry[key]),
+	);
+}
+
+/** What is wrong with a 2xx answer against its endpoint's shape; undefined when usable. */
+export function answerProblem(shape: AnswerShape | undefined, body: unknown): string | undefined {
+	if (shape === undefined) return undefined;
+	const usable =
+		shape.is === 'object'
+			? hasFields(body, shape.has)
+			: Array.isArray(body) &&
+				body.every((entry) =>
+					shape.is === 'rows' ? Array.isArray(entry) : hasFields(entry, shape.has),
+				);
+	return usable ? undefined : shape.otherwise;
+}
 
 /** Whether a code is numeric zero in any spelling the family uses: 0, "0", "0000". */
 export function isZeroCode(code: unknown): boolean {
@@ -28,7 +63,7 @@ export function sameCode(code: unknown, other: string): boolean {
 	return /^[+-]?\d+$/.test(text) && Number(text) === Number(other);
 }
 
-/** Whether a code says the request may have been executed (timeouts, "execution status unknown"). */
+/** Whether a code says the request may have been executed ("execution status unknown"). */
 export function isUnknownOutcomeCode(code: unknown): boolean {
 	return UNKNOWN_OUTCOME_CODES.some((unknown) => sameCode(code, unknown));
 }
@@ -39,10 +74,7 @@ export function isUnknownOutcomeCode(code: unknown): boolean {
  */
 export const MAYBE_INEXACT_NUMBER = /(?:^|[:,[])\s*-?(?:\d{16}|[\d.]{17}|[\d.]+[eE])/;
 
-/**
- * Whether a value JSON.parse built is what the exact parser would build: no deeper than
- * MAX_JSON_DEPTH, and no number under a key of `textFields` (whose literal JSON.parse loses).
- */
+/** Whether JSON.parse built what the exact parser would: not too deep, no number in a text field. */
 function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: number): boolean {
 	if (value === null || typeof value !== 'object') return true;
 	if (depth >= MAX_JSON_DEPTH) return false;
@@ -59,11 +91,9 @@ function fastParseHolds(value: unknown, textFields: ReadonlySet<string>, depth: 
 }
 
 /**
- * Parses JSON text like JSON.parse, except that a number a double cannot hold (the service's IDs
- * have up to 20 digits, its amounts up to 18 decimals) comes back as its literal text, and so does
- * any number under a key in `textFields`. JSON.parse is several times faster than the exact parser
- * (jsonParser.ts), so it is tried first and its value kept where it is exact. Throws
- * JsonSyntaxError for text that is not exactly one JSON value.
+ * JSON.parse, except that a number a double cannot hold (IDs of 20 digits, amounts of 18 decimals)
+ * or under a key in `textFields` comes back as its literal text. JSON.parse is tried first, being
+ * faster than the exact parser (jsonParser.ts), and kept where exact. Throws JsonSyntaxError.
  */
 export function parseJsonKeepingDigits(
 	text: string,
@@ -84,7 +114,7 @@ export function parseJsonKeepingDigits(
 /** Most bytes of one answer (after decompression): far above a full history page (~150 kB). */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-/** The part of a Node.js readable stream this file uses: n8n's helper cannot bound an attempt itself. */
+/** The part of a Node.js readable stream used here. */
 interface ReadableBody {
 	on(event: string, listener: (...args: unknown[]) => void): unknown;
 	destroy(error?: Error): unknown;
@@ -104,18 +134,10 @@ export function discardBody(body: unknown): void {
 	if (isReadable(body)) body.destroy();
 }
 
-function errorCode(error: unknown): string {
-	const code = (error as { code?: unknown } | null)?.code;
-	return typeof code === 'string' && code !== '' ? code : 'ECONNRESET';
-}
-
-/**
- * A timer that ends at `deadline` (a `Date.now()` value), for racing each phase of one attempt
- * against. `cancel()` releases it once the attempt is over, so no timer outlives the attempt.
- */
+/** A timer ending at `deadline` (`Date.now()`), raced by each phase of an attempt; dies with it. */
 export class AttemptDeadline {
 	private readonly controller = new AbortController();
-	/** Resolves with 'deadline' when the deadline passes; never rejects. */
+	/** Never rejects. */
 	readonly passed: Promise<'deadline'>;
 
 	constructor(readonly deadline: number) {
@@ -139,9 +161,8 @@ function utf8Length(text: string, cap: number): number {
 }
 
 /**
- * Reads an answer's body as UTF-8 text, racing `deadline`. A stream past the deadline or over
- * `maxBytes` is destroyed, which closes its connection (the server sees the client leave).
- * Bodies that already arrived whole (a string or bytes, as some hosts hand them) are taken as they are.
+ * An answer's body as UTF-8 text, racing `deadline`. A stream past it or over `maxBytes` is
+ * destroyed, which closes its connection. A body that arrived whole (some hosts) is taken as it is.
  */
 export async function readBody(
 	body: unknown,
@@ -149,17 +170,13 @@ export async function readBody(
 	maxBytes = MAX_ANSWER_BYTES,
 ): Promise<BodyRead> {
 	if (body === undefined || body === null) return { ok: true, text: '' };
-	if (typeof body === 'string')
-		return utf8Length(body, maxBytes) > maxBytes
-			? { ok: false, failure: 'tooLarge' }
-			: { ok: true, text: body };
-	if (body instanceof Uint8Array) {
-		return body.byteLength > maxBytes
-			? { ok: false, failure: 'tooLarge' }
-			: { ok: true, text: new TextDecoder().decode(body) };
+	if (typeof body === 'string' || body instanceof Uint8Array) {
+		const whole = typeof body === 'string';
+		if ((whole ? utf8Length(body, maxBytes) : body.byteLength) > maxBytes)
+			return { ok: false, failure: 'tooLarge' };
+		return { ok: true, text: whole ? body : new TextDecoder().decode(body) };
 	}
 	if (!isReadable(body)) return { ok: false, failure: 'broken', code: 'EUNEXPECTEDBODY' };
-
 	const stream = body;
 	const reading = new Promise<BodyRead>((resolve) => {
 		const decoder = new TextDecoder();
@@ -183,9 +200,11 @@ export async function readBody(
 			text += decoder.decode(bytesOfChunk, { stream: true });
 		});
 		stream.on('end', () => finish({ ok: true, text: text + decoder.decode() }));
-		stream.on('error', (error: unknown) =>
-			finish({ ok: false, failure: 'broken', code: errorCode(error) }),
-		);
+		stream.on('error', (error: unknown) => {
+			const code = (error as { code?: unknown } | null)?.code;
+			const known = typeof code === 'string' && code !== '';
+			finish({ ok: false, failure: 'broken', code: known ? code : 'ECONNRESET' });
+		});
 		// Closed without 'end': the connection went away mid-answer.
 		stream.on('close', () => finish({ ok: false, failure: 'broken', code: 'ECONNRESET' }));
 	});
@@ -213,24 +232,19 @@ function asRejection(
 	httpStatus: number,
 	codesPerEntry: boolean,
 ): ServiceRejection | undefined {
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const { code, msg } = body as { code?: unknown; msg?: unknown };
+	if (!isObject(body)) return undefined;
+	const { code, msg } = body;
 	if (code === undefined || code === null) return undefined;
 	const codeText = String(code);
-	// Success is numeric zero in any spelling the family uses (0, "0", "0000").
 	if (isZeroCode(code) || codeText === '200') return undefined;
 	// A 2xx answer with a code per entry is the caller's to read, whatever its top-level code:
 	// some entries may have been executed.
 	const answered = httpStatus >= 200 && httpStatus < 300;
-	if (codesPerEntry && answered && Array.isArray((body as { result?: unknown }).result))
-		return undefined;
+	if (codesPerEntry && answered && Array.isArray(body.result)) return undefined;
 	return { code: codeText, msg: typeof msg === 'string' ? msg : '', httpStatus };
 }
 
-/**
- * Classifies an answer: the parsed body on success, the failure otherwise. A 2xx answer that is
- * not JSON is unknown: something answered, but nobody can tell what the service did.
- */
+/** The parsed body, or the failure. A 2xx answer that is not JSON is unknown: what was done? */
 export function classifyResponse(
 	endpoint: Endpoint,
 	status: number,
@@ -246,8 +260,8 @@ export function classifyResponse(
 	}
 	const rejection = asRejection(body, status, endpoint.codesPerEntry === true);
 	if (status === 418) {
-		// An IP ban in this API family: retrying only prolongs it.
-		const ban: ServiceRejection & { retryAfterMs?: number } = {
+		// An IP ban: retrying only prolongs it.
+		const ban: ServiceRejection = {
 			code: rejection?.code ?? IP_BAN_CODE,
 			msg: rejection?.msg ?? 'IP banned',
 			httpStatus: status,
@@ -257,37 +271,20 @@ export function classifyResponse(
 	}
 	// The UAE documentation's error table gives the rate-limit code 0003 with HTTP 400: the same
 	// refusal as a 429, nothing processed, the key suspended.
-	if (
-		status === 429 ||
-		(status === 400 && rejection !== undefined && sameCode(rejection.code, ERROR_CODES.rateLimited))
-	) {
-		return {
-			kind: 'rateLimited',
-			retryAfterMs: parseRetryAfter(headers),
-			rejection: rejection ?? {
-				code: ERROR_CODES.rateLimited,
-				msg: 'Rate limit exceeded',
-				httpStatus: status,
-			},
-		};
+	const rateLimited = ERROR_CODES.rateLimited;
+	if (status === 429 || (status === 400 && sameCode(rejection?.code, rateLimited))) {
+		const said = rejection ?? { code: rateLimited, msg: 'Rate limit exceeded', httpStatus: status };
+		return { kind: 'rateLimited', retryAfterMs: parseRetryAfter(headers), rejection: said };
 	}
-	if (status >= 500) {
-		return {
-			kind: 'unknown',
-			reason: `the service failed with HTTP ${status}`,
-			detail: `HTTP ${status}`,
-		};
-	}
+	const failed = `HTTP ${status}`;
+	if (status >= 500)
+		return { kind: 'unknown', reason: `the service failed with ${failed}`, detail: failed };
 	// A 404 means the Base URL is wrong, whatever the body says.
 	if (rejection && status !== 404) return { kind: 'rejected', rejection };
 	if (status >= 200 && status < 300) {
-		return isJson
-			? { body }
-			: {
-					kind: 'unknown',
-					reason: 'the service answered with something that is not JSON',
-					detail: 'Unreadable answer',
-				};
+		if (isJson) return { body };
+		const reason = 'the service answered with something that is not JSON';
+		return { kind: 'unknown', reason, detail: 'Unreadable answer' };
 	}
 	return {
 		kind: 'http',

@@ -1,22 +1,19 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { ERROR_CODES, LIMITS } from '../constants';
-import { monotonicNow, wallTimeOf } from './clock';
+import { monotonicNow, wallTimeOf } from './pacing';
 import { MAX_ANSWER_BYTES, sameCode } from './answer';
 import { describeRejection, type ServiceRejection } from './rejections';
 import type { AttemptFailure, BodyRead, ExchangeSettings } from './types';
 
-/**
- * Failed requests: what a failed attempt means (its body unreadable, the connection gone), and
- * the n8n errors the transport throws, with their advice. Only a failure comes here.
- */
+/** Only a failure comes here: what a failed attempt means, and the n8n errors thrown, with advice. */
 
 /** The table's spelling of a code ("0401" for 401), or the code as text when the table lacks it. */
 function tableCode(code: string): string {
 	return Object.values(ERROR_CODES).find((known) => sameCode(code, known)) ?? code;
 }
 
-/** The service answered and refused: nothing was executed. Carries the service's code and message. */
+/** The service answered and refused: nothing was executed. */
 export class ServiceRejectedError extends NodeApiError {
 	rejection!: ServiceRejection;
 }
@@ -42,7 +39,6 @@ export function rejectionError(
 	return error;
 }
 
-/** Why an answer's body could not be used, as a failure of the attempt. */
 export function unreadable(
 	read: Exclude<BodyRead, { ok: true }>,
 	isWrite: boolean,
@@ -50,20 +46,15 @@ export function unreadable(
 	node: INode,
 ): AttemptFailure {
 	switch (read.failure) {
-		case 'deadline':
-			// Past the deadline the service may still be working on the request: a read is tried
-			// again, a write is unknown.
-			return {
-				kind: 'unknown',
-				reason: `the service did not answer within ${timeoutMs / 1000} s`,
-				detail: 'ETIMEDOUT',
-			};
-		case 'broken':
-			return {
-				kind: 'unknown',
-				reason: 'the answer broke off before it was complete',
-				detail: read.code,
-			};
+		case 'deadline': {
+			// The service may still be working on it: a read is tried again, a write is unknown.
+			const reason = `the service did not answer within ${timeoutMs / 1000} s`;
+			return { kind: 'unknown', reason, detail: 'ETIMEDOUT' };
+		}
+		case 'broken': {
+			const reason = 'the answer broke off before it was complete';
+			return { kind: 'unknown', reason, detail: read.code };
+		}
 		case 'tooLarge': {
 			const reason = `the answer was larger than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`;
 			if (isWrite) return { kind: 'unknown', reason, detail: 'Answer too large' };
@@ -108,25 +99,20 @@ export function networkFailure(error: unknown): AttemptFailure | undefined {
 	const code = findErrorCode(error);
 	if (code !== undefined && NOT_SENT_CODES.includes(code))
 		return { kind: 'notSent', reason: 'the connection could not be opened', detail: code };
-	if (code !== undefined && NETWORK_CODES.includes(code))
-		return {
-			kind: 'unknown',
-			reason: 'the connection failed before the service answered',
-			detail: code,
-		};
-	return undefined;
+	if (code === undefined || !NETWORK_CODES.includes(code)) return undefined;
+	return {
+		kind: 'unknown',
+		reason: 'the connection failed before the service answered',
+		detail: code,
+	};
 }
 
-/**
- * A request the node does not send because the service asked for silence: an IP ban (418) this
- * run met or the process keeps, or its key and class suspended after a rate limit (the UAE
- * documentation: wait one minute, or be banned).
- */
+/** Not sent: an IP ban (418) this run met or the process keeps, or the key's class suspended (429). */
 export function heldBackError(
 	node: INode,
 	hold: {
 		runBan?: ServiceRejection;
-		/** Monotonic times (clock.ts). */
+		/** Monotonic times (pacing.ts). */
 		bannedUntil?: number;
 		suspendedUntil?: number;
 	},
@@ -160,10 +146,7 @@ export function heldBackError(
 	});
 }
 
-/**
- * Whether turning on Wait After a Rate Limit would have sent the request: only where the run has
- * that option, it was off, and the suspension (monotonic time) ends within the option's longest wait.
- */
+/** Whether turning on Wait After a Rate Limit (where the run has it) would have sent the request. */
 export function waitOptionHelps(
 	settings: ExchangeSettings,
 	suspendedUntil: number | undefined,
@@ -176,7 +159,6 @@ export function waitOptionHelps(
 	);
 }
 
-/** The service could not be reached: nothing was sent. */
 export function notReachableError(
 	node: INode,
 	reason: string,
@@ -191,7 +173,7 @@ export function notReachableError(
 	});
 }
 
-/** A read that failed on every attempt (5xx, dropped connections). */
+/** A read that failed on every attempt. */
 export function keptFailingError(
 	node: INode,
 	reason: string,
@@ -206,7 +188,6 @@ export function keptFailingError(
 	});
 }
 
-/** An HTTP error status without a service error code. */
 export function httpStatusError(
 	node: INode,
 	status: number,
@@ -224,15 +205,12 @@ export function httpStatusError(
 	});
 }
 
-/**
- * Whether an HTTP status without a service code proves a write was not executed: a client error
- * (wrong path, method, credentials at a proxy). 408 (a proxy's timeout) proves nothing.
- */
+/** A client error without a service code proves a write was not executed; 408 (a proxy's timeout) not. */
 export function statusProvesNothingDone(status: number): boolean {
 	return status >= 400 && status < 500 && status !== 408;
 }
 
-/** A 2xx answer whose shape the package cannot use; for a write, the user is told what to check. */
+/** A 2xx answer of the wrong shape; for a write, the user is told what to check. */
 export function unexpectedResponseError(
 	node: INode,
 	problem: string,

@@ -10,18 +10,37 @@ import {
 	checkCredentialData,
 	credentialProblemMessage,
 	type CredentialProblem,
-} from '../../../credentials/credentialChecks';
+} from '../../../credentials/TradingServiceApi.credentials';
 import { CREDENTIAL_TYPE, LIMITS } from '../constants';
-import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
+import { answerProblem } from './answer';
 import { toNodeError, unexpectedResponseError } from './errors';
-import { banFor, gateFor, limiterFor, normaliseBaseUrl, pacerFor } from './pacing';
+import { banFor, normaliseBaseUrl, pacerFor } from './pacing';
 import { sendWithRetries } from './request';
-import type { ExchangeSettings, RetryPolicy, SendWindow, TransportContext } from './types';
+import { gateFor, limiterFor } from './throttles';
+import type {
+	Endpoint,
+	EndpointRequest,
+	ExchangeSettings,
+	RetryPolicy,
+	SendWindow,
+	TransportContext,
+} from './types';
 
 export { isUnknownOutcomeCode, isZeroCode, parseJsonKeepingDigits, sameCode } from './answer';
-export { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 export { isServiceRejection, toNodeError, unexpectedResponseError } from './errors';
-export type { RetryPolicy, SendWindow, TransportContext } from './types';
+export type { AnswerShape, Endpoint, EndpointRequest, RetryPolicy, SendWindow } from './types';
+
+/** The key's accounts and their types (UAE documentation): read once per process (keyAccounts). */
+export const KEY_ACCOUNTS_ENDPOINT: Endpoint = {
+	method: 'GET',
+	path: '/api/v1/account/type',
+	weight: 5,
+	answer: {
+		is: 'list',
+		has: { accountId: 'present' },
+		otherwise: 'The service answered the account list with something other than a list of accounts',
+	},
+};
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetries: 5,
@@ -30,13 +49,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	timeoutMs: 30000,
 };
 
-/** What happened to a request that changes the account. */
+/** What happened to a write (docs/transport.md): answered, rejected (nothing executed), or unknown. */
 export type WriteAttempt =
-	/** A usable 2xx answer: what it says about the write is the caller's to read. */
 	| { kind: 'answered'; body: unknown; window: SendWindow }
-	/** Nothing was executed: the service refused, or the request never reached it. */
 	| { kind: 'rejected'; error: NodeApiError | NodeOperationError; window: SendWindow }
-	/** It may have been executed. `unusable`: a 2xx answer whose shape tells nothing. */
+	/** `unusable`: a 2xx answer whose shape tells nothing. */
 	| {
 			kind: 'unknown';
 			reason: string;
@@ -45,9 +62,8 @@ export type WriteAttempt =
 			unusable?: { problem: string; body: unknown };
 	  };
 
-/** What the transport reads from the credential, once per client. */
 interface ClientSettings extends ExchangeSettings {
-	/** What is wrong with the credential's fields; nothing is sent while set. */
+	/** Nothing is sent while the credential has a problem. */
 	credentialProblem?: CredentialProblem;
 }
 
@@ -57,16 +73,10 @@ export interface Pager {
 	take(page: unknown): void;
 }
 
-/** A key's accounts as kept per process (ServiceClient.keyAccounts). */
-interface CachedAccounts {
-	accounts: Promise<IDataObject[]>;
-	readAt: number;
-	settled: boolean;
-}
-
+type CachedAccounts = { accounts: Promise<IDataObject[]>; readAt: number; settled: boolean };
 const keyAccountsCache = new Map<string, CachedAccounts>();
 
-/** Forgets every key's accounts: tests start each case with none. */
+/** For tests, which start each case with none. */
 export function clearAccountScopeCache(): void {
 	keyAccountsCache.clear();
 }
@@ -97,20 +107,16 @@ async function sharedKeyAccounts(
 }
 
 /**
- * The one place the package talks to the service, for one node run (the router makes one per run,
- * the trigger one per poll). It reads the credential once, however many requests the run sends and
- * however many of them are in flight at once. Each request goes out with its retries and within
- * its key's rate (request.ts, pacing.ts); a write is never sent twice here: `write` says what
- * became of it.
+ * The one place the package talks to the service, for one node run (the trigger: one poll). It
+ * reads the credential once, however many requests are in flight. A write is never sent twice
+ * here: `write` says what became of it.
  */
 export class ServiceClient {
 	private settingsRead?: Promise<ClientSettings>;
-
 	private nodeRead?: INode;
 
 	/**
-	 * `rateLimitWaitMs`: how long a request may wait for a rate-limit suspension to end (the action
-	 * node's Wait After a Rate Limit), asked once, at the first request; by default the longest wait.
+	 * `rateLimitWaitMs`: the run's Wait After a Rate Limit, asked at the first request.
 	 * `offersRateLimitWait`: whether the run has that option, so that an error may suggest it.
 	 */
 	constructor(
@@ -136,7 +142,6 @@ export class ServiceClient {
 		const baseUrl = String(credentials.baseUrl ?? '');
 		const apiKey = String(credentials.apiKey ?? '');
 		const check = checkCredentialData(credentials);
-		// Nothing is sent while the credential has a problem, so the rates matter only when it has none.
 		const perSecond = check.ok ? check.credentials.requestsPerSecond : undefined;
 		// One call a second for the key means one every n seconds for each of n processes sharing it.
 		const processes = Number(credentials.processesSharingKey ?? 1);
@@ -144,10 +149,14 @@ export class ServiceClient {
 		const budget = Number(credentials.weightBudget ?? 0);
 		const windowSeconds = Number(credentials.weightWindowSeconds ?? 60);
 		return {
-			limiterOf: () => {
-				const limiter = limiterFor(baseUrl, apiKey, budget, windowSeconds);
-				return limiter && { limiter, budget };
-			},
+			// Off (no budget), throttles.ts has nothing to do on any request.
+			limiterOf:
+				budget > 0 && windowSeconds > 0
+					? () => {
+							const limiter = limiterFor(baseUrl, apiKey, budget, windowSeconds);
+							return limiter && { limiter, budget };
+						}
+					: undefined,
 			serviceBan: banFor(baseUrl),
 			pacerOf: ({ rateClass = 'query' as const }) =>
 				perSecond && {
@@ -174,30 +183,26 @@ export class ServiceClient {
 		};
 	}
 
-	/**
-	 * The credential's Base URL, normalised (transport/pacing.ts): what per-process caches of the
-	 * service's public data (symbol rules) are keyed by, so two spellings of one service share them.
-	 */
+	/** The key of per-process caches of the service's public data (symbol rules): one per service. */
 	async serviceUrl(): Promise<string> {
 		return normaliseBaseUrl(String((await this.settings()).credentials.baseUrl ?? ''));
 	}
 
 	/**
-	 * The key's accounts (GET /api/v1/account/type, weight 5), read once per process, service and
-	 * key and kept LIMITS.accountScopeTtlMs: every order lookup names one of them
-	 * (helpers/accountScope.ts), accounts change rarely, and a read per run would spend a fifth of a
-	 * second's query requests. Callers at once share one read; a failed read is never kept.
+	 * The key's accounts, read once per process, service and key and kept LIMITS.accountScopeTtlMs:
+	 * every order lookup names one (helpers/accountScope.ts), they change rarely, and a read per run
+	 * would spend a fifth of a second's query requests. A failed read is never kept.
 	 */
 	async keyAccounts(itemIndex?: number): Promise<IDataObject[]> {
 		// The key is public (it goes in a header); the secret is never part of the cache key.
 		const key = `${await this.serviceUrl()} ${String((await this.settings()).credentials.apiKey ?? '')}`;
 		return await sharedKeyAccounts(
 			key,
-			() => this.request(ENDPOINTS.accountTypes, { itemIndex }) as Promise<IDataObject[]>,
+			() => this.request(KEY_ACCOUNTS_ENDPOINT, { itemIndex }) as Promise<IDataObject[]>,
 		);
 	}
 
-	/** Checked here as well as when signing, so that it is known to fail before anything is sent. */
+	/** Checked here as well as when signing, so that nothing is sent. */
 	private credentialError(
 		problem: CredentialProblem,
 		itemIndex: number | undefined,
@@ -208,23 +213,22 @@ export class ServiceClient {
 		});
 	}
 
-	/**
-	 * A read: its answer, checked against the endpoint's shape, so callers only ever see usable
-	 * answers. Throws only n8n errors.
-	 */
+	private send(
+		settings: ClientSettings,
+		endpoint: Endpoint,
+		request: EndpointRequest,
+		window: SendWindow,
+	) {
+		const { functions, node, policy } = this;
+		return sendWithRetries(functions, node, policy, settings, endpoint, request, window);
+	}
+
+	/** A read: its answer, of the endpoint's shape. Throws only n8n errors. */
 	async request(endpoint: Endpoint, request: EndpointRequest = {}): Promise<unknown> {
 		const settings = await this.settings();
 		if (settings.credentialProblem !== undefined)
 			throw this.credentialError(settings.credentialProblem, request.itemIndex);
-		const exchange = await sendWithRetries(
-			this.functions,
-			this.node,
-			this.policy,
-			settings,
-			endpoint,
-			request,
-			{},
-		);
+		const exchange = await this.send(settings, endpoint, request, {});
 		if (exchange.kind === 'rejected') throw exchange.error;
 		if (exchange.kind === 'unknown') {
 			// Only writes end unknown; a read that kept failing ends rejected.
@@ -233,7 +237,7 @@ export class ServiceClient {
 				itemIndex: request.itemIndex,
 			});
 		}
-		const problem = endpoint.checkResponse?.(exchange.body);
+		const problem = answerProblem(endpoint.answer, exchange.body);
 		if (problem !== undefined)
 			throw unexpectedResponseError(
 				this.node,
@@ -245,7 +249,7 @@ export class ServiceClient {
 		return exchange.body;
 	}
 
-	/** A write: what became of it, with when its attempts may have reached the service. Never throws. */
+	/** A write: what became of it, with its send window. Never throws. */
 	async write(endpoint: Endpoint, request: EndpointRequest): Promise<WriteAttempt> {
 		const window: SendWindow = {};
 		let settings: ClientSettings;
@@ -261,17 +265,9 @@ export class ServiceClient {
 				window,
 			};
 		}
-		const exchange = await sendWithRetries(
-			this.functions,
-			this.node,
-			this.policy,
-			settings,
-			endpoint,
-			request,
-			window,
-		);
+		const exchange = await this.send(settings, endpoint, request, window);
 		if (exchange.kind !== 'answered') return { ...exchange, window };
-		const problem = endpoint.checkResponse?.(exchange.body);
+		const problem = answerProblem(endpoint.answer, exchange.body);
 		if (problem !== undefined) {
 			// A 2xx answer to a write: it may well have been executed.
 			return {
@@ -285,7 +281,7 @@ export class ServiceClient {
 		return { kind: 'answered', body: exchange.body, window };
 	}
 
-	/** Every page of a paged read, one request after the other, as the pager asks for them. */
+	/** Every page of a paged read, one after the other. */
 	async requestAllPages(endpoint: Endpoint, pager: Pager): Promise<void> {
 		for (let request = pager.next(); request !== undefined; request = pager.next()) {
 			pager.take(await this.request(endpoint, request));

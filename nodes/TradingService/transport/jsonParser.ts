@@ -1,8 +1,7 @@
 /**
- * The exact JSON parser: one pass with charCodeAt, as strict as JSON.parse (RFC 8259). A number
- * literal a double cannot hold exactly (an integer beyond ±(2^53 − 1), a decimal of more than 15
- * significant digits or beyond a double's range), and any number under a key of `textFields`,
- * becomes its literal text. Keys are own properties, so a `__proto__` key is data, as with JSON.parse.
+ * The exact JSON parser (docs/transport.md "Reading the answer"): one pass with charCodeAt, as
+ * strict as JSON.parse. A number a double cannot hold exactly, or under a key of `textFields`,
+ * becomes its literal text. A `__proto__` key is data, as with JSON.parse.
  */
 /** Deepest nesting accepted; the service's answers are at most three levels deep. */
 export const MAX_JSON_DEPTH = 64;
@@ -58,7 +57,6 @@ function hexValue(code: number): number {
 
 class Parser {
 	private index = 0;
-
 	constructor(
 		private readonly text: string,
 		private readonly textFields: ReadonlySet<string>,
@@ -153,7 +151,6 @@ class Parser {
 	private parseString(): string {
 		const { text } = this;
 		const start = ++this.index;
-		// Fast path: no escape before the closing quote.
 		for (let at = start; at < text.length; at++) {
 			const code = text.charCodeAt(at);
 			if (code === QUOTE) {
@@ -287,11 +284,7 @@ export function significantDigits(text: string, start: number, end: number): num
 
 export const NO_FIELDS: ReadonlySet<string> = new Set();
 
-/**
- * Parses JSON text with the exact parser alone: what parseJsonKeepingDigits (answer.ts) falls back
- * to, and the reference its fast path is tested against. Throws JsonSyntaxError for text that is
- * not exactly one JSON value.
- */
+/** The exact parser alone: parseJsonKeepingDigits's fallback (answer.ts) and its tests' reference. */
 export function parseJsonExactly(
 	text: string,
 	textFields: ReadonlySet<string> = NO_FIELDS,

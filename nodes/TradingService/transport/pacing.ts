@@ -1,23 +1,261 @@
-import { monotonicNow } from './clock';
-import { RequestPacer } from './requestPacer';
-import { IntervalGate, WeightLimiter } from './throttles';
-
-export { RequestPacer, type PacerRequest, type PacerTurn } from './requestPacer';
-export { IntervalGate, WeightLimiter } from './throttles';
+import { sleep } from 'n8n-workflow';
 
 /**
- * What this n8n process keeps per service, across node runs and executions: the request rate of
- * each API key and class with its suspension after a rate limit, a ban (418), and the throttles
- * (throttles.ts). All keyed by the Base URL normalised: `https://h/` and `https://H:443` are one.
- * Each is one per key whatever the credentials naming the key say: the strictest figure in force
- * wins (claims.ts), and none is replaced or dropped while it holds anything.
+ * When a request may leave: what this n8n process keeps per service and key across executions,
+ * one per key whatever its credentials say, on the monotonic clock (docs/transport.md "Pacing").
  */
 
+/** The clock of every wait and suspension: a wall clock stepped by NTP or by hand would stall them. */
+export function monotonicNow(): number {
+	return performance.now();
+}
+
+/** The wall-clock time of a monotonic moment, to show the user. */
+export function wallTimeOf(monotonic: number): number {
+	return Math.round(Date.now() + (monotonic - monotonicNow()));
+}
+
+/** So that workflows seconds apart are held to the stricter of their two credentials, too. */
+export const CLAIM_LINGER_MS = 10_000;
+
 /**
- * One spelling of a Base URL per service: scheme and host in lower case, no default port (80 for
- * http, 443 for https), no trailing slashes; a path prefix is kept as written. Text that is not a
- * URL is only trimmed of spaces and trailing slashes (the credential check refuses it anyway).
+ * The figures (rates, budgets, intervals) the credentials of one key ask for, each in force while
+ * a request made under it waits or flies, and CLAIM_LINGER_MS after: the strictest wins.
  */
+export class Claims {
+	private readonly held = new Map<number, { holders: number; lastEnded: number }>();
+
+	constructor(private readonly now: () => number = monotonicNow) {}
+
+	/** A request made under `value`: in force until the returned function is called (once). */
+	hold(value: number): () => void {
+		const claim = this.held.get(value) ?? { holders: 0, lastEnded: 0 };
+		claim.holders++;
+		this.held.set(value, claim);
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			claim.holders--;
+			claim.lastEnded = this.now();
+		};
+	}
+
+	live(): number[] {
+		const now = this.now();
+		for (const [value, claim] of this.held)
+			if (claim.holders === 0 && now - claim.lastEnded >= CLAIM_LINGER_MS) this.held.delete(value);
+		return [...this.held.keys()];
+	}
+
+	lowest(fallback: number): number {
+		const live = this.live();
+		return live.length === 0 ? fallback : Math.min(...live);
+	}
+
+	highest(fallback: number): number {
+		const live = this.live();
+		return live.length === 0 ? fallback : Math.max(...live);
+	}
+
+	isIdle(): boolean {
+		return this.live().length === 0;
+	}
+}
+
+/** What a request does once its turn comes: go (and say when it ended), or not go at all. */
+export type PacerTurn =
+	| { kind: 'go'; done: () => void }
+	/** Suspended after a rate limit for longer than this request may wait (monotonic time). */
+	| { kind: 'suspended'; until: number };
+
+export interface PacerRequest {
+	/** The rate its credential allows this process (already divided by the processes sharing the key). */
+	perSecond?: number;
+	/** Goes before every waiting request that is not: listen keys, settling unknown writes. */
+	urgent?: boolean;
+}
+
+interface Waiter {
+	urgent: boolean;
+	maxSuspensionWaitMs: number;
+	release: () => void;
+	resolve: (turn: PacerTurn) => void;
+}
+
+/**
+ * The per-key rate of one class: at most `limit` requests in any `windowMs`, none while suspended.
+ * A request holds its place from when it leaves until `windowMs` after its answer: the service
+ * stamps it somewhere between the two. Requests leave in the order they asked, urgent ones first.
+ */
+export class RequestPacer {
+	/** When each request still inside the window was answered, earliest first. */
+	private readonly answered: number[] = [];
+	private inFlight = 0;
+	private suspendedUntil = 0;
+	private readonly queue: Waiter[] = [];
+	/** Whether the loop handing out turns runs (one per pacer, so the queue's order holds). */
+	private handing = false;
+	private readonly rates: Claims;
+	/** Resolved when a request in flight is answered: the only thing that frees a full window early. */
+	private answeredSignal?: { promise: Promise<void>; resolve: () => void };
+
+	constructor(
+		readonly defaultRate: number,
+		readonly windowMs: number,
+		private readonly now: () => number = monotonicNow,
+		private readonly wait: (ms: number) => Promise<void> = sleep,
+	) {
+		this.rates = new Claims(now);
+	}
+
+	/** Added to the window: timers fire late, not early, but both clocks count whole milliseconds. */
+	static readonly marginMs = 10;
+
+	get limit(): number {
+		return Math.max(1, this.rates.lowest(this.defaultRate));
+	}
+
+	private prune(now: number) {
+		while (
+			this.answered.length > 0 &&
+			this.answered[0] + this.windowMs + RequestPacer.marginMs <= now
+		)
+			this.answered.shift();
+	}
+
+	suspension(): number | undefined {
+		return this.suspendedUntil > this.now() ? this.suspendedUntil : undefined;
+	}
+
+	/** After a rate limit: nothing of this key and class leaves before `until`. */
+	suspend(until: number): void {
+		this.suspendedUntil = Math.max(this.suspendedUntil, until);
+	}
+
+	/**
+	 * Waits for room in the window and the end of any suspension whose rest is at most
+	 * `maxSuspensionWaitMs`; `done` must be called once the request is answered, failed or not sent.
+	 */
+	acquire(maxSuspensionWaitMs: number, request: PacerRequest = {}): Promise<PacerTurn> {
+		// A request that may not wait out the suspension need not queue behind those that do.
+		if (this.suspendedUntil - this.now() > maxSuspensionWaitMs)
+			return Promise.resolve({ kind: 'suspended', until: this.suspendedUntil });
+		// Its rate is in force from now: a stricter one holds back the requests already waiting.
+		const release = this.rates.hold(request.perSecond ?? this.defaultRate);
+		return new Promise<PacerTurn>((resolve) => {
+			const urgent = request.urgent === true;
+			const waiter: Waiter = { urgent, maxSuspensionWaitMs, release, resolve };
+			const firstNotUrgent = urgent ? this.queue.findIndex((other) => !other.urgent) : -1;
+			if (firstNotUrgent < 0) this.queue.push(waiter);
+			else this.queue.splice(firstNotUrgent, 0, waiter);
+			void this.handOut();
+		});
+	}
+
+	private async handOut(): Promise<void> {
+		if (this.handing) return;
+		this.handing = true;
+		try {
+			while (this.queue.length > 0) {
+				const now = this.now();
+				if (this.suspendedUntil > now) {
+					this.refuseThoseWhoCannotWait(now);
+					if (this.queue.length > 0) await this.wait(this.suspendedUntil - now);
+					continue;
+				}
+				this.prune(now);
+				if (this.inFlight + this.answered.length < this.limit) {
+					this.go(this.queue.shift()!);
+					continue;
+				}
+				if (this.answered.length > 0) {
+					await this.wait(
+						Math.max(1, this.answered[0] + this.windowMs + RequestPacer.marginMs - now),
+					);
+				} else {
+					// Every place is held by a request in flight: its answer starts its window.
+					if (this.answeredSignal === undefined) {
+						let resolve!: () => void;
+						const promise = new Promise<void>((r) => (resolve = r));
+						this.answeredSignal = { promise, resolve };
+					}
+					await this.answeredSignal.promise;
+				}
+			}
+		} finally {
+			this.handing = false;
+		}
+	}
+
+	/** A suspension set while they waited: those that may not wait that long are refused now. */
+	private refuseThoseWhoCannotWait(now: number): void {
+		for (let index = this.queue.length - 1; index >= 0; index--) {
+			const waiter = this.queue[index];
+			if (this.suspendedUntil - now <= waiter.maxSuspensionWaitMs) continue;
+			this.queue.splice(index, 1);
+			waiter.release();
+			waiter.resolve({ kind: 'suspended', until: this.suspendedUntil });
+		}
+	}
+
+	private go(waiter: Waiter): void {
+		this.inFlight++;
+		let ended = false;
+		waiter.resolve({
+			kind: 'go',
+			done: () => {
+				if (ended) return;
+				ended = true;
+				this.inFlight--;
+				this.answered.push(this.now());
+				waiter.release();
+				const signal = this.answeredSignal;
+				this.answeredSignal = undefined;
+				signal?.resolve();
+			},
+		});
+	}
+
+	isIdle(): boolean {
+		const now = this.now();
+		this.prune(now);
+		return (
+			this.queue.length === 0 &&
+			this.inFlight === 0 &&
+			this.answered.length === 0 &&
+			this.suspendedUntil <= now &&
+			this.rates.isIdle()
+		);
+	}
+}
+
+/** After a 418 without Retry-After (the UAE documentation gives the ban no length). */
+export const IP_BAN_DEFAULT_MS = 5 * 60_000;
+
+/** A 418 bans the IP address (UAE documentation): nothing goes to the service, whatever the key. */
+export class ServiceBan {
+	private until = 0;
+
+	constructor(private readonly now: () => number = monotonicNow) {}
+
+	/** Returns the ban's end. */
+	banned(retryAfterMs?: number): number {
+		const length = retryAfterMs === undefined ? IP_BAN_DEFAULT_MS : retryAfterMs;
+		this.until = Math.max(this.until, this.now() + length);
+		return this.until;
+	}
+
+	bannedUntil(): number | undefined {
+		return this.until > this.now() ? this.until : undefined;
+	}
+
+	isIdle(): boolean {
+		return this.until <= this.now();
+	}
+}
+
+/** One spelling per service (defect 14); text that is not a URL is only trimmed (and refused). */
 export function normaliseBaseUrl(baseUrl: string): string {
 	const trimmed = baseUrl.trim();
 	try {
@@ -29,71 +267,40 @@ export function normaliseBaseUrl(baseUrl: string): string {
 	}
 }
 
-/**
- * The limiters of this process, by Base URL (normalised) and API key. They outlive a node run on
- * purpose (the service counts weight per key across executions), but only while they hold
- * something: an idle one is dropped when another key's limiter is looked up.
- */
-const limiters = new Map<string, WeightLimiter>();
+/** Every map of what is kept per service (here and in throttles.ts): forgetServices clears them. */
+const keptPerService: Array<Map<string, unknown>> = [];
 
-/**
- * The shared limiter of one API key at one service, or undefined when pacing by weight is off.
- * Its window is the one first asked for; each request brings its own budget (the strictest in
- * force applies). Look it up right before each request: a limiter nothing holds may be dropped.
- */
-export function limiterFor(
-	baseUrl: string,
-	apiKey: string,
-	budget: number,
-	windowSeconds: number,
-): WeightLimiter | undefined {
-	if (!(budget > 0) || !(windowSeconds > 0)) return undefined;
-	const key = `${normaliseBaseUrl(baseUrl)}\u0000${apiKey}`;
-	for (const [other, limiter] of limiters) {
-		if (other !== key && limiter.isIdle()) limiters.delete(other);
-	}
-	let limiter = limiters.get(key);
-	// A longer window is stricter: a limiter idle now may take it.
-	if (limiter === undefined || (limiter.windowMs < windowSeconds * 1000 && limiter.isIdle())) {
-		limiter = new WeightLimiter(budget, windowSeconds * 1000);
-		limiters.set(key, limiter);
-	}
-	return limiter;
+export function perServiceMap<T>(): Map<string, T> {
+	const map = new Map<string, T>();
+	keptPerService.push(map);
+	return map;
 }
 
-const gates = new Map<string, IntervalGate>();
-
 /**
- * The shared gate of one paced endpoint for one API key at one service; each call brings its own
- * interval (the longest in force applies).
+ * The one `T` kept under `key`, made when missing; idle others are dropped. Look one up right
+ * before each request, so that none is held that the others no longer use.
  */
-export function gateFor(
-	baseUrl: string,
-	apiKey: string,
-	endpointKey: string,
-	intervalMs: number,
-): IntervalGate {
-	const key = `${normaliseBaseUrl(baseUrl)}\u0000${apiKey}\u0000${endpointKey}`;
-	for (const [other, gate] of gates) if (other !== key && gate.isIdle()) gates.delete(other);
-	let gate = gates.get(key);
-	if (gate === undefined) {
-		gate = new IntervalGate(intervalMs);
-		gates.set(key, gate);
+export function keptFor<T extends { isIdle(): boolean }>(
+	kept: Map<string, T>,
+	key: string,
+	make: () => T,
+): T {
+	for (const [other, held] of kept) if (other !== key && held.isIdle()) kept.delete(other);
+	let held = kept.get(key);
+	if (held === undefined) {
+		held = make();
+		kept.set(key, held);
 	}
-	return gate;
+	return held;
 }
+
+const pacers = perServiceMap<RequestPacer>();
+const bans = perServiceMap<ServiceBan>();
 
 /** The two kinds of request the service counts apart (the UAE documentation, "Order Rate Limiting"). */
 export type RateClass = 'order' | 'query';
 
-const pacers = new Map<string, RequestPacer>();
-
-/**
- * The shared pacer of one API key's class at one service in this n8n instance. Each request brings the
- * rate its credential allows (already divided by the processes sharing the key); the pacer holds
- * every request to the strictest rate in force, so it is never replaced and a rate change keeps
- * the places already taken and any suspension.
- */
+/** Never replaced: a change of rate keeps the places taken and any suspension. */
 export function pacerFor(
 	baseUrl: string,
 	apiKey: string,
@@ -101,70 +308,14 @@ export function pacerFor(
 	perSecond: number,
 ): RequestPacer {
 	const key = `${normaliseBaseUrl(baseUrl)}\u0000${apiKey}\u0000${rateClass}`;
-	for (const [other, pacer] of pacers) if (other !== key && pacer.isIdle()) pacers.delete(other);
-	let pacer = pacers.get(key);
-	if (pacer === undefined) {
-		pacer = new RequestPacer(perSecond, 1000);
-		pacers.set(key, pacer);
-	}
-	return pacer;
+	return keptFor(pacers, key, () => new RequestPacer(perSecond, 1000));
 }
 
-/**
- * How long the node keeps away from a service after a 418 that gives no Retry-After (the UAE
- * documentation gives the ban no length).
- */
-export const IP_BAN_DEFAULT_MS = 5 * 60_000;
-
-/**
- * A ban of one service (normalised Base URL) in this process, whatever the API key: the UAE
- * documentation bans the IP address, not the key. After a 418 nothing is sent to the service, by
- * any run, for as long as its Retry-After says, or IP_BAN_DEFAULT_MS without one.
- */
-export class ServiceBan {
-	private until = 0;
-
-	constructor(private readonly now: () => number = monotonicNow) {}
-
-	/** After a 418: nothing is sent for `retryAfterMs`, or IP_BAN_DEFAULT_MS when the answer gave none. Returns its end. */
-	banned(retryAfterMs?: number): number {
-		const length = retryAfterMs === undefined ? IP_BAN_DEFAULT_MS : retryAfterMs;
-		this.until = Math.max(this.until, this.now() + length);
-		return this.until;
-	}
-
-	/** When the ban ends, while one is on. */
-	bannedUntil(): number | undefined {
-		return this.until > this.now() ? this.until : undefined;
-	}
-
-	/** Whether it holds nothing back now: dropping it loses nothing. */
-	isIdle(): boolean {
-		return this.until <= this.now();
-	}
-}
-
-const bans = new Map<string, ServiceBan>();
-
-/** The ban of one service, shared by every node run of this n8n instance. */
 export function banFor(baseUrl: string): ServiceBan {
-	const key = normaliseBaseUrl(baseUrl);
-	for (const [other, ban] of bans) if (other !== key && ban.isIdle()) bans.delete(other);
-	let ban = bans.get(key);
-	if (ban === undefined) {
-		ban = new ServiceBan();
-		bans.set(key, ban);
-	}
-	return ban;
+	return keptFor(bans, normaliseBaseUrl(baseUrl), () => new ServiceBan());
 }
 
-/**
- * Forgets everything this process keeps per service: weight, gates, pacers, suspensions and bans.
- * For tests, which start a new sandbox at an address an earlier one may have had.
- */
+/** For tests, whose new sandbox may have an earlier one's address. */
 export function forgetServices(): void {
-	limiters.clear();
-	gates.clear();
-	pacers.clear();
-	bans.clear();
+	for (const map of keptPerService) map.clear();
 }

@@ -1,24 +1,18 @@
 import { ERROR_CODES, LIMITS } from '../constants';
 
-/**
- * What each refusal of the service means to the user: the message, and the fix that follows the
- * service's own words in the description. Keyed by the family's error codes (constants.ts).
- */
+/** What each refusal means to the user: the message, and the fix after the service's own words. */
 
-/** A `{code, msg}` rejection from the service, normalised: codes as strings, whatever the body used. */
+/** A `{code, msg}` rejection from the service, its code as a string whatever the body used. */
 export interface ServiceRejection {
 	code: string;
 	msg: string;
 	httpStatus: number;
-	/** The answer's Retry-After, where it had one (a 418 IP ban says how long it lasts). */
 	retryAfterMs?: number;
-	/** After a 429: when this process sends requests of that kind to the service again (wall clock). */
+	/** After a 429: when this process sends requests of that kind again (wall clock). */
 	retryAt?: number;
-	/** Whether the run's option Wait After a Rate Limit, turned on, would have waited this suspension out. */
 	waitOptionHelps?: boolean;
 }
 
-/** What the fix may depend on besides the code. */
 interface RejectionFacts {
 	rejection: ServiceRejection;
 	/** How far the service clock is ahead of this server's (negative: behind), when measured. */
@@ -27,7 +21,7 @@ interface RejectionFacts {
 
 interface RejectionText {
 	message: string | ((msg: string) => string);
-	/** What to do, after the service's words; ends with what was (not) executed. */
+	/** Ends with what was (not) executed. */
 	fix: string | ((facts: RejectionFacts) => string);
 }
 
@@ -71,7 +65,6 @@ const SYMBOL_CLOSED: RejectionText = {
 	fix: `Check the symbol’s status with Market › Get Symbol Rules and run again once it is TRADING. ${NOTHING_EXECUTED}`,
 };
 
-/** The refusals the package explains, by code. */
 export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	[ERROR_CODES.invalidSignature]: INVALID_SIGNATURE,
 	[ERROR_CODES.invalidApiKey]: INVALID_API_KEY,
@@ -134,7 +127,7 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	},
 };
 
-/** An IP ban (HTTP 418 in this API family), whatever code it carries: retrying only prolongs it. */
+/** An IP ban (HTTP 418), whatever code it carries. */
 const IP_BAN: RejectionText = {
 	message: "This server's IP address is banned by the service",
 	fix: ({ rejection }) =>
@@ -157,9 +150,9 @@ const PERMISSION_CODES: readonly string[] = [
 ];
 
 /**
- * The text for a refusal. `code` is the table's spelling of the code. Where the code of a case is
- * unsure (a bad signature is 0002 in the table, 0001 on one of the family's pages), the message
- * text decides as well; a permission code wins over the text, whose message names the API key too.
+ * `code` as the table spells it. Where a case's code is unsure (a bad signature is 0002 in the
+ * table, 0001 on one of the family's pages), the message text decides too; a permission code wins
+ * over the text, whose message names the API key too.
  */
 function textFor(code: string, rejection: ServiceRejection): RejectionText {
 	if (rejection.httpStatus === 418) return IP_BAN;
@@ -171,7 +164,7 @@ function textFor(code: string, rejection: ServiceRejection): RejectionText {
 	return REJECTIONS[code] ?? OTHER;
 }
 
-/** What happened and how to fix it, for a refusal whose code is spelt as the table spells it. */
+/** What happened and how to fix it. */
 export function describeRejection(
 	code: string,
 	rejection: ServiceRejection,

@@ -5,6 +5,7 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
+import { KEY_ONLY_HEADER } from '../../../credentials/TradingServiceApi.credentials';
 import { CREDENTIAL_TYPE, ERROR_CODES, LIMITS } from '../constants';
 import {
 	AttemptDeadline,
@@ -13,7 +14,6 @@ import {
 	isUnknownOutcomeCode,
 	readBody,
 } from './answer';
-import { ENDPOINTS, type Endpoint, type EndpointRequest } from './endpoints';
 import {
 	heldBackError,
 	httpStatusError,
@@ -26,10 +26,11 @@ import {
 	unreadable,
 	waitOptionHelps,
 } from './errors';
-import { monotonicNow, wallTimeOf } from './clock';
-import type { RequestPacer } from './pacing';
+import { monotonicNow, wallTimeOf, type RequestPacer } from './pacing';
 import type {
 	AttemptFailure,
+	Endpoint,
+	EndpointRequest,
 	Exchange,
 	ExchangeSettings,
 	RetryPolicy,
@@ -38,13 +39,12 @@ import type {
 } from './types';
 
 /**
- * One request and its attempts: the only code that calls n8n's request helper. Reads are tried
- * again on 5xx, unknown-outcome codes and network failures; writes only when the service proves it
- * did nothing (a rate limit, connection refused). A write that may have been executed ends unknown
- * and is never sent again. A 418 is never retried (docs/transport.md).
+ * One request and its attempts: the only call of n8n's request helper. A write is tried again only
+ * when the service proves it did nothing; one that may have been executed ends unknown, never
+ * sent again. A 418 is never retried (docs/transport.md).
  */
 
-/** Added to a suspension's end: the service starts it when the refused request arrived, a little before this process reads the refusal. */
+/** The service starts a suspension when the refused request arrived, a little before it is read here. */
 const SUSPENSION_MARGIN_MS = 500;
 
 /** The most times one request waits out a suspension: a second one means someone else keeps sending. */
@@ -57,7 +57,6 @@ const CLOCK_CHECK_POLICY: RetryPolicy = {
 	timeoutMs: 5000,
 };
 
-/** Where a request is between attempts. */
 interface Attempts {
 	context: TransportContext;
 	node: INode;
@@ -66,12 +65,11 @@ interface Attempts {
 	endpoint: Endpoint;
 	itemIndex: number | undefined;
 	retry: number;
-	/** How many suspensions after a rate limit it waited out. */
 	rateLimitWaits?: number;
 	pacer?: RequestPacer;
 }
 
-/** Sends `request` until it is answered or cannot be tried again; `window` learns when its attempts were sent. */
+/** Sends `request` until answered or it cannot be tried again; `window` learns when it was sent. */
 export async function sendWithRetries(
 	context: TransportContext,
 	node: INode,
@@ -86,8 +84,8 @@ export async function sendWithRetries(
 	const recvWindowMs = Number.isFinite(own) && own > 0 ? own : settings.recvWindowMs;
 	const state: Attempts = { context, node, policy, settings, endpoint, itemIndex, retry: 0 };
 	for (; ; state.retry++) {
-		// The paced endpoint's turn first (it may take a while), then the key's rate. Each is looked
-		// up right before it is asked: one held from earlier may have been dropped as unused.
+		// The paced endpoint's turn first (it may take a while), then the key's rate; each looked up
+		// right before it is asked (pacing.ts).
 		const paced = settings.gateOf?.(endpoint);
 		const release = await paced?.gate.pass(paced.intervalMs);
 		const pacing = settings.pacerOf?.(endpoint);
@@ -202,10 +200,7 @@ async function afterFailure(
 	}
 }
 
-/**
- * One attempt: the weight budget, n8n's request helper with the credential read once, the answer
- * read within the attempt's deadline and byte cap (answer.ts), and what it means.
- */
+/** One attempt: the weight budget, n8n's helper, the answer read within deadline and byte cap. */
 async function attempt(
 	context: TransportContext,
 	endpoint: Endpoint,
@@ -213,7 +208,6 @@ async function attempt(
 	policy: RetryPolicy,
 	settings: Pick<ExchangeSettings, 'limiterOf' | 'credentials'>,
 ): Promise<{ body: unknown } | AttemptFailure> {
-	// Looked up now, not once per run: the process drops a limiter nothing holds.
 	const weighed = settings.limiterOf?.();
 	await weighed?.limiter.acquire(endpoint.weight, weighed.budget);
 	const isWrite = endpoint.writes === true;
@@ -222,11 +216,12 @@ async function attempt(
 		url: endpoint.path,
 		qs: request.qs,
 		body: request.body,
+		// The credential signs every request but those its endpoint declares key-only (market data).
+		...(endpoint.signed === false && { headers: { [KEY_ONLY_HEADER]: '1' } }),
 		json: true,
 		// A redirect would carry the signed request and the API key wherever the Location points,
 		// and a 303 would turn a write into a GET of another path.
 		disableFollowRedirect: true,
-		// The body as a stream, read with the attempt's deadline and a byte cap (answer.ts).
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -271,20 +266,20 @@ async function attempt(
 	}
 }
 
-/**
- * The service's clock, asked within the key's query rate after a timestamp refusal, to tell the
- * user how far off this server's is. Best effort: undefined when it must wait or fails.
- */
+/** The service's clock: read when a refusal says the machine's clock is off. */
+export const SERVER_TIME_ENDPOINT: Endpoint = { method: 'GET', path: '/api/v1/time', weight: 1 };
+
+/** How far the service's clock is off this server's; undefined when it must wait or fails. */
 async function pacedClockCheck(
 	context: TransportContext,
 	settings: ExchangeSettings,
 ): Promise<number | undefined> {
-	const pacing = settings.pacerOf?.(ENDPOINTS.serverTime);
+	const pacing = settings.pacerOf?.(SERVER_TIME_ENDPOINT);
 	const turn = await pacing?.pacer.acquire(0, { perSecond: pacing.perSecond });
 	if (turn?.kind === 'suspended') return undefined;
 	const before = Date.now();
 	try {
-		const answer = await attempt(context, ENDPOINTS.serverTime, {}, CLOCK_CHECK_POLICY, {
+		const answer = await attempt(context, SERVER_TIME_ENDPOINT, {}, CLOCK_CHECK_POLICY, {
 			credentials: settings.credentials,
 		});
 		if (!('body' in answer)) return undefined;

@@ -3,13 +3,10 @@ import { sleep } from 'n8n-workflow';
 import { parseJsonKeepingDigits } from './answer';
 
 /**
- * The user data stream's WebSocket: the only code that opens one. It uses the WebSocket the
- * runtime provides as a global (Node 22 and later; n8n 2.x runs on Node 24), so the package
- * still imports nothing but n8n-workflow. In-process tests on Node 20 install a dev-only client
- * as that global.
+ * The user data stream's WebSocket: the runtime's global (Node 22 and later; n8n 2.x runs on
+ * Node 24), so the package imports nothing but n8n-workflow. Tests on Node 20 install one.
  */
 
-/** The part of the standard WebSocket the trigger uses. */
 export interface StandardWebSocket {
 	readonly readyState: number;
 	send(data: string): void;
@@ -24,22 +21,19 @@ const OPEN = 1;
 // The runtime's global (Node 22+), named here without a type of its own in Node 20's typings.
 declare const WebSocket: unknown;
 
-/** The runtime's WebSocket, or undefined when this Node has none (before Node 22). */
+/** Undefined before Node 22. */
 export function runtimeWebSocket(): WebSocketConstructor | undefined {
 	return typeof WebSocket === 'function' ? (WebSocket as WebSocketConstructor) : undefined;
 }
 
-/** How often waits look again at what they wait for (open, stop). */
 const SOCKET_POLL_MS = 50;
 
 /**
- * One open connection. Every text message is parsed (numbers too long for a double keep their
- * digits) and handed to `onMessage` in arrival order; a message that is not JSON is handed over
- * as `undefined` with its text, so the caller can log it. `lastMessageAt` feeds the heartbeat.
+ * One open connection. Each message goes to `onMessage` in order, parsed with every digit kept;
+ * one that is not JSON as `undefined` with its text. `lastMessageAt` feeds the heartbeat.
  */
 export class StreamSocket {
 	lastMessageAt: number;
-
 	private closeReason?: string;
 
 	private constructor(
@@ -50,9 +44,8 @@ export class StreamSocket {
 	}
 
 	/**
-	 * Opens `url` and resolves once it is open; rejects when it closes or fails first, or after
-	 * `timeoutMs`, or when `stopped()` turns true. The URL holds the listen key: it never goes into
-	 * an error message.
+	 * Resolves once open; rejects when it closes or fails first, after `timeoutMs`, or when
+	 * `stopped()`. The URL holds the listen key: it never goes into an error message.
 	 */
 	static async open(
 		Constructor: WebSocketConstructor,
@@ -102,7 +95,7 @@ export class StreamSocket {
 		return connection;
 	}
 
-	/** Why the connection ended, or undefined while it is open. */
+	/** Why the connection ended; undefined while open. */
 	get ended(): string | undefined {
 		return (
 			this.closeReason ?? (this.socket.readyState > OPEN ? 'the connection closed' : undefined)
@@ -113,7 +106,7 @@ export class StreamSocket {
 		if (this.socket.readyState === OPEN) this.socket.send(JSON.stringify(message));
 	}
 
-	/** Closes the connection (idempotent); `reason` is what `ended` says from now on. */
+	/** Idempotent; `reason` is what `ended` says from now on. */
 	close(reason = 'closed by the trigger'): void {
 		this.closeReason ??= reason;
 		try {

@@ -1,30 +1,17 @@
 import { sleep } from 'n8n-workflow';
 
-import { Claims } from './claims';
-import { monotonicNow } from './clock';
+import { Claims, keptFor, monotonicNow, normaliseBaseUrl, perServiceMap } from './pacing';
 
-/**
- * The two throttles a request meets only when asked for, each kept by pacing.ts per service and
- * key: the credential's weight budget and an endpoint's least interval between calls (transfers).
- */
+/** The throttles a request meets only when asked for, kept per service and key like the pacers. */
 
-/**
- * Client-side pacing by request weight (spec §8: history 5, batch orders 1). The service counts
- * weight per API key over a window; when the user tells the credential that budget, requests wait
- * here for room instead of being refused with 429. Credentials of one key that give other budgets
- * share one limiter, held to the smallest budget in force (claims.ts).
- */
+/** The credential's Weight Budget: requests wait for room instead of being refused with 429. */
 export class WeightLimiter {
 	private readonly events: Array<{ at: number; weight: number }> = [];
-
 	private used = 0;
-
 	/** Requests waiting for room: a limiter they wait on is not idle. */
 	private waiting = 0;
-
 	private readonly budgets: Claims;
 
-	/** `defaultBudget`: the budget of a request that names none. */
 	constructor(
 		readonly defaultBudget: number,
 		readonly windowMs: number,
@@ -34,15 +21,11 @@ export class WeightLimiter {
 		this.budgets = new Claims(now);
 	}
 
-	/** The weight allowed in any window now: the smallest budget in force. */
 	get budget(): number {
 		return this.budgets.lowest(this.defaultBudget);
 	}
 
-	/**
-	 * The service stamps a request when it arrives, a little after it is counted here; the margin
-	 * keeps this side from reusing weight the service has not freed yet.
-	 */
+	/** The service stamps a request a little after it is counted here. */
 	static readonly marginMs = 250;
 
 	private prune(now: number) {
@@ -69,22 +52,17 @@ export class WeightLimiter {
 		return this.events[this.events.length - 1].at + this.windowMs + WeightLimiter.marginMs - now;
 	}
 
-	/** The weight counted inside the window now. */
 	usedWeight(): number {
 		this.prune(this.now());
 		return this.used;
 	}
 
-	/** Whether nothing waits, nothing it counted is inside its window and no budget is in force. */
 	isIdle(): boolean {
 		this.prune(this.now());
 		return this.waiting === 0 && this.events.length === 0 && this.budgets.isIdle();
 	}
 
-	/**
-	 * Waits until `weight` fits the budget (the strictest of `budget`, this request's credential's,
-	 * and those in force), then counts it. Returns how long it waited.
-	 */
+	/** Waits until `weight` fits the strictest budget in force, then counts it. Returns the wait. */
 	async acquire(weight: number, budget = this.defaultBudget): Promise<number> {
 		const release = this.budgets.hold(budget);
 		this.waiting++;
@@ -105,21 +83,15 @@ export class WeightLimiter {
 }
 
 /**
- * The least interval between two calls of one endpoint by one API key at one service (the UAE
- * documentation: transfers no more than once per second). Calls go one at a time, in the order
- * they arrive, each at least the interval after the previous one was answered: the service stamps
- * a call before it answers, so two calls are then at least the interval apart on its clock too.
+ * Least interval between two calls of one endpoint by one key (transfers), each after the previous
+ * one was answered: the service stamps a call before it answers, so they are apart on its clock too.
  */
 export class IntervalGate {
 	private lastEnd = -Infinity;
-
 	private busy = 0;
-
 	private queue: Promise<void> = Promise.resolve();
-
 	private readonly intervals: Claims;
 
-	/** `defaultIntervalMs`: the interval of a call that names none. */
 	constructor(
 		readonly defaultIntervalMs: number,
 		private readonly now: () => number = monotonicNow,
@@ -128,15 +100,11 @@ export class IntervalGate {
 		this.intervals = new Claims(now);
 	}
 
-	/** The interval now: the longest any credential in force asks for (claims.ts). */
 	get intervalMs(): number {
 		return this.intervals.highest(this.defaultIntervalMs);
 	}
 
-	/**
-	 * Waits for this call's turn; the returned function ends the call (call it once the call is
-	 * answered, failed, or not sent after all).
-	 */
+	/** Waits for this call's turn; the returned function ends it (once answered, failed or not sent). */
 	async pass(intervalMs = this.defaultIntervalMs): Promise<() => void> {
 		const release = this.intervals.hold(intervalMs);
 		const previous = this.queue;
@@ -157,10 +125,41 @@ export class IntervalGate {
 		};
 	}
 
-	/** Whether no call waits or runs, the next may go at once and no interval is in force. */
 	isIdle(): boolean {
 		return (
 			this.busy === 0 && this.lastEnd + this.intervalMs <= this.now() && this.intervals.isIdle()
 		);
 	}
+}
+
+const limiters = perServiceMap<WeightLimiter>();
+const gates = perServiceMap<IntervalGate>();
+
+/** Undefined when pacing by weight is off. */
+export function limiterFor(
+	baseUrl: string,
+	apiKey: string,
+	budget: number,
+	windowSeconds: number,
+): WeightLimiter | undefined {
+	if (!(budget > 0) || !(windowSeconds > 0)) return undefined;
+	const key = `${normaliseBaseUrl(baseUrl)}\u0000${apiKey}`;
+	const make = () => new WeightLimiter(budget, windowSeconds * 1000);
+	let limiter = keptFor(limiters, key, make);
+	// A longer window is stricter: a limiter idle now may take it.
+	if (limiter.windowMs < windowSeconds * 1000 && limiter.isIdle()) {
+		limiter = make();
+		limiters.set(key, limiter);
+	}
+	return limiter;
+}
+
+export function gateFor(
+	baseUrl: string,
+	apiKey: string,
+	endpointKey: string,
+	intervalMs: number,
+): IntervalGate {
+	const key = `${normaliseBaseUrl(baseUrl)}\u0000${apiKey}\u0000${endpointKey}`;
+	return keptFor(gates, key, () => new IntervalGate(intervalMs));
 }

@@ -1,6 +1,8 @@
 import type {
 	ICredentialDataDecryptedObject,
+	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 	IPollFunctions,
 	ITriggerFunctions,
@@ -8,13 +10,67 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import type { Endpoint } from './endpoints';
-import type { IntervalGate, RequestPacer, ServiceBan, WeightLimiter } from './pacing';
+import type { RequestPacer, ServiceBan } from './pacing';
 import type { ServiceRejection } from './rejections';
+import type { IntervalGate, WeightLimiter } from './throttles';
 
-/** What the transport's files hand each other: types only, nothing that runs. */
+/** What the transport's files hand each other, and what a room declares of its endpoints: types only. */
 
-/** Whatever n8n hands the package: a node run, a trigger poll, the real-time trigger, or a picker's list search. */
+/** What a caller hands the transport besides the endpoint. */
+export interface EndpointRequest {
+	/** Query parameters, signed and sent in this order; `body`: sent as JSON. */
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	/** The input item the request serves, for error messages. */
+	itemIndex?: number;
+	/** Goes before waiting requests that are not (pacing.ts). */
+	urgent?: boolean;
+}
+
+/** What one key of a usable answer holds (answer.ts FIELD_HOLDS). */
+export type FieldShape =
+	| 'present'
+	| 'id'
+	| 'string'
+	| 'text'
+	| 'digits'
+	| 'boolean'
+	| 'list'
+	| 'objects'
+	| 'listOrNull';
+
+/** A usable 2xx answer, declared: the transport checks it before any caller reads the answer. */
+export interface AnswerShape {
+	/** An object, a list of objects, or `rows`: a list of lists (candles). */
+	readonly is: 'object' | 'list' | 'rows';
+	/** The keys the object, or every entry of the list, must have. */
+	readonly has?: Readonly<Record<string, FieldShape>>;
+	/** The problem, in words, when the answer is not of this shape. */
+	readonly otherwise: string;
+}
+
+/** One endpoint, declared once in the room that uses it (orders/endpoints.ts, market/endpoints.ts, …). */
+export interface Endpoint {
+	readonly method: IHttpRequestMethods;
+	readonly path: string;
+	/** Request weight against the key's budget: spec §8, else the UAE documentation (docs/api.md §4). */
+	readonly weight: number;
+	/** The key's rate it counts against: 'order' (new orders, batch orders, cancels); absent, a query. */
+	readonly rateClass?: 'order';
+	/** Whether the service takes the API key alone (market data, spec §5.1): nothing is signed. */
+	readonly signed?: false;
+	/** Least time between two requests to it with one key (UAE documentation: some once a second). */
+	readonly minIntervalMs?: number;
+	/** Changes the account: tried again only when the service proves it did nothing, else unknown. */
+	readonly writes?: true;
+	/** Whether a 2xx answer carries a code per entry of `result`: handed over whole, some may have been executed. */
+	readonly codesPerEntry?: true;
+	readonly answer?: AnswerShape;
+	/** Keys whose numbers keep their literal text, instead of textFields.ts TEXT_FIELDS. */
+	readonly textFields?: ReadonlySet<string>;
+}
+
+/** A node run, a trigger poll, the real-time trigger, or a picker's list search. */
 export type TransportContext =
 	| IExecuteFunctions
 	| IPollFunctions
@@ -24,9 +80,8 @@ export type TransportContext =
 export interface RetryPolicy {
 	/** Further attempts after the first, for reads and for provably unprocessed writes. */
 	maxRetries: number;
-	/** First backoff; doubles per attempt. A Retry-After header takes precedence. */
+	/** First backoff; doubles per attempt. */
 	baseDelayMs: number;
-	/** Longest single wait, Retry-After included; a longer Retry-After fails the request. */
 	maxDelayMs: number;
 	/** Per-attempt deadline. A write past it has an unknown outcome. */
 	timeoutMs: number;
@@ -52,22 +107,20 @@ export type Exchange =
 
 /** What the attempts of a request use of the credential, read once per client. */
 export interface ExchangeSettings {
-	/** The key's weight limiter with this credential's budget, looked up right before each request; none when off. */
+	/** Each looked up right before each request, with this credential's figure; none when off. */
 	limiterOf?: () => { limiter: WeightLimiter; budget: number } | undefined;
-	/** The credential's receive window: how long after its timestamp the service may accept a request. */
+	pacerOf?: (endpoint: Endpoint) => { pacer: RequestPacer; perSecond: number } | undefined;
+	gateOf?: (endpoint: Endpoint) => { gate: IntervalGate; intervalMs: number } | undefined;
+	/** How long after its timestamp the service may accept a request. */
 	recvWindowMs: number;
-	/** The credential as read once, handed to n8n's request helper so it does not read it again per request. */
+	/** Handed to n8n's request helper so it does not read (and decrypt) it again per request. */
 	credentials: ICredentialDataDecryptedObject;
 	/** The service's ban in this process, after a 418. */
 	serviceBan?: ServiceBan;
-	/** The pacer of the endpoint's class for this key at this service, with this credential's rate. */
-	pacerOf?: (endpoint: Endpoint) => { pacer: RequestPacer; perSecond: number } | undefined;
 	/** How long a request may wait for a rate-limit suspension to end (0: refused unsent at once). */
 	rateLimitWaitMs: number;
-	/** Whether the run offers the option Wait After a Rate Limit (version 2's action node): an error may then suggest it. */
+	/** Whether the run offers Wait After a Rate Limit: an error may then suggest it. */
 	offersRateLimitWait: boolean;
-	/** The interval gate of a paced endpoint (transfers) for this key at this service, with this credential's interval. */
-	gateOf?: (endpoint: Endpoint) => { gate: IntervalGate; intervalMs: number } | undefined;
 	/** The IP ban (418) this run met: nothing more is sent in this run. */
 	ban?: ServiceRejection;
 }

@@ -1,38 +1,46 @@
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { LIMITS } from '../constants';
 import { accountScope } from '../helpers/accountScope';
 import { HistoryPageError } from '../helpers/historyPage';
 import { TradesPageError } from '../helpers/trades';
 import { ServiceClient, toNodeError } from '../transport';
-import { takeBaseline } from './baseline';
-import { pollDeadline } from './budget';
-import { catchUp, type CatchUp } from './catchUp';
-import { isHistoryEvent, pollBounds, readEventSettings } from './settings';
-import { sourceOf } from './sources';
-import { readState, writeState } from './state';
-import { fetchTestEvent } from './testEvent';
-import { FUNDING_RATE_CROSSING, pollFundingRateCrossing } from './fundingRate';
+import { sourceOf } from './eventSources';
+import { catchUp, type CatchUp } from './pollCatchUp';
+import {
+	isHistoryEvent,
+	pollBounds,
+	readEventSettings,
+	type EventSettings,
+	type PollBounds,
+} from './pollParameters';
+import {
+	STATE_VERSION,
+	addToGroups,
+	readState,
+	trimSeen,
+	writeState,
+	type KeyedRecord,
+	type TriggerState,
+} from './pollState';
+
+/** Share of n8n's poll time budget spent fetching pages; the rest is left for the last request and the hand-off. */
+export const BUDGET_SHARE = 0.5;
+
+/** Pages Fetch Test Event reads at most while looking for a record that matches the filters. */
+export const MANUAL_MAX_PAGES = 10;
 
 /**
- * The trigger's poll, for either source (trigger/sources/). Manual runs ("Fetch Test Event")
- * return the newest matching record and leave the state alone; the first active poll remembers
- * what exists and returns null; every later poll returns the new records, oldest first, one item
- * each (a partial fill is a fill), or null when there are none. The state is written only after
- * every request of the poll has succeeded: a failed poll throws and changes nothing. Funding Rate
- * Crosses a Threshold reads no records: it has its own poll (trigger/fundingRate/).
+ * One poll of a records event: Fetch Test Event, the first activation's baseline, or the catch-up.
+ * The state is written only after every request of the poll has succeeded.
  */
 export async function pollTradingService(
 	this: IPollFunctions,
 ): Promise<INodeExecutionData[][] | null> {
-	if (this.getNodeParameter('event') === FUNDING_RATE_CROSSING) {
-		return await pollFundingRateCrossing(this);
-	}
 	const startedAt = Date.now();
 	const node = this.getNode();
 	const settings = readEventSettings(this);
 	const bounds = pollBounds(settings, startedAt);
-
-	// The transport of this poll: it reads the credential once.
 	const client = new ServiceClient(this);
 	if (!isHistoryEvent(settings)) {
 		// A master key's trade list can name a sub account: only the key's own fills start it.
@@ -56,9 +64,8 @@ export async function pollTradingService(
 		result = await catchUp(this, client, settings, state, bounds, pollDeadline(this, startedAt));
 	} catch (error) {
 		// A page out of order, or longer than asked for, says nothing reliable about what is new:
-		// this poll stops without emitting or moving the watermark, and the next one reads the same
-		// range again. Failing the poll instead would report an error on every poll while the
-		// service misbehaves.
+		// the next poll reads the same range again. Failing the poll instead would report an error
+		// on every poll while the service misbehaves.
 		if (!(error instanceof HistoryPageError || error instanceof TradesPageError)) {
 			throw toNodeError(node, error);
 		}
@@ -75,4 +82,74 @@ export async function pollTradingService(
 		.sort((a, b) => source.oldestFirst(a, b))
 		.map((record): INodeExecutionData => ({ json: record }));
 	return items.length > 0 ? [items] : null;
+}
+
+/** When this poll stops fetching further pages, or undefined when n8n gives no time budget. */
+export function pollDeadline(context: IPollFunctions, startedAt: number): number | undefined {
+	// Older n8n hosts give no budget: they read the whole backlog at once.
+	const getBudget = (context as Partial<IPollFunctions>).getPollBudgetMs;
+	if (typeof getBudget !== 'function') return undefined;
+	const budget: unknown = getBudget.call(context);
+	if (typeof budget !== 'number' || !Number.isFinite(budget) || budget <= 0) return undefined;
+	return startedAt + budget * BUDGET_SHARE;
+}
+
+/** Fetch Test Event: the newest record that passes the filters, at most a few pages deep. */
+export async function fetchTestEvent(
+	node: INode,
+	client: ServiceClient,
+	settings: EventSettings,
+	bounds: PollBounds,
+): Promise<INodeExecutionData[]> {
+	const source = sourceOf(node, settings);
+	const read = await source.read(
+		client,
+		{ startTime: bounds.start, endTime: bounds.end },
+		{ maxPages: MANUAL_MAX_PAGES, until: (record) => source.matches(record) },
+	);
+	if (read.found !== undefined) return [{ json: read.found }];
+	throw source.noTestEvent(read);
+}
+
+/**
+ * First activation: the newest page of the retention window. On an earliest-first history service
+ * the walk reads up to the end of the window, so the watermark is the newest record, not an old
+ * one that would make the next poll emit everything after it.
+ */
+export async function takeBaseline(
+	node: INode,
+	client: ServiceClient,
+	settings: EventSettings,
+	bounds: PollBounds,
+	query: string,
+): Promise<TriggerState> {
+	const source = sourceOf(node, settings);
+	const range = { startTime: bounds.start, endTime: bounds.end };
+	const { records } = await source.read(client, range, { newestPage: true });
+	const page = records.map((record) => source.key(record));
+	return baselineState(page, settings.lateWindowMs, bounds.start, query, source.pageSize);
+}
+
+/** The state that remembers the newest page of what exists (any order); `start`: the range's start. */
+export function baselineState(
+	page: readonly KeyedRecord[],
+	lateWindowMs: number,
+	start: number,
+	query: string,
+	pageSize: number = LIMITS.historyPageSize,
+): TriggerState {
+	if (page.length === 0) {
+		return { version: STATE_VERSION, query, watermark: null, floor: start, seen: {} };
+	}
+	const created = page.map((record) => Number(record.created));
+	const watermark = Math.max(...created);
+	let floor = watermark - lateWindowMs;
+	// A full page may have cut the oldest millisecond short: only what was read counts as known.
+	if (page.length >= pageSize) floor = Math.max(floor, Math.min(...created) + 1);
+	const seen: Record<string, string[]> = {};
+	for (const record of page) {
+		if (Number(record.created) >= floor) addToGroups(seen, record.created, record.id);
+	}
+	const trimmed = trimSeen(seen, floor, floor, watermark);
+	return { version: STATE_VERSION, query, watermark, floor: trimmed.floor, seen: trimmed.seen };
 }

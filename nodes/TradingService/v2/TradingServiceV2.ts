@@ -8,14 +8,7 @@ import type {
 
 import { router } from '../actions/router';
 import { versionDescription } from '../actions/versionDescription';
-import {
-	searchAccounts,
-	searchCoins,
-	searchContracts,
-	searchOpenOrders,
-	searchTradingAccounts,
-	searchSymbols,
-} from '../methods/listSearch';
+import * as listSearch from '../methods/listSearch';
 
 /**
  * Version 2: pickers (From List / By ID) for symbols, coins, accounts and orders, Get Accounts and
@@ -28,16 +21,7 @@ export class TradingServiceV2 implements INodeType {
 		this.description = versionDescription(baseDescription, 2);
 	}
 
-	methods = {
-		listSearch: {
-			searchSymbols,
-			searchCoins,
-			searchAccounts,
-			searchTradingAccounts,
-			searchOpenOrders,
-			searchContracts,
-		},
-	};
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

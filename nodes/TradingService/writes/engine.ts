@@ -1,49 +1,67 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { inLanes } from '../helpers/lanes';
-import type { WriteAttempt } from '../transport';
-import { recordUnknown, type PendingWrite, type Verdict } from './pendingWrite';
+import { unexpectedResponseError, type WriteAttempt } from '../transport';
+import type { LedgerSlot } from './ledger';
+import { lookupFailed, lookupsOf } from './lookups';
+import { outcomeUnknownError, withOutcome } from './outcomes';
 import { sameWrites } from './sameWrites';
-import { NOT_A_THIRD_TIME, Settling, runLookups } from './settling';
+import type {
+	EngineSession,
+	PendingWrite,
+	Refusal,
+	SettleHooks,
+	Settled,
+	Verdict,
+	WriteKind,
+} from './writeKind';
 
-/**
- * The write engine: every order, cancel and transfer is settled here, one algorithm for all.
- *
- * 1. The ledger first: a write an earlier try of this node run placed is answered from it, nothing
- *    sent; one that try left unknown is looked up before anything is sent. A write the ledger does
- *    not know may still exist from another execution (an order's business key), or from a run of
- *    this one that a crash cut short with its ledger (run.lostRun): the kind checks it, and a write
- *    found there is not sent.
- * 2. Send, one request per group (a batch of orders, a list of IDs, or one write), and read what
- *    the answer says of each write: placed, rejected, or unknown.
- * 3. Unknown: look it up, with the run's other writes waiting for a lookup (settling.ts
- *    RunLookups: from the kind's lists where it has them, one by one where they cannot tell).
- *    Found: placed. Proven not executed, and no attempt of it can be any more (only where the
- *    kind's lookup can prove that; an order not found is not proof): sent once more, never a third
- *    time. Otherwise it stays unknown, and the user is told what to check.
- *
- * Two writes of one run that do the very same thing (a cancel of one order named by two items) are
- * sent once: the other takes its outcome (sameWrites.ts).
- *
- * What a verdict makes of a write is settling.ts's; sending a round and reading its answers is
- * below. The state of a settling lives in its own pending writes and its Settling, so
- * several items of one run may be settled at once.
- */
+// The write engine (docs/architecture.md): every order, cancel and transfer is settled here. A
+// settling's state is in its pending writes and its Settling: items of a run may settle at once.
 
-export type { EngineRun, SettleHooks, WriteKind } from './writeKind';
-import type { EngineRun, SettleHooks, WriteKind } from './writeKind';
+export type * from './writeKind';
 
 const FROM_EARLIER_TRY = 'an earlier try of this node run sent it and got no answer';
 
+export const NOT_A_THIRD_TIME =
+	'it was sent once more after a lookup proved it was not executed, and that was not confirmed either, so it is not sent a third time in this run';
+
+/** A pending write for a ledger slot: what an earlier try of this node run left there comes with it. */
+export function pendingWrite<W>(slot: LedgerSlot, write: W, itemIndex: number): PendingWrite<W> {
+	const recorded = slot.recorded;
+	return {
+		write,
+		itemIndex,
+		slot,
+		window:
+			recorded === undefined
+				? {}
+				: { firstSentAt: recorded.firstSentAt, acceptableUntil: recorded.acceptableUntil },
+		maybeExecuted: recorded?.outcome === 'unknown',
+		resent: false,
+	};
+}
+
+/** Records the write as unknown in the ledger, with the window in which its attempts may have reached the service. */
+export function recordUnknown(pending: PendingWrite<unknown>): void {
+	const now = Date.now();
+	pending.slot.record({
+		outcome: 'unknown',
+		firstSentAt: pending.window.firstSentAt ?? now,
+		acceptableUntil: pending.window.acceptableUntil ?? now,
+	});
+}
+
 /** Settles `writes`: each ends with `settled` set, unless a hook stops the run. */
 export async function settleWrites<W>(
-	run: EngineRun,
+	session: EngineSession,
 	kind: WriteKind<W>,
 	writes: Array<PendingWrite<W>>,
 	hooks: SettleHooks<W> = {},
 ): Promise<void> {
-	const settling = new Settling(run, kind, hooks);
+	const settling = new Settling(session, kind, hooks);
 	if (kind.sameWrite === undefined) return await settleOwn(settling, writes);
-	// Writes another item of the run is doing already take its outcome (writes/sameWrites.ts).
-	const same = sameWrites(run, kind);
+	const same = sameWrites(session, kind);
 	let own = same.claim(writes);
 	for (;;) {
 		try {
@@ -71,17 +89,12 @@ async function settleOwn<W>(settling: Settling<W>, writes: Array<PendingWrite<W>
 	for (const pending of toSend) settling.unknown(pending, NOT_A_THIRD_TIME);
 }
 
-/**
- * What an earlier try of this node run (Retry On Fail, a retried execution) left in the ledger:
- * placed, answered from it; unknown, looked up (or reported, for a kind that cannot be). Returns
- * the writes the ledger does not know.
- */
+/** An earlier try's ledger: placed, answered; unknown, looked up. Returns the writes it lacks. */
 async function fromLedger<W>(
 	settling: Settling<W>,
 	writes: Array<PendingWrite<W>>,
 ): Promise<Array<PendingWrite<W>>> {
 	const toSend = new Set<PendingWrite<W>>();
-	// All at once: the writes to look up are looked up together (settling.ts RunLookups).
 	await settledAll(
 		writes.map(async (pending) => {
 			const recorded = pending.slot.recorded;
@@ -101,10 +114,7 @@ async function fromLedger<W>(
 	return writes.filter((pending) => toSend.has(pending));
 }
 
-/**
- * Waits for every promise, then throws the first failure (a hook that stops the run): none is
- * left running while the run reports what it did.
- */
+/** Waits for every promise, then throws the first failure: none runs on while the run reports. */
 async function settledAll(promises: Array<Promise<void>>): Promise<void> {
 	const results = await Promise.allSettled(promises);
 	const failed = results.find((result) => result.status === 'rejected');
@@ -133,11 +143,7 @@ async function precheck<W>(
 	return toSend;
 }
 
-/**
- * Sends one round of writes (engine.ts): the kind's groups, one request each, up to the hooks'
- * `parallel` at once, and settles each write of a request by what its answer says. A hook that
- * throws stops new requests; once those in flight are settled, its error is returned.
- */
+/** Sends one round: the kind's groups, a request each, in lanes; returns a hook's stop error. */
 async function sendRound<W>(
 	settling: Settling<W>,
 	toSend: Array<PendingWrite<W>>,
@@ -166,27 +172,25 @@ async function sendGroup<W>(
 	group: Array<PendingWrite<W>>,
 	requestsLeft: () => number,
 ): Promise<void> {
-	const { run, kind } = settling;
+	const { session, kind } = settling;
 	recordInFlight(group);
 	const { endpoint, request } = kind.request(group);
-	const lookups = runLookups(run);
+	const lookups = lookupsOf(session);
 	let applying: Array<Promise<void>> = [];
 	const sent = lookups.sendStarted();
 	try {
-		const attempt = await run.client.write(endpoint, request);
+		const attempt = await session.client.write(endpoint, request);
 		const { firstSentAt = Infinity, acceptableUntil = 0 } = attempt.window;
 		for (const pending of group) {
-			pending.window.firstSentAt = Math.min(pending.window.firstSentAt ?? Infinity, firstSentAt);
-			pending.window.acceptableUntil = Math.max(
-				pending.window.acceptableUntil ?? 0,
-				acceptableUntil,
-			);
+			const own = pending.window;
+			own.firstSentAt = Math.min(own.firstSentAt ?? Infinity, firstSentAt);
+			own.acceptableUntil = Math.max(own.acceptableUntil ?? 0, acceptableUntil);
 			recordUnknown(pending);
 		}
 		const verdicts = verdictsOf(kind, attempt, group);
 		learnVerdicts(kind, group, verdicts);
 		// Every write of the request at once: those it leaves unknown ask for their lookups before
-		// the request counts as answered, so they are looked up with the other requests' (settling.ts).
+		// the request counts as answered, so they are looked up with the other requests' (lookups.ts).
 		applying = group.map((pending, position) => settling.apply(pending, verdicts[position]));
 	} finally {
 		lookups.sendEnded(sent);
@@ -218,7 +222,6 @@ function verdictsOf<W>(
 		try {
 			return kind.read(attempt.body, group);
 		} catch (error) {
-			// An answer the kind cannot read leaves every write of the group unknown.
 			const reason = `its answer could not be read: ${(error as Error).message}`;
 			return group.map(() => ({ kind: 'unknown', reason }));
 		}
@@ -253,5 +256,143 @@ function learnVerdicts<W>(
 				outcome: 'placed',
 				result: kind.stored(verdict.result, pending.write),
 			});
+	}
+}
+
+/** One settling of writes of one kind: what a verdict makes of a write, in the ledger and hooks. */
+export class Settling<W> {
+	/** Proven not executed, and no attempt of them can be accepted any more: the next round sends them. */
+	readonly resend: Array<PendingWrite<W>> = [];
+
+	constructor(
+		readonly session: EngineSession,
+		readonly kind: WriteKind<W>,
+		readonly hooks: SettleHooks<W>,
+	) {}
+
+	/** Ends a write: the ledger learns how, then the onSettled hook, which may stop the run. */
+	settle(pending: PendingWrite<W>, settled: Settled): void {
+		if (settled.outcome === 'placed') {
+			if (settled.via !== 'ledger')
+				pending.slot.record({
+					outcome: 'placed',
+					// A write found already placed says so again when the ledger answers a re-run.
+					result: {
+						...this.kind.stored(settled.result, pending.write),
+						...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
+					},
+				});
+		} else if (settled.outcome === 'rejected') {
+			pending.slot.forget();
+		} else {
+			recordUnknown(pending);
+		}
+		pending.settled = settled;
+		this.hooks.onSettled?.(pending);
+	}
+
+	placed(
+		pending: PendingWrite<W>,
+		result: IDataObject,
+		via: 'answer' | 'lookup' | 'ledger',
+		alreadyPlaced: boolean,
+		entry?: IDataObject,
+	): void {
+		this.settle(pending, { outcome: 'placed', result, via, alreadyPlaced, entry });
+	}
+
+	/** Ends a write unknown, with the error that says what to check. */
+	unknown(
+		pending: PendingWrite<W>,
+		reason: string,
+		detail = this.kind.unknownDetail(pending.write),
+		wording = this.kind.wording(pending.write),
+		sharedWith?: number,
+	): void {
+		const error = outcomeUnknownError(
+			this.session.node,
+			wording,
+			reason,
+			detail,
+			pending.itemIndex,
+		);
+		this.settle(pending, {
+			outcome: 'unknown',
+			reason,
+			error,
+			...(sharedWith === undefined ? {} : { sharedWith }),
+		});
+	}
+
+	/** Settles a write by what the answer to its request says of it (nothing: unknown). */
+	async apply(pending: PendingWrite<W>, verdict: Verdict | undefined): Promise<void> {
+		switch (verdict?.kind) {
+			case 'placed':
+				return this.placed(pending, verdict.result, 'answer', false, verdict.entry);
+			case 'rejected':
+				return this.settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
+			case 'duplicate':
+				return await this.byLookup(pending, verdict.refusal);
+			case 'unknown':
+				return await this.unknownAnswer(pending, verdict);
+			default:
+				return await this.unknownAnswer(pending, {
+					kind: 'unknown',
+					reason: 'the answer says nothing about it',
+				});
+		}
+	}
+
+	/** Settles a write by its lookup. `cause`: why it became unknown, kept when the lookup cannot tell. */
+	async byLookup(pending: PendingWrite<W>, duplicate?: Refusal, cause?: string): Promise<void> {
+		let verdict: Verdict;
+		try {
+			verdict = await lookupsOf(this.session).lookUp(this.kind, { pending, said: duplicate });
+		} catch (error) {
+			verdict = lookupFailed(error);
+		}
+		switch (verdict.kind) {
+			case 'placed':
+				return this.placed(pending, verdict.result, 'lookup', verdict.alreadyPlaced ?? false);
+			case 'rejected':
+				return this.settle(pending, { outcome: 'rejected', refusal: verdict.refusal });
+			case 'notDone':
+				if (pending.resent) return this.unknown(pending, NOT_A_THIRD_TIME);
+				pending.resent = true;
+				this.resend.push(pending);
+				return;
+			default: {
+				const reason = verdict.kind === 'unknown' ? verdict.reason : 'the lookup could not tell';
+				return this.unknown(pending, cause === undefined ? reason : `${cause}; then ${reason}`);
+			}
+		}
+	}
+
+	/** An answer that leaves the write unknown: looked up where the kind can, else reported. */
+	private async unknownAnswer(
+		pending: PendingWrite<W>,
+		verdict: Extract<Verdict, { kind: 'unknown' }>,
+	): Promise<void> {
+		if (this.kind.whyNoLookup(pending.write) === undefined) {
+			pending.maybeExecuted = true;
+			return await this.byLookup(pending, undefined, verdict.reason);
+		}
+		const wording = verdict.wording ?? this.kind.wording(pending.write);
+		if (verdict.unusable === undefined)
+			return this.unknown(pending, verdict.reason, verdict.detail, wording);
+		// An answer that cannot be read, and no way to look the write up: the answer is the report.
+		const { problem, body } = verdict.unusable;
+		const error = unexpectedResponseError(
+			this.session.node,
+			problem,
+			body,
+			wording.howToCheck,
+			pending.itemIndex,
+		);
+		this.settle(pending, {
+			outcome: 'unknown',
+			reason: problem,
+			error: withOutcome(error, 'unknown'),
+		});
 	}
 }

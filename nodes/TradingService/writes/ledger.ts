@@ -2,26 +2,10 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * The write ledger: what became of each write this node sent, kept in the node's execution context
- * (`getContext('node')`). n8n keeps that context across Retry On Fail (which re-runs the node with
- * the same input, also when Continue On Fail put an error in output item 0) and across a retry of
- * the failed execution, and saves it with the execution. So when the node runs again it knows:
- *
- * - placed: the write was executed; its stored result is returned, nothing is sent;
- * - unknown: it may have been executed; it is looked up (orders, cancels) or refused (transfers);
- * - nothing recorded (or rejected, which executed nothing): the write is sent.
- *
- * Entries are keyed by the node's run index (a node in a loop runs many times per execution), the
- * slot of the write (its item, and its position among the item's writes) and a fingerprint of the
- * request: a changed request is a new write. The context is saved with every execution, so a record
- * holds the outcome and the few fields needed to answer again, never whole responses; it is stored
- * under one-letter keys.
- *
- * The context is saved when the node finishes. A process killed while the node runs loses what
- * this run recorded; the run that follows finds no finished mark and looks its writes up before
- * sending them (writes/writeRun.ts, docs/safety.md).
- */
+// The write ledger (docs/safety.md, "n8n's re-runs"): what became of each write this node sent,
+// in the node's execution context, keyed by run index, slot and request fingerprint. It is saved
+// with every execution, so a record holds only the outcome and the fields needed to answer again,
+// under one-letter keys.
 
 /** One write's record, as the engine reads and writes it. */
 export interface LedgerRecord {
@@ -35,7 +19,6 @@ export interface LedgerRecord {
 	acceptableUntil?: number;
 }
 
-/** A record as stored in the execution context: short keys, since it is saved with every execution. */
 interface StoredRecord {
 	o: LedgerRecord['outcome'];
 	r?: IDataObject;
@@ -47,7 +30,6 @@ interface StoredRecord {
 
 type SlotRecords = Record<string, StoredRecord>;
 
-/** Where the ledger lives in the node's execution context. */
 const LEDGER_KEY = 'writeLedger';
 /** Run indexes whose run ended (recorded in the context, so only saved once the run ended). */
 const FINISHED_KEY = 'writeLedgerFinished';
@@ -89,11 +71,7 @@ function fromStored(stored: StoredRecord): LedgerRecord {
 export interface LedgerSlot {
 	/** The record of this request, if an earlier try of this node run sent it. */
 	readonly recorded: LedgerRecord | undefined;
-	/**
-	 * 0 for the first request recorded in this slot, then 1, 2, … for each changed request: a
-	 * generated client order ID carries it, so a changed order never reuses the ID of one that may
-	 * have been placed.
-	 */
+	/** 0, then 1, 2, … for each changed request: a generated ID carries it, so none is reused. */
 	readonly version: number;
 	/** What the ledger holds of this request now, with what this try recorded (nothing: never sent, or refused). */
 	readonly held: LedgerRecord['outcome'] | undefined;
@@ -107,10 +85,7 @@ export class WriteLedger {
 	private readonly nodeContext: IDataObject;
 	private readonly runKey: string;
 
-	/**
-	 * `nodeContext`: the node's execution context (`getContext('node')`), or a plain object outside
-	 * a real execution (the ledger then lives for this run only). `runIndex`: the node's run index.
-	 */
+	/** `nodeContext`: `getContext('node')`, or a plain object outside a real execution (then it lives for this run only). */
 	constructor(nodeContext: IDataObject, runIndex: number) {
 		const ledger = (nodeContext[LEDGER_KEY] ??= {}) as Record<string, Record<string, SlotRecords>>;
 		this.runKey = String(runIndex);
@@ -118,12 +93,7 @@ export class WriteLedger {
 		this.nodeContext = nodeContext;
 	}
 
-	/**
-	 * Whether a try of this node run ended (succeeded or failed) in a process whose context was
-	 * kept: then the ledger knows every write of the run, and a write it does not know was never
-	 * sent. Without the mark, a run of this execution may have been cut short by a crash
-	 * (writes/writeRun.ts).
-	 */
+	/** Whether a try of this node run ended in a process whose context was kept (writeSession.ts). */
 	get finished(): boolean {
 		return (this.nodeContext[FINISHED_KEY] as Record<string, 1> | undefined)?.[this.runKey] === 1;
 	}
@@ -139,9 +109,8 @@ export class WriteLedger {
 	}
 
 	/**
-	 * What the ledger holds of each item, from every try of this node run: placed when at least one
-	 * of its writes was placed, else unknown when one may have been executed. Items it does not
-	 * list executed nothing (never sent, or refused).
+	 * What the ledger holds of each item, from every try of this node run: placed when one of its
+	 * writes was placed, else unknown. Items it does not list executed nothing.
 	 */
 	itemOutcomes(): Map<number, 'placed' | 'unknown'> {
 		const outcomes = new Map<number, 'placed' | 'unknown'>();
@@ -155,11 +124,7 @@ export class WriteLedger {
 		return outcomes;
 	}
 
-	/**
-	 * Every write an earlier try of this node run placed (or this try, so far): the item its slot
-	 * names ("3.1": item 3; a slot that names none, Cancel Many by symbol's: undefined) and what
-	 * the ledger keeps of it.
-	 */
+	/** Every write a try of this node run placed: the item its slot names ("3.1": 3), and its result. */
 	placedRecords(): Array<{ itemIndex: number | undefined; result: IDataObject }> {
 		const placed: Array<{ itemIndex: number | undefined; result: IDataObject }> = [];
 		for (const [slot, records] of Object.entries(this.records)) {
@@ -175,7 +140,6 @@ export class WriteLedger {
 		const records = this.records[slot] ?? {};
 		const stored = records[requestFingerprint];
 		const others = Object.values(records).map((other) => other.v ?? 0);
-		// A recorded request keeps its version (absent: 0); a new one takes the next.
 		const version =
 			stored !== undefined ? (stored.v ?? 0) : others.length === 0 ? 0 : Math.max(...others) + 1;
 		const runRecords = this.records;

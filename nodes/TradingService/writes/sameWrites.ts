@@ -1,20 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { PendingWrite, Settled } from './pendingWrite';
-import type { Settling } from './settling';
-import type { EngineRun, WriteKind } from './writeKind';
+import type { EngineSession, PendingWrite, Settled, WriteKind } from './writeKind';
 
-/**
- * Writes of one run that do the very same thing (WriteKind.sameWrite: a cancel of one order named
- * by two items, say Cancel Many of a symbol's orders on both sides and on the buy side): the first
- * to claim it sends it, every other takes its outcome instead of being sent, and says so
- * (`sharedWith`: the item whose write it was). Sent twice, the second would be refused ("already
- * cancelled") and report an order this run cancelled as someone else's doing.
- *
- * A write an earlier try of this node run placed (Retry On Fail, a retried execution) holds its
- * claim from the start, from the ledger, so a write of another item that this try reaches first
- * takes that outcome too rather than being sent again.
- */
+// Writes of one run that do the very same thing (WriteKind.sameWrite; docs/safety.md, "Two items
+// of one run cancelling one order"): the first to claim it sends it, every other takes its outcome
+// instead of being sent, and says so (`sharedWith`). A write an earlier try placed holds its claim
+// from the start, from the ledger.
+
+/** The engine's Settling (engine.ts), through which a follower takes its claim's outcome. */
+interface Settling<W> {
+	readonly kind: WriteKind<W>;
+	settle(pending: PendingWrite<W>, settled: Settled): void;
+	unknown(pending: PendingWrite<W>, reason: string, ...rest: [undefined, undefined, number?]): void;
+}
 
 interface Claim {
 	/** The item of the claimed write (unknown for some from the ledger: Cancel Many by symbol's). */
@@ -80,9 +78,8 @@ export class SameWrites<W> {
 	}
 
 	/**
-	 * The writes this settling does itself: those no other write of the run claimed, those its
-	 * ledger knows (answered from it, or looked up), and those whose claimer stopped before
-	 * settling them. The others follow their claim (`follow`).
+	 * The writes this settling does itself: unclaimed, known to its ledger, or whose claimer stopped
+	 * before settling them. The others follow their claim (`follow`).
 	 */
 	claim(writes: Array<PendingWrite<W>>): Array<PendingWrite<W>> {
 		const own: Array<PendingWrite<W>> = [];
@@ -109,10 +106,7 @@ export class SameWrites<W> {
 		}
 	}
 
-	/**
-	 * Settles each write of `writes` that follows a claim as its claimer's ended. Returns those whose
-	 * claimer stopped before settling them: the caller claims and sends them after all.
-	 */
+	/** Settles each follower of `writes` as its claimer's ended; returns those its claimer left unsettled. */
 	async follow(
 		settling: Settling<W>,
 		writes: Array<PendingWrite<W>>,
@@ -162,14 +156,14 @@ function take<W>(
 	);
 }
 
-const sameWritesOfRun = new WeakMap<EngineRun, SameWrites<unknown>>();
+const sameWritesOfSession = new WeakMap<EngineSession, SameWrites<unknown>>();
 
-/** The claims of a run (one per run: every settling of its writes shares them). */
-export function sameWrites<W>(run: EngineRun, kind: WriteKind<W>): SameWrites<W> {
-	let same = sameWritesOfRun.get(run);
+/** The claims of a write session (one per session: every settling of its writes shares them). */
+export function sameWrites<W>(session: EngineSession, kind: WriteKind<W>): SameWrites<W> {
+	let same = sameWritesOfSession.get(session);
 	if (same === undefined) {
-		same = new SameWrites(kind as WriteKind<unknown>, run.placedBefore?.() ?? []);
-		sameWritesOfRun.set(run, same);
+		same = new SameWrites(kind as WriteKind<unknown>, session.placedBefore?.() ?? []);
+		sameWritesOfSession.set(session, same);
 	}
 	return same as SameWrites<W>;
 }

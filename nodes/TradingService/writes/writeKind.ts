@@ -1,21 +1,88 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AccountScope } from '../helpers/accountScope';
-import type { Endpoint, EndpointRequest, ServiceClient } from '../transport';
-import type { WriteWording } from './outcomes';
-import type { NodeError, PendingWrite, Refusal, Verdict } from './pendingWrite';
-import type { LostRun } from './writeRun';
+import type { Endpoint, EndpointRequest, SendWindow, ServiceClient } from '../transport';
+import type { LedgerSlot } from './ledger';
+import type { LostRun } from './writeSession';
 
-// What a kind of write (an order, a cancel, a transfer) tells the engine, and what the engine
-// uses of the run: the contract between engine.ts and the rooms that plug into it.
+// The contract between the write engine (engine.ts) and the kinds of write that plug into it.
+
+export type NodeError = NodeApiError | NodeOperationError;
+
+/** How a write is named to the user, and what to look at when its outcome is unknown. */
+export interface WriteWording {
+	/** "transfer of 5 USDT from 1 to 2", "BUY LIMIT order for BTCUSDT". */
+	what: string;
+	/** "Check your open orders … for BTCUSDT". */
+	howToCheck: string;
+}
+
+/** Why a write was not executed. */
+export interface Refusal {
+	/** The error, when the request as a whole was refused. */
+	error?: NodeError;
+	/** The service's own, when its answer (or a lookup) says why for this write alone. */
+	code?: string;
+	msg?: string;
+	/** What a lookup found, or the kind's reason in words (a cancel's "already filled"). */
+	detail?: IDataObject;
+}
+
+/** What an answer or a lookup says of one write. */
+export type Verdict =
+	| { kind: 'placed'; result: IDataObject; alreadyPlaced?: boolean; entry?: IDataObject }
+	| { kind: 'rejected'; refusal: Refusal }
+	/** Refused because another write holds its ID, which may be this very write: looked up. */
+	| { kind: 'duplicate'; refusal: Refusal }
+	/** `wording`: the request's own, when the whole request's outcome is unknown. */
+	| {
+			kind: 'unknown';
+			reason: string;
+			detail?: string;
+			unusable?: { problem: string; body: unknown };
+			wording?: WriteWording;
+			/** A lookup's request failed (after its retries): the service cannot be asked now. */
+			failed?: true;
+	  }
+	/** A lookup proved it was not executed, and no attempt of it can be accepted any more. */
+	| { kind: 'notDone' };
+
+/**
+ * How a write ended. `via`: how a placed write is known to be. `sharedWith`: the item whose write
+ * did the very same thing, and whose outcome this one took instead of being sent (sameWrites.ts).
+ */
+export type Settled = (
+	| {
+			outcome: 'placed';
+			result: IDataObject;
+			via: 'answer' | 'lookup' | 'ledger';
+			alreadyPlaced: boolean;
+			entry?: IDataObject;
+	  }
+	| { outcome: 'rejected'; refusal: Refusal }
+	| { outcome: 'unknown'; reason: string; error: NodeError }
+) & { sharedWith?: number };
+
+/** One write of the run and what is known of it (made by engine.ts pendingWrite). */
+export interface PendingWrite<W> {
+	readonly write: W;
+	readonly itemIndex: number;
+	readonly slot: LedgerSlot;
+	/** When its attempts may have reached the service, over every try of this node run. */
+	readonly window: SendWindow;
+	/** Whether an attempt may have been executed: it is then looked up before it is sent again. */
+	maybeExecuted: boolean;
+	/** Whether it was sent again after a lookup proved it was not executed (once per run at most). */
+	resent: boolean;
+	settled?: Settled;
+}
 
 /** What the engine needs to know of one kind of write (orders/orderWrites.ts, orders/cancelWrites.ts, transfers/transferWrites.ts). */
 export interface WriteKind<W> {
-	/** How a write is named, and what to check when its outcome stays unknown. */
 	wording(write: W): WriteWording;
 	/** How a request of several writes is named, when its outcome as a whole is unknown (default: each write's own). */
 	requestWording?(group: Array<PendingWrite<W>>): WriteWording | undefined;
-	/** Why a write cannot be looked up, or undefined when it can. */
+	/** Undefined when a write can be looked up. */
 	whyNoLookup(write: W): string | undefined;
 	/** Said of a write whose lookup could not settle it. */
 	unknownDetail(write: W): string;
@@ -23,35 +90,27 @@ export interface WriteKind<W> {
 	stored(result: IDataObject, write?: W): IDataObject;
 	/** The requests to send: the writes of each, in order. */
 	groups(pending: Array<PendingWrite<W>>): Array<Array<PendingWrite<W>>>;
-	/** The request that sends one group. */
 	request(group: Array<PendingWrite<W>>): { endpoint: Endpoint; request: EndpointRequest };
 	/** What a usable answer says of each write of the group, in the group's order. */
 	read(body: unknown, group: Array<PendingWrite<W>>): Verdict[];
 	/** What a refusal of the whole request says of each of its writes (default: rejected). */
 	refused?(error: NodeError): Verdict;
 	/**
-	 * Checks writes this node run has not sent yet against what the service already holds (another
-	 * execution's order under the same business key; after a lost run, what that run sent): a
-	 * verdict settles the write unsent; undefined lets it be sent.
+	 * Checks unsent writes against what the service holds (a business key's order; after a lost run,
+	 * what that run sent): a verdict settles the write unsent; undefined lets it be sent.
 	 */
 	precheck?(pending: Array<PendingWrite<W>>): Promise<Array<Verdict | undefined>>;
-	/** Looks a write up. `duplicate`: the answer said another write holds its ID. */
+	/** `duplicate`: the answer said another write holds its ID. */
 	lookup(pending: PendingWrite<W>, duplicate?: Refusal): Promise<Verdict>;
 	/**
-	 * Looks many writes up at once, from lists (open and past orders) instead of one query each:
-	 * the writes of the run waiting for a lookup are handed over together (writes/settling.ts
-	 * RunLookups). A verdict per write, in order; undefined where the lists cannot tell, which is
-	 * then looked up on its own (`lookup`). `key`: kinds with one key share their lookups.
+	 * Looks many writes up at once from lists (lookups.ts): a verdict per write, in order; undefined
+	 * where the lists cannot tell (then `lookup`). `key`: kinds with one key share their lookups.
 	 */
 	lookupMany?: {
 		key: string;
 		lookUp(entries: Array<LookupEntry<W>>): Promise<Array<Verdict | undefined>>;
 	};
-	/**
-	 * What the write does, when two writes of one run may do the very same thing (a cancel of one
-	 * order named by two items): the first is sent, the others take its outcome
-	 * (writes/sameWrites.ts). Undefined: the write is its own.
-	 */
+	/** What the write does, when two of one run may do the very same thing (sameWrites.ts). */
 	sameWrite?(write: W): string | undefined;
 	/** The same, read from what the ledger keeps of a placed write of an earlier try. */
 	sameWriteOfStored?(stored: IDataObject): string | undefined;
@@ -64,10 +123,7 @@ export interface LookupEntry<W> {
 }
 
 export interface SettleHooks<W> {
-	/**
-	 * How many requests may be in flight at once (default 1). A hook that throws stops new requests;
-	 * those in flight are settled, then its error is thrown.
-	 */
+	/** Requests in flight at once (default 1). A hook that throws stops new ones; those in flight settle first. */
 	parallel?: number;
 	/** Called as each write settles; may throw to stop the run: nothing further is sent. */
 	onSettled?(pending: PendingWrite<W>): void;
@@ -75,14 +131,14 @@ export interface SettleHooks<W> {
 	afterRequest?(group: Array<PendingWrite<W>>, requestsLeft: number): void;
 }
 
-/** What the engine uses of the run. */
-export interface EngineRun {
+/** What the engine uses of the write session (writeSession.ts). */
+export interface EngineSession {
 	readonly node: INode;
 	readonly client: ServiceClient;
-	/** Set when an earlier run of this node may have been cut short by a crash (writes/writeRun.ts). */
+	/** Set when an earlier run of this node may have been cut short by a crash. */
 	readonly lostRun: LostRun | undefined;
 	/** The trading account the item's order lookups, lists and cancels act on (helpers/accountScope.ts). */
 	account(itemIndex: number): Promise<AccountScope>;
-	/** Every write an earlier try of this node run placed, by item where its slot names one (writes/ledger.ts). */
+	/** Every write an earlier try of this node run placed, by item where its slot names one (ledger.ts). */
 	placedBefore?(): Array<{ itemIndex: number | undefined; result: IDataObject }>;
 }

@@ -12,6 +12,7 @@ import * as account from '../../../nodes/TradingService/account';
 import * as futures from '../../../nodes/TradingService/futures';
 import * as market from '../../../nodes/TradingService/market';
 import * as order from '../../../nodes/TradingService/orders';
+import * as transfers from '../../../nodes/TradingService/transfers';
 import { TradingService } from '../../../nodes/TradingService/TradingService.node';
 
 // The action node's description: what n8n and its AI agents read, and that every resource and
@@ -23,7 +24,7 @@ const VERSION_2_ONLY = ['getAccounts', 'getTrades'];
 /** The resources only version 2 offers. */
 const VERSION_2_RESOURCES = ['futures'];
 const OPERATIONS: Record<string, Record<string, unknown>> = {
-	account: account.operations,
+	account: { ...account.operations, ...transfers.operations },
 	futures: futures.operations,
 	market: market.operations,
 	order: order.operations,

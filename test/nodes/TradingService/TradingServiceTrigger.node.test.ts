@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../../nodes/TradingService/constants';
-import { MAX_REMEMBERED_IDS, trimSeen } from '../../../nodes/TradingService/trigger/state';
+import { MAX_REMEMBERED_IDS, trimSeen } from '../../../nodes/TradingService/trigger/pollState';
 import { runWorkflow } from '../../../tools/harness/workflow';
 import { DEMO_ACCOUNTS, type HistoryRecord } from '../../../sandbox';
 import {

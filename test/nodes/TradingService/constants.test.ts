@@ -6,12 +6,11 @@ import {
 	OPEN_ORDER_STATUSES,
 	ORDER_SIDES,
 	ORDER_TYPES,
-	PATHS,
 	STP_MODES,
 	TIME_IN_FORCE_BY_TYPE,
 	UNKNOWN_OUTCOME_CODES,
-	WEIGHTS,
 } from '../../../nodes/TradingService/constants';
+import { PATHS, WEIGHTS } from '../../support/paths';
 import { FLOW_TYPES, findFlowType } from '../../../nodes/TradingService/helpers/flowTypes';
 import { CODES, UNKNOWN_OUTCOME_CODES as SANDBOX_UNKNOWN_OUTCOME_CODES } from '../../../sandbox';
 import { FLOW_TYPES as SANDBOX_FLOW_TYPES } from '../../../sandbox/constants';

@@ -1,27 +1,37 @@
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-
-import { unknownContractError } from '../../futures/contracts';
-import { ServiceClient, toNodeError } from '../../transport';
-import { crossingItem, followSamples, isBeyond } from './crossing';
-import { readCurrentRate, readSettledRates, SETTLED_RATES_MOST, type RateSample } from './read';
-import { crossingQueryKey, readCrossingSettings, type CrossingSettings } from './settings';
 import {
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { parseDecimal } from '../../helpers/decimals';
+import { unknownContractError } from '../../futures/contracts';
+import { FUTURES_ENDPOINTS } from '../../futures/endpoints';
+import { FUNDING_RATE_PAGING, IdWalk } from '../../futures/idPages';
+import { ServiceClient, toNodeError } from '../../transport';
+import {
+	crossingItem,
+	crossingQueryKey,
+	followSamples,
+	isBeyond,
 	justLoaded,
 	markPolled,
+	readCrossingSettings,
 	readCrossingState,
 	writeCrossingState,
+	type CrossingSettings,
 	type CrossingState,
-} from './state';
+	type RateSample,
+} from './crossing';
 
-export { FUNDING_RATE_CROSSING } from './settings';
+/** The most settled rates one catch-up reads (10 requests of 100, about 333 days of 8-hour funding). */
+export const SETTLED_RATES_MOST = 1000;
 
 /**
- * Funding Rate Crosses a Threshold, one poll. Manual runs ("Fetch Test Event") return the current
- * rate as a sample item and leave the state alone. The first active poll only remembers whether
- * the rate is beyond the threshold; every later poll reads the current rate (one request) and
- * returns one item per crossing (and, with Also Fire When the Rate Comes Back, per return), or
- * null. The state is written only once every request of the poll has succeeded: a failed poll
- * throws and changes nothing.
+ * Funding Rate Crosses a Threshold, one poll (docs/trigger.md). The state is written only once
+ * every request of the poll has succeeded.
  */
 export async function pollFundingRateCrossing(
 	context: IPollFunctions,
@@ -74,13 +84,9 @@ async function readOrFail<T>(
 }
 
 /**
- * The current rate; and first, when n8n has just loaded a state (a restart, an activation) whose
- * funding time has passed, every rate settled since it (one request per 100), oldest first. n8n
- * saves the static data only when a poll emits, so a loaded state may predate polls that changed
- * it (the rate came back to the near side): the settled rates say what happened meanwhile, one
- * rate per funding period, so a crossing while n8n was down fires once and one fired before is not
- * repeated. A return and a new rise within one period are not in them: Also Fire When the Rate
- * Comes Back makes the return an item, which n8n saves (docs/trigger.md, "After a restart").
+ * The current rate; and first, when n8n has just loaded a state whose funding time has passed,
+ * every rate settled since it, oldest first: a loaded state may predate polls that changed it
+ * (docs/trigger.md, "After a restart").
  */
 async function readSamples(
 	context: IPollFunctions,
@@ -106,4 +112,91 @@ async function readSamples(
 		);
 	}
 	return [...settled.rates, current];
+}
+
+/** The contract's current funding rate, one request; an answer without a valid one is an error. */
+export async function readCurrentRate(
+	client: ServiceClient,
+	node: INode,
+	symbol: string,
+): Promise<RateSample> {
+	const answer = (await client.request(FUTURES_ENDPOINTS.fundingRate, {
+		qs: { symbol },
+	})) as IDataObject[];
+	const entry = answer.find((candidate) => candidate.symbol === symbol);
+	if (entry === undefined) {
+		throw answerError(node, `The service listed no funding rate for ${symbol}`);
+	}
+	return sampleOf(node, symbol, entry, CURRENT_RATE);
+}
+
+/**
+ * The rates settled at funding times in [from, to), oldest first, paged down by `endId` until a
+ * page reaches back to `from` (`complete`), SETTLED_RATES_MOST rates or the list's end.
+ */
+export async function readSettledRates(
+	client: ServiceClient,
+	node: INode,
+	symbol: string,
+	from: string,
+	to: string,
+): Promise<{ rates: RateSample[]; complete: boolean }> {
+	const reaches = (entry: IDataObject) => Number(textOf(entry.settleTime)) <= Number(from);
+	const walk = new IdWalk(node, FUNDING_RATE_PAGING, { symbol }, SETTLED_RATES_MOST).until(reaches);
+	await client.requestAllPages(FUTURES_ENDPOINTS.historyFundingRate, walk);
+	const settled = walk.entries
+		.filter((entry) => entry.symbol === undefined || entry.symbol === symbol)
+		.map((entry) => sampleOf(node, symbol, entry, SETTLED_RATE));
+	const inRange = settled
+		.filter((sample) => Number(sample.nextFundingTime) >= Number(from))
+		.filter((sample) => Number(sample.nextFundingTime) < Number(to))
+		.sort((a, b) => Number(a.nextFundingTime) - Number(b.nextFundingTime));
+	return { rates: inRange, complete: walk.entries.some(reaches) };
+}
+
+/** Where an answer's entry holds a rate and its funding time, and what the errors call them. */
+const CURRENT_RATE = ['rate', 'funding rate', 'nextFundingTime', 'next funding time'] as const;
+const SETTLED_RATE = [
+	'settleRate',
+	'settled funding rate',
+	'settleTime',
+	'funding settlement time',
+] as const;
+
+/** A rate that is not a decimal, or a time that is not one, is an error: the poll changes nothing. */
+function sampleOf(
+	node: INode,
+	symbol: string,
+	entry: IDataObject,
+	[rateKey, rateName, timeKey, timeName]: typeof CURRENT_RATE | typeof SETTLED_RATE,
+): RateSample {
+	const rate = textOf(entry[rateKey]);
+	const nextFundingTime = textOf(entry[timeKey]);
+	if (rate === undefined || parseDecimal(rate) === undefined) {
+		throw answerError(
+			node,
+			`The service's ${rateName} of ${symbol} is not a decimal: ${JSON.stringify(entry[rateKey])}`,
+		);
+	}
+	if (nextFundingTime === undefined || !/^\d{1,16}$/.test(nextFundingTime)) {
+		throw answerError(
+			node,
+			`The service's ${timeName} of ${symbol} is not a time: ${JSON.stringify(entry[timeKey])}`,
+		);
+	}
+	return { rate, nextFundingTime };
+}
+
+/** A decimal or a string of digits the service sent as a number, as text; undefined otherwise. */
+function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	return undefined;
+}
+
+function answerError(node: INode, problem: string): NodeOperationError {
+	return new NodeOperationError(node, problem, {
+		description:
+			'The poll changed nothing: the next poll reads the rate again. If this persists, check the contract in exchange information.',
+	});
 }

@@ -1,4 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
+
+import { TradingService } from '../../../../nodes/TradingService/TradingService.node';
 
 import { DEMO_ACCOUNTS } from '../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
@@ -69,6 +71,22 @@ describe('router: dispatch', () => {
 			() => ({ cancelBy: 'symbol', symbol: 'BTCUSDT' }),
 		],
 	];
+
+	it('runs every operation version 1 offers: the names are read from its description', () => {
+		const { properties } = new TradingService().nodeVersions[1].description;
+		const offered = properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) =>
+				(property.options as INodePropertyOptions[]).map(
+					(option) =>
+						`${String(property.displayOptions?.show?.resource)} > ${String(option.value)}`,
+				),
+			);
+		expect(offered.length).toBeGreaterThan(10);
+		expect(operations.map(([resource, operation]) => `${resource} > ${operation}`).sort()).toEqual(
+			offered.sort(),
+		);
+	});
 
 	it.each(operations)(
 		'%s > %s runs its own operation: its first request (after the symbol rules of an order) is %s %s',

@@ -1,4 +1,4 @@
-import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
+import { writeSessionOf } from '../../../../nodes/TradingService/writes/writeSession';
 import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/TradingService/transport';
@@ -39,7 +39,7 @@ function pendingOrders(orders: OrderParams[]): PendingOrder[] {
 
 const check = (pending: PendingOrder[]) =>
 	withExecuteFunctions(sandbox(), (context) =>
-		checkBusinessKeys(writeRun(new RunContext(context)), pending),
+		checkBusinessKeys(writeSessionOf(new RunContext(context)), pending),
 	);
 
 /** Seeds an open order holding `clientOrderId`, as an earlier execution would have placed it. */

@@ -1,4 +1,4 @@
-import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
+import { writeSessionOf } from '../../../../nodes/TradingService/writes/writeSession';
 import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderReference } from '../../../../nodes/TradingService/orders/orderIds';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
@@ -225,7 +225,7 @@ describe('cancelKind lookups against the sandbox', () => {
 	const inNodeRun = <T>(use: (run: RunContext) => Promise<T>): Promise<T> =>
 		withExecuteFunctions(sandbox(), (context) => use(new RunContext(context)));
 	const lookUp = (pending: PendingCancel) =>
-		inNodeRun((run) => cancelKind(writeRun(run), 'single').lookup(pending));
+		inNodeRun((run) => cancelKind(writeSessionOf(run), 'single').lookup(pending));
 	const lookups = () => requestsTo(sandbox(), ORDER).filter((request) => request.method === 'GET');
 
 	it('a cancelled order: the cancel is confirmed, placed, with the order', async () => {

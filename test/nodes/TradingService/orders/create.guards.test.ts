@@ -5,7 +5,7 @@
  * Create Many's JSON mode. Every refusal comes before any request. Values come as fixed
  * parameters, from items through n8n's expression engine (`={{ ... }}`), from auto-mapped item
  * fields and from JSON: the ways an agent, a webhook or a sheet fills them. The same rules as
- * fixed vectors: orders/orderOptions.test.ts, validation.test.ts, autoMap.test.ts.
+ * fixed vectors: orders/orderOptions.test.ts, validation.test.ts, createManyInput.test.ts.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 

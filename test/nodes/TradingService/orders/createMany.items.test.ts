@@ -8,8 +8,7 @@ import { rejectedOrdersError } from '../../../../nodes/TradingService/orders/cre
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { fingerprint, WriteLedger } from '../../../../nodes/TradingService/writes/ledger';
 import type { PendingOrder } from '../../../../nodes/TradingService/orders/orderWrites';
-import type { Settled } from '../../../../nodes/TradingService/writes/pendingWrite';
-import { pendingWrite } from '../../../../nodes/TradingService/writes/pendingWrite';
+import { pendingWrite, type Settled } from '../../../../nodes/TradingService/writes/engine';
 import { node as fixedNode } from '../../../support/fixedNode';
 
 // What each order of Create Many comes out as once it is settled, from fixed settled writes:

@@ -2,10 +2,10 @@ import type { INode } from 'n8n-workflow';
 
 import { LIMITS } from '../../../../nodes/TradingService/constants';
 import {
+	checkGuardrails,
 	checkOrderOptions,
 	readGuardrails,
 } from '../../../../nodes/TradingService/orders/orderOptions';
-import { checkGuardrails } from '../../../../nodes/TradingService/orders/symbolRulesCheck';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { node as fixedNode } from '../../../support/fixedNode';
 

@@ -2,9 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	clientOrderIdPrefix,
-	writeRun,
-	type WriteRun,
-} from '../../../../nodes/TradingService/writes/writeRun';
+	writeSessionOf,
+	type WriteSession,
+} from '../../../../nodes/TradingService/writes/writeSession';
 import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
@@ -290,12 +290,12 @@ describe('orderKind lookups against the sandbox', () => {
 
 	/** Runs `use` inside a node run of n8n's real executor, with the run's context. */
 	const inNodeRun = <T>(
-		use: (run: WriteRun) => Promise<T>,
+		use: (run: WriteSession) => Promise<T>,
 		credentials: Record<string, string> = {},
 	): Promise<T> =>
 		withExecuteFunctions(
 			sandbox(),
-			(context) => use(writeRun(new RunContext(context))),
+			(context) => use(writeSessionOf(new RunContext(context))),
 			credentials,
 		);
 

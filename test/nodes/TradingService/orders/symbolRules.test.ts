@@ -10,12 +10,10 @@ import {
 	readSymbolRules,
 	parseSymbolRules,
 	symbolRulesItem,
-	type SymbolRules,
-} from '../../../../nodes/TradingService/orders/symbolRules';
-import {
 	checkSymbolRules,
+	type SymbolRules,
 	type SymbolRulesCheck,
-} from '../../../../nodes/TradingService/orders/symbolRulesFit';
+} from '../../../../nodes/TradingService/orders/symbolRules';
 
 // Symbol rules on their own: fixed vectors of exchange info and orders, no service. The same rules
 // through the node against the sandbox: orders/create.symbolRules.test.ts.

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { writeRun } from '../../../../nodes/TradingService/writes/writeRun';
+import { writeSessionOf } from '../../../../nodes/TradingService/writes/writeSession';
 import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import { PROBE_NAME, probeDescription, runProbe } from '../../../support/probe';
 
@@ -207,9 +207,9 @@ describe('RunContext', () => {
 			const second = context();
 			return [
 				{
-					first: writeRun(first).idPrefix,
-					again: writeRun(first).idPrefix,
-					second: writeRun(second).idPrefix,
+					first: writeSessionOf(first).idPrefix,
+					again: writeSessionOf(first).idPrefix,
+					second: writeSessionOf(second).idPrefix,
 				},
 			];
 		});
@@ -221,13 +221,13 @@ describe('RunContext', () => {
 	it('the write ledger lives in the node execution context, shared by the contexts of one run', async () => {
 		const { output } = await probe({}, [{ json: {} }], (context) => {
 			const first = context();
-			writeRun(first)
+			writeSessionOf(first)
 				.ledger.slot('0', 'fp')
 				.record({ outcome: 'placed', result: { orderId: '1' } });
 			return [
 				{
-					same: writeRun(first).ledger === writeRun(first).ledger,
-					seenAgain: writeRun(context()).ledger.slot('0', 'fp').recorded?.outcome ?? null,
+					same: writeSessionOf(first).ledger === writeSessionOf(first).ledger,
+					seenAgain: writeSessionOf(context()).ledger.slot('0', 'fp').recorded?.outcome ?? null,
 				},
 			];
 		});
@@ -240,13 +240,13 @@ describe('RunContext', () => {
 			[{ json: {} }],
 			(context) => {
 				const first = context();
-				writeRun(first).ledger.slot('0', 'fp').record({ outcome: 'placed' });
+				writeSessionOf(first).ledger.slot('0', 'fp').record({ outcome: 'placed' });
 				const second = context();
 				return [
 					{
-						first: writeRun(first).idPrefix,
-						second: writeRun(second).idPrefix,
-						seenAgain: writeRun(second).ledger.slot('0', 'fp').recorded?.outcome ?? null,
+						first: writeSessionOf(first).idPrefix,
+						second: writeSessionOf(second).idPrefix,
+						seenAgain: writeSessionOf(second).ledger.slot('0', 'fp').recorded?.outcome ?? null,
 					},
 				];
 			},

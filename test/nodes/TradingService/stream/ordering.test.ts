@@ -1,5 +1,5 @@
 /**
- * The stream never goes back in time (stream/ordering.ts): the rule on its own, then, through
+ * The stream never goes back in time (stream/emitter.ts): the rule on its own, then, through
  * n8n-core's trigger path (tools/harness/realTime.ts) against the sandbox, a push raced against a
  * catch-up's REST answer for a position, a balance and an order. The sandbox holds the answer back
  * after it has read the state (its dripFeed fault: one byte every few milliseconds, seconds in all),
@@ -8,7 +8,7 @@
  * catch-up compares with what was kept, shows what was.
  */
 import type { StreamEvent } from '../../../../nodes/TradingService/stream/events';
-import { MAX_STAMPS, Stamps, isOlder } from '../../../../nodes/TradingService/stream/ordering';
+import { MAX_STAMPS, Stamps, isOlder } from '../../../../nodes/TradingService/stream/emitter';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../../sandbox';
 import { TestClient } from '../../../../sandbox/testClient';
 import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';

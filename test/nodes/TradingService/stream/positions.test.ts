@@ -7,11 +7,11 @@
 import { itemOf } from '../../../../nodes/TradingService/stream/events';
 import { eventsOfMessage } from '../../../../nodes/TradingService/stream/messages';
 import {
-	contractAccountOf,
 	positionChangeOfPush,
 	positionState,
 	positionStep,
 } from '../../../../nodes/TradingService/stream/positions';
+import { contractAccountOf } from '../../../../nodes/TradingService/stream/streamSettings';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../../sandbox';
 import { credentialsFor } from '../../../../tools/harness/node';
 import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';

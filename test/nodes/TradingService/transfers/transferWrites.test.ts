@@ -1,18 +1,16 @@
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';
+import { HISTORY_LAG_MS } from '../../../../nodes/TradingService/transfers/transferHistory';
 import {
 	FOUND_BY_REFUSAL,
-	HISTORY_LAG_MS,
-} from '../../../../nodes/TradingService/transfers/transferHistory';
-import {
 	pendingTransfer,
 	transferClientOrderId,
 	transferKind,
 	type TransferParams,
 } from '../../../../nodes/TradingService/transfers/transferWrites';
-import type { EngineRun } from '../../../../nodes/TradingService/writes/engine';
-import type { LostRun } from '../../../../nodes/TradingService/writes/writeRun';
+import type { EngineSession } from '../../../../nodes/TradingService/writes/engine';
+import type { LostRun } from '../../../../nodes/TradingService/writes/writeSession';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { node, offline } from '../../../support/fixedNode';
 
@@ -52,7 +50,7 @@ function runAnswering(records: unknown[] | Error) {
 				return records;
 			},
 		},
-	} as unknown as EngineRun;
+	} as unknown as EngineSession;
 	return { run, asked };
 }
 
@@ -261,7 +259,7 @@ describe('UAE rule: transfer client IDs: an unknown transfer is looked up by its
 	});
 });
 
-describe('after a lost run (writes/writeRun.ts)', () => {
+describe('after a lost run (writes/writeSession.ts)', () => {
 	const duplicate = { error: new NodeApiError(node, { code: '-1141' }) };
 	const noPermission = () =>
 		rejectionError(node, { code: '-1005', msg: 'No permission', httpStatus: 400 }, 0);
@@ -280,7 +278,7 @@ describe('after a lost run (writes/writeRun.ts)', () => {
 					return answer;
 				},
 			},
-		} as unknown as EngineRun;
+		} as unknown as EngineSession;
 		return { run, asked };
 	}
 

@@ -11,7 +11,7 @@ import {
 	parseJsonKeepingDigits,
 	readBody,
 } from '../../../../nodes/TradingService/transport/answer';
-import { ENDPOINTS } from '../../../../nodes/TradingService/transport/endpoints';
+import { ORDER_ENDPOINTS } from '../../../../nodes/TradingService/orders/endpoints';
 import { unreadable } from '../../../../nodes/TradingService/transport/errors';
 import {
 	JsonSyntaxError,
@@ -27,8 +27,8 @@ import { node as fixedNode } from '../../../support/fixedNode';
 
 const node: INode = { ...fixedNode, id: 'answer' };
 
-const read = ENDPOINTS.queryOrder;
-const batch = ENDPOINTS.batchOrders;
+const read = ORDER_ENDPOINTS.queryOrder;
+const batch = ORDER_ENDPOINTS.batchOrders;
 
 describe('classifyResponse: usable answers', () => {
 	it('hands over a 2xx JSON body, IDs and decimals as text whatever their size', () => {

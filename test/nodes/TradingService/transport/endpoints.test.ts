@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ENDPOINTS, type Endpoint } from '../../../../nodes/TradingService/transport/endpoints';
+import type { Endpoint } from '../../../../nodes/TradingService/transport';
+import { answerProblem } from '../../../../nodes/TradingService/transport/answer';
+import { DECLARED_ENDPOINTS } from './support';
 
-// The endpoint table against the endpoint table of docs/api.md (§4), and what each endpoint takes
-// for a usable answer (fixed vectors).
+// The endpoints the rooms declare against the endpoint table of docs/api.md (§4), and what each
+// endpoint takes for a usable answer (fixed vectors).
 
-type Name = keyof typeof ENDPOINTS;
-const NAMES = Object.keys(ENDPOINTS) as Name[];
+type Name = keyof typeof DECLARED_ENDPOINTS;
+const NAMES = Object.keys(DECLARED_ENDPOINTS) as Name[];
 
 /** The rows of docs/api.md's endpoint table: method, path, weight, whether it writes. */
 function documentedEndpoints(): Array<{
@@ -28,17 +30,17 @@ function documentedEndpoints(): Array<{
 }
 
 const check = (name: Name, body: unknown) => {
-	const endpoint: Endpoint = ENDPOINTS[name];
-	return endpoint.checkResponse?.(body);
+	const endpoint: Endpoint = DECLARED_ENDPOINTS[name];
+	return answerProblem(endpoint.answer, body);
 };
 
-describe('the endpoint table', () => {
+describe('the endpoints the rooms declare', () => {
 	it('has every endpoint of docs/api.md §4, with its method, path, weight and whether it writes', () => {
 		const documented = documentedEndpoints();
 		expect(documented).toHaveLength(23);
 		const table = NAMES.map((name) => {
 			const endpoint: { method: string; path: string; weight: number; writes?: true } =
-				ENDPOINTS[name];
+				DECLARED_ENDPOINTS[name];
 			return {
 				method: endpoint.method,
 				path: endpoint.path,
@@ -51,20 +53,40 @@ describe('the endpoint table', () => {
 	});
 
 	it('marks as writes exactly the requests that change the account; the order test is not one', () => {
-		const writes = NAMES.filter((name) => 'writes' in ENDPOINTS[name]).sort();
+		const writes = NAMES.filter((name) => 'writes' in DECLARED_ENDPOINTS[name]).sort();
 		expect(writes).toEqual(
-			['assetTransfer', 'batchOrders', 'cancelOrder', 'cancelOrderByIds', 'newOrder'].sort(),
+			[
+				'transfers.assetTransfer',
+				'orders.batchOrders',
+				'orders.cancelOrder',
+				'orders.cancelOrderByIds',
+				'orders.newOrder',
+			].sort(),
 		);
 	});
 
 	it('hands over whole only the answers that carry a code per entry: batch orders and cancel by IDs', () => {
-		const perEntry = NAMES.filter((name) => 'codesPerEntry' in ENDPOINTS[name]).sort();
-		expect(perEntry).toEqual(['batchOrders', 'cancelOrderByIds']);
+		const perEntry = NAMES.filter((name) => 'codesPerEntry' in DECLARED_ENDPOINTS[name]).sort();
+		expect(perEntry).toEqual(['orders.batchOrders', 'orders.cancelOrderByIds']);
+	});
+
+	it('takes the API key alone (signed: false) exactly for market data and exchange information', () => {
+		const keyOnly = NAMES.filter((name) => 'signed' in DECLARED_ENDPOINTS[name]);
+		expect(keyOnly.map((name) => DECLARED_ENDPOINTS[name].path).sort()).toEqual(
+			[
+				'/api/v1/exchangeInfo',
+				'/quote/v1/ticker/price',
+				'/quote/v1/ticker/24hr',
+				'/quote/v1/depth',
+				'/quote/v1/trades',
+				'/quote/v1/klines',
+			].sort(),
+		);
 	});
 
 	it('every endpoint but the server time checks the shape of its answer', () => {
 		for (const name of NAMES) {
-			if (name === 'serverTime') expect('checkResponse' in ENDPOINTS[name]).toBe(false);
+			if (name === 'transport.serverTime') expect('answer' in DECLARED_ENDPOINTS[name]).toBe(false);
 			else expect(typeof check(name, undefined)).toBe('string');
 		}
 	});
@@ -72,23 +94,25 @@ describe('the endpoint table', () => {
 
 describe('usable answers', () => {
 	it('history: a list of records with a string id and a created of digits', () => {
-		expect(check('history', [])).toBeUndefined();
+		expect(check('account.history', [])).toBeUndefined();
 		expect(
-			check('history', [
+			check('account.history', [
 				{ id: '1600000000000000033', created: '1700000000000' },
 				{ id: '1600000000000000034', created: 1700000000000 },
 			]),
 		).toBeUndefined();
 		const problem =
 			'The service answered the history request with something other than a list of records';
-		expect(check('history', { records: [] })).toBe(problem);
-		expect(check('history', [{ id: 1600000000000000000, created: '1700000000000' }])).toBe(problem);
-		expect(check('history', [{ id: '1', created: '2026-01-01T00:00:00Z' }])).toBe(problem);
-		expect(check('history', [null])).toBe(problem);
+		expect(check('account.history', { records: [] })).toBe(problem);
+		expect(check('account.history', [{ id: 1600000000000000000, created: '1700000000000' }])).toBe(
+			problem,
+		);
+		expect(check('account.history', [{ id: '1', created: '2026-01-01T00:00:00Z' }])).toBe(problem);
+		expect(check('account.history', [null])).toBe(problem);
 	});
 
 	it('an order (create, lookup, cancel): an object with an orderId, as a string or a number', () => {
-		for (const name of ['newOrder', 'queryOrder', 'cancelOrder'] as const) {
+		for (const name of ['orders.newOrder', 'orders.queryOrder', 'orders.cancelOrder'] as const) {
 			expect(check(name, { orderId: '1950000000000000017' })).toBeUndefined();
 			expect(check(name, { orderId: 1950000017 })).toBeUndefined();
 			for (const body of [
@@ -107,32 +131,32 @@ describe('usable answers', () => {
 	});
 
 	it('a transfer: an object whose success is a boolean (false is a refusal, read later)', () => {
-		expect(check('assetTransfer', { success: true, orderId: '1' })).toBeUndefined();
-		expect(check('assetTransfer', { success: false })).toBeUndefined();
+		expect(check('transfers.assetTransfer', { success: true, orderId: '1' })).toBeUndefined();
+		expect(check('transfers.assetTransfer', { success: false })).toBeUndefined();
 		for (const body of [{ success: 'true' }, {}, null, [], 'ok'])
-			expect(check('assetTransfer', body)).toBe(
+			expect(check('transfers.assetTransfer', body)).toBe(
 				'The service answered the transfer with something other than a transfer result',
 			);
 	});
 
 	it('batch orders: a result list of any length; cancel by IDs: a result list or null', () => {
-		expect(check('batchOrders', { code: 0, result: [] })).toBeUndefined();
-		expect(check('batchOrders', { code: '-1000', result: [{ code: 0 }] })).toBeUndefined();
-		expect(check('batchOrders', { code: 0 })).toBe(
+		expect(check('orders.batchOrders', { code: 0, result: [] })).toBeUndefined();
+		expect(check('orders.batchOrders', { code: '-1000', result: [{ code: 0 }] })).toBeUndefined();
+		expect(check('orders.batchOrders', { code: 0 })).toBe(
 			'The service answered the batch order request without a result list',
 		);
-		expect(check('batchOrders', null)).toBe(
+		expect(check('orders.batchOrders', null)).toBe(
 			'The service answered the batch order request without a result list',
 		);
-		expect(check('cancelOrderByIds', { code: 0, result: null })).toBeUndefined();
-		expect(check('cancelOrderByIds', { code: 0, result: [] })).toBeUndefined();
-		expect(check('cancelOrderByIds', { code: 0 })).toBe(
+		expect(check('orders.cancelOrderByIds', { code: 0, result: null })).toBeUndefined();
+		expect(check('orders.cancelOrderByIds', { code: 0, result: [] })).toBeUndefined();
+		expect(check('orders.cancelOrderByIds', { code: 0 })).toBe(
 			'The service answered the cancel by IDs without a result list',
 		);
 	});
 
 	it('open and past orders: a list of orders, possibly empty', () => {
-		for (const name of ['openOrders', 'tradeOrders'] as const) {
+		for (const name of ['orders.openOrders', 'orders.tradeOrders'] as const) {
 			expect(check(name, [])).toBeUndefined();
 			expect(check(name, [{ orderId: '1' }, { orderId: 2 }])).toBeUndefined();
 			expect(check(name, [{ orderId: '1' }, {}])).toMatch(/something other than a list of orders$/);
@@ -141,15 +165,15 @@ describe('usable answers', () => {
 	});
 
 	it('balances: an object with a list of balance objects; the order test: an object', () => {
-		expect(check('account', { balances: [{ asset: 'USDT', free: '1' }] })).toBeUndefined();
-		expect(check('account', { balances: ['USDT'] })).toBe(
+		expect(check('account.balances', { balances: [{ asset: 'USDT', free: '1' }] })).toBeUndefined();
+		expect(check('account.balances', { balances: ['USDT'] })).toBe(
 			'The service answered the balances request without a list of balances',
 		);
-		expect(check('account', [])).toBe(
+		expect(check('account.balances', [])).toBe(
 			'The service answered the balances request without a list of balances',
 		);
-		expect(check('orderTest', {})).toBeUndefined();
-		expect(check('orderTest', 'ok')).toMatch(/something other than an object$/);
+		expect(check('orders.orderTest', {})).toBeUndefined();
+		expect(check('orders.orderTest', 'ok')).toMatch(/something other than an object$/);
 	});
 });
 

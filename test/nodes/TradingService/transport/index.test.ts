@@ -1,14 +1,17 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { ACCOUNT_ENDPOINTS } from '../../../../nodes/TradingService/account/endpoints';
 import { HistoryWalk } from '../../../../nodes/TradingService/helpers/history';
+import { MARKET_ENDPOINTS } from '../../../../nodes/TradingService/market/endpoints';
+import { ORDER_ENDPOINTS } from '../../../../nodes/TradingService/orders/endpoints';
 import {
-	ENDPOINTS,
 	ServiceClient,
 	isServiceRejection,
 	type Pager,
 	type RetryPolicy,
 	type WriteAttempt,
 } from '../../../../nodes/TradingService/transport';
+import { SERVER_TIME_ENDPOINT } from '../../../../nodes/TradingService/transport/request';
 import { DEMO_ACCOUNTS } from '../../../../sandbox';
 import { requestsTo } from '../../../../tools/harness/node';
 import { withExecuteFunctions } from '../../../support/probe';
@@ -48,7 +51,7 @@ const limitOrder = limitOrderQuery('index-test-1');
 describe('ServiceClient.request (reads)', () => {
 	it('answers a read with its body, signed and sent once', async () => {
 		const body = await withContext((context) =>
-			new ServiceClient(context, FAST).request(ENDPOINTS.account),
+			new ServiceClient(context, FAST).request(ACCOUNT_ENDPOINTS.balances),
 		);
 		expect(Array.isArray((body as IDataObject).balances)).toBe(true);
 		const [request] = requestsTo(sandbox(), ACCOUNT);
@@ -56,14 +59,25 @@ describe('ServiceClient.request (reads)', () => {
 		expect(requestsTo(sandbox(), ACCOUNT)).toHaveLength(1);
 	});
 
+	it('sends a market-data read (its endpoint says signed: false) with the API key alone', async () => {
+		const endpoint = MARKET_ENDPOINTS.tickerPrice;
+		await withContext((context) =>
+			new ServiceClient(context, FAST).request(endpoint, { qs: { symbol: 'BTCUSDT' } }),
+		);
+		const [request] = requestsTo(sandbox(), endpoint.path);
+		expect(request.status).toBe(200);
+		expect(request.apiKey).toBeDefined();
+		expect(request.query).toBe('symbol=BTCUSDT');
+	});
+
 	it('reads the credential once for any number of requests in flight at once', async () => {
 		const reads = await withContext(async (context) => {
 			const getCredentials = jest.spyOn(context, 'getCredentials');
 			const client = new ServiceClient(context, FAST);
 			await Promise.all([
-				client.request(ENDPOINTS.account),
-				client.request(ENDPOINTS.serverTime),
-				client.request(ENDPOINTS.account),
+				client.request(ACCOUNT_ENDPOINTS.balances),
+				client.request(SERVER_TIME_ENDPOINT),
+				client.request(ACCOUNT_ENDPOINTS.balances),
 			]);
 			return getCredentials.mock.calls.length;
 		});
@@ -74,7 +88,7 @@ describe('ServiceClient.request (reads)', () => {
 	it('retries a read the service failed (5xx), then answers', async () => {
 		sandbox().setFaults({ rules: [{ kind: 'http503', times: 2, path: ACCOUNT }] });
 		const body = await withContext((context) =>
-			new ServiceClient(context, FAST).request(ENDPOINTS.account),
+			new ServiceClient(context, FAST).request(ACCOUNT_ENDPOINTS.balances),
 		);
 		expect((body as IDataObject).balances).toBeDefined();
 		expect(requestsTo(sandbox(), ACCOUNT).map((request) => request.status)).toEqual([
@@ -85,7 +99,7 @@ describe('ServiceClient.request (reads)', () => {
 	it('throws the refusal of a read, not retried', async () => {
 		const error = await thrown(
 			withContext((context) =>
-				new ServiceClient(context, FAST).request(ENDPOINTS.queryOrder, {
+				new ServiceClient(context, FAST).request(ORDER_ENDPOINTS.queryOrder, {
 					qs: { symbol: 'BTCUSDT', orderId: '1' },
 				}),
 			),
@@ -98,7 +112,9 @@ describe('ServiceClient.request (reads)', () => {
 	it('throws an answer of the wrong shape as an unexpected answer', async () => {
 		sandbox().setFaults({ rules: [{ kind: 'answerTrue', times: 1, path: ACCOUNT }] });
 		const error = await thrown(
-			withContext((context) => new ServiceClient(context, FAST).request(ENDPOINTS.account)),
+			withContext((context) =>
+				new ServiceClient(context, FAST).request(ACCOUNT_ENDPOINTS.balances),
+			),
 		);
 		expect(error.message).toBe(
 			'The service answered the balances request without a list of balances',
@@ -109,9 +125,12 @@ describe('ServiceClient.request (reads)', () => {
 
 	it('sends nothing when the credential is unusable, and says which field', async () => {
 		const error = await thrown(
-			withContext((context) => new ServiceClient(context, FAST).request(ENDPOINTS.account), {
-				secretKey: ' padded ',
-			}),
+			withContext(
+				(context) => new ServiceClient(context, FAST).request(ACCOUNT_ENDPOINTS.balances),
+				{
+					secretKey: ' padded ',
+				},
+			),
 		);
 		expect(error.message).toMatch(/Secret Key/);
 		expect(error.description).toMatch(/without spaces/);
@@ -122,7 +141,8 @@ describe('ServiceClient.request (reads)', () => {
 describe('ServiceClient.write', () => {
 	const write = (qs: IDataObject, credentials: IDataObject = {}) =>
 		withContext(
-			(context) => new ServiceClient(context, FAST).write(ENDPOINTS.newOrder, { qs, itemIndex: 0 }),
+			(context) =>
+				new ServiceClient(context, FAST).write(ORDER_ENDPOINTS.newOrder, { qs, itemIndex: 0 }),
 			credentials,
 		);
 
@@ -216,7 +236,7 @@ describe('ServiceClient.requestAllPages', () => {
 			},
 		};
 		await withContext((context) =>
-			new ServiceClient(context, FAST).requestAllPages(ENDPOINTS.serverTime, pager),
+			new ServiceClient(context, FAST).requestAllPages(SERVER_TIME_ENDPOINT, pager),
 		);
 		expect(pager.answers).toHaveLength(3);
 		expect(
@@ -241,7 +261,7 @@ describe('ServiceClient.requestAllPages', () => {
 				{ flowType: 32, startTime: now - 3_600_000, endTime: now },
 				{ overfull: 'fail' },
 			);
-			await new ServiceClient(context, FAST).requestAllPages(ENDPOINTS.history, history);
+			await new ServiceClient(context, FAST).requestAllPages(ACCOUNT_ENDPOINTS.history, history);
 			return history.result;
 		});
 		expect(walk.pages).toBe(3);
@@ -277,7 +297,7 @@ describe('ServiceClient.requestAllPages', () => {
 		const error = await thrown(
 			withContext((context) =>
 				new ServiceClient(context, FAST).requestAllPages(
-					ENDPOINTS.history,
+					ACCOUNT_ENDPOINTS.history,
 					new HistoryWalk(
 						context.getNode(),
 						{ flowType: 32, startTime: now - 60_000, endTime: now },

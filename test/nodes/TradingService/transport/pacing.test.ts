@@ -1,18 +1,20 @@
 import {
+	CLAIM_LINGER_MS,
 	IP_BAN_DEFAULT_MS,
-	IntervalGate,
 	RequestPacer,
 	ServiceBan,
-	WeightLimiter,
 	banFor,
-	gateFor,
-	limiterFor,
+	monotonicNow,
 	normaliseBaseUrl,
 	pacerFor,
 } from '../../../../nodes/TradingService/transport/pacing';
+import {
+	IntervalGate,
+	WeightLimiter,
+	gateFor,
+	limiterFor,
+} from '../../../../nodes/TradingService/transport/throttles';
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
-import { CLAIM_LINGER_MS } from '../../../../nodes/TradingService/transport/claims';
-import { monotonicNow } from '../../../../nodes/TradingService/transport/clock';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { useSandbox } from '../../../support/sandbox';
 
@@ -157,7 +159,7 @@ describe('IntervalGate: the UAE rule of one transfer per second', () => {
 		expect(waits).toEqual([700]);
 		expect(gate.isIdle()).toBe(false);
 		advance(1000);
-		// Free to go, but its interval stays in force a while (claims.ts): dropping it would forget it.
+		// Free to go, but its interval stays in force a while (Claims, pacing.ts): dropping it would forget it.
 		expect(gate.isIdle()).toBe(false);
 		advance(CLAIM_LINGER_MS);
 		expect(gate.isIdle()).toBe(true);

@@ -9,9 +9,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DAY_MS } from '../../../../nodes/TradingService/constants';
-import { ENDPOINTS } from '../../../../nodes/TradingService/transport/endpoints';
 import { FUTURES_ENDPOINTS } from '../../../../nodes/TradingService/futures/endpoints';
-import { limiterFor } from '../../../../nodes/TradingService/transport/pacing';
+import { limiterFor } from '../../../../nodes/TradingService/transport/throttles';
 import { DEMO_ACCOUNTS, DEMO_KEYS } from '../../../../sandbox';
 import { ROUTES } from '../../../../sandbox/routes/table';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
@@ -19,6 +18,7 @@ import { placeRestingOrders } from '../../../support/orders';
 import { PATHS } from '../../../support/runs';
 import { useSandbox } from '../../../support/sandbox';
 import { useDocumentedSuspension } from '../../../support/suspension';
+import { DECLARED_ENDPOINTS } from './support';
 
 // The sandbox suspends a key for the real minute here: the node must wait it out as the exchange says.
 useDocumentedSuspension();
@@ -188,10 +188,9 @@ describe('UAE rule: weights', () => {
 
 	it('UAE rule: weights: the node’s endpoint table equals the documented weights', () => {
 		const node = Object.fromEntries(
-			[...Object.values(ENDPOINTS), ...Object.values(FUTURES_ENDPOINTS)].map((endpoint) => [
-				`${endpoint.method} ${endpoint.path}`,
-				endpoint.weight,
-			]),
+			[...Object.values(DECLARED_ENDPOINTS), ...Object.values(FUTURES_ENDPOINTS)].map(
+				(endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint.weight],
+			),
 		);
 		for (const [endpoint, weight] of Object.entries(node))
 			expect([endpoint, weight]).toEqual([endpoint, DOCUMENTED_WEIGHTS[endpoint]]);

@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
 
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/TradingService/transport';
 import { MAX_ANSWER_BYTES } from '../../../../nodes/TradingService/transport/answer';
-import { ENDPOINTS, type Endpoint } from '../../../../nodes/TradingService/transport/endpoints';
+import { ACCOUNT_ENDPOINTS } from '../../../../nodes/TradingService/account/endpoints';
+import { ORDER_ENDPOINTS } from '../../../../nodes/TradingService/orders/endpoints';
+import type { Endpoint } from '../../../../nodes/TradingService/transport';
 import { sendWithRetries } from '../../../../nodes/TradingService/transport/request';
 import type {
 	Exchange,
@@ -75,7 +77,7 @@ const statuses = (path: string) => requestsTo(sandbox(), path).map((request) => 
 describe('reads', () => {
 	it('answered at once: one request, the window of its attempt', async () => {
 		const before = Date.now();
-		const { exchange, window } = await send(ENDPOINTS.account);
+		const { exchange, window } = await send(ACCOUNT_ENDPOINTS.balances);
 		expect(exchange.kind).toBe('answered');
 		expect(window.firstSentAt).toBeGreaterThanOrEqual(before);
 		// The receive window (5 s) plus the service's future tolerance (1 s) after the attempt.
@@ -89,7 +91,7 @@ describe('reads', () => {
 			sandbox().setFaults({
 				rules: [{ kind, times: 2, path: ACCOUNT, retryAfterSeconds: 0 }],
 			});
-			const { exchange } = await send(ENDPOINTS.account);
+			const { exchange } = await send(ACCOUNT_ENDPOINTS.balances);
 			expect(exchange.kind).toBe('answered');
 			expect(requestsTo(sandbox(), ACCOUNT)).toHaveLength(3);
 		},
@@ -97,7 +99,7 @@ describe('reads', () => {
 
 	it('fails on every attempt: rejected after 1 + maxRetries attempts, saying so', async () => {
 		sandbox().setFaults({ rules: [{ kind: 'http503', times: 5, path: ACCOUNT }] });
-		const { exchange } = await send(ENDPOINTS.account);
+		const { exchange } = await send(ACCOUNT_ENDPOINTS.balances);
 		expect(exchange.kind).toBe('rejected');
 		if (exchange.kind !== 'rejected') return;
 		expect(exchange.error.message).toBe(
@@ -112,20 +114,23 @@ describe('reads', () => {
 			// Longer than the probe's five seconds.
 			rules: [{ kind: 'rateLimit', times: 1, path: ACCOUNT, retryAfterSeconds: 10 }],
 		});
-		const { exchange } = await send(ENDPOINTS.account);
+		const { exchange } = await send(ACCOUNT_ENDPOINTS.balances);
 		expect(exchange.kind).toBe('rejected');
 		expect(requestsTo(sandbox(), ACCOUNT)).toHaveLength(1);
 	});
 
 	it('a refusal is not tried again', async () => {
-		const { exchange } = await send(ENDPOINTS.queryOrder, { symbol: 'BTCUSDT', orderId: '1' });
+		const { exchange } = await send(ORDER_ENDPOINTS.queryOrder, {
+			symbol: 'BTCUSDT',
+			orderId: '1',
+		});
 		expect(exchange.kind).toBe('rejected');
 		expect(requestsTo(sandbox(), '/api/v1/spot/order')).toHaveLength(1);
 	});
 
 	it('a timestamp outside the receive window: rejected with how far the clocks differ', async () => {
 		sandbox().setFaults({ clockOffsetMs: 120_000 });
-		const { exchange } = await send(ENDPOINTS.account);
+		const { exchange } = await send(ACCOUNT_ENDPOINTS.balances);
 		expect(exchange.kind).toBe('rejected');
 		if (exchange.kind !== 'rejected') return;
 		expect(exchange.error.description).toMatch(/The service clock is 1\d{5} ms ahead of/);
@@ -136,7 +141,7 @@ describe('reads', () => {
 
 	it('nothing listens at the Base URL: tried again, then not reachable, nothing sent', async () => {
 		const { exchange } = await send(
-			ENDPOINTS.account,
+			ACCOUNT_ENDPOINTS.balances,
 			{},
 			{ credentials: { baseUrl: 'http://127.0.0.1:1' } },
 		);
@@ -154,14 +159,14 @@ describe('writes', () => {
 		sandbox().setFaults({
 			rules: [{ kind: 'rateLimit', times: 1, path: NEW_ORDER, retryAfterSeconds: 0 }],
 		});
-		const { exchange } = await send(ENDPOINTS.newOrder, order());
+		const { exchange } = await send(ORDER_ENDPOINTS.newOrder, order());
 		expect(exchange.kind).toBe('answered');
 		expect(statuses(NEW_ORDER)).toEqual([429, 200]);
 		expect(sandbox().ledger.orders).toHaveLength(1);
 	});
 
 	it('connection refused proves nothing was sent: tried again, then rejected', async () => {
-		const { exchange, window } = await send(ENDPOINTS.newOrder, order(), {
+		const { exchange, window } = await send(ORDER_ENDPOINTS.newOrder, order(), {
 			credentials: { baseUrl: 'http://127.0.0.1:1' },
 		});
 		expect(exchange.kind).toBe('rejected');
@@ -174,7 +179,7 @@ describe('writes', () => {
 		['unknownBefore', 'the service answered code -1146: '],
 	] as const)('%s: unknown, never sent again', async (kind, reason) => {
 		sandbox().setFaults({ rules: [{ kind, times: 1, path: NEW_ORDER }] });
-		const { exchange } = await send(ENDPOINTS.newOrder, order());
+		const { exchange } = await send(ORDER_ENDPOINTS.newOrder, order());
 		expect(exchange.kind).toBe('unknown');
 		if (exchange.kind !== 'unknown') return;
 		expect(exchange.reason.startsWith(reason)).toBe(true);
@@ -183,7 +188,7 @@ describe('writes', () => {
 
 	it('a client error without a code proves nothing was done: rejected', async () => {
 		const { exchange } = await send(
-			{ ...ENDPOINTS.newOrder, path: '/api/v1/spot/no-such-path' },
+			{ ...ORDER_ENDPOINTS.newOrder, path: '/api/v1/spot/no-such-path' },
 			order(),
 		);
 		expect(exchange.kind).toBe('rejected');
@@ -195,7 +200,7 @@ describe('writes', () => {
 	});
 
 	it('a refusal: rejected, nothing placed', async () => {
-		const { exchange } = await send(ENDPOINTS.newOrder, order({ symbol: 'NOPEUSDT' }));
+		const { exchange } = await send(ORDER_ENDPOINTS.newOrder, order({ symbol: 'NOPEUSDT' }));
 		expect(exchange.kind).toBe('rejected');
 		expect(sandbox().ledger.orders).toHaveLength(0);
 		expect(requestsTo(sandbox(), NEW_ORDER)).toHaveLength(1);

@@ -1,7 +1,34 @@
 /** Shared by the transport's tests against the sandbox. */
 import type { IDataObject } from 'n8n-workflow';
 
+import { ACCOUNT_ENDPOINTS } from '../../../../nodes/TradingService/account/endpoints';
+import { MARKET_ENDPOINTS } from '../../../../nodes/TradingService/market/endpoints';
+import { ORDER_ENDPOINTS } from '../../../../nodes/TradingService/orders/endpoints';
+import { STREAM_ENDPOINTS } from '../../../../nodes/TradingService/stream/endpoints';
+import { TRANSFER_ENDPOINTS } from '../../../../nodes/TradingService/transfers/endpoints';
+import { KEY_ACCOUNTS_ENDPOINT, type Endpoint } from '../../../../nodes/TradingService/transport';
+import { SERVER_TIME_ENDPOINT } from '../../../../nodes/TradingService/transport/request';
 import type { LedgerRequest } from '../../../../sandbox';
+
+/** A room's endpoints, named `<room>.<name>`. */
+function inRoom<Room extends string, Endpoints extends Record<string, Endpoint>>(
+	room: Room,
+	endpoints: Endpoints,
+) {
+	return Object.fromEntries(
+		Object.entries(endpoints).map(([name, endpoint]) => [`${room}.${name}`, endpoint]),
+	) as { [Name in keyof Endpoints & string as `${Room}.${Name}`]: Endpoint };
+}
+
+/** Every spot endpoint the rooms declare (the futures reads: futures/endpoints.ts), by room and name. */
+export const DECLARED_ENDPOINTS = {
+	...inRoom('orders', ORDER_ENDPOINTS),
+	...inRoom('market', MARKET_ENDPOINTS),
+	...inRoom('account', ACCOUNT_ENDPOINTS),
+	...inRoom('transfers', TRANSFER_ENDPOINTS),
+	...inRoom('stream', STREAM_ENDPOINTS),
+	...inRoom('transport', { keyAccounts: KEY_ACCOUNTS_ENDPOINT, serverTime: SERVER_TIME_ENDPOINT }),
+};
 
 /** The query of a valid limit order with this client order ID; `overrides` change or add fields. */
 export const limitOrderQuery =

@@ -1,8 +1,8 @@
 import { LIMITS } from '../../../../nodes/TradingService/constants';
 import { HistoryPageError } from '../../../../nodes/TradingService/helpers/historyPage';
 import { ServiceClient } from '../../../../nodes/TradingService/transport';
-import { baselineState, takeBaseline } from '../../../../nodes/TradingService/trigger/baseline';
-import { pollBounds, readSettings } from '../../../../nodes/TradingService/trigger/settings';
+import { baselineState, takeBaseline } from '../../../../nodes/TradingService/trigger/poll';
+import { pollBounds, readSettings } from '../../../../nodes/TradingService/trigger/pollParameters';
 import { HISTORY_PATH, historyRequests, queryParam } from '../../../support/trigger';
 import { useSandbox } from '../../../support/sandbox';
 import { MINUTE, QUERY, addFundingFees, inPoll, record } from './support';

@@ -15,8 +15,8 @@ import {
 import {
 	fillsQueryKey,
 	readFillsSettings,
-} from '../../../../nodes/TradingService/trigger/settings';
-import { readState, writeState } from '../../../../nodes/TradingService/trigger/state';
+} from '../../../../nodes/TradingService/trigger/pollParameters';
+import { readState, writeState } from '../../../../nodes/TradingService/trigger/pollState';
 import { node, pollFunctions } from './support';
 
 const fill = (id: string, time: number): AccountFill => ({ id, time: String(time), qty: '0.5' });

@@ -1,10 +1,12 @@
 import {
 	EVENTS_WITH_DIRECTION,
-	describeFilter,
 	exactFilterValue,
-	matchesFilter,
 	type RecordFilter,
-} from '../../../../nodes/TradingService/trigger/filters';
+} from '../../../../nodes/TradingService/trigger/pollParameters';
+import {
+	describeFilter,
+	matchesFilter,
+} from '../../../../nodes/TradingService/trigger/eventSources';
 import type { HistoryRecord } from '../../../../nodes/TradingService/helpers/historyPage';
 import { node } from './support';
 

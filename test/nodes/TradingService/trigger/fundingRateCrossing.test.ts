@@ -9,13 +9,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { TradingServiceTrigger } from '../../../../nodes/TradingService/TradingServiceTrigger.node';
 import {
 	isBeyond,
-	ratePercent,
-} from '../../../../nodes/TradingService/trigger/fundingRate/crossing';
-import { readCurrentRate } from '../../../../nodes/TradingService/trigger/fundingRate/read';
-import {
 	parseThreshold,
+	ratePercent,
 	readCrossingSettings,
-} from '../../../../nodes/TradingService/trigger/fundingRate/settings';
+} from '../../../../nodes/TradingService/trigger/fundingRate/crossing';
+import { readCurrentRate } from '../../../../nodes/TradingService/trigger/fundingRate';
 import type { ServiceClient } from '../../../../nodes/TradingService/transport';
 import type { Sandbox } from '../../../../sandbox';
 import type { PollRunner } from '../../../../tools/harness/poll';

@@ -1,12 +1,9 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ServiceClient } from '../../../../nodes/TradingService/transport';
-import { pollBounds, readSettings } from '../../../../nodes/TradingService/trigger/settings';
-import { noTestEventError } from '../../../../nodes/TradingService/trigger/sources/history';
-import {
-	MANUAL_MAX_PAGES,
-	fetchTestEvent,
-} from '../../../../nodes/TradingService/trigger/testEvent';
+import { pollBounds, readSettings } from '../../../../nodes/TradingService/trigger/pollParameters';
+import { noTestEventError } from '../../../../nodes/TradingService/trigger/eventSources';
+import { MANUAL_MAX_PAGES, fetchTestEvent } from '../../../../nodes/TradingService/trigger/poll';
 import { triggerNode } from '../../../../tools/harness/trigger';
 import { historyRequests } from '../../../support/trigger';
 import { useSandbox } from '../../../support/sandbox';
