@@ -124,8 +124,9 @@ export class Futures implements FuturesControl {
 	}
 
 	/** Settle every boundary passed since the last settlement, oldest first. */
-	settleDue(): void {
-		const due = this.funding.due(this.now());
+	/** Settles the boundaries up to `now`; a write that then uses the same `now` sees no gap. */
+	settleDue(now: number = this.now()): void {
+		const due = this.funding.due(now);
 		if (due.length === 0) return;
 		for (const { time, rates } of due) {
 			for (const c of CONTRACTS) {
@@ -212,13 +213,15 @@ export class Futures implements FuturesControl {
 			if (typeof r !== 'string' || D.parseDec(r) === null)
 				throw new Error(`rate ${String(r)} is not a decimal string`);
 		}
-		this.settleDue();
-		this.funding.setRates(symbol, rates.map(D.canon), this.now());
+		const now = this.now();
+		this.settleDue(now);
+		this.funding.setRates(symbol, rates.map(D.canon), now);
 	}
 
 	seedFundingHistory(periods: number): void {
-		this.settleDue();
-		this.funding.seedHistory(this.now(), periods);
+		const now = this.now();
+		this.settleDue(now);
+		this.funding.seedHistory(now, periods);
 	}
 
 	private accountOf(key: DemoKey = DEMO_KEYS.master): string {
@@ -228,10 +231,10 @@ export class Futures implements FuturesControl {
 	}
 
 	fill(input: FuturesFillInput): FuturesFillResult {
-		this.settleDue();
+		const now = this.now();
+		this.settleDue(now);
 		const accountId = this.accountOf(input.key);
 		const c = tradableContract(input.symbol, input.side);
-		const now = this.now();
 		let order: HeldOrder | undefined;
 		let quantity: string;
 		if (input.orderId !== undefined) {
