@@ -28,9 +28,9 @@ export const CREDENTIAL_LIMITS = {
 } as const;
 
 /** The lightest signed read every valid key may make (the credential test). */
-export const CREDENTIAL_TEST_PATH = '/api/v1/account/checkApiKey';
+const CREDENTIAL_TEST_PATH = '/api/v1/account/checkApiKey';
 
-export interface CheckedCredentials {
+interface CheckedCredentials {
 	apiKey: string;
 	secretKey: string;
 	/** Scheme, host and any path prefix, without a trailing slash. */
@@ -54,7 +54,7 @@ export interface CredentialProblem {
 	fix: string;
 }
 
-export type CredentialCheck =
+type CredentialCheck =
 	| { ok: true; credentials: CheckedCredentials }
 	| { ok: false; problem: CredentialProblem };
 

@@ -123,8 +123,7 @@ export class Futures implements FuturesControl {
 		return markPriceAt(this.host.market, c, ms);
 	}
 
-	/** Settle every boundary passed since the last settlement, oldest first. */
-	/** Settles the boundaries up to `now`; a write that then uses the same `now` sees no gap. */
+	/** Settles the boundaries up to `now`, oldest first; a write that then uses the same `now` sees no gap. */
 	settleDue(now: number = this.now()): void {
 		const due = this.funding.due(now);
 		if (due.length === 0) return;
@@ -248,7 +247,7 @@ export class Futures implements FuturesControl {
 		// refused before anything is written
 		checkWithinPosition(this.book, accountId, c, input.side, quantity);
 		if (!order) {
-			const mark = floorToStep(this.mark(c), c.tickSize);
+			const mark = floorToStep(this.mark(c, now), c.tickSize);
 			const price = checkOnGrid(input.price ?? mark, 'price', c.tickSize);
 			checkClientOrderId(this.book, accountId, input.clientOrderId);
 			const time = Math.max(now, this.book.newestOrderTime);
@@ -256,7 +255,7 @@ export class Futures implements FuturesControl {
 		}
 		const isMaker = input.isMaker ?? false;
 		const { trade, position } = this.book.fill(order, c, quantity, order.price, isMaker, now);
-		const view = positionView(position, c, this.mark(c));
+		const view = positionView(position, c, this.mark(c, now));
 		this.host.events.contract(POSITION_LISTENER, positionEvent(view, accountId, now));
 		this.host.events.commit();
 		return {

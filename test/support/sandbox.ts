@@ -22,6 +22,16 @@ import { clearSymbolRulesCache } from '../../nodes/TradingService/orders/symbolR
 import { clearAccountScopeCache } from '../../nodes/TradingService/transport';
 import { forgetServices } from '../../nodes/TradingService/transport/pacing';
 
+/** What a fresh n8n process holds: no symbol rules, no account scope, no key rates (before every test). */
+export function clearProcessCaches(): void {
+	// Each test reads the symbol rules afresh: a cached read would hide exchange info requests.
+	clearSymbolRulesCache();
+	clearAccountScopeCache();
+	// And starts with the key's rates, suspensions and bans as a fresh n8n process has them:
+	// a suspension one test provoked is not another test's.
+	forgetServices();
+}
+
 export function useSandbox(
 	options: SandboxOptions = { rateLimit: false, requestRates: false, symbolRules: 'lenient' },
 ): () => Sandbox {
@@ -36,12 +46,7 @@ export function useSandbox(
 	});
 	beforeEach(() => {
 		sandbox?.reset();
-		// Each test reads the symbol rules afresh: a cached read would hide exchange info requests.
-		clearSymbolRulesCache();
-		clearAccountScopeCache();
-		// And starts with the key's rates, suspensions and bans as a fresh n8n process has them:
-		// a suspension one test provoked is not another test's.
-		forgetServices();
+		clearProcessCaches();
 	});
 	return () => {
 		if (!sandbox) throw new Error('useSandbox(): the sandbox is used outside a test');

@@ -4,7 +4,6 @@ import { parallelRequestsOnly } from '../descriptions/common';
 import type { NodeVersion } from '../descriptions/pickers';
 import { accountItem } from '../helpers/accountScope';
 import type { RunContext } from '../run/runContext';
-import { KEY_ACCOUNTS_ENDPOINT } from '../transport';
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['account'], operation: ['getAccounts'] } }, [
@@ -12,8 +11,5 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 	]);
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
-	const accounts = (await run.client.request(KEY_ACCOUNTS_ENDPOINT, {
-		itemIndex,
-	})) as IDataObject[];
-	return accounts.map(accountItem);
+	return (await run.keyAccounts(itemIndex)).map(accountItem);
 }

@@ -10,7 +10,12 @@ import type { NodeVersion } from '../descriptions/pickers';
 import { FLOW_TYPES } from '../helpers/flowTypes';
 import { HistoryWalk } from '../helpers/history';
 import { checkHistoryRange, type HistoryQuery, type HistoryRecord } from '../helpers/historyPage';
-import { accountTypeValue, limitParameter, timestampMs } from '../helpers/validation';
+import {
+	accountTypeValue,
+	limitParameter,
+	returnAllParameter,
+	timestampMs,
+} from '../helpers/validation';
 import type { RunContext } from '../run/runContext';
 import { ACCOUNT_TYPE_OPTIONS } from './accountProperties';
 import { ACCOUNT_ENDPOINTS } from './endpoints';
@@ -94,7 +99,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const node = run.node;
 	const flowType = run.parameter('flowType', itemIndex) as number;
 	const accountType = accountTypeValue(node, run.parameter('accountType', itemIndex, 0), itemIndex);
-	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = returnAllParameter(run, itemIndex);
 	const options = run.options(
 		itemIndex,
 		(raw) => raw as { addParsedFields?: boolean; clampToRetention?: boolean },

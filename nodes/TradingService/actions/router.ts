@@ -19,7 +19,7 @@ import * as transfers from '../transfers';
 import { RunContext, parallelRequests, rateLimitWaitMs } from '../run/runContext';
 
 /** The node's resources and their operations: each room's, Transfer Asset listed under Account. */
-const OPERATIONS = {
+export const OPERATIONS = {
 	account: { ...account.operations, ...transfers.operations },
 	futures: futures.operations,
 	market: market.operations,

@@ -8,7 +8,7 @@ import type { PerItemOperation } from '../run/node.type';
 import type { RunContext } from '../run/runContext';
 import { isServiceRejection, type ServiceClient } from '../transport';
 
-export const CONTRACT_SYMBOL = /^[A-Z0-9]+-PERPETUAL$/;
+const CONTRACT_SYMBOL = /^[A-Z0-9]+-PERPETUAL$/;
 
 /** The most Limit takes on every futures list (more: turn on Return All). */
 export const FUTURES_MAX_LIMIT = 5000;

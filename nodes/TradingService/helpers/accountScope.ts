@@ -53,6 +53,10 @@ export interface AccountScope {
 	shared: boolean;
 }
 
+/** Type 1 in the key's account list (UAE documentation): a spot trading account. */
+export const isTradingAccount = (account: IDataObject): boolean =>
+	Number(account.accountType) === 1;
+
 /** `chosen` (the Account option, checked) or the key's own trading account. */
 export async function accountScope(
 	client: { keyAccounts(itemIndex?: number): Promise<IDataObject[]> },
@@ -61,7 +65,7 @@ export async function accountScope(
 	itemIndex?: number,
 ): Promise<AccountScope> {
 	const accounts = await client.keyAccounts(itemIndex);
-	const trading = accounts.filter((account) => Number(account.accountType) === 1);
+	const trading = accounts.filter(isTradingAccount);
 	const shared = trading.length > 1;
 	if (chosen !== undefined && chosen !== '') {
 		if (!trading.some((account) => String(account.accountId) === chosen))

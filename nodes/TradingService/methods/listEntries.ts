@@ -33,7 +33,7 @@ export function lastPrices(answer: unknown): Map<string, string> {
 	return prices;
 }
 
-export interface ListedSymbol {
+interface ListedSymbol {
 	symbol: string;
 	baseAsset: string;
 	quoteAsset: string;

@@ -12,6 +12,7 @@ import {
 	accountKindName,
 	accountScope,
 	inScope,
+	isTradingAccount,
 	type AccountKind,
 } from '../helpers/accountScope';
 import { locatorValue } from '../helpers/validation';
@@ -135,7 +136,7 @@ export async function searchTradingAccounts(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await accountEntries(this, filter, (account) => Number(account.accountType) === 1);
+	return await accountEntries(this, filter, isTradingAccount);
 }
 
 /** The open orders of the account the node acts on: one page, newest first. */

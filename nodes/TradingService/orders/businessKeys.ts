@@ -1,6 +1,7 @@
 import { sleep, type IDataObject, type INode, type NodeOperationError } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../constants';
+import { inScope } from '../helpers/accountScope';
 import { inLanes } from '../helpers/lanes';
 import { refusedError, type OrderParams } from './orderRules';
 import type { EngineSession, PendingWrite, Verdict } from '../writes/engine';
@@ -101,7 +102,8 @@ async function listSymbol(
 	since: number,
 ): Promise<{ byId: Map<string, IDataObject>; complete: boolean }> {
 	const byId = new Map<string, IDataObject>();
-	const { accountId } = await run.account(itemIndex);
+	const scope = await run.account(itemIndex);
+	const { accountId } = scope;
 	const open = (await run.client.request(ORDER_ENDPOINTS.openOrders, {
 		qs: { symbol, accountId, limit: LIMITS.ordersPageSize },
 		itemIndex,
@@ -111,8 +113,8 @@ async function listSymbol(
 		itemIndex,
 	})) as IDataObject[];
 	for (const order of [...past, ...open]) {
-		if (order.accountId !== undefined && String(order.accountId) !== accountId) continue;
-		if (typeof order.clientOrderId === 'string') byId.set(order.clientOrderId, order);
+		if (inScope(scope, order) && typeof order.clientOrderId === 'string')
+			byId.set(order.clientOrderId, order);
 	}
 	const complete = open.length < LIMITS.ordersPageSize && past.length < LIMITS.ordersPageSize;
 	return { byId, complete };

@@ -8,14 +8,16 @@ import {
 	LIMITS,
 	OPEN_ORDER_STATUSES,
 } from '../constants';
+import { inLanes } from '../helpers/lanes';
 import { sameCode } from '../transport';
-import type { EngineSession, PendingWrite, Refusal, Verdict } from '../writes/engine';
+import type { EngineSession, LookupEntry, PendingWrite, Refusal, Verdict } from '../writes/engine';
 import { findOrder, type OrderReference } from './orderIds';
 
 // Why a cancel did nothing (the order is no longer open), and the order looked up to tell: after a
 // lost answer, after a refusal that does not say why, and after a lost run.
 
-type PendingCancel = PendingWrite<{ reference: OrderReference }>;
+type CancelWrite = { reference: OrderReference; sendAs?: OrderReference };
+type PendingCancel = PendingWrite<CancelWrite>;
 
 /** Why an order could not be cancelled because it is no longer open. */
 export interface NotOpen {
@@ -130,7 +132,13 @@ export async function confirmCancel(run: EngineSession, pending: PendingCancel):
 		}
 		if (order === undefined) return notFoundVerdict();
 		const finding = confirmFound(order, pending.window, lookupStartedAt);
-		if (!('again' in finding)) return finding;
+		if (!('again' in finding)) {
+			// Sent again, it names the order found in the run's account, never a client order ID
+			// alone (docs/safety.md "One account"): a retry resolves none before sending.
+			if (finding.kind === 'notDone' && order.orderId !== undefined)
+				pending.write.sendAs ??= { orderId: String(order.orderId) };
+			return finding;
+		}
 		// The cancel may still be applied: look again once no attempt of it can be accepted any more.
 		await sleep(finding.again - lookupStartedAt);
 	}
@@ -186,25 +194,43 @@ export async function explainNothingToCancel(
 	return explainFound(order, said);
 }
 
+/** Single lookups of a lost run's check in flight at once. */
+const LOOKUPS_AT_ONCE = 10;
+
+/** Cancels looked up in their accounts' lists (listLookups.ts), each listed order judged by `judge`. */
+type ListLookup = (
+	run: EngineSession,
+	entries: Array<LookupEntry<CancelWrite>>,
+	judge: (entry: LookupEntry<CancelWrite>, order: IDataObject) => Verdict,
+) => Promise<Array<Verdict | undefined>>;
+
+/** A lost run's check of an order found: cancelled (or being cancelled) is placed, else sent. */
+function foundCancelled(_entry: unknown, order: IDataObject): Verdict {
+	return isCancelled(String(order.status))
+		? { kind: 'placed', result: order, alreadyPlaced: true }
+		: { kind: 'notDone' };
+}
+
 /**
- * After a lost run each order is looked up before its cancel is sent: one already cancelled (or
- * being cancelled) is reported placed; anything else, or a failed lookup, lets the cancel be sent
- * (cancelling twice moves no money).
+ * After a lost run each order is looked up before its cancel is sent: more than a few of one
+ * account by order ID in its lists (`inLists`), the others one by one, 10 at a time. One already
+ * cancelled (or being cancelled) is reported placed; anything else, or a failed lookup, lets the
+ * cancel be sent (cancelling twice moves no money).
  */
 export async function checkAfterLostRun(
 	run: EngineSession,
 	pending: PendingCancel[],
+	inLists: ListLookup,
 ): Promise<Array<Verdict | undefined>> {
 	if (run.lostRun === undefined) return pending.map(() => undefined);
-	const verdicts: Array<Verdict | undefined> = [];
-	for (const one of pending) {
-		try {
-			const order = await findOrder(run, one.write.reference, one.itemIndex);
-			const done = order !== undefined && isCancelled(String(order.status));
-			verdicts.push(done ? { kind: 'placed', result: order, alreadyPlaced: true } : undefined);
-		} catch {
-			verdicts.push(undefined);
-		}
-	}
-	return verdicts;
+	const entries = pending.map((one) => ({ pending: one }));
+	const listed = await inLists(run, entries, foundCancelled).catch(() => []);
+	const verdicts = pending.map((_, index) => listed[index]);
+	const unlisted = [...pending.keys()].filter((index) => listed[index] === undefined);
+	await inLanes(unlisted.length, LOOKUPS_AT_ONCE, async (position) => {
+		const { write, itemIndex } = pending[unlisted[position]];
+		const order = await findOrder(run, write.reference, itemIndex).catch(() => undefined);
+		if (order !== undefined) verdicts[unlisted[position]] = foundCancelled(undefined, order);
+	});
+	return verdicts.map((verdict) => (verdict?.kind === 'placed' ? verdict : undefined));
 }

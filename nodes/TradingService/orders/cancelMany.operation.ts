@@ -8,6 +8,7 @@ import {
 	sideFilter,
 } from '../descriptions/common';
 import { orderIdList } from './orderIds';
+import { inScope } from '../helpers/accountScope';
 import { oneOf, symbol as symbolValue } from '../helpers/validation';
 import {
 	cancelItem,
@@ -146,7 +147,7 @@ async function listOpen(
 		// The list may hold other symbols', sides' or accounts' orders only if the service ignored a
 		// filter: never cancel those.
 		if (order.symbol !== symbol || (side !== undefined && order.side !== side)) continue;
-		if (order.accountId !== undefined && String(order.accountId) !== accountId) continue;
+		if (!inScope({ accountId, shared: true }, order)) continue;
 		open.set(String(order.orderId), order);
 	}
 	return open;
@@ -218,7 +219,7 @@ async function cancelInRounds(
 		return pending;
 	};
 	let open = await listOpen(run, what, itemIndex);
-	const kind = cancelKind(writes, 'byIds');
+	const kind = cancelKind(writes, 'listedOpen');
 	const afterRequest = stopOnFirstRefusal(() => targets.values());
 	let round = 0;
 	for (; round < MAX_ROUNDS; round++) {

@@ -54,7 +54,7 @@ export function pendingCancel(
 	itemIndex: number,
 ): PendingCancel {
 	return pendingWrite(
-		ledger.slot(slotName, fingerprint('cancelOrder', cancelQuery(reference))),
+		ledger.slot(slotName, fingerprint('cancelOrder', cancelQuery(reference)), itemIndex),
 		{ reference },
 		itemIndex,
 	);
@@ -128,7 +128,7 @@ function readCancelByIds(body: unknown, group: PendingCancel[]): Verdict[] {
 /** Cancels as the engine settles them: one per request (Cancel), or 100 IDs per request (Cancel Many). */
 export function cancelKind(
 	run: EngineSession,
-	sending: 'single' | 'byIds',
+	sending: 'single' | 'byIds' | 'listedOpen',
 ): WriteKind<CancelWrite> {
 	return {
 		wording: ({ reference }) => ({
@@ -168,7 +168,11 @@ export function cancelKind(
 				return { kind: 'rejected', refusal: notOpenRefusal(notOpen, said.msg) };
 			return { kind: 'rejected', refusal: { error } };
 		},
-		precheck: (pending) => checkAfterLostRun(run, pending),
+		// Orders Cancel Many by symbol just listed open need no check after a lost run.
+		precheck:
+			sending === 'listedOpen'
+				? undefined
+				: (pending) => checkAfterLostRun(run, pending, lookUpCancelsInLists),
 		// `said`: the refusal of a cancel with nothing to cancel (refused, read), explained by a lookup.
 		lookup: (pending, said) =>
 			said === undefined ? confirmCancel(run, pending) : explainNothingToCancel(run, pending, said),

@@ -211,10 +211,6 @@ function entryJson(
 	};
 }
 
-function refusedError(run: ItemRun): NodeOperationError {
-	return new NodeOperationError(run.node, 'The service refused the order');
-}
-
 /** The batch entry that refused an order, when the refusal came from its entry alone. */
 export function refusingEntry(pending: PendingOrder): IDataObject | undefined {
 	const settled = pending.settled;
@@ -243,7 +239,13 @@ export function settledItem(run: ItemRun, pending: PendingOrder): INodeExecution
 	const error =
 		settled.outcome === 'unknown'
 			? settled.error
-			: withOutcome(toNodeError(run.node, refusal ?? refusedError(run)), 'rejected');
+			: withOutcome(
+					toNodeError(
+						run.node,
+						refusal ?? new NodeOperationError(run.node, 'The service refused the order'),
+					),
+					'rejected',
+				);
 	if (!run.continueOnFail) throw error;
 	return orderItem(pending, {
 		...errorItemJson(error),

@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../constants';
+import { isTradingAccount } from '../helpers/accountScope';
 import {
 	accountOption,
 	optionsCollection,
@@ -17,6 +18,7 @@ import {
 import {
 	inputError,
 	limitParameter,
+	returnAllParameter,
 	locatorValue,
 	oneOf,
 	strictBoolean,
@@ -25,7 +27,6 @@ import {
 import { optionalSymbol, type RunContext } from '../run/runContext';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
 import { ORDER_ENDPOINTS } from './endpoints';
-import { KEY_ACCOUNTS_ENDPOINT } from '../transport';
 
 const allAccountsOption: INodeProperties = {
 	displayName: 'All Trading Accounts',
@@ -95,9 +96,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		{ show: { resource: ['order'], operation: ['getMany'] } },
 		properties(version),
 	);
-
-/** Account type of a spot trading account, the main one's and a sub account's alike (spec §2.3). */
-const SPOT_TRADING_ACCOUNT_TYPE = 1;
 
 function pastRange(run: RunContext, options: IDataObject, itemIndex: number): IDataObject {
 	const node = run.node;
@@ -169,7 +167,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const orderState = run.parameter('orderState', itemIndex, 'open');
 	const state = oneOf(node, 'Order State', orderState, ['open', 'past'] as const, itemIndex);
 	const symbol = optionalSymbol(run, itemIndex);
-	const returnAll = run.parameter('returnAll', itemIndex, false) as boolean;
+	const returnAll = returnAllParameter(run, itemIndex);
 	const limit = returnAll ? undefined : limitParameter(run, itemIndex, LIMITS.ordersPageSize);
 	const { query, allAccounts } = readQuery(run, state, symbol, itemIndex);
 	const endpoint = state === 'open' ? ORDER_ENDPOINTS.openOrders : ORDER_ENDPOINTS.tradeOrders;
@@ -189,11 +187,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 				}),
 			tradingAccounts: async () => {
 				if (account !== undefined) return [account];
-				const request = run.client.request(KEY_ACCOUNTS_ENDPOINT, { itemIndex });
-				const accounts = (await request) as IDataObject[];
-				return accounts
-					.filter((account) => Number(account.accountType) === SPOT_TRADING_ACCOUNT_TYPE)
-					.map((account) => String(account.accountId));
+				const accounts = await run.keyAccounts(itemIndex);
+				return accounts.filter(isTradingAccount).map((account) => String(account.accountId));
 			},
 			fail: (problem, detail) =>
 				new NodeApiError(node, detail as JsonObject, {
@@ -213,7 +208,7 @@ function olderThan(id: string, than: string): boolean {
 }
 
 /** Where Return All reads its pages: one page of a list (optionally of one account), and the key's trading accounts. */
-export interface OrderPages {
+interface OrderPages {
 	page(qs: { accountId?: string; fromOrderId?: string }): Promise<IDataObject[]>;
 	/** The key's trading accounts (type 1: the main one and the sub accounts'), in the service's order. */
 	tradingAccounts(): Promise<string[]>;

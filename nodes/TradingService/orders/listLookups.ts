@@ -190,8 +190,9 @@ export async function lookUpOrdersInLists(
 
 // Cancels (a lost answer to 100 IDs, or 0211 for each ID without saying why): the account's open,
 // then past orders from the largest order ID sought down, matched by order ID, each judged as a
-// single lookup judges it. An order the lists do not show (another account's: an order ID names
-// one order whichever account holds it; older than 90 days) is looked up on its own.
+// single lookup judges it (a lost run's check judges its own way). An order the lists do not show
+// (another account's: an order ID names one order whichever account holds it; older than 90 days)
+// is looked up on its own.
 
 type CancelWrite = { reference: OrderReference; sendAs?: OrderReference };
 type PendingCancel = PendingWrite<CancelWrite>;
@@ -245,6 +246,7 @@ async function settleAccount(
 	run: EngineSession,
 	accountId: string,
 	entries: Array<LookupEntry<CancelWrite>>,
+	judge: typeof findingOf,
 ): Promise<Array<Verdict | undefined>> {
 	const verdicts = new Map<PendingCancel, Verdict>();
 	let waiting = entries;
@@ -259,7 +261,7 @@ async function settleAccount(
 		for (const entry of waiting) {
 			const order = found.get(orderIdOf(entry.pending) as string);
 			if (order === undefined) continue;
-			const finding = findingOf(entry, order, listedAt, listing);
+			const finding = judge(entry, order, listedAt, listing);
 			if ('again' in finding) {
 				again.push(entry);
 				until = Math.max(until, finding.again);
@@ -275,6 +277,7 @@ async function settleAccount(
 export async function lookUpCancelsInLists(
 	run: EngineSession,
 	entries: Array<LookupEntry<CancelWrite>>,
+	judge: typeof findingOf = findingOf,
 ): Promise<Array<Verdict | undefined>> {
 	const byId = [...entries.keys()].filter((index) => orderIdOf(entries[index].pending));
 	// A few are looked up one by one: no list, and no read of the key's accounts.
@@ -289,7 +292,7 @@ export async function lookUpCancelsInLists(
 		[...groups].map(async ([accountId, indexes]) => {
 			if (indexes.length <= SINGLE_LOOKUPS_UP_TO) return;
 			const ofAccount = indexes.map((index) => entries[index]);
-			const found = await settleAccount(run, accountId, ofAccount);
+			const found = await settleAccount(run, accountId, ofAccount, judge);
 			found.forEach((verdict, position) => (verdicts[indexes[position]] = verdict));
 		}),
 	);

@@ -18,7 +18,7 @@ import type { FittedValue, OrderParams } from './orderRules';
 // (orderOptionProperties.ts). An order outside them is refused before anything is sent.
 
 /** The names of the five guardrails, as stored and as the user sees them. */
-export const GUARDRAIL_SETTINGS = {
+const GUARDRAIL_SETTINGS = {
 	allowedSymbols: 'Allowed Symbols',
 	fitToSymbolRules: 'Fit to Symbol Rules',
 	ifSymbolRulesUnreadable: "If Symbol Rules Can't Be Read",
@@ -91,7 +91,7 @@ export function readGuardrails(node: INode, options: IDataObject, itemIndex?: nu
 }
 
 /** The guardrails as checked: the limits, and what to do about the symbol rules. */
-export interface GuardrailSettings {
+interface GuardrailSettings {
 	/** Round price, quantity and amount to the symbol's rules instead of refusing the order. */
 	fitToSymbolRules?: boolean;
 	ifSymbolRulesUnreadable?: 'refuse' | 'sendUnchecked';
@@ -103,7 +103,7 @@ export interface GuardrailSettings {
  * or false only, and If Symbol Rules Can't Be Read one of its choices: an expression giving
  * anything else must not quietly mean "send unchecked" (or "refuse").
  */
-export function checkGuardrailSettings(
+function checkGuardrailSettings(
 	node: INode,
 	settings: IDataObject,
 	itemIndex?: number,
@@ -257,9 +257,13 @@ export function checkOrderOptions(
 	itemIndex?: number,
 ): OrderOptions {
 	const version2 = (node.typeVersion ?? 1) >= 2;
-	for (const name of version2 ? Object.keys(GUARDRAIL_SETTINGS) : []) {
-		if (!Object.prototype.hasOwnProperty.call(options, name)) continue;
-		const label = GUARDRAIL_SETTINGS[name as keyof typeof GUARDRAIL_SETTINGS];
+	const name = version2
+		? (Object.keys(GUARDRAIL_SETTINGS) as Array<keyof typeof GUARDRAIL_SETTINGS>).find((name) =>
+				Object.prototype.hasOwnProperty.call(options, name),
+			)
+		: undefined;
+	if (name !== undefined) {
+		const label = GUARDRAIL_SETTINGS[name];
 		throw new NodeOperationError(
 			node,
 			`${label} moved to Guardrails: this node still has it under Options`,

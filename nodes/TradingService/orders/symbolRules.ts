@@ -16,7 +16,7 @@ import { withOutcome } from '../writes/outcomes';
 import type { RunContext } from '../run/runContext';
 import { ORDER_ENDPOINTS } from './endpoints';
 import { checkGuardrails, guardrailsCollection, type OrderOptions } from './orderOptions';
-import type { FittedValue, OrderParams } from './orderRules';
+import { refusedError, type FittedValue, type OrderParams } from './orderRules';
 
 // The trading rules of each trading pair (docs/operations.md "Symbol rules"): read from exchange
 // info, kept per n8n instance, every order of a run checked or fitted against them before the first
@@ -147,7 +147,7 @@ export async function readSymbolRules(
 
 // One order against its symbol's rules, and Fit to Symbol Rules
 
-export interface SymbolRuleProblem {
+interface SymbolRuleProblem {
 	field: 'symbol' | 'price' | 'quantity' | 'amount';
 	/** What is wrong, after the field's name: "50000.125 is not a multiple of ...". */
 	problem: string;
@@ -392,8 +392,7 @@ function unreadableError(run: RunContext, why: string, itemIndex: number): NodeO
 	const setting = guardrailsCollection(run.node).name === 'guardrails' ? 'guardrail' : 'option';
 	const description = `Reading the exchange’s symbol rules (tick size, step size, minimums) failed: ${why}. Nothing was sent. Run it again later, or set the ${setting} If Symbol Rules Can't Be Read to Send Without Checking to send orders unchecked (the exchange still refuses an order that breaks its rules).`;
 	const title = 'The symbol rules could not be read, so the order was not sent';
-	const error = new NodeOperationError(run.node, title, { description, itemIndex });
-	return withOutcome(error, 'rejected');
+	return refusedError(run.node, title, description, itemIndex);
 }
 
 /** One order against the rules read (or why they could not be read): ready to send, or refused. */

@@ -12,7 +12,7 @@ import type { NodeVersion } from '../descriptions/pickers';
 import { accountScope, type AccountScope } from '../helpers/accountScope';
 import { resolveFromItem } from '../helpers/itemReference';
 import { inputError, locatorValue, symbol as checkSymbol } from '../helpers/validation';
-import { DEFAULT_RETRY_POLICY, ServiceClient } from '../transport';
+import { DEFAULT_RETRY_POLICY, KEY_ACCOUNTS_ENDPOINT, ServiceClient } from '../transport';
 
 /** A parameter's stored value by its path ("options.stpMode" reads inside the Options collection). */
 function storedValue(parameters: INode['parameters'], path: string): unknown {
@@ -128,6 +128,14 @@ export class RunContext {
 			this.sharedWork.set(key, work);
 		}
 		return work;
+	}
+
+	/** The key's accounts read afresh, once for the whole run (not the process-wide cache). */
+	keyAccounts(itemIndex: number): Promise<IDataObject[]> {
+		return this.shared('key accounts', async () => {
+			const accounts = await this.client.request(KEY_ACCOUNTS_ENDPOINT, { itemIndex });
+			return accounts as IDataObject[];
+		});
 	}
 
 	/**

@@ -131,8 +131,9 @@ export class Emitter {
 		if (event.source === 'stream' && event.time > state.cursor) state.cursor = event.time;
 	}
 
-	/** An event that exists already at the first activation: seen, never emitted. */
+	/** An event that exists already at a baseline: seen, never emitted, not kept over a newer one. */
 	remember(event: StreamEvent): void {
+		if (this.stamps.freshness(event) === 'older') return;
 		this.stamps.take(event);
 		if (this.startingKind(event) === undefined) return;
 		if (event.channel !== 'position') return this.seen.add(event.id, 0);

@@ -50,24 +50,29 @@ async function catchUpBalances(
 async function rememberBalances(activation: Activation, emitter: Emitter): Promise<void> {
 	for (const change of await catchUpBalances(activation, {}))
 		emitter.keep({ channel: 'balance', ...change });
+	// An account with no balances lists none: the marker, not the coins, says the baseline is taken.
+	activation.state.balancesTaken = true;
 }
 
 /**
- * The positions at a catch-up: the first time (or for another futures account than the kept
- * state's) remembered as they are, with nothing emitted; after that, each handled as an event.
+ * The positions now, remembered with nothing emitted, when the state has none of this futures
+ * account's (a first activation, Position Changed newly chosen, a state older than it).
  */
+async function rememberPositions(activation: Activation, emitter: Emitter): Promise<void> {
+	const { state, contractAccount } = activation;
+	if (contractAccount === undefined || state.positionAccount === contractAccount) return;
+	const listed = await readPositions(activation, {}, contractAccount);
+	state.positions = {};
+	state.positionAccount = contractAccount;
+	for (const change of listed) emitter.remember({ channel: 'position', ...change });
+}
+
+/** The positions at a catch-up, each handled as an event against its last known size. */
 async function catchUpPositions(activation: Activation, emitter: Emitter): Promise<void> {
 	const { state, contractAccount } = activation;
 	if (contractAccount === undefined) return;
-	const baseline = state.positionAccount !== contractAccount;
-	const changes = await readPositions(activation, baseline ? {} : state.positions, contractAccount);
-	if (baseline) {
-		state.positions = {};
-		state.positionAccount = contractAccount;
-		for (const change of changes) emitter.remember({ channel: 'position', ...change });
-	} else {
-		for (const change of changes) emitter.handle({ channel: 'position', ...change });
-	}
+	for (const change of await readPositions(activation, state.positions, contractAccount))
+		emitter.handle({ channel: 'position', ...change });
 }
 
 /** Where a catch-up starts: before the cursor by the overlap, within the fills' 30 days. */
@@ -94,19 +99,27 @@ async function readOrders(activation: Activation): Promise<OrderCatchUp> {
 }
 
 /**
- * First activation: what exists is remembered, nothing is emitted. The order changes of the
- * catch-up window before now are remembered as seen: the first catch-up does not take them for new.
+ * The baseline the state lacks, taken before the connection opens so that no push is older than
+ * it: what exists is remembered, nothing is emitted. At the first activation, everything (the order
+ * changes of the catch-up window before now are remembered as seen: the first catch-up does not
+ * take them for new); after a restart, the positions when the state has none of this account's.
  */
-export async function takeBaseline(activation: Activation, emitter: Emitter): Promise<void> {
+export async function takeBaseline(
+	activation: Activation,
+	emitter: Emitter,
+	first: boolean,
+): Promise<void> {
 	const { state, clock, settings } = activation;
-	state.cursor = clock.now();
-	const found = await readOrders(activation);
-	for (const change of [...found.unchanged, ...found.changes]) {
-		emitter.remember({ channel: 'order', ...change });
-		emitter.keep({ channel: 'order', ...change });
+	if (first) {
+		state.cursor = clock.now();
+		const found = await readOrders(activation);
+		for (const change of [...found.unchanged, ...found.changes]) {
+			emitter.remember({ channel: 'order', ...change });
+			emitter.keep({ channel: 'order', ...change });
+		}
+		if (settings.kinds.has('balanceChanged')) await rememberBalances(activation, emitter);
 	}
-	if (settings.kinds.has('balanceChanged')) await rememberBalances(activation, emitter);
-	if (settings.kinds.has('positionChanged')) await catchUpPositions(activation, emitter);
+	if (settings.kinds.has('positionChanged')) await rememberPositions(activation, emitter);
 }
 
 /** What the orders read say of the orders last seen open that no read could show. */
@@ -148,7 +161,9 @@ export async function catchUp(activation: Activation, emitter: Emitter): Promise
 	for (const change of found.unchanged) emitter.keep({ channel: 'order', ...change });
 	for (const change of found.changes) emitter.handle({ channel: 'order', ...change });
 	if (settings.kinds.has('balanceChanged')) {
-		if (Object.keys(state.balances).length === 0) await rememberBalances(activation, emitter);
+		// Without the marker (a state older than it), known balances say the baseline was taken.
+		if (!state.balancesTaken && Object.keys(state.balances).length === 0)
+			await rememberBalances(activation, emitter);
 		else
 			for (const change of await catchUpBalances(activation, state.balances))
 				emitter.handle({ channel: 'balance', ...change });

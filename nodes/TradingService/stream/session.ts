@@ -141,7 +141,7 @@ export class StreamSession {
 	}
 
 	/**
-	 * Activation: the stored state, or the baseline taken over REST (n8n saves static data at the
+	 * Activation: the stored state, and over REST the baseline it lacks (n8n saves static data at the
 	 * end of an activation, so it is kept even if no event follows); then the listen key, so a
 	 * credential the exchange refuses fails the activation with its reason. The loop connects, then
 	 * catches up beside the connection: with the baseline's events remembered, the first catch-up
@@ -158,9 +158,8 @@ export class StreamSession {
 			if (stored !== undefined) {
 				this.emitter.restore(stored);
 				leftover = stored.listenKey;
-			} else {
-				await takeBaseline(this.activation, this.emitter);
 			}
+			await takeBaseline(this.activation, this.emitter, stored === undefined);
 		}
 		// A killed process could not delete its key; a stopped one did, and the exchange says so.
 		if (leftover !== undefined) await this.listenKey.delete(leftover, { quiet: true });

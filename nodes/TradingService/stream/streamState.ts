@@ -14,6 +14,8 @@ import { canonical } from './events';
  * - `recent`: the latest events that may start the workflow, oldest first, each with the local time
  *   it was emitted (0: only remembered, at the baseline); `savedAt`: when the state was written;
  * - `open`: the orders last seen open (order ID → symbol); `balances`: each coin's "free|locked";
+ *   `balancesTaken`: the balances' baseline was taken (an empty account lists no coin); absent in
+ *   a state written before it, where known balances stand for it;
  * - `positions`: each futures position's last known size (symbol|side), the size before it and the
  *   event that made it so (positions.ts), of the futures account `positionAccount`; absent in a
  *   state written before Position Changed existed;
@@ -26,6 +28,7 @@ export interface StreamState {
 	savedAt: number;
 	open: Record<string, string>;
 	balances: Record<string, string>;
+	balancesTaken?: true;
 	positions: Record<string, PositionMark>;
 	positionAccount?: string;
 	listenKey?: string;
@@ -76,6 +79,7 @@ const copyOf = (state: StreamState): StreamState => ({
 	savedAt: state.savedAt,
 	open: { ...state.open },
 	balances: { ...state.balances },
+	...(state.balancesTaken === true ? { balancesTaken: true } : {}),
 	positions: copyMarks(state.positions ?? {}),
 	...(typeof state.positionAccount === 'string' ? { positionAccount: state.positionAccount } : {}),
 	...(typeof state.listenKey === 'string' ? { listenKey: state.listenKey } : {}),

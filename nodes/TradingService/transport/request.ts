@@ -39,9 +39,8 @@ import type {
 } from './types';
 
 /**
- * One request and its attempts: the only call of n8n's request helper. A write is tried again only
- * when the service proves it did nothing; one that may have been executed ends unknown, never
- * sent again. A 418 is never retried (docs/transport.md).
+ * One request and its attempts (the only call of n8n's request helper). A write goes again only when
+ * the service proves it did nothing, else ends unknown; a 418 never goes again (docs/transport.md).
  */
 
 /** The service starts a suspension when the refused request arrived, a little before it is read here. */
@@ -154,10 +153,8 @@ async function afterFailure(
 				const detail = `Code ${rejection.code} means the service may have executed the request`;
 				return { kind: 'unknown', reason, detail };
 			}
-			const offset =
-				rejection.code === ERROR_CODES.timestampOutsideWindow
-					? await pacedClockCheck(state.context, state.settings)
-					: undefined;
+			const clockOff = rejection.code === ERROR_CODES.timestampOutsideWindow;
+			const offset = clockOff ? await clockOffset(state.context, state.settings) : undefined;
 			return { kind: 'rejected', error: rejectionError(node, rejection, itemIndex, offset) };
 		}
 		case 'rateLimited': {
@@ -268,6 +265,14 @@ async function attempt(
 
 /** The service's clock: read when a refusal says the machine's clock is off. */
 export const SERVER_TIME_ENDPOINT: Endpoint = { method: 'GET', path: '/api/v1/time', weight: 1 };
+
+/** One clock check serves every refusal of the minute after it (a run of 200 refused orders). */
+function clockOffset(context: TransportContext, settings: ExchangeSettings) {
+	const now = monotonicNow();
+	if (settings.clockCheck === undefined || now - settings.clockCheck.startedAt >= 60_000)
+		settings.clockCheck = { startedAt: now, offset: pacedClockCheck(context, settings) };
+	return settings.clockCheck.offset;
+}
 
 /** How far the service's clock is off this server's; undefined when it must wait or fails. */
 async function pacedClockCheck(

@@ -123,6 +123,11 @@ export interface ExchangeSettings {
 	offersRateLimitWait: boolean;
 	/** The IP ban (418) this run met: nothing more is sent in this run. */
 	ban?: ServiceRejection;
+	/**
+	 * The last clock check (after an "outside the receive window" refusal) and when it started: a
+	 * refusal within a minute of it reports the same offset instead of asking again.
+	 */
+	clockCheck?: { startedAt: number; offset: Promise<number | undefined> };
 }
 
 /** Why an attempt failed, in the terms that decide whether another attempt is safe. */

@@ -43,7 +43,7 @@ export interface ReadRange {
 	belowId?: string;
 }
 
-export interface ReadOptions<R> {
+interface ReadOptions<R> {
 	/** `Date.now()` after which no further page is fetched. The first page is always fetched. */
 	deadline?: number;
 	/** Most pages to fetch; the read then stops as at the deadline. */
@@ -54,7 +54,7 @@ export interface ReadOptions<R> {
 	newestPage?: boolean;
 }
 
-export interface RangeRead<R> {
+interface RangeRead<R> {
 	/** Each once, newest first. */
 	records: R[];
 	/** With `until`: the newest record read that satisfies it. */
@@ -77,7 +77,7 @@ export function sourceOf(node: INode, settings: EventSettings): EventSource<IDat
  * The account history, paged by time in either order (helpers/history.ts). A full page of one
  * millisecond is skipped over: an error would repeat on every poll and block all later events.
  */
-export function historySource(node: INode, settings: TriggerSettings): EventSource<HistoryRecord> {
+function historySource(node: INode, settings: TriggerSettings): EventSource<HistoryRecord> {
 	return {
 		query: queryKey(settings.flowType.value, settings.accountType),
 		pageSize: LIMITS.historyPageSize,
@@ -159,7 +159,7 @@ export function describeFilter(filter: RecordFilter): string {
 }
 
 /** Order Filled's source: the account's trades, paged by trade ID, so a stopped read goes on `belowId`. */
-export function fillsSource(node: INode, settings: FillsSettings): EventSource<AccountFill> {
+function fillsSource(node: INode, settings: FillsSettings): EventSource<AccountFill> {
 	return {
 		query: fillsQueryKey(settings),
 		pageSize: LIMITS.accountTradesPageSize,

@@ -25,7 +25,7 @@ import {
 } from './pollState';
 
 /** Share of n8n's poll time budget spent fetching pages; the rest is left for the last request and the hand-off. */
-export const BUDGET_SHARE = 0.5;
+const BUDGET_SHARE = 0.5;
 
 /** Pages Fetch Test Event reads at most while looking for a record that matches the filters. */
 export const MANUAL_MAX_PAGES = 10;
@@ -85,7 +85,7 @@ export async function pollTradingService(
 }
 
 /** When this poll stops fetching further pages, or undefined when n8n gives no time budget. */
-export function pollDeadline(context: IPollFunctions, startedAt: number): number | undefined {
+function pollDeadline(context: IPollFunctions, startedAt: number): number | undefined {
 	// Older n8n hosts give no budget: they read the whole backlog at once.
 	const getBudget = (context as Partial<IPollFunctions>).getPollBudgetMs;
 	if (typeof getBudget !== 'function') return undefined;

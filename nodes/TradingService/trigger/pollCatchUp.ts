@@ -22,7 +22,7 @@ export interface CatchUp {
 }
 
 /** What one poll's catch-up has read so far: every record once, and which of them are new. */
-export class CatchUpReader {
+class CatchUpReader {
 	readonly read: KeyedRecord[] = [];
 	readonly fresh: IDataObject[] = [];
 	private readonly handled = new Set<string>();

@@ -97,7 +97,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 }
 
 /** Options › Late Records Window, checked, in ms. */
-export function readLateWindowMs(context: IPollFunctions): number {
+function readLateWindowMs(context: IPollFunctions): number {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const lateWindowMinutes = integerInRange(
 		context.getNode(),

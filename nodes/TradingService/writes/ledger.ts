@@ -26,6 +26,8 @@ interface StoredRecord {
 	u?: number;
 	/** The slot's version of this request (see LedgerSlot.version); absent for 0. */
 	v?: number;
+	/** The item of a write whose slot its name does not give (Cancel Many by symbol's orders). */
+	i?: number;
 }
 
 type SlotRecords = Record<string, StoredRecord>;
@@ -54,12 +56,18 @@ export function stableJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
-function toStored(record: LedgerRecord, version: number): StoredRecord {
+/** The item a slot's name gives ("3.1": 3); none for a slot named otherwise ("symbol …"). */
+function namedItem(slot: string): number | undefined {
+	return /^\d+(?:\.|$)/.test(slot) ? Number(slot.split('.')[0]) : undefined;
+}
+
+function toStored(record: LedgerRecord, version: number, item?: number): StoredRecord {
 	const stored: StoredRecord = { o: record.outcome };
 	if (record.result !== undefined) stored.r = record.result;
 	if (record.firstSentAt !== undefined) stored.s = record.firstSentAt;
 	if (record.acceptableUntil !== undefined) stored.u = record.acceptableUntil;
 	if (version > 0) stored.v = version;
+	if (item !== undefined) stored.i = item;
 	return stored;
 }
 
@@ -114,29 +122,27 @@ export class WriteLedger {
 	 */
 	itemOutcomes(): Map<number, 'placed' | 'unknown'> {
 		const outcomes = new Map<number, 'placed' | 'unknown'>();
-		for (const [slot, records] of Object.entries(this.records)) {
-			const item = Number(slot.split('.')[0]);
-			for (const record of Object.values(records)) {
-				if (record.o === 'placed') outcomes.set(item, 'placed');
+		for (const [slot, records] of Object.entries(this.records))
+			for (const { o, i: item = namedItem(slot) } of Object.values(records)) {
+				if (item === undefined) continue;
+				if (o === 'placed') outcomes.set(item, 'placed');
 				else if (!outcomes.has(item)) outcomes.set(item, 'unknown');
 			}
-		}
 		return outcomes;
 	}
 
-	/** Every write a try of this node run placed: the item its slot names ("3.1": 3), and its result. */
+	/** Every write a try of this node run placed: its item ("3.1": 3, or as kept), and its result. */
 	placedRecords(): Array<{ itemIndex: number | undefined; result: IDataObject }> {
 		const placed: Array<{ itemIndex: number | undefined; result: IDataObject }> = [];
-		for (const [slot, records] of Object.entries(this.records)) {
-			const item = /^\d+(?:\.|$)/.test(slot) ? Number(slot.split('.')[0]) : undefined;
-			for (const record of Object.values(records))
-				if (record.o === 'placed') placed.push({ itemIndex: item, result: record.r ?? {} });
-		}
+		for (const [slot, records] of Object.entries(this.records))
+			for (const { o, r, i = namedItem(slot) } of Object.values(records))
+				if (o === 'placed') placed.push({ itemIndex: i, result: r ?? {} });
 		return placed;
 	}
 
-	/** The ledger slot of one write: `slot` names it within the run ("3" = item 3, "3.1" = its second write). */
-	slot(slot: string, requestFingerprint: string): LedgerSlot {
+	/** The ledger slot of one write: `slot` names it ("3" = item 3, "3.1" = its second write), or `itemIndex` does. */
+	slot(slot: string, requestFingerprint: string, itemIndex?: number): LedgerSlot {
+		const item = itemIndex === namedItem(slot) ? undefined : itemIndex;
 		const records = this.records[slot] ?? {};
 		const stored = records[requestFingerprint];
 		const others = Object.values(records).map((other) => other.v ?? 0);
@@ -152,7 +158,7 @@ export class WriteLedger {
 			record: (record) => {
 				this.records[slot] = {
 					...(this.records[slot] ?? {}),
-					[requestFingerprint]: toStored(record, version),
+					[requestFingerprint]: toStored(record, version, item),
 				};
 			},
 			forget: () => {

@@ -8,11 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import * as account from '../../../nodes/TradingService/account';
-import * as futures from '../../../nodes/TradingService/futures';
-import * as market from '../../../nodes/TradingService/market';
-import * as order from '../../../nodes/TradingService/orders';
-import * as transfers from '../../../nodes/TradingService/transfers';
+import { OPERATIONS as ROUTED } from '../../../nodes/TradingService/actions/router';
 import { TradingService } from '../../../nodes/TradingService/TradingService.node';
 
 // The action node's description: what n8n and its AI agents read, and that every resource and
@@ -23,12 +19,8 @@ const nodeType = new TradingService();
 const VERSION_2_ONLY = ['getAccounts', 'getTrades'];
 /** The resources only version 2 offers. */
 const VERSION_2_RESOURCES = ['futures'];
-const OPERATIONS: Record<string, Record<string, unknown>> = {
-	account: { ...account.operations, ...transfers.operations },
-	futures: futures.operations,
-	market: market.operations,
-	order: order.operations,
-};
+/** The resources and operations the router runs, by resource. */
+const OPERATIONS: Record<string, Record<string, unknown>> = ROUTED;
 
 /** Words Title Case leaves in lower case, but never as the first word. */
 const MINOR_WORDS = new Set([

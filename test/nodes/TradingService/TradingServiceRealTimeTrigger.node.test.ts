@@ -6,34 +6,11 @@
  */
 import { STREAM_TIMINGS } from '../../../nodes/TradingService/stream/activation';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../sandbox';
-import { RealTimeRunner, installWebSocketGlobal } from '../../../tools/harness/realTime';
-import { useSandbox } from '../../support/sandbox';
+import type { RealTimeRunner } from '../../../tools/harness/realTime';
+import { sleep, useRealTimeRunners } from '../../support/realTime';
 
-const sandbox = useSandbox({
-	rateLimit: false,
-	requestRates: false,
-	symbolRules: 'lenient',
-	streamPingIntervalMs: 1_000,
-});
-
-const DEFAULT_TIMINGS = { ...STREAM_TIMINGS };
-let runners: RealTimeRunner[] = [];
-
-beforeEach(() => {
-	installWebSocketGlobal();
-	runners = [];
-});
-
-afterEach(async () => {
-	Object.assign(STREAM_TIMINGS, DEFAULT_TIMINGS);
-	for (const runner of runners) await runner.deactivate().catch(() => undefined);
-});
-
-function runner(options: ConstructorParameters<typeof RealTimeRunner>[1] = {}): RealTimeRunner {
-	const made = new RealTimeRunner(sandbox(), options);
-	runners.push(made);
-	return made;
-}
+// Each test starts from the stream's own timings: the helper puts back what a test shortened.
+const { sandbox, runner, connected } = useRealTimeRunners({ settleMs: 150 });
 
 let priceStep = 0;
 /** A resting BUY of the master key, its own price so each order is told apart. */
@@ -55,26 +32,12 @@ const filledOrderIds = (r: RealTimeRunner) =>
 		.filter((item) => item.status === 'FILLED')
 		.map((item) => String(item.orderId));
 
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function connected(sb: Sandbox, r: RealTimeRunner, opened = 1): Promise<void> {
-	await r.waitFor(
-		() => sb.stream.stats().connections === 1 && sb.stream.stats().connectionsOpened >= opened,
-		10_000,
-		`connection ${opened}`,
-	);
-	// The baseline or catch-up after the connection has finished once the state is saved.
-	await sleep(150);
-}
-
 describe('Trading Service Real-Time Trigger', () => {
 	it('starts one execution per fill within a second, with the exchange fields kept exact', async () => {
 		const sb = sandbox();
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		expect(sb.stream.stats().listenKeys).toHaveLength(1);
 		const orderId = restingOrder(sb);
 		const before = Date.now();
@@ -110,7 +73,7 @@ describe('Trading Service Real-Time Trigger', () => {
 			},
 		});
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.fillOrder(orderId, '0.004');
 		await r.waitFor(
@@ -146,7 +109,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orders = Array.from({ length: 40 }, () => restingOrder(sb));
 		let opened = 1;
 		for (let round = 0; round < 4; round++) {
@@ -159,7 +122,7 @@ describe('Trading Service Real-Time Trigger', () => {
 			// Filled while nobody listens: only a catch-up can find these.
 			for (const orderId of batch.slice(2)) sb.fillOrder(orderId);
 			opened++;
-			await connected(sb, r, opened);
+			await connected(r, opened);
 		}
 		sb.stream.setEventDelay(0);
 		await r.waitFor(() => r.executions.length >= 40, 10_000, 'all 40 fills');
@@ -173,7 +136,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const r = runner({ parameters: { events: ['balanceChanged'] } });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		sb.setBalance(DEMO_ACCOUNTS.mainTrading, 'ETH', '7.5');
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the streamed balance change');
 		expect(r.items()[0]).toMatchObject({ coin: 'ETH', free: '7.5', source: 'stream' });
@@ -184,7 +147,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const usdt = sb.getBalance(DEMO_ACCOUNTS.mainTrading, 'USDT');
 		sb.setBalance(DEMO_ACCOUNTS.mainTrading, 'USDT', '1');
 		sb.setBalance(DEMO_ACCOUNTS.mainTrading, 'USDT', usdt);
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await r.waitFor(() => r.executions.length === 2, 5_000, 'the snapshot');
 		await sleep(300);
 		expect(r.items()[1]).toMatchObject({
@@ -202,7 +165,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		sb.stream.setHeartbeat({ answerPings: false, sendPings: false });
 		const orderId = restingOrder(sb);
 		// The socket stays open but brings nothing: the trigger must give up on it.
@@ -217,7 +180,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		// The sandbox pings every second and ends a socket after two unanswered pings.
 		await sleep(3_500);
 		expect(sb.stream.stats().connectionsOpened).toBe(1);
@@ -228,7 +191,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const [first] = sb.stream.stats().listenKeys;
 		const early = restingOrder(sb);
 		sb.stream.expireListenKeys();
@@ -244,7 +207,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const [key] = sb.stream.stats().listenKeys;
 		await r.deactivate();
 		expect(sb.stream.stats().connections).toBe(0);
@@ -259,7 +222,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const first = runner();
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		const before = restingOrder(sb);
 		const during = restingOrder(sb);
 		sb.fillOrder(before);
@@ -282,7 +245,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const first = runner();
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		const orders = [restingOrder(sb), restingOrder(sb), restingOrder(sb)];
 		sb.fillOrder(orders[0]);
 		await first.waitFor(() => first.executions.length === 1, 5_000, 'the first fill');
@@ -306,7 +269,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const first = runner({ loseExecutionsFrom: 1 });
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		const orders = [restingOrder(sb), restingOrder(sb), restingOrder(sb)];
 		sb.fillOrder(orders[0]);
 		await first.waitFor(() => first.executions.length === 1, 5_000, 'the first fill');
@@ -333,7 +296,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const first = runner();
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		const orderId = restingOrder(sb);
 		// No event yet: what n8n saved is the activation's state.
 		await first.deactivate();
@@ -348,7 +311,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const first = runner();
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		const [leaked] = sb.stream.stats().listenKeys;
 		// Killed: no close function ran, the key stays alive.
 		const second = runner({ staticData: first.saved });
@@ -377,7 +340,7 @@ describe('Trading Service Real-Time Trigger', () => {
 		const sb = sandbox();
 		const r = runner();
 		const response = await r.activate('manual');
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.fillOrder(orderId);
 		const data = (await response.manualTriggerResponse) as Array<

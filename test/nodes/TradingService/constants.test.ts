@@ -10,7 +10,10 @@ import {
 	TIME_IN_FORCE_BY_TYPE,
 	UNKNOWN_OUTCOME_CODES,
 } from '../../../nodes/TradingService/constants';
-import { PATHS, WEIGHTS } from '../../support/paths';
+import { ACCOUNT_ENDPOINTS } from '../../../nodes/TradingService/account/endpoints';
+import { ORDER_ENDPOINTS } from '../../../nodes/TradingService/orders/endpoints';
+import { TRANSFER_ENDPOINTS } from '../../../nodes/TradingService/transfers/endpoints';
+import { DECLARED_ENDPOINTS } from './transport/support';
 import { FLOW_TYPES, findFlowType } from '../../../nodes/TradingService/helpers/flowTypes';
 import { CODES, UNKNOWN_OUTCOME_CODES as SANDBOX_UNKNOWN_OUTCOME_CODES } from '../../../sandbox';
 import { FLOW_TYPES as SANDBOX_FLOW_TYPES } from '../../../sandbox/constants';
@@ -20,18 +23,25 @@ import { FLOW_TYPES as SANDBOX_FLOW_TYPES } from '../../../sandbox/constants';
 
 describe('constants agree with the API description', () => {
 	it('the paths the description gives (§4.2, §4.3, §4.4), every path under the /api/v1/ prefix (§9), market data under /quote/v1/', () => {
-		expect(PATHS.assetTransfer).toBe('/api/v1/account/assetTransfer');
-		expect(PATHS.batchOrders).toBe('/api/v1/spot/batchOrders');
-		expect(PATHS.newOrder).toBe('/api/v1/spot/new/order');
-		// market data lives under /quote/v1/ (UAE documentation), everything else under /api/v1/
-		for (const path of Object.values(PATHS))
-			expect(path).toMatch(/^\/(api|quote)\/v1\/[A-Za-z0-9/]+$/);
+		expect(TRANSFER_ENDPOINTS.assetTransfer.path).toBe('/api/v1/account/assetTransfer');
+		expect(ORDER_ENDPOINTS.batchOrders.path).toBe('/api/v1/spot/batchOrders');
+		expect(ORDER_ENDPOINTS.newOrder.path).toBe('/api/v1/spot/new/order');
+		// market data lives under /quote/v1/ (UAE documentation), the futures reads under
+		// /api/v2/futures/ (UAE documentation, "Futures Trading"), everything else under /api/v1/
+		for (const [name, { path }] of Object.entries(DECLARED_ENDPOINTS))
+			expect([name, path]).toEqual([
+				name,
+				name.startsWith('futures.')
+					? expect.stringMatching(/^\/api\/v2\/futures\/[A-Za-z]+$/)
+					: expect.stringMatching(/^\/(api|quote)\/v1\/[A-Za-z0-9/]+$/),
+			]);
 	});
 
 	it('the weights the description gives (§8): history 5, batch orders 1; 1 for the rest', () => {
-		expect(WEIGHTS.history).toBe(5);
-		expect(WEIGHTS.batchOrders).toBe(1);
-		expect(WEIGHTS.default).toBe(1);
+		expect(ACCOUNT_ENDPOINTS.history.weight).toBe(5);
+		expect(ORDER_ENDPOINTS.batchOrders.weight).toBe(1);
+		// §4.4 gives no weight for a single order: the default, 1
+		expect(ORDER_ENDPOINTS.newOrder.weight).toBe(1);
 	});
 
 	it('the limits of §8 and §5.4: 500 records, 20 orders, 255 characters, 5000 ms, 1000 ms', () => {

@@ -7,10 +7,7 @@ import { TradingServiceApi } from '../../../credentials/TradingServiceApi.creden
 import { TradingService } from '../../../nodes/TradingService/TradingService.node';
 import { RealTimeRunner, installWebSocketGlobal } from '../../../tools/harness/realTime';
 import { triggerRunner } from '../../../tools/harness/trigger';
-import { clearSymbolRulesCache } from '../../../nodes/TradingService/orders/symbolRules';
-import { clearAccountScopeCache } from '../../../nodes/TradingService/transport';
-import { forgetServices } from '../../../nodes/TradingService/transport/pacing';
-import { useSandbox } from '../../support/sandbox';
+import { clearProcessCaches, useSandbox } from '../../support/sandbox';
 
 // The walks of docs/architecture.md, counted from the code that runs: the product files in which
 // a function is called while the node runs one item against the sandbox, through n8n-core's real
@@ -149,7 +146,8 @@ async function pollingOrderFilled(): Promise<string[]> {
 	const trigger = triggerRunner(sandbox(), { parameters: { event: 'orderFilled' } });
 	expect((await trigger.poll()).error).toBeUndefined();
 	sandbox().fillOrder(restingOrder());
-	clearCaches();
+	// What useSandbox clears before every test: a first read of the process, again.
+	clearProcessCaches();
 	return await walkOf(async () => {
 		const outcome = await trigger.poll();
 		expect(outcome.error).toBeUndefined();
@@ -179,13 +177,6 @@ async function realTimeOrderFilled(): Promise<string[]> {
 	}
 }
 
-/** What useSandbox clears before every test: a first read of the process, again. */
-function clearCaches(): void {
-	clearSymbolRulesCache();
-	clearAccountScopeCache();
-	forgetServices();
-}
-
 // The limits are the counts docs/architecture.md records: a change that lengthens a road fails here
 // and must say why in the doc.
 describe('the walks from a node run to the wire (docs/architecture.md)', () => {
@@ -205,6 +196,8 @@ describe('the walks from a node run to the wire (docs/architecture.md)', () => {
 	it('Market › Get Price: at most 15 files', async () => {
 		const files = await walk(getPrice);
 		expect(files).toContain('nodes/TradingService/market/getPrice.operation.ts');
+		// A read never opens the write side.
+		expect(files.filter((file) => file.startsWith('nodes/TradingService/writes/'))).toEqual([]);
 		expect(files.length).toBeLessThanOrEqual(15);
 	});
 
@@ -217,6 +210,7 @@ describe('the walks from a node run to the wire (docs/architecture.md)', () => {
 	it('Futures › Get Funding Rate: at most 14 files', async () => {
 		const files = await walk(futuresFundingRate);
 		expect(files).toContain('nodes/TradingService/futures/getFundingRate.operation.ts');
+		expect(files.filter((file) => file.startsWith('nodes/TradingService/writes/'))).toEqual([]);
 		expect(files.length).toBeLessThanOrEqual(14);
 	});
 

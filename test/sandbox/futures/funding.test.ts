@@ -5,7 +5,7 @@
  * a historyFundingRate entry per contract, and per LONG position a funding fee
  * −(baseQty × markPrice × rate), its flowType 32 record on the contract account and the balance.
  */
-import { DEMO_KEYS, startSandbox } from '../../../sandbox';
+import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox } from '../../../sandbox';
 import { Funding, HISTORY_PERIODS, defaultRate } from '../../../sandbox/futures/funding';
 import { Futures } from '../../../sandbox/futures/futures';
 import { Market } from '../../../sandbox/market/market';
@@ -209,6 +209,33 @@ describe('option fundingIntervalMs and the timer', () => {
 		} finally {
 			await sb.stop();
 		}
+	});
+
+	it('a fill while the clock steps over a boundary: no fee for a boundary before the fill', () => {
+		// Every read of this clock is 1 ms later than the one before, so a fill that read it twice
+		// would settle up to one instant and open the position at the next, across the boundary.
+		let clock = 1_000_500;
+		const market = new Market({ symbolRules: 'lenient', seed: 1, moving: false }, Date.now);
+		const futures = new Futures(
+			{
+				clock: () => clock++,
+				market,
+				events: new StreamEvents(Date.now, () => ({ free: '0', locked: '0' })),
+				move: () => undefined,
+				coins: () => [],
+			},
+			1000,
+		);
+		futures.reset();
+		// No timer reads the clock in between: settlements happen only when called for.
+		futures.stop();
+		clock = 1_001_999;
+		const { trade } = futures.fill({ symbol: BTC, side: 'BUY', quantity: '1', price: '50000' });
+		clock = 1_003_500;
+		futures.settleNow();
+		const fees = futures.feesOf(DEMO_ACCOUNTS.mainContract, BTC, 0, clock, 100);
+		expect(fees.map((fee) => fee.fundingTime)).toEqual(['1003000', '1002000']);
+		for (const fee of fees) expect(Number(fee.fundingTime)).toBeGreaterThan(Number(trade.time));
 	});
 
 	it('an unref’d timer settles a boundary with no request; stop() ends it', async () => {

@@ -35,7 +35,7 @@ export interface CrossingSettings {
 const THRESHOLD = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 /** Most fraction digits of a threshold in percent (a rate is a fraction with a few more digits). */
-export const MAX_THRESHOLD_DECIMALS = 10;
+const MAX_THRESHOLD_DECIMALS = 10;
 
 /** The event's parameters, checked: a bad one fails the poll before anything is sent. */
 export function readCrossingSettings(context: IPollFunctions): CrossingSettings {
@@ -132,7 +132,7 @@ export function ratePercent(rate: string): string {
 }
 
 /** `crossed`: the rate went beyond the threshold; `back`: it returned to it or its near side. */
-export type SideChange = 'crossed' | 'back';
+type SideChange = 'crossed' | 'back';
 
 /** One change as the item's fields (docs/trigger.md, the item). */
 export function crossingItem(
@@ -162,7 +162,7 @@ export interface Change {
 }
 
 /** The changes of side found, oldest first (at most one per sample), and the state after the last sample. */
-export interface CrossingOutcome {
+interface CrossingOutcome {
 	changes: Change[];
 	state: CrossingState;
 }
@@ -216,7 +216,7 @@ export interface CrossingState {
 	nextFundingTime: string;
 }
 
-export const CROSSING_STATE_VERSION = 1;
+const CROSSING_STATE_VERSION = 1;
 
 /** The stored state for this query, or undefined when there is none (or it is another query's). */
 export function readCrossingState(

@@ -27,7 +27,7 @@ import {
 } from './crossing';
 
 /** The most settled rates one catch-up reads (10 requests of 100, about 333 days of 8-hour funding). */
-export const SETTLED_RATES_MOST = 1000;
+const SETTLED_RATES_MOST = 1000;
 
 /**
  * Funding Rate Crosses a Threshold, one poll (docs/trigger.md). The state is written only once
@@ -134,7 +134,7 @@ export async function readCurrentRate(
  * The rates settled at funding times in [from, to), oldest first, paged down by `endId` until a
  * page reaches back to `from` (`complete`), SETTLED_RATES_MOST rates or the list's end.
  */
-export async function readSettledRates(
+async function readSettledRates(
 	client: ServiceClient,
 	node: INode,
 	symbol: string,

@@ -25,6 +25,20 @@ describe('Account > Get Accounts (version 2)', () => {
 		expect(request.query).toMatch(/signature=[0-9a-f]{64}$/);
 	});
 
+	it('three items: one read of the key’s accounts (weight 5) serves them all, each item paired', async () => {
+		const run = await runTradingService(sandbox(), {
+			parameters,
+			node: { typeVersion: 2 },
+			inputItems: [{ json: {} }, { json: {} }, { json: {} }],
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(15);
+		expect(run.items.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2].flatMap((item) => Array.from({ length: 5 }, () => ({ item }))),
+		);
+		expect(requestsTo(sandbox(), '/api/v1/account/type')).toHaveLength(1);
+	});
+
 	it('lists the sub key its own trading account only', async () => {
 		const run = await runTradingService(sandbox(), {
 			parameters,

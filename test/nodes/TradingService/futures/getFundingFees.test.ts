@@ -28,18 +28,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const negated = (text: string) => (text.startsWith('-') ? text.slice(1) : `-${text}`);
 
 /**
- * Holds `quantity` of BTC from now, for `ms` of settlements; the range to ask for, and the sandbox
- * time by which the fill had happened (its clock may tick between `start` and the fill).
+ * Holds `quantity` of BTC from now, for `ms` of settlements; the range to ask for, and the fill's
+ * own time (its clock may tick between `start` and the fill).
  */
 async function holdBtc(
 	quantity: string,
 	ms: number,
-): Promise<{ start: number; filledBy: number; end: number }> {
+): Promise<{ start: number; filledAt: number; end: number }> {
 	const start = sandbox().now();
-	sandbox().futures.fill({ symbol: BTC, side: 'BUY', quantity });
-	const filledBy = sandbox().now();
+	const { trade } = sandbox().futures.fill({ symbol: BTC, side: 'BUY', quantity });
 	await sleep(ms);
-	return { start, filledBy, end: sandbox().now() };
+	return { start, filledAt: Number(trade.time), end: sandbox().now() };
 }
 
 /** One fee per settlement, newest first, none left out, each -(size × mark price × rate) exactly. */
@@ -57,7 +56,7 @@ function expectEveryFee(fees: Array<Record<string, unknown>>, quantity: string):
 
 describe('Futures > Get Funding Fees', () => {
 	it('Return All pages down by time through every fee of the range, each once, exact', async () => {
-		const { start, filledBy, end } = await holdBtc('0.5', 2300);
+		const { start, filledAt, end } = await holdBtc('0.5', 2300);
 		const run = await runFutures(sandbox(), 'getFundingFees', {
 			symbol: picked(BTC),
 			startTime: iso(start),
@@ -71,7 +70,9 @@ describe('Futures > Get Funding Fees', () => {
 		// From the last settlement up to End to the first after the fill.
 		expect(Number(fees[0].fundingTime)).toBe(Math.floor(end / INTERVAL) * INTERVAL);
 		expect(Number(fees[fees.length - 1].fundingTime)).toBeGreaterThan(start);
-		expect(Number(fees[fees.length - 1].fundingTime)).toBeLessThanOrEqual(filledBy + INTERVAL);
+		expect(Number(fees[fees.length - 1].fundingTime)).toBe(
+			(Math.floor(filledAt / INTERVAL) + 1) * INTERVAL,
+		);
 		const sent = queriesTo(run.requests, FUTURES.historyFundingFees);
 		expect(sent.length).toBeGreaterThanOrEqual(2);
 		expect(sent[0].get('endTime')).toBe(String(end));

@@ -9,32 +9,14 @@
 import { MAX_LOOKUPS } from '../../../../nodes/TradingService/stream/orderCatchUp';
 import { DEMO_KEYS, type LedgerRequest, type Sandbox } from '../../../../sandbox';
 import { TestClient } from '../../../../sandbox/testClient';
-import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';
-import { useSandbox } from '../../../support/sandbox';
+import type { RealTimeRunner } from '../../../../tools/harness/realTime';
+import { sleep, useRealTimeRunners } from '../../../support/realTime';
 
 // The documented rates (5 query requests a second per key) and weight budget: the node paces itself.
-const sandbox = useSandbox({ symbolRules: 'lenient', streamPingIntervalMs: 1_000 });
-
-let runners: RealTimeRunner[] = [];
-
-beforeEach(() => {
-	installWebSocketGlobal();
-	runners = [];
+const { sandbox, runner, connected } = useRealTimeRunners({
+	sandbox: { symbolRules: 'lenient', streamPingIntervalMs: 1_000 },
+	connectTimeoutMs: 15_000,
 });
-
-afterEach(async () => {
-	for (const runner of runners) await runner.deactivate().catch(() => undefined);
-});
-
-function runner(options: ConstructorParameters<typeof RealTimeRunner>[1] = {}): RealTimeRunner {
-	const made = new RealTimeRunner(sandbox(), options);
-	runners.push(made);
-	return made;
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 const ORDER_EVENTS = { events: ['orderFilled', 'orderPartiallyFilled', 'orderCancelled'] };
 
@@ -51,14 +33,6 @@ function seedOrders(sb: Sandbox, count: number, ageMs: number): string[] {
 				quantity: '0.01',
 				time: placedAt + index,
 			}).orderId,
-	);
-}
-
-async function connected(sb: Sandbox, r: RealTimeRunner, opened: number): Promise<void> {
-	await r.waitFor(
-		() => sb.stream.stats().connections === 1 && sb.stream.stats().connectionsOpened >= opened,
-		15_000,
-		`connection ${opened}`,
 	);
 }
 
@@ -94,7 +68,7 @@ describe('Real-time catch-up in bulk', () => {
 		const r = runner({ parameters: ORDER_EVENTS });
 		await r.activate();
 		const activatedAt = Date.now();
-		await connected(sb, r, 1);
+		await connected(r, 1);
 		await caughtUp(r, activatedAt);
 		const from = sb.ledger.requests.length;
 		sb.stream.dropConnections();
@@ -103,7 +77,7 @@ describe('Real-time catch-up in bulk', () => {
 		for (const orderId of orders.slice(60, 100)) sb.fillOrder(orderId, '0.004');
 		expect((await master.cancelOrdersByIds(orders.slice(100, 120))).status).toBe(200);
 		const droppedAt = Date.now();
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await r.waitFor(() => r.executions.length === 120, 20_000, 'the 120 changes');
 		await caughtUp(r, droppedAt);
 		await sleep(300);
@@ -128,13 +102,13 @@ describe('Real-time catch-up in bulk', () => {
 		const r = runner({ parameters: ORDER_EVENTS });
 		await r.activate();
 		const activatedAt = Date.now();
-		await connected(sb, r, 1);
+		await connected(r, 1);
 		await caughtUp(r, activatedAt);
 		const from = sb.ledger.requests.length;
 		sb.stream.dropConnections();
 		expect((await master.cancelOrdersByIds(orders)).status).toBe(200);
 		const droppedAt = Date.now();
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await caughtUp(r, droppedAt);
 		await sleep(300);
 		expect(readsByPath(sb.ledger.requests.slice(from))).toEqual({
@@ -148,7 +122,7 @@ describe('Real-time catch-up in bulk', () => {
 		const next = sb.ledger.requests.length;
 		const droppedAgainAt = Date.now();
 		sb.stream.dropConnections();
-		await connected(sb, r, 3);
+		await connected(r, 3);
 		await caughtUp(r, droppedAgainAt);
 		await sleep(300);
 		expect(readsByPath(sb.ledger.requests.slice(next))[LOOKUP]).toBe(5);
@@ -168,13 +142,13 @@ describe('Real-time catch-up in bulk', () => {
 		const r = runner({ parameters: ORDER_EVENTS });
 		await r.activate();
 		const activatedAt = Date.now();
-		await connected(sb, r, 1);
+		await connected(r, 1);
 		await caughtUp(r, activatedAt);
 		const from = sb.ledger.requests.length;
 		sb.stream.dropConnections();
 		sb.fillOrder(followed);
 		const droppedAt = Date.now();
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await r.waitFor(() => r.executions.length >= 1, 20_000, 'the fill');
 		await caughtUp(r, droppedAt);
 		await sleep(300);
@@ -190,13 +164,13 @@ describe('Real-time catch-up in bulk', () => {
 		const orders = seedOrders(sb, 200, 60_000);
 		const first = runner({ parameters: ORDER_EVENTS });
 		await first.activate();
-		await connected(sb, first, 1);
+		await connected(first, 1);
 		let second: RealTimeRunner | undefined;
 		const drops = new Set([20, 50, 80, 110, 130]);
 		let opened = 1;
 		// Each disruption meets an open connection; fills go on while the trigger reconnects.
 		const disrupt = async (act: () => void | Promise<void>) => {
-			await connected(sb, second ?? first, opened);
+			await connected(second ?? first, opened);
 			await act();
 			opened++;
 		};

@@ -11,15 +11,10 @@ import type { StreamEvent } from '../../../../nodes/TradingService/stream/events
 import { MAX_STAMPS, Stamps, isOlder } from '../../../../nodes/TradingService/stream/emitter';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../../sandbox';
 import { TestClient } from '../../../../sandbox/testClient';
-import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';
-import { useSandbox } from '../../../support/sandbox';
+import type { RealTimeRunner } from '../../../../tools/harness/realTime';
+import { sleep, useRealTimeRunners } from '../../../support/realTime';
 
-const sandbox = useSandbox({
-	rateLimit: false,
-	requestRates: false,
-	symbolRules: 'lenient',
-	streamPingIntervalMs: 1_000,
-});
+const { sandbox, runner, connected } = useRealTimeRunners();
 
 const balance = (
 	source: 'stream' | 'catchUp',
@@ -101,35 +96,6 @@ describe('the ordering rule', () => {
 	});
 });
 
-let runners: RealTimeRunner[] = [];
-
-beforeEach(() => {
-	installWebSocketGlobal();
-	runners = [];
-});
-
-afterEach(async () => {
-	for (const runner of runners) await runner.deactivate().catch(() => undefined);
-});
-
-function runner(options: ConstructorParameters<typeof RealTimeRunner>[1] = {}): RealTimeRunner {
-	const made = new RealTimeRunner(sandbox(), options);
-	runners.push(made);
-	return made;
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function connected(sb: Sandbox, r: RealTimeRunner, opened: number): Promise<void> {
-	await r.waitFor(
-		() => sb.stream.stats().connections === 1 && sb.stream.stats().connectionsOpened >= opened,
-		10_000,
-		`connection ${opened}`,
-	);
-}
-
 interface LiveState {
 	savedAt: number;
 	open: Record<string, string>;
@@ -149,10 +115,10 @@ async function caughtUp(r: RealTimeRunner, after: number): Promise<void> {
 }
 
 /** Activates, and waits for the first connection and the catch-up after it. */
-async function activated(sb: Sandbox, r: RealTimeRunner): Promise<void> {
+async function activated(r: RealTimeRunner): Promise<void> {
 	await r.activate();
 	const at = Date.now();
-	await connected(sb, r, 1);
+	await connected(r, 1);
 	await caughtUp(r, at);
 }
 
@@ -182,7 +148,7 @@ async function holdBackNext(
 async function reconnectQuietly(sb: Sandbox, r: RealTimeRunner, opened: number): Promise<void> {
 	const before = Date.now();
 	sb.stream.dropConnections();
-	await connected(sb, r, opened);
+	await connected(r, opened);
 	await caughtUp(r, before);
 	await sleep(300);
 }
@@ -195,7 +161,7 @@ describe('a push raced against a catch-up', () => {
 		const sb = sandbox();
 		const BTC = 'BTCUSDT-PERPETUAL';
 		const r = runner({ parameters: { events: ['positionChanged'] } });
-		await activated(sb, r);
+		await activated(r);
 		sb.futures.fill({ symbol: BTC, side: 'BUY', quantity: '0.01' });
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the first change');
 		const onItsWay = holdBackNext(sb, r, '/api/v2/futures/positions');
@@ -216,7 +182,7 @@ describe('a push raced against a catch-up', () => {
 	it('a balance: the snapshot read before a push arrived is neither emitted nor kept', async () => {
 		const sb = sandbox();
 		const r = runner({ parameters: { events: ['balanceChanged'], filters: { coin: 'ETH' } } });
-		await activated(sb, r);
+		await activated(r);
 		const onItsWay = holdBackNext(sb, r, '/api/v1/account');
 		sb.stream.dropConnections();
 		sb.setBalance(DEMO_ACCOUNTS.mainTrading, 'ETH', '7.5');
@@ -236,7 +202,7 @@ describe('a push raced against a catch-up', () => {
 		const sb = sandbox();
 		const master = new TestClient(sb.baseUrl, DEMO_KEYS.master, () => sb.now());
 		const r = runner({ parameters: { events: ['orderUpdated'] } });
-		await activated(sb, r);
+		await activated(r);
 		const onItsWay = holdBackNext(sb, r, '/api/v1/spot/openOrders', 4);
 		sb.stream.dropConnections();
 		// Placed while nobody listens: its NEW state is news to the catch-up.
@@ -270,7 +236,7 @@ describe('a push raced against a catch-up', () => {
 			time: sb.now() - 10 * 60_000,
 		});
 		const r = runner({ parameters: { events: ['orderUpdated'] } });
-		await activated(sb, r);
+		await activated(r);
 		const onItsWay = holdBackNext(sb, r, '/api/v1/spot/openOrders', 4);
 		sb.stream.dropConnections();
 		sb.fillOrder(orderId, '0.004');

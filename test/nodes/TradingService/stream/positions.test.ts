@@ -14,8 +14,8 @@ import {
 import { contractAccountOf } from '../../../../nodes/TradingService/stream/streamSettings';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../../sandbox';
 import { credentialsFor } from '../../../../tools/harness/node';
-import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';
-import { useSandbox } from '../../../support/sandbox';
+import type { RealTimeRunner } from '../../../../tools/harness/realTime';
+import { sleep, useRealTimeRunners } from '../../../support/realTime';
 
 /** The UAE documentation's Position Push example, as it prints it. */
 const DOC_PUSH = {
@@ -133,48 +133,15 @@ describe('Position Changed: the stream push', () => {
 	});
 });
 
-const sandbox = useSandbox({
-	rateLimit: false,
-	requestRates: false,
-	symbolRules: 'lenient',
-	streamPingIntervalMs: 1_000,
-});
-
-let runners: RealTimeRunner[] = [];
-
-beforeEach(() => {
-	installWebSocketGlobal();
-	runners = [];
-});
-
-afterEach(async () => {
-	for (const runner of runners) await runner.deactivate().catch(() => undefined);
-});
-
 const POSITIONS = { events: ['positionChanged'] };
 const BTC = 'BTCUSDT-PERPETUAL';
 const ETH = 'ETHUSDT-PERPETUAL';
 const SOL = 'SOLUSDT-PERPETUAL';
 
-function runner(options: ConstructorParameters<typeof RealTimeRunner>[1] = {}): RealTimeRunner {
-	const made = new RealTimeRunner(sandbox(), { parameters: POSITIONS, ...options });
-	runners.push(made);
-	return made;
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function connected(sb: Sandbox, r: RealTimeRunner, opened = 1): Promise<void> {
-	await r.waitFor(
-		() => sb.stream.stats().connections === 1 && sb.stream.stats().connectionsOpened >= opened,
-		10_000,
-		`connection ${opened}`,
-	);
-	// The baseline or catch-up after the connection has finished once the state is saved.
-	await sleep(300);
-}
+const { sandbox, runner, connected } = useRealTimeRunners({
+	runnerDefaults: { parameters: POSITIONS },
+	settleMs: 300,
+});
 
 const fill = (sb: Sandbox, symbol: string, side: 'BUY' | 'SELL', quantity: string) =>
 	sb.futures.fill({ symbol, side, quantity });
@@ -188,7 +155,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		fill(sb, ETH, 'BUY', '0.5');
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const { position } = fill(sb, BTC, 'BUY', '0.01');
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the change');
 		await sleep(300);
@@ -214,7 +181,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		const sb = sandbox();
 		const r = runner({ parameters: { ...POSITIONS, filters: { contract: ETH } } });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		fill(sb, BTC, 'BUY', '0.01');
 		fill(sb, ETH, 'BUY', '0.1');
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the ETH change');
@@ -226,7 +193,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		const sb = sandbox();
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		fill(sb, BTC, 'BUY', '0.01');
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the live change');
 		sb.stream.dropConnections();
@@ -234,17 +201,17 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		fill(sb, BTC, 'BUY', '0.02');
 		fill(sb, BTC, 'SELL', '0.01');
 		fill(sb, ETH, 'BUY', '0.2');
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await r.waitFor(() => r.executions.length === 3, 5_000, 'the caught-up changes');
 		// Dropped again with no change meanwhile: nothing.
 		sb.stream.dropConnections();
-		await connected(sb, r, 3);
+		await connected(r, 3);
 		await sleep(500);
 		expect(summary(r)).toEqual([`${BTC} 0.01 stream`, `${BTC} 0.02 catchUp`, `${ETH} 0.2 catchUp`]);
 		// Closed while down: one item, size 0.
 		sb.stream.dropConnections();
 		fill(sb, ETH, 'SELL', '0.2');
-		await connected(sb, r, 4);
+		await connected(r, 4);
 		await r.waitFor(() => r.executions.length === 4, 5_000, 'the close');
 		await sleep(300);
 		expect(r.items()[3]).toMatchObject({ symbol: ETH, position: '0', source: 'catchUp' });
@@ -255,7 +222,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		const sb = sandbox();
 		const first = runner();
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		fill(sb, BTC, 'BUY', '0.01');
 		fill(sb, ETH, 'BUY', '0.3');
 		await first.waitFor(() => first.executions.length === 2, 5_000, 'the live changes');
@@ -265,7 +232,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		fill(sb, SOL, 'BUY', '1');
 		const second = runner({ staticData: first.saved, existingKeys: first.keys });
 		await second.activate();
-		await connected(sb, second);
+		await connected(second);
 		await second.waitFor(() => second.executions.length === 2, 5_000, 'the changes while down');
 		await sleep(300);
 		expect(summary(second)).toEqual([`${SOL} 1 catchUp`, `${ETH} 0 catchUp`]);
@@ -283,7 +250,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 			loseExecutionsFrom: 0,
 		});
 		await third.activate();
-		await connected(sb, third);
+		await connected(third);
 		fill(sb, BTC, 'BUY', '0.01');
 		await sleep(500);
 		expect(third.executions).toHaveLength(0);
@@ -291,7 +258,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		await third.deactivate();
 		const fourth = runner({ staticData: lost, existingKeys: third.keys });
 		await fourth.activate();
-		await connected(sb, fourth);
+		await connected(fourth);
 		await fourth.waitFor(() => fourth.executions.length === 1, 5_000, 'the lost change');
 		await sleep(300);
 		expect(summary(fourth)).toEqual([`${BTC} 0.02 catchUp`]);
@@ -301,7 +268,7 @@ describe('Position Changed in the trigger, against the sandbox', () => {
 		// Nothing changed: the next restart emits nothing new.
 		const fifth = runner({ staticData: fourth.saved, existingKeys: fourth.keys });
 		await fifth.activate();
-		await connected(sb, fifth);
+		await connected(fifth);
 		await sleep(500);
 		expect(fifth.executions).toHaveLength(0);
 	});

@@ -9,32 +9,10 @@
 import { fillChangesOfOrder } from '../../../../nodes/TradingService/stream/restOrders';
 import { DEMO_ACCOUNTS, DEMO_KEYS, type Sandbox } from '../../../../sandbox';
 import { TestClient } from '../../../../sandbox/testClient';
-import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';
-import { useSandbox } from '../../../support/sandbox';
+import type { RealTimeRunner } from '../../../../tools/harness/realTime';
+import { sleep, useRealTimeRunners } from '../../../support/realTime';
 
-const sandbox = useSandbox({
-	rateLimit: false,
-	requestRates: false,
-	symbolRules: 'lenient',
-	streamPingIntervalMs: 1_000,
-});
-
-let runners: RealTimeRunner[] = [];
-
-beforeEach(() => {
-	installWebSocketGlobal();
-	runners = [];
-});
-
-afterEach(async () => {
-	for (const runner of runners) await runner.deactivate().catch(() => undefined);
-});
-
-function runner(options: ConstructorParameters<typeof RealTimeRunner>[1] = {}): RealTimeRunner {
-	const made = new RealTimeRunner(sandbox(), options);
-	runners.push(made);
-	return made;
-}
+const { sandbox, runner, connected } = useRealTimeRunners({ settleMs: 200 });
 
 const FILL_EVENTS = { events: ['orderFilled', 'orderPartiallyFilled'] };
 
@@ -56,20 +34,6 @@ function restingOrder(
 	}).orderId;
 }
 
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function connected(sb: Sandbox, r: RealTimeRunner, opened = 1): Promise<void> {
-	await r.waitFor(
-		() => sb.stream.stats().connections === 1 && sb.stream.stats().connectionsOpened >= opened,
-		10_000,
-		`connection ${opened}`,
-	);
-	// The baseline or catch-up after the connection has finished once the state is saved.
-	await sleep(200);
-}
-
 const eventIds = (r: RealTimeRunner) => r.items().map((item) => String(item.eventId));
 
 describe('Real-time catch-up: every fill once', () => {
@@ -77,13 +41,13 @@ describe('Real-time catch-up: every fill once', () => {
 		const sb = sandbox();
 		const r = runner({ parameters: FILL_EVENTS });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.stream.dropConnections();
 		sb.fillOrder(orderId, '0.004');
 		const master = new TestClient(sb.baseUrl, DEMO_KEYS.master, () => sb.now());
 		expect((await master.cancelOrder({ orderId })).status).toBe(200);
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the partial fill');
 		await sleep(500);
 		expect(r.executions).toHaveLength(1);
@@ -104,7 +68,7 @@ describe('Real-time catch-up: every fill once', () => {
 		const sb = sandbox();
 		const first = runner({ parameters: FILL_EVENTS });
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		const orderId = restingOrder(sb);
 		await first.deactivate();
 		sb.fillOrder(orderId, '0.003');
@@ -140,7 +104,7 @@ describe('Real-time catch-up: every fill once', () => {
 			existingKeys: second.keys,
 		});
 		await third.activate();
-		await connected(sb, third, 3);
+		await connected(third, 3);
 		await sleep(500);
 		expect(third.executions).toEqual([]);
 	});
@@ -149,14 +113,14 @@ describe('Real-time catch-up: every fill once', () => {
 		const sb = sandbox();
 		const r = runner({ parameters: FILL_EVENTS });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.fillOrder(orderId, '0.004');
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the streamed fill');
 		sb.stream.dropConnections();
 		sb.fillOrder(orderId, '0.002');
 		sb.fillOrder(orderId, '0.004');
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await r.waitFor(() => r.executions.length === 3, 5_000, 'the fills made while down');
 		await sleep(500);
 		expect(eventIds(r)).toEqual([
@@ -171,14 +135,14 @@ describe('Real-time catch-up: every fill once', () => {
 		const sb = sandbox();
 		const r = runner({ parameters: { events: ['orderPartiallyFilled', 'orderCancelled'] } });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.stream.dropConnections();
 		sb.fillOrder(orderId, '0.002');
 		sb.fillOrder(orderId, '0.002');
 		const master = new TestClient(sb.baseUrl, DEMO_KEYS.master, () => sb.now());
 		expect((await master.cancelOrder({ orderId })).status).toBe(200);
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await r.waitFor(() => r.executions.length === 3, 5_000, 'two fills and the cancel');
 		await sleep(500);
 		expect(eventIds(r)).toEqual([
@@ -194,17 +158,17 @@ describe('Real-time catch-up: one account', () => {
 		const sb = sandbox();
 		const r = runner({ parameters: FILL_EVENTS });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const subOrder = restingOrder(sb, { sub: true, clientOrderId: 'signal-7' });
 		const ownOrder = restingOrder(sb, { clientOrderId: 'signal-7' });
 		sb.stream.dropConnections();
 		sb.fillOrder(subOrder);
-		await connected(sb, r, 2);
+		await connected(r, 2);
 		await sleep(700);
 		expect(r.executions).toEqual([]);
 		sb.stream.dropConnections();
 		sb.fillOrder(ownOrder);
-		await connected(sb, r, 3);
+		await connected(r, 3);
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the own fill');
 		await sleep(300);
 		expect(r.items().map((item) => item.orderId)).toEqual([ownOrder]);
@@ -226,7 +190,7 @@ describe('Real-time catch-up: one account', () => {
 		sb.stream.setEventShape({ subAccountEvents: true, accountField: true });
 		const r = runner({ parameters: FILL_EVENTS });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const subOrder = restingOrder(sb, { sub: true, clientOrderId: 'signal-7' });
 		const ownOrder = restingOrder(sb, { clientOrderId: 'signal-7' });
 		sb.fillOrder(subOrder);
@@ -237,7 +201,6 @@ describe('Real-time catch-up: one account', () => {
 	});
 
 	it('takes the Account option: the key’s own account is followed, a sub account is refused', async () => {
-		const sb = sandbox();
 		const own = runner({
 			parameters: {
 				...FILL_EVENTS,
@@ -245,7 +208,7 @@ describe('Real-time catch-up: one account', () => {
 			},
 		});
 		await own.activate();
-		await connected(sb, own);
+		await connected(own);
 		await own.deactivate();
 		await expect(
 			runner({
@@ -271,7 +234,7 @@ describe('Real-time catch-up: orders the exchange does not know', () => {
 		const sb = sandbox();
 		const first = runner({ parameters: FILL_EVENTS });
 		await first.activate();
-		await connected(sb, first);
+		await connected(first);
 		await first.deactivate();
 		const saved = structuredClone(first.saved ?? {}) as {
 			[node: string]: { realTime: { open: Record<string, string> } };
@@ -280,9 +243,9 @@ describe('Real-time catch-up: orders the exchange does not know', () => {
 		saved[node].realTime.open['1999999999999999999'] = 'BTCUSDT';
 		const second = runner({ parameters: FILL_EVENTS, staticData: saved });
 		await second.activate();
-		await connected(sb, second, 2);
+		await connected(second, 2);
 		sb.stream.dropConnections();
-		await connected(sb, second, 3);
+		await connected(second, 3);
 		const lookups = sb.ledger.requests.filter(
 			(request) =>
 				request.path === '/api/v1/spot/order' && request.query.includes('1999999999999999999'),

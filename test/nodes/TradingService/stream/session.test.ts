@@ -5,32 +5,9 @@
  * amount, an order update without an event name, a maker flag sent as text.
  */
 import { DEMO_ACCOUNTS, type Sandbox } from '../../../../sandbox';
-import { RealTimeRunner, installWebSocketGlobal } from '../../../../tools/harness/realTime';
-import { useSandbox } from '../../../support/sandbox';
+import { useRealTimeRunners } from '../../../support/realTime';
 
-const sandbox = useSandbox({
-	rateLimit: false,
-	requestRates: false,
-	symbolRules: 'lenient',
-	streamPingIntervalMs: 1_000,
-});
-
-let runners: RealTimeRunner[] = [];
-
-beforeEach(() => {
-	installWebSocketGlobal();
-	runners = [];
-});
-
-afterEach(async () => {
-	for (const runner of runners) await runner.deactivate().catch(() => undefined);
-});
-
-function runner(options: ConstructorParameters<typeof RealTimeRunner>[1] = {}): RealTimeRunner {
-	const made = new RealTimeRunner(sandbox(), options);
-	runners.push(made);
-	return made;
-}
+const { sandbox, runner, connected } = useRealTimeRunners({ settleMs: 200 });
 
 let priceStep = 0;
 function restingOrder(sb: Sandbox): string {
@@ -44,22 +21,13 @@ function restingOrder(sb: Sandbox): string {
 	}).orderId;
 }
 
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function connected(sb: Sandbox, r: RealTimeRunner): Promise<void> {
-	await r.waitFor(() => sb.stream.stats().connections === 1, 10_000, 'the connection');
-	await sleep(200);
-}
-
 describe('Real-time trigger: the UAE stream shapes', () => {
 	it('reads a contractExecutionReport without z: the filled quantity is q less r', async () => {
 		const sb = sandbox();
 		sb.stream.setEventShape({ orders: 'contract' });
 		const r = runner({ parameters: { events: ['orderFilled', 'orderPartiallyFilled'] } });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.fillOrder(orderId, '0.004');
 		sb.fillOrder(orderId);
@@ -77,7 +45,7 @@ describe('Real-time trigger: the UAE stream shapes', () => {
 		sb.stream.setEventShape({ balances: 'contract' });
 		const r = runner({ parameters: { events: ['balanceChanged'] } });
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		sb.setBalance(DEMO_ACCOUNTS.mainTrading, 'ETH', '7.5');
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the balance change');
 		const [item] = r.items();
@@ -96,7 +64,7 @@ describe('Real-time trigger: the UAE stream shapes', () => {
 		sb.stream.setEventShape({ orders: 'unnamed' });
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.fillOrder(orderId);
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the fill');
@@ -112,7 +80,7 @@ describe('Real-time trigger: the UAE stream shapes', () => {
 		sb.stream.setEventShape({ makerFlag: 'text' });
 		const r = runner();
 		await r.activate();
-		await connected(sb, r);
+		await connected(r);
 		const orderId = restingOrder(sb);
 		sb.fillOrder(orderId);
 		await r.waitFor(() => r.executions.length === 1, 5_000, 'the fill');

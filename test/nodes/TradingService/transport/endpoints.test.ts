@@ -11,8 +11,8 @@ import { DECLARED_ENDPOINTS } from './support';
 type Name = keyof typeof DECLARED_ENDPOINTS;
 const NAMES = Object.keys(DECLARED_ENDPOINTS) as Name[];
 
-/** The rows of docs/api.md's endpoint table: method, path, weight, whether it writes. */
-function documentedEndpoints(): Array<{
+/** The rows of docs/api.md's endpoint table whose first cell `row` matches: method, path, weight, whether it writes. */
+function documentedEndpoints(row: RegExp): Array<{
 	method: string;
 	path: string;
 	weight: number;
@@ -21,7 +21,7 @@ function documentedEndpoints(): Array<{
 	const text = readFileSync(join(__dirname, '../../../../docs/api.md'), 'utf8');
 	const rows = text
 		.split('\n')
-		.filter((line) => /^\| 4\.\d+ \|/.test(line))
+		.filter((line) => row.test(line))
 		.map((line) => line.split('|').map((cell) => cell.trim()));
 	return rows.map((cells) => {
 		const [method, path] = cells[3].replace(/`/g, '').split(' ');
@@ -35,9 +35,12 @@ const check = (name: Name, body: unknown) => {
 };
 
 describe('the endpoints the rooms declare', () => {
-	it('has every endpoint of docs/api.md §4, with its method, path, weight and whether it writes', () => {
-		const documented = documentedEndpoints();
-		expect(documented).toHaveLength(23);
+	it('has every endpoint of docs/api.md §4 and its futures rows, with its method, path, weight and whether it writes', () => {
+		const spot = documentedEndpoints(/^\| 4\.\d+ \|/);
+		expect(spot).toHaveLength(23);
+		const futures = documentedEndpoints(/^\| \[F\]\(#futures-read-side\) \|/);
+		expect(futures).toHaveLength(11);
+		const documented = [...spot, ...futures];
 		const table = NAMES.map((name) => {
 			const endpoint: { method: string; path: string; weight: number; writes?: true } =
 				DECLARED_ENDPOINTS[name];
@@ -63,6 +66,45 @@ describe('the endpoints the rooms declare', () => {
 				'orders.newOrder',
 			].sort(),
 		);
+	});
+
+	it('counts against the order rate exactly new order, batch orders and the cancels; only the transfer is spaced 1 s', () => {
+		const declared = (name: Name): Endpoint => DECLARED_ENDPOINTS[name];
+		// docs/api.md "Request rates": new order, batch orders and every cancel are order requests;
+		// everything else (the order test, the transfer, every futures read) counts as a query
+		const orderClass = NAMES.filter((name) => declared(name).rateClass !== undefined);
+		expect(orderClass.map((name) => [name, declared(name).rateClass]).sort()).toEqual([
+			['orders.batchOrders', 'order'],
+			['orders.cancelOrder', 'order'],
+			['orders.cancelOrderByIds', 'order'],
+			['orders.newOrder', 'order'],
+		]);
+		// the UAE documentation: the transfer "no more than once per second"
+		const spaced = NAMES.filter((name) => declared(name).minIntervalMs !== undefined);
+		expect(spaced.map((name) => [name, declared(name).minIntervalMs])).toEqual([
+			['transfers.assetTransfer', 1000],
+		]);
+		// every futures read is a signed GET of the query class
+		const futures = NAMES.filter((name) => name.startsWith('futures.')).sort();
+		expect(futures).toEqual(
+			[
+				'futures.balance',
+				'futures.commissionRate',
+				'futures.fundingRate',
+				'futures.historyFundingFees',
+				'futures.historyFundingRate',
+				'futures.historyOrders',
+				'futures.leverage',
+				'futures.openOrders',
+				'futures.order',
+				'futures.positions',
+				'futures.userTrades',
+			].sort(),
+		);
+		for (const name of futures) {
+			const { method, rateClass, signed } = declared(name);
+			expect([name, method, rateClass, signed]).toEqual([name, 'GET', undefined, undefined]);
+		}
 	});
 
 	it('hands over whole only the answers that carry a code per entry: batch orders and cancel by IDs', () => {

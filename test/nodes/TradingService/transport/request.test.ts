@@ -139,6 +139,20 @@ describe('reads', () => {
 		expect(requestsTo(sandbox(), '/api/v1/time')).toHaveLength(1);
 	});
 
+	it('three items refused for the clock in one run: one clock check serves them all', async () => {
+		sandbox().setFaults({ clockOffsetMs: 120_000 });
+		const run = await runTradingService(sandbox(), {
+			parameters: history(),
+			inputItems: [{ json: {} }, { json: {} }, { json: {} }],
+			continueOnFail: true,
+		});
+		expect(run.items).toHaveLength(3);
+		for (const item of run.items)
+			expect(String(item.json.description)).toMatch(/The service clock is 1\d{5} ms ahead of/);
+		expect(requestsTo(sandbox(), HISTORY)).toHaveLength(3);
+		expect(requestsTo(sandbox(), '/api/v1/time')).toHaveLength(1);
+	});
+
 	it('nothing listens at the Base URL: tried again, then not reachable, nothing sent', async () => {
 		const { exchange } = await send(
 			ACCOUNT_ENDPOINTS.balances,

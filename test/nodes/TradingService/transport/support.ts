@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ACCOUNT_ENDPOINTS } from '../../../../nodes/TradingService/account/endpoints';
+import { FUTURES_ENDPOINTS } from '../../../../nodes/TradingService/futures/endpoints';
 import { MARKET_ENDPOINTS } from '../../../../nodes/TradingService/market/endpoints';
 import { ORDER_ENDPOINTS } from '../../../../nodes/TradingService/orders/endpoints';
 import { STREAM_ENDPOINTS } from '../../../../nodes/TradingService/stream/endpoints';
@@ -20,13 +21,14 @@ function inRoom<Room extends string, Endpoints extends Record<string, Endpoint>>
 	) as { [Name in keyof Endpoints & string as `${Room}.${Name}`]: Endpoint };
 }
 
-/** Every spot endpoint the rooms declare (the futures reads: futures/endpoints.ts), by room and name. */
+/** Every endpoint the rooms declare, spot and futures, by room and name. */
 export const DECLARED_ENDPOINTS = {
 	...inRoom('orders', ORDER_ENDPOINTS),
 	...inRoom('market', MARKET_ENDPOINTS),
 	...inRoom('account', ACCOUNT_ENDPOINTS),
 	...inRoom('transfers', TRANSFER_ENDPOINTS),
 	...inRoom('stream', STREAM_ENDPOINTS),
+	...inRoom('futures', FUTURES_ENDPOINTS),
 	...inRoom('transport', { keyAccounts: KEY_ACCOUNTS_ENDPOINT, serverTime: SERVER_TIME_ENDPOINT }),
 };
 

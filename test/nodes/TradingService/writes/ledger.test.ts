@@ -99,4 +99,31 @@ describe('write ledger', () => {
 		slot.record({ outcome: 'unknown', firstSentAt: 1, acceptableUntil: 2 });
 		expect([slot.recorded?.outcome, slot.held]).toEqual(['placed', 'unknown']);
 	});
+
+	it('each item’s outcome, also of writes in a slot its name does not give (Cancel Many by symbol): the item is kept with the record', () => {
+		const nodeContext: IDataObject = {};
+		const cancel = (slot: string, itemIndex?: number) =>
+			ledgerOf(nodeContext).slot(slot, fingerprint('cancelOrder', { orderId: slot }), itemIndex);
+		cancel('0.1', 0).record({ outcome: 'unknown', firstSentAt: 1, acceptableUntil: 2 });
+		cancel('symbol 10001 BTCUSDT BOTH', undefined).record({ outcome: 'unknown' });
+		cancel('symbol 10001 BTCUSDT BOTH.17', 2).record({
+			outcome: 'placed',
+			result: { orderId: '17' },
+		});
+		cancel('symbol 10001 ETHUSDT BOTH.18', 3).record({ outcome: 'unknown' });
+		expect([...ledgerOf(nodeContext).itemOutcomes()].sort()).toEqual([
+			[0, 'unknown'],
+			[2, 'placed'],
+			[3, 'unknown'],
+		]);
+		expect(ledgerOf(nodeContext).placedRecords()).toEqual([
+			{ itemIndex: 2, result: { orderId: '17' } },
+		]);
+		// Kept only where the slot's name does not give it.
+		const run = (nodeContext.writeLedger as IDataObject)['0'] as Record<string, IDataObject>;
+		expect(Object.values(run['0.1'])).toEqual([{ o: 'unknown', s: 1, u: 2 }]);
+		expect(Object.values(run['symbol 10001 BTCUSDT BOTH.17'])).toEqual([
+			{ o: 'placed', r: { orderId: '17' }, i: 2 },
+		]);
+	});
 });
