@@ -24,6 +24,7 @@ import { DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import { BareClient } from './bareClient';
 import { benchBusinessKeys } from './businessKeys';
 import { benchSettling } from './settling';
+import { benchFutures } from './futures';
 import { runFloorNode, runNode } from './nodeRun';
 import { fmtBytes, fmtMs, median, printTable, timed, type Row } from './stats';
 
@@ -47,7 +48,7 @@ function onlyFromArgs(argv: string[]): string | undefined {
 const ONLY = (
 	onlyFromArgs(process.argv.slice(2)) ??
 	process.env.BENCH_ONLY ??
-	'1,2,3,4,5,6,8,limits'
+	'1,2,3,4,5,6,8,9,limits'
 )
 	.split(',')
 	.map((part) => part.trim());
@@ -672,6 +673,7 @@ async function main(): Promise<void> {
 			['5', benchReal],
 			['6', benchBusinessKeys],
 			['8', () => benchSettling()],
+			['9', () => benchFutures()],
 			['limits', benchLimitsSection],
 		];
 		for (const [id, bench] of benches) {

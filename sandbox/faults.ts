@@ -104,12 +104,19 @@ export interface FaultAnswer {
 	code?: string;
 }
 
-const CREATE_PATHS = new Set(['/api/v1/spot/new/order', '/api/v1/spot/batchOrders']);
+const CREATE_PATHS = new Set([
+	'/api/v1/spot/new/order',
+	'/api/v1/spot/batchOrders',
+	'/api/v2/futures/order',
+	'/api/v2/futures/batchOrders',
+]);
 const CANCEL_PATHS = new Set([
 	'/api/v1/spot/order',
 	'/api/v1/spot/openOrders',
 	'/api/v1/spot/cancelAllOpenOrders',
 	'/api/v1/spot/cancelOrderByIds',
+	'/api/v2/futures/order',
+	'/api/v2/futures/cancelOrders',
 ]);
 
 /** The unknown-outcome code that fits the request: order creation timeout, cancel timeout, or a generic timeout. */

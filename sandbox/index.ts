@@ -36,6 +36,7 @@ export type {
 	FuturesOpenOrderInput,
 	FuturesOrder,
 	FuturesOrderStatus,
+	FuturesTimeInForce,
 	FuturesPosition,
 	FuturesTrade,
 	HistoryRecord,

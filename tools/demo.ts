@@ -26,11 +26,14 @@ import * as path from 'path';
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../sandbox';
 import { FAKE_MODEL, startFakeOpenAi, toolResults, type FakeOpenAi } from './fakeOpenAi';
 import { staleOrdersAgent } from './staleOrdersAgent';
+import { isFuturesAgentRequest, reduceOnlyAgent } from './futuresAgent';
 import {
 	ALL_EXAMPLES,
 	EXAMPLES,
 	FILL_ALERT_EXAMPLES,
 	FUTURES_EXAMPLES,
+	FUTURES_SIGNAL_PATH,
+	FUTURES_TRADING_EXAMPLES,
 	MARKET_EXAMPLES,
 	ORDER_EXAMPLES,
 	REALTIME_EXAMPLES,
@@ -654,6 +657,116 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 				print('   no alert: no position within 10 % of its liquidation price');
 		},
 	},
+	// Published: a TradingView-style alert POSTed twice to the webhook; one order, its TP and SL.
+	futuresSignalEntry: {
+		title: 'Futures signal entry',
+		flow: 'Webhook (POST /webhook/futures-signal; published) -> If (passphrase, buy) -> v2 Futures Create Order (MARKET BUY with TP and SL, Client Order ID signal-<id>)',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = FUTURES_TRADING_EXAMPLES.futuresSignalEntry;
+			const mark = Number(
+				sb.futures.positions().find((p) => p.symbol === BTC_PERP)?.markPrice ?? 50000,
+			);
+			const alert = {
+				id: `demo-${Date.now()}`,
+				passphrase: 'change-this-passphrase',
+				action: 'buy',
+				symbol: BTC_PERP,
+				quantity: '0.01',
+				takeProfit: (mark * 1.05).toFixed(1),
+				stopLoss: (mark * 0.95).toFixed(1),
+			};
+			await n8n.activateWorkflow(cookie, ex.id);
+			let execs: RestExecution[];
+			try {
+				for (let delivery = 1; delivery <= 2; delivery++) {
+					// A published webhook registers just after activation: 404 (nothing received) until then.
+					for (let attempt = 0; ; attempt++) {
+						const res = await fetch(`${n8n.baseUrl}/webhook/${FUTURES_SIGNAL_PATH}`, {
+							method: 'POST',
+							headers: { 'Content-Type': 'application/json' },
+							body: JSON.stringify(alert),
+						});
+						await res.text();
+						if (res.status === 404 && attempt < 40) {
+							await new Promise((resolve) => setTimeout(resolve, 250));
+							continue;
+						}
+						if (res.status !== 200) throw new Error(`the webhook answered HTTP ${res.status}`);
+						break;
+					}
+					execs = await n8n.waitForExecutions(cookie, ex.id, delivery, { timeoutMs: 60_000 });
+				}
+			} finally {
+				await n8n.deactivateWorkflow(cookie, ex.id);
+			}
+			execs!.sort((a, b) => Number(a.id) - Number(b.id));
+			print(`   the same alert POSTed twice: ${JSON.stringify({ ...alert, passphrase: '…' })}`);
+			for (const [index, exec] of execs!.entries()) {
+				assertSuccess(exec, 'futures signal entry');
+				const [entry] = items(exec, ex.entry);
+				print(
+					`   delivery ${index + 1}: order ${String(entry.orderId)} ${String(entry.outcome)}${entry.alreadyPlaced === true ? ' (alreadyPlaced: found by its Client Order ID, nothing sent)' : ''}`,
+				);
+			}
+			const sent = sb.ledger.requests.filter(
+				(r) => r.path === '/api/v2/futures/order' && r.method === 'POST',
+			).length;
+			print(
+				`   order requests sent to the exchange: ${sent}; take-profit ${alert.takeProfit}, stop-loss ${alert.stopLoss} (mark price)`,
+			);
+		},
+	},
+
+	// The scripted model sells half the BTC position (placed) and tries to buy more (refused).
+	futuresReduceOnlyAgent: {
+		title: 'Reduce-only agent',
+		flow: `Manual Trigger -> AI Agent (scripted ${FAKE_MODEL}; tools v2 Futures Get Positions, Create Order with Guardrails Reduce Only Required, Max Order Notional 5000)`,
+		async run({ n8n, cookie, sandbox: sb, model: ai, print }) {
+			const ex = FUTURES_TRADING_EXAMPLES.futuresReduceOnlyAgent;
+			const before = sb.futures.positions().find((p) => p.symbol === BTC_PERP)?.baseQty ?? '0';
+			const exec = await runExample(n8n, cookie, ex, 'reduce-only agent');
+			if (ai.errors.length > 0)
+				throw new Error(`the scripted model failed: ${ai.errors[0].message}`);
+			const runs = exec.data!.resultData.runData[ex.agent].length;
+			const [answer] = items(exec, ex.agent, runs - 1);
+			const after = sb.futures.positions().find((p) => p.symbol === BTC_PERP)?.baseQty ?? '0';
+			print(
+				`   asked: "${String(findNode(loadAnyExample('futuresReduceOnlyAgent'), ex.agent).parameters.text)}"`,
+			);
+			print(`   answer: ${String(answer.output)}`);
+			print(`   BTC position: ${before} before, ${after} after`);
+		},
+	},
+
+	// Last: the exchange announces a high BTC funding rate; everything is cancelled and closed.
+	futuresKillSwitch: {
+		title: 'Futures kill switch',
+		flow: 'Schedule Trigger (every minute; run now) -> v2 Futures Get Positions -> Get Funding Rate -> Code (drawdown <= -500 USDT or rate > 0.1 %) -> Cancel Many Orders (all) -> Close Position (each)',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = FUTURES_TRADING_EXAMPLES.futuresKillSwitch;
+			sb.futures.setFundingRates(BTC_PERP, ['0.0015']);
+			const open = sb.futures
+				.orders()
+				.filter((o) => ['NEW', 'PARTIALLY_FILLED', 'ORDER_NEW'].includes(o.status)).length;
+			print(
+				`   the exchange announces a BTC funding rate of 0.15 %; ${sb.futures.positions().length} positions, ${open} open futures orders (the signal's take-profit and stop-loss among them)`,
+			);
+			const exec = await runExample(n8n, cookie, ex, 'futures kill switch');
+			const [tripped] = exec.data?.resultData.runData[ex.check] ? items(exec, ex.check) : [];
+			if (!tripped) {
+				print('   not tripped');
+				return;
+			}
+			print(`   tripped: ${(tripped.reasons as string[]).join('; ')}`);
+			for (const c of items(exec, ex.cancel))
+				print(
+					`   cancel ${String(c.side)} ${String(c.orderType)} orders of ${String(c.symbol)} contracts: ${String(c.outcome)}, ${String(c.cancelled ?? '?')} cancelled of ${String(c.openBefore ?? '?')} open`,
+				);
+			for (const c of items(exec, ex.close))
+				print(`   close ${String(c.symbol)}: ${String(c.outcome)}`);
+			print(`   positions left: ${sb.futures.positions().length}`);
+		},
+	},
 };
 
 /** Half of a decimal quantity (its last digit rounded down), for a partial fill. */
@@ -713,7 +826,14 @@ async function main(): Promise<void> {
 	clockShift = 0;
 	sandbox.seedDemo();
 	step(`sandbox listening on ${sandbox.baseUrl} with its demo history and futures positions`);
-	model = await startFakeOpenAi({ apiKey: DEMO_OPENAI_KEY, respond: staleOrdersAgent().respond });
+	const staleAgent = staleOrdersAgent().respond;
+	const futuresAgent = reduceOnlyAgent().respond;
+	model = await startFakeOpenAi({
+		apiKey: DEMO_OPENAI_KEY,
+		// One scripted model for both agent examples, told apart by the tools they offer.
+		respond: (request) =>
+			isFuturesAgentRequest(request) ? futuresAgent(request) : staleAgent(request),
+	});
 	step(`scripted chat model listening on ${model.baseUrl}`);
 
 	const keys = Object.keys(DEMO_STEPS) as AnyExampleKey[];

@@ -64,9 +64,9 @@ const properties: INodeProperties[] = [
 					name: 'symbol',
 					type: 'string',
 					default: '',
-					description: 'Only order events of this symbol (exact match)',
+					description: 'Only spot order events of this symbol (exact match)',
 				},
-				{ description: 'Only order events of this symbol' },
+				{ description: 'Only spot order events of this symbol' },
 			),
 			pickerField(
 				2,
@@ -88,9 +88,13 @@ const properties: INodeProperties[] = [
 					name: 'contract',
 					type: 'string',
 					default: '',
-					description: 'Only position events of this futures contract (exact match)',
+					description:
+						'Only position, futures order and liquidation events of this futures contract (exact match)',
 				},
-				{ description: 'Only position events of this futures contract' },
+				{
+					description:
+						'Only position, futures order and liquidation events of this futures contract',
+				},
 			),
 		],
 	},
@@ -124,7 +128,7 @@ export class TradingServiceRealTimeTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description:
-			'Starts the workflow the moment an order of yours fills, is cancelled or changes, a balance changes, or a futures position changes',
+			'Starts the workflow the moment an order of yours fills, is cancelled or changes, a balance changes, or a futures order or position changes',
 		defaults: { name: 'Trading Service Real-Time Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

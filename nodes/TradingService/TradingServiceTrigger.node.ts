@@ -2,66 +2,53 @@ import {
 	NodeConnectionTypes,
 	type INodeExecutionData,
 	type INodeProperties,
-	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { FLOW_TYPES } from './helpers/flowTypes';
 import { optionsCollection } from './descriptions/common';
 import { ACCOUNT_TYPE_OPTIONS } from './account/accountProperties';
 import { pickerField, type NodeVersion } from './descriptions/pickers';
 import { searchCoins, searchContracts } from './methods/listSearch';
 import { pollFundingRateCrossing } from './trigger/fundingRate';
 import { FUNDING_RATE_CROSSING } from './trigger/fundingRate/crossing';
+import { EVENT_NAMES, eventOptions, eventOptionsV2 } from './trigger/pollEvents';
 import { pollTradingService } from './trigger/poll';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,
 	EVENTS_WITH_DIRECTION,
+	FUTURES_ORDER_FILLED,
 	MAX_LATE_WINDOW_MINUTES,
 	ORDER_FILLED,
 } from './trigger/pollParameters';
 
-const ORDER_FILLED_NAME = 'Order Filled';
-const FUNDING_RATE_CROSSING_NAME = 'Funding Rate Crosses a Threshold';
-
-/** What the subtitle shows for each event, by value. */
-const EVENT_NAMES: Record<string, string> = {
-	...Object.fromEntries(FLOW_TYPES.map((flowType) => [flowType.value, flowType.eventName])),
-	[ORDER_FILLED]: ORDER_FILLED_NAME,
-	[FUNDING_RATE_CROSSING]: FUNDING_RATE_CROSSING_NAME,
-};
-
-const eventOptions: INodePropertyOptions[] = [
-	...FLOW_TYPES.map((flowType) => ({
-		name: flowType.eventName,
-		value: flowType.value,
-		description: `${flowType.eventDetail}. The exchange keeps these records for ${flowType.retentionDays} days.`,
-	})),
-	{
-		name: ORDER_FILLED_NAME,
-		value: ORDER_FILLED,
-		description:
-			"Every fill of one of your orders (a trade from the account's trade list), partial fills included: one item per fill. The exchange keeps fills for 30 days.",
-	},
-].sort((a, b) => a.name.localeCompare(b.name));
-
-/** Version 2's events: version 1's, and Funding Rate Crosses a Threshold. */
-const eventOptionsV2: INodePropertyOptions[] = [
-	...eventOptions,
-	{
-		name: FUNDING_RATE_CROSSING_NAME,
-		value: FUNDING_RATE_CROSSING,
-		description:
-			"A futures contract's current funding rate rises above or falls below a threshold: one item per crossing, before the fee is charged",
-	},
-].sort((a, b) => a.name.localeCompare(b.name));
-
 /** Shown for every event that reads records (history records or fills). */
 const FOR_RECORDS = { hide: { event: [FUNDING_RATE_CROSSING] } };
 
-const NOT_FOR_FILLS = { hide: { event: [ORDER_FILLED, FUNDING_RATE_CROSSING] } };
+const NOT_FOR_FILLS = {
+	hide: { event: [ORDER_FILLED, FUNDING_RATE_CROSSING, FUTURES_ORDER_FILLED] },
+};
+
+/** Filters › Coin and Symbol: for the history records and Order Filled. */
+const FOR_FILTERS = { hide: { event: [FUNDING_RATE_CROSSING, FUTURES_ORDER_FILLED] } };
+
+const FUTURES_FILLS_PROPERTIES: INodeProperties[] = [
+	pickerField(
+		2,
+		'contracts',
+		{
+			displayName: 'Contract',
+			name: 'contract',
+			type: 'string',
+			default: '',
+			description:
+				'Only fills of this futures contract, e.g. BTCUSDT-PERPETUAL. Empty: every contract the exchange lists (one request per contract each poll).',
+			displayOptions: { show: { '@version': [2], event: [FUTURES_ORDER_FILLED] } },
+		},
+		{ description: 'Only fills of this futures contract; empty: every contract' },
+	),
+];
 
 const FOR_CROSSING = { show: { '@version': [2], event: [FUNDING_RATE_CROSSING] } };
 
@@ -76,7 +63,7 @@ function filtersOf(version: NodeVersion): INodeProperties {
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show: { '@version': [version] }, ...FOR_RECORDS },
+		displayOptions: { show: { '@version': [version] }, ...FOR_FILTERS },
 		options: [
 			pickerField(
 				version,
@@ -196,10 +183,11 @@ const properties: INodeProperties[] = [
 		default: 32,
 		options: eventOptionsV2,
 		description:
-			"Which kind of account history record starts the workflow, Order Filled: every fill of your orders, or a contract's funding rate crossing a threshold",
+			"Which kind of account history record starts the workflow, Order Filled: every fill of your orders (Futures Order Filled: of your futures orders), or a contract's funding rate crossing a threshold",
 		displayOptions: { show: { '@version': [2] } },
 	},
 	...CROSSING_PROPERTIES,
+	...FUTURES_FILLS_PROPERTIES,
 	{
 		displayName: 'Account Type',
 		name: 'accountType',

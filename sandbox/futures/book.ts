@@ -10,7 +10,7 @@ import * as D from '../decimal';
 import type { FuturesOrderStatus } from '../types';
 import { onStep, type Contract } from './contracts';
 import type { HeldOrder, HeldPosition, HeldTrade } from './views';
-import { isOpenOrder } from './views';
+import { isOpenOrder, isStopOrder } from './views';
 
 /** First ids: 19 digits above Number.MAX_SAFE_INTEGER, not multiples of 256 (like the spot ids). */
 export const FUTURES_ORDER_ID_BASE = 2_130_000_000_000_000_041n;
@@ -21,6 +21,9 @@ export interface OrderQuery {
 	accountId: string;
 	symbol?: string;
 	open: boolean;
+	/** STOP orders (true) or the others (false); both when absent. */
+	stop?: boolean;
+	side?: 'BUY' | 'SELL';
 	/** Orders strictly older than this id (fromOrderId). */
 	beforeOrderId?: bigint;
 	startTime: number;
@@ -71,6 +74,21 @@ export class FuturesBook {
 		return held;
 	}
 
+	/** Every order of the account, oldest first. */
+	ordersOf(accountId: string): HeldOrder[] {
+		return this.orders.filter((o) => o.accountId === accountId);
+	}
+
+	/** The account's open orders (limit and stop), oldest first. */
+	openOrders(accountId: string): HeldOrder[] {
+		return this.orders.filter((o) => o.accountId === accountId && isOpenOrder(o));
+	}
+
+	/** Every open order of every account, oldest first. */
+	allOpenOrders(): HeldOrder[] {
+		return this.orders.filter(isOpenOrder);
+	}
+
 	openClientOrderId(accountId: string, clientOrderId: string): boolean {
 		return this.orders.some(
 			(o) => o.accountId === accountId && o.clientOrderId === clientOrderId && isOpenOrder(o),
@@ -95,6 +113,8 @@ export class FuturesBook {
 			const o = this.orders[i];
 			if (o.accountId !== q.accountId || isOpenOrder(o) !== q.open) continue;
 			if (q.symbol !== undefined && o.symbol !== q.symbol) continue;
+			if (q.stop !== undefined && isStopOrder(o) !== q.stop) continue;
+			if (q.side !== undefined && o.side !== q.side) continue;
 			if (q.beforeOrderId !== undefined && BigInt(o.orderId) >= q.beforeOrderId) continue;
 			if (o.time < q.startTime || o.time > q.endTime) continue;
 			out.push(o);
@@ -190,7 +210,7 @@ export class FuturesBook {
 			commissionAsset: c.quote,
 			commission: D.fmt(commission),
 			makerRebate: '0',
-			type: 'limit',
+			type: (order.type ?? 'LIMIT').toLowerCase(),
 			side: order.side,
 			realizedPnl: D.fmt(realized),
 			isMaker,

@@ -6,7 +6,8 @@
  * work), by the getters, and by an unref'd timer. A settlement charges every open LONG position
  * fee = −(baseQty × markPrice × rate): a funding fee entry, a flowType 32 history record on the
  * contract account and its balance. Every position change sends `outboundContractPositionInfo` to
- * the listen keys of the owner's keys (their spot trading account, 10001).
+ * the listen keys of the owner's keys (their spot trading account, 10001), every order change a
+ * `contractExecutionReport` (trading.ts: the write side's orders, triggers and TP/SL).
  */
 import { DEMO_ACCOUNTS, DEMO_KEYS } from '../constants';
 import * as D from '../decimal';
@@ -23,7 +24,7 @@ import type {
 	FuturesPosition,
 } from '../types';
 import { FuturesBook, checkOnGrid } from './book';
-import { CONTRACTS, findContract, floorToStep, markPriceAt, type Contract } from './contracts';
+import { CONTRACTS, findContract, markPriceAt, type Contract } from './contracts';
 import {
 	checkClientOrderId,
 	checkWithinPosition,
@@ -32,13 +33,15 @@ import {
 	tradableContract,
 } from './orders';
 import { DEFAULT_FUNDING_INTERVAL_MS, Funding } from './funding';
+import { Trader } from './trading';
 import {
+	executionReport,
 	orderView,
-	positionEvent,
 	positionView,
 	tradeView,
 	type HeldOrder,
 	type HeldPosition,
+	type PositionStop,
 } from './views';
 
 /** The contract account of a key, or undefined (the sub key has no futures account). */
@@ -51,6 +54,8 @@ const POSITION_LISTENER = DEMO_ACCOUNTS.mainTrading;
 const FUNDING_FLOW_TYPE = 32;
 /** setTimeout's longest delay. */
 const MAX_TIMER_MS = 2_147_483_647;
+/** The walk's mark price changes at each minute of the sandbox clock. */
+const MARK_STEP_MS = 60_000;
 
 export interface FuturesHost {
 	clock(): number;
@@ -79,12 +84,30 @@ export class Futures implements FuturesControl {
 	/** Funding fees charged, oldest first. */
 	private fees: HeldFee[] = [];
 	private timer: NodeJS.Timeout | null = null;
+	/** A timer for the next mark change while stop orders or TP/SL wait. */
+	private markTimer: NodeJS.Timeout | null = null;
+	/** Leverage set by POST /api/v2/futures/leverage, by contract (the one futures account's). */
+	private leverages = new Map<string, string>();
+	/** Mark prices fixed by setMarkPrice. */
+	private marks = new Map<string, string>();
+	/** Positions' TP/SL (POST position/trading-stop) by `${accountId}/${symbol}`. */
+	readonly stops = new Map<string, PositionStop>();
+	readonly trader: Trader;
 
 	constructor(
 		private readonly host: FuturesHost,
 		intervalMs: number = DEFAULT_FUNDING_INTERVAL_MS,
 	) {
 		this.funding = new Funding(intervalMs);
+		this.trader = new Trader({
+			book: this.book,
+			stops: this.stops,
+			now: () => this.now(),
+			contract: (symbol) => this.contract(symbol),
+			mark: (c) => this.mark(c),
+			available: (accountId) => this.availableOf(accountId),
+			emit: (event) => this.host.events.contract(POSITION_LISTENER, event),
+		});
 	}
 
 	get fundingIntervalMs(): number {
@@ -96,7 +119,11 @@ export class Futures implements FuturesControl {
 	}
 
 	reset(): void {
+		this.stopMarkTimer();
 		this.book.clear();
+		this.leverages.clear();
+		this.marks.clear();
+		this.stops.clear();
 		this.fees = [];
 		this.funding.reset(this.now());
 		this.arm();
@@ -105,6 +132,40 @@ export class Futures implements FuturesControl {
 	stop(): void {
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = null;
+		this.stopMarkTimer();
+	}
+
+	private stopMarkTimer(): void {
+		if (this.markTimer) clearTimeout(this.markTimer);
+		this.markTimer = null;
+	}
+
+	/**
+	 * While stop orders or TP/SL wait: a timer for the next minute of the sandbox clock (when the
+	 * walk's mark changes), unref'd; each request checks them too (settleDue).
+	 */
+	armTriggers(): void {
+		this.stopMarkTimer();
+		if (!this.trader.waiting) return;
+		const delay = MARK_STEP_MS - (((this.now() % MARK_STEP_MS) + MARK_STEP_MS) % MARK_STEP_MS) + 1;
+		this.markTimer = setTimeout(() => {
+			this.markTimer = null;
+			this.settleDue();
+			this.armTriggers();
+		}, delay);
+		this.markTimer.unref();
+	}
+
+	/** A contract with the leverage in force. */
+	contract(symbol: string): Contract {
+		const c = findContract(symbol);
+		if (!c) throw new Error(`unknown contract ${symbol}`);
+		const leverage = this.leverages.get(symbol);
+		return leverage === undefined ? c : { ...c, leverage };
+	}
+
+	setLeverage(symbol: string, leverage: string): void {
+		this.leverages.set(symbol, leverage);
 	}
 
 	/** A timer for the next boundary (real ms from now on the sandbox clock), unref'd. */
@@ -120,13 +181,15 @@ export class Futures implements FuturesControl {
 	}
 
 	mark(c: Contract, ms: number = this.now()): string {
-		return markPriceAt(this.host.market, c, ms);
+		return this.marks.get(c.symbol) ?? markPriceAt(this.host.market, c, ms);
 	}
 
-	/** Settles the boundaries up to `now`, oldest first; a write that then uses the same `now` sees no gap. */
+	/**
+	 * The work due at `now`: funding boundaries settled, oldest first (a write that then uses the
+	 * same `now` sees no gap), then the stop orders and TP/SL the mark price has crossed.
+	 */
 	settleDue(now: number = this.now()): void {
 		const due = this.funding.due(now);
-		if (due.length === 0) return;
 		for (const { time, rates } of due) {
 			for (const c of CONTRACTS) {
 				for (const p of this.book.openPositions(DEMO_ACCOUNTS.mainContract)) {
@@ -134,7 +197,8 @@ export class Futures implements FuturesControl {
 				}
 			}
 		}
-		this.host.events.commit();
+		const triggered = this.trader.waiting && this.trader.checkTriggers();
+		if (due.length > 0 || triggered) this.host.events.commit();
 	}
 
 	settleNow(): void {
@@ -165,8 +229,8 @@ export class Futures implements FuturesControl {
 			.openPositions(accountId)
 			.filter((p) => symbol === undefined || p.symbol === symbol)
 			.map((p) => {
-				const c = findContract(p.symbol)!;
-				return positionView(p, c, this.mark(c));
+				const c = this.contract(p.symbol);
+				return positionView(p, c, this.mark(c), this.stops.get(`${accountId}/${p.symbol}`));
 			});
 	}
 
@@ -182,6 +246,12 @@ export class Futures implements FuturesControl {
 			if (available.v < 0n) available = D.ZERO;
 			return { asset, balance: total, availableBalance: D.fmt(available) };
 		});
+	}
+
+	/** The account's available USDT (balanceOf's availableBalance). */
+	availableOf(accountId: string): D.Dec {
+		const line = this.balanceOf(accountId).find((b) => b.asset === 'USDT');
+		return line ? D.parseDec(line.availableBalance)! : D.ZERO;
 	}
 
 	/** Funding fees of a contract with fundingTime in [startTime, endTime], newest first, at most `limit`. */
@@ -247,21 +317,65 @@ export class Futures implements FuturesControl {
 		// refused before anything is written
 		checkWithinPosition(this.book, accountId, c, input.side, quantity);
 		if (!order) {
-			const mark = floorToStep(this.mark(c, now), c.tickSize);
-			const price = checkOnGrid(input.price ?? mark, 'price', c.tickSize);
+			const price = checkOnGrid(input.price ?? this.trader.markTick(c), 'price', c.tickSize);
 			checkClientOrderId(this.book, accountId, input.clientOrderId);
 			const time = Math.max(now, this.book.newestOrderTime);
-			order = newOrder(this.book, c, { ...input, accountId, time, price, quantity });
+			order = newOrder(this.book, this.contract(c.symbol), {
+				...input,
+				accountId,
+				time,
+				price,
+				quantity,
+			});
+			this.host.events.contract(POSITION_LISTENER, executionReport(order, now));
 		}
 		const isMaker = input.isMaker ?? false;
-		const { trade, position } = this.book.fill(order, c, quantity, order.price, isMaker, now);
-		const view = positionView(position, c, this.mark(c, now));
-		this.host.events.contract(POSITION_LISTENER, positionEvent(view, accountId, now));
+		const cNow = this.contract(c.symbol);
+		const { trade, position } = this.trader.fill(order, cNow, quantity, order.price, isMaker, now);
+		this.afterWrite();
+		return {
+			order: orderView(order, cNow),
+			trade: tradeView(trade),
+			position: D.isPositive(position.baseQty) ? this.positionOf(position) : null,
+		};
+	}
+
+	private positionOf(p: HeldPosition) {
+		const c = this.contract(p.symbol);
+		return positionView(p, c, this.mark(c), this.stops.get(`${p.accountId}/${p.symbol}`));
+	}
+
+	private report(o: HeldOrder): void {
+		this.host.events.contract(POSITION_LISTENER, executionReport(o, this.now()));
+	}
+
+	/** After a write: what it made crossable triggers now, the timer follows, the events go out. */
+	afterWrite(): void {
+		this.trader.checkTriggers();
+		this.armTriggers();
 		this.host.events.commit();
+	}
+
+	setMarkPrice(symbol: string, price: string | null): void {
+		const c = this.contract(symbol);
+		this.settleDue();
+		if (price === null) this.marks.delete(symbol);
+		else this.marks.set(symbol, checkOnGrid(price, 'price', c.tickSize));
+		this.afterWrite();
+	}
+
+	liquidate(symbol: string, key: DemoKey = DEMO_KEYS.master): FuturesFillResult {
+		this.settleDue();
+		const accountId = this.accountOf(key);
+		const c = this.contract(symbol);
+		const held = this.book.position(accountId, symbol)?.baseQty;
+		if (!held || !D.isPositive(held)) throw new Error(`no ${symbol} position to liquidate`);
+		const { order, trade, position } = this.trader.marketSell(accountId, c, D.fmt(held), true);
+		this.afterWrite();
 		return {
 			order: orderView(order, c),
 			trade: tradeView(trade),
-			position: D.isPositive(position.baseQty) ? view : null,
+			position: D.isPositive(position.baseQty) ? this.positionOf(position) : null,
 		};
 	}
 
@@ -277,7 +391,18 @@ export class Futures implements FuturesControl {
 		if (time < this.book.newestOrderTime)
 			throw new Error(`time ${time} is before the newest futures order's: seed the oldest first`);
 		checkClientOrderId(this.book, accountId, input.clientOrderId);
-		return orderView(newOrder(this.book, c, { ...input, accountId, time, price, quantity }), c);
+		const cNow = this.contract(c.symbol);
+		const order = newOrder(this.book, cNow, { ...input, accountId, time, price, quantity });
+		this.report(order);
+		this.host.events.commit();
+		return orderView(order, cNow);
+	}
+
+	orders(key: DemoKey = DEMO_KEYS.master): FuturesOrder[] {
+		this.settleDue();
+		const accountId = futuresAccountOf(key);
+		if (!accountId) return [];
+		return this.book.ordersOf(accountId).map((o) => orderView(o, this.contract(o.symbol)));
 	}
 
 	positions(key: DemoKey = DEMO_KEYS.master): FuturesPosition[] {

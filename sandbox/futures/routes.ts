@@ -116,14 +116,14 @@ function orderList(auth: Authed, services: Services, open: boolean): Resp {
 	const limit = limitParam(p, dflt, max);
 	const { startTime, endTime } = timeRange(p);
 	const accountId = futuresAccountOf(auth.key);
-	// no stop orders exist in the sandbox
-	if (!accountId || type === 'STOP') return json(200, []);
+	if (!accountId) return json(200, []);
 	const days = open ? OPEN_ORDERS_DAYS : HISTORY_ORDERS_DAYS;
 	const windowStart = services.now() - days * DAY_MS;
 	const list = services.engine.futures.book.listOrders({
 		accountId,
 		symbol: c?.symbol,
 		open,
+		stop: type === 'STOP',
 		beforeOrderId: before,
 		startTime: Math.max(startTime ?? 0, windowStart),
 		endTime: endTime ?? Number.MAX_SAFE_INTEGER,
@@ -183,8 +183,8 @@ export const userTrades: Handler = (_ctx, auth, { engine, now }) => {
 	return json(200, list.map(tradeView));
 };
 
-export const leverage: Handler = (_ctx, auth) => {
-	const c = contractParam(auth.queryParams, true);
+export const leverage: Handler = (_ctx, auth, { engine }) => {
+	const c = engine.futures.contract(contractParam(auth.queryParams, true).symbol);
 	if (!futuresAccountOf(auth.key)) return json(200, []);
 	return json(200, [{ symbolId: c.symbol, leverage: c.leverage, marginType: c.marginType }]);
 };

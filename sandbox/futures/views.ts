@@ -3,7 +3,13 @@
  * from it: positions (REST and the `outboundContractPositionInfo` stream event), orders, fills.
  */
 import * as D from '../decimal';
-import type { FuturesOrder, FuturesOrderStatus, FuturesPosition, FuturesTrade } from '../types';
+import type {
+	FuturesOrder,
+	FuturesOrderStatus,
+	FuturesPosition,
+	FuturesTimeInForce,
+	FuturesTrade,
+} from '../types';
 import type { Contract } from './contracts';
 
 /** Fractional digits of a margin, PnL ratio or average (the documentation's marginPrecision 0.0001). */
@@ -22,10 +28,45 @@ export interface HeldOrder {
 	quantity: string;
 	leverage: string;
 	reduceOnly: boolean;
-	timeInForce: 'GTC' | 'IOC' | 'FOK';
+	timeInForce: FuturesTimeInForce;
 	status: FuturesOrderStatus;
 	executedQty: D.Dec;
 	executedQuote: D.Dec;
+	/** Default LIMIT (the controls' orders). */
+	type?: FuturesOrderType;
+	/** STOP: the trigger price; `price` "0" for a stop-market. */
+	stopPrice?: string;
+	/** STOP: triggers when the mark is at or above stopPrice (else at or below). */
+	triggerAbove?: boolean;
+	stpMode?: 'EXPIRE_TAKER' | 'EXPIRE_MAKER';
+	/** MARKET by quote: the quote quantity asked for. */
+	quoteQty?: string;
+	/** TP/SL to place on the order when wholly filled (an opening BUY). */
+	tpsl?: OrderTpSl;
+	/** A TP/SL child: the other child's order id (one cancels the other). */
+	ocoOrderId?: string;
+	isLiquidation?: boolean;
+	ordCxlReason?: string;
+}
+
+export type FuturesOrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER' | 'STOP';
+
+export interface TpSlLeg {
+	triggerPrice: string;
+	triggerBy: 'CONTRACT_PRICE' | 'MARK_PRICE';
+	limitPrice?: string;
+	clientOrderId?: string;
+}
+
+export interface OrderTpSl {
+	tp?: TpSlLeg;
+	sl?: TpSlLeg;
+}
+
+/** A position's TP/SL (POST position/trading-stop). */
+export interface PositionStop {
+	takeProfit?: { price: string; triggerBy: string; size?: string };
+	stopLoss?: { price: string; triggerBy: string; size?: string };
 }
 
 export interface HeldTrade extends FuturesTrade {
@@ -42,7 +83,11 @@ export interface HeldPosition {
 }
 
 export function isOpenOrder(o: HeldOrder): boolean {
-	return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
+	return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED' || o.status === 'ORDER_NEW';
+}
+
+export function isStopOrder(o: HeldOrder): boolean {
+	return o.type === 'STOP';
 }
 
 export function orderView(o: HeldOrder, c: Contract): FuturesOrder {
@@ -51,7 +96,8 @@ export function orderView(o: HeldOrder, c: Contract): FuturesOrder {
 	const avg = D.isPositive(o.executedQty)
 		? D.divTrunc(o.executedQuote, o.executedQty, AVG_SCALE)
 		: D.ZERO;
-	return {
+	const origQuote = o.quoteQty !== undefined ? D.parseDec(o.quoteQty)! : D.mul(orig, price);
+	const view: FuturesOrder = {
 		time: String(o.time),
 		orderId: o.orderId,
 		clientOrderId: o.clientOrderId,
@@ -60,24 +106,64 @@ export function orderView(o: HeldOrder, c: Contract): FuturesOrder {
 		quoteAsset: c.quote,
 		price: o.price,
 		side: o.side,
-		orderType: 'limit',
+		orderType: (o.type ?? 'LIMIT').toLowerCase(),
 		reduceOnly: o.reduceOnly,
 		leverage: o.leverage,
 		originalBaseQty: o.quantity,
 		executedBaseQty: D.fmt(o.executedQty),
-		originalQuoteQty: D.fmt(D.mul(orig, price)),
+		originalQuoteQty: D.fmt(origQuote),
 		executedQuoteQty: D.fmt(o.executedQuote),
 		avgPrice: D.fmt(avg),
 		timeInForce: o.timeInForce,
 		status: o.status,
-		stpMode: 'EXPIRE_TAKER',
-		ordCxlReason: '',
-		isLiquidationOrder: false,
-		liquidationType: '',
-		slTriggerPrice: '',
-		slTriggerBy: '',
-		tpTriggerPrice: '',
-		tpTriggerBy: '',
+		stpMode: o.stpMode ?? 'EXPIRE_TAKER',
+		ordCxlReason: o.ordCxlReason ?? '',
+		isLiquidationOrder: o.isLiquidation === true,
+		liquidationType: o.isLiquidation === true ? 'LIQUIDATION_TAKER' : '',
+		slTriggerPrice: o.tpsl?.sl?.triggerPrice ?? '',
+		slTriggerBy: o.tpsl?.sl?.triggerBy ?? '',
+		tpTriggerPrice: o.tpsl?.tp?.triggerPrice ?? '',
+		tpTriggerBy: o.tpsl?.tp?.triggerBy ?? '',
+	};
+	if (o.type === 'STOP') view.stopPrice = o.stopPrice;
+	return view;
+}
+
+/**
+ * The `contractExecutionReport` event of an order's state now, with the fill that brought it
+ * there if any (docs/api.md "Futures (write side)"): every value a string but the flags.
+ */
+export function executionReport(
+	o: HeldOrder,
+	E: number,
+	fill?: HeldTrade,
+): Record<string, unknown> {
+	return {
+		e: 'contractExecutionReport',
+		E: String(E),
+		s: o.symbol,
+		c: o.clientOrderId,
+		S: o.side,
+		o: o.type ?? 'LIMIT',
+		f: o.timeInForce,
+		q: o.quantity,
+		p: o.price,
+		X: o.status,
+		i: o.orderId,
+		l: fill ? fill.quantity : '0',
+		z: D.fmt(o.executedQty),
+		L: fill ? fill.price : '0',
+		n: fill ? fill.commission : '0',
+		N: 'USDT',
+		T: fill ? fill.time : '',
+		t: fill ? fill.tradeId : '',
+		m: fill ? fill.isMaker : false,
+		O: String(o.time),
+		Z: D.fmt(o.executedQuote),
+		C: o.reduceOnly,
+		v: o.leverage,
+		lo: o.isLiquidation === true,
+		lt: o.isLiquidation === true ? 'LIQUIDATION_TAKER' : '',
 	};
 }
 
@@ -107,7 +193,12 @@ function floorToTick(d: D.Dec, tick: string): D.Dec {
  *   limit) down to the tick, marginRate = (margin + unrealizedPnL) / quoteQty (4 decimals);
  * - CROSS: liquidationPrice "0" and marginRate "", as the documentation's example answers.
  */
-export function positionView(p: HeldPosition, c: Contract, mark: string): FuturesPosition {
+export function positionView(
+	p: HeldPosition,
+	c: Contract,
+	mark: string,
+	stop: PositionStop = {},
+): FuturesPosition {
 	const markDec = D.parseDec(mark)!;
 	const lev = D.parseDec(c.leverage)!;
 	const quoteQty = D.mul(p.baseQty, markDec);
@@ -147,6 +238,8 @@ export function positionView(p: HeldPosition, c: Contract, mark: string): Future
 		marginType: c.marginType,
 		positionMode: 'net',
 		positionSide: 'LONG',
+		takeProfit: stop.takeProfit?.price ?? '',
+		stopLoss: stop.stopLoss?.price ?? '',
 	};
 }
 

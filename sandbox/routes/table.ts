@@ -8,6 +8,7 @@
  * including transfers, the order test, listen keys, server time and market data, is a 'query'.
  */
 import * as futures from '../futures/routes';
+import * as futuresWrites from '../futures/writeRoutes';
 import { json } from '../response';
 import { account, accountTypes, checkApiKey, transfer } from './account';
 import { history } from './history';
@@ -87,10 +88,22 @@ export const ROUTES: RouteTable = {
 	'/api/v2/futures/historyFundingFees': { GET: read(1, futures.historyFundingFees) },
 	'/api/v2/futures/openOrders': { GET: read(1, futures.openOrders) },
 	'/api/v2/futures/historyOrders': { GET: read(1, futures.historyOrders) },
-	'/api/v2/futures/order': { GET: read(1, futures.order) },
+	'/api/v2/futures/order': {
+		GET: read(1, futures.order),
+		POST: trade(1, futuresWrites.createOrder, 'order'),
+		DELETE: trade(1, futuresWrites.cancelOrder, 'order'),
+	},
 	'/api/v2/futures/userTrades': { GET: read(1, futures.userTrades) },
-	'/api/v2/futures/leverage': { GET: read(1, futures.leverage) },
+	'/api/v2/futures/leverage': {
+		GET: read(1, futures.leverage),
+		POST: trade(1, futuresWrites.setLeverage, 'order'),
+	},
 	'/api/v2/futures/commissionRate': { GET: read(1, futures.commissionRate) },
+	// The futures write side: trade permission, order requests (20 a second per key); the
+	// documentation's weights (trading-stop 3, the others 1).
+	'/api/v2/futures/batchOrders': { POST: trade(1, futuresWrites.batchOrders, 'order') },
+	'/api/v2/futures/cancelOrders': { DELETE: trade(1, futuresWrites.cancelOrders, 'order') },
+	'/api/v2/futures/position/trading-stop': { POST: trade(3, futuresWrites.tradingStop, 'order') },
 	// Market data: a valid API key, no signature; the documentation states no weight, 1 each.
 	'/api/v1/exchangeInfo': { GET: keyOnly(1, exchangeInfo) },
 	'/quote/v1/ticker/price': { GET: keyOnly(1, tickerPriceRoute) },

@@ -385,6 +385,7 @@ const DEFAULT_SHAPE: Required<StreamEventShape> = {
 	makerFlag: 'boolean',
 	accountField: false,
 	subAccountEvents: false,
+	contractTradeId: 't',
 };
 
 const SHAPE_VALUES: Record<keyof StreamEventShape, readonly unknown[]> = {
@@ -393,6 +394,7 @@ const SHAPE_VALUES: Record<keyof StreamEventShape, readonly unknown[]> = {
 	makerFlag: ['boolean', 'text'],
 	accountField: [true, false],
 	subAccountEvents: [true, false],
+	contractTradeId: ['t', 'd', 'none'],
 };
 
 /** One event (built in the family's spot shapes, events.ts) in the shapes asked for; a copy. */
@@ -411,6 +413,9 @@ function reshape(
 		}
 		if (shape.makerFlag === 'text') out.m = String(event.m);
 		if (shape.accountField) out.a = accountId;
+	} else if (event.e === 'contractExecutionReport' && shape.contractTradeId !== 't') {
+		if (shape.contractTradeId === 'd') out.d = event.t;
+		delete out.t;
 	} else if (event.e === 'outboundAccountInfo' && shape.balances === 'contract') {
 		out.e = 'outboundContractAccountInfo';
 		out.B = (event.B as Array<Record<string, unknown>>).map((line) => {

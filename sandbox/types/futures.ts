@@ -26,6 +26,10 @@ export interface FuturesPosition {
 	marginType: 'CROSS' | 'ISOLATED';
 	positionMode: 'net';
 	positionSide: 'LONG';
+	/** The position's take-profit trigger price (POST position/trading-stop); "" when none. */
+	takeProfit: string;
+	/** The position's stop-loss trigger price; "" when none. */
+	stopLoss: string;
 }
 
 export type FuturesOrderStatus =
@@ -34,7 +38,15 @@ export type FuturesOrderStatus =
 	| 'FILLED'
 	| 'CANCELED'
 	| 'PARTIALLY_CANCELED'
-	| 'REJECTED';
+	| 'REJECTED'
+	// the create answer of a LIMIT, LIMIT_MAKER or MARKET order (POST order, batchOrders)
+	| 'PENDING_NEW'
+	// stop orders
+	| 'ORDER_NEW'
+	| 'ORDER_FILLED'
+	| 'ORDER_CANCELED';
+
+export type FuturesTimeInForce = 'GTC' | 'IOC' | 'FOK' | 'LIMIT_MAKER';
 
 /** One futures order (GET /api/v2/futures/order, openOrders, historyOrders). */
 export interface FuturesOrder {
@@ -46,7 +58,10 @@ export interface FuturesOrder {
 	quoteAsset: string;
 	price: string;
 	side: 'BUY' | 'SELL';
-	/** "limit": the documentation's examples write the type in lower case. */
+	/**
+	 * Lower case as the documentation's examples write it: "limit", "market", "limit_maker",
+	 * "stop".
+	 */
 	orderType: string;
 	reduceOnly: boolean;
 	leverage: string;
@@ -55,7 +70,7 @@ export interface FuturesOrder {
 	originalQuoteQty: string;
 	executedQuoteQty: string;
 	avgPrice: string;
-	timeInForce: 'GTC' | 'IOC' | 'FOK';
+	timeInForce: FuturesTimeInForce;
 	status: FuturesOrderStatus;
 	stpMode: string;
 	ordCxlReason: string;
@@ -65,6 +80,8 @@ export interface FuturesOrder {
 	slTriggerBy: string;
 	tpTriggerPrice: string;
 	tpTriggerBy: string;
+	/** STOP orders only: the trigger price (a sandbox field; the documentation's order has none). */
+	stopPrice?: string;
 }
 
 /** One futures fill (GET /api/v2/futures/userTrades). */
@@ -158,6 +175,22 @@ export interface FuturesControl {
 	seedFundingHistory(periods: number): void;
 	fill(input: FuturesFillInput): FuturesFillResult;
 	placeOpenOrder(input: FuturesOpenOrderInput): FuturesOrder;
+	/**
+	 * Fix a contract's mark (and last) price at `price` (on the contract's tick) until reset() or
+	 * setMarkPrice(symbol, null) (back to the walk); stop orders and TP/SL then trigger at once.
+	 */
+	setMarkPrice(symbol: string, price: string | null): void;
+	/**
+	 * Liquidate the key's position of `symbol`: a MARKET SELL for the whole position at the mark
+	 * price, isLiquidationOrder true, liquidationType LIQUIDATION_TAKER; its fill, events and the
+	 * position closed. Throws when there is no position.
+	 */
+	liquidate(symbol: string, key?: DemoKey): FuturesFillResult;
+	/**
+	 * Every futures order of the key's account (default master; [] for the sub key), oldest first,
+	 * in the answer shape (open and final, limit and stop, TP/SL children and triggered orders).
+	 */
+	orders(key?: DemoKey): FuturesOrder[];
 	/** The key's open positions as GET /api/v2/futures/positions lists them (default master key). */
 	positions(key?: DemoKey): FuturesPosition[];
 	/** Settle every funding boundary the clock has passed now (also done before each request). */

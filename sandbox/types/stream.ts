@@ -29,6 +29,11 @@ export interface StreamEventShape {
 	accountField?: boolean;
 	/** A master key's listen key also carries its sub accounts' events (default false: its own trading account's only). */
 	subAccountEvents?: boolean;
+	/**
+	 * The trade ID of a futures fill's contractExecutionReport: in `t` (default, the futures51
+	 * contract), in `d` (the spot report's name for it), or in neither ('none').
+	 */
+	contractTradeId?: 't' | 'd' | 'none';
 }
 
 export interface StreamStats {

@@ -425,7 +425,7 @@ describe('RequestRateLimiter: the exact edges, on given clock readings', () => {
 		expect(l.judge(key, 'query', noTs, 21_100, 0)).toBe('accepted');
 	});
 
-	it('the route table names every route’s class: the six order endpoints are orders, every other route a query', () => {
+	it('the route table names every route’s class: the spot and futures order writes are orders, every other route a query', () => {
 		const classes = Object.entries(ROUTES).flatMap(([path, methods]) =>
 			Object.entries(methods).map(([method, route]) => [`${method} ${path}`, route.rateClass]),
 		);
@@ -443,6 +443,13 @@ describe('RequestRateLimiter: the exact edges, on given clock readings', () => {
 				'DELETE /api/v1/spot/cancelOrderByIds',
 				'DELETE /api/v1/spot/openOrders',
 				'DELETE /api/v1/spot/cancelAllOpenOrders',
+				// the futures writes (issue 51)
+				'POST /api/v2/futures/order',
+				'POST /api/v2/futures/batchOrders',
+				'DELETE /api/v2/futures/order',
+				'DELETE /api/v2/futures/cancelOrders',
+				'POST /api/v2/futures/position/trading-stop',
+				'POST /api/v2/futures/leverage',
 			].sort(),
 		);
 	});

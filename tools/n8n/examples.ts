@@ -238,6 +238,53 @@ export function loadFuturesExample(key: FuturesExampleKey): Workflow {
 }
 
 /**
+ * The futures trading examples (node version 2, Futures writes), run by
+ * test/e2e/futures-trading.e2e.test.ts and by the demo in a started n8n: the signal entry is
+ * started by its webhook (published), the kill switch and the agent from their triggers.
+ */
+export const FUTURES_TRADING_EXAMPLES = {
+	futuresSignalEntry: {
+		file: 'futures-signal-entry.json',
+		id: 'tsFutSignalEnt01',
+		trigger: 'Signal Webhook',
+		check: 'Valid Buy Signal?',
+		entry: 'Long Entry with TP/SL',
+	},
+	futuresKillSwitch: {
+		file: 'futures-kill-switch.json',
+		id: 'tsFutKillSwitch1',
+		trigger: 'Every Minute',
+		positions: 'Get Positions',
+		rates: 'Get Funding Rate',
+		check: 'Drawdown or Funding Too High',
+		cancel: 'Cancel All Open Orders',
+		toClose: 'Positions to Close',
+		close: 'Close Position',
+	},
+	futuresReduceOnlyAgent: {
+		file: 'futures-reduce-only-agent.json',
+		id: 'tsFutReduceAgnt1',
+		trigger: 'Manual Trigger',
+		agent: 'AI Agent',
+		model: 'OpenAI Chat Model',
+		positionsTool: 'Get Positions',
+		orderTool: 'Place Futures Order',
+	},
+} as const;
+
+export type FuturesTradingExampleKey = keyof typeof FUTURES_TRADING_EXAMPLES;
+
+/** The signal entry's webhook path (`/webhook/<path>` once published). */
+export const FUTURES_SIGNAL_PATH = 'futures-signal';
+
+/** A fresh copy of a futures trading example (FUTURES_TRADING_EXAMPLES) as stored in `examples/`. */
+export function loadFuturesTradingExample(key: FuturesTradingExampleKey): Workflow {
+	return JSON.parse(
+		fs.readFileSync(path.join(EXAMPLES_DIR, FUTURES_TRADING_EXAMPLES[key].file), 'utf8'),
+	) as Workflow;
+}
+
+/**
  * Every example in `examples/`, whatever its group: the one list the demo runs (tools/demo.ts has a
  * step per key, its type says so) and test/tools/examples.test.ts holds against the folder, so an
  * example added to the folder and not here, or here and not to the demo, fails a fast test.
@@ -250,6 +297,7 @@ export const ALL_EXAMPLES = {
 	...REALTIME_EXAMPLES,
 	...FILL_ALERT_EXAMPLES,
 	...FUTURES_EXAMPLES,
+	...FUTURES_TRADING_EXAMPLES,
 } as const;
 
 export type AnyExampleKey = keyof typeof ALL_EXAMPLES;
@@ -274,6 +322,9 @@ export const EXAMPLE_E2E_TESTS: { readonly [K in AnyExampleKey]: string } = {
 	futuresFundingRateAlert: 'test/e2e/futures-examples.e2e.test.ts',
 	futuresFundingFeeReport: 'test/e2e/futures-examples.e2e.test.ts',
 	futuresLiquidationAlert: 'test/e2e/futures-examples.e2e.test.ts',
+	futuresSignalEntry: 'test/e2e/futures-trading.e2e.test.ts',
+	futuresKillSwitch: 'test/e2e/futures-trading.e2e.test.ts',
+	futuresReduceOnlyAgent: 'test/e2e/futures-trading.e2e.test.ts',
 };
 
 /** A fresh copy of any example (ALL_EXAMPLES) as stored in `examples/`. */

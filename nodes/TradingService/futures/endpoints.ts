@@ -24,6 +24,17 @@ const read = (path: string, answer: AnswerShape): Endpoint => ({
 	answer,
 });
 
+/**
+ * The futures writes: signed, counted against the key's order rate (20 a second) and never sent
+ * again unless the service proves it did nothing. Weight 1, the position's TP/SL 3 (the documentation).
+ */
+const write = (
+	method: 'POST' | 'DELETE',
+	path: string,
+	answer: AnswerShape,
+	weight = 1,
+): Endpoint => ({ method, path, weight, rateClass: 'order', writes: true, answer });
+
 export const FUTURES_ENDPOINTS = {
 	positions: read('/api/v2/futures/positions', listOf('positions', 'symbol')),
 	balance: read('/api/v2/futures/balance', listOf('balances', 'asset')),
@@ -45,4 +56,26 @@ export const FUTURES_ENDPOINTS = {
 		'/api/v2/futures/commissionRate',
 		objectWith('commission rate', 'makerFeeRate'),
 	),
+	newOrder: write('POST', '/api/v2/futures/order', objectWith('order', 'orderId')),
+	batchOrders: {
+		...write('POST', '/api/v2/futures/batchOrders', {
+			is: 'object',
+			has: { result: 'list' },
+			otherwise: 'The service answered the batch of futures orders without a result list',
+		}),
+		codesPerEntry: true,
+	},
+	cancelOrder: write('DELETE', '/api/v2/futures/order', objectWith('cancel', 'orderId')),
+	cancelOrders: write(
+		'DELETE',
+		'/api/v2/futures/cancelOrders',
+		objectWith('cancel', 'lastOrderId'),
+	),
+	tradingStop: write(
+		'POST',
+		'/api/v2/futures/position/trading-stop',
+		objectWith('position TP/SL', 'symbol'),
+		3,
+	),
+	setLeverage: write('POST', '/api/v2/futures/leverage', objectWith('leverage', 'leverage')),
 } satisfies Record<string, Endpoint>;

@@ -3,6 +3,13 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { NodeVersion } from '../descriptions/pickers';
 import type { Operations } from '../run/node.type';
 import { futuresRead as read } from './contracts';
+import * as createOrder from './createOrder.operation';
+import * as createManyOrders from './createManyOrders.operation';
+import * as cancelOrder from './cancelOrder.operation';
+import * as cancelManyOrders from './cancelManyOrders.operation';
+import * as setPositionTpSl from './setPositionTpSl.operation';
+import * as setLeverage from './setLeverage.operation';
+import * as closePosition from './closePosition.operation';
 import * as getBalance from './getBalance.operation';
 import * as getCommissionRate from './getCommissionRate.operation';
 import * as getFundingFees from './getFundingFees.operation';
@@ -15,6 +22,13 @@ import * as getPositions from './getPositions.operation';
 import * as getTrades from './getTrades.operation';
 
 export const operations = {
+	createOrder: { mode: 'perItem', writes: true, execute: createOrder.execute },
+	createManyOrders: { mode: 'allItems', writes: true, execute: createManyOrders.execute },
+	cancelOrder: { mode: 'perItem', writes: true, execute: cancelOrder.execute },
+	cancelManyOrders: { mode: 'perItem', writes: true, execute: cancelManyOrders.execute },
+	setPositionTpSl: { mode: 'perItem', writes: true, execute: setPositionTpSl.execute },
+	setLeverage: { mode: 'perItem', writes: true, execute: setLeverage.execute },
+	closePosition: { mode: 'perItem', writes: true, execute: closePosition.execute },
 	getPositions: read(getPositions.execute),
 	getBalance: read(getBalance.execute),
 	getFundingRate: read(getFundingRate.execute),
@@ -28,6 +42,40 @@ export const operations = {
 } satisfies Operations;
 
 const OPERATION_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Cancel Many Orders',
+		value: 'cancelManyOrders',
+		description:
+			'Cancel every open futures order of one contract or of every contract (both sides, limit and stop), or the orders of a list of order IDs',
+		action: 'Cancel many futures orders',
+	},
+	{
+		name: 'Cancel Order',
+		value: 'cancelOrder',
+		description:
+			'Cancel one open futures order, given its Order ID or its Client Order ID; the node finds whether it is a limit or a stop order',
+		action: 'Cancel a futures order',
+	},
+	{
+		name: 'Close Position',
+		value: 'closePosition',
+		description: 'Close a LONG position, whole or in part, with a reduce-only market order',
+		action: 'Close a futures position',
+	},
+	{
+		name: 'Create Many Orders',
+		value: 'createManyOrders',
+		description:
+			'Place many futures orders, batched by contract, side and type (20 per request, 3 for stop orders), one output item per order',
+		action: 'Create many futures orders',
+	},
+	{
+		name: 'Create Order',
+		value: 'createOrder',
+		description:
+			'Place one futures order: limit, market, limit maker or stop, with optional take-profit and stop-loss',
+		action: 'Create a futures order',
+	},
 	{
 		name: 'Get Balance',
 		value: 'getBalance',
@@ -94,6 +142,18 @@ const OPERATION_OPTIONS: INodePropertyOptions[] = [
 			'List your futures fills of one contract, newest first: price, quantity, fee and realized PnL',
 		action: 'Get futures trades',
 	},
+	{
+		name: 'Set Leverage',
+		value: 'setLeverage',
+		description: 'Set the leverage of one contract for the orders that follow',
+		action: 'Set the futures leverage',
+	},
+	{
+		name: 'Set Position TP/SL',
+		value: 'setPositionTpSl',
+		description: 'Set the take-profit and stop-loss of a LONG position',
+		action: "Set a position's take-profit and stop-loss",
+	},
 ];
 
 /** The resource's operations and their parameters (version 2 only: versionDescription.ts). */
@@ -108,6 +168,13 @@ export function description(version: NodeVersion): INodeProperties[] {
 			options: OPERATION_OPTIONS,
 			default: 'getPositions',
 		},
+		...createOrder.description(version),
+		...createManyOrders.description(version),
+		...cancelOrder.description(version),
+		...cancelManyOrders.description(version),
+		...setPositionTpSl.description(version),
+		...setLeverage.description(version),
+		...closePosition.description(version),
 		...getPositions.description(version),
 		...getBalance.description(version),
 		...getFundingRate.description(version),

@@ -99,3 +99,16 @@ export async function accountScope(
 export function inScope(scope: AccountScope, record: IDataObject): boolean {
 	return record.accountId === undefined || String(record.accountId) === scope.accountId;
 }
+
+/**
+ * The key's own futures account: its one type-3 account not labelled as a sub account's; none when
+ * it has none or several (both triggers follow one futures account, or refuse).
+ */
+export function contractAccountOf(accounts: IDataObject[]): string | undefined {
+	const own = accounts.filter(
+		(account) =>
+			Number(account.accountType) === 3 &&
+			!/^sub\b/i.test(typeof account.accountLabel === 'string' ? account.accountLabel.trim() : ''),
+	);
+	return own.length === 1 ? String(own[0].accountId) : undefined;
+}

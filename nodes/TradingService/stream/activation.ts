@@ -48,8 +48,10 @@ export interface Activation {
 	state: StreamState;
 	/** The trading account whose events start the workflow; resolved at activation. */
 	account?: AccountScope;
-	/** The key's own futures account, when Position Changed is chosen; resolved at activation. */
+	/** The key's own futures account, when a futures event is chosen; resolved at activation. */
 	contractAccount?: string;
+	/** The contracts exchange information lists, read once per activation by the futures catch-up. */
+	futuresContracts?: string[];
 	/**
 	 * The newest trade ID a catch-up of this activation read: the next reads the fills above it. Not
 	 * kept across restarts: a process killed between an emit and its execution may have lost the

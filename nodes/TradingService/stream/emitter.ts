@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 
 import type { Activation } from './activation';
-import { itemOf, kindOf, type StreamEvent, type StreamEventKind } from './events';
+import { FUTURES_KINDS, itemOf, kindOf, type StreamEvent, type StreamEventKind } from './events';
 import { eventsOfMessage } from './messages';
 import { positionKey, positionState, positionStep, unsettledPositions } from './positions';
 import {
+	FUTURES_OPEN_STATUSES,
 	SeenEvents,
 	balanceText,
+	futuresListOf,
 	trackOrder,
 	writeStreamState,
 	type PositionMark,
@@ -123,7 +125,12 @@ export class Emitter {
 
 	private track(event: StreamEvent): void {
 		const { state } = this.activation;
-		if (event.channel === 'order')
+		if (event.channel === 'order' && event.market === 'contract') {
+			// Followed once the futures baseline is taken (futuresCatchUp.ts).
+			const tag = `${event.symbol}|${futuresListOf(event.orderType)}`;
+			if (state.futuresOpen !== undefined)
+				trackOrder(state.futuresOpen, event.orderId, tag, event.status, FUTURES_OPEN_STATUSES);
+		} else if (event.channel === 'order')
 			trackOrder(state.open, event.orderId, event.symbol, event.status);
 		// The catch-up compares spot balances only (contract balances are read nowhere else).
 		else if (event.channel === 'balance' && event.market === 'spot')
@@ -136,6 +143,7 @@ export class Emitter {
 		if (this.stamps.freshness(event) === 'older') return;
 		this.stamps.take(event);
 		if (this.startingKind(event) === undefined) return;
+		if (event.channel === 'order' && event.otherId) this.seen.add(event.otherId, 0);
 		if (event.channel !== 'position') return this.seen.add(event.id, 0);
 		const state = positionState(event);
 		const key = positionKey(event.symbol, event.side);
@@ -148,6 +156,7 @@ export class Emitter {
 	 * read over REST (a past event, not a state) are still emitted.
 	 */
 	handle(event: StreamEvent): void {
+		const { clock } = this.activation;
 		const kept = this.keep(event);
 		const history = event.source === 'stream' || (event.channel === 'order' && !!event.lastFill);
 		if (!kept && !history) return;
@@ -164,7 +173,10 @@ export class Emitter {
 			positions[positionKey(event.symbol, event.side)] = step.mark;
 			return this.emit({ ...event, id: step.event.id }, kind);
 		}
-		if (!this.seen.has(event.id)) this.emit(event, kind);
+		const otherId = event.channel === 'order' ? event.otherId : undefined;
+		if (this.seen.has(event.id) || (otherId !== undefined && this.seen.has(otherId))) return;
+		if (otherId !== undefined) this.seen.add(otherId, clock.now());
+		this.emit(event, kind);
 	}
 
 	private emit(event: StreamEvent, kind: StreamEventKind): void {
@@ -185,16 +197,19 @@ export class Emitter {
 		writeStreamState(context.getWorkflowStaticData('node'), state);
 	}
 
-	/** The kind an event starts the workflow as: a chosen one, within the filters; else none. */
+	/**
+	 * The kind an event starts the workflow as: a chosen one, within the filters (Contract for
+	 * positions and the futures kinds, Symbol for the other order kinds, Coin for balances); else none.
+	 */
 	private startingKind(event: StreamEvent): StreamEventKind | undefined {
 		const { settings } = this.activation;
+		const kind = kindOf(event, settings.kinds);
+		if (kind === undefined) return undefined;
 		const [wanted, actual] =
-			event.channel === 'order'
-				? [settings.symbol, event.symbol]
-				: event.channel === 'position'
-					? [settings.contract, event.symbol]
-					: [settings.coin, event.coin];
-		return wanted === undefined || actual === wanted ? kindOf(event, settings.kinds) : undefined;
+			event.channel === 'balance'
+				? [settings.coin, event.coin]
+				: [FUTURES_KINDS.includes(kind) ? settings.contract : settings.symbol, event.symbol];
+		return wanted === undefined || actual === wanted ? kind : undefined;
 	}
 
 	/** n8n refuses a second execution with the same key, should a crash make the trigger emit again. */

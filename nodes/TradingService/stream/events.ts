@@ -40,7 +40,43 @@ export const STREAM_EVENT_KINDS = [
 		name: 'Position Changed',
 		description: 'A futures position of yours was opened, added to, reduced or closed',
 	},
+	{
+		value: 'futuresOrderFilled',
+		name: 'Futures Order Filled',
+		description:
+			'A futures order of yours is completely filled (FILLED); for a stop order, when the order it places fills',
+	},
+	{
+		value: 'futuresOrderPartiallyFilled',
+		name: 'Futures Order Partially Filled',
+		description:
+			'Part of a futures order of yours filled and the rest stays open (PARTIALLY_FILLED)',
+	},
+	{
+		value: 'futuresOrderCanceled',
+		name: 'Futures Order Cancelled',
+		description:
+			'A futures order of yours ended without filling completely (CANCELED, PARTIALLY_CANCELED, ORDER_CANCELED)',
+	},
+	{
+		value: 'futuresLiquidation',
+		name: 'Liquidation',
+		description: 'A fill of a liquidation order on your futures account: one event per fill',
+	},
 ] as const;
+
+/** The kinds that follow the key's own futures account (its contract orders and positions). */
+export const FUTURES_KINDS: readonly StreamEventKind[] = [
+	'positionChanged',
+	'futuresOrderFilled',
+	'futuresOrderPartiallyFilled',
+	'futuresOrderCanceled',
+	'futuresLiquidation',
+];
+
+/** Whether a chosen kind needs the futures account (and, but for positions, its orders' catch-up). */
+export const followsFutures = (kinds: ReadonlySet<StreamEventKind>, orders = false): boolean =>
+	FUTURES_KINDS.some((kind) => kinds.has(kind) && (!orders || kind !== 'positionChanged'));
 
 export type StreamEventKind = (typeof STREAM_EVENT_KINDS)[number]['value'];
 
@@ -52,6 +88,23 @@ function orderKindOf(status: string): StreamEventKind | undefined {
 	if (status === 'PARTIALLY_FILLED') return 'orderPartiallyFilled';
 	if (CANCELLED_STATUSES.includes(status)) return 'orderCancelled';
 	return undefined;
+}
+
+/**
+ * The futures kind of a contract order's change: a liquidation order's fill, else by status (limit
+ * and stop orders have their own words). A stop's trigger (ORDER_FILLED, nothing filled) is none:
+ * the order it places fills, as the polling twin sees it. A contract order no futures kind was
+ * chosen for falls back to the order kinds, which have always covered contract reports.
+ */
+function futuresKindsOf(change: OrderChange): StreamEventKind[] {
+	const kinds: StreamEventKind[] = [];
+	if (change.isLiquidation === true && change.lastFill !== undefined)
+		kinds.push('futuresLiquidation');
+	if (change.status === 'FILLED') kinds.push('futuresOrderFilled');
+	if (change.status === 'PARTIALLY_FILLED') kinds.push('futuresOrderPartiallyFilled');
+	if (['CANCELED', 'PARTIALLY_CANCELED', 'ORDER_CANCELED'].includes(change.status))
+		kinds.push('futuresOrderCanceled');
+	return kinds;
 }
 
 /**
@@ -73,6 +126,11 @@ type EventTime = Pick<EventBasics, 'time' | 'clock' | 'seenAt'>;
 
 /** An order's state at one change, from either source. */
 export interface OrderChange extends EventBasics {
+	/**
+	 * A futures fill's other name, its order's state ID (order, status, filled quantity): a report
+	 * without a trade ID has only that one. Seen under either ID, the fill is emitted once.
+	 */
+	otherId?: string;
 	orderId: string;
 	clientOrderId?: string;
 	symbol: string;
@@ -94,6 +152,11 @@ export interface OrderChange extends EventBasics {
 		isMaker?: boolean;
 	};
 	orderTime?: string;
+	/** Contract orders only: the report's `C`, `v`, `lo`, `lt` (the order's fields over REST). */
+	reduceOnly?: boolean;
+	leverage?: string;
+	isLiquidation?: boolean;
+	liquidationType?: string;
 }
 
 export interface BalanceChange extends EventBasics {
@@ -139,6 +202,13 @@ export function orderEventId(orderId: string, status: string, executedQuantity: 
 	return `order-${orderId}-${status}-${canonical(executedQuantity)}`;
 }
 
+/**
+ * A futures fill's ID: its trade ID, which the report (`t`, else `d`) and the fill list (`tradeId`)
+ * both carry, so that a fill seen both ways is one event whatever the order's totals were at each
+ * read. Each fill also carries its order's state ID as `otherId`, for a report without a trade ID.
+ */
+export const futuresFillId = (tradeId: string): string => `futures-fill-${tradeId}`;
+
 /** A field the exchange sends as text or as a number, as text. */
 export function text(value: unknown): string | undefined {
 	if (typeof value === 'string') return value;
@@ -168,6 +238,10 @@ export function kindOf(
 		return chosen.has('balanceChanged') ? 'balanceChanged' : undefined;
 	if (event.channel === 'position')
 		return chosen.has('positionChanged') ? 'positionChanged' : undefined;
+	if (event.market === 'contract') {
+		const futures = futuresKindsOf(event).find((kind) => chosen.has(kind));
+		if (futures !== undefined) return futures;
+	}
 	const specific = orderKindOf(event.status);
 	if (specific !== undefined && chosen.has(specific)) return specific;
 	return chosen.has('orderUpdated') ? 'orderUpdated' : undefined;
@@ -177,6 +251,7 @@ export function kindOf(
 export function itemOf(event: StreamEvent, kind: StreamEventKind): IDataObject {
 	// `clock` and `seenAt` are the trigger's own bookkeeping (Stamps), not the event's.
 	const { channel, id, source, market, time, clock, seenAt, raw, ...fields } = event;
+	delete (fields as Partial<OrderChange>).otherId;
 	const item: IDataObject = { event: kind, eventId: id, source, market, eventTime: String(time) };
 	// Every field the event has, in its order; the fill is copied, not shared.
 	for (const [key, value] of Object.entries(fields))

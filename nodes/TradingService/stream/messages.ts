@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { formatDecimal, parseDecimal, subtractDecimals } from '../helpers/decimals';
 import {
 	canonical,
+	futuresFillId,
 	orderEventId,
 	stampOf,
 	text,
@@ -76,15 +77,30 @@ function orderChangeOfReport(report: IDataObject, receivedAt: number): OrderChan
 		orderTime: text(report.O),
 		raw: report,
 	};
+	// A fill's trade: `t` (futures51 contract; the UAE page's contract report is unverified), else `d`
+	// (the spot report's name).
+	const tradeId = text(report.t) || text(report.d) || undefined;
 	if (nonZero(lastQuantity)) {
 		change.lastFill = {
 			quantity: lastQuantity as string,
 			price: text(report.L) ?? '',
 			fee: text(report.n),
 			feeCoin: text(report.N) || undefined,
-			tradeId: text(report.d) || undefined,
+			tradeId,
 			isMaker: flag(report.m),
 		};
+	}
+	if (change.market === 'contract') {
+		// The fill list's trade ID, as a catch-up names the fill; without one, the order's state ID,
+		// which a catch-up's fill event carries as its `otherId` (futuresOrders.ts): one event both ways.
+		if (change.lastFill !== undefined && tradeId !== undefined) {
+			change.otherId = change.id;
+			change.id = futuresFillId(tradeId);
+		}
+		change.reduceOnly = flag(report.C);
+		change.leverage = text(report.v) || undefined;
+		change.isLiquidation = flag(report.lo);
+		change.liquidationType = text(report.lt) || undefined;
 	}
 	return change;
 }
@@ -162,7 +178,10 @@ export function eventsOfMessage(
 		// ticketInfo repeats a fill the executionReport already carries.
 		if (!isOrder && !isBalance) continue;
 		const named = accountOfEvent(event);
-		if (account !== undefined && named !== undefined && named !== account) {
+		// A contract report or balance names the futures account, the others the trading account.
+		const contract = name === 'contractExecutionReport' || name === 'outboundContractAccountInfo';
+		const expected = contract ? (contractAccount ?? account) : account;
+		if (expected !== undefined && named !== undefined && named !== expected) {
 			foreign++;
 			continue;
 		}

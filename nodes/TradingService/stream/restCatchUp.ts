@@ -2,9 +2,10 @@ import { NodeOperationError, type IDataObject, type ITriggerFunctions } from 'n8
 
 import { DAY_MS, LIMITS } from '../constants';
 import type { AccountScope } from '../helpers/accountScope';
-import { STREAM_TIMINGS, USER_STREAM, type Activation } from './activation';
+import { STREAM_TIMINGS, type Activation } from './activation';
 import type { Emitter } from './emitter';
-import { stampOf, text, type BalanceChange } from './events';
+import { followsFutures, stampOf, text, type BalanceChange } from './events';
+import { catchUpFuturesOrders, rememberFuturesOrders } from './futuresCatchUp';
 import { MAX_LOOKUPS, catchUpOrders, type OrderCatchUp } from './orderCatchUp';
 import { readPositions } from './positions';
 import { MAX_OPEN_ORDERS, balanceText } from './streamState';
@@ -78,7 +79,7 @@ async function catchUpPositions(activation: Activation, emitter: Emitter): Promi
 /** Where a catch-up starts: before the cursor by the overlap, within the fills' 30 days. */
 function catchUpStart(cursor: number, now: number): number {
 	const oldestTrade = now - LIMITS.accountTradesRetentionDays * DAY_MS + LIMITS.maxRecvWindowMs;
-	return Math.max(cursor - USER_STREAM.catchUpOverlapMs, oldestTrade);
+	return Math.max(cursor - STREAM_TIMINGS.catchUpOverlapMs, oldestTrade);
 }
 
 /** The account followed, resolved at activation. */
@@ -120,6 +121,15 @@ export async function takeBaseline(
 		if (settings.kinds.has('balanceChanged')) await rememberBalances(activation, emitter);
 	}
 	if (settings.kinds.has('positionChanged')) await rememberPositions(activation, emitter);
+	if (followsFutures(settings.kinds, true))
+		await rememberFuturesOrders(activation, emitter, catchUpStart(clock.now(), clock.now()));
+	else {
+		// Not followed meanwhile: futures events chosen again start from a new baseline.
+		delete state.futuresOpen;
+		delete state.futuresAccount;
+		delete state.futuresSince;
+		delete state.futuresCursor;
+	}
 }
 
 /** What the orders read say of the orders last seen open that no read could show. */
@@ -153,6 +163,11 @@ function settleMissing(activation: Activation, found: OrderCatchUp): void {
 export async function catchUp(activation: Activation, emitter: Emitter): Promise<void> {
 	const { state, clock, settings } = activation;
 	const startedAt = clock.now();
+	const futures = followsFutures(settings.kinds, true) && state.futuresOpen !== undefined;
+	// The futures part keeps the cursor it started from until it succeeds: the spot part moves
+	// `cursor` first, and a futures read that failed is read again from there.
+	if (futures) state.futuresCursor = Math.min(state.cursor, state.futuresCursor ?? state.cursor);
+	const futuresSince = catchUpStart(state.futuresCursor ?? state.cursor, startedAt);
 	const found = await readOrders(activation);
 	// Every change before the catch-up started has now been read.
 	state.cursor = Math.max(state.cursor, startedAt);
@@ -160,6 +175,9 @@ export async function catchUp(activation: Activation, emitter: Emitter): Promise
 	// Unchanged open orders stay open, unless a push said otherwise meanwhile.
 	for (const change of found.unchanged) emitter.keep({ channel: 'order', ...change });
 	for (const change of found.changes) emitter.handle({ channel: 'order', ...change });
+	// Fills whose orders were left are read again by the next catch-up, from the same cursor.
+	if (futures && (await catchUpFuturesOrders(activation, emitter, futuresSince)))
+		delete state.futuresCursor;
 	if (settings.kinds.has('balanceChanged')) {
 		// Without the marker (a state older than it), known balances say the baseline was taken.
 		if (!state.balancesTaken && Object.keys(state.balances).length === 0)

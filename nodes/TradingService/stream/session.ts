@@ -4,6 +4,7 @@ import { isServiceRejection, type ServiceClient } from '../transport';
 import { StreamSocket, type WebSocketConstructor } from '../transport/socket';
 import { STREAM_TIMINGS, USER_STREAM, type Activation, type SessionClock } from './activation';
 import { Emitter } from './emitter';
+import { followsFutures } from './events';
 import { STREAM_ENDPOINTS } from './endpoints';
 import { CatchUps, Outage, catchUp, reportOutage, takeBaseline } from './restCatchUp';
 import {
@@ -150,7 +151,7 @@ export class StreamSession {
 	async start(): Promise<void> {
 		const { context, client, node, settings, clock, manual, log } = this.activation;
 		this.activation.account = await followedAccount(client, node, settings.account);
-		if (settings.kinds.has('positionChanged'))
+		if (followsFutures(settings.kinds))
 			this.activation.contractAccount = await followedContractAccount(client, node);
 		let leftover: string | undefined;
 		if (!manual) {

@@ -6,11 +6,13 @@ import {
 } from 'n8n-workflow';
 
 import { contractSymbol } from '../futures/contracts';
-import { accountScope, type AccountScope } from '../helpers/accountScope';
+import { accountScope, contractAccountOf, type AccountScope } from '../helpers/accountScope';
 import { inputError, integerInRange, locatorValue } from '../helpers/validation';
 import type { ServiceClient } from '../transport';
 import { STREAM_EVENT_KINDS, type StreamEventKind } from './events';
 import { STREAM_SOCKET_PATH } from './endpoints';
+
+export { contractAccountOf };
 
 export const DEFAULT_OUTAGE_REPORT_MINUTES = 5;
 export const MAX_OUTAGE_REPORT_MINUTES = 24 * 60;
@@ -120,26 +122,16 @@ export async function followedAccount(
 	);
 }
 
-/** The key's own futures account: its one type-3 account not labelled as a sub account's. */
-export function contractAccountOf(accounts: IDataObject[]): string | undefined {
-	const own = accounts.filter(
-		(account) =>
-			Number(account.accountType) === 3 &&
-			!/^sub\b/i.test(typeof account.accountLabel === 'string' ? account.accountLabel.trim() : ''),
-	);
-	return own.length === 1 ? String(own[0].accountId) : undefined;
-}
-
 /**
- * The futures account whose positions Position Changed follows: the key's own (account type 3).
- * A key without one (a sub account's key) could never see a position event: refused at activation.
+ * The futures account the futures events follow: the key's own (account type 3). A key without
+ * one (a sub account's key) could never see a futures event: refused at activation.
  */
 export async function followedContractAccount(client: ServiceClient, node: INode): Promise<string> {
 	const found = contractAccountOf(await client.keyAccounts());
 	if (found !== undefined) return found;
 	throw new NodeOperationError(node, 'This API key has no futures account of its own', {
 		description:
-			"Position Changed follows the positions of the API key's own futures account (account type 3), and the exchange lists none for this key (a sub account's key has none), or several. Remove Position Changed from Events, or use the main account's API key.",
+			"Position Changed, the futures order events and Liquidation follow the API key's own futures account (account type 3), and the exchange lists none for this key (a sub account's key has none), or several. Remove them from Events, or use the main account's API key.",
 	});
 }
 

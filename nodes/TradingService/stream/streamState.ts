@@ -19,6 +19,12 @@ import { canonical } from './events';
  * - `positions`: each futures position's last known size (symbol|side), the size before it and the
  *   event that made it so (positions.ts), of the futures account `positionAccount`; absent in a
  *   state written before Position Changed existed;
+ * - `futuresOpen`: the futures orders last seen open (order ID → "symbol|LIMIT" or "symbol|STOP", the
+ *   list that holds it) of the futures account `futuresAccount`, followed since `futuresSince` (its
+ *   baseline's time: a catch-up reads no futures order older than it); `futuresCursor`: while a
+ *   catch-up's futures part has not succeeded, the cursor it started from (the next reads from it);
+ *   absent before the futures order events existed, or while none is chosen (the baseline is then
+ *   taken at activation);
  * - `listenKey`: the key in use, deleted by the next activation when a killed process could not.
  */
 export interface StreamState {
@@ -31,6 +37,10 @@ export interface StreamState {
 	balancesTaken?: true;
 	positions: Record<string, PositionMark>;
 	positionAccount?: string;
+	futuresOpen?: Record<string, string>;
+	futuresAccount?: string;
+	futuresSince?: number;
+	futuresCursor?: number;
 	listenKey?: string;
 }
 
@@ -82,6 +92,10 @@ const copyOf = (state: StreamState): StreamState => ({
 	...(state.balancesTaken === true ? { balancesTaken: true } : {}),
 	positions: copyMarks(state.positions ?? {}),
 	...(typeof state.positionAccount === 'string' ? { positionAccount: state.positionAccount } : {}),
+	...(state.futuresOpen !== undefined ? { futuresOpen: { ...state.futuresOpen } } : {}),
+	...(typeof state.futuresAccount === 'string' ? { futuresAccount: state.futuresAccount } : {}),
+	...(Number.isSafeInteger(state.futuresSince) ? { futuresSince: state.futuresSince } : {}),
+	...(Number.isSafeInteger(state.futuresCursor) ? { futuresCursor: state.futuresCursor } : {}),
 	...(typeof state.listenKey === 'string' ? { listenKey: state.listenKey } : {}),
 });
 
@@ -105,6 +119,7 @@ export function readStreamState(staticData: IDataObject): StreamState | undefine
 	if (!isMapOf(stored.open, isText) || !isMapOf(stored.balances, isText)) return undefined;
 	if (stored.positions !== undefined && !isMapOf(stored.positions, isPositionMark))
 		return undefined;
+	if (stored.futuresOpen !== undefined && !isMapOf(stored.futuresOpen, isText)) return undefined;
 	return copyOf(stored as StreamState);
 }
 
@@ -144,14 +159,22 @@ export class SeenEvents {
 	}
 }
 
+/** A futures order's statuses while it works: a limit order's, and a stop order's before it triggers. */
+export const FUTURES_OPEN_STATUSES = [...OPEN_ORDER_STATUSES, 'ORDER_NEW'];
+
+/** The open-orders list a futures order is in: STOP for stop orders, LIMIT for the others. */
+export const futuresListOf = (orderType: string | undefined): 'LIMIT' | 'STOP' =>
+	/STOP/i.test(orderType ?? '') ? 'STOP' : 'LIMIT';
+
 /** Records an order's latest known status: open orders are kept (bounded), final ones dropped. */
 export function trackOrder(
 	open: Record<string, string>,
 	orderId: string,
 	symbol: string,
 	status: string,
+	openStatuses: readonly string[] = OPEN_ORDER_STATUSES,
 ): void {
-	if (!OPEN_ORDER_STATUSES.includes(status)) delete open[orderId];
+	if (!openStatuses.includes(status)) delete open[orderId];
 	else if (open[orderId] !== undefined || Object.keys(open).length < MAX_OPEN_ORDERS)
 		open[orderId] = symbol;
 }

@@ -8,12 +8,14 @@ import type { ServiceClient } from '../transport';
 import {
 	fillsQueryKey,
 	historyQuery,
+	isFuturesFills,
 	isHistoryEvent,
 	type EventSettings,
 	type FillsSettings,
 	type RecordFilter,
 	type TriggerSettings,
 } from './pollParameters';
+import { futuresFillsSource } from './futuresFills';
 import { queryKey, type KeyedRecord } from './pollState';
 import { ACCOUNT_ENDPOINTS } from '../account/endpoints';
 
@@ -68,7 +70,9 @@ interface RangeRead<R> {
 export function sourceOf(node: INode, settings: EventSettings): EventSource<IDataObject> {
 	const source = isHistoryEvent(settings)
 		? historySource(node, settings)
-		: fillsSource(node, settings);
+		: isFuturesFills(settings)
+			? futuresFillsSource(node, settings)
+			: fillsSource(node, settings);
 	// Each source reads and compares only records it read itself, so its record type can be widened.
 	return source as unknown as EventSource<IDataObject>;
 }

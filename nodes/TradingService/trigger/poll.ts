@@ -7,7 +7,9 @@ import { TradesPageError } from '../helpers/trades';
 import { ServiceClient, toNodeError } from '../transport';
 import { sourceOf } from './eventSources';
 import { catchUp, type CatchUp } from './pollCatchUp';
+import { checkFuturesAccount } from './futuresFills';
 import {
+	isFuturesFills,
 	isHistoryEvent,
 	pollBounds,
 	readEventSettings,
@@ -42,7 +44,13 @@ export async function pollTradingService(
 	const settings = readEventSettings(this);
 	const bounds = pollBounds(settings, startedAt);
 	const client = new ServiceClient(this);
-	if (!isHistoryEvent(settings)) {
+	if (isFuturesFills(settings)) {
+		try {
+			await checkFuturesAccount(client, node);
+		} catch (error) {
+			throw toNodeError(node, error);
+		}
+	} else if (!isHistoryEvent(settings)) {
 		// A master key's trade list can name a sub account: only the key's own fills start it.
 		try {
 			settings.accountId = (await accountScope(client, node, undefined)).accountId;
@@ -145,7 +153,12 @@ export function baselineState(
 	const watermark = Math.max(...created);
 	let floor = watermark - lateWindowMs;
 	// A full page may have cut the oldest millisecond short: only what was read counts as known.
-	if (page.length >= pageSize) floor = Math.max(floor, Math.min(...created) + 1);
+	// Each list's page on its own (a full page of one contract's fills is cut at its own time).
+	const lists = new Map<string | undefined, number[]>();
+	for (const record of page)
+		lists.set(record.list, [...(lists.get(record.list) ?? []), Number(record.created)]);
+	for (const times of lists.values())
+		if (times.length >= pageSize) floor = Math.max(floor, Math.min(...times) + 1);
 	const seen: Record<string, string[]> = {};
 	for (const record of page) {
 		if (Number(record.created) >= floor) addToGroups(seen, record.created, record.id);

@@ -1,6 +1,7 @@
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 
 import { DAY_MS, LIMITS } from '../constants';
+import { contractSymbol } from '../futures/contracts';
 import { FLOW_TYPES, findFlowType, type FlowType } from '../helpers/flowTypes';
 import { retentionStart, type HistoryQuery } from '../helpers/historyPage';
 import { locatorValue } from '../helpers/validation';
@@ -8,6 +9,8 @@ import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/
 
 /** The Event value of Order Filled: a string, never taken for a flow type (every other event's value). */
 export const ORDER_FILLED = 'orderFilled';
+/** The Event value of Futures Order Filled (version 2). */
+export const FUTURES_ORDER_FILLED = 'futuresOrderFilled';
 
 export const DEFAULT_LATE_WINDOW_MINUTES = 10;
 export const MAX_LATE_WINDOW_MINUTES = 60;
@@ -49,7 +52,19 @@ export interface FillsSettings {
 	accountId?: string;
 }
 
-export type EventSettings = TriggerSettings | FillsSettings;
+/** Futures Order Filled's parameters: the fills of one contract, or of every contract listed. */
+export interface FuturesFillsSettings {
+	futures: true;
+	/** The Contract; undefined: every contract exchange information lists. */
+	contract?: string;
+	lateWindowMs: number;
+}
+
+export type EventSettings = TriggerSettings | FillsSettings | FuturesFillsSettings;
+
+export function isFuturesFills(settings: EventSettings): settings is FuturesFillsSettings {
+	return 'futures' in settings;
+}
 
 export function isHistoryEvent(settings: EventSettings): settings is TriggerSettings {
 	return 'flowType' in settings;
@@ -62,8 +77,16 @@ export interface PollBounds {
 }
 
 export function readEventSettings(context: IPollFunctions): EventSettings {
-	const isOrderFilled = context.getNodeParameter('event') === ORDER_FILLED;
-	return isOrderFilled ? readFillsSettings(context) : readSettings(context);
+	const event = context.getNodeParameter('event');
+	if (event === FUTURES_ORDER_FILLED) {
+		const typed = locatorValue(context.getNodeParameter('contract', ''));
+		const contract =
+			typed === undefined || typed === null || typed === ''
+				? undefined
+				: contractSymbol(context.getNode(), 'Contract', typed);
+		return { futures: true, contract, lateWindowMs: readLateWindowMs(context) };
+	}
+	return event === ORDER_FILLED ? readFillsSettings(context) : readSettings(context);
 }
 
 /** A history event's parameters; a bad one fails the poll before anything is sent. */

@@ -4,6 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 export interface KeyedRecord {
 	id: string;
 	created: string;
+	/** The list it was read from, when a baseline reads several (futures fills: the contract). */
+	list?: string;
 }
 
 /** The records in [from, to] not read yet, except `known`; fills: only those below `belowId`. */

@@ -104,7 +104,7 @@ const MAY_IMPORT: Record<string, string[]> = {
 	account: ['constants', 'descriptions', 'helpers', 'run', 'transport'],
 	transfers: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'writes', 'account'],
 	market: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'orders'],
-	futures: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'orders'],
+	futures: ['constants', 'descriptions', 'helpers', 'run', 'transport', 'writes', 'orders'],
 	actions: [
 		'constants',
 		'descriptions',

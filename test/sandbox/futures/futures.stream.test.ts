@@ -31,7 +31,8 @@ describe('outboundContractPositionInfo', () => {
 		const roWs = await open(sandbox().stream.url(await newListenKey(ro)));
 		const subWs = await open(sandbox().stream.url(await newListenKey(sub())));
 		sandbox().futures.fill({ symbol: BTC, side: 'BUY', quantity: '0.5', price: '50000' });
-		const [opened] = await ws.eventsAtLeast(1);
+		// the order's contractExecutionReports (NEW, FILLED) come first
+		const [opened] = positionEvents(await ws.eventsAtLeast(3));
 		expect(opened).toEqual({
 			e: 'outboundContractPositionInfo',
 			E: String(T0 + 1000),
@@ -51,11 +52,11 @@ describe('outboundContractPositionInfo', () => {
 		});
 		const r = await master().call({ method: 'GET', path: '/api/v2/futures/positions', query: {} });
 		expect(r.json[0]).toMatchObject({ baseQty: opened.P, avgPrice: opened.p, margin: opened.m });
-		expect(await roWs.eventsAtLeast(1)).toEqual([opened]);
+		expect(positionEvents(await roWs.eventsAtLeast(3))).toEqual([opened]);
 		clock += 1;
 		sandbox().futures.fill({ symbol: BTC, side: 'SELL', quantity: '0.5', price: '50000' });
-		const events = await ws.eventsAtLeast(2);
-		expect(positionEvents(events)).toHaveLength(2);
+		const events = positionEvents(await ws.eventsAtLeast(6));
+		expect(events).toHaveLength(2);
 		expect(events[1]).toMatchObject({ P: '0', p: '0', m: '0', r: '-30', pv: '0' });
 		await sleep(50);
 		expect(subWs.events).toEqual([]);
@@ -73,7 +74,7 @@ describe('outboundContractPositionInfo', () => {
 		expect(positionEvents(ws.events)).toHaveLength(1);
 	});
 
-	it('a placed resting order changes no position and sends nothing; its fill does', async () => {
+	it('a placed resting order changes no position and sends only its NEW report; its fill does', async () => {
 		const ws = await open(sandbox().stream.url(await newListenKey(master())));
 		const o = sandbox().futures.placeOpenOrder({
 			symbol: BTC,
@@ -82,9 +83,11 @@ describe('outboundContractPositionInfo', () => {
 			price: '49000',
 		});
 		await sleep(50);
-		expect(ws.events).toEqual([]);
+		expect(ws.events).toEqual([
+			expect.objectContaining({ e: 'contractExecutionReport', i: o.orderId, X: 'NEW' }),
+		]);
 		sandbox().futures.fill({ symbol: BTC, side: 'BUY', orderId: o.orderId, quantity: '0.1' });
-		const [e] = await ws.eventsAtLeast(1);
+		const [e] = positionEvents(await ws.eventsAtLeast(3));
 		expect(e).toMatchObject({ P: '0.1', p: '49000' });
 	});
 });

@@ -103,6 +103,8 @@ describe('positions and balance', () => {
 			marginType: 'CROSS',
 			positionMode: 'net',
 			positionSide: 'LONG',
+			takeProfit: '',
+			stopLoss: '',
 		});
 		expect((await get('positions', { symbol: ETH })).json).toEqual([all[1]]);
 		expect((await get('positions', { side: 'LONG', symbol: BTC })).json).toEqual([all[0]]);

@@ -54,6 +54,8 @@ describe('positionView', () => {
 			marginType: 'ISOLATED',
 			positionMode: 'net',
 			positionSide: 'LONG',
+			takeProfit: '',
+			stopLoss: '',
 		});
 	});
 

@@ -61,8 +61,9 @@ describe('Futures form (version 2)', () => {
 					(property.displayOptions?.show?.resource as string[] | undefined)?.includes('futures'),
 				),
 		);
-		// Eight operations take one; Get Orders two (optional for open orders, required for past).
-		expect(symbols).toHaveLength(9);
+		// Eight reads take one, Get Orders two (optional for open orders, required for past); the
+		// writes that name one contract take one each (Cancel Many: when it cancels by contract).
+		expect(symbols).toHaveLength(14);
 		for (const symbol of symbols) {
 			expect(symbol.type).toBe('resourceLocator');
 			expect(symbol.modes?.[0].typeOptions?.searchListMethod).toBe('searchContracts');
@@ -71,25 +72,41 @@ describe('Futures form (version 2)', () => {
 			.filter((symbol) => symbol.required)
 			.flatMap((symbol) => symbol.displayOptions?.show?.operation as string[]);
 		expect(required.sort()).toEqual([
+			'cancelManyOrders',
+			'closePosition',
+			'createOrder',
 			'getCommissionRate',
 			'getFundingRateHistory',
 			'getLeverage',
 			'getOrders',
 			'getTrades',
+			'setLeverage',
+			'setPositionTpSl',
 		]);
 	});
 
 	it('keeps the choices the examples use', () => {
-		const optionsOf = (name: string) =>
+		const optionsOf = (name: string, operation: string) =>
 			(
 				properties(2).find(
 					(property) =>
 						property.name === name &&
-						(property.displayOptions?.show?.resource as string[] | undefined)?.includes('futures'),
+						(property.displayOptions?.show?.resource as string[] | undefined)?.includes(
+							'futures',
+						) &&
+						(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
 				)?.options as INodePropertyOptions[]
 			).map((option) => option.value);
-		expect(optionsOf('orderStatus')).toEqual(['open', 'past']);
-		expect(optionsOf('orderType')).toEqual(['LIMIT', 'STOP']);
-		expect(optionsOf('findBy')).toEqual(['orderId', 'clientOrderId']);
+		expect(optionsOf('orderStatus', 'getOrders')).toEqual(['open', 'past']);
+		expect(optionsOf('orderType', 'getOrders')).toEqual(['LIMIT', 'STOP']);
+		expect(optionsOf('findBy', 'getOrder')).toEqual(['orderId', 'clientOrderId']);
+		expect(optionsOf('orderType', 'createOrder').sort()).toEqual([
+			'LIMIT',
+			'LIMIT_MAKER',
+			'MARKET',
+			'STOP',
+		]);
+		expect(optionsOf('orderType', 'cancelOrder')).toEqual(['find', 'LIMIT', 'STOP']);
+		expect(optionsOf('closeAmount', 'closePosition')).toEqual(['all', 'base', 'percent']);
 	});
 });

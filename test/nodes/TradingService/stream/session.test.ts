@@ -32,10 +32,15 @@ describe('Real-time trigger: the UAE stream shapes', () => {
 		sb.fillOrder(orderId, '0.004');
 		sb.fillOrder(orderId);
 		await r.waitFor(() => r.executions.length === 2, 5_000, 'two fills');
-		expect(r.items().map((item) => [item.eventId, item.market, item.source])).toEqual([
-			[`order-${orderId}-PARTIALLY_FILLED-0.004`, 'contract', 'stream'],
-			[`order-${orderId}-FILLED-0.01`, 'contract', 'stream'],
+		expect(
+			r.items().map((item) => [item.status, item.executedQuantity, item.market, item.source]),
+		).toEqual([
+			['PARTIALLY_FILLED', '0.004', 'contract', 'stream'],
+			['FILLED', '0.01', 'contract', 'stream'],
 		]);
+		// A contract report's fill is named by its trade ID: `t`, else `d` (as here, the spot report's).
+		for (const item of r.items())
+			expect(item.eventId).toBe(`futures-fill-${String((item.raw as { d: string }).d)}`);
 		expect((r.items()[0].raw as { e: string; z?: string }).e).toBe('contractExecutionReport');
 		expect((r.items()[0].raw as { z?: string }).z).toBeUndefined();
 	});

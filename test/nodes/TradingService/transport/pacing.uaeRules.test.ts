@@ -181,6 +181,12 @@ const DOCUMENTED_WEIGHTS: Record<string, number> = {
 	'GET /api/v2/futures/userTrades': 1,
 	'GET /api/v2/futures/leverage': 1,
 	'GET /api/v2/futures/commissionRate': 1,
+	'POST /api/v2/futures/order': 1,
+	'POST /api/v2/futures/batchOrders': 1,
+	'DELETE /api/v2/futures/order': 1,
+	'DELETE /api/v2/futures/cancelOrders': 1,
+	'POST /api/v2/futures/position/trading-stop': 3,
+	'POST /api/v2/futures/leverage': 1,
 };
 
 describe('UAE rule: weights', () => {

@@ -48,13 +48,13 @@ describe('Funding Rate Crosses a Threshold: the description', () => {
 	const values = (property: { options?: unknown }) =>
 		(property.options as Array<{ value: unknown }>).map((option) => option.value);
 
-	it('is an event of version 2 only, named in the subtitle', () => {
+	it('is an event of version 2 only (as Futures Order Filled), named in the subtitle', () => {
 		const [v1, v2] = named('event');
 		expect(v1.displayOptions).toEqual({ show: { '@version': [1] } });
 		expect(values(v1)).not.toContain('fundingRateCrossing');
 		expect(v2.displayOptions).toEqual({ show: { '@version': [2] } });
 		expect(values(v2)).toEqual(
-			[...values(v1), 'fundingRateCrossing'].sort((a, b) => {
+			[...values(v1), 'fundingRateCrossing', 'futuresOrderFilled'].sort((a, b) => {
 				const name = (value: unknown) =>
 					(v2.options as Array<{ name: string; value: unknown }>).find((o) => o.value === value)!
 						.name;
@@ -88,7 +88,10 @@ describe('Funding Rate Crosses a Threshold: the description', () => {
 		expect(named('accountType')[0].displayOptions?.hide?.event).toContain('fundingRateCrossing');
 		expect(named('direction')[0].displayOptions?.show?.event).not.toContain('fundingRateCrossing');
 		for (const filters of named('filters')) {
-			expect(filters.displayOptions?.hide?.event).toEqual(['fundingRateCrossing']);
+			expect(filters.displayOptions?.hide?.event).toEqual([
+				'fundingRateCrossing',
+				'futuresOrderFilled',
+			]);
 		}
 		expect(named('options')[0].displayOptions?.hide?.event).toEqual(['fundingRateCrossing']);
 		expect(Object.keys(new TradingServiceTrigger().methods.listSearch)).toEqual([

@@ -1,0 +1,286 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { decimalAbove } from '../helpers/decimals';
+import { inputError } from '../helpers/validation';
+import type { RunContext } from '../run/runContext';
+import { fingerprint, type WriteLedger } from '../writes/ledger';
+import { withOutcome } from '../writes/outcomes';
+import { readContracts } from './contracts';
+import { FUTURES_ENDPOINTS } from './endpoints';
+import {
+	checkContractRules,
+	contractRules,
+	percentOf,
+	smallestPercent,
+	type ContractRules,
+} from './futuresContractRules';
+import { checkFuturesGuardrails, needsMark, type FuturesGuardrails } from './futuresGuardrails';
+import { misplacedTpSl, orderIds, type FuturesOrder } from './futuresOrderRules';
+
+// Every futures order of a run checked before the first is sent: the contract rules (one read of
+// exchange information per run), Fit to Contract Rules, then the guardrails on the order as it would
+// be sent, valued at the mark price where its type needs one.
+
+/** One order to check: validated, within the guardrails as given. */
+export interface FuturesOrderToCheck {
+	order: FuturesOrder;
+	label: (field: string) => string;
+	itemIndex: number;
+	guardrails: FuturesGuardrails;
+	/** Whether the write ledger holds this very request from an earlier try: fitted, never refused. */
+	recorded: boolean;
+}
+
+/**
+ * Whether an earlier try of this node run recorded this very request (`key`, as pendingFuturesOrder
+ * keys it) in `slot`: a changed request (another fingerprint, a new version) is checked in full.
+ */
+export function recordedInLedger(ledger: WriteLedger, slot: string, key: IDataObject): boolean {
+	return ledger.slot(slot, fingerprint('futuresOrder', key)).recorded !== undefined;
+}
+
+/**
+ * Claims the client order IDs of an order (its own and its take-profit's and stop-loss's) in
+ * `taken` (ID → who took it); an ID taken before refuses the order, naming its Client Order ID.
+ */
+export function claimOrderIds(
+	node: INode,
+	taken: Map<string, { itemIndex: number; whose: string }>,
+	order: FuturesOrder,
+	field: string,
+	itemIndex: number,
+): void {
+	for (const { id, whose } of orderIds(order)) {
+		const first = taken.get(id);
+		if (first !== undefined) {
+			const roles =
+				first.whose === whose && whose === 'client order ID'
+					? ''
+					: `: item ${first.itemIndex}’s ${first.whose}, and item ${itemIndex}’s ${whose}`;
+			throw inputError(
+				node,
+				field,
+				`"${id}" is used by more than one order (items ${first.itemIndex} and ${itemIndex})${roles}`,
+				'Give every order its own client order ID: the second would otherwise be taken for the first. The node names an order’s take-profit and stop-loss orders <ID>-tp and <ID>-sl, so those IDs are taken too.',
+				itemIndex,
+			);
+		}
+	}
+	for (const { id, whose } of orderIds(order)) taken.set(id, { itemIndex, whose });
+}
+
+/** An order as it may be sent; `given`: before fitting (the ledger's key); `report`: for its item. */
+export interface CheckedFuturesOrder {
+	order: FuturesOrder;
+	given: FuturesOrder;
+	report: IDataObject;
+}
+
+/** The account's LONG position in `symbol` (GET /api/v2/futures/positions), undefined when none. */
+export async function readLongPosition(
+	run: RunContext,
+	symbol: string,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const list = (await run.client.request(FUTURES_ENDPOINTS.positions, {
+		qs: { symbol },
+		itemIndex,
+	})) as IDataObject[];
+	return list.find(
+		(entry) =>
+			entry.symbol === symbol &&
+			(entry.positionSide === undefined || entry.positionSide === 'LONG') &&
+			/[1-9]/.test(String(entry.baseQty ?? '')),
+	);
+}
+
+/**
+ * The contract's mark price, or null when it cannot be read. The futures API gives it with an open
+ * position only (GET positions' markPrice): a SELL always has one (LONG only); without one, a BUY
+ * that must be valued at the mark price is refused by Max Order Notional (docs/operations.md).
+ */
+async function readMark(
+	run: RunContext,
+	symbol: string,
+	itemIndex: number,
+): Promise<string | null> {
+	try {
+		const position = await readLongPosition(run, symbol, itemIndex);
+		const mark = position?.markPrice;
+		return typeof mark === 'string' && /[1-9]/.test(mark) ? mark : null;
+	} catch {
+		return null;
+	}
+}
+
+function readProblem(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	const description = (error as { description?: unknown } | null)?.description;
+	return typeof description === 'string' && description !== ''
+		? `${message} (${description})`
+		: message;
+}
+
+function refused(node: INode, field: string, problem: string, fix: string, itemIndex: number) {
+	return withOutcome(inputError(node, field, problem, fix, itemIndex), 'rejected');
+}
+
+type RulesRead = { rules: Map<string, ContractRules> } | { why: string };
+
+/** The order fitted for a recorded write, so its lookup compares what was sent: never refused. */
+function fittedAsRecorded(read: RulesRead, one: FuturesOrderToCheck): CheckedFuturesOrder {
+	const { order, guardrails } = one;
+	const checked =
+		'why' in read
+			? undefined
+			: checkContractRules(
+					order,
+					read.rules.get(order.symbol),
+					guardrails.fitToContractRules === true,
+				);
+	return { order: checked?.ok === true ? checked.order : order, given: order, report: {} };
+}
+
+function checkOne(
+	run: RunContext,
+	read: RulesRead,
+	marks: Map<string, string | null>,
+	one: FuturesOrderToCheck,
+): CheckedFuturesOrder | Error {
+	const { order, label, itemIndex, guardrails } = one;
+	// An order an earlier try may have placed is the ledger's to settle: fitted as it was, not refused.
+	if (one.recorded) return fittedAsRecorded(read, one);
+	const mark = marks.get(order.symbol);
+	try {
+		if ('why' in read) {
+			if (guardrails.ifContractRulesUnreadable !== 'send')
+				return refused(
+					run.node,
+					'Symbol',
+					'the contract rules could not be read, so the order was not sent',
+					`Reading exchange information failed: ${read.why}. Nothing was sent. Run it again later, or set the guardrail If Contract Rules Can't Be Read to Send Without Checking.`,
+					itemIndex,
+				);
+			checkFuturesGuardrails(run.node, order, guardrails, label, itemIndex, mark ?? null);
+			return {
+				order,
+				given: order,
+				report: { contractRulesChecked: false, contractRulesProblem: read.why },
+			};
+		}
+		const checked = checkContractRules(
+			order,
+			read.rules.get(order.symbol),
+			guardrails.fitToContractRules === true,
+		);
+		if (!checked.ok)
+			return refused(run.node, label(checked.field), checked.problem, checked.fix, itemIndex);
+		// Rounding may put a take profit or stop loss on the wrong side of the price: checked again.
+		const misplaced = checked.fitted.length > 0 ? misplacedTpSl(checked.order) : undefined;
+		if (misplaced !== undefined)
+			return refused(
+				run.node,
+				label(misplaced.field),
+				`${misplaced.problem}, as Fit to Contract Rules rounded them (${checked.fitted.map((fit) => `${fit.field} ${fit.given} → ${fit.sent}`).join(', ')})`,
+				`Nothing was sent. ${misplaced.fix} Give prices on the tick size, or further apart.`,
+				itemIndex,
+			);
+		checkFuturesGuardrails(
+			run.node,
+			checked.order,
+			guardrails,
+			label,
+			itemIndex,
+			mark ?? null,
+			checked.fitted,
+		);
+		const report = checked.fitted.length > 0 ? { fittedToContractRules: checked.fitted } : {};
+		return { order: checked.order, given: order, report };
+	} catch (error) {
+		return withOutcome(error as ReturnType<typeof inputError>, 'rejected');
+	}
+}
+
+/** Every order checked with one read of the rules (and one of each mark price needed). */
+export async function checkFuturesOrders(
+	run: RunContext,
+	orders: FuturesOrderToCheck[],
+): Promise<Array<CheckedFuturesOrder | Error>> {
+	// Recorded orders are read the rules too when fitted: their lookup compares the order as sent.
+	const reading = orders.filter((one) => !one.recorded || one.guardrails.fitToContractRules);
+	if (reading.length === 0) return orders.map(({ order }) => ({ order, given: order, report: {} }));
+	const itemIndex = reading[0].itemIndex;
+	const read: RulesRead = await run
+		.shared('futures contracts', () => readContracts(run.client, itemIndex))
+		.then(
+			(contracts) => ({ rules: new Map(contracts.map((one) => [one.symbol, contractRules(one)])) }),
+			(error: unknown) => ({ why: readProblem(error) }),
+		);
+	const marks = new Map<string, string | null>();
+	for (const { order, guardrails, itemIndex: item, recorded } of orders)
+		if (!recorded && needsMark(order, guardrails) && !marks.has(order.symbol))
+			marks.set(order.symbol, await readMark(run, order.symbol, item));
+	return orders.map((one) => checkOne(run, read, marks, one));
+}
+
+/** The size to close of a position of `size`, checked against the contract's step. */
+export async function sizeToClose(
+	run: RunContext,
+	request: { symbol: string; closeAmount: string; quantity?: string; percent?: string },
+	size: string,
+	itemIndex: number,
+): Promise<string> {
+	if (request.closeAmount === 'all') return size;
+	const contracts = await run
+		.shared('futures contracts', () => readContracts(run.client, itemIndex))
+		.catch(() => undefined);
+	const found = contracts?.find((one) => one.symbol === request.symbol);
+	const rules = found === undefined ? undefined : contractRules(found);
+	if (request.closeAmount === 'base') {
+		if (decimalAbove(request.quantity!, size))
+			throw inputError(
+				run.node,
+				'Quantity',
+				`${request.quantity} is more than the position holds, ${size}`,
+				`Nothing was sent. Give at most ${size}, or choose The Whole Position under Close.`,
+				itemIndex,
+			);
+		const check =
+			rules === undefined
+				? undefined
+				: checkContractRules(
+						{ symbol: request.symbol, side: 'SELL', type: 'MARKET', baseQty: request.quantity },
+						rules,
+						false,
+					);
+		if (check !== undefined && !check.ok && check.field === 'baseQty')
+			throw inputError(run.node, 'Quantity', check.problem, check.fix, itemIndex);
+		return request.quantity!;
+	}
+	if (rules === undefined)
+		throw inputError(
+			run.node,
+			'Percent',
+			'cannot be turned into a quantity: the contract’s step size could not be read',
+			'Nothing was sent. Run it again later, or give the quantity in the base coin.',
+			itemIndex,
+		);
+	const quantity = percentOf(size, request.percent!, rules.stepSize);
+	const min = rules.marketOrderMinQty || rules.minQty;
+	const zero = !/[1-9]/.test(quantity);
+	if (zero || (/[1-9]/.test(min) && decimalAbove(min, quantity))) {
+		const least = smallestPercent(size, /[1-9]/.test(min) ? min : rules.stepSize);
+		throw inputError(
+			run.node,
+			'Percent',
+			zero
+				? `${request.percent}% of the position (${size}) rounds down to 0 on the step size ${rules.stepSize}`
+				: `${request.percent}% of the position (${size}) is ${quantity}, below the contract’s minimum market order quantity ${min}`,
+			decimalAbove('100', least)
+				? `Nothing was sent. Give at least ${least} (percent), or close The Whole Position.`
+				: 'Nothing was sent. Close The Whole Position instead.',
+			itemIndex,
+		);
+	}
+	return quantity;
+}

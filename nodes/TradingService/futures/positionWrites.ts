@@ -1,0 +1,196 @@
+import { sleep, type IDataObject, type INodeProperties } from 'n8n-workflow';
+
+import { LIMITS } from '../constants';
+import { compareDecimals, parseDecimal } from '../helpers/decimals';
+import type { EngineSession, PendingWrite, Verdict, WriteKind } from '../writes/engine';
+import { FUTURES_ENDPOINTS } from './endpoints';
+
+// The position writes: a contract's leverage (POST /api/v2/futures/leverage) and a LONG position's
+// TP/SL (POST /api/v2/futures/position/trading-stop). Both replace a setting, so the same request
+// twice leaves the same state: a lost answer is settled by reading the setting back (GET leverage,
+// GET positions), and a setting still not there once no attempt can be applied is sent once more.
+
+export interface LeverageWrite {
+	symbol: string;
+	leverage: number;
+}
+
+export type TriggerBy = 'CONTRACT_PRICE' | 'MARK_PRICE';
+
+export interface TpSlWrite {
+	symbol: string;
+	takeProfit?: string;
+	tpTriggerBy?: TriggerBy;
+	stopLoss?: string;
+	slTriggerBy?: TriggerBy;
+}
+
+/** The Guardrails collection of a cancel or position write: the order writes' guardrails that apply. */
+export function contractGuardrails(withMaxLeverage: boolean): INodeProperties {
+	const allowed: INodeProperties = {
+		displayName: 'Allowed Contracts',
+		name: 'allowedContracts',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. BTCUSDT-PERPETUAL, ETHUSDT-PERPETUAL',
+		description:
+			'The only contracts this node may act on, separated by commas: a change or cancel of any other is refused before anything is sent. Empty: any contract.',
+	};
+	const maxLeverage: INodeProperties = {
+		displayName: 'Max Leverage',
+		name: 'maxLeverage',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
+		default: 20,
+		description:
+			'The highest leverage this node may set. A higher one is refused before anything is sent.',
+	};
+	return {
+		displayName: 'Guardrails',
+		name: 'guardrails',
+		type: 'collection',
+		placeholder: 'Add Guardrail',
+		default: {},
+		description: 'Limits that refuse the change before anything is sent',
+		options: withMaxLeverage ? [allowed, maxLeverage] : [allowed],
+	};
+}
+
+/** Read back, until no attempt can be applied any more: `holds` says whether the setting is there. */
+async function readBack(
+	pending: PendingWrite<unknown>,
+	read: () => Promise<boolean | undefined>,
+	what: string,
+): Promise<Verdict> {
+	for (;;) {
+		const readAt = Date.now();
+		let holds: boolean | undefined;
+		try {
+			holds = await read();
+		} catch (error) {
+			return {
+				kind: 'unknown',
+				reason: `reading the ${what} back failed: ${(error as Error).message}`,
+				failed: true,
+			};
+		}
+		if (holds === true) return { kind: 'placed', result: {} };
+		if (holds === undefined)
+			return { kind: 'unknown', reason: `the ${what} could not be read back` };
+		const acceptableUntil =
+			pending.window.acceptableUntil ?? readAt + LIMITS.maxRecvWindowMs + LIMITS.futureToleranceMs;
+		if (readAt >= acceptableUntil) return { kind: 'notDone' };
+		await sleep(acceptableUntil - readAt);
+	}
+}
+
+/** A price as sent; not sent (`b` undefined): the leg the request removes, so it must read "". */
+const sameDecimal = (a: unknown, b: string | undefined) => {
+	if (b === undefined) return a === '';
+	const [x, y] = [parseDecimal(String(a ?? '')), parseDecimal(b)];
+	return x !== undefined && y !== undefined && compareDecimals(x, y) === 0;
+};
+
+/** One request per write; the answer placed as it came, a lookup by reading the setting back. */
+function settingKind<W extends { symbol: string }>(parts: {
+	what: (write: W) => string;
+	howToCheck: (write: W) => string;
+	request: WriteKind<W>['request'];
+	answered: (body: IDataObject, write: W) => boolean;
+	holds: (pending: PendingWrite<W>) => Promise<boolean | undefined>;
+	setting: string;
+}): WriteKind<W> {
+	return {
+		wording: (write) => ({ what: parts.what(write), howToCheck: parts.howToCheck(write) }),
+		whyNoLookup: () => undefined,
+		unknownDetail: () =>
+			`The node read the ${parts.setting} back and could not tell whether it was set`,
+		stored: (result) => result,
+		groups: (pending) => pending.map((one) => [one]),
+		request: parts.request,
+		read: (body, [{ write }]) =>
+			parts.answered(body as IDataObject, write)
+				? [{ kind: 'placed', result: body as IDataObject }]
+				: [
+						{
+							kind: 'unknown',
+							reason: `the answer does not show the ${parts.setting} sent: ${JSON.stringify(body)}`,
+						},
+					],
+		lookup: async (pending) => {
+			const verdict = await readBack(pending, () => parts.holds(pending), parts.setting);
+			// What the service holds now, as an answer would have said it.
+			return verdict.kind === 'placed'
+				? { ...verdict, result: { ...pending.write, readBack: true } }
+				: verdict;
+		},
+	};
+}
+
+/** Set Leverage: settled by GET /api/v2/futures/leverage for the contract. */
+export function leverageKind(session: EngineSession): WriteKind<LeverageWrite> {
+	return settingKind<LeverageWrite>({
+		setting: 'leverage',
+		what: ({ symbol, leverage }) => `leverage ${leverage} for ${symbol}`,
+		howToCheck: ({ symbol }) =>
+			`Read the leverage of ${symbol} (Trading Service > Futures > Get Leverage)`,
+		request: ([{ write, itemIndex }]) => ({
+			endpoint: FUTURES_ENDPOINTS.setLeverage,
+			request: { qs: { symbol: write.symbol, leverage: write.leverage }, itemIndex },
+		}),
+		answered: (body, { leverage }) => String(body.leverage) === String(leverage),
+		holds: async ({ write, itemIndex }) => {
+			const answer = (await session.client.request(FUTURES_ENDPOINTS.leverage, {
+				qs: { symbol: write.symbol },
+				itemIndex,
+				urgent: true,
+			})) as IDataObject[];
+			const entry = answer.find((one) => (one.symbolId ?? one.symbol) === write.symbol);
+			return entry === undefined ? undefined : String(entry.leverage) === String(write.leverage);
+		},
+	});
+}
+
+/** The query of a TP/SL write: only what is set, the side LONG (the only side the exchange has). */
+export function tpSlQuery(write: TpSlWrite): IDataObject {
+	const { symbol, takeProfit, tpTriggerBy, stopLoss, slTriggerBy } = write;
+	return {
+		symbol,
+		side: 'LONG',
+		...(takeProfit === undefined
+			? {}
+			: { takeProfit, tpTriggerBy: tpTriggerBy ?? 'CONTRACT_PRICE' }),
+		...(stopLoss === undefined ? {} : { stopLoss, slTriggerBy: slTriggerBy ?? 'CONTRACT_PRICE' }),
+	};
+}
+
+/** Set Position TP/SL: settled by the position's takeProfit and stopLoss in GET positions. */
+export function tpSlKind(session: EngineSession): WriteKind<TpSlWrite> {
+	// Setting replaces both legs: a leg not sent is removed. Only the prices can be read back (the
+	// trigger sources cannot be confirmed by them).
+	const shows = (found: IDataObject, write: TpSlWrite) =>
+		sameDecimal(found.takeProfit, write.takeProfit) && sameDecimal(found.stopLoss, write.stopLoss);
+	return settingKind<TpSlWrite>({
+		setting: 'position’s TP/SL',
+		what: ({ symbol }) => `TP/SL of the LONG ${symbol} position`,
+		howToCheck: ({ symbol }) =>
+			`Read the ${symbol} position (Trading Service > Futures > Get Positions) and check its takeProfit and stopLoss`,
+		request: ([{ write, itemIndex }]) => ({
+			endpoint: FUTURES_ENDPOINTS.tradingStop,
+			request: { qs: tpSlQuery(write), itemIndex },
+		}),
+		answered: (body, write) => body.symbol === write.symbol && shows(body, write),
+		holds: async ({ write, itemIndex }) => {
+			const positions = (await session.client.request(FUTURES_ENDPOINTS.positions, {
+				qs: { symbol: write.symbol },
+				itemIndex,
+				urgent: true,
+			})) as IDataObject[];
+			const position = positions.find(
+				(one) => one.symbol === write.symbol && (one.side ?? 'LONG') === 'LONG',
+			);
+			// No position any more: whether the TP/SL was set before it closed cannot be told.
+			return position === undefined ? undefined : shows(position, write);
+		},
+	});
+}
