@@ -760,7 +760,7 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 			print(`   tripped: ${(tripped.reasons as string[]).join('; ')}`);
 			for (const c of items(exec, ex.cancel))
 				print(
-					`   cancel ${String(c.side)} ${String(c.orderType)} orders of ${String(c.symbol)} contracts: ${String(c.outcome)}, ${String(c.cancelled ?? '?')} cancelled of ${String(c.openBefore ?? '?')} open`,
+					`   cancel the ${String(c.side)} ${String(c.orderType)} orders of ${String(c.symbol)} contracts (${String(c.openBefore ?? '?')} open): ${String(c.outcome)}`,
 				);
 			for (const c of items(exec, ex.close))
 				print(`   close ${String(c.symbol)}: ${String(c.outcome)}`);

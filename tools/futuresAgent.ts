@@ -1,7 +1,7 @@
 /**
  * The scripted model of the reduce-only futures agent (examples/futures-reduce-only-agent.json),
  * for the demo and test/e2e/futures-trading.e2e.test.ts against tools/fakeOpenAi.ts. Asked to take
- * profit on half of the BTCUSDT-PERPETUAL position and then to buy 0.1 BTC more, it reads the
+ * profit on half of the BTCUSDT-PERPETUAL position and then to buy 0.05 BTC more, it reads the
  * positions, sells half the position (reduce-only: placed), tries the buy (an increase: the tool
  * refuses it), then answers with both outcomes. A request that does not offer exactly the example's
  * two tools is refused.
@@ -16,7 +16,7 @@ export const FUTURES_AGENT_TOOLS = {
 
 export const AGENT_CONTRACT = 'BTCUSDT-PERPETUAL';
 /** What the user asks the agent to buy more of: an increase, which the tool must refuse. */
-export const AGENT_BUY_QUANTITY = '0.1';
+export const AGENT_BUY_QUANTITY = '0.05';
 
 /** Whether a chat request is the futures agent's (it offers the example's two tools). */
 export function isFuturesAgentRequest(request: ChatRequest): boolean {

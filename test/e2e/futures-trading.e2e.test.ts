@@ -373,7 +373,7 @@ describeE2E(
 			]);
 		});
 
-		test('reduce-only agent: the reduction (SELL half the BTC position, reduce-only) is placed, the increase (BUY 0.1) refused, no BUY placed', async () => {
+		test('reduce-only agent: the reduction (SELL half the BTC position, reduce-only) is placed, the increase (BUY 0.05) refused, no BUY placed', async () => {
 			fx.sb.futures.fill({ symbol: BTC, side: 'BUY', quantity: '0.15' });
 			fx.sb.futures.fill({ symbol: ETH, side: 'BUY', quantity: '1' });
 			const before = mainFuturesOrders(fx.sb).length;
@@ -420,7 +420,7 @@ describeE2E(
 			const [answer] = getNodeItems({ data: exec.data! }, AGENT.agent, runs - 1);
 			expect(answer.output).toBe(model.answer());
 			expect(model.answer()).toMatch(
-				/^SELL 0\.075 BTCUSDT-PERPETUAL \(half of 0\.15\): placed\. BUY 0\.1 BTCUSDT-PERPETUAL: refused: /,
+				/^SELL 0\.075 BTCUSDT-PERPETUAL \(half of 0\.15\): placed\. BUY 0\.05 BTCUSDT-PERPETUAL: refused: /,
 			);
 		});
 	},

@@ -84,13 +84,11 @@ const CONFIRM_POLL_MS = 250;
 const sequenceKey = (order: IDataObject) =>
 	`${String(order.side)} ${futuresOrderType(order) ?? ''}`;
 
-/** The open orders of the scope, by order ID. */
 async function openOrders(run: RunContext, symbol: string | undefined, itemIndex: number) {
 	const { orders } = await listAllOpenFuturesOrders(run, { symbol, itemIndex });
 	return new Map(orders.map((order) => [String(order.orderId), order]));
 }
 
-/** The summary item of one side and type: what it cancelled, what is left, how it ended. */
 function summaryItem(
 	end: SequenceEnd,
 	before: Map<string, IDataObject>,
@@ -124,7 +122,6 @@ function summaryItem(
 	return item;
 }
 
-/** Every open order of one contract or of every contract: four sequences, then one list to confirm. */
 async function cancelAllOf(
 	run: RunContext,
 	symbol: string | undefined,
@@ -132,7 +129,6 @@ async function cancelAllOf(
 ): Promise<IDataObject[]> {
 	const writes = writeSessionOf(run);
 	const before = await openOrders(run, symbol, itemIndex).catch((error: unknown) => {
-		// Nothing of this scope was sent yet.
 		throw withOutcome(toNodeError(run.node, error), 'rejected');
 	});
 	const ends = await Promise.all(
@@ -170,7 +166,6 @@ async function cancelAllOf(
 	return ends.map((end) => summaryItem(end, before, after));
 }
 
-/** A list of order IDs: one cancel each, its type found by the node (the open orders listed once). */
 async function cancelByIds(
 	run: RunContext,
 	ids: string[],
@@ -191,7 +186,6 @@ async function cancelByIds(
 	return pending.map(futuresCancelItem);
 }
 
-/** Allowed Contracts under All Contracts, each checked against the exchange's list first. */
 async function checkListed(run: RunContext, allowed: string[], itemIndex: number) {
 	const listed = new Set((await readContracts(run.client, itemIndex)).map((c) => c.symbol));
 	const unknown = allowed.filter((symbol) => !listed.has(symbol));

@@ -9,7 +9,7 @@ import {
 
 import { optionsCollection, parallelRequestsOption } from '../descriptions/common';
 import type { NodeVersion } from '../descriptions/pickers';
-import { inputError, oneOf, strictBoolean } from '../helpers/validation';
+import { oneOf, strictBoolean } from '../helpers/validation';
 import { orderId } from '../orders/orderIds';
 import type { RunContext } from '../run/runContext';
 import { settleWrites } from '../writes/engine';
@@ -24,7 +24,7 @@ import {
 	pendingFuturesCancel,
 } from './futuresCancelWrites';
 import {
-	FUTURES_CLIENT_ORDER_ID,
+	readFuturesClientOrderId,
 	requireOwnFuturesAccount,
 	type FuturesOrderReference,
 	type FuturesOrderType,
@@ -32,7 +32,7 @@ import {
 import { contractGuardrails } from './positionWrites';
 
 /** Order Type: the cancel must name LIMIT or STOP; Find Automatically looks the order up first. */
-export const cancelOrderTypeField: INodeProperties = {
+const cancelOrderTypeField: INodeProperties = {
 	displayName: 'Order Type',
 	name: 'orderType',
 	type: 'options',
@@ -108,7 +108,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		properties(version),
 	);
 
-/** The order named by Cancel By, checked before anything is sent. */
 function readReference(run: RunContext, itemIndex: number): FuturesOrderReference {
 	const node = run.node;
 	const by = run.parameter('cancelBy', itemIndex, 'orderId');
@@ -117,20 +116,11 @@ function readReference(run: RunContext, itemIndex: number): FuturesOrderReferenc
 		return {
 			orderId: orderId(node, 'Order ID', run.parameter('orderId', itemIndex, ''), itemIndex),
 		};
-	const clientOrderId = run.parameter('clientOrderId', itemIndex, '');
-	if (typeof clientOrderId === 'string' && FUTURES_CLIENT_ORDER_ID.test(clientOrderId))
-		return { clientOrderId };
-	throw inputError(
-		node,
-		'Client Order ID',
-		`${clientOrderId === '' ? 'an empty value' : `"${String(clientOrderId)}"`} is not a client order ID`,
-		'A futures client order ID is 1 to 100 letters, digits and . : / _ - (the clientOrderId field of an order).',
-		itemIndex,
-	);
+	return readFuturesClientOrderId(node, run.parameter('clientOrderId', itemIndex, ''), itemIndex);
 }
 
-/** Order Type as given: undefined for Find Automatically. */
-export function readCancelType(run: RunContext, itemIndex: number): FuturesOrderType | undefined {
+/** Undefined for Find Automatically. */
+function readCancelType(run: RunContext, itemIndex: number): FuturesOrderType | undefined {
 	const raw = run.parameter('orderType', itemIndex, 'find');
 	const type = oneOf(run.node, 'Order Type', raw, ['find', 'LIMIT', 'STOP'] as const, itemIndex);
 	return type === 'find' ? undefined : type;
@@ -164,11 +154,6 @@ function notOpenError(
 	return withOutcome(error, 'rejected');
 }
 
-/**
- * Cancels one futures order through the write engine: with Find Automatically the order is looked
- * up first for its type (and cancelled by its order ID); an order already ended is an item saying
- * so (an error with Fail If Order Not Open, or when the service has no such order).
- */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const reference = readReference(run, itemIndex);
 	const type = readCancelType(run, itemIndex);

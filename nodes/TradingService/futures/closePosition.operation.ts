@@ -32,10 +32,8 @@ import {
 	futuresTechnicalOptions,
 } from './futuresWriteOptions';
 
-// Close Position (docs/operations.md "Futures › Close Position"): a reduce-only MARKET SELL of the
-// LONG position's whole size, or of a part in the base coin or in percent (rounded down to the
-// contract's step). The write ledger knows it by the request, not by the size read: a re-run of the
-// node finds the close it sent instead of reading a smaller position and closing again.
+// The write ledger knows a close by the request, not by the size read: a re-run finds the close it
+// sent instead of reading a smaller position and closing again.
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['futures'], operation: ['closePosition'] } }, [
@@ -106,7 +104,6 @@ interface CloseRequest extends IDataObject {
 	clientOrderId?: string;
 }
 
-/** The item's request, checked without any request. */
 function readRequest(run: RunContext, itemIndex: number, options: IDataObject): CloseRequest {
 	const node = run.node;
 	const symbol = requiredContract(run, itemIndex);
@@ -147,7 +144,6 @@ function readRequest(run: RunContext, itemIndex: number, options: IDataObject): 
 	return request;
 }
 
-/** The closing order, before its size is known. */
 function closingOrder(
 	run: RunContext,
 	request: CloseRequest,
@@ -188,8 +184,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	let order = closingOrder(run, request, itemIndex);
 	let positionBefore: string | undefined;
 	let nothing = false;
-	// An earlier try of this node run sent this very request: the ledger settles it, whatever the
-	// position is now. A changed request (another fingerprint) is sized and checked in full.
+	// Sent by an earlier try: the ledger settles it, whatever the position is now.
 	const recorded = recordedInLedger(writes.ledger, slot, request);
 	if (!recorded) {
 		// A key without a futures account reads no position: say so, not "nothing to close".

@@ -105,20 +105,17 @@ export function requiredContract(run: RunContext, itemIndex: number): string {
 	return contractSymbol(run.node, 'Symbol', run.parameter('symbol', itemIndex, ''), itemIndex);
 }
 
-/** Empty (undefined) means every contract. */
 export function optionalContract(run: RunContext, itemIndex: number): string | undefined {
 	const value = run.parameter('symbol', itemIndex, '');
 	if (value === '' || value === undefined || value === null) return undefined;
 	return contractSymbol(run.node, 'Symbol', value, itemIndex);
 }
 
-/** Undefined with Return All (every entry), else Limit. */
 export function wantedEntries(run: RunContext, itemIndex: number): number | undefined {
 	if (returnAllParameter(run, itemIndex)) return undefined;
 	return limitParameter(run, itemIndex, FUTURES_MAX_LIMIT);
 }
 
-/** The contract given, else every contract exchange information lists (read once per run). */
 export async function contractsToRead(
 	run: RunContext,
 	symbol: string | undefined,
@@ -131,10 +128,7 @@ export async function contractsToRead(
 	return contracts.map((contract) => contract.symbol);
 }
 
-/**
- * `read` once per contract, one after the other (each request waits for its turn in the key's
- * query rate anyway), the answers in the contracts' order.
- */
+/** One after the other: each request waits for its turn in the key's query rate anyway. */
 export async function forEachContract(
 	contracts: string[],
 	read: (symbol: string) => Promise<IDataObject[]>,

@@ -88,7 +88,7 @@ interface Sending {
 	orders?: PendingFuturesOrder[];
 }
 
-/** Each order settled by the write engine in batches; however the run ends, every order is reported. */
+/** However the run ends, every order is reported. */
 export async function execute(
 	run: RunContext,
 	items: INodeExecutionData[],

@@ -48,7 +48,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 
 type Prepared = CheckedFuturesOrder & { options: IDataObject };
 
-/** One item read and checked without a request: its order, options and guardrails. */
 function readItem(
 	run: RunContext,
 	itemIndex: number,
@@ -66,10 +65,7 @@ function readItem(
 	return { order, label, itemIndex, guardrails, recorded, options };
 }
 
-/**
- * Every item checked before the first order is sent: fields, guardrails, one client order ID per
- * order of the run, then the contract rules (one read) and the guardrails on the orders as sent.
- */
+/** Every item checked before the first order is sent. */
 async function prepareItems(run: RunContext): Promise<Map<number, Prepared | Error>> {
 	const prepared = new Map<number, Prepared | Error>();
 	const toCheck: Array<FuturesOrderToCheck & { options: IDataObject }> = [];
@@ -123,7 +119,7 @@ export function childIds(pending: PendingFuturesOrder): IDataObject {
 	};
 }
 
-/** One order per item, settled by the write engine; nothing is sent while any item is refused. */
+/** Nothing is sent while any item is refused. */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	let preparation = preparations.get(run);
 	if (preparation === undefined) {

@@ -14,11 +14,8 @@ import {
 	type FuturesOrderType,
 } from './futuresOrderFind';
 
-// A futures cancel's order looked up (the precheck before sending: futuresCancelWrites.ts): its
-// type pinned, a triggered stop told apart, why a cancel did nothing
-// (0212 says only "already completed or does not exist"), a lost answer settled by the order's
-// status, and a lost run's check. docs/safety.md: a cancel is sent again only once a lookup proved
-// it was not applied and no attempt of it can be applied any more.
+// A cancel is sent again only once a lookup proved it was not applied and no attempt of it can be
+// applied any more; 0212 says only "already completed or does not exist", so a lookup tells why.
 
 export interface FuturesCancelWrite {
 	/** The order as the user named it: what the ledger and every lookup go by. */
@@ -35,7 +32,7 @@ export interface FuturesCancelWrite {
 
 export type PendingFuturesCancel = PendingWrite<FuturesCancelWrite>;
 
-/** Why a cancel did nothing, and what was found (Refusal.detail). */
+/** Refusal.detail. */
 export type NotCancelledDetail = {
 	reason: string;
 	text: string;
@@ -70,7 +67,6 @@ const triggered = (placedId: string | undefined, code = '', msg = '', order?: ID
 	return refusal('triggered', text, code, msg, order, placedId);
 };
 
-/** Why a found order no longer open did nothing, by its status; undefined while it is open. */
 const ENDED: Array<[readonly string[], string, string]> = [
 	[FUTURES_FILLED_STATUSES, 'alreadyFilled', 'the order is already filled'],
 	[
@@ -106,9 +102,8 @@ const notFoundNow = (pending: PendingFuturesCancel, code = '0211', msg = ''): Ve
 		: notFound(code, msg);
 
 /**
- * A found order that is no longer open; a triggered stop (ORDER_FILLED) is told apart, with the
- * order it placed. `mayCancelPlaced` (before sending, Find Automatically by client order ID): that
- * order, the only open one holding the ID, is what gets cancelled (pinned; undefined returned).
+ * A triggered stop (ORDER_FILLED) is told apart. `mayCancelPlaced`: the order it placed, the only open
+ * one holding the ID, is what gets cancelled (pinned; undefined returned).
  */
 export async function ended(
 	session: EngineSession,
@@ -126,7 +121,7 @@ export async function ended(
 	return triggered(placed && String(placed.orderId), code, msg, order);
 }
 
-/** An open order's type, pinned with its order ID for the request; a refusal when unreadable. */
+/** A refusal when the type is unreadable. */
 export function pin(
 	pending: PendingFuturesCancel,
 	order: IDataObject,
@@ -151,10 +146,7 @@ export function pin(
 	return undefined;
 }
 
-/**
- * Whether an order found by client order ID may be the one the cancel was sent for: that order
- * existed before the first attempt; one created later holds the freed ID and proves nothing.
- */
+/** One created after the first attempt holds the freed ID and proves nothing. */
 function createdBeforeSending(pending: PendingFuturesCancel, order: IDataObject): boolean {
 	if ('orderId' in sentReference(pending.write)) return true;
 	const created = Number(order.time);
@@ -162,11 +154,7 @@ function createdBeforeSending(pending: PendingFuturesCancel, order: IDataObject)
 	return !Number.isFinite(created) || created <= firstSentAt + LIMITS.futureToleranceMs;
 }
 
-/**
- * A cancel whose answer was lost, settled by its order's status: cancelled (CANCELED,
- * PARTIALLY_CANCELED, ORDER_CANCELED), it held; ended otherwise, it did nothing; still open once
- * no attempt can be applied any more, it was not applied (sent again once); else unknown.
- */
+/** Still open once no attempt can be applied any more: not applied (sent again once). */
 export async function confirmFuturesCancel(
 	session: EngineSession,
 	pending: PendingFuturesCancel,
@@ -204,10 +192,7 @@ export async function confirmFuturesCancel(
 	}
 }
 
-/**
- * A cancel refused as having nothing to cancel (0212: "already completed or does not exist", or
- * the wrong type) explained by one lookup of its order. Never throws.
- */
+/** A cancel refused as having nothing to cancel (or the wrong type), explained. Never throws. */
 export async function explainFuturesCancel(
 	session: EngineSession,
 	pending: PendingFuturesCancel,

@@ -14,25 +14,17 @@ import { fingerprint, type WriteLedger } from '../writes/ledger';
 import { FUTURES_ENDPOINTS } from './endpoints';
 import { listOpenFuturesOrders, type FuturesOrderType } from './futuresOrderFind';
 
-// Cancel Many Orders of a contract or of every contract: DELETE /api/v2/futures/cancelOrders, which
-// cancels the newest open orders of one side and type (at most 200) and answers only the last
-// order ID it cancelled ("0": none). One request sequence per side and type, each page a write of
-// the engine: `lastOrderId` sent as `fromOrderId` until "0". A page whose answer is lost is settled
-// by listing what is left, never assumed: nothing left of its side and type, it held; something
-// left once no attempt can be applied any more, it is sent once more (cancelling twice moves no
-// money, and the page then cancels what is left).
+// cancelOrders answers only the last order ID it cancelled ("0": none), so a page whose answer is
+// lost is settled by listing what is left, never assumed; something left once no attempt can be
+// applied any more is sent once more (cancelling twice moves no money).
 
-/** Most orders one cancelOrders request cancels ("max 200"). */
-export const CANCEL_PAGE_LIMIT = 200;
-/** Pages of one sequence at most: 200 × 100 orders. */
+const CANCEL_PAGE_LIMIT = 200;
 const MAX_PAGES = 100;
 
-export interface CancelPage {
-	/** Undefined: every contract. */
+interface CancelPage {
 	symbol?: string;
 	side: 'BUY' | 'SELL';
 	type: FuturesOrderType;
-	/** Only orders below this order ID (the previous page's lastOrderId). */
 	fromOrderId?: string;
 }
 
@@ -41,10 +33,7 @@ type PendingPage = PendingWrite<CancelPage>;
 const scopeText = ({ symbol, side, type }: CancelPage) =>
 	`open ${side} ${type} futures orders of ${symbol ?? 'every contract'}`;
 
-/**
- * What is left open of the page's side and type, below its fromOrderId: paged until the list ends
- * or one is found (the other side's orders may fill pages); `complete` false: it did not end.
- */
+/** Paged until the list ends or one is found: the other side's orders may fill pages. */
 async function leftOpen(
 	session: EngineSession,
 	pending: PendingPage,
@@ -84,8 +73,7 @@ async function lookUpPage(session: EngineSession, pending: PendingPage): Promise
 	}
 }
 
-/** The page kind: one request each; its answer's lastOrderId says where the next page starts. */
-export function cancelPageKind(session: EngineSession): WriteKind<CancelPage> {
+function cancelPageKind(session: EngineSession): WriteKind<CancelPage> {
 	return {
 		wording: (page) => ({
 			what: `cancel of the ${scopeText(page)}${page.fromOrderId ? ` below order ID ${page.fromOrderId}` : ''}`,
@@ -122,26 +110,19 @@ export function cancelPageKind(session: EngineSession): WriteKind<CancelPage> {
 	};
 }
 
-/** How one side and type's sequence ended. */
 export interface SequenceEnd {
 	page: CancelPage;
 	outcome: 'placed' | 'rejected' | 'unknown';
 	/** Requests settled (a page answered from the ledger counts too). */
 	pages: number;
-	/** The error of a refused or unknown page. */
 	error?: NodeError;
 	/** Whether the first page was refused as a whole: nothing of this sequence was cancelled. */
 	refusedAtFirst?: boolean;
-	/** Whether a page ended by a list rather than an answer. */
 	settledByList?: boolean;
-	/** Whether a page came from an earlier try's ledger. */
 	replayed?: boolean;
 }
 
-/**
- * One side and type's pages, one after the other, each through the engine with a ledger slot of
- * its own (`slotBase`.page), so a re-run of the node answers the pages sent from the ledger.
- */
+/** A ledger slot per page (`slotBase`.page): a re-run answers the pages sent from the ledger. */
 export async function cancelSequence(
 	session: EngineSession & { ledger: WriteLedger },
 	base: Omit<CancelPage, 'fromOrderId'>,

@@ -35,16 +35,13 @@ import {
 	type FuturesOrderType,
 } from './futuresOrderFind';
 
-// Futures cancels of one order (Cancel Order, and Cancel Many Orders by order IDs) as the write
-// engine settles them: DELETE /api/v2/futures/order, which needs the order's type (LIMIT or STOP).
-
-export type { FuturesCancelWrite, PendingFuturesCancel } from './futuresCancelLookups';
+// A futures cancel must name the order's type (LIMIT or STOP).
 
 /** More than this many orders to find: one list of the open orders instead of a lookup each. */
 const SINGLE_LOOKUPS_UP_TO = 3;
 const LOOKUPS_AT_ONCE = 10;
 
-/** A cancel of the run, with its ledger slot ("3", or "3.1" for the second ID of item 3). */
+/** `slotName`: "3", or "3.1" for the second ID of item 3. */
 export function pendingFuturesCancel(
 	ledger: WriteLedger,
 	slotName: string,
@@ -66,7 +63,6 @@ function referenceText(reference: FuturesOrderReference): string {
 const HOW_TO_CHECK = (reference: FuturesOrderReference) =>
 	`Look up futures order ${referenceText(reference)} (Trading Service > Futures > Get Order) and check its status`;
 
-/** What the ledger keeps of a cancelled order: the fields the service assigned. */
 function storedCancel(order: IDataObject): IDataObject {
 	const stored: IDataObject = {};
 	for (const field of ['orderId', 'clientOrderId', 'symbol', 'orderType', 'status']) {
@@ -76,7 +72,6 @@ function storedCancel(order: IDataObject): IDataObject {
 	return stored;
 }
 
-/** An order of a contract outside Allowed Contracts: refused, nothing sent. */
 function notAllowed(
 	session: EngineSession,
 	pending: PendingFuturesCancel,
@@ -121,12 +116,10 @@ async function beforeSending(
 }
 
 /**
- * WriteKind.precheck: each cancel without a type (Find Automatically), under Allowed Contracts
- * (`allowed`: the order's contract must be one), or after a lost run, finds its order first: many
- * at once from the open orders' lists (both types, every contract), the rest one by one. Found
- * open: its type and order ID are what the request names.
+ * WriteKind.precheck: a cancel without a type, under Allowed Contracts, or after a lost run finds
+ * its order first; found open, its type and order ID are what the request names.
  */
-export async function findBeforeCancel(
+async function findBeforeCancel(
 	session: EngineSession,
 	pending: PendingFuturesCancel[],
 	allowed?: string[],
@@ -167,7 +160,7 @@ export async function findBeforeCancel(
 	return verdicts;
 }
 
-/** The cancel kind: one order per request, its type named; `allowed`: Allowed Contracts. */
+/** `allowed`: Allowed Contracts. */
 export function futuresCancelKind(
 	session: EngineSession,
 	allowed?: string[],
@@ -214,7 +207,6 @@ export function futuresCancelKind(
 	};
 }
 
-/** What an item says of a cancel that was applied: answered, replayed from the ledger, or found. */
 export function futuresCancelledJson(
 	settled: Extract<Settled, { outcome: 'placed' }>,
 	write?: FuturesCancelWrite,
@@ -236,7 +228,7 @@ export function futuresCancelledJson(
 	};
 }
 
-/** The reason a cancel did nothing, as an item says it (no `error`: a rejection is data). */
+/** No `error`: a rejection is data. */
 export function notCancelledJson(refusal: Refusal): IDataObject {
 	if (refusal.error !== undefined) {
 		return {
@@ -267,7 +259,6 @@ export function notCancelledJson(refusal: Refusal): IDataObject {
 	};
 }
 
-/** Cancel Many Orders by IDs: the item of one ID, once its cancel settled. */
 export function futuresCancelItem(pending: PendingFuturesCancel): IDataObject {
 	const { reference } = pending.write;
 	const named = reference as IDataObject;

@@ -11,9 +11,7 @@ import {
 import type { Contract } from './contracts';
 import { PRICE_FIELDS, type FuturesOrder } from './futuresOrderRules';
 
-// A futures order against its contract's filters in exchange information (PRICE_FILTER tickSize,
-// LOT_SIZE stepSize and limits), and Fit to Contract Rules: exact decimals, rounding never the way
-// that makes an order bigger or dearer (a BUY's price down, a SELL's up, a quantity down).
+// Fit to Contract Rules never rounds the way that makes an order bigger or dearer.
 
 export interface ContractRules {
 	symbol: string;
@@ -29,7 +27,6 @@ export interface ContractRules {
 const text = (value: unknown) =>
 	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 
-/** The rules of one contract of exchange information. */
 export function contractRules(contract: Contract): ContractRules {
 	const filters = Array.isArray(contract.filters) ? (contract.filters as IDataObject[]) : [];
 	const filter = (type: string) => filters.find((one) => one?.filterType === type) ?? {};
@@ -46,7 +43,6 @@ export function contractRules(contract: Contract): ContractRules {
 	};
 }
 
-/** One value Fit to Contract Rules changed. */
 export interface FittedValue extends IDataObject {
 	field: string;
 	given: string;
@@ -54,7 +50,7 @@ export interface FittedValue extends IDataObject {
 	rule: string;
 }
 
-export type ContractRulesCheck =
+type ContractRulesCheck =
 	| { ok: true; order: FuturesOrder; fitted: FittedValue[] }
 	| { ok: false; field: string; problem: string; fix: string };
 
@@ -135,10 +131,7 @@ function sizeLimits(order: FuturesOrder, rules: ContractRules): Problem | undefi
 	return undefined;
 }
 
-/**
- * `order` against its contract's rules (undefined: the exchange does not list it); with `fit`, what
- * rounding can fix is rounded. A quote quantity is the exchange's to convert: not checked here.
- */
+/** `rules` undefined: the exchange does not list it. A quote quantity is the exchange's to convert. */
 export function checkContractRules(
 	order: FuturesOrder,
 	rules: ContractRules | undefined,
@@ -173,7 +166,6 @@ export function checkContractRules(
 	return sizeLimits(sent, rules) ?? { ok: true, order: sent, fitted };
 }
 
-/** `quantity` × `percent` / 100, down to `step`: a part of a position. */
 export function percentOf(quantity: string, percent: string, step: string): string {
 	const product = parseDecimal(quantity)!;
 	const share = parseDecimal(percent)!;

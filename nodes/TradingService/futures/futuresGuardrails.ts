@@ -13,9 +13,7 @@ import { contractSymbol } from './contracts';
 import type { FittedValue } from './futuresContractRules';
 import type { FuturesOrder } from './futuresOrderRules';
 
-// The Guardrails of the futures writes (docs/operations.md "Futures guardrails"): limits that refuse
-// an order before anything is sent, checked on the order as it would be sent (after Fit to Contract
-// Rules). They are never skipped: a limit that cannot be checked refuses the order.
+// Never skipped: a limit that cannot be checked refuses the order.
 
 const LABELS = {
 	allowedContracts: 'Allowed Contracts',
@@ -100,8 +98,8 @@ export function readFuturesGuardrails(run: RunContext, itemIndex: number): Futur
 	return guardrails;
 }
 
-/** What the order is worth in the quote coin, and how it was valued; undefined without a mark price. */
-export function orderNotional(
+/** Undefined without a mark price. */
+function orderNotional(
 	order: FuturesOrder,
 	mark: string | undefined,
 ): { value: string; how: string } | undefined {
@@ -140,9 +138,8 @@ export function needsMark(order: FuturesOrder, guardrails: FuturesGuardrails): b
 }
 
 /**
- * Refuses an order outside the guardrails, naming the field, the limit and the fix. `mark`: the
- * contract's mark price (null: unreadable; undefined: not read yet, the notional of a MARKET or STOP
- * order by base quantity is then left to the second check). `fitted`: the order was fitted.
+ * `mark` null: unreadable; undefined: not read yet, the notional of a MARKET or STOP order by base
+ * quantity is then left to the second check.
  */
 export function checkFuturesGuardrails(
 	node: INode,
@@ -219,7 +216,6 @@ export function checkFuturesGuardrails(
 
 type Refuse = (field: string, problem: string, limit: string, fix?: string) => Error;
 
-/** Max Order Notional: the order valued as futuresGuardrails.ts orderNotional says. */
 function checkNotional(
 	order: FuturesOrder,
 	guardrails: FuturesGuardrails,

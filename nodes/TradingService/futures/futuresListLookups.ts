@@ -17,13 +17,9 @@ import {
 	type PendingFuturesOrder,
 } from './futuresOrderLookups';
 
-// Many futures orders settled from the account's order lists instead of one GET each (docs/safety.md
-// "Many unknown at once"): a lost batch of 20, or 200 business keys, cost pages, not orders. The
-// exchange lists open and past orders per type (LIMIT: limit, limit-maker and market orders; STOP),
-// past orders per contract too, newest first, 500 a page, paged by fromOrderId. A client order ID
-// is unique only among OPEN orders: the past orders may hold it several times, and a triggered
-// stop places a LIMIT or MARKET order under its own ID, so an order is only ever judged against
-// orders of its own contract and type.
+// Many futures orders settled from the order lists (docs/safety.md "Futures: the same rules as spot").
+// An ID is unique only among OPEN orders and a triggered stop reuses its ID: an order is only ever
+// judged against orders of its own contract and type.
 
 /** LIMIT-list orders of one contract at or under this count are looked up one by one: lists cost more. */
 const SINGLE_LOOKUPS_UP_TO = 3;
@@ -35,7 +31,6 @@ const CLOCK_STEP_MARGIN_MS = 60_000;
 /** Client order ID → the orders listed under it, one per order ID (the later read wins). */
 type Found = Map<string, IDataObject[]>;
 
-/** The reader, and what every list read of one check or lookup shares. */
 interface ListAt {
 	reader: FuturesOrderReader;
 	base: { itemIndex: number; urgent: boolean; maxPages: number };
@@ -43,7 +38,6 @@ interface ListAt {
 
 const idOf = (one: PendingFuturesOrder) => one.write.order.clientOrderId as string;
 
-/** The list a write's order is in: STOP orders, or LIMIT (limit, limit-maker and market). */
 const listTypeOf = ({ order }: FuturesOrderWrite): FuturesOrderType =>
 	order.type === 'STOP' ? 'STOP' : 'LIMIT';
 
@@ -56,10 +50,7 @@ function gather(found: Found, sought: Set<string>, orders: IDataObject[]): void 
 	}
 }
 
-/**
- * Open orders of one type (of `symbol`, or of every contract), until each sought ID is found (an
- * ID is held by one open order at most). True when nothing sought can be on a page not read.
- */
+/** Until each sought ID is found (one open order holds an ID at most). True: nothing sought unread. */
 async function readOpen(
 	at: ListAt,
 	type: FuturesOrderType,
@@ -73,11 +64,7 @@ async function readOpen(
 	return list.complete || all();
 }
 
-/**
- * Past orders of one contract and type created since `since`, newest first (startTime, and paging
- * stops once a page reaches an order older than `since`, were the service to ignore it); with
- * `newestOnly`, also once each sought ID is found. True when read to `since` or its end.
- */
+/** Paging stops at an order older than `since` too, were the service to ignore startTime. */
 async function readPast(
 	at: ListAt,
 	symbol: string,
@@ -99,7 +86,6 @@ async function readPast(
 	return list.complete || reached || (newestOnly && all());
 }
 
-/** The orders of one contract and type (of the lists found), newest first. */
 function ofWrite(found: Found, one: PendingFuturesOrder): IDataObject[] {
 	const { symbol } = one.write.order;
 	const type = listTypeOf(one.write);
@@ -108,11 +94,7 @@ function ofWrite(found: Found, one: PendingFuturesOrder): IDataObject[] {
 		.sort((a, b) => Number(b.time) - Number(a.time));
 }
 
-/**
- * Groups by contract and type. LIMIT-list orders of 3 or fewer are left out (looked up one by one);
- * STOP orders never are: a GET by client order ID names a triggered stop's LIMIT or MARKET order
- * (the newer order under the ID), never the stop itself.
- */
+/** STOP orders are never left out: a GET by client order ID names a triggered stop's own order. */
 function byContractAndType(pending: PendingFuturesOrder[]): PendingFuturesOrder[][] {
 	const groups = new Map<string, PendingFuturesOrder[]>();
 	for (const one of pending) {
@@ -123,10 +105,6 @@ function byContractAndType(pending: PendingFuturesOrder[]): PendingFuturesOrder[
 		(group) => group.length > SINGLE_LOOKUPS_UP_TO || listTypeOf(group[0].write) === 'STOP',
 	);
 }
-
-// Lost answers (WriteKind.lookupMany): the open orders of the type, then each contract's past
-// orders since the earliest first attempt, read to that moment: every order created since then
-// under a sought ID is seen.
 
 /** What the lists say of one order: a verdict, not found (lists read to their end), or cannot tell. */
 function judgeListed(
@@ -157,7 +135,7 @@ function judgeListed(
 	return complete ? 'notFound' : undefined;
 }
 
-/** One listing of a contract and type's orders, each judged. Throws when a list cannot be read. */
+/** Throws when a list cannot be read. */
 async function listAndJudge(
 	reader: FuturesOrderReader,
 	group: PendingFuturesOrder[],
@@ -175,11 +153,7 @@ async function listAndJudge(
 	return group.map((one) => judgeListed(one, found, openRead && pastRead));
 }
 
-/**
- * One contract and type's orders: judged from the lists; not found in lists read to their end,
- * listed again once no attempt can be accepted any more, and then unknown (not found never proves
- * not placed); undefined where the lists cannot tell (then looked up one by one).
- */
+/** Not found never proves not placed: listed again once no attempt can be accepted, then unknown. */
 async function settleGroup(
 	reader: FuturesOrderReader,
 	group: PendingFuturesOrder[],
@@ -212,10 +186,7 @@ async function settleGroup(
 	return group.map((one) => verdicts.get(one));
 }
 
-/**
- * WriteKind.lookupMany of futures orders, by contract and type; undefined for what the lists do not
- * settle (and for an order refused as a duplicate, or without a client order ID or a first attempt).
- */
+/** WriteKind.lookupMany; undefined for what the lists do not settle. */
 export async function lookUpFuturesOrdersInLists(
 	reader: FuturesOrderReader,
 	entries: Array<LookupEntry<FuturesOrderWrite>>,
@@ -234,10 +205,7 @@ export async function lookUpFuturesOrdersInLists(
 	return entries.map(({ pending }) => verdicts.get(pending));
 }
 
-// Business keys (WriteKind.precheck, futuresOrderLookups.ts): the open orders of both types and
-// every contract (an open order anywhere holds its ID: the exchange would refuse it), then each
-// contract's past orders of the write's type, newest first, until each sought ID is found.
-
+// Business keys: the open orders of every contract (an open order anywhere holds its ID).
 /** The order holding a checked ID, as a GET by client order ID would name it, but of the write's type. */
 function holderOf(
 	one: PendingFuturesOrder,
@@ -252,11 +220,7 @@ function holderOf(
 	return complete ? { notFound: true } : undefined;
 }
 
-/**
- * The orders holding the checked IDs, from the lists (groups of more than 3 of a contract and type);
- * undefined where they cannot tell. Business keys are read back 89 days (within the 90 the service
- * keeps); a lost run's generated IDs from its execution's start. Never throws.
- */
+/** Business keys are read back 89 days (the service keeps 90). Never throws. */
 export async function keyHoldersFromLists(
 	reader: FuturesOrderReader,
 	pending: PendingFuturesOrder[],

@@ -15,10 +15,6 @@ import {
 import { FUTURES_ORDER_FIELDS, validateFuturesOrder } from './futuresOrderRules';
 import { pendingFuturesOrder, type PendingFuturesOrder } from './futuresOrderWrites';
 
-// Create Many Orders' input (docs/operations.md "Futures › Create Many Orders"): each input item one
-// order read from its own fields, or a JSON array of orders per item; every order validated and
-// checked against the guardrails and the contract rules before the first request.
-
 /** One slot list per input item: the output comes in input order whatever the batching. */
 export type Outputs = INodeExecutionData[][];
 
@@ -49,7 +45,7 @@ const ALIASES: Record<string, string> = {
 };
 const FOLDED_ALIASES = new Map(Object.entries(ALIASES).map(([alias, to]) => [fold(alias), to]));
 
-/** An item's own fields as an order: the order fields, exactly named; a near miss or alias is refused. */
+/** A near miss or alias of a field name is refused. */
 function orderOfItem(run: RunContext, json: IDataObject, itemIndex: number): IDataObject {
 	const raw: IDataObject = {};
 	for (const [key, value] of Object.entries(json)) {
@@ -126,11 +122,7 @@ function ordersOfItem(
 
 type ToCheck = FuturesOrderToCheck & { orderIndex: number };
 
-/**
- * Every item read and checked before the first request: the orders to send, each with its ledger
- * slot and client order ID. A bad item fails the run, or is an error item with Continue On Fail;
- * an item is sent whole or not at all.
- */
+/** Every item checked before the first request; an item is sent whole or not at all. */
 export async function readFuturesOrders(
 	run: RunContext,
 	items: INodeExecutionData[],

@@ -17,11 +17,9 @@ import {
 import { checkFuturesGuardrails, needsMark, type FuturesGuardrails } from './futuresGuardrails';
 import { misplacedTpSl, orderIds, type FuturesOrder } from './futuresOrderRules';
 
-// Every futures order of a run checked before the first is sent: the contract rules (one read of
-// exchange information per run), Fit to Contract Rules, then the guardrails on the order as it would
-// be sent, valued at the mark price where its type needs one.
+// Every futures order of a run checked before the first is sent; guardrails hold for the order as
+// it would be sent (after fitting).
 
-/** One order to check: validated, within the guardrails as given. */
 export interface FuturesOrderToCheck {
 	order: FuturesOrder;
 	label: (field: string) => string;
@@ -31,18 +29,12 @@ export interface FuturesOrderToCheck {
 	recorded: boolean;
 }
 
-/**
- * Whether an earlier try of this node run recorded this very request (`key`, as pendingFuturesOrder
- * keys it) in `slot`: a changed request (another fingerprint, a new version) is checked in full.
- */
+/** A changed request (another fingerprint) is checked in full. */
 export function recordedInLedger(ledger: WriteLedger, slot: string, key: IDataObject): boolean {
 	return ledger.slot(slot, fingerprint('futuresOrder', key)).recorded !== undefined;
 }
 
-/**
- * Claims the client order IDs of an order (its own and its take-profit's and stop-loss's) in
- * `taken` (ID → who took it); an ID taken before refuses the order, naming its Client Order ID.
- */
+/** An order's own, take-profit and stop-loss IDs; one taken before refuses the order. */
 export function claimOrderIds(
 	node: INode,
 	taken: Map<string, { itemIndex: number; whose: string }>,
@@ -69,14 +61,13 @@ export function claimOrderIds(
 	for (const { id, whose } of orderIds(order)) taken.set(id, { itemIndex, whose });
 }
 
-/** An order as it may be sent; `given`: before fitting (the ledger's key); `report`: for its item. */
+/** `given`: before fitting (the ledger's key). */
 export interface CheckedFuturesOrder {
 	order: FuturesOrder;
 	given: FuturesOrder;
 	report: IDataObject;
 }
 
-/** The account's LONG position in `symbol` (GET /api/v2/futures/positions), undefined when none. */
 export async function readLongPosition(
 	run: RunContext,
 	symbol: string,
@@ -95,9 +86,8 @@ export async function readLongPosition(
 }
 
 /**
- * The contract's mark price, or null when it cannot be read. The futures API gives it with an open
- * position only (GET positions' markPrice): a SELL always has one (LONG only); without one, a BUY
- * that must be valued at the mark price is refused by Max Order Notional (docs/operations.md).
+ * Null when unreadable. The futures API gives the mark price with an open position only: without
+ * one, a BUY that must be valued at it is refused by Max Order Notional.
  */
 async function readMark(
 	run: RunContext,
@@ -127,7 +117,7 @@ function refused(node: INode, field: string, problem: string, fix: string, itemI
 
 type RulesRead = { rules: Map<string, ContractRules> } | { why: string };
 
-/** The order fitted for a recorded write, so its lookup compares what was sent: never refused. */
+/** Fitted for a recorded write, so its lookup compares what was sent: never refused. */
 function fittedAsRecorded(read: RulesRead, one: FuturesOrderToCheck): CheckedFuturesOrder {
 	const { order, guardrails } = one;
 	const checked =
@@ -148,7 +138,6 @@ function checkOne(
 	one: FuturesOrderToCheck,
 ): CheckedFuturesOrder | Error {
 	const { order, label, itemIndex, guardrails } = one;
-	// An order an earlier try may have placed is the ledger's to settle: fitted as it was, not refused.
 	if (one.recorded) return fittedAsRecorded(read, one);
 	const mark = marks.get(order.symbol);
 	try {
@@ -201,7 +190,6 @@ function checkOne(
 	}
 }
 
-/** Every order checked with one read of the rules (and one of each mark price needed). */
 export async function checkFuturesOrders(
 	run: RunContext,
 	orders: FuturesOrderToCheck[],
@@ -223,7 +211,6 @@ export async function checkFuturesOrders(
 	return orders.map((one) => checkOne(run, read, marks, one));
 }
 
-/** The size to close of a position of `size`, checked against the contract's step. */
 export async function sizeToClose(
 	run: RunContext,
 	request: { symbol: string; closeAmount: string; quantity?: string; percent?: string },

@@ -1,24 +1,40 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { ERROR_CODES } from '../constants';
+import { contractAccountOf } from '../helpers/accountScope';
+import { inputError } from '../helpers/validation';
 import { isServiceRejection, toNodeError, type Endpoint, type ServiceClient } from '../transport';
 import { FUTURES_ENDPOINTS } from './endpoints';
 
-// Futures orders found again (UAE documentation, "Futures Trading"): one by order ID or client
-// order ID, the open ones of both types, the past ones. What the writes' lookups and cancels read;
-// no write code here, so any futures file may use it.
+// Futures orders found again; no write code here, so any futures file may use it.
 
 /** The two kinds the exchange lists, cancels and pages separately. */
 export type FuturesOrderType = 'LIMIT' | 'STOP';
-export const FUTURES_ORDER_TYPES: readonly FuturesOrderType[] = ['LIMIT', 'STOP'];
+const FUTURES_ORDER_TYPES: readonly FuturesOrderType[] = ['LIMIT', 'STOP'];
 
 /** The UAE documentation's rule for a futures client order ID: up to 100 of these characters. */
 export const FUTURES_CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,100}$/;
 
-/** An order as the user or a write names it. */
+/** Client Order ID as Get Order and Cancel Order take it. */
+export function readFuturesClientOrderId(
+	node: INode,
+	clientOrderId: unknown,
+	itemIndex: number,
+): { clientOrderId: string } {
+	if (typeof clientOrderId === 'string' && FUTURES_CLIENT_ORDER_ID.test(clientOrderId))
+		return { clientOrderId };
+	throw inputError(
+		node,
+		'Client Order ID',
+		`${clientOrderId === '' ? 'an empty value' : `"${String(clientOrderId)}"`} is not a client order ID`,
+		'A futures client order ID is 1 to 100 letters, digits and . : / _ - (the clientOrderId field of an order).',
+		itemIndex,
+	);
+}
+
 export type FuturesOrderReference = { orderId: string } | { clientOrderId: string };
 
-/** What a lookup needs: the node (errors) and the client (a RunContext or an EngineSession). */
+/** A RunContext or an EngineSession. */
 export interface FuturesOrderReader {
 	readonly node: INode;
 	readonly client: ServiceClient;
@@ -41,13 +57,9 @@ export const FUTURES_CANCELLED_STATUSES: readonly string[] = [
 export const FUTURES_FILLED_STATUSES: readonly string[] = ['FILLED', 'ORDER_FILLED'];
 
 /** Largest page of openOrders and historyOrders ("Maximum 500"). */
-export const FUTURES_ORDERS_PAGE = 500;
+const FUTURES_ORDERS_PAGE = 500;
 
-/**
- * The kind of a listed or looked-up order from its `orderType`, which answers write in lower case
- * ("limit", "market", "stop"): stop and stop-limit orders are STOP, the others LIMIT. Undefined
- * when the field is missing or unknown: the caller must not guess the type a cancel names.
- */
+/** Answers write `orderType` in lower case. Undefined when unknown: a cancel's type is never guessed. */
 export function futuresOrderType(order: IDataObject): FuturesOrderType | undefined {
 	const type = typeof order.orderType === 'string' ? order.orderType.toUpperCase() : '';
 	if (type === 'STOP' || type.startsWith('STOP_')) return 'STOP';
@@ -55,14 +67,12 @@ export function futuresOrderType(order: IDataObject): FuturesOrderType | undefin
 	return undefined;
 }
 
-/** The query naming one order: its order ID if it has one, else its client order ID. */
 export function futuresOrderQuery(reference: FuturesOrderReference): IDataObject {
 	return 'orderId' in reference
 		? { orderId: reference.orderId }
 		: { clientOrderId: reference.clientOrderId };
 }
 
-/** Whether a found order is the one asked for (the same order ID, or client order ID). */
 export function isFuturesOrderOf(reference: FuturesOrderReference, order: IDataObject): boolean {
 	return 'orderId' in reference
 		? String(order.orderId) === reference.orderId
@@ -70,10 +80,8 @@ export function isFuturesOrderOf(reference: FuturesOrderReference, order: IDataO
 }
 
 /**
- * One order of the key's futures account (GET /api/v2/futures/order), or undefined when the
- * service has none (0211) or answers with another order, which proves nothing of this one. Other
- * errors are thrown as n8n errors. A client order ID names the open order holding it, else the
- * newest that used it: it is unique only among open orders.
+ * Undefined when the service has none (0211) or answers with another order, which proves nothing
+ * of this one. A client order ID names the open order holding it, else the newest that used it.
  */
 export async function findFuturesOrder(
 	reader: FuturesOrderReader,
@@ -94,14 +102,11 @@ export async function findFuturesOrder(
 	}
 }
 
-/** Which orders to list, and how far. */
-export interface FuturesListQuery {
+interface FuturesListQuery {
 	/** Open orders: optional (every contract). Past orders: required by the service. */
 	symbol?: string;
 	type: FuturesOrderType;
-	/** Only orders below this order ID (exclusive). */
 	fromOrderId?: string;
-	/** Creation time from (ms): past orders since a write's first attempt. */
 	startTime?: number;
 	itemIndex?: number;
 	urgent?: boolean;
@@ -111,8 +116,7 @@ export interface FuturesListQuery {
 	onPage?: (orders: IDataObject[]) => boolean;
 }
 
-/** The orders listed, newest first, and whether the list was read to its end. */
-export interface FuturesOrderList {
+interface FuturesOrderList {
 	orders: IDataObject[];
 	complete: boolean;
 }
@@ -158,7 +162,6 @@ async function listPages(
 	return { orders, complete: false };
 }
 
-/** Open orders of one type (GET /api/v2/futures/openOrders), page by page (500) by fromOrderId. */
 export function listOpenFuturesOrders(
 	reader: FuturesOrderReader,
 	query: FuturesListQuery,
@@ -166,7 +169,6 @@ export function listOpenFuturesOrders(
 	return listPages(reader, FUTURES_ENDPOINTS.openOrders, query);
 }
 
-/** Past orders of one contract and type (GET /api/v2/futures/historyOrders), page by page. */
 export function listPastFuturesOrders(
 	reader: FuturesOrderReader,
 	query: FuturesListQuery & { symbol: string },
@@ -174,10 +176,7 @@ export function listPastFuturesOrders(
 	return listPages(reader, FUTURES_ENDPOINTS.historyOrders, query);
 }
 
-/**
- * Open orders of both types (LIMIT first, then STOP): the exchange lists each type on its own. One
- * `onPage` for both; `complete` only when both lists were read to their end.
- */
+/** Open orders of both types: the exchange lists each type on its own. */
 export async function listAllOpenFuturesOrders(
 	reader: FuturesOrderReader,
 	query: Omit<FuturesListQuery, 'type'>,
@@ -197,30 +196,15 @@ export async function listAllOpenFuturesOrders(
 	return { orders, complete: complete && read === FUTURES_ORDER_TYPES.length };
 }
 
-/**
- * Whether the key's accounts (GET /api/v1/account/type) hold a futures account of the key's own:
- * account type 3 not labelled as a sub account's, the rule the futures triggers go by
- * (stream/streamSettings.ts). A sub account's key has none.
- */
-export function hasOwnFuturesAccount(accounts: IDataObject[]): boolean {
-	return accounts.some(
-		(account) =>
-			Number(account.accountType) === 3 &&
-			!/^sub\b/i.test(typeof account.accountLabel === 'string' ? account.accountLabel.trim() : ''),
-	);
-}
-
-/**
- * A futures write's first check (Cancel Order, Cancel Many Orders, Close Position): the key must
- * have a futures account of its own, else it has nothing to cancel or close, and a cancel finding
- * nothing must not read as done. The key's accounts are read once per run (RunContext.keyAccounts).
- */
+/** Account type 3 not labelled as a sub account's, as the futures triggers go by. */
+/** Without a futures account of its own, a cancel finding nothing must not read as done. */
 export async function requireOwnFuturesAccount(
 	run: { readonly node: INode; keyAccounts(itemIndex: number): Promise<IDataObject[]> },
 	what: string,
 	itemIndex: number,
 ): Promise<void> {
-	if (hasOwnFuturesAccount(await run.keyAccounts(itemIndex))) return;
+	// The triggers' rule: one futures (type 3) account that is not a sub account's.
+	if (contractAccountOf(await run.keyAccounts(itemIndex)) !== undefined) return;
 	const name = run.node.credentials?.tradingServiceApi?.name;
 	const credential = name ? `the credential "${name}"` : 'this credential';
 	throw new NodeOperationError(run.node, 'This API key has no futures account of its own', {
@@ -229,13 +213,7 @@ export async function requireOwnFuturesAccount(
 	});
 }
 
-/**
- * The order a triggered stop (ORDER_FILLED) placed: the exchange places it (LIMIT for a
- * stop-limit, MARKET for a stop-market) under the stop's client order ID, so it is the open LIMIT-
- * kind order of the contract holding that ID. Undefined when the stop had no client order ID, or
- * no open order holds it (a MARKET one filled at once); several holding it (never, as the ID is
- * unique among open orders) tell nothing either.
- */
+/** The open order a triggered stop placed under its client order ID; undefined when not one. */
 export async function findTriggeredOrder(
 	reader: FuturesOrderReader,
 	stop: IDataObject,

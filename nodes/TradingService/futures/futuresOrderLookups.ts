@@ -9,10 +9,8 @@ import type { FuturesOrder } from './futuresOrderRules';
 import { findFuturesOrder, FUTURES_OPEN_STATUSES, futuresOrderType } from './futuresOrderFind';
 import { inputError } from '../helpers/validation';
 
-// A futures order found again by its client order ID (GET /api/v2/futures/order: the open order
-// holding it, else the newest order that used it). The exchange refuses an ID only while an order
-// holding it is open, so a filled order frees it: an ID found in any state names an order placed,
-// and the order found is this one only when its fields match what was sent.
+// A filled order frees its client order ID: an ID found in any state names an order placed, and
+// it is this one only when its fields match what was sent.
 
 export interface FuturesOrderWrite {
 	order: FuturesOrder;
@@ -38,16 +36,13 @@ function sameDecimal(sent: string | undefined, found: unknown): boolean {
 	return key(sent) === key(String(found));
 }
 
-/** An attached trigger price sent, against the answer's ("" when none). */
+/** The answer's attached trigger price is "" when none. */
 function sameAttached(sent: string | undefined, found: unknown): boolean {
 	if (found === undefined) return true;
 	return sent === undefined ? found === '' : sameDecimal(sent, found);
 }
 
-/**
- * Whether a found order is the one sent: its ID, contract, side, type, price, size, reduce-only
- * and attached take-profit and stop-loss (a business key reused for another order is not it).
- */
+/** A business key reused for another order is not it. */
 export function matchesSentFuturesOrder(write: FuturesOrderWrite, found: IDataObject): boolean {
 	const { order } = write;
 	const type = typeof found.orderType === 'string' ? found.orderType.toUpperCase() : '';
@@ -96,10 +91,7 @@ export function judgeFound(
 	};
 }
 
-/**
- * An order whose outcome is unknown, looked up by its client order ID; not found is looked up once
- * more after its attempts' receive window, and then unknown: never sent again (docs/safety.md).
- */
+/** Not found: looked up once more after the receive window, then unknown, never sent again. */
 export async function lookUpFuturesOrder(
 	session: EngineSession,
 	pending: PendingFuturesOrder,
@@ -151,11 +143,10 @@ export async function lookUpFuturesOrder(
 	}
 }
 
-/** What holds a checked client order ID: the order found, none, or why the check failed. */
 export type KeyHolder = { found: IDataObject } | { notFound: true } | { failed: string };
 
-/** Holders of many IDs at once (futuresListLookups.ts): undefined where its lists cannot tell. */
-export type KeyHoldersFinder = (
+/** Undefined where the lists cannot tell. */
+type KeyHoldersFinder = (
 	pending: PendingFuturesOrder[],
 	lostRun: LostRun | undefined,
 ) => Promise<Array<KeyHolder | undefined>>;
@@ -170,11 +161,7 @@ async function findKeyHolder(session: EngineSession, one: PendingFuturesOrder): 
 	}
 }
 
-/**
- * What the holder of a checked ID says: this order (placed, nothing sent), another's (refused;
- * unknown after a lost run, whose orders had those IDs), nothing (sent); a check that failed
- * refuses the order: the ID may be taken.
- */
+/** Another's: refused, unknown after a lost run; a check that failed refuses: the ID may be taken. */
 function keyVerdict(
 	session: EngineSession,
 	one: PendingFuturesOrder,
@@ -215,11 +202,7 @@ function keyVerdict(
 	);
 }
 
-/**
- * The check before sending (WriteKind.precheck): a business key (a Client Order ID the user gave)
- * and, after a lost run, every generated ID is looked up: from `fromLists` where it can tell (many
- * of a contract and type: pages, not one GET each), else one GET each (keyVerdict).
- */
+/** WriteKind.precheck: business keys and, after a lost run, every generated ID. */
 export async function checkFuturesBusinessKeys(
 	session: EngineSession,
 	pending: PendingFuturesOrder[],
@@ -245,9 +228,7 @@ export async function checkFuturesBusinessKeys(
 	const listed = fromLists === undefined ? [] : await fromLists(toCheck, lostRun);
 	await inLanes(toCheck.length, 5, async (position) => {
 		const one = toCheck[position];
-		// What the lists did not settle (3 or fewer LIMIT-list orders of a contract, a page limit, a
-		// list unread) is one GET by client order ID: it names the order holding the ID whatever its
-		// age or list, which bounded pages cannot prove absent.
+		// A GET names the order holding the ID whatever its age, which bounded pages cannot prove absent.
 		const holder = listed[position] ?? (await findKeyHolder(session, one));
 		verdicts[checked[position]] = keyVerdict(session, one, holder, lostRun);
 	});

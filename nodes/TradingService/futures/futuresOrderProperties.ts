@@ -4,9 +4,6 @@ import type { NodeVersion } from '../descriptions/pickers';
 import type { RunContext } from '../run/runContext';
 import { contractField } from './contracts';
 
-// Create Order's parameters (docs/operations.md "Futures"): its fields, the order's own options, and
-// the item read as a raw order under the service's names.
-
 const TRIGGER_BY = [
 	{
 		name: 'Last Price',
@@ -159,7 +156,6 @@ const SIDE_AND_TYPE: INodeProperties[] = [
 	},
 ];
 
-/** Create Order's fields. */
 export function createOrderFields(version: NodeVersion): INodeProperties[] {
 	return [
 		contractField(version, 'to trade'),
@@ -226,7 +222,6 @@ const OPTION_FIELDS: Record<string, string> = {
 	stopLossLimitPrice: 'slLimitPrice',
 };
 
-/** Create Order's item as a raw order under the service's names (validated by futuresOrderRules.ts). */
 export function readCreateOrder(
 	run: RunContext,
 	itemIndex: number,
@@ -269,7 +264,6 @@ const LABELS: Record<string, string> = {
 	slLimitPrice: 'Stop Loss Limit Price',
 };
 
-/** Create Order's names of the fields. */
 export function futuresParameterLabel(field: string): string {
 	return LABELS[field] ?? field;
 }

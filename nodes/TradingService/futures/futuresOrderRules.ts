@@ -3,19 +3,17 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { compareDecimals, parseDecimal } from '../helpers/decimals';
 import { inputError, oneOf, positiveDecimal, strictBoolean } from '../helpers/validation';
 import { contractSymbol } from './contracts';
+import { FUTURES_CLIENT_ORDER_ID } from './futuresOrderFind';
 
-// A futures order's fields checked before anything is sent (docs/api.md "Futures writes"): the
-// order as it goes on the wire, under the service's parameter names. Nothing unknown is dropped.
+// Nothing unknown is dropped.
 
-export const FUTURES_ORDER_KINDS = ['LIMIT', 'MARKET', 'LIMIT_MAKER', 'STOP'] as const;
-export type FuturesOrderKind = (typeof FUTURES_ORDER_KINDS)[number];
+const FUTURES_ORDER_KINDS = ['LIMIT', 'MARKET', 'LIMIT_MAKER', 'STOP'] as const;
+type FuturesOrderKind = (typeof FUTURES_ORDER_KINDS)[number];
 const TIME_IN_FORCE = ['GTC', 'FOK', 'IOC', 'LIMIT_MAKER'] as const;
 const STP_MODES = ['EXPIRE_TAKER', 'EXPIRE_MAKER'] as const;
 const TRIGGER_BY = ['CONTRACT_PRICE', 'MARK_PRICE'] as const;
-/** "^[.A-Z:/a-z0-9_-]{1,100}$" (the UAE documentation). */
-export const FUTURES_CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,100}$/;
 /** What the node appends to an order's client order ID to name its take-profit and stop-loss orders. */
-export const CHILD_SUFFIXES = { tp: '-tp', sl: '-sl' } as const;
+const CHILD_SUFFIXES = { tp: '-tp', sl: '-sl' } as const;
 
 /** The fields one order may carry (Create Many's items and JSON). */
 export const FUTURES_ORDER_FIELDS = [
@@ -39,7 +37,6 @@ export const FUTURES_ORDER_FIELDS = [
 	'slLimitPrice',
 ] as const;
 
-/** A futures order as sent: decimals as strings, the service's names. */
 export interface FuturesOrder extends IDataObject {
 	symbol: string;
 	side: 'BUY' | 'SELL';
@@ -63,7 +60,6 @@ export interface FuturesOrder extends IDataObject {
 	slClientOrderId?: string;
 }
 
-/** The price fields, each on the contract's tick. */
 export const PRICE_FIELDS = [
 	'price',
 	'stopPrice',
@@ -133,10 +129,7 @@ function checkTpSl(
 	if (misplaced !== undefined) refuse(misplaced.field, misplaced.problem, misplaced.fix);
 }
 
-/**
- * A take profit not above, or a stop loss not below, the order's price (its stop price for a
- * stop-market order): checked as given, and again after Fit to Contract Rules rounded them.
- */
+/** Checked as given, and again after Fit to Contract Rules rounded them. */
 export function misplacedTpSl(
 	order: FuturesOrder,
 ): { field: 'tpTriggerPrice' | 'slTriggerPrice'; problem: string; fix: string } | undefined {
@@ -250,7 +243,6 @@ export function validateFuturesOrder(
 
 type IdField = 'clientOrderId' | 'tpClientOrderId' | 'slClientOrderId';
 
-/** The client order IDs an order takes: its own, then its take-profit's and stop-loss's (derived). */
 export function orderIds(
 	order: FuturesOrder,
 ): Array<{ id: string; field: IdField; whose: string }> {

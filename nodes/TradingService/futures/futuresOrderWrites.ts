@@ -16,20 +16,14 @@ import {
 } from './futuresOrderLookups';
 import { nameChildren, PRICE_FIELDS, type FuturesOrder } from './futuresOrderRules';
 
-// Futures orders as the write engine settles them: one per request (POST /api/v2/futures/order) or
-// batches (POST /api/v2/futures/batchOrders) of one contract, side and type, at most 20 orders, 3 of
-// type STOP; each entry of a batch answer matched to its order by client order ID.
-
 export type { FuturesOrderWrite, PendingFuturesOrder } from './futuresOrderLookups';
 
-/** Orders per batch request: 20, and 3 of type STOP (the UAE documentation). */
-export const FUTURES_BATCH_SIZE = { orders: 20, stop: 3 } as const;
+/** The UAE documentation's batch limits. */
+const FUTURES_BATCH_SIZE = { orders: 20, stop: 3 } as const;
 
 /**
- * An order of the run with its ledger slot and, unless `idPrefix` is undefined (generation off) or
- * the user gave one, a generated client order ID (as orders/orderWrites.ts pendingOrder), then the
- * IDs of its take-profit and stop-loss orders, derived from it. `key`: what the ledger knows the
- * write by (default the order as given: Close Position gives the request, not the size it read).
+ * `idPrefix` undefined: no client order ID generated. `key`: what the ledger knows the write by
+ * (Close Position gives the request, not the size it read).
  */
 export function pendingFuturesOrder(
 	ledger: WriteLedger,
@@ -56,7 +50,6 @@ export function pendingFuturesOrder(
 	);
 }
 
-/** By contract, side and type (first appearance first), cut into batches of 20, or 3 STOP orders. */
 function toBatches(orders: PendingFuturesOrder[]): PendingFuturesOrder[][] {
 	const groups = new Map<string, PendingFuturesOrder[]>();
 	for (const one of orders) {
@@ -82,7 +75,6 @@ function entryId(entry: unknown): string | undefined {
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-/** One entry read: placed only with code zero and the very order sent. */
 function entryVerdict(write: FuturesOrderWrite, entry: unknown): Verdict {
 	if (!isObject(entry))
 		return { kind: 'unknown', reason: 'the batch answer has no result for this order' };
@@ -109,11 +101,10 @@ function entryVerdict(write: FuturesOrderWrite, entry: unknown): Verdict {
 }
 
 /**
- * The entries of a batch answer matched to the orders sent: by client order ID, and an entry that
- * names none by its position only when every entry that names one is at its own order's position.
- * Otherwise unknown (then looked up), never rejected: a refusal at the wrong place may be a placed order's.
+ * Matched by client order ID, by position only when every entry naming one is at its own order's
+ * position; otherwise unknown, never rejected: a refusal at the wrong place may be a placed order's.
  */
-export function readFuturesBatch(writes: FuturesOrderWrite[], result: unknown[]): Verdict[] {
+function readFuturesBatch(writes: FuturesOrderWrite[], result: unknown[]): Verdict[] {
 	const ids = writes.map(({ order }) => order.clientOrderId);
 	const matched: unknown[] = new Array(writes.length).fill(undefined);
 	let positionAgrees = result.length === writes.length;
@@ -141,7 +132,6 @@ export function readFuturesBatch(writes: FuturesOrderWrite[], result: unknown[])
 	);
 }
 
-/** What the ledger keeps of a placed order: what the service assigned, and the values sent if fitted. */
 function stored(result: IDataObject, write?: FuturesOrderWrite): IDataObject {
 	const kept: IDataObject = {};
 	for (const field of ['orderId', 'clientOrderId', 'status', 'time'] as const)
@@ -153,7 +143,6 @@ function stored(result: IDataObject, write?: FuturesOrderWrite): IDataObject {
 	return kept;
 }
 
-/** A placed order answered from the ledger: what was sent, and what the service assigned then. */
 export function replayedFuturesOrder(write: FuturesOrderWrite, kept: IDataObject): IDataObject {
 	const { sent, ...assigned } = kept;
 	return {
@@ -165,7 +154,7 @@ export function replayedFuturesOrder(write: FuturesOrderWrite, kept: IDataObject
 	};
 }
 
-export interface FuturesOrderSending {
+interface FuturesOrderSending {
 	endpoint: 'single' | 'batch';
 	recvWindow?: number;
 }

@@ -5,10 +5,6 @@ import { optionsCollection } from '../descriptions/common';
 import { integerInRange, strictBoolean } from '../helpers/validation';
 import type { RunContext } from '../run/runContext';
 
-// What every futures write shares in its form: the Guardrails collection (checked in
-// futuresGuardrails.ts) and the Options that bound what is sent (client order IDs, receive window).
-
-/** The options every futures write has: how client order IDs are made, the receive window. */
 export const futuresTechnicalOptions: INodeProperties[] = [
 	{
 		displayName: 'Generate Client Order ID',

@@ -52,7 +52,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		...parallelRequestsOnly(version),
 	]);
 
-/** The funding fees of one contract in a time range, in ms (both ends inclusive). */
 interface FeesQuery {
 	symbol: string;
 	startTime: number;
@@ -67,10 +66,8 @@ const feeKey = (fee: IDataObject) =>
 	`${String(fee.fundingTime)}/${String(fee.positionSide)}/${String(fee.symbol)}`;
 
 /**
- * Every funding fee of one contract in a range (or the newest `wanted`), newest first, paged by
- * time (docs/operations.md): the fees of the settlement at the new `endTime` come again and are
- * dropped. Each page is checked first; an overlap, or a full page that brings nothing new, stops
- * the node.
+ * Paged by time: the fees at the new `endTime` come again and are dropped. An overlap, or a full
+ * page that brings nothing new, stops the node.
  */
 export class FeesWalk implements Pager {
 	readonly fees: IDataObject[] = [];

@@ -5,10 +5,9 @@ import type { NodeVersion } from '../descriptions/pickers';
 import { inputError, oneOf } from '../helpers/validation';
 import type { RunContext } from '../run/runContext';
 import { FUTURES_ENDPOINTS } from './endpoints';
+import { readFuturesClientOrderId } from './futuresOrderFind';
 
 const ORDER_ID = /^\d{1,20}$/;
-/** The UAE documentation's rule for a futures client order ID: up to 100 of these characters. */
-const CLIENT_ORDER_ID = /^[.A-Z:/a-z0-9_-]{1,100}$/;
 
 const properties: INodeProperties[] = [
 	{
@@ -70,16 +69,7 @@ function orderQuery(run: RunContext, itemIndex: number): IDataObject {
 			itemIndex,
 		);
 	}
-	const clientOrderId = run.parameter('clientOrderId', itemIndex, '');
-	if (typeof clientOrderId === 'string' && CLIENT_ORDER_ID.test(clientOrderId))
-		return { clientOrderId };
-	throw inputError(
-		node,
-		'Client Order ID',
-		`${clientOrderId === '' ? 'an empty value' : `"${String(clientOrderId)}"`} is not a client order ID`,
-		'A futures client order ID is 1 to 100 letters, digits and . : / _ - (the clientOrderId field of an order).',
-		itemIndex,
-	);
+	return readFuturesClientOrderId(node, run.parameter('clientOrderId', itemIndex, ''), itemIndex);
 }
 
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {

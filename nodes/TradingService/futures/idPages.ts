@@ -4,7 +4,7 @@ import type { Pager } from '../transport';
 
 /** How one futures list pages by ID (UAE documentation, "Futures Trading"). */
 export interface IdPaging {
-	/** What the list holds, for errors: "funding rates", "orders", "trades". */
+	/** For errors: "funding rates", "orders", "trades". */
 	what: string;
 	idField: 'id' | 'orderId' | 'tradeId';
 	/** The query parameter that asks for the entries below the oldest read so far. */
@@ -51,10 +51,7 @@ function below(id: string, than: bigint): boolean {
 	return BigInt(id) < than;
 }
 
-/**
- * Every entry of a list sent newest first by ID (or the newest `wanted`), each page checked before
- * use (docs/operations.md "Futures"): an entry with exactly the cursor's ID is dropped.
- */
+/** Each page checked before use; an entry with exactly the cursor's ID is dropped. */
 export class IdWalk implements Pager {
 	readonly entries: IDataObject[] = [];
 	private oldest?: bigint;

@@ -5,10 +5,9 @@ import { compareDecimals, parseDecimal } from '../helpers/decimals';
 import type { EngineSession, PendingWrite, Verdict, WriteKind } from '../writes/engine';
 import { FUTURES_ENDPOINTS } from './endpoints';
 
-// The position writes: a contract's leverage (POST /api/v2/futures/leverage) and a LONG position's
-// TP/SL (POST /api/v2/futures/position/trading-stop). Both replace a setting, so the same request
-// twice leaves the same state: a lost answer is settled by reading the setting back (GET leverage,
-// GET positions), and a setting still not there once no attempt can be applied is sent once more.
+// Both position writes replace a setting, so the same request twice leaves the same state: a lost
+// answer is settled by reading the setting back; still not there once no attempt can be applied,
+// it is sent once more.
 
 export interface LeverageWrite {
 	symbol: string;
@@ -91,7 +90,6 @@ const sameDecimal = (a: unknown, b: string | undefined) => {
 	return x !== undefined && y !== undefined && compareDecimals(x, y) === 0;
 };
 
-/** One request per write; the answer placed as it came, a lookup by reading the setting back. */
 function settingKind<W extends { symbol: string }>(parts: {
 	what: (write: W) => string;
 	howToCheck: (write: W) => string;
@@ -127,7 +125,6 @@ function settingKind<W extends { symbol: string }>(parts: {
 	};
 }
 
-/** Set Leverage: settled by GET /api/v2/futures/leverage for the contract. */
 export function leverageKind(session: EngineSession): WriteKind<LeverageWrite> {
 	return settingKind<LeverageWrite>({
 		setting: 'leverage',
@@ -164,7 +161,6 @@ export function tpSlQuery(write: TpSlWrite): IDataObject {
 	};
 }
 
-/** Set Position TP/SL: settled by the position's takeProfit and stopLoss in GET positions. */
 export function tpSlKind(session: EngineSession): WriteKind<TpSlWrite> {
 	// Setting replaces both legs: a leg not sent is removed. Only the prices can be read back (the
 	// trigger sources cannot be confirmed by them).

@@ -34,7 +34,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 		properties(version),
 	);
 
-/** Leverage: a whole number from 1 (a number, or digits as text), refused otherwise before sending. */
 function readLeverage(run: RunContext, itemIndex: number): number {
 	const raw = run.parameter('leverage', itemIndex, '');
 	const value = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : raw;
@@ -54,7 +53,6 @@ function readLeverage(run: RunContext, itemIndex: number): number {
 	);
 }
 
-/** Sets a contract's leverage; the same leverage set twice is one state, read back after a lost answer. */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
 	const symbol = requiredContract(run, itemIndex);

@@ -70,7 +70,6 @@ export const description = (version: NodeVersion): INodeProperties[] =>
 
 const given = (value: unknown) => value !== undefined && value !== null && value !== '';
 
-/** The TP/SL as the user gave it, checked before anything is sent. */
 function readTpSl(run: RunContext, itemIndex: number): TpSlWrite {
 	const node = run.node;
 	const symbol = requiredContract(run, itemIndex);
@@ -112,7 +111,6 @@ function readTpSl(run: RunContext, itemIndex: number): TpSlWrite {
 	return write;
 }
 
-/** Sets (replaces) the TP/SL of the LONG position of a contract; read back after a lost answer. */
 export async function execute(run: RunContext, itemIndex: number): Promise<IDataObject[]> {
 	const node = run.node;
 	const write = readTpSl(run, itemIndex);

@@ -32,7 +32,7 @@ describe('constants agree with the API description', () => {
 			expect([name, path]).toEqual([
 				name,
 				name.startsWith('futures.')
-					? expect.stringMatching(/^\/api\/v2\/futures\/[A-Za-z]+$/)
+					? expect.stringMatching(/^\/api\/v2\/futures\/[A-Za-z]+(\/[A-Za-z-]+)?$/)
 					: expect.stringMatching(/^\/(api|quote)\/v1\/[A-Za-z0-9/]+$/),
 			]);
 	});

@@ -10,6 +10,15 @@ import { DECLARED_ENDPOINTS } from './support';
 
 type Name = keyof typeof DECLARED_ENDPOINTS;
 const NAMES = Object.keys(DECLARED_ENDPOINTS) as Name[];
+/** The futures writes (docs/api.md "Futures (write side)"): order requests, each a write. */
+const FUTURES_WRITES: Name[] = [
+	'futures.newOrder',
+	'futures.batchOrders',
+	'futures.cancelOrder',
+	'futures.cancelOrders',
+	'futures.tradingStop',
+	'futures.setLeverage',
+];
 
 /** The rows of docs/api.md's endpoint table whose first cell `row` matches: method, path, weight, whether it writes. */
 function documentedEndpoints(row: RegExp): Array<{
@@ -40,7 +49,9 @@ describe('the endpoints the rooms declare', () => {
 		expect(spot).toHaveLength(23);
 		const futures = documentedEndpoints(/^\| \[F\]\(#futures-read-side\) \|/);
 		expect(futures).toHaveLength(11);
-		const documented = [...spot, ...futures];
+		const futuresWrites = documentedEndpoints(/^\| \[FW\]\(#futures-write-side\) \|/);
+		expect(futuresWrites).toHaveLength(6);
+		const documented = [...spot, ...futures, ...futuresWrites];
 		const table = NAMES.map((name) => {
 			const endpoint: { method: string; path: string; weight: number; writes?: true } =
 				DECLARED_ENDPOINTS[name];
@@ -59,6 +70,7 @@ describe('the endpoints the rooms declare', () => {
 		const writes = NAMES.filter((name) => 'writes' in DECLARED_ENDPOINTS[name]).sort();
 		expect(writes).toEqual(
 			[
+				...FUTURES_WRITES,
 				'transfers.assetTransfer',
 				'orders.batchOrders',
 				'orders.cancelOrder',
@@ -68,24 +80,31 @@ describe('the endpoints the rooms declare', () => {
 		);
 	});
 
-	it('counts against the order rate exactly new order, batch orders and the cancels; only the transfer is spaced 1 s', () => {
+	it('counts against the order rate exactly new order, batch orders, the cancels and the futures writes; only the transfer is spaced 1 s', () => {
 		const declared = (name: Name): Endpoint => DECLARED_ENDPOINTS[name];
 		// docs/api.md "Request rates": new order, batch orders and every cancel are order requests;
 		// everything else (the order test, the transfer, every futures read) counts as a query
 		const orderClass = NAMES.filter((name) => declared(name).rateClass !== undefined);
-		expect(orderClass.map((name) => [name, declared(name).rateClass]).sort()).toEqual([
-			['orders.batchOrders', 'order'],
-			['orders.cancelOrder', 'order'],
-			['orders.cancelOrderByIds', 'order'],
-			['orders.newOrder', 'order'],
-		]);
+		expect(orderClass.map((name) => [name, declared(name).rateClass]).sort()).toEqual(
+			[
+				...FUTURES_WRITES,
+				'orders.batchOrders',
+				'orders.cancelOrder',
+				'orders.cancelOrderByIds',
+				'orders.newOrder',
+			]
+				.sort()
+				.map((name) => [name, 'order']),
+		);
 		// the UAE documentation: the transfer "no more than once per second"
 		const spaced = NAMES.filter((name) => declared(name).minIntervalMs !== undefined);
 		expect(spaced.map((name) => [name, declared(name).minIntervalMs])).toEqual([
 			['transfers.assetTransfer', 1000],
 		]);
 		// every futures read is a signed GET of the query class
-		const futures = NAMES.filter((name) => name.startsWith('futures.')).sort();
+		const futures = NAMES.filter(
+			(name) => name.startsWith('futures.') && !FUTURES_WRITES.includes(name),
+		).sort();
 		expect(futures).toEqual(
 			[
 				'futures.balance',
@@ -107,9 +126,13 @@ describe('the endpoints the rooms declare', () => {
 		}
 	});
 
-	it('hands over whole only the answers that carry a code per entry: batch orders and cancel by IDs', () => {
+	it('hands over whole only the answers that carry a code per entry: batch orders (spot and futures) and cancel by IDs', () => {
 		const perEntry = NAMES.filter((name) => 'codesPerEntry' in DECLARED_ENDPOINTS[name]).sort();
-		expect(perEntry).toEqual(['orders.batchOrders', 'orders.cancelOrderByIds']);
+		expect(perEntry).toEqual([
+			'futures.batchOrders',
+			'orders.batchOrders',
+			'orders.cancelOrderByIds',
+		]);
 	});
 
 	it('takes the API key alone (signed: false) exactly for market data and exchange information', () => {
