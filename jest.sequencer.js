@@ -18,6 +18,7 @@ const MEASURED_SECONDS = {
 	'test/fault/createMany.test.ts': 118,
 	'test/fault/create.test.ts': 110,
 	'test/fault/accountTwins.test.ts': 80,
+	'test/fault/futuresMatrix.test.ts': 70,
 	'test/fault/rateLimits.test.ts': 66,
 	'test/fault/createLate.test.ts': 60,
 	'test/fault/transferAsset.test.ts': 55,

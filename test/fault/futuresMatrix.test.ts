@@ -19,6 +19,7 @@ import {
 	FUTURES_FORCED_FAULTS,
 	FUTURES_KINDS,
 	futuresRun,
+	RERUN_SIGNED_TOO_LATE,
 	violationOf,
 	type FuturesCell,
 	type FuturesRun,
@@ -69,7 +70,8 @@ async function againIfSignedTooLate(
 ): Promise<FuturesRun> {
 	for (let rerun = 0; ; rerun++) {
 		const run = await attempt((base) => (rerun === 0 ? base : `${base}-again${rerun}`));
-		if (!run.requests.some((request) => request.code === '-1021') || rerun === 2) return run;
+		if (!RERUN_SIGNED_TOO_LATE || rerun === 2) return run;
+		if (!run.requests.some((request) => request.code === '-1021')) return run;
 		lateReruns++;
 	}
 }

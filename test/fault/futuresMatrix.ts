@@ -68,6 +68,18 @@ const BTC = 'BTCUSDT-PERPETUAL';
 const ETH = 'ETHUSDT-PERPETUAL';
 const SOL = 'SOLUSDT-PERPETUAL';
 
+/**
+ * Whether a run that met -1021 is run again (futuresMatrix.test.ts). FUTURES_MATRIX_RERUN_LATE=off
+ * turns it off, to see what a -1021 refusal of a killed worker's retry is reported as.
+ */
+export const RERUN_SIGNED_TOO_LATE = process.env.FUTURES_MATRIX_RERUN_LATE !== 'off';
+
+/**
+ * FUTURES_MATRIX_RETRY_1021=on: a killed worker's retry meets -1021 on its first write request
+ * (answered before processing, nothing applied), as a busy machine's would: what the retry reports.
+ */
+const RETRY_REFUSED_1021 = process.env.FUTURES_MATRIX_RETRY_1021 === 'on';
+
 /** The path and method of a kind's write requests. */
 export function writeOf(kind: FuturesKind): { path: string; method: string } {
 	switch (kind) {
@@ -616,6 +628,10 @@ export async function futuresRun(
 				node: { typeVersion: 2 },
 			});
 			killedFirstError = first.error?.message;
+			if (RETRY_REFUSED_1021)
+				sb.setFaults({
+					rules: [{ kind: 'unknownBefore', code: '-1021', times: 1, ...write }],
+				});
 			// The worker's process is gone with the node context (lostRunOf carries n8n's execution
 			// context, not the node's). Its pacing is kept: the lanes share one process, and forgetting
 			// it would also forget the other lanes' (lanes.ts fails a run that meets the limits).

@@ -6,11 +6,11 @@ import { inputError, oneOf } from '../helpers/validation';
 import { orderIdList } from '../orders/orderIds';
 import type { RunContext } from '../run/runContext';
 import { settleWrites } from '../writes/engine';
-import { toNodeError } from '../transport';
 import type { NodeError } from '../writes/engine';
 import { outcomeOf, withOutcome } from '../writes/outcomes';
 import { writeSessionOf } from '../writes/writeSession';
 import { contractField, readContracts, requiredContract, unknownContractError } from './contracts';
+import { readBeforeCancelFailed } from './futuresCancelLookups';
 import { cancelSequence, type SequenceEnd } from './futuresCancelPages';
 import { futuresCancelItem, futuresCancelKind, pendingFuturesCancel } from './futuresCancelWrites';
 import { readFuturesGuardrails } from './futuresGuardrails';
@@ -112,6 +112,7 @@ function summaryItem(
 		requests: end.pages,
 		...(end.replayed ? { replayed: true } : {}),
 		...(end.settledByList ? { confirmedByList: true } : {}),
+		...(end.alreadyPlaced ? { alreadyPlaced: true } : {}),
 	};
 	if (left && left.length > 0) item.stillOpenOrderIds = left.map((order) => String(order.orderId));
 	if (end.error !== undefined) {
@@ -129,7 +130,7 @@ async function cancelAllOf(
 ): Promise<IDataObject[]> {
 	const writes = writeSessionOf(run);
 	const before = await openOrders(run, symbol, itemIndex).catch((error: unknown) => {
-		throw withOutcome(toNodeError(run.node, error), 'rejected');
+		throw readBeforeCancelFailed(writes, error, 'listing the open orders');
 	});
 	const ends = await Promise.all(
 		SEQUENCES.map(({ side, type }) =>
@@ -227,7 +228,9 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			'The node’s Allowed Contracts guardrail refuses this cancel; nothing was sent. Pick an allowed contract, or change Allowed Contracts in the node’s Guardrails.',
 			itemIndex,
 		);
-	await requireOwnFuturesAccount(run, 'Cancel Many Orders', itemIndex);
+	await requireOwnFuturesAccount(run, 'Cancel Many Orders', itemIndex).catch((error: unknown) => {
+		throw readBeforeCancelFailed(writeSessionOf(run), error, 'reading the key’s accounts');
+	});
 	if (cancelBy === 'ids') return await cancelByIds(run, ids, allowed, itemIndex);
 	// All Contracts under Allowed Contracts: each allowed contract's orders, never another's.
 	const scopes = symbol !== undefined ? [symbol] : (allowed ?? [undefined]);

@@ -15,7 +15,7 @@ import type { RunContext } from '../run/runContext';
 import { settleWrites } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
 import { writeSessionOf } from '../writes/writeSession';
-import type { NotCancelledDetail } from './futuresCancelLookups';
+import { readBeforeCancelFailed, type NotCancelledDetail } from './futuresCancelLookups';
 import { readFuturesGuardrails } from './futuresGuardrails';
 import {
 	futuresCancelKind,
@@ -164,7 +164,9 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	}));
 	// Allowed Contracts: the order is looked up first, and one of another contract is not cancelled.
 	const { allowedContracts } = readFuturesGuardrails(run, itemIndex);
-	await requireOwnFuturesAccount(run, 'Cancel Order', itemIndex);
+	await requireOwnFuturesAccount(run, 'Cancel Order', itemIndex).catch((error: unknown) => {
+		throw readBeforeCancelFailed(writeSessionOf(run), error, 'reading the key’s accounts');
+	});
 	const writes = writeSessionOf(run);
 	const pending = pendingFuturesCancel(
 		writes.ledger,

@@ -14,9 +14,12 @@ import { withOutcome } from '../writes/outcomes';
 import type { Verdict } from '../writes/writeKind';
 import { writeSessionOf } from '../writes/writeSession';
 import { contractField, requiredContract } from './contracts';
-import { checkFuturesGuardrails, readFuturesGuardrails } from './futuresGuardrails';
-import { requireOwnFuturesAccount } from './futuresOrderFind';
-import { readLongPosition, recordedInLedger, sizeToClose } from './futuresOrderChecks';
+import {
+	checkFuturesGuardrails,
+	readFuturesGuardrails,
+	type FuturesGuardrails,
+} from './futuresGuardrails';
+import { recordedInLedger } from './futuresOrderChecks';
 import { checkFuturesBusinessKeys } from './futuresOrderLookups';
 import { validateFuturesOrder, type FuturesOrder } from './futuresOrderRules';
 import {
@@ -26,14 +29,18 @@ import {
 	type PendingFuturesOrder,
 } from './futuresOrderWrites';
 import {
+	closeInTurn,
+	closedNow,
+	readBeforeClose,
+	sizeToClose,
+	type CloseTurn,
+} from './runPositions';
+import {
 	checkFuturesOptions,
 	futuresGuardrails,
 	futuresOptions,
 	futuresTechnicalOptions,
 } from './futuresWriteOptions';
-
-// The write ledger knows a close by the request, not by the size read: a re-run finds the close it
-// sent instead of reading a smaller position and closing again.
 
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['futures'], operation: ['closePosition'] } }, [
@@ -179,6 +186,30 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		label,
 		itemIndex,
 	);
+	const close: Close = { request, options, guardrails, itemIndex };
+	const done = await closeInTurn(
+		run,
+		request.symbol,
+		itemIndex,
+		(turn) => settleClose(run, close, turn),
+		({ pending }) => closedNow(pending.settled, pending.write.order.baseQty),
+	);
+	return [closedItem(run, done.pending, request, done.positionBefore)];
+}
+
+interface Close {
+	request: CloseRequest;
+	options: IDataObject;
+	guardrails: FuturesGuardrails;
+	itemIndex: number;
+}
+
+/** Sized from the position as the run's earlier closes of the contract left it, then settled. */
+async function settleClose(
+	run: RunContext,
+	{ request, options, guardrails, itemIndex }: Close,
+	turn: CloseTurn,
+): Promise<{ pending: PendingFuturesOrder; positionBefore?: string }> {
 	const writes = writeSessionOf(run);
 	const slot = String(itemIndex);
 	let order = closingOrder(run, request, itemIndex);
@@ -187,26 +218,14 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	// Sent by an earlier try: the ledger settles it, whatever the position is now.
 	const recorded = recordedInLedger(writes.ledger, slot, request);
 	if (!recorded) {
-		// A key without a futures account reads no position: say so, not "nothing to close".
-		await requireOwnFuturesAccount(run, 'Close Position', itemIndex);
-		const position = await readLongPosition(run, request.symbol, itemIndex);
+		const position = await readBeforeClose(run, writes, itemIndex, turn);
 		if (position === undefined) nothing = true;
 		else {
 			positionBefore = String(position.baseQty);
-			order = closingOrder(
-				run,
-				request,
-				itemIndex,
-				await sizeToClose(run, request, positionBefore, itemIndex),
-			);
-			checkFuturesGuardrails(
-				run.node,
-				order,
-				guardrails,
-				label,
-				itemIndex,
-				(position.markPrice as string | undefined) ?? null,
-			);
+			const size = await sizeToClose(run, request, positionBefore, itemIndex);
+			order = closingOrder(run, request, itemIndex, size);
+			const mark = (position.markPrice as string | undefined) ?? null;
+			checkFuturesGuardrails(run.node, order, guardrails, label, itemIndex, mark);
 		}
 	}
 	if (nothing || recorded) delete order.baseQty;
@@ -223,6 +242,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		endpoint: 'single',
 		recvWindow: options.recvWindow as number | undefined,
 	});
+	turn.sending();
 	await settleWrites(
 		writes,
 		{
@@ -235,7 +255,7 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		},
 		[pending],
 	);
-	return [closedItem(run, pending, request, positionBefore)];
+	return { pending, positionBefore };
 }
 
 function closedItem(

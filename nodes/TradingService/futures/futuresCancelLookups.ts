@@ -1,8 +1,10 @@
 import { NodeOperationError, sleep, type IDataObject } from 'n8n-workflow';
 
 import { CANCEL_NOTHING_TO_CANCEL_CODES, LIMITS } from '../constants';
-import { sameCode } from '../transport';
-import type { EngineSession, PendingWrite, Refusal, Verdict } from '../writes/engine';
+import { sameCode, toNodeError } from '../transport';
+import type { EngineSession, NodeError, PendingWrite, Refusal, Verdict } from '../writes/engine';
+import { outcomeOf, withOutcome } from '../writes/outcomes';
+import { lostRunText } from '../writes/writeSession';
 import {
 	findFuturesOrder,
 	FUTURES_CANCELLED_STATUSES,
@@ -208,6 +210,9 @@ export async function explainFuturesCancel(
 		return refusal('nothingToCancel', text, code, msg);
 	}
 	if (order === undefined) return notFoundNow(pending, code, msg);
+	// After a lost run, that run's cancel may have landed first: cancelled is this write done.
+	if (session.lostRun !== undefined && FUTURES_CANCELLED_STATUSES.includes(String(order.status)))
+		return { kind: 'placed', result: order, alreadyPlaced: true };
 	const over = await ended(session, pending, order, { code, msg });
 	if (over !== undefined) return over;
 	const type = futuresOrderType(order);
@@ -221,4 +226,57 @@ export async function explainFuturesCancel(
 	}
 	const text = `the service refused the cancel (code ${code}), yet the order is still open (status ${String(order.status)}). Try the cancel again`;
 	return refusal('stillOpen', text, code, msg, order);
+}
+
+/**
+ * A cancel refused after a lost run (not as nothing to cancel, e.g. -1021): the lost run may have
+ * cancelled the order, so the refusal alone does not say "nothing was executed". Looked up once.
+ */
+export async function refusedAfterLostRun(
+	session: EngineSession,
+	pending: PendingFuturesCancel,
+	said: Refusal,
+): Promise<Verdict> {
+	let order: IDataObject | undefined;
+	try {
+		order = await findFuturesOrder(session, sentReference(pending.write), pending.itemIndex, true);
+	} catch (error) {
+		const refused = said.error?.message ?? `code ${said.code ?? ''}`;
+		return {
+			kind: 'unknown',
+			reason: `an earlier run may have cancelled the order, sending the cancel again was refused (${refused}), and looking the order up failed: ${(error as Error).message}`,
+			failed: true,
+		};
+	}
+	if (order !== undefined && FUTURES_CANCELLED_STATUSES.includes(String(order.status)))
+		return { kind: 'placed', result: order, alreadyPlaced: true };
+	return { kind: 'rejected', refusal: said };
+}
+
+/**
+ * A read a cancel needs before sending (the key's accounts, the open orders) failed: nothing of
+ * this run was sent. After a lost run that run may have cancelled, so: unknown, not rejected.
+ */
+export function readBeforeCancelFailed(
+	session: EngineSession,
+	error: unknown,
+	what: string,
+): NodeError {
+	const failed = toNodeError(session.node, error);
+	if (outcomeOf(failed) !== undefined) return failed;
+	const lostRun = session.lostRun;
+	if (lostRun === undefined || failed instanceof NodeOperationError)
+		return withOutcome(failed, 'rejected');
+	failed.description =
+		`${lostRunText(lostRun)}, and it may have cancelled these orders; ${what} failed, so nothing was sent this time. ${failed.description ?? ''}`.trim();
+	return withOutcome(failed, 'unknown');
+}
+
+/**
+ * A retry may start while a request of the crashed run is still within its receive window: what
+ * a lookup finds after a lost run proves nothing until then (docs/safety.md, "After a crash").
+ */
+export async function lostRunSettled(session: EngineSession): Promise<void> {
+	const from = session.lostRun?.settledFrom ?? 0;
+	if (Date.now() < from) await sleep(from - Date.now());
 }

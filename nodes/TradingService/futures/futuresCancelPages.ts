@@ -1,22 +1,26 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
+import { isServiceRejection } from '../transport';
 import {
 	pendingWrite,
 	settleWrites,
 	type EngineSession,
 	type NodeError,
 	type PendingWrite,
+	type Refusal,
 	type Verdict,
 	type WriteKind,
 } from '../writes/engine';
 import { fingerprint, type WriteLedger } from '../writes/ledger';
 import { FUTURES_ENDPOINTS } from './endpoints';
+import { lostRunSettled } from './futuresCancelLookups';
 import { listOpenFuturesOrders, type FuturesOrderType } from './futuresOrderFind';
 
 // cancelOrders answers only the last order ID it cancelled ("0": none), so a page whose answer is
 // lost is settled by listing what is left, never assumed; something left once no attempt can be
-// applied any more is sent once more (cancelling twice moves no money).
+// applied any more is sent once more (cancelling twice moves no money). After a lost run a page is
+// listed before it is sent, and a refusal of it is listed too: the lost run may have cancelled it.
 
 const CANCEL_PAGE_LIMIT = 200;
 const MAX_PAGES = 100;
@@ -73,6 +77,50 @@ async function lookUpPage(session: EngineSession, pending: PendingPage): Promise
 	}
 }
 
+const ALL_CANCELLED: Verdict = {
+	kind: 'placed',
+	result: { lastOrderId: '0', settledByList: true },
+	alreadyPlaced: true,
+};
+
+/** WriteKind.precheck: after a lost run, nothing left of the page's scope is a page done, not sent. */
+async function pagesAfterLostRun(
+	session: EngineSession,
+	pending: PendingPage[],
+): Promise<Array<Verdict | undefined>> {
+	if (session.lostRun === undefined) return pending.map(() => undefined);
+	await lostRunSettled(session);
+	return await Promise.all(
+		pending.map(async (one) => {
+			// Unlistable: sent (cancelling twice moves no money); a refusal is then listed again.
+			const listed = await leftOpen(session, one).catch(() => undefined);
+			return listed?.complete === true && listed.left.length === 0 ? ALL_CANCELLED : undefined;
+		}),
+	);
+}
+
+/** A page refused after a lost run: nothing left, the lost run cancelled it; orders left, refused. */
+async function refusedPage(
+	session: EngineSession,
+	pending: PendingPage,
+	said: Refusal,
+): Promise<Verdict> {
+	const refusedAs = said.error?.message ?? `code ${said.code ?? ''}`;
+	const why = `an earlier run may have cancelled them, and sending the cancel again was refused (${refusedAs})`;
+	try {
+		const { left, complete } = await leftOpen(session, pending);
+		if (left.length > 0) return { kind: 'rejected', refusal: said };
+		if (complete) return ALL_CANCELLED;
+		return { kind: 'unknown', reason: `${why}; the open orders could not be listed to their end` };
+	} catch (error) {
+		return {
+			kind: 'unknown',
+			reason: `${why}; listing what is left failed: ${(error as Error).message}`,
+			failed: true,
+		};
+	}
+}
+
 function cancelPageKind(session: EngineSession): WriteKind<CancelPage> {
 	return {
 		wording: (page) => ({
@@ -106,7 +154,13 @@ function cancelPageKind(session: EngineSession): WriteKind<CancelPage> {
 				},
 			];
 		},
-		lookup: (pending) => lookUpPage(session, pending),
+		refused: (error) =>
+			session.lostRun !== undefined && isServiceRejection(error)
+				? { kind: 'duplicate', refusal: { error } }
+				: { kind: 'rejected', refusal: { error } },
+		precheck: (pending) => pagesAfterLostRun(session, pending),
+		lookup: (pending, said) =>
+			said === undefined ? lookUpPage(session, pending) : refusedPage(session, pending, said),
 	};
 }
 
@@ -120,6 +174,8 @@ export interface SequenceEnd {
 	refusedAtFirst?: boolean;
 	settledByList?: boolean;
 	replayed?: boolean;
+	/** Settled without sending: after a lost run, nothing was left to cancel. */
+	alreadyPlaced?: boolean;
 }
 
 /** A ledger slot per page (`slotBase`.page): a re-run answers the pages sent from the ledger. */
@@ -154,6 +210,7 @@ export async function cancelSequence(
 		}
 		if (settled.outcome === 'unknown') return { ...end, outcome: 'unknown', error: settled.error };
 		if (settled.via === 'ledger') end.replayed = true;
+		if (settled.alreadyPlaced) end.alreadyPlaced = true;
 		if (settled.result.settledByList === true) end.settledByList = true;
 		const last = String(settled.result.lastOrderId);
 		if (last === '0' || last === fromOrderId) return end;

@@ -11,14 +11,17 @@ import {
 	type WriteKind,
 } from '../writes/engine';
 import { fingerprint, type WriteLedger } from '../writes/ledger';
+import { lostRunText } from '../writes/writeSession';
 import { FUTURES_ENDPOINTS } from './endpoints';
 import {
 	confirmFuturesCancel,
 	ended,
 	explainFuturesCancel,
 	isNothingToCancel,
+	lostRunSettled,
 	notFound,
 	pin,
+	refusedAfterLostRun,
 	sentReference,
 	type FuturesCancelWrite,
 	type NotCancelledDetail,
@@ -132,6 +135,7 @@ async function findBeforeCancel(
 			session.lostRun !== undefined,
 	);
 	if (wanted.length === 0) return verdicts;
+	await lostRunSettled(session);
 	let left = wanted;
 	if (wanted.length > SINGLE_LOOKUPS_UP_TO) {
 		const open = new Map<string, IDataObject>();
@@ -190,13 +194,23 @@ export function futuresCancelKind(
 			// 0212 ("already completed or does not exist", or the wrong type): the order tells why.
 			if (said !== undefined && isNothingToCancel(said.code))
 				return { kind: 'duplicate', refusal: { code: String(said.code), msg: said.msg } };
+			// After a lost run, another refusal is looked up too: that run may have cancelled it.
+			if (said !== undefined && session.lostRun !== undefined)
+				return { kind: 'duplicate', refusal: { error, code: String(said.code), msg: said.msg } };
 			return { kind: 'rejected', refusal: { error } };
 		},
-		precheck: (pending) => findBeforeCancel(session, pending, allowed),
-		lookup: (pending, said) =>
-			said === undefined
-				? confirmFuturesCancel(session, pending)
-				: explainFuturesCancel(session, pending, said),
+		precheck: (pending) =>
+			findBeforeCancel(session, pending, allowed).catch((error: unknown) => {
+				if (session.lostRun === undefined) throw error;
+				// The lost run may have cancelled: neither "sent again" nor "nothing was executed".
+				const reason = `${lostRunText(session.lostRun)}, and looking the order up before cancelling failed: ${(error as Error).message}; the cancel was not sent`;
+				return pending.map((): Verdict => ({ kind: 'unknown', reason, failed: true }));
+			}),
+		lookup: (pending, said) => {
+			if (said === undefined) return confirmFuturesCancel(session, pending);
+			if (said.error !== undefined) return refusedAfterLostRun(session, pending, said);
+			return explainFuturesCancel(session, pending, said);
+		},
 		// Two items cancelling one order ID: cancelled once, and both say so.
 		sameWrite: ({ reference, sendAs }) => {
 			const sent = sendAs ?? reference;

@@ -174,6 +174,7 @@ export function checkFuturesGuardrails(
 			`${order.symbol} is not in Allowed Contracts (${allowedContracts.join(', ')})`,
 			LABELS.allowedContracts,
 		);
+	if (order.side === 'BUY') checkBuy(node, order, guardrails, refuse, label, itemIndex);
 	if (guardrails.reduceOnlyRequired === true && order.reduceOnly !== true)
 		throw refuse(
 			'reduceOnly',
@@ -215,6 +216,33 @@ export function checkFuturesGuardrails(
 }
 
 type Refuse = (field: string, problem: string, limit: string, fix?: string) => Error;
+
+/** Positions are LONG only: a BUY never reduces one, and the exchange refuses a reduce-only BUY. */
+function checkBuy(
+	node: INode,
+	order: FuturesOrder,
+	guardrails: FuturesGuardrails,
+	refuse: Refuse,
+	label: (field: string) => string,
+	itemIndex: number,
+): void {
+	const never = 'A BUY never reduces a LONG position: use Side Sell';
+	if (guardrails.reduceOnlyRequired === true)
+		throw refuse(
+			'side',
+			'BUY never reduces a position (positions are LONG only), and this node may only reduce positions',
+			LABELS.reduceOnlyRequired,
+			`${never} with Reduce Only on, or Close Position.`,
+		);
+	if (order.reduceOnly === true)
+		throw inputError(
+			node,
+			label('reduceOnly'),
+			'is on for a BUY, which never reduces a position (positions are LONG only), so the exchange would refuse it',
+			`Nothing was sent. ${never} to reduce it, or turn Reduce Only off to open or add to it.`,
+			itemIndex,
+		);
+}
 
 function checkNotional(
 	order: FuturesOrder,

@@ -1,21 +1,14 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { decimalAbove } from '../helpers/decimals';
 import { inputError } from '../helpers/validation';
 import type { RunContext } from '../run/runContext';
 import { fingerprint, type WriteLedger } from '../writes/ledger';
 import { withOutcome } from '../writes/outcomes';
 import { readContracts } from './contracts';
-import { FUTURES_ENDPOINTS } from './endpoints';
-import {
-	checkContractRules,
-	contractRules,
-	percentOf,
-	smallestPercent,
-	type ContractRules,
-} from './futuresContractRules';
+import { checkContractRules, contractRules, type ContractRules } from './futuresContractRules';
 import { checkFuturesGuardrails, needsMark, type FuturesGuardrails } from './futuresGuardrails';
 import { misplacedTpSl, orderIds, type FuturesOrder } from './futuresOrderRules';
+import { readMark } from './runPositions';
 
 // Every futures order of a run checked before the first is sent; guardrails hold for the order as
 // it would be sent (after fitting).
@@ -66,41 +59,6 @@ export interface CheckedFuturesOrder {
 	order: FuturesOrder;
 	given: FuturesOrder;
 	report: IDataObject;
-}
-
-export async function readLongPosition(
-	run: RunContext,
-	symbol: string,
-	itemIndex: number,
-): Promise<IDataObject | undefined> {
-	const list = (await run.client.request(FUTURES_ENDPOINTS.positions, {
-		qs: { symbol },
-		itemIndex,
-	})) as IDataObject[];
-	return list.find(
-		(entry) =>
-			entry.symbol === symbol &&
-			(entry.positionSide === undefined || entry.positionSide === 'LONG') &&
-			/[1-9]/.test(String(entry.baseQty ?? '')),
-	);
-}
-
-/**
- * Null when unreadable. The futures API gives the mark price with an open position only: without
- * one, a BUY that must be valued at it is refused by Max Order Notional.
- */
-async function readMark(
-	run: RunContext,
-	symbol: string,
-	itemIndex: number,
-): Promise<string | null> {
-	try {
-		const position = await readLongPosition(run, symbol, itemIndex);
-		const mark = position?.markPrice;
-		return typeof mark === 'string' && /[1-9]/.test(mark) ? mark : null;
-	} catch {
-		return null;
-	}
 }
 
 function readProblem(error: unknown): string {
@@ -209,65 +167,4 @@ export async function checkFuturesOrders(
 		if (!recorded && needsMark(order, guardrails) && !marks.has(order.symbol))
 			marks.set(order.symbol, await readMark(run, order.symbol, item));
 	return orders.map((one) => checkOne(run, read, marks, one));
-}
-
-export async function sizeToClose(
-	run: RunContext,
-	request: { symbol: string; closeAmount: string; quantity?: string; percent?: string },
-	size: string,
-	itemIndex: number,
-): Promise<string> {
-	if (request.closeAmount === 'all') return size;
-	const contracts = await run
-		.shared('futures contracts', () => readContracts(run.client, itemIndex))
-		.catch(() => undefined);
-	const found = contracts?.find((one) => one.symbol === request.symbol);
-	const rules = found === undefined ? undefined : contractRules(found);
-	if (request.closeAmount === 'base') {
-		if (decimalAbove(request.quantity!, size))
-			throw inputError(
-				run.node,
-				'Quantity',
-				`${request.quantity} is more than the position holds, ${size}`,
-				`Nothing was sent. Give at most ${size}, or choose The Whole Position under Close.`,
-				itemIndex,
-			);
-		const check =
-			rules === undefined
-				? undefined
-				: checkContractRules(
-						{ symbol: request.symbol, side: 'SELL', type: 'MARKET', baseQty: request.quantity },
-						rules,
-						false,
-					);
-		if (check !== undefined && !check.ok && check.field === 'baseQty')
-			throw inputError(run.node, 'Quantity', check.problem, check.fix, itemIndex);
-		return request.quantity!;
-	}
-	if (rules === undefined)
-		throw inputError(
-			run.node,
-			'Percent',
-			'cannot be turned into a quantity: the contract’s step size could not be read',
-			'Nothing was sent. Run it again later, or give the quantity in the base coin.',
-			itemIndex,
-		);
-	const quantity = percentOf(size, request.percent!, rules.stepSize);
-	const min = rules.marketOrderMinQty || rules.minQty;
-	const zero = !/[1-9]/.test(quantity);
-	if (zero || (/[1-9]/.test(min) && decimalAbove(min, quantity))) {
-		const least = smallestPercent(size, /[1-9]/.test(min) ? min : rules.stepSize);
-		throw inputError(
-			run.node,
-			'Percent',
-			zero
-				? `${request.percent}% of the position (${size}) rounds down to 0 on the step size ${rules.stepSize}`
-				: `${request.percent}% of the position (${size}) is ${quantity}, below the contract’s minimum market order quantity ${min}`,
-			decimalAbove('100', least)
-				? `Nothing was sent. Give at least ${least} (percent), or close The Whole Position.`
-				: 'Nothing was sent. Close The Whole Position instead.',
-			itemIndex,
-		);
-	}
-	return quantity;
 }

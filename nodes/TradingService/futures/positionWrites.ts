@@ -2,12 +2,15 @@ import { sleep, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../constants';
 import { compareDecimals, parseDecimal } from '../helpers/decimals';
-import type { EngineSession, PendingWrite, Verdict, WriteKind } from '../writes/engine';
+import { isServiceRejection } from '../transport';
+import type { EngineSession, PendingWrite, Refusal, Verdict, WriteKind } from '../writes/engine';
+import { lostRunText } from '../writes/writeSession';
 import { FUTURES_ENDPOINTS } from './endpoints';
 
 // Both position writes replace a setting, so the same request twice leaves the same state: a lost
 // answer is settled by reading the setting back; still not there once no attempt can be applied,
-// it is sent once more.
+// it is sent once more. After a lost run the setting is read back before sending (the lost run may
+// have set it), and a refusal of the re-send is read back too: what the lost run did decides.
 
 export interface LeverageWrite {
 	symbol: string;
@@ -90,14 +93,69 @@ const sameDecimal = (a: unknown, b: string | undefined) => {
 	return x !== undefined && y !== undefined && compareDecimals(x, y) === 0;
 };
 
-function settingKind<W extends { symbol: string }>(parts: {
-	what: (write: W) => string;
-	howToCheck: (write: W) => string;
-	request: WriteKind<W>['request'];
-	answered: (body: IDataObject, write: W) => boolean;
-	holds: (pending: PendingWrite<W>) => Promise<boolean | undefined>;
-	setting: string;
-}): WriteKind<W> {
+/** After a lost run: the setting already there is placed (alreadyPlaced), not sent; else sent. */
+async function holdsAfterLostRun<W>(
+	session: EngineSession,
+	pending: Array<PendingWrite<W>>,
+	holds: (pending: PendingWrite<W>) => Promise<boolean | undefined>,
+): Promise<Array<Verdict | undefined>> {
+	const lostRun = session.lostRun;
+	if (lostRun === undefined) return pending.map(() => undefined);
+	// A retry may start while the crashed run's request can still be applied: read after that.
+	if (Date.now() < lostRun.settledFrom) await sleep(lostRun.settledFrom - Date.now());
+	return await Promise.all(
+		pending.map(async (one): Promise<Verdict | undefined> => {
+			// Unreadable: sent (setting it twice is harmless); a refusal is then read back again.
+			const held = await holds(one).catch(() => undefined);
+			return held === true
+				? { kind: 'placed', result: { ...one.write, readBack: true }, alreadyPlaced: true }
+				: undefined;
+		}),
+	);
+}
+
+/**
+ * A refusal of a send that follows a lost run: the lost run may have set the value, so the refusal
+ * alone does not say "nothing was executed". Read back once: there, placed; not there, rejected.
+ */
+async function refusedAfterLostRun<W>(
+	session: EngineSession,
+	pending: PendingWrite<W>,
+	said: Refusal,
+	holds: (pending: PendingWrite<W>) => Promise<boolean | undefined>,
+	setting: string,
+): Promise<Verdict> {
+	const refusedAs = said.error?.message ?? `code ${said.code ?? ''}`;
+	const lost =
+		session.lostRun === undefined ? 'an earlier run may have set it' : lostRunText(session.lostRun);
+	let held: boolean | undefined;
+	let failed: string | undefined;
+	try {
+		held = await holds(pending);
+	} catch (error) {
+		failed = (error as Error).message;
+	}
+	if (held === true)
+		return { kind: 'placed', result: { ...pending.write, readBack: true }, alreadyPlaced: true };
+	if (held === false) return { kind: 'rejected', refusal: said };
+	const why = failed === undefined ? 'could not be read back' : `could not be read back: ${failed}`;
+	return {
+		kind: 'unknown',
+		reason: `${lost}; sending it again was refused (${refusedAs}), and the ${setting} ${why}`,
+	};
+}
+
+function settingKind<W extends { symbol: string }>(
+	session: EngineSession,
+	parts: {
+		what: (write: W) => string;
+		howToCheck: (write: W) => string;
+		request: WriteKind<W>['request'];
+		answered: (body: IDataObject, write: W) => boolean;
+		holds: (pending: PendingWrite<W>) => Promise<boolean | undefined>;
+		setting: string;
+	},
+): WriteKind<W> {
 	return {
 		wording: (write) => ({ what: parts.what(write), howToCheck: parts.howToCheck(write) }),
 		whyNoLookup: () => undefined,
@@ -115,7 +173,15 @@ function settingKind<W extends { symbol: string }>(parts: {
 							reason: `the answer does not show the ${parts.setting} sent: ${JSON.stringify(body)}`,
 						},
 					],
-		lookup: async (pending) => {
+		// After a lost run a refusal is read back (lookup's `said`): the lost run may have set it.
+		refused: (error) =>
+			session.lostRun !== undefined && isServiceRejection(error)
+				? { kind: 'duplicate', refusal: { error } }
+				: { kind: 'rejected', refusal: { error } },
+		precheck: (pending) => holdsAfterLostRun(session, pending, parts.holds),
+		lookup: async (pending, said) => {
+			if (said !== undefined)
+				return await refusedAfterLostRun(session, pending, said, parts.holds, parts.setting);
 			const verdict = await readBack(pending, () => parts.holds(pending), parts.setting);
 			// What the service holds now, as an answer would have said it.
 			return verdict.kind === 'placed'
@@ -126,7 +192,7 @@ function settingKind<W extends { symbol: string }>(parts: {
 }
 
 export function leverageKind(session: EngineSession): WriteKind<LeverageWrite> {
-	return settingKind<LeverageWrite>({
+	return settingKind<LeverageWrite>(session, {
 		setting: 'leverage',
 		what: ({ symbol, leverage }) => `leverage ${leverage} for ${symbol}`,
 		howToCheck: ({ symbol }) =>
@@ -166,7 +232,7 @@ export function tpSlKind(session: EngineSession): WriteKind<TpSlWrite> {
 	// trigger sources cannot be confirmed by them).
 	const shows = (found: IDataObject, write: TpSlWrite) =>
 		sameDecimal(found.takeProfit, write.takeProfit) && sameDecimal(found.stopLoss, write.stopLoss);
-	return settingKind<TpSlWrite>({
+	return settingKind<TpSlWrite>(session, {
 		setting: 'position’s TP/SL',
 		what: ({ symbol }) => `TP/SL of the LONG ${symbol} position`,
 		howToCheck: ({ symbol }) =>

@@ -98,6 +98,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			leverage: String(settled.result.leverage ?? leverage),
 			...(settled.via === 'ledger' ? { replayed: true } : {}),
 			...(settled.via === 'lookup' ? { confirmedByLookup: true } : {}),
+			// Found set by a run cut short before it (or by that run, replayed from the ledger).
+			...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
 		},
 	];
 }

@@ -150,6 +150,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 			outcome: 'placed',
 			...tpSlQuery(write),
 			...(settled.via === 'ledger' ? { replayed: true } : {}),
+			// Found set by a run cut short before it (or by that run, replayed from the ledger).
+			...(settled.alreadyPlaced ? { alreadyPlaced: true } : {}),
 			...(settled.via === 'lookup'
 				? {
 						confirmedByLookup: true,

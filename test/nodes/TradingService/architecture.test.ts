@@ -139,10 +139,10 @@ const FILE_LINES = 300;
 const FAMILY_LINES = 450;
 /**
  * Lines of nodes/ and credentials/ together: 18,900 after issue 50 (from 19,266); issue 51 added
- * futures trading (seven writes, their guardrails and list lookups, four trigger events), 5,665
- * lines in 26 files, so 24,650.
+ * futures trading (seven writes, their guardrails and list lookups, four trigger events), 6,081
+ * lines in 27 files, so 25,000.
  */
-const PRODUCT_LINES = 24_650;
+const PRODUCT_LINES = 25_000;
 /** File names several rooms use for the same role (besides an operation's, named after it). */
 const SHARED_ROLES = new Set(['index.ts', 'endpoints.ts']);
 

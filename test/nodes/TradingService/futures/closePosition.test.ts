@@ -321,3 +321,103 @@ describe('Futures > Close Position: a retry of the execution', () => {
 		expect(positionSize()).toBe('0.005');
 	}, 30_000);
 });
+
+describe('Futures > Close Position: many items, one read of the positions', () => {
+	/** Items closing by their own fields (`={{ $json.… }}`), in parallel (the default lanes). */
+	const byItem = {
+		symbol: '={{ $json.symbol }}',
+		closeAmount: '={{ $json.closeAmount }}',
+		quantity: '={{ $json.quantity }}',
+		percent: '={{ $json.percent }}',
+	};
+	const item = (json: Record<string, unknown>) => ({ json: { symbol: BTC, ...json } });
+	const positionReads = (run: { requests: Parameters<typeof queries>[0] }) =>
+		queries(run.requests, POSITIONS_PATH, 'GET').map((query) => query.get('symbol'));
+
+	it('3 items closing parts of one position: one read, each sized from what the ones before left, the third closes exactly the rest', async () => {
+		openLong('0.01');
+		const run = await runFutures(sandbox(), 'closePosition', byItem, {
+			inputItems: [
+				item({ closeAmount: 'base', quantity: '0.004' }),
+				item({ closeAmount: 'percent', percent: 50 }),
+				item({ closeAmount: 'all' }),
+			],
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(({ json }) => [json.outcome, json.positionBefore, json.closed])).toEqual([
+			['placed', '0.01', '0.004'],
+			['placed', '0.006', '0.003'],
+			['placed', '0.003', '0.003'],
+		]);
+		expect(queries(run.requests, ORDER_PATH, 'POST').map((query) => query.get('baseQty'))).toEqual([
+			'0.004',
+			'0.003',
+			'0.003',
+		]);
+		expect(positionReads(run)).toEqual([null]);
+		expect(sandbox().futures.positions()).toEqual([]);
+	});
+
+	it('2 contracts in one run: one read of every position, both closed', async () => {
+		openLong('0.01');
+		sandbox().futures.setMarkPrice(ETH, '3000');
+		sandbox().futures.fill({ symbol: ETH, side: 'BUY', quantity: '0.5', price: '3000' });
+		const run = await runFutures(sandbox(), 'closePosition', byItem, {
+			inputItems: [item({ closeAmount: 'all' }), item({ symbol: ETH, closeAmount: 'all' })],
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(({ json }) => [json.symbol, json.outcome, json.closed])).toEqual([
+			[BTC, 'placed', '0.01'],
+			[ETH, 'placed', '0.5'],
+		]);
+		expect(positionReads(run)).toEqual([null]);
+		expect(sandbox().futures.positions()).toEqual([]);
+	});
+
+	it('a second item asking more than the first left is refused, naming Quantity, before sending', async () => {
+		openLong('0.01');
+		const run = await runFutures(sandbox(), 'closePosition', byItem, {
+			inputItems: [
+				item({ closeAmount: 'base', quantity: '0.008' }),
+				item({ closeAmount: 'base', quantity: '0.004' }),
+			],
+			continueOnFail: true,
+		});
+		expect(run.items[0].json).toMatchObject({ outcome: 'placed', closed: '0.008' });
+		expect(run.items[1].json).toMatchObject({
+			outcome: 'rejected',
+			error: 'Quantity: 0.004 is more than the position holds, 0.002',
+		});
+		expect(queries(run.requests, ORDER_PATH, 'POST')).toHaveLength(1);
+		expect(positionReads(run)).toEqual([null]);
+		expect(positionSize()).toBe('0.002');
+	});
+
+	it('after an item whose close was not sent by this run (found under its Client Order ID), the next one reads the contract again instead of guessing', async () => {
+		openLong('0.01');
+		const first = await runFutures(
+			sandbox(),
+			'closePosition',
+			close({ closeAmount: 'base', quantity: '0.004', options: { clientOrderId: 'ks-a' } }),
+		);
+		expect(first.items[0].json.outcome).toBe('placed');
+		const run = await runFutures(
+			sandbox(),
+			'closePosition',
+			{ ...byItem, options: { clientOrderId: '={{ $json.id }}' } },
+			{
+				inputItems: [
+					item({ closeAmount: 'base', quantity: '0.004', id: 'ks-a' }),
+					item({ closeAmount: 'all', id: 'ks-b' }),
+				],
+			},
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(({ json }) => [json.outcome, json.alreadyPlaced, json.closed])).toEqual([
+			['placed', true, '0.004'],
+			['placed', undefined, '0.006'],
+		]);
+		expect(positionReads(run)).toEqual([null, BTC]);
+		expect(sandbox().futures.positions()).toEqual([]);
+	});
+});

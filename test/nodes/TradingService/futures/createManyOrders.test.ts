@@ -214,6 +214,24 @@ describe('Futures > Create Many Orders: bad input refused before any request', (
 			/^Item 0, field takeProfit: is not a field of Create Many Orders/,
 		],
 		[
+			'a reduce-only BUY (a BUY never reduces a LONG position)',
+			{},
+			[{ json: limit(1) }, { json: limit(2, { reduceOnly: true }) }],
+			/^Item 1, field reduceOnly: is on for a BUY, which never reduces a position/,
+		],
+		[
+			'a reduce-only BUY in JSON',
+			{ inputMode: 'json', ordersJson: JSON.stringify([{ ...limit(1), reduceOnly: true }]) },
+			[],
+			/^Orders \(JSON\)\[0\]\.reduceOnly: is on for a BUY/,
+		],
+		[
+			'a BUY under Reduce Only Required',
+			{ guardrails: { reduceOnlyRequired: true } },
+			[{ json: limit(1, { reduceOnly: true }) }],
+			/^Item 0, field side: BUY never reduces a position \(positions are LONG only\), and this node may only reduce positions/,
+		],
+		[
 			'an output item’s orderType',
 			{},
 			[{ json: { ...limit(1), type: undefined, orderType: 'LIMIT' } }],

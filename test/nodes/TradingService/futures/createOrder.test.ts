@@ -210,6 +210,11 @@ describe('Futures > Create Order: bad input is refused before any request, namin
 			order({ orderType: 'MARKET', price: undefined, options: { timeInForce: 'GTC' } }),
 			/^Time In Force: GTC is not allowed for MARKET orders/,
 		],
+		[
+			'a reduce-only BUY (a BUY never reduces a LONG position)',
+			order({ orderType: 'MARKET', price: undefined, options: { reduceOnly: true } }),
+			/^Reduce Only: is on for a BUY, which never reduces a position \(positions are LONG only\)/,
+		],
 	])('%s', async (_what, parameters, message) => {
 		const before = sandbox().ledger.requests.length;
 		const run = await runFutures(sandbox(), 'createOrder', parameters);
@@ -217,6 +222,23 @@ describe('Futures > Create Order: bad input is refused before any request, namin
 		expect(run.error?.description).toBeTruthy();
 		expect(errorOutcome(run)).toBe('rejected');
 		expect(sandbox().ledger.requests.length).toBe(before);
+	});
+
+	it('a reduce-only BUY with a LONG open: refused before any request, saying to use Side Sell', async () => {
+		sandbox().futures.fill({ symbol: BTC, side: 'BUY', quantity: '0.01', price: MARK });
+		const before = sandbox().ledger.requests.length;
+		const run = await runFutures(
+			sandbox(),
+			'createOrder',
+			order({ options: { reduceOnly: true } }),
+		);
+		expect(run.error?.message).toMatch(/^Reduce Only: is on for a BUY/);
+		expect(run.error?.description).toContain(
+			'A BUY never reduces a LONG position: use Side Sell to reduce it',
+		);
+		expect(errorOutcome(run)).toBe('rejected');
+		expect(sandbox().ledger.requests.length).toBe(before);
+		expect(sandbox().futures.positions()[0].baseQty).toBe('0.01');
 	});
 
 	it('refuses the whole run before sending when one item is bad', async () => {

@@ -77,7 +77,7 @@ describe('Futures guardrails: limits checked before anything is sent', () => {
 
 	it('Reduce Only Required: only an order that reduces may go', async () => {
 		await refused(
-			order({ guardrails: { reduceOnlyRequired: true } }),
+			order({ side: 'SELL', guardrails: { reduceOnlyRequired: true } }),
 			/^Reduce Only: is off, and this node may only reduce positions/,
 			true,
 		);
@@ -92,6 +92,25 @@ describe('Futures guardrails: limits checked before anything is sent', () => {
 			}),
 		);
 		expect(reduce.items[0]?.json.outcome).toBe('placed');
+	});
+});
+
+describe('Futures guardrails: Reduce Only Required refuses a BUY (positions are LONG only)', () => {
+	it.each([
+		['with Reduce Only off', {}],
+		['with Reduce Only on', { options: { reduceOnly: true } }],
+	])('a BUY %s is refused naming Side and the guardrail, no request sent', async (_what, extra) => {
+		sandbox().futures.fill({ symbol: BTC, side: 'BUY', quantity: '0.01', price: MARK });
+		const run = await refused(
+			market({ ...extra, guardrails: { reduceOnlyRequired: true } }),
+			/^Side: BUY never reduces a position \(positions are LONG only\), and this node may only reduce positions/,
+			true,
+		);
+		expect(run.error?.description).toContain('Reduce Only Required guardrail refuses this order');
+		expect(run.error?.description).toContain(
+			'A BUY never reduces a LONG position: use Side Sell with Reduce Only on, or Close Position.',
+		);
+		expect(sandbox().futures.positions()[0].baseQty).toBe('0.01');
 	});
 });
 
