@@ -20,6 +20,7 @@ import {
 	DEMO_KEYS,
 	type FaultRule,
 	type LedgerOrder,
+	type LedgerRequest,
 	type Sandbox,
 	type SandboxBehaviour,
 } from '../../sandbox';
@@ -188,6 +189,18 @@ async function firstExecution(
 	return { outcome, lateMs: Math.max(0, landsAt - Date.now()) };
 }
 
+/**
+ * Waits until the sandbox has processed every late request of `requests`: a timer on a loaded
+ * machine may fire well after its delay, and an order landing after the count was taken would be
+ * counted as the next execution's.
+ */
+async function lateRequestsApplied(requests: LedgerRequest[]): Promise<void> {
+	const late = requests.filter((request) => request.fault === 'createLate');
+	const until = Date.now() + 30_000;
+	while (late.some((request) => request.appliedStatus === undefined) && Date.now() < until)
+		await sleep(50);
+}
+
 async function keyRun(sb: Sandbox, cell: Cell): Promise<KeyRun> {
 	const rng = new Rng(cell.seed);
 	sb.reset();
@@ -212,6 +225,7 @@ async function keyRun(sb: Sandbox, cell: Cell): Promise<KeyRun> {
 	const { outcome: firstOutcome, lateMs } = await firstExecution(sb, cell, first, rng);
 	// A late order lands before execution 2 starts (the user runs the workflow again later).
 	if (lateMs > 0) await sleep(lateMs + 150);
+	await lateRequestsApplied(sb.ledger.requests);
 	if (uaeStatuses) await sleep(200); // a cancel applied late has landed too
 
 	// Execution 2: the same ID, the same order (or another one under it), beside orders of their own.
@@ -273,6 +287,7 @@ async function keyRun(sb: Sandbox, cell: Cell): Promise<KeyRun> {
 	});
 	const requests = sb.ledger.requests.slice(requestsBefore);
 	if (requests.some((request) => request.fault === 'createLate')) await sleep(createLateMs + 200);
+	await lateRequestsApplied(requests);
 	sb.clearFaults();
 
 	const error = run.error as
