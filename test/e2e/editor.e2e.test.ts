@@ -246,9 +246,14 @@ describeWithChromium(
 				'Get',
 				'Get Many',
 			]);
-			// Version 2 adds the read-only Futures resource.
+			// Version 2 adds the Futures resource: its reads and its writes.
 			expect(describedV2.resources).toEqual(['Account', 'Futures', 'Market', 'Order']);
 			expect(describedV2.operations.Futures).toEqual([
+				'Cancel Many Orders',
+				'Cancel Order',
+				'Close Position',
+				'Create Many Orders',
+				'Create Order',
 				'Get Balance',
 				'Get Commission Rate',
 				'Get Funding Fees',
@@ -259,6 +264,8 @@ describeWithChromium(
 				'Get Orders',
 				'Get Positions',
 				'Get Trades',
+				'Set Leverage',
+				'Set Position TP/SL',
 			]);
 			expect(describedV2.operations.Account).toEqual(
 				expect.arrayContaining([...described.operations.Account, 'Get Accounts', 'Get Trades']),
