@@ -7,7 +7,12 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { keyOnlyRequestOptions, signRequestOptions } from './signing';
+import type { KeyObject } from 'node:crypto';
+
+import { ed25519PrivateKey } from './ed25519';
+import { isKeyOnly, keyOnlyRequestOptions, signRequestOptions } from './signing';
+
+export { KEY_ONLY_HEADER } from './signing';
 
 /**
  * The credential of the Trading Service API: the limits of its fields (constants.ts reads them, so
@@ -27,12 +32,18 @@ export const CREDENTIAL_LIMITS = {
 	maxRecvWindowMs: 8000,
 } as const;
 
+/** What the credential test says when the Base URL's host answers that the service is elsewhere. */
+const MOVED_HOST_MESSAGE =
+	'The service is not at this Base URL (it answered with a redirect or "gone"). Since 2026-06-16 the exchange serves its API at api-pro instead of api-glb: enter e.g. https://api-pro.hashkey.com (sandbox: https://api-pro.sim.hashkeydev.com)';
+
 /** The lightest signed read every valid key may make (the credential test). */
 const CREDENTIAL_TEST_PATH = '/api/v1/account/checkApiKey';
 
 interface CheckedCredentials {
 	apiKey: string;
 	secretKey: string;
+	/** Authentication "Ed25519": signs instead of the secret. */
+	privateKey?: KeyObject;
 	/** Scheme, host and any path prefix, without a trailing slash. */
 	baseUrl: string;
 	recvWindow: number;
@@ -44,6 +55,7 @@ export interface CredentialProblem {
 	field:
 		| 'API Key'
 		| 'Secret Key'
+		| 'Private Key'
 		| 'Base URL'
 		| 'Receive Window'
 		| 'Order Requests per Second'
@@ -58,7 +70,7 @@ type CredentialCheck =
 	| { ok: true; credentials: CheckedCredentials }
 	| { ok: false; problem: CredentialProblem };
 
-const BASE_URL_EXAMPLE = 'Enter the service address only, e.g. https://api.example.com';
+const BASE_URL_EXAMPLE = 'Enter the service address only, e.g. https://api-pro.hashkey.com';
 
 function checkBaseUrl(value: unknown): string | CredentialProblem {
 	const problem = (what: string, fix = BASE_URL_EXAMPLE): CredentialProblem => ({
@@ -170,12 +182,24 @@ function checkRates(
 	return { order: Math.floor(order / processes), query: Math.floor(query / processes) };
 }
 
+/** HMAC (the default, and what a credential saved before the choice existed does) or Ed25519. */
+function checkSigner(
+	data: Record<string, unknown>,
+): { privateKey?: KeyObject } | CredentialProblem {
+	if (data.signatureMethod !== 'ed25519')
+		return checkKey('Secret Key', data.secretKey) ?? { privateKey: undefined };
+	const key = ed25519PrivateKey(data.privateKey);
+	return 'problem' in key ? { field: 'Private Key', ...key } : { privateKey: key };
+}
+
 /** The fields checked and normalised, or the first problem found. */
 export function checkCredentialData(data: Record<string, unknown>): CredentialCheck {
 	const baseUrl = checkBaseUrl(data.baseUrl);
 	if (typeof baseUrl !== 'string') return { ok: false, problem: baseUrl };
-	const keyProblem = checkKey('API Key', data.apiKey) ?? checkKey('Secret Key', data.secretKey);
+	const keyProblem = checkKey('API Key', data.apiKey);
 	if (keyProblem !== undefined) return { ok: false, problem: keyProblem };
+	const signer = checkSigner(data);
+	if ('problem' in signer) return { ok: false, problem: signer };
 	const recvWindow = checkRecvWindow(data.recvWindow);
 	if (typeof recvWindow !== 'number') return { ok: false, problem: recvWindow };
 	const requestsPerSecond = checkRates(data);
@@ -184,7 +208,8 @@ export function checkCredentialData(data: Record<string, unknown>): CredentialCh
 		ok: true,
 		credentials: {
 			apiKey: String(data.apiKey),
-			secretKey: String(data.secretKey),
+			secretKey: String(data.secretKey ?? ''),
+			privateKey: signer.privateKey,
 			baseUrl,
 			recvWindow,
 			requestsPerSecond,
@@ -201,21 +226,6 @@ export function credentialProblemMessage(problem: CredentialProblem): string {
 export function credentialProblemOf(data: Record<string, unknown>): CredentialProblem | undefined {
 	const check = checkCredentialData(data);
 	return check.ok ? undefined : check.problem;
-}
-
-/** Marks a request of an endpoint declared `signed: false` (API key alone); removed before sending. */
-export const KEY_ONLY_HEADER = 'X-Trading-Service-Key-Only';
-
-/** Whether a request is marked key-only; the mark is removed from it either way. */
-function isKeyOnly(requestOptions: IHttpRequestOptions): boolean {
-	const headers = requestOptions.headers ?? {};
-	const name = Object.keys(headers).find(
-		(key) => key.toLowerCase() === KEY_ONLY_HEADER.toLowerCase(),
-	);
-	if (name === undefined) return false;
-	const { [name]: mark, ...others } = headers;
-	requestOptions.headers = others;
-	return String(mark) === '1';
 }
 
 export class TradingServiceApi implements ICredentialType {
@@ -240,18 +250,45 @@ export class TradingServiceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'e.g. https://api.example.com',
+			placeholder: 'e.g. https://api-pro.hashkey.com',
 			description:
-				'Web address of the exchange’s API, without a path after the host, e.g. https://api-glb.example.com, or the local sandbox’s address',
+				'Web address of the exchange’s API, without a path after the host, e.g. https://api-pro.hashkey.com (its sandbox: https://api-pro.sim.hashkeydev.com), or the local sandbox’s address',
+		},
+		{
+			displayName:
+				'Since 2026-06-16 the exchange serves its API at api-pro (and its streams at stream-pro) instead of api-glb: replace api-glb with api-pro in the Base URL, e.g. https://api-pro.hashkey.com',
+			name: 'movedHostNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { baseUrl: [{ _cnd: { includes: 'api-glb.' } }] } },
 		},
 		{
 			displayName: 'Stream URL',
 			name: 'streamUrl',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. wss://stream.example.com',
+			placeholder: 'e.g. wss://stream-pro.hashkey.com',
 			description:
-				'Where the real-time trigger listens for your orders and balances (a WebSocket address). Leave empty to derive it from the Base URL: https becomes wss (http becomes ws), and a host that starts with "api" starts with "stream" instead, e.g. https://api-glb.example.com gives wss://stream-glb.example.com; any other host is kept.',
+				'Where the real-time trigger listens for your orders and balances (a WebSocket address). Leave empty to derive it from the Base URL: https becomes wss (http becomes ws), and a host that starts with "api" starts with "stream" instead, e.g. https://api-pro.hashkey.com gives wss://stream-pro.hashkey.com; any other host is kept.',
+		},
+		{
+			displayName: 'Authentication',
+			name: 'signatureMethod',
+			type: 'options',
+			options: [
+				{
+					name: 'HMAC (Secret Key)',
+					value: 'hmac',
+					description: 'The exchange created the key and showed its secret once',
+				},
+				{
+					name: 'Ed25519 (Self-Generated Key)',
+					value: 'ed25519',
+					description: 'You generated a key pair and uploaded its public key to the exchange',
+				},
+			],
+			default: 'hmac',
+			description: 'How requests are signed: the kind of API key you created on the exchange',
 		},
 		{
 			displayName: 'API Key',
@@ -261,7 +298,7 @@ export class TradingServiceApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The API key the exchange gave you when you created it (sent with every request, in the X-APIKEY header)',
+				'The API key the exchange shows for your key (for an Ed25519 key, the one it gave for the uploaded public key); sent with every request, in the X-APIKEY header',
 		},
 		{
 			displayName: 'Secret Key',
@@ -272,6 +309,19 @@ export class TradingServiceApi implements ICredentialType {
 			required: true,
 			description:
 				'The secret shown once with the API key. It signs every request and never leaves n8n.',
+			displayOptions: { show: { signatureMethod: ['hmac'] } },
+		},
+		{
+			displayName: 'Private Key',
+			name: 'privateKey',
+			type: 'string',
+			typeOptions: { password: true, rows: 4 },
+			default: '',
+			required: true,
+			placeholder: '-----BEGIN PRIVATE KEY-----',
+			description:
+				'The private key of your Ed25519 key pair in PEM format (PKCS#8, from -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----). It signs every request and never leaves n8n; the exchange has only its public key.',
+			displayOptions: { show: { signatureMethod: ['ed25519'] } },
 		},
 		{
 			displayName: 'Receive Window (Milliseconds)',
@@ -364,16 +414,19 @@ export class TradingServiceApi implements ICredentialType {
 			baseURL: '={{ $credentials.baseUrl }}',
 			url: CREDENTIAL_TEST_PATH,
 			method: 'GET',
+			// As the node's requests: a signed request is never carried to another address.
+			disableFollowRedirect: true,
 		},
 		// n8n shows only the HTTP status text otherwise; the service answers 400 for a bad key,
-		// a bad signature and a clock outside the receive window alike.
+		// a bad signature, an expired key, a refused IP and a clock outside the receive window alike.
+		// A connection failure n8n reports as its bare code (ENOTFOUND): no rule can reword it.
 		rules: [
 			{
 				type: 'responseCode',
 				properties: {
 					value: 400,
 					message:
-						'The service refused the signed request: check the API Key and the Secret Key (they must belong together), and that this server’s clock is right',
+						'The service refused the signed request: check the API Key and the Secret Key or Private Key (they must belong together), that the key has not expired (keys unused for 90 days expire) and allows this server’s IP address (API Management page of the exchange), and that this server’s clock is right',
 				},
 			},
 			{
@@ -383,6 +436,10 @@ export class TradingServiceApi implements ICredentialType {
 					message: 'No Trading Service at this Base URL: enter the service address without a path',
 				},
 			},
+			...[301, 302, 307, 308, 410].map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: MOVED_HOST_MESSAGE },
+			})),
 		],
 	};
 }

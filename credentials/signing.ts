@@ -1,6 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { signEd25519 } from './ed25519';
 
 /**
  * Request signing (spec §5.3), testable against fixed vectors: the lowercase hex HMAC-SHA256 of
@@ -65,6 +67,20 @@ export function signQuery(
 	timestamp: number,
 	recvWindow: number,
 ): SignedQuery {
+	return signQueryWith(query, body, (text) => sign(text, secret), timestamp, recvWindow);
+}
+
+/**
+ * As signQuery, with any signer of the text (HMAC or Ed25519); the signature is percent-encoded
+ * (RFC 3986) into the query: a hex HMAC is unchanged by it, a Base64 one needs it (`+`, `/`, `=`).
+ */
+export function signQueryWith(
+	query: string,
+	body: string,
+	signer: (totalParams: string) => string,
+	timestamp: number,
+	recvWindow: number,
+): SignedQuery {
 	const pairs = splitQuery(query).filter(
 		(pair) => !(SIGNER_OWNED_KEYS as readonly string[]).includes(pairKey(pair)),
 	);
@@ -73,8 +89,8 @@ export function signQuery(
 	}
 	pairs.push(`timestamp=${timestamp}`);
 	const signedQuery = pairs.join('&');
-	const signature = sign(signedQuery + body, secret);
-	return { query: `${signedQuery}&signature=${signature}`, signature };
+	const signature = signer(signedQuery + body);
+	return { query: `${signedQuery}&signature=${encodeRfc3986(signature)}`, signature };
 }
 
 /** As n8n hands them to `authenticate`: the `httpRequest` shape, or the legacy one (`uri`, `form`). */
@@ -88,6 +104,8 @@ export interface TradingServiceCredentials {
 	secretKey: string;
 	baseUrl: string;
 	recvWindow: number;
+	/** Set for Authentication "Ed25519": it signs instead of the secret. */
+	privateKey?: KeyObject;
 }
 
 const JSON_CONTENT_TYPE = 'application/json';
@@ -154,10 +172,25 @@ function pointAtBaseUrl(
 	if (!/^https?:\/\/[^/]/i.test(credentials.baseUrl)) {
 		// Never the value itself: a Base URL may carry a password.
 		throw new Error(
-			"The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api.example.com",
+			"The credential's Base URL is not an http(s) address: enter the service address, e.g. https://api-pro.hashkey.com",
 		);
 	}
 	options.baseURL = credentials.baseUrl;
+}
+
+/** Marks a request of an endpoint declared `signed: false` (API key alone); removed before sending. */
+export const KEY_ONLY_HEADER = 'X-Trading-Service-Key-Only';
+
+/** Whether a request is marked key-only; the mark is removed from it either way. */
+export function isKeyOnly(requestOptions: IHttpRequestOptions): boolean {
+	const headers = requestOptions.headers ?? {};
+	const name = Object.keys(headers).find(
+		(key) => key.toLowerCase() === KEY_ONLY_HEADER.toLowerCase(),
+	);
+	if (name === undefined) return false;
+	const { [name]: mark, ...others } = headers;
+	requestOptions.headers = others;
+	return String(mark) === '1';
 }
 
 /** Market data (spec §5.1): the service asks for a valid key only, so no timestamp or signature. */
@@ -200,7 +233,10 @@ export function signRequestOptions(
 	const query = queryParts.filter((part) => part !== '').join('&');
 
 	const body = serializeBody(options, headers);
-	const signed = signQuery(query, body, credentials.secretKey, now, credentials.recvWindow);
+	const { privateKey, secretKey } = credentials;
+	const signer = (text: string) =>
+		privateKey === undefined ? sign(text, secretKey) : signEd25519(text, privateKey);
+	const signed = signQueryWith(query, body, signer, now, credentials.recvWindow);
 	const signedUrl = `${path}?${signed.query}`;
 	if (usesLegacyUri) options.uri = signedUrl;
 	else options.url = signedUrl;

@@ -1,9 +1,10 @@
 /**
  * Authentication of a signed request (spec section 5), in the order the checks are made: API key,
- * weight budget, signature (written straight from spec 5.3; it shares no code with nodes/ or
- * credentials/), timestamp and recvWindow (5.4), permission (5.1).
+ * the key's state (expired, IP access list), weight budget, signature (written straight from spec
+ * 5.3; it shares no code with nodes/ or credentials/), timestamp and recvWindow (5.4), permission
+ * (5.1). An Ed25519 key's signature is the Base64 Ed25519 signature of the same text.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 
 import { CODES } from './codes';
 import { DEFAULT_RECV_WINDOW, DEMO_KEYS, MAX_RECV_WINDOW } from './constants';
@@ -33,7 +34,36 @@ export function keyOf(ctx: RequestContext): DemoKey {
 	return key;
 }
 
+/**
+ * The key's state on the exchange's API Management page: expired (0103) or used from an IP its
+ * access list lacks (0202); behaviours expiredKeys and keyIpAllowList. Signed requests only: market
+ * data is public, the key it carries is not checked beyond being known.
+ */
+function checkKeyState(key: DemoKey, ctx: RequestContext, services: Services): void {
+	if (services.behaviour.expiredKeys.includes(key.apiKey)) throw apiError(CODES.apiKeyExpired);
+	const allowed = services.behaviour.keyIpAllowList[key.apiKey];
+	if (allowed === undefined) return;
+	const ip = (ctx.req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+	if (!allowed.includes(ip)) throw apiError(CODES.invalidIp, `${ip} is not allowed for this key`);
+}
+
 const withoutSignature = (pairs: Pair[]): Pair[] => pairs.filter((p) => p.name !== 'signature');
+
+/** Whether `given` (the decoded query value) signs `totalParams` with the key. */
+function signatureMatches(key: DemoKey, totalParams: string, given: string): boolean {
+	if (key.ed25519PublicKey !== undefined) {
+		// Standard Base64 of 64 bytes, padded; a hex HMAC signature is refused here.
+		if (!/^[A-Za-z0-9+/]{86}==$/.test(given)) return false;
+		const publicKey = createPublicKey(key.ed25519PublicKey);
+		const data = Buffer.from(totalParams, 'utf8');
+		return verify(null, data, publicKey, Buffer.from(given, 'base64'));
+	}
+	const expected = createHmac('sha256', key.secret).update(totalParams, 'utf8').digest('hex');
+	return (
+		/^[0-9a-fA-F]{64}$/.test(given) &&
+		timingSafeEqual(Buffer.from(given.toLowerCase(), 'ascii'), Buffer.from(expected, 'ascii'))
+	);
+}
 
 /**
  * 5.3: the signature sits in the query string or in a form body; the signed text is the query
@@ -62,13 +92,8 @@ export function verifySignature(
 		: ctx.body;
 	const totalParams = queryText + bodyText;
 	const given = decodeComponent(sigPairs[0].value, 'signature');
-	const expected = createHmac('sha256', key.secret).update(totalParams, 'utf8').digest('hex');
-	if (
-		!/^[0-9a-fA-F]{64}$/.test(given) ||
-		!timingSafeEqual(Buffer.from(given.toLowerCase(), 'ascii'), Buffer.from(expected, 'ascii'))
-	) {
+	if (!signatureMatches(key, totalParams, given))
 		throw new ApiError(CODES.badSignature.status, signatureErrorCode, CODES.badSignature.msg);
-	}
 	const queryParams = toParamMap(withoutSignature(queryPairs));
 	const allParams = toParamMap(withoutSignature(bodyPairs), new Map(queryParams));
 	return { queryParams, allParams };
@@ -134,11 +159,16 @@ export function authenticateKeyOnly(
  */
 export function authenticate(ctx: RequestContext, route: Route, services: Services): Authed | Resp {
 	const key = keyOf(ctx);
+	checkKeyState(key, ctx, services);
 	const refused = chargeWeight(key, ctx, route, services);
 	if (refused) return refused;
 	const params = verifySignature(ctx, key, services.behaviour.signatureErrorCode);
 	checkTimestamp(params.allParams, ctx.serverTime);
-	if (route.permission && !key.permissions.includes(route.permission)) {
+	const dropped = services.behaviour.droppedPermissions[key.apiKey] ?? [];
+	if (
+		route.permission &&
+		(!key.permissions.includes(route.permission) || dropped.includes(route.permission))
+	) {
 		throw apiError(CODES.noPermission, `this API key lacks the '${route.permission}' permission`);
 	}
 	if (ctx.path === HISTORY_PATH && services.behaviour.historyRefusedKeys.includes(key.apiKey)) {

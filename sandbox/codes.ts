@@ -27,6 +27,10 @@ export const CODES = {
 	badSignature: c('0002', 'Incorrect signature'),
 	rateLimited: c('0003', 'Rate limit exceeded', 429),
 	invalidApiKey: c('0102', 'Invalid APIKey'),
+	/** hashkeypro-apidoc "Error Codes": a key unused for 90 days expires. */
+	apiKeyExpired: c('0103', 'APIKey expired'),
+	/** hashkeypro-apidoc "Error Codes": the request's IP is not on the key's IP access list. */
+	invalidIp: c('0202', 'Invalid IP'),
 	accountNotAllowed: c('0104', 'accountId is not allowed'),
 	instrumentNotFound: c('0201', 'Instrument not found'),
 	orderNotFound: c('0211', 'Order not found'),

@@ -1,6 +1,19 @@
 import type { DemoKey, RateLimitConfig, RequestRates } from './types';
 
-export const DEMO_KEYS: { master: DemoKey; readOnly: DemoKey; sub: DemoKey } = {
+/**
+ * The demo Ed25519 key pair (generated with openssl genpkey -algorithm ed25519): the sandbox knows
+ * the public key, a client signs with the private one. Demo only, published on purpose.
+ */
+export const DEMO_ED25519_PRIVATE_KEY = `-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIEKpyo3zKTp4qllgbSzRUMkDMbpwhZ/d3zGKkvAWHJfu
+-----END PRIVATE KEY-----
+`;
+export const DEMO_ED25519_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEADpjR7IuabOfsKg7Fd6MvI8C74tC0P/rvvu+PMcvLsfM=
+-----END PUBLIC KEY-----
+`;
+
+export const DEMO_KEYS: { master: DemoKey; readOnly: DemoKey; sub: DemoKey; ed25519: DemoKey } = {
 	master: {
 		apiKey: 'sandbox-master-key',
 		secret: 'sandbox-master-secret-do-not-use-in-production',
@@ -18,6 +31,14 @@ export const DEMO_KEYS: { master: DemoKey; readOnly: DemoKey; sub: DemoKey } = {
 		secret: 'sandbox-sub-secret-do-not-use-in-production',
 		permissions: ['read', 'trade'],
 		kind: 'sub',
+	},
+	/** The master account's self-generated Ed25519 key. */
+	ed25519: {
+		apiKey: 'sandbox-ed25519-key',
+		secret: DEMO_ED25519_PRIVATE_KEY,
+		permissions: ['read', 'trade'],
+		kind: 'master',
+		ed25519PublicKey: DEMO_ED25519_PUBLIC_KEY,
 	},
 };
 

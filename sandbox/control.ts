@@ -16,6 +16,7 @@ import type { OrderInput } from './orders/state';
 import { OtherHostServer } from './otherHost';
 import { RequestRateLimiter, requestRatesFrom } from './requestRates';
 import type { Services } from './routes/route';
+import { walletOf, type WalletControl } from './wallet/wallet';
 import { UserStream } from './stream/hub';
 import type {
 	AccountTrade,
@@ -26,6 +27,7 @@ import type {
 	HistoryRecord,
 	Ledger,
 	OrderView,
+	Permission,
 	RateLimitConfig,
 	RequestRates,
 	SandboxBehaviour,
@@ -50,9 +52,15 @@ const DEFAULT_BEHAVIOUR: Required<SandboxBehaviour> = {
 	rateLimitStatus: 429,
 	historyOrder: 'descending',
 	historyRefusedKeys: [],
+	expiredKeys: [],
+	keyIpAllowList: {},
+	droppedPermissions: {},
 	transferHistoryLagMs: 0,
+	transferReusedIds: 'refuse',
 	fundingHistoryEndId: 'inclusive',
 	fundingHistoryIds: 'shared',
+	walletOrder: 'descending',
+	walletEndTime: 'inclusive',
 };
 
 export class SandboxControl {
@@ -131,6 +139,11 @@ export class SandboxControl {
 		return this.userStream;
 	}
 
+	/** The wallet controls: deposits (a successful one credits custody), withdrawals (wallet/). */
+	get wallet(): WalletControl {
+		return walletOf(this.engine, () => this.now());
+	}
+
 	/** The futures controls: funding rates, fills, resting orders, positions (futures/futures.ts). */
 	get futures(): FuturesControl {
 		return this.engine.futures;
@@ -141,6 +154,7 @@ export class SandboxControl {
 		// before the state: the reset itself sends no event
 		this.userStream.reset();
 		this.engine.resetState();
+		walletOf(this.engine, () => this.now()).reset();
 		this.ledger.requests.length = 0;
 		this.ledger.transfers.length = 0;
 		this.ledger.orders.length = 0;
@@ -266,5 +280,25 @@ export class SandboxControl {
 
 	setBehaviour(behaviour: SandboxBehaviour): void {
 		this.behaviour = { ...this.behaviour, ...behaviour };
+	}
+
+	/** The key expires (0103 to every request) until reset(), as one unused for 90 days does. */
+	expireKey(apiKey: string): void {
+		this.setBehaviour({ expiredKeys: [...this.behaviour.expiredKeys, apiKey] });
+	}
+
+	/** The key may be used from these client IPs only (0202 otherwise); undefined lifts it. */
+	restrictKeyToIps(apiKey: string, ips: string[] | undefined): void {
+		const lists = { ...this.behaviour.keyIpAllowList };
+		if (ips === undefined) delete lists[apiKey];
+		else lists[apiKey] = ips;
+		this.setBehaviour({ keyIpAllowList: lists });
+	}
+
+	/** The key loses a permission (-1005 where a route needs it) until reset(). */
+	dropPermission(apiKey: string, permission: Permission): void {
+		const dropped = this.behaviour.droppedPermissions[apiKey] ?? [];
+		const all = { ...this.behaviour.droppedPermissions, [apiKey]: [...dropped, permission] };
+		this.setBehaviour({ droppedPermissions: all });
 	}
 }

@@ -158,6 +158,7 @@ export class Engine {
 			quantity?: string;
 			clientOrderId?: string;
 		},
+		reusedIds: 'refuse' | 'accept' = 'refuse',
 	): { id: string; timestamp: string; clientOrderId: string } {
 		const own = accountsOf(key);
 		const from = p.fromAccountId;
@@ -179,6 +180,7 @@ export class Engine {
 		const clientOrderId = p.clientOrderId ?? '';
 		if (
 			clientOrderId !== '' &&
+			reusedIds === 'refuse' &&
 			this.ledger.transfers.some((transfer) => transfer.clientOrderId === clientOrderId)
 		) {
 			throw apiError(
@@ -216,7 +218,7 @@ export class Engine {
 		key: DemoKey,
 		input: OrderInput,
 		via: 'single' | 'batch',
-		opts: { test?: boolean; style?: AnswerStyle } = {},
+		opts: { test?: boolean; style?: AnswerStyle; unified?: boolean } = {},
 	): OrderData | null {
 		return this.orders.place(
 			{ accountId: tradingAccountOf(key), apiKey: key.apiKey },

@@ -107,6 +107,8 @@ export interface FaultAnswer {
 const CREATE_PATHS = new Set([
 	'/api/v1/spot/new/order',
 	'/api/v1/spot/batchOrders',
+	'/api/v1.1/spot/order',
+	'/api/v1.1/spot/batchOrders',
 	'/api/v2/futures/order',
 	'/api/v2/futures/batchOrders',
 ]);

@@ -30,6 +30,7 @@ import { isFuturesAgentRequest, reduceOnlyAgent } from './futuresAgent';
 import {
 	ALL_EXAMPLES,
 	EXAMPLES,
+	DEPOSIT_EXAMPLES,
 	FILL_ALERT_EXAMPLES,
 	FUTURES_EXAMPLES,
 	FUTURES_SIGNAL_PATH,
@@ -374,13 +375,13 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 			// Each request's orders, by symbol (Create Many groups by symbol, at most 20 a request).
 			const batches = sb.ledger.requests
 				.slice(before)
-				.filter((r) => r.path === '/api/v1/spot/batchOrders')
+				.filter((r) => r.path === '/api/v1.1/spot/batchOrders')
 				.map((r) => countBy(JSON.parse(r.body) as Array<Record<string, unknown>>, 'symbol'));
 			print(
 				`   ${input.length} orders in (${countBy(input, 'symbol')}) -> ${output.length} items out, ${placed.length} placed, ${output.length - placed.length} rejected`,
 			);
 			print(
-				`   sent as ${batches.length} requests to /api/v1/spot/batchOrders, one symbol and at most 20 orders each: ${batches.join(' | ')}`,
+				`   sent as ${batches.length} requests to /api/v1.1/spot/batchOrders (version 2), one symbol and at most 20 orders each: ${batches.join(' | ')}`,
 			);
 			print(
 				`   ${paired ? 'each item paired to its input item' : 'PAIRING BROKEN: items not paired to their input items'}`,
@@ -547,6 +548,26 @@ export const DEMO_STEPS: { readonly [K in AnyExampleKey]: DemoStep } = {
 			print(
 				'   (a test poll shows the newest fill; once the workflow is published, each poll emits every new one)',
 			);
+		},
+	},
+
+	// The trigger's "Fetch Test Event" poll on Deposit Received: the newest successful deposit is moved
+	// to the trading account; run again, the business key finds the transfer and moves nothing.
+	depositReceivedTransfer: {
+		title: 'Deposit received, moved to the trading account',
+		flow: 'Trading Service Trigger (Deposit Received) -> Transfer Asset (custody -> trading, Client Transfer ID from the deposit)',
+		async run({ n8n, cookie, sandbox: sb, print }) {
+			const ex = DEPOSIT_EXAMPLES.depositReceivedTransfer;
+			const deposit = sb.wallet.deposit({ coin: 'USDT', quantity: '125.50000000' });
+			print(`   a deposit of 125.5 USDT arrives (order ${deposit.depositOrderId}, status 4)`);
+			for (const attempt of ['first run', 'second run']) {
+				const transfers = sb.ledger.transfers.length;
+				const exec = await runExample(n8n, cookie, ex, `deposit transfer, ${attempt}`);
+				const [moved] = items(exec, ex.transfer);
+				print(
+					`   ${attempt}: outcome ${String(moved.outcome)}${moved.alreadyPlaced ? ' (found by its Client Transfer ID)' : ''}; transfers made: ${sb.ledger.transfers.length - transfers}`,
+				);
+			}
 		},
 	},
 

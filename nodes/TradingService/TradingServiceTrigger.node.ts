@@ -15,8 +15,10 @@ import { pollFundingRateCrossing } from './trigger/fundingRate';
 import { FUNDING_RATE_CROSSING } from './trigger/fundingRate/crossing';
 import { EVENT_NAMES, eventOptions, eventOptionsV2 } from './trigger/pollEvents';
 import { pollTradingService } from './trigger/poll';
+import { pollDepositReceived } from './trigger/deposits';
 import {
 	DEFAULT_LATE_WINDOW_MINUTES,
+	DEPOSIT_RECEIVED,
 	EVENTS_WITH_DIRECTION,
 	FUTURES_ORDER_FILLED,
 	MAX_LATE_WINDOW_MINUTES,
@@ -27,7 +29,7 @@ import {
 const FOR_RECORDS = { hide: { event: [FUNDING_RATE_CROSSING] } };
 
 const NOT_FOR_FILLS = {
-	hide: { event: [ORDER_FILLED, FUNDING_RATE_CROSSING, FUTURES_ORDER_FILLED] },
+	hide: { event: [ORDER_FILLED, FUNDING_RATE_CROSSING, FUTURES_ORDER_FILLED, DEPOSIT_RECEIVED] },
 };
 
 /** Filters › Coin and Symbol: for the history records and Order Filled. */
@@ -267,6 +269,7 @@ export class TradingServiceTrigger implements INodeType {
 		if (this.getNodeParameter('event') === FUNDING_RATE_CROSSING) {
 			return await pollFundingRateCrossing(this);
 		}
+		if (this.getNodeParameter('event') === DEPOSIT_RECEIVED) return await pollDepositReceived(this);
 		return await pollTradingService.call(this);
 	}
 }

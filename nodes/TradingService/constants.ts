@@ -127,6 +127,9 @@ export const ERROR_CODES = {
 	invalidSignature: '0002',
 	rateLimited: '0003',
 	invalidApiKey: '0102',
+	/** Key states (hashkeypro-apidoc "Error Codes"): expired (90 days unused), IP not on its list. */
+	apiKeyExpired: '0103',
+	invalidIp: '0202',
 	accountNotAllowed: '0104',
 	instrumentNotFound: '0201',
 	orderNotFound: '0211',

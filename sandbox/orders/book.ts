@@ -32,11 +32,30 @@ import { TradeBook } from './trades';
 import { checkOrderFields, fundsFor } from './validate';
 import { PLAIN_STYLE, createAnswer, orderView, type AnswerStyle } from './views';
 
-/** How place() places: only validate (`test`), seed as if at `seededAt` (seedOpen), answer in `style`. */
+/**
+ * How place() places: only validate (`test`), seed as if at `seededAt` (seedOpen), answer in
+ * `style`, by the rules of the unified v1.1 endpoints (`unified`: validate.ts).
+ */
 export interface PlaceOptions {
 	test?: boolean;
 	seededAt?: number;
 	style?: AnswerStyle;
+	unified?: boolean;
+}
+
+/**
+ * A LIMIT IOC or FOK order (v1.1) against the sandbox's market, which is one price of unlimited
+ * depth: marketable (a BUY at or above the last price, a SELL at or below it) it fills at once and
+ * in full at the last price, like a MARKET order of its quantity; otherwise nothing of it can trade
+ * now, so it is CANCELED unfilled (IOC and FOK alike, as the book has no partial depth).
+ */
+function immediateFill(
+	checked: { type: string; timeInForce: string; side: string; price: string | null },
+	lastPrice: string,
+): 'fill' | 'cancel' | undefined {
+	if (checked.type !== 'LIMIT' || checked.timeInForce === 'GTC') return undefined;
+	const order = D.cmp(D.parseDec(checked.price!)!, D.parseDec(lastPrice)!);
+	return (checked.side === 'BUY' ? order >= 0 : order <= 0) ? 'fill' : 'cancel';
 }
 
 export class OrderBook {
@@ -95,8 +114,8 @@ export class OrderBook {
 		via: 'single' | 'batch',
 		opts: PlaceOptions = {},
 	): OrderData | null {
-		const { test = false, seededAt, style = PLAIN_STYLE } = opts;
-		const checked = checkOrderFields(input, this.market);
+		const { test = false, seededAt, style = PLAIN_STYLE, unified = false } = opts;
+		const checked = checkOrderFields(input, this.market, unified);
 		const accountId = owner.accountId;
 		const open = this.openMap(accountId);
 		if (checked.clientOrderId !== null && open.has(checked.clientOrderId)) {
@@ -108,8 +127,12 @@ export class OrderBook {
 		}
 		// realistic rules: MARKET orders fill at the walk's current price
 		const lastPrice = this.market.price(checked.info);
-		const funds = fundsFor(checked, (coin) => this.wallet.free(accountId, coin), lastPrice);
+		const free = (coin: string) => this.wallet.free(accountId, coin);
+		let funds = fundsFor(checked, free, lastPrice);
 		if (test) return null;
+		const immediate = immediateFill(checked, lastPrice);
+		// A marketable IOC/FOK order trades as a MARKET order of its quantity would.
+		if (immediate === 'fill') funds = fundsFor({ ...checked, type: 'MARKET' }, free, lastPrice);
 
 		const { symbol, info, side, type } = checked;
 		const orderId = (this.seq++).toString();
@@ -143,7 +166,10 @@ export class OrderBook {
 			lockCoin: funds.lockCoin,
 			locked: D.ZERO,
 		};
-		if (type === 'MARKET') {
+		if (immediate === 'cancel') {
+			o.status = 'CANCELED';
+			this.events.order(o);
+		} else if (type === 'MARKET' || immediate === 'fill') {
 			// the stream shows a MARKET order NEW, then filled
 			this.events.order(o);
 			const { execQty, cost, fee } = funds;

@@ -34,10 +34,21 @@ function optString(input: OrderInput, name: string): string | null {
 }
 
 /**
- * Check every field of one order, then (realistic mode) the symbol's rules; the client order ID's
- * uniqueness is the book's to check.
+ * The time in force each type takes: /api/v1/spot/new/order and its batch one each; the unified
+ * endpoints (/api/v1.1/spot/order, batchOrders: the family's "Create Order v1.1" page) also IOC
+ * and FOK for LIMIT ("GTC" for limit and limit maker, "IOC" for limit and market, "FOK" for limit).
  */
-export function checkOrderFields(input: OrderInput, market: Market): CheckedOrder {
+const TIME_IN_FORCE: Record<'v1' | 'v1.1', Record<OrderType, readonly TimeInForce[]>> = {
+	v1: { LIMIT: ['GTC'], LIMIT_MAKER: ['GTC'], MARKET: ['IOC'] },
+	'v1.1': { LIMIT: ['GTC', 'IOC', 'FOK'], LIMIT_MAKER: ['GTC'], MARKET: ['IOC'] },
+};
+
+/**
+ * Check every field of one order, then (realistic mode) the symbol's rules; the client order ID's
+ * uniqueness is the book's to check. `unified`: sent to a v1.1 endpoint, which takes a MARKET
+ * order by amount on either side and IOC or FOK for LIMIT.
+ */
+export function checkOrderFields(input: OrderInput, market: Market, unified = false): CheckedOrder {
 	const symbolV = input.symbol;
 	if (typeof symbolV !== 'string' || symbolV === '') throw orderFieldFail('symbol');
 	const info = market.tradable(symbolV);
@@ -51,9 +62,10 @@ export function checkOrderFields(input: OrderInput, market: Market): CheckedOrde
 		throw orderFieldFail('type', 'LIMIT, MARKET or LIMIT_MAKER');
 
 	const tifIn = optString(input, 'timeInForce');
-	const tif: TimeInForce = type === 'MARKET' ? 'IOC' : 'GTC';
-	if (tifIn !== null && tifIn !== tif)
-		throw orderFieldFail('timeInForce', `${type} orders take ${tif}`);
+	const allowed = TIME_IN_FORCE[unified ? 'v1.1' : 'v1'][type];
+	if (tifIn !== null && !allowed.includes(tifIn as TimeInForce))
+		throw orderFieldFail('timeInForce', `${type} orders take ${allowed.join(' or ')}`);
+	const tif: TimeInForce = tifIn === null ? allowed[0] : (tifIn as TimeInForce);
 
 	const price = positiveDecimal(input.price, 'price', orderFieldFail);
 	const quantity = positiveDecimal(input.quantity, 'quantity', orderFieldFail);
@@ -64,7 +76,7 @@ export function checkOrderFields(input: OrderInput, market: Market): CheckedOrde
 			throw orderFieldFail('amount', 'MARKET orders take exactly one of quantity or amount');
 		if (quantity === null && amount === null)
 			throw orderFieldFail('quantity', 'MARKET orders need quantity or amount');
-		if (amount !== null && side !== 'BUY')
+		if (amount !== null && side !== 'BUY' && !unified)
 			throw orderFieldFail('amount', 'amount (quote cash) is for MARKET BUY orders only');
 	} else {
 		if (price === null) throw orderFieldFail('price', `${type} orders need price`);

@@ -19,7 +19,11 @@ import type { Authed, RequestContext, Services } from './route';
  * does: the sandbox takes the strictest reading, and refuses any ID an earlier transfer was sent
  * with (-1141 Duplicate order, nothing moved).
  */
-export function transfer(_ctx: RequestContext, auth: Authed, { engine }: Services): Resp {
+export function transfer(
+	_ctx: RequestContext,
+	auth: Authed,
+	{ engine, behaviour }: Services,
+): Resp {
 	if (auth.key.kind !== 'master') {
 		throw apiError(CODES.noPermission, 'asset transfers need a master-account API key');
 	}
@@ -28,13 +32,17 @@ export function transfer(_ctx: RequestContext, auth: Authed, { engine }: Service
 	if (clientOrderId !== undefined && clientOrderId.length > MAX_TRANSFER_CLIENT_ORDER_ID_LENGTH) {
 		throw fieldError('clientOrderId', `at most ${MAX_TRANSFER_CLIENT_ORDER_ID_LENGTH} characters`);
 	}
-	const r = engine.transfer(auth.key, {
-		fromAccountId: p.get('fromAccountId'),
-		toAccountId: p.get('toAccountId'),
-		coin: p.get('coin'),
-		quantity: p.get('quantity'),
-		clientOrderId,
-	});
+	const r = engine.transfer(
+		auth.key,
+		{
+			fromAccountId: p.get('fromAccountId'),
+			toAccountId: p.get('toAccountId'),
+			coin: p.get('coin'),
+			quantity: p.get('quantity'),
+			clientOrderId,
+		},
+		behaviour.transferReusedIds,
+	);
 	// The UAE documentation's answer: the transfer id is `orderId`, the time a JSON number, the
 	// client order ID as sent ("" when none).
 	return json(200, {

@@ -21,17 +21,18 @@ import {
 	tickerPriceRoute,
 	tradesRoute,
 } from './market';
-import { batchOrders } from './orders/batch';
+import { batchOrders, unifiedBatchOrders } from './orders/batch';
 import {
 	cancelAllOpenOrders,
 	cancelOpenOrders,
 	cancelOrder,
 	cancelOrdersByIds,
 } from './orders/cancel';
-import { singleOrder, testOrder } from './orders/create';
+import { singleOrder, testOrder, unifiedOrder } from './orders/create';
 import { openOrders, pastOrders, queryOrder } from './orders/query';
 import { anyKey, keyOnly, read, trade, type RateClass, type RouteTable } from './route';
 import { createListenKey, deleteListenKey, keepAliveListenKey } from './userDataStream';
+import { depositAddressRoute, depositOrders, withdrawOrders } from '../wallet/routes';
 
 export const ROUTES: RouteTable = {
 	'/api/v1/time': {
@@ -66,6 +67,10 @@ export const ROUTES: RouteTable = {
 	},
 	'/api/v1/spot/new/order': { POST: trade(1, singleOrder, 'order') },
 	'/api/v1/spot/batchOrders': { POST: trade(1, batchOrders, 'order') },
+	// The unified endpoints (the family's "Create Order v1.1", weight 1; "Create Multiple Orders",
+	// weight 5): node version 2's Create and Create Many.
+	'/api/v1.1/spot/order': { POST: trade(1, unifiedOrder, 'order') },
+	'/api/v1.1/spot/batchOrders': { POST: trade(5, unifiedBatchOrders, 'order') },
 	'/api/v1/spot/order': { GET: read(1, queryOrder), DELETE: trade(1, cancelOrder, 'order') },
 	// An order test places and cancels nothing: a query.
 	'/api/v1/spot/orderTest': { POST: trade(1, testOrder, 'query') },
@@ -80,6 +85,10 @@ export const ROUTES: RouteTable = {
 	'/api/v1/account/type': { GET: read(5, accountTypes) },
 	// The UAE documentation's "Get Account Trade List": weight 5.
 	'/api/v1/account/trades': { GET: read(5, accountTrades) },
+	// The wallet reads (sandbox/wallet/routes.ts): deposit and withdrawal lists 5, the address 1.
+	'/api/v1/account/depositOrders': { GET: read(5, depositOrders) },
+	'/api/v1/account/withdrawOrders': { GET: read(5, withdrawOrders) },
+	'/api/v1/account/deposit/address': { GET: read(1, depositAddressRoute) },
 	// The futures read side (the UAE documentation's "Futures Trading"): weight 1 each, queries.
 	'/api/v2/futures/positions': { GET: read(1, futures.positions) },
 	'/api/v2/futures/balance': { GET: read(1, futures.balance) },

@@ -4,9 +4,15 @@ export type Permission = 'read' | 'trade';
 
 export interface DemoKey {
 	apiKey: string;
+	/** The HMAC secret; for an Ed25519 key, its private key in PEM (demo only: the client's half). */
 	secret: string;
 	permissions: Permission[];
 	kind: 'master' | 'sub';
+	/**
+	 * A self-generated Ed25519 key: the public key (PEM) the user uploaded. Requests of this key
+	 * are verified with it (a Base64 Ed25519 signature); an HMAC signature is refused (0002).
+	 */
+	ed25519PublicKey?: string;
 }
 
 export interface RateLimitConfig {
@@ -158,12 +164,24 @@ export interface SandboxBehaviour {
 	 * Every other endpoint treats such a key as before.
 	 */
 	historyRefusedKeys?: string[];
+	/** API keys the exchange answers 0103 "APIKey expired" for (unused for 90 days), every request. */
+	expiredKeys?: string[];
+	/** Per API key, the only client IPs it may be used from; another answers 0202 "Invalid IP". */
+	keyIpAllowList?: Record<string, string[]>;
+	/** Per API key, permissions taken from it (-1005 "No permission" where a route needs one). */
+	droppedPermissions?: Record<string, Permission[]>;
 	/**
 	 * Milliseconds (server clock) a transfer's history records stay unlisted after the transfer:
 	 * the history lists a transfer late, as the exchange's may (its documentation does not say how
 	 * late). Default 0: listed at once.
 	 */
 	transferHistoryLagMs?: number;
+	/**
+	 * What a transfer whose `clientOrderId` an earlier transfer used gets: 'refuse' (default, -1141,
+	 * nothing moved) or 'accept' (moved again): the documentation does not say the exchange refuses
+	 * it, so the node must not rely on it.
+	 */
+	transferReusedIds?: 'refuse' | 'accept';
 	/**
 	 * How GET /api/v2/futures/historyFundingRate reads `endId`, which the UAE documentation does not
 	 * say: 'inclusive' (default: the entry with that id is listed) or 'exclusive' (ids below it).
@@ -175,4 +193,12 @@ export interface SandboxBehaviour {
 	 * 'perContract' (each contract's own count: consecutive ids 1, 2, 3...).
 	 */
 	fundingHistoryIds?: 'shared' | 'perContract';
+	/**
+	 * Order of the deposit and withdrawal lists, which the documentation does not state:
+	 * 'descending' (default: the newest `limit` records, newest first) or 'ascending' (the earliest
+	 * `limit`, earliest first).
+	 */
+	walletOrder?: 'descending' | 'ascending';
+	/** Whether those lists include the records AT endTime (default 'inclusive'; the docs are silent). */
+	walletEndTime?: 'inclusive' | 'exclusive';
 }

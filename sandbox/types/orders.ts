@@ -29,7 +29,7 @@ export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
  * the family's order stream uses.
  */
 export type AnsweredOrderType = OrderType | 'MARKET_OF_BASE' | 'MARKET_OF_QUOTE';
-export type TimeInForce = 'GTC' | 'IOC';
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
 
 export interface OrderData {
 	accountId: string;

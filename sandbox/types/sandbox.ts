@@ -2,12 +2,19 @@
 import type { FaultPlan } from './faults';
 import type { FuturesControl } from './futures';
 import type { Ledger } from './ledger';
-import type { DemoKey, RateLimitConfig, RequestRates, SandboxBehaviour } from './options';
+import type {
+	DemoKey,
+	Permission,
+	RateLimitConfig,
+	RequestRates,
+	SandboxBehaviour,
+} from './options';
 import type { OrderView, SeedOpenOrderInput } from './orders';
 import type { OtherHost } from './otherHost';
 import type { AddRecordInput, HistoryRecord, SeedRecordsOptions } from './records';
 import type { StreamControl } from './stream';
 import type { AccountTrade, SeedTradesOptions } from './trades';
+import type { WalletControl } from '../wallet/wallet';
 
 export interface Sandbox {
 	baseUrl: string;
@@ -42,6 +49,10 @@ export interface Sandbox {
 	rateLimitStats(): { rateLimited: number; intoSuspension: number };
 	/** Change answer variants (merged into the current ones); reset() goes back to the start options. */
 	setBehaviour(behaviour: SandboxBehaviour): void;
+	/** Key controls (behaviours expiredKeys, keyIpAllowList, droppedPermissions); reset() lifts them. */
+	expireKey(apiKey: string): void;
+	restrictKeyToIps(apiKey: string, ips: string[] | undefined): void;
+	dropPermission(apiKey: string, permission: Permission): void;
 	/** Extension: write the demo history (funding fees, transfers, deposits, trades) relative to now(). */
 	seedDemo(): void;
 	/** The other host redirect faults point to; reset() clears its requests and reply. */
@@ -93,4 +104,6 @@ export interface Sandbox {
 	 * orders, the positions. reset() clears every position, order, fill, fee and script.
 	 */
 	futures: FuturesControl;
+	/** Deposits (a successful one credits custody once) and withdrawals; reset() forgets them. */
+	wallet: WalletControl;
 }

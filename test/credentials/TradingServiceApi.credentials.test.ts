@@ -1,18 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 import axios from 'axios';
-import { mock } from 'jest-mock-extended';
-import { ExecuteContext, RoutingNode } from 'n8n-core';
-import {
-	Workflow,
-	createRunExecutionData,
-	type ICredentialDataDecryptedObject,
-	type IDataObject,
-	type IHttpRequestOptions,
-	type INode,
-	type INodeType,
-	type IWorkflowExecuteAdditionalData,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import {
 	KEY_ONLY_HEADER,
@@ -20,9 +9,8 @@ import {
 } from '../../credentials/TradingServiceApi.credentials';
 import { DEMO_KEYS, type DemoKey, type Sandbox } from '../../sandbox';
 import { TestClient } from '../../sandbox/testClient';
-import { TestCredentialsHelper } from '../../tools/harness/credentials';
-import { TestNodeTypes } from '../../tools/harness/workflow';
 import { useSandbox } from '../support/sandbox';
+import { runCredentialTest } from './support';
 
 const credential = new TradingServiceApi();
 const SECRET = DEMO_KEYS.master.secret;
@@ -73,11 +61,17 @@ describe('TradingServiceApi credential', () => {
 	});
 
 	it('asks for its fields in the order users fill them in, Base URL first, with labels in n8n style', () => {
-		expect(credential.properties.map((property) => property.displayName)).toEqual([
+		expect(
+			credential.properties
+				.filter((property) => property.type !== 'notice')
+				.map((property) => property.displayName),
+		).toEqual([
 			'Base URL',
 			'Stream URL',
+			'Authentication',
 			'API Key',
 			'Secret Key',
+			'Private Key',
 			'Receive Window (Milliseconds)',
 			'Order Requests per Second',
 			'Query Requests per Second',
@@ -105,13 +99,17 @@ describe('TradingServiceApi credential', () => {
 		expect(
 			credential.properties.find((p) => p.name === 'weightWindowSeconds')?.description,
 		).toMatch(/seconds/);
-		for (const property of credential.properties) expect(property.description).toMatch(/^[A-Z0-9]/);
+		for (const property of credential.properties)
+			if (property.type !== 'notice') expect(property.description).toMatch(/^[A-Z0-9]/);
 		// The saved names never change: a credential saved before still fills every field.
 		expect(credential.properties.map((property) => property.name)).toEqual([
 			'baseUrl',
+			'movedHostNotice',
 			'streamUrl',
+			'signatureMethod',
 			'apiKey',
 			'secretKey',
+			'privateKey',
 			'recvWindow',
 			'orderRequestsPerSecond',
 			'queryRequestsPerSecond',
@@ -325,109 +323,6 @@ describe('TradingServiceApi credential', () => {
 	});
 });
 
-/**
- * n8n's credential Test as n8n runs it (CredentialsTester.runRequestTest in n8n's cli package): a
- * temporary node whose one property routes the credential's test request, run by n8n-core's
- * RoutingNode through a real ExecuteContext, so the request is signed by the credential's own
- * `authenticate`; an error answer is then read with the test's `rules`.
- */
-async function runCredentialTest(
-	data: ICredentialDataDecryptedObject,
-): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const testRequest = credential.test;
-	const nodeType: INodeType = {
-		description: {
-			displayName: 'Temp',
-			name: 'temp',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: { name: 'Temp' },
-			inputs: ['main'],
-			outputs: ['main'],
-			credentials: [{ name: credential.name, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					routing: { request: testRequest.request },
-					default: '',
-				},
-			],
-		},
-	};
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'temp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [credential.name]: { id: '1', name: 'Sandbox' } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: new TestNodeTypes({ temp: nodeType }),
-	});
-	const additionalData = mock<IWorkflowExecuteAdditionalData>() as IWorkflowExecuteAdditionalData;
-	Object.assign(additionalData, {
-		credentialsHelper: new TestCredentialsHelper(
-			{ [credential.name]: credential },
-			{ [credential.name]: data },
-		),
-		currentNodeParameters: node.parameters,
-		executionId: undefined,
-		encryptedRunnerIdentity: undefined,
-		executionContext: undefined,
-		evaluationRunId: undefined,
-		evalLlmMockHandler: undefined,
-		variables: {},
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-	});
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalData,
-		'internal',
-		createRunExecutionData(),
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
-	);
-	const routingNode = new RoutingNode(context, nodeType, {
-		id: '1',
-		name: 'Sandbox',
-		type: credential.name,
-		data,
-	});
-	try {
-		await routingNode.runNode();
-	} catch (error) {
-		const status = (error as { cause?: { response?: { status?: number } } }).cause?.response
-			?.status;
-		if (status !== undefined) {
-			const rule = testRequest.rules?.find(
-				(one) => one.type === 'responseCode' && one.properties.value === status,
-			);
-			return {
-				status: 'Error',
-				message: rule?.properties.message ?? `Received HTTP status code: ${status}`,
-			};
-		}
-		return { status: 'Error', message: (error as Error).message };
-	}
-	return { status: 'OK', message: 'Connection successful!' };
-}
-
 describe("n8n's credential Test, against the sandbox", () => {
 	const sandbox = useSandbox({});
 	const dataFor = (sb: Sandbox, key: DemoKey, extra: IDataObject = {}) => ({
@@ -469,7 +364,7 @@ describe("n8n's credential Test, against the sandbox", () => {
 		expect(wrongSecret).toEqual({
 			status: 'Error',
 			message:
-				'The service refused the signed request: check the API Key and the Secret Key (they must belong together), and that this server’s clock is right',
+				'The service refused the signed request: check the API Key and the Secret Key or Private Key (they must belong together), that the key has not expired (keys unused for 90 days expire) and allows this server’s IP address (API Management page of the exchange), and that this server’s clock is right',
 		});
 		expect(sandbox().ledger.requests.map((request) => request.code)).toEqual(['0002']);
 		const unknownKey = await runCredentialTest(
@@ -477,6 +372,29 @@ describe("n8n's credential Test, against the sandbox", () => {
 		);
 		expect(unknownKey.status).toBe('Error');
 		expect(JSON.stringify([wrongSecret, unknownKey])).not.toContain(DEMO_KEYS.master.secret);
+	});
+
+	it('an old host answering a redirect or 410 Gone: the Test says the service moved to api-pro, and follows no redirect', async () => {
+		const other = sandbox().otherHost;
+		for (const status of [301, 302, 307, 308, 410]) {
+			other.setReply({
+				status,
+				headers: { Location: `${sandbox().baseUrl}/api/v1/account/checkApiKey` },
+				body: '',
+			});
+			const result = await runCredentialTest({
+				...dataFor(sandbox(), DEMO_KEYS.master),
+				baseUrl: other.url,
+			});
+			expect(result).toEqual({
+				status: 'Error',
+				message: expect.stringContaining(
+					'Since 2026-06-16 the exchange serves its API at api-pro instead of api-glb: enter e.g. https://api-pro.hashkey.com',
+				),
+			});
+		}
+		expect(other.requests).toHaveLength(5);
+		expect(sandbox().ledger.requests).toEqual([]);
 	});
 
 	it('UAE rule: receive window over 8000 in a saved credential: the Test fails naming the field and the fix, before any request', async () => {

@@ -508,7 +508,7 @@ describeWithChromium(
 			expect(batch).toHaveLength(45);
 			expect(batch.every((o) => o.accountId === DEMO_ACCOUNTS.mainTrading)).toBe(true);
 			expect(
-				fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/batchOrders'),
+				fx.sb.ledger.requests.filter((r) => r.path === '/api/v1.1/spot/batchOrders'),
 			).toHaveLength(3);
 		});
 

@@ -146,7 +146,8 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 		expect(new Set(clientIds).size).toBe(45);
 
 		// The sandbox's own record: 3 requests (BTCUSDT 20 + 5, ETHUSDT 20), 45 orders, none twice.
-		const requests = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/batchOrders');
+		// Version 2 sends the unified batch endpoint.
+		const requests = fx.sb.ledger.requests.filter((r) => r.path === '/api/v1.1/spot/batchOrders');
 		expect(requests).toHaveLength(3);
 		expect(requests.every((r) => r.status === 200)).toBe(true);
 		const batches = requests.map((r) => JSON.parse(r.body) as Array<{ symbol: string }>);
@@ -156,9 +157,7 @@ describeE2E('examples in a real n8n (n8n execute)', () => {
 			'ETHUSDT:20',
 		]);
 		for (const batch of batches) expect(new Set(batch.map((o) => o.symbol)).size).toBe(1);
-		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1/spot/new/order')).toHaveLength(
-			0,
-		);
+		expect(fx.sb.ledger.requests.filter((r) => r.path === '/api/v1.1/spot/order')).toHaveLength(0);
 		expect(fx.sb.ledger.orders).toHaveLength(45);
 		expect(fx.sb.ledger.orders.every((o) => o.via === 'batch')).toBe(true);
 		expect(fx.sb.ledger.orders.map((o) => o.clientOrderId).sort()).toEqual([...clientIds].sort());

@@ -143,7 +143,7 @@ describeE2E('market examples in a real n8n: DCA buy and 24h price alert', () => 
 		const rules = requestsTo('/api/v1/exchangeInfo');
 		expect(rules).toHaveLength(1);
 		expect(rules[0].query).not.toMatch(/signature=/);
-		expect(rules[0].at).toBeLessThanOrEqual(requestsTo('/api/v1/spot/new/order')[0].at);
+		expect(rules[0].at).toBeLessThanOrEqual(requestsTo('/api/v1.1/spot/order')[0].at);
 	});
 
 	test('DCA with 25.123456789 USDT: Fit to Symbol Rules rounds the amount down to the symbol’s amount step, places it and says so in the item', async () => {
@@ -160,7 +160,7 @@ describeE2E('market examples in a real n8n: DCA buy and 24h price alert', () => 
 		const [summary] = getNodeItems(result.run, DCA.summary);
 		expect(summary.message).toContain(`a MARKET buy of ${sent} USDT of BTCUSDT`);
 		expect(fx.sb.ledger.orders).toHaveLength(1);
-		const order = requestsTo('/api/v1/spot/new/order')[0];
+		const order = requestsTo('/api/v1.1/spot/order')[0];
 		expect(`${order.query}&${order.body}`).toContain(`amount=${sent}`);
 	});
 
@@ -169,7 +169,7 @@ describeE2E('market examples in a real n8n: DCA buy and 24h price alert', () => 
 		expect(result.ok).toBe(false);
 		const error = getNodeError(result.run, DCA.buy);
 		expect(error?.message).toMatch(/Max Order Amount/);
-		expect(requestsTo('/api/v1/spot/new/order')).toHaveLength(0);
+		expect(requestsTo('/api/v1.1/spot/order')).toHaveLength(0);
 		expect(fx.sb.ledger.orders).toHaveLength(0);
 	});
 

@@ -254,7 +254,7 @@ describeE2E('funding-fee alert and the credential test in a started n8n (REST AP
 		expect(bad.message).toBe(
 			getRuntime().major === 1
 				? 'Bad request - please check your parameters'
-				: 'The service refused the signed request: check the API Key and the Secret Key (they must belong together), and that this server’s clock is right',
+				: 'The service refused the signed request: check the API Key and the Secret Key or Private Key (they must belong together), that the key has not expired (keys unused for 90 days expire) and allows this server’s IP address (API Management page of the exchange), and that this server’s clock is right',
 		);
 		expect(fx.sb.ledger.requests.some((r) => r.code === '0002')).toBe(true);
 	});

@@ -12,7 +12,8 @@
  * The ledger is the oracle, read once every late write had time to land: at most one order holds
  * the ID; execution 2 reports placed only if that order exists and is the one named (its own
  * fields, its order ID), alreadyPlaced only for an order that existed before it; it never reports
- * rejected or "nothing was executed" when its own attempt placed an order.
+ * rejected or "nothing was executed" when its own attempt placed an order. Both executions run node
+ * version 2, which sends the unified create endpoints.
  */
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TradingService/transport';
 import { runTradingService } from '../../tools/harness/node';
@@ -94,17 +95,24 @@ const UAE: SandboxBehaviour = {
 	cancelApplyDelayMs: 150,
 };
 
+/**
+ * Node version 2 (the unified endpoints /api/v1.1/spot/order and batchOrders): the symbol in its
+ * picker, the key under Options, one request at a time (Parallel Requests 1) as in version 1, so
+ * that the seeded faults hit the same requests on every run.
+ */
+const V2 = { typeVersion: 2 };
+
 function orderParameters(operation: Cell['operation']) {
 	return {
 		resource: 'order',
 		operation,
 		...(operation === 'createMany' ? { inputMode: 'items' } : {}),
-		symbol: '={{ $json.symbol }}',
+		symbol: { __rl: true, mode: 'id', value: '={{ $json.symbol }}' },
 		side: '={{ $json.side }}',
 		type: '={{ $json.type }}',
 		price: '={{ $json.price }}',
 		quantity: '={{ $json.quantity }}',
-		newClientOrderId: '={{ $json.key }}',
+		options: { newClientOrderId: '={{ $json.key }}', parallelRequests: 1 },
 	};
 }
 
@@ -131,7 +139,7 @@ async function firstExecution(
 		rules.push({
 			kind: rng.pick(['dropAfter', 'http502After', 'unknownAfter'] as const),
 			times: 1,
-			path: PATHS.order,
+			path: PATHS.unifiedOrder,
 		});
 		// The business-key check before the order is sent passes (the first lookup); every later lookup fails.
 		rules.push({ kind: 'numericIds', times: 1, path: ORDER, method: 'GET' });
@@ -140,14 +148,14 @@ async function firstExecution(
 		rules.push({
 			kind: rng.pick(['dropBefore', 'http503', 'unknownBefore'] as const),
 			times: 1,
-			path: PATHS.order,
+			path: PATHS.unifiedOrder,
 		});
 	} else if (between === 'lateShort' || between === 'lateLong') {
 		lateMs =
 			between === 'lateShort'
 				? rng.int(200, LOOKUP_WAIT_MS - 400)
 				: rng.int(LOOKUP_WAIT_MS + 500, LOOKUP_WAIT_MS + 1500);
-		rules.push({ kind: 'createLate', times: 1, path: PATHS.order, delayMs: lateMs });
+		rules.push({ kind: 'createLate', times: 1, path: PATHS.unifiedOrder, delayMs: lateMs });
 	}
 	sb.setFaults({ rules });
 	const started = Date.now();
@@ -157,6 +165,7 @@ async function firstExecution(
 		continueOnFail: true,
 		executionId: `${input.key}-1`,
 		credentials: { recvWindow: 200 },
+		node: V2,
 	});
 	sb.clearFaults();
 	const outcome = reportOf((run.items[0]?.json ?? {}) as Record<string, unknown>).reported;
@@ -249,7 +258,7 @@ async function keyRun(sb: Sandbox, cell: Cell): Promise<KeyRun> {
 		},
 	);
 	const inputs = [...extras.slice(0, 1), shared, ...extras.slice(1)];
-	const writePath = cell.operation === 'create' ? PATHS.order : PATHS.batch;
+	const writePath = cell.operation === 'create' ? PATHS.unifiedOrder : PATHS.unifiedBatch;
 	const lookupRule = rng.pick([
 		undefined,
 		{ kind: 'http500', times: 1 },
@@ -283,7 +292,7 @@ async function keyRun(sb: Sandbox, cell: Cell): Promise<KeyRun> {
 		continueOnFail: rng.chance(0.5),
 		executionId: `${name}-2`,
 		credentials: { recvWindow: 200 },
-		node: cell.retryOnFail ? { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } : {},
+		node: cell.retryOnFail ? { ...V2, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } : V2,
 	});
 	const requests = sb.ledger.requests.slice(requestsBefore);
 	if (requests.some((request) => request.fault === 'createLate')) await sleep(createLateMs + 200);

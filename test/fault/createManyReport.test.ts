@@ -50,7 +50,7 @@ describe('Create Many stopped with batches in flight: the error reports the ledg
 			inputItems: [{ json: { orders: orders(60, 3) } }],
 			node: { typeVersion: 2 },
 		});
-		expect(requestsTo(sandbox(), PATHS.batch)).toHaveLength(3);
+		expect(requestsTo(sandbox(), PATHS.unifiedBatch)).toHaveLength(3);
 		expect(sandbox().ledger.orders).toHaveLength(59);
 		// The run's counts lead (issue 49), then the refusal that stopped it.
 		expect(run.error?.message).toMatch(
@@ -101,7 +101,7 @@ describe('Create Many stopped with batches in flight: the error reports the ledg
 			inputItems: [{ json: { orders: orders(60, 3) } }],
 			node: { typeVersion: 2, retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 		});
-		const batches = requestsTo(sandbox(), PATHS.batch).map(
+		const batches = requestsTo(sandbox(), PATHS.unifiedBatch).map(
 			(request) => (JSON.parse(request.body) as unknown[]).length,
 		);
 		expect(batches).toHaveLength(4);
@@ -127,14 +127,14 @@ describe('Create Many stopped with batches in flight: the error reports the ledg
 			mode: 'retry',
 		});
 		expect(sandbox().ledger.orders).toHaveLength(59);
-		expect(requestsTo(sandbox(), PATHS.batch)).toHaveLength(5);
+		expect(requestsTo(sandbox(), PATHS.unifiedBatch)).toHaveLength(5);
 		expect(reportOf(retry)?.orders).toEqual({ placed: 59, unknown: 0, rejected: 1, notSent: 0 });
 	});
 
 	it('a batch in flight left unknown (answer lost, lookups failing): reported unknown, the others placed, none "nothing was executed"', async () => {
 		sandbox().setFaults({
 			rules: [
-				{ kind: 'dropAfter', times: 1, path: PATHS.batch },
+				{ kind: 'dropAfter', times: 1, path: PATHS.unifiedBatch },
 				// Every lookup fails, at once (a redirect is not followed): the lists the lost batch is
 				// settled from, and the order query each order then falls back to.
 				{ kind: 'redirectSameHost', times: 1000, path: PATHS.queryOrder },

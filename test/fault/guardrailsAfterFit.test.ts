@@ -27,8 +27,10 @@ const inVersion = (typeVersion: number, parameters: IDataObject): IDataObject =>
 	return { ...rest, guardrails };
 };
 
+/** Every order create of a run: version 1's endpoints and version 2's unified ones. */
+const ORDER_PATHS: string[] = [PATHS.order, PATHS.batch, PATHS.unifiedOrder, PATHS.unifiedBatch];
 const orderRequests = (run: CountedRun) =>
-	run.requests.filter((request) => request.path === PATHS.order || request.path === PATHS.batch);
+	run.requests.filter((request) => ORDER_PATHS.includes(request.path));
 
 /** The refusal of the fitted SELL: the option, the values as fitted, the fix. */
 function expectRefusal(message: string | undefined, description?: string | null) {

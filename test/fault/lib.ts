@@ -53,9 +53,28 @@ export class Rng {
 
 // ------------------------------------------------------------------ secret hygiene
 
+/**
+ * What of a secret must never show: a plain secret whole; a PEM secret (the Ed25519 private key)
+ * each of its lines but the armour (-----BEGIN/END …-----), since its line breaks are escaped in
+ * JSON text ("\n") and one leaked Base64 line gives the key away (a line under 16 characters, a
+ * PEM's short last one, is left out: it would match by chance). Each also percent-encoded, as a
+ * query would carry it.
+ */
+export function secretFragments(secret: string): string[] {
+	const parts = /-----BEGIN [A-Z0-9 ]+-----/.test(secret)
+		? secret
+				.split(/\r?\n/)
+				.map((line) => line.trim())
+				.filter((line) => line.length >= 16 && !/^-----(BEGIN|END) /.test(line))
+		: [secret];
+	return [...new Set(parts.flatMap((part) => [part, encodeURIComponent(part)]))];
+}
+
 /** Finds any secret in a text; returns the offending secret or undefined. */
 export function secretIn(text: string): string | undefined {
-	return SECRETS.find((secret) => text.includes(secret));
+	return SECRETS.find((secret) =>
+		secretFragments(secret).some((fragment) => text.includes(fragment)),
+	);
 }
 
 /** Everything a user or a log could see of a run: items, the run data, the error and its description. */

@@ -314,7 +314,7 @@ export function sentOrdersOf(request: LedgerRequest): SentOrder[] {
 			clientOrderId: text('newClientOrderId') ?? text('clientOrderId'),
 		};
 	};
-	if (request.path === PATHS.batch) {
+	if (request.path === PATHS.batch || request.path === PATHS.unifiedBatch) {
 		try {
 			const orders = JSON.parse(request.body) as unknown;
 			if (!Array.isArray(orders)) return [];
@@ -342,7 +342,8 @@ export function fundSubAccount(sb: Sandbox): void {
 export function twinOnArrival(sb: Sandbox, twins: Twins): () => void {
 	return onRequestArrival(sb, (request) => {
 		if (request.method !== 'POST' || request.apiKey !== DEMO_KEYS.master.apiKey) return;
-		if (request.path !== PATHS.order && request.path !== PATHS.batch) return;
+		const orderPaths: string[] = [PATHS.order, PATHS.batch, PATHS.unifiedOrder, PATHS.unifiedBatch];
+		if (!orderPaths.includes(request.path)) return;
 		for (const order of sentOrdersOf(request)) seedTwin(sb, twins, order);
 	});
 }
@@ -369,7 +370,17 @@ export async function matrixRun(sb: Sandbox, options: MatrixRunOptions): Promise
 	sb.reset();
 	const isTransfer = kind === 'transfer';
 	const isMany = kind.startsWith('createMany');
-	const writePath = isTransfer ? PATHS.transfer : isMany ? PATHS.batch : PATHS.order;
+	// Version 2 sends the unified endpoints (/api/v1.1/spot/order, /api/v1.1/spot/batchOrders).
+	const v2 = options.typeVersion === 2;
+	const writePath = isTransfer
+		? PATHS.transfer
+		: isMany
+			? v2
+				? PATHS.unifiedBatch
+				: PATHS.batch
+			: v2
+				? PATHS.unifiedOrder
+				: PATHS.order;
 	const forced = isMany && rng.chance(0.25) ? 'batchReorder' : rng.pick(FORCED_FAULTS);
 	const forcedRule: FaultRule =
 		options.forced !== undefined

@@ -1,6 +1,6 @@
 /**
  * The money-safety checks of one operation's write kinds (docs/safety.md), called by that
- * operation's test file: every write kind x Retry On Fail (3 tries, no wait) on/off x Continue On
+ * operation's test file (Create and Create Many in node version 2: versionOf): every write kind x Retry On Fail (3 tries, no wait) on/off x Continue On
  * Fail on/off, each run with a fault forced on its first write request (drop or 5xx after commit,
  * unknown-outcome codes before and after, drops and 5xx before, re-ordered batch results,
  * redirects, malformed and drip-fed answers) and seeded random faults after it. The sandbox's
@@ -99,6 +99,17 @@ function logMatrix(runs: Array<MatrixRun & { tooLateReruns: number }>): void {
 	);
 }
 
+/**
+ * The node version a kind's runs use: Create and Create Many run version 2, which sends the
+ * unified endpoints (/api/v1.1/spot/order and batchOrders), one request at a time (Parallel
+ * Requests 1) as version 1 did, so that the seeded faults hit the same requests on every run;
+ * parallel version 2 runs are parallel.test.ts's. The transfer runs version 1. Version 1's
+ * endpoints keep the scenarios of create.test.ts and createMany.test.ts.
+ */
+function versionOf(kind: WriteKind): { typeVersion?: 2; parallelRequests?: number } {
+	return kind === 'transfer' ? {} : { typeVersion: 2, parallelRequests: 1 };
+}
+
 /** The money-safety describe block of an operation's write kinds. */
 export function describeMoneySafety(kinds: readonly WriteKind[]): void {
 	const faultedFloor = shareOf(1000, kinds);
@@ -127,7 +138,11 @@ export function describeMoneySafety(kinds: readonly WriteKind[]): void {
 						const cell = plan[index];
 						runs.push(
 							await againIfTooLate((named) =>
-								matrixRun(sb, { ...cell, name: named(`safety-${cell.seed}`) }),
+								matrixRun(sb, {
+									...cell,
+									name: named(`safety-${cell.seed}`),
+									...versionOf(cell.kind),
+								}),
 							),
 						);
 					}

@@ -150,8 +150,13 @@ function committedOf(sb: Sandbox, kind: WriteKind, quantity: string): number {
 		: sb.ledger.orders.filter((order) => order.origQty === quantity).length;
 }
 
+/** Version 2 (every run here) sends the unified order endpoints. */
 const writePathOf = (kind: WriteKind) =>
-	kind === 'transfer' ? PATHS.transfer : kind.startsWith('createMany') ? PATHS.batch : PATHS.order;
+	kind === 'transfer'
+		? PATHS.transfer
+		: kind.startsWith('createMany')
+			? PATHS.unifiedBatch
+			: PATHS.unifiedOrder;
 
 /** Whether a request to the write path carries the write of `quantity`. */
 function carries(request: LedgerRequest, kind: WriteKind, quantity: string): boolean {

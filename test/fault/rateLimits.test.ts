@@ -75,7 +75,7 @@ async function createWithRateLimit(
 				inputItems: quantities.map((quantity) => ({ json: { quantity } })),
 				node: { typeVersion: 2 },
 			}),
-			rateLimitAfter(sandbox, 30, PATHS.order),
+			rateLimitAfter(sandbox, 30, PATHS.unifiedOrder),
 		]);
 		return { sandbox, run, startedAt, endedAt: Date.now() };
 	} catch (error) {
@@ -86,7 +86,7 @@ async function createWithRateLimit(
 
 /** The refusal the fault gave, and every order request the sandbox saw after it. */
 function aroundTheLimit(sandbox: Sandbox) {
-	const orders = sandbox.ledger.requests.filter((request) => request.path === PATHS.order);
+	const orders = sandbox.ledger.requests.filter((request) => request.path === PATHS.unifiedOrder);
 	const first = orders.findIndex((request) => request.limit === 'rateLimited');
 	expect(first).toBeGreaterThan(0);
 	return { limited: orders[first], after: orders.slice(first + 1) };

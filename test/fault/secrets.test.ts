@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { LedgerRequest } from '../../sandbox';
 import { DEMO_ACCOUNTS, DEMO_KEYS, startSandbox, type Sandbox } from '../../sandbox';
+import { DEMO_ED25519_PRIVATE_KEY, DEMO_ED25519_PUBLIC_KEY } from '../../sandbox/constants';
 import { rawRequest, type RawResponse } from '../../sandbox/testClient';
 import { runTradingService } from '../../tools/harness/node';
 import { useSandbox } from '../support/sandbox';
@@ -100,6 +101,35 @@ async function captureOutput(work: () => Promise<void>): Promise<string> {
 	}
 	return written.join('\n');
 }
+
+describe('the secret check (secretIn) itself', () => {
+	const pemLines = (pem: string) =>
+		pem.split('\n').filter((line) => /^[A-Za-z0-9+/=]+$/.test(line));
+	const ed25519 = DEMO_KEYS.ed25519.secret;
+
+	it('catches a PEM private key in JSON text, whole (line breaks escaped) or one leaked line alone', () => {
+		expect(ed25519).toBe(DEMO_ED25519_PRIVATE_KEY);
+		const whole = JSON.stringify({ error: `bad key ${DEMO_ED25519_PRIVATE_KEY}` });
+		expect(whole.includes(ed25519)).toBe(false); // what a whole-text match would have missed
+		expect(secretIn(whole)).toBe(ed25519);
+		const [line] = pemLines(DEMO_ED25519_PRIVATE_KEY);
+		expect(line.length).toBeGreaterThan(40);
+		expect(secretIn(JSON.stringify({ items: [{ json: { note: `…${line}…` } }] }))).toBe(ed25519);
+		expect(secretIn(`GET /api/v1/account?key=${encodeURIComponent(line)}`)).toBe(ed25519);
+	});
+
+	it('flags neither the armour lines nor the public key of the pair; plain secrets as before', () => {
+		expect(
+			secretIn(JSON.stringify('-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n')),
+		).toBeUndefined();
+		expect(secretIn(JSON.stringify({ publicKey: DEMO_ED25519_PUBLIC_KEY }))).toBeUndefined();
+		expect(secretIn(JSON.stringify({ message: `x${DEMO_KEYS.master.secret}x` }))).toBe(
+			DEMO_KEYS.master.secret,
+		);
+		expect(secretIn(DEMO_KEYS.master.secret.slice(0, -1))).toBeUndefined();
+		expect(SECRETS).toContain(ed25519);
+	});
+});
 
 describe('the secret never appears', () => {
 	it('in outputs, errors, descriptions, run data, console output or requests, in success and every failure mode', async () => {
@@ -269,7 +299,7 @@ describe('the secret never appears', () => {
 				for (const request of modeSandbox.ledger.requests)
 					expect(secretIn(requestText(request))).toBeUndefined();
 			}
-			expect(SECRETS).toHaveLength(3);
+			expect(SECRETS).toHaveLength(4);
 		} finally {
 			await Promise.all(modeSandboxes.map((modeSandbox) => modeSandbox.stop()));
 		}

@@ -41,7 +41,7 @@ import type { QueueWorker } from '../../tools/queue/cluster';
 import {
 	BATCH_ORDERS_PATH,
 	CREATE_MANY_WEBHOOK,
-	NEW_ORDER_PATH,
+	CREATE_ORDER_PATH,
 	PER_ITEM_WEBHOOK,
 	TRANSFER_PATH,
 	callWebhook,
@@ -68,7 +68,7 @@ const KILL_LATENCY_MS = 20;
  */
 export const KILL_WORKER_ENV = { QUEUE_WORKER_LOCK_DURATION: '30000' } as const;
 
-const WRITE_PATHS = new Set([BATCH_ORDERS_PATH, NEW_ORDER_PATH, TRANSFER_PATH]);
+const WRITE_PATHS = new Set([BATCH_ORDERS_PATH, CREATE_ORDER_PATH, TRANSFER_PATH]);
 
 /** One write the case intends: its unique price (orders) or quantity (transfers). */
 interface Intended {
@@ -134,7 +134,7 @@ const CASES: KillCase[] = [
 			}),
 		node: PER_ITEM_WEBHOOK.create,
 		kind: 'order',
-		writePath: NEW_ORDER_PATH,
+		writePath: CREATE_ORDER_PATH,
 		killAt: 25,
 		writeRequests: 50,
 		input(variant) {

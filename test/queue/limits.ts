@@ -25,7 +25,7 @@ import { DEMO_KEYS, type Sandbox } from '../../sandbox';
 import type { N8nCredential } from '../../tools/n8n/cli';
 import { sandboxCredential, type Workflow } from '../../tools/n8n/examples';
 import {
-	NEW_ORDER_PATH,
+	CREATE_ORDER_PATH,
 	PER_ITEM_WEBHOOK,
 	callWebhook,
 	createDefaultsWebhookWorkflow,
@@ -114,7 +114,7 @@ export async function limitsCheck(suite: QueueSuite): Promise<void> {
 	const requests = sb.ledger.requests
 		.slice(requestIndex)
 		.filter((r) => r.apiKey === DEMO_KEYS.master.apiKey);
-	const orderRequests = requests.filter((r) => r.path === NEW_ORDER_PATH);
+	const orderRequests = requests.filter((r) => r.path === CREATE_ORDER_PATH);
 	const status = (code: number) => requests.filter((r) => r.status === code).length;
 	const statsAfter = sb.rateLimitStats();
 	const stats = {
@@ -126,7 +126,7 @@ export async function limitsCheck(suite: QueueSuite): Promise<void> {
 	const tally = tallyOrders(sb.ledger, orderIndex, prices);
 
 	figure(
-		`requests of the key ${requests.length}: ${orderRequests.length} order requests (POST ${NEW_ORDER_PATH}), ` +
+		`requests of the key ${requests.length}: ${orderRequests.length} order requests (POST ${CREATE_ORDER_PATH}), ` +
 			`${orderClass.length} in the order class, ${queryClass.length} in the query class; ` +
 			`429: ${status(429)}, 418: ${status(418)}; rateLimitStats during the check ${JSON.stringify(stats)}, ` +
 			`over the run ${JSON.stringify(statsAfter)}`,

@@ -15,6 +15,9 @@ export const PATHS = {
 	order: '/api/v1/spot/new/order',
 	queryOrder: '/api/v1/spot/order',
 	batch: '/api/v1/spot/batchOrders',
+	// Node version 2's Create and Create Many (the unified endpoints).
+	unifiedOrder: '/api/v1.1/spot/order',
+	unifiedBatch: '/api/v1.1/spot/batchOrders',
 	openOrders: '/api/v1/spot/openOrders',
 	pastOrders: '/api/v1/spot/tradeOrders',
 	time: '/api/v1/time',

@@ -285,6 +285,19 @@ export function loadFuturesTradingExample(key: FuturesTradingExampleKey): Workfl
 }
 
 /**
+ * The wallet example (node version 2): Deposit Received → Transfer Asset with a business key from
+ * the deposit order ID, run by test/e2e/deposits.e2e.test.ts and by the demo.
+ */
+export const DEPOSIT_EXAMPLES = {
+	depositReceivedTransfer: {
+		file: 'deposit-received-transfer.json',
+		id: 'tsDepositTrnsfr1',
+		trigger: 'Deposit Received',
+		transfer: 'Move Deposit to Trading Account',
+	},
+} as const;
+
+/**
  * Every example in `examples/`, whatever its group: the one list the demo runs (tools/demo.ts has a
  * step per key, its type says so) and test/tools/examples.test.ts holds against the folder, so an
  * example added to the folder and not here, or here and not to the demo, fails a fast test.
@@ -298,6 +311,7 @@ export const ALL_EXAMPLES = {
 	...FILL_ALERT_EXAMPLES,
 	...FUTURES_EXAMPLES,
 	...FUTURES_TRADING_EXAMPLES,
+	...DEPOSIT_EXAMPLES,
 } as const;
 
 export type AnyExampleKey = keyof typeof ALL_EXAMPLES;
@@ -325,6 +339,7 @@ export const EXAMPLE_E2E_TESTS: { readonly [K in AnyExampleKey]: string } = {
 	futuresSignalEntry: 'test/e2e/futures-trading.e2e.test.ts',
 	futuresKillSwitch: 'test/e2e/futures-trading.e2e.test.ts',
 	futuresReduceOnlyAgent: 'test/e2e/futures-trading.e2e.test.ts',
+	depositReceivedTransfer: 'test/e2e/deposits.e2e.test.ts',
 };
 
 /** A fresh copy of any example (ALL_EXAMPLES) as stored in `examples/`. */

@@ -13,7 +13,8 @@ import type { RestExecution } from '../n8n/rest';
 import type { N8nInstance } from '../n8n/server';
 
 export const BATCH_ORDERS_PATH = '/api/v1/spot/batchOrders';
-export const NEW_ORDER_PATH = '/api/v1/spot/new/order';
+/** Create, version 2 (the per-item workflows' version), sends the unified order endpoint. */
+export const CREATE_ORDER_PATH = '/api/v1.1/spot/order';
 export const TRANSFER_PATH = '/api/v1/account/assetTransfer';
 
 /** Node names of createManyWebhookWorkflow. */

@@ -16,6 +16,7 @@ import * as market from '../market';
 import type { Operation, PerItemOperation } from '../run/node.type';
 import * as order from '../orders';
 import * as transfers from '../transfers';
+import * as wallet from '../wallet';
 import { RunContext, parallelRequests, rateLimitWaitMs } from '../run/runContext';
 
 /** The node's resources and their operations: each room's, Transfer Asset listed under Account. */
@@ -24,6 +25,7 @@ export const OPERATIONS = {
 	futures: futures.operations,
 	market: market.operations,
 	order: order.operations,
+	wallet: wallet.operations,
 } satisfies Record<string, Record<string, Operation>>;
 
 type NodeMap = { [R in keyof typeof OPERATIONS]: keyof (typeof OPERATIONS)[R] & string };

@@ -11,16 +11,18 @@ import * as futures from '../futures';
 import * as market from '../market';
 import * as order from '../orders';
 import * as transfers from '../transfers';
+import * as wallet from '../wallet';
 
 const RESOURCE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Account', value: 'account' },
 	{ name: 'Futures', value: 'futures' },
 	{ name: 'Market', value: 'market' },
 	{ name: 'Order', value: 'order' },
+	{ name: 'Wallet', value: 'wallet' },
 ];
 
 /** Resources version 1 does not offer: its forms stay as they were saved. */
-const VERSION_2_ONLY = ['futures'];
+const VERSION_2_ONLY = ['futures', 'wallet'];
 
 /** The description of one version of the action node: its parameters, built per version. */
 export function versionDescription(
@@ -52,6 +54,7 @@ export function versionDescription(
 			...market.description(version),
 			...order.description(version),
 			...(version === 2 ? futures.description(version) : []),
+			...(version === 2 ? wallet.description() : []),
 		],
 	};
 }

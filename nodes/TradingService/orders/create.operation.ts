@@ -16,6 +16,7 @@ import {
 	type OrderParams,
 } from './orderRules';
 import { inputError } from '../helpers/validation';
+import { TIME_IN_FORCE_BY_TYPE, type OrderType } from '../constants';
 import { settleWrites } from '../writes/engine';
 import { replayedOrder } from './orderLookups';
 import { orderKind, pendingOrder, type PendingOrder } from './orderWrites';
@@ -129,7 +130,7 @@ function readItem(
 		(name, value) => run.parameter(name, itemIndex, value),
 		run.version,
 	);
-	const order = validateOrder(run.node, raw, parameterLabel, itemIndex);
+	const order = validateOrder(run.node, raw, parameterLabel, itemIndex, run.version === 2);
 	checkGuardrails(run.node, order, options.guardrails, parameterLabel, itemIndex);
 	// The order-test endpoint documents quantity and no amount (docs/api.md §4.12): an order by
 	// Amount would be tested as something else, or refused for a reason the real order lacks.
@@ -139,6 +140,19 @@ function readItem(
 			parameterLabel('amount'),
 			'Test Only cannot test a MARKET order by Amount',
 			'The exchange’s order-test endpoint takes a Quantity and no Amount, so nothing was sent. To test the order, give it a Quantity (in the base coin) instead; to place it by Amount, turn off Test Only.',
+			itemIndex,
+		);
+	}
+	// The order test takes the parameters of the v1 create (§4.4), which knows GTC only for LIMIT.
+	if (
+		options.testOnly === true &&
+		order.timeInForce !== TIME_IN_FORCE_BY_TYPE[order.type as OrderType]
+	) {
+		throw inputError(
+			run.node,
+			parameterLabel('timeInForce'),
+			`Test Only cannot test a ${order.type} order with time in force ${order.timeInForce}`,
+			'The exchange’s order-test endpoint takes the parameters of the older create-order endpoint, which has no IOC or FOK for LIMIT orders, so nothing was sent. To test the order, use Good Till Cancelled (GTC); to place it, turn off Test Only.',
 			itemIndex,
 		);
 	}
@@ -207,7 +221,8 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	const idPrefix = options.generateClientOrderId === false ? undefined : writes.idPrefix;
 	const slot = String(itemIndex);
 	const pending = pendingOrder(writes.ledger, slot, order, itemIndex, 0, idPrefix, given);
-	const kind = orderKind(writes, { endpoint: 'single', recvWindow: options.recvWindow });
+	const unified = run.version === 2;
+	const kind = orderKind(writes, { endpoint: 'single', unified, recvWindow: options.recvWindow });
 	await settleWrites(writes, kind, [pending]);
 	return [{ ...createdItem(run, pending), ...report }];
 }

@@ -156,7 +156,11 @@ async function placeAll(
 	sending.orders = pending;
 	await settleWrites(
 		writeSessionOf(run),
-		orderKind(writeSessionOf(run), { endpoint: 'batch', recvWindow: options.recvWindow }),
+		orderKind(writeSessionOf(run), {
+			endpoint: 'batch',
+			unified: run.version === 2,
+			recvWindow: options.recvWindow,
+		}),
 		pending,
 		{
 			parallel,

@@ -205,7 +205,7 @@ export async function readAll(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const orders = readOrdersOfItem(run, items, itemIndex).map(({ raw, label }, orderIndex) => {
-				const order = validateOrder(run.node, raw, label, itemIndex);
+				const order = validateOrder(run.node, raw, label, itemIndex, run.version === 2);
 				checkGuardrails(run.node, order, options.guardrails, label, itemIndex);
 				const recorded = writeSessionOf(run).ledger.holds(`${itemIndex}.${orderIndex}`);
 				return { order, label, itemIndex, orderIndex, options, recorded };

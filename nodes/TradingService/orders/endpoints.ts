@@ -40,6 +40,32 @@ export const ORDER_ENDPOINTS = {
 			otherwise: 'The service answered the batch order request without a result list',
 		},
 	},
+	/**
+	 * The unified endpoints (the family's "Create Order v1.1" and "Create Multiple Orders" pages):
+	 * version 2's Create and Create Many. The same parameters and answers as the two above, plus a
+	 * MARKET order by amount on either side and IOC or FOK for LIMIT orders; batch weight 5.
+	 */
+	unifiedOrder: {
+		method: 'POST',
+		path: '/api/v1.1/spot/order',
+		weight: 1,
+		rateClass: 'order',
+		writes: true,
+		answer: order('the order'),
+	},
+	unifiedBatchOrders: {
+		method: 'POST',
+		path: '/api/v1.1/spot/batchOrders',
+		weight: 5,
+		rateClass: 'order',
+		writes: true,
+		codesPerEntry: true,
+		answer: {
+			is: 'object',
+			has: { result: 'list' },
+			otherwise: 'The service answered the batch order request without a result list',
+		},
+	},
 	/** One order by orderId or origClientOrderId: how an unknown outcome is reconciled. */
 	queryOrder: {
 		method: 'GET',

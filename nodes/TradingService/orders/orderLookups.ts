@@ -65,6 +65,7 @@ export interface SentOrder extends IDataObject {
 	price?: string;
 	quantity?: string;
 	amount?: string;
+	timeInForce?: string;
 }
 
 /** A decimal as digits without insignificant zeros ("0.0100" and "0.01" are one number). */
@@ -92,10 +93,16 @@ function sameType(sent: SentOrder, found: unknown): boolean {
 	return sent.type === 'MARKET' && sizeField !== undefined && sent[sizeField] !== undefined;
 }
 
+/** A LIMIT order's time in force (GTC, IOC or FOK on the unified endpoint) is part of the order. */
+function sameTimeInForce(sent: SentOrder, found: unknown): boolean {
+	if (sent.type !== 'LIMIT' || sent.timeInForce === undefined) return true;
+	return found === undefined || found === null || found === sent.timeInForce;
+}
+
 /**
  * Whether an order the service holds is the one sent: the same client order ID (when one was
- * sent), symbol, side, type, price and size. The ID comes first: an identical order under another
- * ID is another order.
+ * sent), symbol, side, type, price, size and a LIMIT order's time in force. The ID comes first:
+ * an identical order under another ID is another order.
  */
 export function matchesSentOrder(sent: SentOrder, found: IDataObject): boolean {
 	return (
@@ -105,7 +112,8 @@ export function matchesSentOrder(sent: SentOrder, found: IDataObject): boolean {
 		sameType(sent, found.type) &&
 		sameDecimal(sent.price, found.price) &&
 		sameDecimal(sent.quantity, found.origQty) &&
-		sameDecimal(sent.amount, found.reqAmount)
+		sameDecimal(sent.amount, found.reqAmount) &&
+		sameTimeInForce(sent, found.timeInForce)
 	);
 }
 

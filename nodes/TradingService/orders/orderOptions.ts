@@ -225,7 +225,7 @@ function checkMarketCaps(
 			'Max Order Amount',
 			maxOrderQuantity !== undefined
 				? bothLimits
-				: 'Give the MARKET order an Amount (the quote coin to spend) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
+				: 'Give the MARKET order an Amount (in the quote coin: what a buy spends or a sell brings in) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
 		);
 	}
 }

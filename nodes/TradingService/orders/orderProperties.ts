@@ -133,7 +133,8 @@ const [, sideField, typeField, priceField, quantityFieldV1, amountFieldV1] = ord
 
 /**
  * Version 2's order fields: the symbol from a picker, and only what the chosen type takes (a MARKET
- * order asks whether it is by Quantity or by Amount). Time In Force is not asked: each type takes one.
+ * order asks whether it is by Quantity or by Amount, on either side). Time In Force is asked of a
+ * LIMIT order only: the unified endpoint gives LIMIT_MAKER GTC and MARKET IOC, nothing else.
  */
 const orderFieldsV2: INodeProperties[] = [
 	pickerField(2, 'symbols', orderFieldsV1[0], {
@@ -145,6 +146,31 @@ const orderFieldsV2: INodeProperties[] = [
 		...priceField,
 		description:
 			'The limit price, in the quote coin per base coin (e.g. USDT per BTC for BTCUSDT), as a decimal',
+	},
+	{
+		displayName: 'Time In Force',
+		name: 'timeInForce',
+		type: 'options',
+		default: 'GTC',
+		options: [
+			{
+				name: 'Fill or Kill (FOK)',
+				value: 'FOK',
+				description: 'Trades in full at once at Price or better, or is cancelled unfilled',
+			},
+			{
+				name: 'Good Till Cancelled (GTC)',
+				value: 'GTC',
+				description: 'Rests on the book at Price until filled or cancelled',
+			},
+			{
+				name: 'Immediate or Cancel (IOC)',
+				value: 'IOC',
+				description: 'Trades what it can at once at Price or better; the rest is cancelled',
+			},
+		],
+		description: 'How long the limit order stays on the book',
+		displayOptions: { show: { type: ['LIMIT'] } },
 	},
 	{
 		displayName: 'Order By',
@@ -160,7 +186,8 @@ const orderFieldsV2: INodeProperties[] = [
 			{
 				name: 'Amount',
 				value: 'amount',
-				description: 'An amount of the quote coin to spend, e.g. 100 USDT of BTCUSDT',
+				description:
+					'An amount of the quote coin, e.g. 100 USDT of BTCUSDT: what a buy spends or a sell brings in',
 			},
 		],
 		description: 'Whether this market order is sized by quantity or by amount',
@@ -198,14 +225,18 @@ export function readOrderParameters(
 ): IDataObject {
 	const type = getParameter('type', 'LIMIT');
 	const market = type === 'MARKET';
-	const fixedTimeInForce = market ? 'IOC' : 'GTC'; // version 2 does not ask: each type takes one
+	const fixedTimeInForce = market ? 'IOC' : 'GTC'; // version 2 asks a LIMIT order only
 	const text = (name: string, fallback = '') => getParameter(name, fallback) as string;
 	return {
 		symbol: text('symbol'),
 		side: text('side'),
 		type: type as string,
 		timeInForce:
-			version === 2 ? fixedTimeInForce : text(market ? 'timeInForceMarket' : 'timeInForceLimit'),
+			version === 1
+				? text(market ? 'timeInForceMarket' : 'timeInForceLimit')
+				: type === 'LIMIT'
+					? text('timeInForce', 'GTC')
+					: fixedTimeInForce,
 		price: text('price'),
 		// Both are read whatever Order By says: a value the order does not take is refused, not dropped.
 		quantity: text('quantity'),

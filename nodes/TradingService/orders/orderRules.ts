@@ -172,12 +172,27 @@ function clientOrderIdOf(value: unknown, refuse: Refuse): string {
 	return value;
 }
 
-/** One order checked against the spec's rules, as it is sent; `label` names a field for the user. */
+/**
+ * The time in force each type takes on the unified endpoints (version 2; the family's "Create
+ * Order v1.1": GTC for LIMIT and LIMIT_MAKER, IOC for LIMIT and MARKET, FOK for LIMIT). The v1
+ * endpoints take one per type (TIME_IN_FORCE_BY_TYPE), the first here.
+ */
+export const UNIFIED_TIME_IN_FORCE: Record<OrderType, readonly string[]> = {
+	LIMIT: ['GTC', 'IOC', 'FOK'],
+	LIMIT_MAKER: ['GTC'],
+	MARKET: ['IOC'],
+};
+
+/**
+ * One order checked against the spec's rules, as it is sent; `label` names a field for the user.
+ * `unified`: sent to the v1.1 endpoints (version 2), which take IOC and FOK for LIMIT orders.
+ */
 export function validateOrder(
 	node: INode,
 	raw: IDataObject,
 	label: (field: string) => string,
 	itemIndex?: number,
+	unified = false,
 ): OrderParams {
 	const refuse: Refuse = (field, problem, fix) => {
 		throw inputError(node, label(field), problem, fix, itemIndex);
@@ -193,13 +208,17 @@ export function validateOrder(
 		timeInForce: TIME_IN_FORCE_BY_TYPE[type],
 		stpMode: DEFAULT_STP_MODE,
 	};
-	if (!isAbsent(raw.timeInForce) && raw.timeInForce !== order.timeInForce) {
+	const allowed = unified ? UNIFIED_TIME_IN_FORCE[type] : [order.timeInForce];
+	if (!isAbsent(raw.timeInForce) && !allowed.includes(raw.timeInForce as string)) {
 		refuse(
 			'timeInForce',
 			`"${String(raw.timeInForce)}" is not allowed for ${type} orders`,
-			`${type} orders take time in force ${order.timeInForce} only (GTC for LIMIT and LIMIT_MAKER, IOC for MARKET).`,
+			unified
+				? `${type} orders take time in force ${allowed.join(', ')} (GTC, IOC or FOK for LIMIT; GTC for LIMIT_MAKER; IOC for MARKET).`
+				: `${type} orders take time in force ${order.timeInForce} only (GTC for LIMIT and LIMIT_MAKER, IOC for MARKET).`,
 		);
 	}
+	if (!isAbsent(raw.timeInForce)) order.timeInForce = raw.timeInForce as string;
 	const decimal = (field: 'price' | 'quantity' | 'amount') =>
 		positiveDecimal(node, label(field), raw[field], itemIndex);
 	if (type === 'MARKET') {

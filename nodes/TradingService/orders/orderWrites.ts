@@ -200,9 +200,13 @@ export function readBatchResults(sent: OrderParams[], result: unknown[]): EntryV
 	});
 }
 
-/** How Create and Create Many send orders: one per request (spec §4.4) or batches of 20 (§4.3). */
+/**
+ * How Create and Create Many send orders: one per request (spec §4.4) or batches of 20 (§4.3), to
+ * the v1 endpoints (node version 1) or the unified v1.1 ones (version 2: docs/api.md).
+ */
 export interface OrderSending {
 	endpoint: 'single' | 'batch';
+	unified?: boolean;
 	recvWindow?: number;
 }
 
@@ -236,13 +240,14 @@ export function orderKind(run: EngineSession, sending: OrderSending): WriteKind<
 		request: (group) => {
 			const { itemIndex } = group[0];
 			const orders = group.map(({ write }) => write.order);
+			const { newOrder, batchOrders, unifiedOrder, unifiedBatchOrders } = ORDER_ENDPOINTS;
 			return sending.endpoint === 'single'
 				? {
-						endpoint: ORDER_ENDPOINTS.newOrder,
+						endpoint: sending.unified ? unifiedOrder : newOrder,
 						request: { qs: { ...orders[0], ...recvWindow }, itemIndex },
 					}
 				: {
-						endpoint: ORDER_ENDPOINTS.batchOrders,
+						endpoint: sending.unified ? unifiedBatchOrders : batchOrders,
 						request: { qs: recvWindow, body: orders, itemIndex },
 					};
 		},

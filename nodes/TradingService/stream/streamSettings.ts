@@ -137,8 +137,9 @@ export async function followedContractAccount(client: ServiceClient, node: INode
 
 /**
  * Where the user data stream is: the credential's Stream URL, or one derived from the Base URL. The
- * exchange serves REST on an "api" host and its streams on the matching "stream" host (api-glb.…
- * and stream-glb.…); a host without that prefix (the sandbox, a proxy) serves both.
+ * exchange serves REST on an "api" host and its streams on the matching "stream" host (api-pro.…
+ * and stream-pro.…, api-glb.… and stream-glb.… before 2026-06-16); a host without that prefix (the
+ * sandbox, a proxy) serves both.
  */
 export type StreamAddress = { ok: true; url: string } | { ok: false; problem: string; fix: string };
 

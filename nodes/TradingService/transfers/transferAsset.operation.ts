@@ -4,6 +4,7 @@ import { accountId, coin, inputError, positiveDecimal } from '../helpers/validat
 import { settleWrites } from '../writes/engine';
 import { withOutcome } from '../writes/outcomes';
 import { pendingTransfer, transferKind } from './transferWrites';
+import { clientTransferIdOf, rememberClientTransfer } from './transferKeys';
 import type { RunContext } from '../run/runContext';
 import { optionsCollection, waitAfterRateLimitOption } from '../descriptions/common';
 import { pickerField, type NodeVersion } from '../descriptions/pickers';
@@ -77,10 +78,22 @@ const properties = (version: NodeVersion): INodeProperties[] => [
 	},
 ];
 
+const clientTransferIdOption: INodeProperties = {
+	displayName: 'Client Transfer ID',
+	name: 'clientTransferId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. deposit-D578755281141776384',
+	description:
+		'Your own ID naming this transfer for good (1 to 64 characters), e.g. built from the deposit or invoice it moves on. Before sending, the node looks it up in the transfer history of the last 29 days: a transfer found under it is reported as already placed and never made again, so a workflow run twice moves the money once. Empty: the node generates an ID per run.',
+};
+
 export const description = (version: NodeVersion): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: ['account'], operation: ['transferAsset'] } }, [
 		...properties(version),
-		...(version < 2 ? [] : [optionsCollection(waitAfterRateLimitOption(version))]),
+		...(version < 2
+			? []
+			: [optionsCollection([clientTransferIdOption, ...waitAfterRateLimitOption(version)])]),
 	]);
 
 /**
@@ -100,6 +113,14 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 	}
 	const transferCoin = coin(node, 'Coin', parameter('coin'), itemIndex);
 	const quantity = positiveDecimal(node, 'Quantity', parameter('quantity'), itemIndex);
+	const clientTransferId =
+		run.version < 2
+			? undefined
+			: clientTransferIdOf(
+					node,
+					run.parameter('options.clientTransferId', itemIndex, ''),
+					itemIndex,
+				);
 	const session = writeSessionOf(run);
 	const pending = pendingTransfer(
 		session.ledger,
@@ -107,9 +128,16 @@ export async function execute(run: RunContext, itemIndex: number): Promise<IData
 		{ fromAccountId: from, toAccountId: to, coin: transferCoin, quantity },
 		itemIndex,
 		session.idPrefix,
+		clientTransferId,
 	);
 	await settleWrites(session, transferKind(session), [pending]);
 	const settled = pending.settled!;
+	if (clientTransferId !== undefined && settled.outcome !== 'rejected')
+		rememberClientTransfer(await session.client.keyIdentity(), clientTransferId, {
+			transfer: { fromAccountId: from, toAccountId: to, coin: transferCoin, quantity },
+			outcome: settled.outcome,
+			result: settled.outcome === 'placed' ? settled.result : {},
+		});
 	if (settled.outcome === 'placed') {
 		const { alreadyPlaced, via } = settled;
 		return [

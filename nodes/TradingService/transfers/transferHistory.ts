@@ -20,6 +20,8 @@ export interface TransferParams {
 /** The transfer as sent (transferWrites.ts): in the query string, the client order ID last. */
 export interface TransferWrite {
 	qs: TransferParams & { clientOrderId?: string };
+	/** Whether the client order ID is the user's Client Transfer ID (transferKeys.ts). */
+	businessKey?: boolean;
 	/** Whether an earlier try of this node run sent it and got no answer (the ledger says unknown). */
 	fromEarlierTry?: boolean;
 }
@@ -44,19 +46,41 @@ function movesQuantity(change: unknown, quantity: string): boolean {
 	return !decimalAbove(size, quantity) && !decimalAbove(quantity, size);
 }
 
-/** Why a record carrying the transfer's client order ID is not the transfer sent, or undefined. */
+/** Whether a signed decimal is a debit. */
+const isDebit = (change: unknown) => typeof change === 'string' && change.startsWith('-');
+
+/**
+ * Why a record carrying the transfer's client order ID is not the transfer sent, or undefined. The
+ * family's two shapes: one record per transfer naming both accounts (the UAE fund statement), or
+ * one per account with a signed `change` (the description's): the source's a debit, the target's a
+ * credit, so a transfer the other way never passes for this one.
+ */
 function mismatchOf(record: IDataObject, qs: PendingTransfer['write']['qs']): string | undefined {
 	if (record.coin !== undefined && record.coin !== qs.coin)
 		return `its coin is ${String(record.coin)}`;
-	if (
-		record.accountId !== undefined &&
-		record.accountId !== qs.fromAccountId &&
-		record.accountId !== qs.toAccountId
-	)
-		return `it is on account ${String(record.accountId)}`;
-	if (record.change !== undefined && !movesQuantity(record.change, qs.quantity))
-		return `it moves ${String(record.change)}`;
+	if (record.fromAccountId !== undefined || record.toAccountId !== undefined) {
+		if (record.fromAccountId !== qs.fromAccountId || record.toAccountId !== qs.toAccountId)
+			return `it moves from account ${String(record.fromAccountId)} to ${String(record.toAccountId)}`;
+	} else if (record.accountId !== undefined) {
+		if (record.accountId !== qs.fromAccountId && record.accountId !== qs.toAccountId)
+			return `it is on account ${String(record.accountId)}`;
+		if (
+			record.change !== undefined &&
+			isDebit(record.change) !== (record.accountId === qs.fromAccountId)
+		)
+			return `it moves ${String(record.change)} on account ${String(record.accountId)}`;
+	}
+	const size = record.change ?? record.quantity;
+	if (size !== undefined && !movesQuantity(size, qs.quantity)) return `it moves ${String(size)}`;
 	return undefined;
+}
+
+/** Whether a record shows enough (its accounts and its quantity) to prove a transfer by itself. */
+function showsTransfer(record: IDataObject): boolean {
+	const accounts =
+		(record.fromAccountId !== undefined && record.toAccountId !== undefined) ||
+		record.accountId !== undefined;
+	return accounts && (record.change ?? record.quantity) !== undefined;
 }
 
 /**
@@ -151,6 +175,12 @@ async function readHistory(
 				cannotTell: `the service's transfer records carry no client order ID, so it cannot be looked up by ${clientOrderId}`,
 				ending: '; a transfer is never sent again without proof',
 			};
+		// A full page that ignored the filter may have left the record out: that proves nothing.
+		if (records.length >= LIMITS.historyPageSize)
+			return {
+				cannotTell: `the transfer history answered a full page without client order ID ${clientOrderId}, so it cannot tell whether a record of it exists`,
+				ending: '; a transfer is never sent again without proof',
+			};
 		return { notFound: `no transfer record with client order ID ${clientOrderId} was found` };
 	}
 	for (const record of found) {
@@ -163,6 +193,13 @@ async function readHistory(
 			};
 		}
 	}
+	// A Client Transfer ID is shared across executions: only a record that shows this transfer's
+	// accounts and quantity proves it (a generated ID is this item's alone).
+	if (pending.write.businessKey === true && !found.some(showsTransfer))
+		return {
+			cannotTell: `a transfer record carries client order ID ${clientOrderId}, but it does not show the accounts and quantity it moved, so it cannot prove this transfer`,
+			ending: '; it was not sent again',
+		};
 	// The source's record (the debit) names the transfer; both sides carry the same IDs.
 	const record = found.find((one) => one.accountId === qs.fromAccountId) ?? found[0];
 	return { found: record, clientOrderId };

@@ -30,6 +30,7 @@ import {
 	type TransferWrite,
 } from './transferHistory';
 import { TRANSFER_ENDPOINTS } from './endpoints';
+import { checkClientTransferId } from './transferKeys';
 
 // Transfers as the engine settles them: each is sent with a generated client order ID, by which
 // the transfer history finds it (transferHistory.ts). A record carrying the ID proves the transfer
@@ -51,17 +52,27 @@ export function transferClientOrderId(
 	return `${idPrefix}-${itemIndex}${version > 0 ? `-v${version}` : ''}`;
 }
 
-/** A transfer with its ledger slot (keyed by what the user asked for) and its client order ID. */
+/**
+ * A transfer with its ledger slot (keyed by what the user asked for) and its client order ID: the
+ * user's Client Transfer ID when given, else generated.
+ */
 export function pendingTransfer(
 	ledger: WriteLedger,
 	slotName: string,
 	transfer: TransferParams,
 	itemIndex: number,
 	idPrefix?: string,
+	clientTransferId?: string,
 ): PendingTransfer {
-	const slot = ledger.slot(slotName, fingerprint('assetTransfer', { ...transfer }));
+	const asked = clientTransferId === undefined ? transfer : { ...transfer, clientTransferId };
+	const slot = ledger.slot(slotName, fingerprint('assetTransfer', { ...asked }));
 	const qs: TransferWrite['qs'] = { ...transfer };
-	if (idPrefix !== undefined) {
+	if (clientTransferId !== undefined) {
+		qs.clientOrderId = clientTransferId;
+		const fromEarlierTry = slot.recorded?.outcome === 'unknown';
+		const write = { qs, businessKey: true, ...(fromEarlierTry ? { fromEarlierTry } : {}) };
+		return pendingWrite(slot, write, itemIndex);
+	} else if (idPrefix !== undefined) {
 		const clientOrderId = transferClientOrderId(idPrefix, itemIndex, slot.version);
 		// A prefix from elsewhere could be longer; the exchange refuses more than 64 characters.
 		if (clientOrderId.length <= LIMITS.transferClientOrderIdLength)
@@ -86,9 +97,17 @@ function storedTransfer(answer: IDataObject): IDataObject {
 }
 
 function duplicateRefusedError(node: INode, pending: PendingTransfer): NodeOperationError {
+	const id = pending.write.qs.clientOrderId ?? '';
+	const businessKey = pending.write.businessKey === true;
+	const older = businessKey
+		? ' (a transfer older than the 29 days the node checks may hold it)'
+		: '';
+	const fix = businessKey
+		? 'Give this transfer its own Client Transfer ID.'
+		: 'Check the transfer history, then run again.';
 	return withOutcome(
 		new NodeOperationError(node, 'Another transfer already used this client order ID', {
-			description: `The service refused client order ID ${pending.write.qs.clientOrderId ?? ''} as used before, and the transfer history does not show it as this transfer. This request moved nothing. Check the transfer history, then run again.`,
+			description: `The service refused client order ID ${id} as used before, and the transfer history does not show it as this transfer${older}. This request moved nothing. ${fix}`,
 			itemIndex: pending.itemIndex,
 		}),
 		'rejected',
@@ -161,11 +180,14 @@ async function lookUpDuplicate(
 	pending: PendingTransfer,
 	duplicate: Refusal,
 ): Promise<Verdict> {
-	if (session.lostRun !== undefined && !pending.maybeExecuted)
+	const businessKey = pending.write.businessKey === true;
+	// A generated ID is this execution's alone; a Client Transfer ID is not, so its refusal alone
+	// proves nothing of a lost run.
+	if (session.lostRun !== undefined && !pending.maybeExecuted && !businessKey)
 		return await lostRunDuplicate(session, session.lostRun, pending);
 	const verdict = await lookUpTransfer(session, pending);
 	if (verdict.kind === 'placed') return { ...verdict, alreadyPlaced: true };
-	if (pending.maybeExecuted) return verdict;
+	if (pending.maybeExecuted || (businessKey && session.lostRun !== undefined)) return verdict;
 	return {
 		kind: 'rejected',
 		refusal: { ...duplicate, error: duplicateRefusedError(session.node, pending) },
@@ -212,7 +234,20 @@ export function transferKind(session: EngineSession): WriteKind<TransferWrite> {
 			isServiceRejection(error, ERROR_CODES.duplicateClientOrderId)
 				? { kind: 'duplicate', refusal: { error } }
 				: { kind: 'rejected', refusal: { error } },
-		precheck: (pending) => checkAfterLostRun(session, pending),
+		precheck: async (pending) => {
+			const verdicts = await checkAfterLostRun(
+				session,
+				pending.filter((one) => one.write.businessKey !== true),
+			);
+			const checked: Array<Verdict | undefined> = [];
+			for (const one of pending)
+				checked.push(
+					one.write.businessKey === true
+						? await checkClientTransferId(session, one)
+						: verdicts.shift(),
+				);
+			return checked;
+		},
 		lookup: (pending, duplicate) =>
 			duplicate === undefined
 				? lookUpTransfer(session, pending)

@@ -94,15 +94,51 @@ function findErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
+/**
+ * The exchange's hosts moved from api-glb / stream-glb to api-pro / stream-pro on 2026-06-16 (same
+ * domains). An address on an old host is used as typed; when it cannot be reached, this says where
+ * the service is now. Undefined for any other address.
+ */
+export function movedHostAdvice(address: string): string | undefined {
+	let host: string;
+	try {
+		host = new URL(address).hostname;
+	} catch {
+		return undefined;
+	}
+	const old = /^(api|stream)-glb\./i.exec(host);
+	if (old === null) return undefined;
+	const kind = old[1].toLowerCase();
+	const now = `${kind}-pro.${host.slice(old[0].length)}`;
+	const field =
+		kind === 'api' ? 'Base URL' : 'Stream URL (or Base URL, when Stream URL is left empty)';
+	return `${host} is the exchange's address before 2026-06-16, when its service moved to ${now}: replace ${host} with ${now} in the credential's ${field}`;
+}
+
+/** The absolute address a failed request went to, as the HTTP client's error records it. */
+function addressOf(error: unknown): string {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+		const config = (current as { config?: { baseURL?: unknown; url?: unknown } }).config;
+		for (const address of [config?.url, config?.baseURL])
+			if (typeof address === 'string' && /^[a-z]+:\/\//i.test(address)) return address;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return '';
+}
+
 /** A failure of the connection as an attempt's failure; undefined when it is none of those. */
 export function networkFailure(error: unknown): AttemptFailure | undefined {
 	const code = findErrorCode(error);
-	if (code !== undefined && NOT_SENT_CODES.includes(code))
-		return { kind: 'notSent', reason: 'the connection could not be opened', detail: code };
-	if (code === undefined || !NETWORK_CODES.includes(code)) return undefined;
+	const notSent = code !== undefined && NOT_SENT_CODES.includes(code);
+	if (!notSent && (code === undefined || !NETWORK_CODES.includes(code))) return undefined;
+	const reason = notSent
+		? 'the connection could not be opened'
+		: 'the connection failed before the service answered';
+	const moved = movedHostAdvice(addressOf(error));
 	return {
-		kind: 'unknown',
-		reason: 'the connection failed before the service answered',
+		kind: notSent ? 'notSent' : 'unknown',
+		reason: moved === undefined ? reason : `${reason}: ${moved}`,
 		detail: code,
 	};
 }

@@ -188,16 +188,19 @@ export class ServiceClient {
 		return normaliseBaseUrl(String((await this.settings()).credentials.baseUrl ?? ''));
 	}
 
+	/** The service and API key, as per-process memories name a key: never the secret. */
+	async keyIdentity(): Promise<string> {
+		return `${await this.serviceUrl()} ${String((await this.settings()).credentials.apiKey ?? '')}`;
+	}
+
 	/**
 	 * The key's accounts, read once per process, service and key and kept LIMITS.accountScopeTtlMs:
 	 * every order lookup names one (helpers/accountScope.ts), they change rarely, and a read per run
 	 * would spend a fifth of a second's query requests. A failed read is never kept.
 	 */
 	async keyAccounts(itemIndex?: number): Promise<IDataObject[]> {
-		// The key is public (it goes in a header); the secret is never part of the cache key.
-		const key = `${await this.serviceUrl()} ${String((await this.settings()).credentials.apiKey ?? '')}`;
 		return await sharedKeyAccounts(
-			key,
+			await this.keyIdentity(),
 			() => this.request(KEY_ACCOUNTS_ENDPOINT, { itemIndex }) as Promise<IDataObject[]>,
 		);
 	}

@@ -28,9 +28,32 @@ interface RejectionText {
 /** Of this request only: a run that sent others says what became of them itself. */
 const NOTHING_EXECUTED = 'This request was not executed.';
 
+/** Where a key's state is changed: the exchange's web site, not this credential. */
+const API_MANAGEMENT = "the exchange's API Management page";
+
 const PERMISSION: RejectionText = {
 	message: 'The API key is not allowed to do this',
-	fix: `Orders and transfers need a key with trade permission; transfers and custody-account records need a master-account key. Use a key with the needed permission. ${NOTHING_EXECUTED}`,
+	fix: `On ${API_MANAGEMENT}, give the key the permission this request needs: read permission for balances, history and lookups, trade permission for orders, cancels and transfers (transfers and custody-account records also need a master-account key); or use a key that has it. ${NOTHING_EXECUTED}`,
+};
+
+const UNAUTHORIZED: RejectionText = {
+	message: 'The service could not validate the API key for this request',
+	fix: `Check that the key was created on the exchange this Base URL points at (a production key does not work on the exchange's sandbox, nor the other way round), and on ${API_MANAGEMENT} that it has the permission this request needs: read for balances, history and lookups, trade for orders, cancels and transfers. ${NOTHING_EXECUTED}`,
+};
+
+const ACCOUNT_NOT_ALLOWED: RejectionText = {
+	message: 'The API key may not use this account',
+	fix: `Pick one of the key's own accounts (Account › Get Accounts lists them): a sub-account key reaches its own account only, and transfers and custody-account records need a master-account key. ${NOTHING_EXECUTED}`,
+};
+
+const KEY_EXPIRED: RejectionText = {
+	message: 'The API key has expired',
+	fix: `The exchange expires an API key that was not used for 90 days. On ${API_MANAGEMENT}, create a new key (for an Ed25519 key, upload the public key again) and enter it in the credential. ${NOTHING_EXECUTED}`,
+};
+
+const IP_NOT_ALLOWED: RejectionText = {
+	message: "This server's IP address is not allowed for the API key",
+	fix: `On ${API_MANAGEMENT}, add this n8n server's public IP address to the key's IP access restriction, or remove the restriction. ${NOTHING_EXECUTED}`,
 };
 
 const UNKNOWN_SYMBOL: RejectionText = {
@@ -45,12 +68,12 @@ const TRANSFER_ACCOUNTS: RejectionText = {
 
 const INVALID_SIGNATURE: RejectionText = {
 	message: 'The service rejected the request signature',
-	fix: `Check that the Secret Key in the credential is the one issued with the API Key (no extra spaces). ${NOTHING_EXECUTED}`,
+	fix: `Check that the Secret Key in the credential is the one issued with the API Key (no extra spaces), or with Authentication Ed25519, that the Private Key is the pair of the public key uploaded for this API Key. ${NOTHING_EXECUTED}`,
 };
 
 const INVALID_API_KEY: RejectionText = {
 	message: 'The service did not accept the API key',
-	fix: `Check the API Key in the credential, that the key is enabled, and that this server's IP is allowed for it. ${NOTHING_EXECUTED}`,
+	fix: `Check the API Key in the credential, and on ${API_MANAGEMENT} that the key is enabled and this server's IP is allowed for it. ${NOTHING_EXECUTED}`,
 };
 
 // The node checks these before sending; the exchange can still refuse an order when its rules
@@ -68,6 +91,8 @@ const SYMBOL_CLOSED: RejectionText = {
 export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 	[ERROR_CODES.invalidSignature]: INVALID_SIGNATURE,
 	[ERROR_CODES.invalidApiKey]: INVALID_API_KEY,
+	[ERROR_CODES.apiKeyExpired]: KEY_EXPIRED,
+	[ERROR_CODES.invalidIp]: IP_NOT_ALLOWED,
 	[ERROR_CODES.timestampOutsideWindow]: {
 		message: 'The request timestamp was outside the service’s receive window',
 		fix: ({ clockOffsetMs }) =>
@@ -77,9 +102,9 @@ export const REJECTIONS: Readonly<Record<string, RejectionText>> = {
 					: `The service clock is ${Math.abs(clockOffsetMs)} ms ${clockOffsetMs >= 0 ? 'ahead of' : 'behind'} this n8n server's clock. `
 			}Sync the n8n server's clock (NTP), or raise Receive Window in the credential (at most ${LIMITS.maxRecvWindowMs} ms). A timestamp may be at most ${LIMITS.futureToleranceMs} ms ahead of the service clock. ${NOTHING_EXECUTED}`,
 	},
-	[ERROR_CODES.unauthorized]: PERMISSION,
+	[ERROR_CODES.unauthorized]: UNAUTHORIZED,
 	[ERROR_CODES.noPermission]: PERMISSION,
-	[ERROR_CODES.accountNotAllowed]: PERMISSION,
+	[ERROR_CODES.accountNotAllowed]: ACCOUNT_NOT_ALLOWED,
 	[ERROR_CODES.rateLimited]: {
 		message: 'The service’s rate limit was exceeded',
 		fix: ({ rejection }) =>
@@ -157,6 +182,10 @@ const PERMISSION_CODES: readonly string[] = [
 function textFor(code: string, rejection: ServiceRejection): RejectionText {
 	if (rejection.httpStatus === 418) return IP_BAN;
 	if (rejection.httpStatus === 429) return REJECTIONS[ERROR_CODES.rateLimited];
+	// Their messages name the API key too: the code decides before the text.
+	if (code === ERROR_CODES.apiKeyExpired || /api ?key expired/i.test(rejection.msg))
+		return KEY_EXPIRED;
+	if (code === ERROR_CODES.invalidIp) return IP_NOT_ALLOWED;
 	if (code === ERROR_CODES.invalidSignature || /signature/i.test(rejection.msg))
 		return INVALID_SIGNATURE;
 	if (!PERMISSION_CODES.includes(code) && /api[- ]?key/i.test(rejection.msg))

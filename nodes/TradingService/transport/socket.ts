@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { parseJsonKeepingDigits } from './answer';
+import { movedHostAdvice } from './errors';
 
 /**
  * The user data stream's WebSocket: the runtime's global (Node 22 and later; n8n 2.x runs on
@@ -72,7 +73,9 @@ export class StreamSocket {
 			options.onMessage(message, text);
 		});
 		socket.addEventListener('error', () => {
-			failed ??= 'the connection failed';
+			// Only the host is named: the URL holds the listen key.
+			const moved = movedHostAdvice(url);
+			failed ??= moved === undefined ? 'the connection failed' : `the connection failed: ${moved}`;
 		});
 		socket.addEventListener('close', () => {
 			failed ??= 'the connection closed';

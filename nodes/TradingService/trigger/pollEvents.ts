@@ -2,13 +2,14 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { FLOW_TYPES } from '../helpers/flowTypes';
 import { FUNDING_RATE_CROSSING } from './fundingRate/crossing';
-import { FUTURES_ORDER_FILLED, ORDER_FILLED } from './pollParameters';
+import { DEPOSIT_RECEIVED, FUTURES_ORDER_FILLED, ORDER_FILLED } from './pollParameters';
 
 /** The polling trigger's Event options (version 1, version 2) and the names its subtitle shows. */
 
 const ORDER_FILLED_NAME = 'Order Filled';
 const FUTURES_ORDER_FILLED_NAME = 'Futures Order Filled';
 const FUNDING_RATE_CROSSING_NAME = 'Funding Rate Crosses a Threshold';
+const DEPOSIT_RECEIVED_NAME = 'Deposit Received';
 
 /** What the subtitle shows for each event, by value. */
 export const EVENT_NAMES: Record<string, string> = {
@@ -16,6 +17,7 @@ export const EVENT_NAMES: Record<string, string> = {
 	[ORDER_FILLED]: ORDER_FILLED_NAME,
 	[FUNDING_RATE_CROSSING]: FUNDING_RATE_CROSSING_NAME,
 	[FUTURES_ORDER_FILLED]: FUTURES_ORDER_FILLED_NAME,
+	[DEPOSIT_RECEIVED]: DEPOSIT_RECEIVED_NAME,
 };
 
 export const eventOptions: INodePropertyOptions[] = [
@@ -32,7 +34,7 @@ export const eventOptions: INodePropertyOptions[] = [
 	},
 ].sort((a, b) => a.name.localeCompare(b.name));
 
-/** Version 2's events: version 1's, Funding Rate Crosses a Threshold and Futures Order Filled. */
+/** Version 2's events: version 1's, Funding Rate Crosses a Threshold, Futures Order Filled and Deposit Received. */
 export const eventOptionsV2: INodePropertyOptions[] = [
 	...eventOptions,
 	{
@@ -40,6 +42,12 @@ export const eventOptionsV2: INodePropertyOptions[] = [
 		value: FUTURES_ORDER_FILLED,
 		description:
 			"Every fill of one of your futures orders (a trade from the futures account's fill list), partial fills and liquidations included: one item per fill. The exchange keeps fills for 30 days.",
+	},
+	{
+		name: DEPOSIT_RECEIVED_NAME,
+		value: DEPOSIT_RECEIVED,
+		description:
+			"Every deposit to the custody account that succeeds (the deposit list's status 4), once, whether it succeeds at once or polls after it was created: one item per deposit",
 	},
 	{
 		name: FUNDING_RATE_CROSSING_NAME,

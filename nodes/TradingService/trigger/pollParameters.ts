@@ -11,6 +11,8 @@ import { accountTypeValue, inputError, integerInRange, oneOf } from '../helpers/
 export const ORDER_FILLED = 'orderFilled';
 /** The Event value of Futures Order Filled (version 2). */
 export const FUTURES_ORDER_FILLED = 'futuresOrderFilled';
+/** The Event value of Deposit Received (version 2; trigger/deposits.ts polls it). */
+export const DEPOSIT_RECEIVED = 'depositReceived';
 
 export const DEFAULT_LATE_WINDOW_MINUTES = 10;
 export const MAX_LATE_WINDOW_MINUTES = 60;
@@ -120,7 +122,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 }
 
 /** Options › Late Records Window, checked, in ms. */
-function readLateWindowMs(context: IPollFunctions): number {
+export function readLateWindowMs(context: IPollFunctions): number {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const lateWindowMinutes = integerInRange(
 		context.getNode(),

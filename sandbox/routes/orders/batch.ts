@@ -1,5 +1,6 @@
 /**
- * POST /api/v1/spot/batchOrders: a JSON array of at most 20 orders of one symbol, each validated
+ * POST /api/v1/spot/batchOrders and the unified POST /api/v1.1/spot/batchOrders (each order by the
+ * rules of its single endpoint): a JSON array of at most 20 orders of one symbol, each validated
  * and placed on its own; the answer lists one entry per order, shaped by the batch behaviours and
  * the inline batch faults.
  */
@@ -43,6 +44,15 @@ function parseBatch(ctx: RequestContext): JsonValue[] {
 
 /** POST /api/v1/spot/batchOrders: each order validated and placed on its own, in request order. */
 export function batchOrders(ctx: RequestContext, auth: Authed, services: Services): Resp {
+	return placeBatch(ctx, auth, services, false);
+}
+
+/** POST /api/v1.1/spot/batchOrders: as batchOrders, each order by the v1.1 rules. */
+export function unifiedBatchOrders(ctx: RequestContext, auth: Authed, services: Services): Resp {
+	return placeBatch(ctx, auth, services, true);
+}
+
+function placeBatch(ctx: RequestContext, auth: Authed, services: Services, unified: boolean): Resp {
 	const parsed = parseBatch(ctx);
 	const { behaviour, engine } = services;
 	const stringCodes = behaviour.batchEntryCodes === 'string';
@@ -57,7 +67,7 @@ export function batchOrders(ctx: RequestContext, auth: Authed, services: Service
 			};
 		}
 		try {
-			const order = engine.placeOrder(auth.key, o as OrderInput, 'batch', { style });
+			const order = engine.placeOrder(auth.key, o as OrderInput, 'batch', { style, unified });
 			return { code: okCode, msg: 'success', order };
 		} catch (e) {
 			if (e instanceof OrderFail) return { code: entryCode(e.stringCode), msg: e.batchMessage };

@@ -1,5 +1,6 @@
 /**
- * Creating one order: POST /api/v1/spot/new/order, and /api/v1/spot/orderTest (every check,
+ * Creating one order: POST /api/v1/spot/new/order, the unified POST /api/v1.1/spot/order (a MARKET
+ * order by amount on either side, IOC and FOK for LIMIT), and /api/v1/spot/orderTest (every check,
  * nothing placed). A batch of orders: batch.ts.
  */
 import { OrderFail, fieldError } from '../../errors';
@@ -9,7 +10,13 @@ import { styleOf } from '../../orders/views';
 import { json, type Resp } from '../../response';
 import type { Authed, RequestContext, Services } from '../route';
 
-function placeSingle(ctx: RequestContext, auth: Authed, services: Services, test: boolean): Resp {
+function placeSingle(
+	ctx: RequestContext,
+	auth: Authed,
+	services: Services,
+	test: boolean,
+	unified = false,
+): Resp {
 	const { engine, behaviour } = services;
 	if (ctx.body !== '' && mediaType(ctx.req) !== 'application/x-www-form-urlencoded') {
 		throw fieldError(
@@ -24,6 +31,7 @@ function placeSingle(ctx: RequestContext, auth: Authed, services: Services, test
 		const placed = engine.placeOrder(auth.key, input, 'single', {
 			test,
 			style: styleOf(behaviour),
+			unified,
 		});
 		return json(200, test ? {} : placed);
 	} catch (e) {
@@ -46,6 +54,14 @@ function checkTestParams(input: OrderInput): void {
 /** POST /api/v1/spot/new/order: params in the query, a form body, or both. */
 export function singleOrder(ctx: RequestContext, auth: Authed, services: Services): Resp {
 	return placeSingle(ctx, auth, services, false);
+}
+
+/**
+ * POST /api/v1.1/spot/order (the family's "Create Order v1.1"): the parameters as the v1 endpoint
+ * takes them, and the same answer; quantity or amount for a MARKET order on either side.
+ */
+export function unifiedOrder(ctx: RequestContext, auth: Authed, services: Services): Resp {
+	return placeSingle(ctx, auth, services, false, true);
 }
 
 /**

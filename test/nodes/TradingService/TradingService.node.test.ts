@@ -18,7 +18,7 @@ const nodeType = new TradingService();
 /** The operations only version 2 offers. */
 const VERSION_2_ONLY = ['getAccounts', 'getTrades'];
 /** The resources only version 2 offers. */
-const VERSION_2_RESOURCES = ['futures'];
+const VERSION_2_RESOURCES = ['futures', 'wallet'];
 /** The resources and operations the router runs, by resource. */
 const OPERATIONS: Record<string, Record<string, unknown>> = ROUTED;
 

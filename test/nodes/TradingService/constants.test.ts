@@ -26,6 +26,9 @@ describe('constants agree with the API description', () => {
 		expect(TRANSFER_ENDPOINTS.assetTransfer.path).toBe('/api/v1/account/assetTransfer');
 		expect(ORDER_ENDPOINTS.batchOrders.path).toBe('/api/v1/spot/batchOrders');
 		expect(ORDER_ENDPOINTS.newOrder.path).toBe('/api/v1/spot/new/order');
+		// the unified endpoints of version 2 (the family's "Create Order v1.1" and batch pages)
+		expect(ORDER_ENDPOINTS.unifiedOrder.path).toBe('/api/v1.1/spot/order');
+		expect(ORDER_ENDPOINTS.unifiedBatchOrders.path).toBe('/api/v1.1/spot/batchOrders');
 		// market data lives under /quote/v1/ (UAE documentation), the futures reads under
 		// /api/v2/futures/ (UAE documentation, "Futures Trading"), everything else under /api/v1/
 		for (const [name, { path }] of Object.entries(DECLARED_ENDPOINTS))
@@ -33,7 +36,9 @@ describe('constants agree with the API description', () => {
 				name,
 				name.startsWith('futures.')
 					? expect.stringMatching(/^\/api\/v2\/futures\/[A-Za-z]+(\/[A-Za-z-]+)?$/)
-					: expect.stringMatching(/^\/(api|quote)\/v1\/[A-Za-z0-9/]+$/),
+					: name.startsWith('orders.unified')
+						? expect.stringMatching(/^\/api\/v1\.1\/spot\/[A-Za-z]+$/)
+						: expect.stringMatching(/^\/(api|quote)\/v1\/[A-Za-z0-9/]+$/),
 			]);
 	});
 
@@ -42,6 +47,9 @@ describe('constants agree with the API description', () => {
 		expect(ORDER_ENDPOINTS.batchOrders.weight).toBe(1);
 		// §4.4 gives no weight for a single order: the default, 1
 		expect(ORDER_ENDPOINTS.newOrder.weight).toBe(1);
+		// the family's pages: "Create Order v1.1" weight 1, "Create Multiple Orders" weight 5
+		expect(ORDER_ENDPOINTS.unifiedOrder.weight).toBe(1);
+		expect(ORDER_ENDPOINTS.unifiedBatchOrders.weight).toBe(5);
 	});
 
 	it('the limits of §8 and §5.4: 500 records, 20 orders, 255 characters, 5000 ms, 1000 ms', () => {

@@ -124,6 +124,17 @@ describe('realistic symbol rules', () => {
 		},
 	);
 
+	it.each(REFUSED.filter(([, o]) => o.amount !== undefined))(
+		'%s: for a MARKET SELL by amount on the unified endpoint too',
+		async (_name, order, code, detail) => {
+			const form = { ...order, side: 'SELL' };
+			const r = await master().call({ method: 'POST', path: '/api/v1.1/spot/order', form });
+			expect([r.status, r.json.code]).toEqual([400, code]);
+			expect(r.json.msg).toContain(detail);
+			expect(sandbox().ledger.orders).toEqual([]);
+		},
+	);
+
 	it('UAE rule: batch entries get the codes as integers, the valid entry is placed', async () => {
 		const r = await master().batch([
 			{ ...limitBuy, price: '40000.001' },

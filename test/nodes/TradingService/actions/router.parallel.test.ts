@@ -13,7 +13,8 @@ const V2 = { typeVersion: 2 };
 const ORDER = '/api/v1/spot/order';
 // Get Order Book: one request per item (Get Price shares one all-symbols request among many items).
 const DEPTH = '/quote/v1/depth';
-const BATCH = '/api/v1/spot/batchOrders';
+// Version 2's Create Many sends the unified batch endpoint.
+const BATCH = '/api/v1.1/spot/batchOrders';
 const HISTORY = '/api/v1/account/balanceFlow';
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'];
 const pairedItems = (items: INodeExecutionData[]) =>

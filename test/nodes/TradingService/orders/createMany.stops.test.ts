@@ -12,7 +12,8 @@ import { useSandbox } from '../../../support/sandbox';
 
 const sandbox = useSandbox({ rateLimit: false, requestRates: false, symbolRules: 'lenient' });
 
-const BATCH = '/api/v1/spot/batchOrders';
+// Version 2 sends the unified batch endpoint.
+const BATCH = '/api/v1.1/spot/batchOrders';
 
 /** Orders of BTCUSDT, each of its own price; the one at `refused` is beyond the balance. */
 function orders(count: number, refused: number): IDataObject[] {

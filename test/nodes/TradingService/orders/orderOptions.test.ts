@@ -292,7 +292,7 @@ describe('defect 9: every guardrail and order shape (fixed vectors)', () => {
 			'The node’s Max Order Quantity option refuses this order; nothing was sent. Give the order a Quantity (in the base coin) instead of an Amount, or clear Max Order Quantity (Max Order Amount caps an order by Amount).',
 		);
 		expect(description(marketBy('quantity', '1'), limits.amount)).toBe(
-			'The node’s Max Order Amount option refuses this order; nothing was sent. Give the MARKET order an Amount (the quote coin to spend) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
+			'The node’s Max Order Amount option refuses this order; nothing was sent. Give the MARKET order an Amount (in the quote coin: what a buy spends or a sell brings in) instead of a Quantity, or clear Max Order Amount (Max Order Quantity caps an order by Quantity).',
 		);
 		for (const order of [marketBy('amount', '1'), marketBy('quantity', '0.001')]) {
 			expect(description(order, limits.both)).toMatch(

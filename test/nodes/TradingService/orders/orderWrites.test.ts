@@ -9,7 +9,10 @@ import { RunContext } from '../../../../nodes/TradingService/run/runContext';
 import type { OrderParams } from '../../../../nodes/TradingService/orders/orderRules';
 import { rejectionError } from '../../../../nodes/TradingService/transport/errors';
 import { WriteLedger, fingerprint } from '../../../../nodes/TradingService/writes/ledger';
-import { replayedOrder } from '../../../../nodes/TradingService/orders/orderLookups';
+import {
+	matchesSentOrder,
+	replayedOrder,
+} from '../../../../nodes/TradingService/orders/orderLookups';
 import {
 	orderKind,
 	pendingOrder,
@@ -421,5 +424,42 @@ describe('orderKind lookups against the sandbox', () => {
 		expect(error.description).toMatch(
 			/^The service refused order row-1 as a duplicate, and .*This request placed nothing\. Outcome: rejected/,
 		);
+	});
+});
+
+describe('matchesSentOrder: a LIMIT order’s time in force is part of the order (IOC and FOK on version 2)', () => {
+	const sent: OrderParams = {
+		symbol: 'BTCUSDT',
+		side: 'BUY',
+		type: 'LIMIT',
+		timeInForce: 'IOC',
+		price: '50000',
+		quantity: '0.01',
+		newClientOrderId: 'row-1',
+		stpMode: 'EXPIRE_TAKER',
+	};
+	const found: IDataObject = {
+		clientOrderId: 'row-1',
+		symbol: 'BTCUSDT',
+		side: 'BUY',
+		type: 'LIMIT',
+		price: '50000',
+		origQty: '0.01',
+	};
+
+	it('matches the same time in force, or an answer that shows none; not another one', () => {
+		expect(matchesSentOrder(sent, { ...found, timeInForce: 'IOC' })).toBe(true);
+		expect(matchesSentOrder(sent, found)).toBe(true);
+		expect(matchesSentOrder(sent, { ...found, timeInForce: 'GTC' })).toBe(false);
+		expect(
+			matchesSentOrder({ ...sent, timeInForce: 'FOK' }, { ...found, timeInForce: 'IOC' }),
+		).toBe(false);
+	});
+
+	it('leaves MARKET and LIMIT_MAKER orders as before: each has one time in force', () => {
+		const market = { ...sent, type: 'MARKET', price: undefined, timeInForce: 'IOC' };
+		expect(
+			matchesSentOrder(market, { ...found, type: 'MARKET', price: '0', timeInForce: 'GTC' }),
+		).toBe(true);
 	});
 });

@@ -71,7 +71,7 @@ describe('Order > Create (version 2 form)', () => {
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ outcome: 'placed', clientOrderId: 'row-7' });
-		const [request] = requestsTo(sandbox(), '/api/v1/spot/new/order');
+		const [request] = requestsTo(sandbox(), '/api/v1.1/spot/order');
 		const sent = new URLSearchParams(request.query + '&' + request.body);
 		expect(
 			Object.fromEntries(
@@ -114,7 +114,7 @@ describe('Order > Create (version 2 form)', () => {
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json.outcome).toBe('placed');
-		const [request] = requestsTo(sandbox(), '/api/v1/spot/new/order');
+		const [request] = requestsTo(sandbox(), '/api/v1.1/spot/order');
 		const sent = new URLSearchParams(request.query + '&' + request.body);
 		expect(sent.get('symbol')).toBe('BTCUSDT');
 		expect(sent.get('amount')).toBe('25.5');

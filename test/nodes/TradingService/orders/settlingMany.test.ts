@@ -14,7 +14,8 @@ import { useSandbox } from '../../../support/sandbox';
 
 const sandbox = useSandbox({ symbolRules: 'lenient' });
 
-const BATCH = '/api/v1/spot/batchOrders';
+// Version 2 sends the unified batch endpoint.
+const BATCH = '/api/v1.1/spot/batchOrders';
 const QUERY_ORDER = '/api/v1/spot/order';
 const OPEN_ORDERS = '/api/v1/spot/openOrders';
 const PAST_ORDERS = '/api/v1/spot/tradeOrders';

@@ -16,6 +16,21 @@ describe('the stream address', () => {
 		expect(streamHostOf(host)).toBe(stream);
 	});
 
+	it("derives the exchange's stream host from its api-pro host (since 2026-06-16), its sandbox's too; an old api-glb host as typed", () => {
+		expect(streamAddressOf('https://api-pro.hashkey.com', '')).toEqual({
+			ok: true,
+			url: 'wss://stream-pro.hashkey.com',
+		});
+		expect(streamAddressOf('https://api-pro.sim.hashkeydev.com/', '')).toEqual({
+			ok: true,
+			url: 'wss://stream-pro.sim.hashkeydev.com',
+		});
+		expect(streamAddressOf('https://api-glb.hashkey.com', '')).toEqual({
+			ok: true,
+			url: 'wss://stream-glb.hashkey.com',
+		});
+	});
+
 	it('derives wss from https and ws from http, keeping the port and the path prefix', () => {
 		expect(streamAddressOf('https://api-glb.example.com', '')).toEqual({
 			ok: true,

@@ -46,12 +46,14 @@ const check = (name: Name, body: unknown) => {
 describe('the endpoints the rooms declare', () => {
 	it('has every endpoint of docs/api.md §4 and its futures rows, with its method, path, weight and whether it writes', () => {
 		const spot = documentedEndpoints(/^\| 4\.\d+ \|/);
-		expect(spot).toHaveLength(23);
+		expect(spot).toHaveLength(25);
 		const futures = documentedEndpoints(/^\| \[F\]\(#futures-read-side\) \|/);
 		expect(futures).toHaveLength(11);
 		const futuresWrites = documentedEndpoints(/^\| \[FW\]\(#futures-write-side\) \|/);
 		expect(futuresWrites).toHaveLength(6);
-		const documented = [...spot, ...futures, ...futuresWrites];
+		const wallet = documentedEndpoints(/^\| \[W\]\(#wallet\) \|/);
+		expect(wallet).toHaveLength(3);
+		const documented = [...spot, ...futures, ...futuresWrites, ...wallet];
 		const table = NAMES.map((name) => {
 			const endpoint: { method: string; path: string; weight: number; writes?: true } =
 				DECLARED_ENDPOINTS[name];
@@ -76,6 +78,8 @@ describe('the endpoints the rooms declare', () => {
 				'orders.cancelOrder',
 				'orders.cancelOrderByIds',
 				'orders.newOrder',
+				'orders.unifiedOrder',
+				'orders.unifiedBatchOrders',
 			].sort(),
 		);
 	});
@@ -92,6 +96,8 @@ describe('the endpoints the rooms declare', () => {
 				'orders.cancelOrder',
 				'orders.cancelOrderByIds',
 				'orders.newOrder',
+				'orders.unifiedOrder',
+				'orders.unifiedBatchOrders',
 			]
 				.sort()
 				.map((name) => [name, 'order']),
@@ -132,6 +138,7 @@ describe('the endpoints the rooms declare', () => {
 			'futures.batchOrders',
 			'orders.batchOrders',
 			'orders.cancelOrderByIds',
+			'orders.unifiedBatchOrders',
 		]);
 	});
 
@@ -177,7 +184,12 @@ describe('usable answers', () => {
 	});
 
 	it('an order (create, lookup, cancel): an object with an orderId, as a string or a number', () => {
-		for (const name of ['orders.newOrder', 'orders.queryOrder', 'orders.cancelOrder'] as const) {
+		for (const name of [
+			'orders.newOrder',
+			'orders.unifiedOrder',
+			'orders.queryOrder',
+			'orders.cancelOrder',
+		] as const) {
 			expect(check(name, { orderId: '1950000000000000017' })).toBeUndefined();
 			expect(check(name, { orderId: 1950000017 })).toBeUndefined();
 			for (const body of [
@@ -206,6 +218,10 @@ describe('usable answers', () => {
 
 	it('batch orders: a result list of any length; cancel by IDs: a result list or null', () => {
 		expect(check('orders.batchOrders', { code: 0, result: [] })).toBeUndefined();
+		expect(check('orders.unifiedBatchOrders', { code: 0, result: [] })).toBeUndefined();
+		expect(check('orders.unifiedBatchOrders', { code: 0 })).toBe(
+			'The service answered the batch order request without a result list',
+		);
 		expect(check('orders.batchOrders', { code: '-1000', result: [{ code: 0 }] })).toBeUndefined();
 		expect(check('orders.batchOrders', { code: 0 })).toBe(
 			'The service answered the batch order request without a result list',

@@ -35,7 +35,7 @@ describe('at the documented request rates, with the credential’s defaults', ()
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json.outcome)).toEqual(Array(200).fill('placed'));
 		expect(sandbox().ledger.orders).toHaveLength(200);
-		const orders = requestsTo(sandbox(), PATHS.order);
+		const orders = requestsTo(sandbox(), PATHS.unifiedOrder);
 		expect(orders).toHaveLength(200);
 		expect(busiestSecond(orders)).toBeLessThanOrEqual(20);
 		// Paced, not serialised: the busiest second is full.
@@ -51,7 +51,7 @@ describe('at the documented request rates, with the credential’s defaults', ()
 		expect(first.error).toBeUndefined();
 		expect(second.error).toBeUndefined();
 		expect(sandbox().ledger.orders).toHaveLength(120);
-		expect(busiestSecond(requestsTo(sandbox(), PATHS.order))).toBeLessThanOrEqual(20);
+		expect(busiestSecond(requestsTo(sandbox(), PATHS.unifiedOrder))).toBeLessThanOrEqual(20);
 		withinTheRates(sandbox());
 	});
 
@@ -89,7 +89,7 @@ describe('at the documented request rates, with the credential’s defaults', ()
 		const credentials: IDataObject = { processesSharingKey: 2 };
 		const run = await runTradingService(sandbox(), { ...create(40, '5'), credentials });
 		expect(run.error).toBeUndefined();
-		expect(busiestSecond(requestsTo(sandbox(), PATHS.order))).toBe(10);
+		expect(busiestSecond(requestsTo(sandbox(), PATHS.unifiedOrder))).toBe(10);
 		withinTheRates(sandbox());
 	});
 

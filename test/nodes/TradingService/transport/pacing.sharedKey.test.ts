@@ -81,7 +81,7 @@ describe('credentials of one API key with other rates share its pacing', () => {
 			.filter((quantity) => /^0\.[12]\d{1,3}$/.test(quantity));
 		expect(new Set(quantities).size).toBe(80);
 		expect(quantities).toHaveLength(80);
-		expect(requestsTo(sandbox(), PATHS.order, since)).toHaveLength(80);
+		expect(requestsTo(sandbox(), PATHS.unifiedOrder, since)).toHaveLength(80);
 		expect([runs[2].items.length, runs[3].items.length]).toEqual([10, 10]);
 	});
 });
@@ -89,7 +89,7 @@ describe('credentials of one API key with other rates share its pacing', () => {
 describe('a ban is a ban', () => {
 	it('a 418 with Retry-After stops every execution of the process, not only the run that got it', async () => {
 		sandbox().setFaults({
-			rules: [{ kind: 'ipBan', times: 1, retryAfterSeconds: 120, path: PATHS.order }],
+			rules: [{ kind: 'ipBan', times: 1, retryAfterSeconds: 120, path: PATHS.unifiedOrder }],
 		});
 		const banned = await runTradingService(sandbox(), { ...create(1, '3'), executionId: 'banned' });
 		expect(banned.error?.message).toMatch(/banned/i);
@@ -113,7 +113,7 @@ describe('a ban is a ban', () => {
 describe('a 429 suspends for at least the documented minute', () => {
 	it('a Retry-After of 1 s is not taken for the end: the next request of the class is held back', async () => {
 		sandbox().setFaults({
-			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 1, path: PATHS.order }],
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 1, path: PATHS.unifiedOrder }],
 		});
 		const off = { waitAfterRateLimit: false };
 		const first = await runTradingService(sandbox(), {
@@ -137,6 +137,7 @@ describe('a 429 suspends for at least the documented minute', () => {
 
 	it('version 1 (no such option) and a suspension longer than the option waits: no hint to turn it on', async () => {
 		sandbox().setFaults({
+			// version 1 sends the v1 create endpoint
 			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 3600, path: PATHS.order }],
 		});
 		const v1 = await runTradingService(sandbox(), { ...create(1, '7'), node: { typeVersion: 1 } });
@@ -167,17 +168,17 @@ describe('the wall clock stepped while the node paces', () => {
 
 	it('stepped 61 s ahead during a suspension of 60.5 s: the suspension holds', async () => {
 		sandbox().setFaults({
-			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 1, path: PATHS.order }],
+			rules: [{ kind: 'rateLimit', times: 1, retryAfterSeconds: 1, path: PATHS.unifiedOrder }],
 		});
 		const off = { ...create(1, '1').parameters, options: { waitAfterRateLimit: false } };
 		const first = await runTradingService(sandbox(), { ...create(1, '1'), parameters: off });
 		expect(first.error?.message).toBe('The service’s rate limit was exceeded');
 		const real = Date.now.bind(Date);
 		jest.spyOn(Date, 'now').mockImplementation(() => real() + 61_000);
-		const before = requestsTo(sandbox(), PATHS.order).length;
+		const before = requestsTo(sandbox(), PATHS.unifiedOrder).length;
 		const second = await runTradingService(sandbox(), { ...create(1, '2'), parameters: off });
 		expect(second.error?.message).toMatch(/suspended after a rate limit/);
 		// No order request left (a query may: 61 s on, the symbol rules are read afresh).
-		expect(requestsTo(sandbox(), PATHS.order)).toHaveLength(before);
+		expect(requestsTo(sandbox(), PATHS.unifiedOrder)).toHaveLength(before);
 	});
 });

@@ -148,7 +148,14 @@ const DOCUMENTED_WEIGHTS: Record<string, number> = {
 	'GET /api/v1/account': 5,
 	'GET /api/v1/account/type': 5,
 	'GET /api/v1/account/trades': 5,
+	// the wallet reads: the family's deposit and withdrawal records 5, the deposit address 1
+	'GET /api/v1/account/depositOrders': 5,
+	'GET /api/v1/account/withdrawOrders': 5,
+	'GET /api/v1/account/deposit/address': 1,
 	'POST /api/v1/spot/new/order': 1,
+	// the unified endpoints (node version 2): the family's "Create Order v1.1" and batch pages
+	'POST /api/v1.1/spot/order': 1,
+	'POST /api/v1.1/spot/batchOrders': 5,
 	'POST /api/v1/spot/orderTest': 1,
 	'GET /api/v1/spot/order': 1,
 	'DELETE /api/v1/spot/order': 1,

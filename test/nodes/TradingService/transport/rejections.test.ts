@@ -61,7 +61,13 @@ describe('describeRejection', () => {
 			'The service did not accept the API key',
 		);
 		expect(describeRejection('-1002', refusal('-1002', 'API-key not authorized')).message).toBe(
+			'The service could not validate the API key for this request',
+		);
+		expect(describeRejection('-1005', refusal('-1005', 'No permission')).message).toBe(
 			'The API key is not allowed to do this',
+		);
+		expect(describeRejection('0104', refusal('0104', 'accountId is not allowed')).message).toBe(
+			'The API key may not use this account',
 		);
 	});
 

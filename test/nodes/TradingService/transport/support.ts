@@ -7,6 +7,7 @@ import { MARKET_ENDPOINTS } from '../../../../nodes/TradingService/market/endpoi
 import { ORDER_ENDPOINTS } from '../../../../nodes/TradingService/orders/endpoints';
 import { STREAM_ENDPOINTS } from '../../../../nodes/TradingService/stream/endpoints';
 import { TRANSFER_ENDPOINTS } from '../../../../nodes/TradingService/transfers/endpoints';
+import { WALLET_ENDPOINTS } from '../../../../nodes/TradingService/wallet/endpoints';
 import { KEY_ACCOUNTS_ENDPOINT, type Endpoint } from '../../../../nodes/TradingService/transport';
 import { SERVER_TIME_ENDPOINT } from '../../../../nodes/TradingService/transport/request';
 import type { LedgerRequest } from '../../../../sandbox';
@@ -29,6 +30,7 @@ export const DECLARED_ENDPOINTS = {
 	...inRoom('transfers', TRANSFER_ENDPOINTS),
 	...inRoom('stream', STREAM_ENDPOINTS),
 	...inRoom('futures', FUTURES_ENDPOINTS),
+	...inRoom('wallet', WALLET_ENDPOINTS),
 	...inRoom('transport', { keyAccounts: KEY_ACCOUNTS_ENDPOINT, serverTime: SERVER_TIME_ENDPOINT }),
 };
 

@@ -54,12 +54,14 @@ describe('Funding Rate Crosses a Threshold: the description', () => {
 		expect(values(v1)).not.toContain('fundingRateCrossing');
 		expect(v2.displayOptions).toEqual({ show: { '@version': [2] } });
 		expect(values(v2)).toEqual(
-			[...values(v1), 'fundingRateCrossing', 'futuresOrderFilled'].sort((a, b) => {
-				const name = (value: unknown) =>
-					(v2.options as Array<{ name: string; value: unknown }>).find((o) => o.value === value)!
-						.name;
-				return name(a).localeCompare(name(b));
-			}),
+			[...values(v1), 'fundingRateCrossing', 'futuresOrderFilled', 'depositReceived'].sort(
+				(a, b) => {
+					const name = (value: unknown) =>
+						(v2.options as Array<{ name: string; value: unknown }>).find((o) => o.value === value)!
+							.name;
+					return name(a).localeCompare(name(b));
+				},
+			),
 		);
 		expect(description.subtitle).toContain(
 			'"fundingRateCrossing":"Funding Rate Crosses a Threshold"',
