@@ -42,6 +42,7 @@ import {
 	BATCH_ORDERS_PATH,
 	CREATE_MANY_WEBHOOK,
 	CREATE_ORDER_PATH,
+	UNIFIED_BATCH_ORDERS_PATH,
 	PER_ITEM_WEBHOOK,
 	TRANSFER_PATH,
 	callWebhook,
@@ -68,7 +69,12 @@ const KILL_LATENCY_MS = 20;
  */
 export const KILL_WORKER_ENV = { QUEUE_WORKER_LOCK_DURATION: '30000' } as const;
 
-const WRITE_PATHS = new Set([BATCH_ORDERS_PATH, CREATE_ORDER_PATH, TRANSFER_PATH]);
+const WRITE_PATHS = new Set([
+	BATCH_ORDERS_PATH,
+	UNIFIED_BATCH_ORDERS_PATH,
+	CREATE_ORDER_PATH,
+	TRANSFER_PATH,
+]);
 
 /** One write the case intends: its unique price (orders) or quantity (transfers). */
 interface Intended {
@@ -113,7 +119,7 @@ const CASES: KillCase[] = [
 			),
 		node: CREATE_MANY_WEBHOOK.createMany,
 		kind: 'order',
-		writePath: BATCH_ORDERS_PATH,
+		writePath: UNIFIED_BATCH_ORDERS_PATH,
 		killAt: 5,
 		writeRequests: 10,
 		input(variant) {
@@ -185,7 +191,7 @@ export function killWorkflows(): Array<{ id: string; path: string; workflow: Wor
 
 /** The client order IDs a write request carries (batch bodies, a single order's or transfer's parameters). */
 function clientIdsOf(request: LedgerRequest): string[] {
-	if (request.path === BATCH_ORDERS_PATH) {
+	if (request.path === BATCH_ORDERS_PATH || request.path === UNIFIED_BATCH_ORDERS_PATH) {
 		try {
 			const parsed: unknown = JSON.parse(request.body);
 			if (!Array.isArray(parsed)) return [];

@@ -12,7 +12,10 @@ import { NODE_TYPES, SANDBOX_CREDENTIAL, type Workflow, type WorkflowNode } from
 import type { RestExecution } from '../n8n/rest';
 import type { N8nInstance } from '../n8n/server';
 
+/** Create Many, version 1 (the default of these workflows). */
 export const BATCH_ORDERS_PATH = '/api/v1/spot/batchOrders';
+/** Create Many, version 2: the unified batch endpoint. */
+export const UNIFIED_BATCH_ORDERS_PATH = '/api/v1.1/spot/batchOrders';
 /** Create, version 2 (the per-item workflows' version), sends the unified order endpoint. */
 export const CREATE_ORDER_PATH = '/api/v1.1/spot/order';
 export const TRANSFER_PATH = '/api/v1/account/assetTransfer';

@@ -25,6 +25,18 @@ const LOOKUPS_AT_ONCE = 10;
 /** What the check says of one order: the order that holds its ID, nothing found, or why it failed. */
 type Holder = { found: IDataObject } | { notFound: true } | { failed: string };
 
+/** An order as found, with what tells two orders of one side, type and symbol apart. */
+function describeFound(found: IDataObject): string {
+	const sizes = [
+		['price', found.price],
+		['quantity', found.origQty],
+		['amount', found.reqAmount],
+		['time in force', found.timeInForce],
+	].filter(([, value]) => value !== undefined && value !== '' && value !== '0');
+	const detail = sizes.map(([name, value]) => `${String(name)} ${String(value)}`).join(', ');
+	return `${String(found.side)} ${String(found.type)} ${String(found.symbol)}, ${detail ? `${detail}, ` : ''}status ${String(found.status)}`;
+}
+
 function alreadyUsedError(
 	node: INode,
 	pending: PendingOrder,
@@ -34,7 +46,7 @@ function alreadyUsedError(
 	return refusedError(
 		node,
 		`Client order ID ${order.newClientOrderId} already belongs to another order`,
-		`Order ${String(found.orderId)} (${String(found.side)} ${String(found.type)} ${String(found.symbol)}, status ${String(found.status)}) holds this client order ID, and it is not this ${order.side} ${order.type} order for ${order.symbol}. Nothing was sent. Give this order its own client order ID, or send the order that ID was first used for.`,
+		`Order ${String(found.orderId)} (${describeFound(found)}) holds this client order ID, and it is not this ${order.side} ${order.type} order for ${order.symbol}. Nothing was sent. Give this order its own client order ID, or send the order that ID was first used for.`,
 		pending.itemIndex,
 	);
 }

@@ -17,6 +17,13 @@ const orderList = (what: string): AnswerShape => ({
 	otherwise: `The service answered the ${what} request with something other than a list of orders`,
 });
 
+// A result list of another length than the request is read by the caller, entry by entry.
+const BATCH_ANSWER: AnswerShape = {
+	is: 'object',
+	has: { result: 'list' },
+	otherwise: 'The service answered the batch order request without a result list',
+};
+
 export const ORDER_ENDPOINTS = {
 	newOrder: {
 		method: 'POST',
@@ -33,12 +40,7 @@ export const ORDER_ENDPOINTS = {
 		rateClass: 'order',
 		writes: true,
 		codesPerEntry: true,
-		// A result list of another length than the request is read by the caller, entry by entry.
-		answer: {
-			is: 'object',
-			has: { result: 'list' },
-			otherwise: 'The service answered the batch order request without a result list',
-		},
+		answer: BATCH_ANSWER,
 	},
 	/**
 	 * The unified endpoints (the family's "Create Order v1.1" and "Create Multiple Orders" pages):
@@ -60,11 +62,7 @@ export const ORDER_ENDPOINTS = {
 		rateClass: 'order',
 		writes: true,
 		codesPerEntry: true,
-		answer: {
-			is: 'object',
-			has: { result: 'list' },
-			otherwise: 'The service answered the batch order request without a result list',
-		},
+		answer: BATCH_ANSWER,
 	},
 	/** One order by orderId or origClientOrderId: how an unknown outcome is reconciled. */
 	queryOrder: {

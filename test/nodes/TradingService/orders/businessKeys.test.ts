@@ -107,6 +107,8 @@ describe('checkBusinessKeys', () => {
 		const error = verdict?.kind === 'rejected' ? verdict.refusal.error : undefined;
 		expect(error?.message).toBe('Client order ID row-1 already belongs to another order');
 		expect(error?.description).toContain('Nothing was sent');
+		// What tells the two orders apart is named: the price found, not just side, type and symbol.
+		expect(error?.description).toMatch(/price 99(\.0*)?, quantity /);
 	});
 
 	it('lists that fail fall back to one lookup per order; lookups that fail refuse the order (a key that cannot be checked is not sent)', async () => {

@@ -42,8 +42,10 @@ const createMany = (extra: IDataObject = {}) => ({
 });
 const ORDER = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.01' };
 
+/** Every create path of either version: a test that nothing was sent must see any of them. */
+const ORDER_PATHS: string[] = [PATHS.order, PATHS.batch, PATHS.unifiedOrder, PATHS.unifiedBatch];
 const orderRequests = (run: CountedRun) =>
-	run.requests.filter((request) => request.path === PATHS.order || request.path === PATHS.batch);
+	run.requests.filter((request) => ORDER_PATHS.includes(request.path));
 
 /** A version's properties of one operation of Order, as n8n shows them. */
 function properties(version: number, operation: string): INodeProperties[] {

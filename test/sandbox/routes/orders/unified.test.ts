@@ -107,6 +107,17 @@ describe('POST /api/v1.1/spot/order', () => {
 		expect([makerIoc.status, makerIoc.json.code]).toEqual([400, '0001']);
 		const v1Ioc = await master().order({ ...limitBuy, timeInForce: 'IOC' });
 		expect([v1Ioc.status, v1Ioc.json.code]).toEqual([400, '0001']);
+		// A MARKET order takes quantity or amount, not both; an amount is for MARKET orders only.
+		const both = await unified(master(), {
+			symbol: 'BTCUSDT',
+			side: 'SELL',
+			type: 'MARKET',
+			quantity: '0.1',
+			amount: '100',
+		});
+		expect([both.status, both.json.code]).toEqual([400, '0001']);
+		const limitAmount = await unified(master(), { ...limitBuy, amount: '5' });
+		expect([limitAmount.status, limitAmount.json.code]).toEqual([400, '0001']);
 		expect(sandbox().ledger.orders).toHaveLength(0);
 	});
 
