@@ -439,6 +439,8 @@ describe('RequestRateLimiter: the exact edges, on given clock readings', () => {
 			[
 				'POST /api/v1/spot/new/order',
 				'POST /api/v1/spot/batchOrders',
+				'POST /api/v1.1/spot/order',
+				'POST /api/v1.1/spot/batchOrders',
 				'DELETE /api/v1/spot/order',
 				'DELETE /api/v1/spot/cancelOrderByIds',
 				'DELETE /api/v1/spot/openOrders',

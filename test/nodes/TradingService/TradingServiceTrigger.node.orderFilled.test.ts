@@ -63,7 +63,9 @@ describe('Order Filled: the description', () => {
 
 	it('hides Account Type and Direction for Order Filled', () => {
 		expect(property('accountType')[0].displayOptions).toEqual({
-			hide: { event: ['orderFilled', 'fundingRateCrossing', 'futuresOrderFilled'] },
+			hide: {
+				event: ['orderFilled', 'fundingRateCrossing', 'futuresOrderFilled', 'depositReceived'],
+			},
 		});
 		expect(property('direction')[0].displayOptions?.show?.event).not.toContain('orderFilled');
 	});

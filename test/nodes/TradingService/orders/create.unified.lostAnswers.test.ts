@@ -1,3 +1,4 @@
+import type { SandboxBehaviour } from '../../../../sandbox';
 import { requestsTo, runTradingService } from '../../../../tools/harness/node';
 import { useSandbox } from '../../../support/sandbox';
 
@@ -20,7 +21,7 @@ describe('Order > Create, version 2: a lost answer of a unified-only order', () 
 		[
 			'a MARKET SELL by Amount, answered as MARKET_OF_QUOTE',
 			{ side: 'SELL', type: 'MARKET', marketOrderBy: 'amount', amount: '1000' },
-			{ marketOrderType: 'byBase' },
+			{ marketOrderType: 'byBase' } as SandboxBehaviour,
 		],
 		[
 			'a LIMIT IOC that could not trade (CANCELED, nothing filled)',
@@ -32,7 +33,7 @@ describe('Order > Create, version 2: a lost answer of a unified-only order', () 
 			{ side: 'BUY', type: 'LIMIT', price: '90000', quantity: '0.01', timeInForce: 'FOK' },
 			{},
 		],
-	])('%s: looked up, placed, sent once', async (_what, order, behaviour) => {
+	])('%s: looked up, placed, sent once', async (_what, order, behaviour: SandboxBehaviour) => {
 		sandbox().setBehaviour(behaviour);
 		sandbox().setFaults({ rules: [{ kind: 'dropAfter', times: 1, path: UNIFIED }] });
 		const run = await runTradingService(sandbox(), {
