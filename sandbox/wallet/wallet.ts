@@ -1,7 +1,7 @@
 /**
  * The wallet side of the sandbox: deposit and withdrawal records and deposit addresses, as the
  * family's documentation describes them (docs/api.md, Wallet; pages "Get Deposit History",
- * hashkeypro-apidoc.readme.io/reference/get-deposit-history, and the family's "Withdrawal records"
+ * the family's api-pro "Get Deposit History" page, and the family's "Withdrawal records"
  * and "Deposit Address").
  *
  * Deposits land in the custody account (the exchange's "Assets > Custody Account > Deposit"; the
