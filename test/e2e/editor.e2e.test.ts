@@ -223,7 +223,7 @@ describeWithChromium(
 			exampleVersion('batchOrders', EXAMPLES.batchOrders.createMany),
 		);
 
-		test('the node describes Account, Market and Order (version 2 also Futures), with every operation (the lists the editor must show)', () => {
+		test('the node describes Account, Market and Order (version 2 also Futures and Wallet), with every operation (the lists the editor must show)', () => {
 			expect(described.resources).toEqual(['Account', 'Market', 'Order']);
 			expect(described.operations.Market).toEqual([
 				'Get 24h Ticker',
@@ -246,8 +246,13 @@ describeWithChromium(
 				'Get',
 				'Get Many',
 			]);
-			// Version 2 adds the Futures resource: its reads and its writes.
-			expect(describedV2.resources).toEqual(['Account', 'Futures', 'Market', 'Order']);
+			// Version 2 adds the Futures resource (its reads and its writes) and the Wallet reads.
+			expect(describedV2.resources).toEqual(['Account', 'Futures', 'Market', 'Order', 'Wallet']);
+			expect(describedV2.operations.Wallet).toEqual([
+				'Get Deposit Address',
+				'Get Deposits',
+				'Get Withdrawals',
+			]);
 			expect(describedV2.operations.Futures).toEqual([
 				'Cancel Many Orders',
 				'Cancel Order',

@@ -32,6 +32,7 @@ import { versionDescription } from '../../nodes/TradingService/actions/versionDe
 import * as futures from '../../nodes/TradingService/futures';
 import * as market from '../../nodes/TradingService/market';
 import * as order from '../../nodes/TradingService/orders';
+import * as wallet from '../../nodes/TradingService/wallet';
 import { DEMO_ACCOUNTS, type OrderView, type Sandbox } from '../../sandbox';
 import { EXAMPLES, type Workflow } from './examples';
 import type { N8nInstance } from './server';
@@ -42,6 +43,7 @@ const RESOURCES: Record<string, { description(version: 1 | 2): INodeProperties[]
 	Futures: futures,
 	Market: market,
 	Order: order,
+	Wallet: wallet,
 };
 
 /**
